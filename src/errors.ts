@@ -1,0 +1,201 @@
+/**
+ * The one error type of the library and the ONE table that maps its string codes to JSON-RPC codes, HTTP statuses
+ * and client messages. Every adapter maps errors through {@link ERROR_TABLE}; none invents its own.
+ *
+ * @module
+ */
+import type { JsonRpcErrorObject } from './types.js';
+
+/** Standard JSON-RPC 2.0 error codes. */
+export const JSON_RPC_ERROR_CODES = {
+  PARSE_ERROR: -32700,
+  INVALID_REQUEST: -32600,
+  METHOD_NOT_FOUND: -32601,
+  INVALID_PARAMS: -32602,
+  INTERNAL_ERROR: -32603,
+} as const;
+
+/** The string codes a {@link PromptError} can carry. */
+export type PromptErrorCode =
+  | 'PROMPT_NOT_FOUND'
+  | 'PROMPT_ARGUMENT_MISSING'
+  | 'PROMPT_ARGUMENT_INVALID'
+  | 'PROMPT_ARGUMENT_TOO_LONG'
+  | 'INVALID_CURSOR'
+  | 'INVALID_PARAMS'
+  | 'RESOURCE_NOT_FOUND'
+  | 'RESOURCE_DENIED'
+  | 'LIMIT_EXCEEDED'
+  | 'INVALID_PROMPT_DEFINITION'
+  | 'PROMPT_RENDER_FAILED'
+  | 'INTERNAL_ERROR'
+  | 'METHOD_NOT_FOUND'
+  | 'INVALID_REQUEST'
+  | 'PARSE_ERROR';
+
+/** One row of the error table. */
+export interface ErrorTableEntry {
+  /** JSON-RPC error code sent to MCP clients. */
+  readonly rpcCode: number;
+  /** HTTP status used by the HTTP and CGI adapters. */
+  readonly httpStatus: number;
+  /**
+   * Whether the error's own message (and `data`) may be shown to clients. When false, clients only ever see
+   * {@link ErrorTableEntry.clientMessage}; the detail goes to the logger.
+   */
+  readonly expose: boolean;
+  /** The message clients see when `expose` is false, and the default message otherwise. */
+  readonly clientMessage: string;
+}
+
+/**
+ * The one table: PromptError code -> JSON-RPC code -> HTTP status -> client message.
+ *
+ * `INVALID_PROMPT_DEFINITION` is a load-time error for the operator; should one surface while serving a request it is
+ * a server fault, so a client sees it as -32603 with a generic message.
+ */
+export const ERROR_TABLE: Readonly<Record<PromptErrorCode, ErrorTableEntry>> = Object.freeze({
+  PROMPT_NOT_FOUND: { rpcCode: -32602, httpStatus: 404, expose: true, clientMessage: 'Unknown prompt' },
+  PROMPT_ARGUMENT_MISSING: {
+    rpcCode: -32602,
+    httpStatus: 400,
+    expose: true,
+    clientMessage: 'Missing required prompt arguments',
+  },
+  PROMPT_ARGUMENT_INVALID: {
+    rpcCode: -32602,
+    httpStatus: 400,
+    expose: true,
+    clientMessage: 'Prompt arguments do not conform to schema',
+  },
+  PROMPT_ARGUMENT_TOO_LONG: { rpcCode: -32602, httpStatus: 400, expose: true, clientMessage: 'Argument too long' },
+  INVALID_CURSOR: { rpcCode: -32602, httpStatus: 400, expose: true, clientMessage: 'Invalid cursor' },
+  INVALID_PARAMS: { rpcCode: -32602, httpStatus: 400, expose: true, clientMessage: 'Invalid params' },
+  RESOURCE_NOT_FOUND: { rpcCode: -32602, httpStatus: 400, expose: true, clientMessage: 'Resource not found' },
+  RESOURCE_DENIED: { rpcCode: -32602, httpStatus: 400, expose: true, clientMessage: 'Resource access denied' },
+  LIMIT_EXCEEDED: { rpcCode: -32602, httpStatus: 413, expose: true, clientMessage: 'Limit exceeded' },
+  INVALID_PROMPT_DEFINITION: { rpcCode: -32603, httpStatus: 500, expose: false, clientMessage: 'Internal error' },
+  PROMPT_RENDER_FAILED: { rpcCode: -32603, httpStatus: 500, expose: false, clientMessage: 'Internal error' },
+  INTERNAL_ERROR: { rpcCode: -32603, httpStatus: 500, expose: false, clientMessage: 'Internal error' },
+  METHOD_NOT_FOUND: { rpcCode: -32601, httpStatus: 404, expose: true, clientMessage: 'Method not found' },
+  INVALID_REQUEST: { rpcCode: -32600, httpStatus: 400, expose: true, clientMessage: 'Invalid request' },
+  PARSE_ERROR: { rpcCode: -32700, httpStatus: 400, expose: true, clientMessage: 'Invalid JSON body' },
+});
+
+const BRAND: unique symbol = Symbol.for('mcp-prompt-kit.PromptError') as never;
+
+/** Options of the {@link PromptError} constructor. */
+export interface PromptErrorOptions {
+  /** Structured data for the client (exposed codes only) or the logs. */
+  data?: unknown;
+  /** The underlying error. */
+  cause?: unknown;
+}
+
+/**
+ * The error every part of the library throws. `code` is a string from {@link ERROR_TABLE}; `rpcCode` and
+ * `httpStatus` come from the table, never from the thrower.
+ *
+ * @example
+ * ```ts
+ * throw new PromptError('PROMPT_NOT_FOUND', 'Unknown prompt: review-code');
+ * ```
+ */
+export class PromptError extends Error {
+  /** The string code; see {@link ERROR_TABLE}. */
+  readonly code: PromptErrorCode;
+  /** The JSON-RPC error code from the table. */
+  readonly rpcCode: number;
+  /** The HTTP status from the table. */
+  readonly httpStatus: number;
+  /** Structured data (sent to clients only for exposed codes). */
+  readonly data?: unknown;
+  /** @internal brand shared by every copy of this package. */
+  readonly [BRAND] = true;
+
+  constructor(code: PromptErrorCode, message?: string, options: PromptErrorOptions = {}) {
+    const entry = ERROR_TABLE[code];
+    super(message ?? entry.clientMessage, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'PromptError';
+    this.code = code;
+    this.rpcCode = entry.rpcCode;
+    this.httpStatus = entry.httpStatus;
+    if (options.data !== undefined) this.data = options.data;
+  }
+
+  /** Whether clients may see this error's message and data (false for internal errors). */
+  get exposed(): boolean {
+    return ERROR_TABLE[this.code].expose;
+  }
+
+  /** The message a client sees: the error's own message, or the generic one for internal errors. */
+  get clientMessage(): string {
+    return this.exposed ? this.message : ERROR_TABLE[this.code].clientMessage;
+  }
+
+  /**
+   * The JSON-RPC error object a client receives. Internal errors carry only the generic message and no data.
+   *
+   * @example
+   * ```ts
+   * new PromptError('PROMPT_NOT_FOUND', 'Unknown prompt: x').toJsonRpcError();
+   * // { code: -32602, message: 'Unknown prompt: x' }
+   * ```
+   */
+  toJsonRpcError(): JsonRpcErrorObject {
+    if (!this.exposed) return { code: this.rpcCode, message: this.clientMessage };
+    return this.data === undefined
+      ? { code: this.rpcCode, message: this.message }
+      : { code: this.rpcCode, message: this.message, data: this.data };
+  }
+
+  /** A plain object for structured logs (includes internal detail; never send it to clients). */
+  toJSON(): { name: string; code: PromptErrorCode; message: string; data?: unknown } {
+    return this.data === undefined
+      ? { name: this.name, code: this.code, message: this.message }
+      : { name: this.name, code: this.code, message: this.message, data: this.data };
+  }
+}
+
+/**
+ * Whether `value` is a {@link PromptError}, including one thrown by another copy of this package (brand check, not
+ * only `instanceof`).
+ *
+ * @example
+ * ```ts
+ * try { await registry.getPrompt('x'); } catch (e) { if (isPromptError(e)) console.log(e.code); }
+ * ```
+ */
+export function isPromptError(value: unknown): value is PromptError {
+  return (
+    value instanceof PromptError ||
+    (typeof value === 'object' && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true)
+  );
+}
+
+/**
+ * Turns anything thrown into a {@link PromptError}: PromptErrors pass through; anything else becomes
+ * `INTERNAL_ERROR` with the original as `cause` (clients see only "Internal error").
+ *
+ * @example
+ * ```ts
+ * const err = toPromptError(new TypeError('boom')); // err.code === 'INTERNAL_ERROR'
+ * ```
+ */
+export function toPromptError(error: unknown): PromptError {
+  if (isPromptError(error)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new PromptError('INTERNAL_ERROR', message, { cause: error });
+}
+
+/**
+ * The entry of {@link ERROR_TABLE} for a code.
+ *
+ * @example
+ * ```ts
+ * errorTableEntry('LIMIT_EXCEEDED').httpStatus; // 413
+ * ```
+ */
+export function errorTableEntry(code: PromptErrorCode): ErrorTableEntry {
+  return ERROR_TABLE[code];
+}
