@@ -1,3 +1,11 @@
+/**
+ * mcp-prompt-kit core: prompt definitions, argument validation, rendering, the registry, protocol handlers and
+ * response helpers. Runs in Node, browsers and edge runtimes (no `node:` imports, no SDK).
+ *
+ * Any new export added here becomes public API: named exports only.
+ *
+ * @module
+ */
 export type {
   Annotations,
   AudioContent,
@@ -53,3 +61,71 @@ export type {
   TemplatePromptDefinition,
   TextContentTemplate,
 } from './definition/types.js';
+export type { Logger, LogFn } from './logger.js';
+export {
+  PROMPT_DEFINITION_SCHEMA_ID,
+  createDefinitionError,
+  definePrompt,
+  normalizeLegacyPrompt,
+  parsePromptDefinition,
+  promptDefinitionSchema,
+  validateArgumentName,
+  validatePromptName,
+} from './definition/index.js';
+export type {
+  DefinitionErrorOptions,
+  LocatePointer,
+  NormalizeLegacyPromptOptions,
+  ParsePromptDefinitionOptions,
+} from './definition/index.js';
+export {
+  argumentFailureToPromptError,
+  extractArgumentNames,
+  extractRequiredArguments,
+  getArgumentSchema,
+  validatePromptArguments,
+} from './arguments/index.js';
+export type {
+  ArgumentTooLongData,
+  ArgumentValidationFailure,
+  ArgumentValidationOptions,
+  ArgumentValidationResult,
+  MissingArgumentsData,
+  SchemaValidationData,
+  SchemaValidationDetail,
+} from './arguments/index.js';
+export {
+  DEFAULT_RENDER_LIMITS,
+  compileTemplate,
+  createMemoryResourceResolver,
+  matchResourcePattern,
+  utf8ByteLength,
+} from './render/index.js';
+export type {
+  CompileTemplateOptions,
+  CompiledTemplate,
+  MemoryResourceInput,
+  MemoryResourceResolver,
+  RenderLimits,
+  ResourceErrorMode,
+} from './render/index.js';
+export type { AssetLoader } from './compile.js';
+export { PromptRegistry } from './registry.js';
+export type {
+  CompletionValues,
+  ListOptions,
+  PromptRegistryOptions,
+  RegisterOptions,
+  RegistryChangeEvent,
+  RequestContext,
+} from './registry.js';
+export { JsonRpcError, createPromptHandlers, handleJsonRpc } from './protocol.js';
+export type { HandlerExtra, PromptHandlers, PromptMethod } from './protocol.js';
+export {
+  buildErrorResponse,
+  buildSuccessResponse,
+  errorResponseFor,
+  formatPromptResult,
+  toCallToolResult,
+} from './response.js';
+export type { CallToolResult, ErrorResponse, ErrorResponseBody, ToolOutcome } from './response.js';

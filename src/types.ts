@@ -126,18 +126,18 @@ export interface PromptMessage {
 }
 
 /** The result of `prompts/get`. */
-export interface GetPromptResult {
+export type GetPromptResult = {
   description?: string;
   messages: PromptMessage[];
   _meta?: Meta;
-}
+};
 
 /** The result of `prompts/list`. */
-export interface ListPromptsResult {
+export type ListPromptsResult = {
   prompts: Prompt[];
   nextCursor?: string;
   _meta?: Meta;
-}
+};
 
 /** Parameters of `prompts/list`. */
 export interface ListPromptsParams {
@@ -161,10 +161,10 @@ export interface CompleteParams {
 }
 
 /** The result of `completion/complete`. */
-export interface CompleteResult {
+export type CompleteResult = {
   completion: { values: string[]; total?: number; hasMore?: boolean };
   _meta?: Meta;
-}
+};
 
 /** A JSON-RPC request id. */
 export type JsonRpcId = string | number;

@@ -1,0 +1,291 @@
+/**
+ * `npm run bench`: the speed and memory targets of issue 3 §5, measured side by side in one run.
+ *
+ * - getPrompt vs the floor (mustache render of pre-parsed tokens + a precompiled ajv validator + building the
+ *   result) and vs the official SDK's McpServer.registerPrompt handler, on `review_code`.
+ * - registering 10,000 prompts of one shape (time, heap per prompt) vs the SDK.
+ * - registering 10,000 prompts with distinct ~1 KB templates vs mustache's own parse of the same templates.
+ * - one list page at 10,000 prompts vs at 100; a full listing of 10,000 vs the SDK's prompts/list.
+ *
+ * Results are printed and written to bench/results/<date>-node<major>.md.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv } from 'ajv';
+import Mustache from 'mustache';
+import { Bench } from 'tinybench';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { PromptRegistry, createPromptHandlers } from '../src/index.js';
+import {
+  CODE_2000,
+  LANGUAGES,
+  REVIEW_ARGS,
+  REVIEW_ASSISTANT_TEMPLATE,
+  REVIEW_USER_TEMPLATE,
+  distinctCatalogue,
+  distinctTemplate,
+  reviewCodeDefinition,
+  sameShapeCatalogue,
+} from './fixtures.js';
+
+const gc = (globalThis as { gc?: () => void }).gc;
+if (gc === undefined) throw new Error('run with node --expose-gc (npm run bench does)');
+const quick = process.env['BENCH_QUICK'] === '1';
+const TIME = quick ? 300 : 1500;
+const N = 10_000;
+
+type Row = { metric: string; ours: string; baseline: string; ratio: string; target: string; met: string };
+const rows: Row[] = [];
+function record(metric: string, ours: number, baseline: number, unit: string, target: string, ok: boolean, baselineName: string): void {
+  rows.push({
+    metric,
+    ours: `${fmt(ours)} ${unit}`,
+    baseline: `${baselineName}: ${fmt(baseline)} ${unit}`,
+    ratio: `${(ours / baseline).toFixed(2)}x`,
+    target,
+    met: ok ? 'yes' : 'NO',
+  });
+}
+function fmt(n: number): string {
+  return n >= 100 ? n.toFixed(0) : n >= 1 ? n.toFixed(2) : n.toPrecision(3);
+}
+
+function heapUsed(): number {
+  gc!();
+  gc!();
+  return process.memoryUsage().heapUsed;
+}
+
+async function meanMicros(bench: Bench): Promise<Map<string, number>> {
+  await bench.run();
+  const out = new Map<string, number>();
+  for (const task of bench.tasks) {
+    const latency = task.result?.latency.mean;
+    if (latency === undefined) throw new Error(`task ${task.name} failed: ${String(task.result?.error)}`);
+    out.set(task.name, latency * 1000);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- getPrompt
+async function benchGetPrompt(): Promise<void> {
+  const registry = new PromptRegistry();
+  registry.add(reviewCodeDefinition());
+  const handlers = createPromptHandlers(registry);
+
+  // The floor: pre-parsed mustache tokens (private writer, no escaping), precompiled ajv, the result object.
+  const writer = new Mustache.Writer();
+  const noEscape = { escape: (s: string) => s };
+  const userTokens = writer.parse(REVIEW_USER_TEMPLATE);
+  const assistantTokens = writer.parse(REVIEW_ASSISTANT_TEMPLATE);
+  const ajv = new Ajv({ allErrors: true });
+  const validate = ajv.compile({
+    type: 'object',
+    properties: { code: { type: 'string', maxLength: 10_000 }, language: { enum: [...LANGUAGES] }, focus: { type: 'string' } },
+    required: ['code', 'language'],
+  });
+  const floor = (args: Record<string, unknown>) => {
+    if (!validate(args)) throw new Error('invalid');
+    return {
+      description: 'Review code against our guidelines',
+      messages: [
+        { role: 'user', content: { type: 'text', text: writer.renderTokens(userTokens, new Mustache.Context(args), undefined, REVIEW_USER_TEMPLATE, noEscape) } },
+        { role: 'assistant', content: { type: 'text', text: writer.renderTokens(assistantTokens, new Mustache.Context(args), undefined, REVIEW_ASSISTANT_TEMPLATE, noEscape) } },
+      ],
+    };
+  };
+
+  // The official SDK: McpServer.registerPrompt with zod arguments and mustache in the callback.
+  const sdk = new McpServer({ name: 'bench', version: '1.0.0' });
+  sdk.registerPrompt(
+    'review_code',
+    { description: 'Review code', argsSchema: { code: z.string().max(10_000), language: z.enum(LANGUAGES), focus: z.string().optional() } },
+    (args) => ({
+      messages: [
+        { role: 'user', content: { type: 'text', text: Mustache.render(REVIEW_USER_TEMPLATE, args, undefined, noEscape) } },
+        { role: 'assistant', content: { type: 'text', text: Mustache.render(REVIEW_ASSISTANT_TEMPLATE, args, undefined, noEscape) } },
+      ],
+    }),
+  );
+  const sdkHandler = sdkRequestHandler(sdk, 'prompts/get');
+  const request = { jsonrpc: '2.0', id: 1, method: 'prompts/get', params: { name: 'review_code', arguments: REVIEW_ARGS } };
+
+  // Same output from all three (sanity check before timing).
+  const ours = await registry.getPrompt('review_code', REVIEW_ARGS);
+  const theirs = floor({ ...REVIEW_ARGS }) as unknown;
+  if (JSON.stringify(ours) !== JSON.stringify(theirs)) throw new Error('ours and the floor render differently');
+  if (!ours.messages[0] || !JSON.stringify(ours).includes(CODE_2000.slice(0, 50).replace(/"/g, '\\"'))) throw new Error('bad render');
+
+  const bench = new Bench({ time: TIME, warmupTime: 300 });
+  bench
+    .add('floor', () => floor({ ...REVIEW_ARGS }))
+    .add('ours: registry.getPrompt', () => registry.getPrompt('review_code', REVIEW_ARGS))
+    .add('ours: prompts/get handler', () => handlers['prompts/get']({ name: 'review_code', arguments: REVIEW_ARGS }))
+    .add('sdk: McpServer prompts/get', () => sdkHandler(request, sdkExtra()));
+  const t = await meanMicros(bench);
+  const f = t.get('floor')!;
+  record('getPrompt review_code (mean latency)', t.get('ours: registry.getPrompt')!, f, 'µs', '<= 1.0x floor', t.get('ours: registry.getPrompt')! <= f, 'floor');
+  record('prompts/get handler (params check + getPrompt)', t.get('ours: prompts/get handler')!, t.get('sdk: McpServer prompts/get')!, 'µs', 'info: vs SDK', true, 'SDK');
+  console.log('getPrompt µs:', Object.fromEntries([...t].map(([k, v]) => [k, +v.toFixed(2)])));
+}
+
+type Handler = (request: unknown, extra: unknown) => Promise<unknown>;
+function sdkRequestHandler(server: McpServer, method: string): Handler {
+  const handlers = (server.server as unknown as { _requestHandlers: Map<string, Handler> })._requestHandlers;
+  const handler = handlers.get(method);
+  if (handler === undefined) throw new Error(`SDK has no ${method} handler`);
+  return handler;
+}
+function sdkExtra(): unknown {
+  return { signal: new AbortController().signal, requestId: 1, sendNotification: async () => {}, sendRequest: async () => ({}) };
+}
+
+// ---------------------------------------------------------------- registration
+function timeAndHeap<T>(build: () => T): { ms: number; bytesPerItem: number; value: T } {
+  const before = heapUsed();
+  const start = performance.now();
+  const value = build();
+  const ms = performance.now() - start;
+  const after = heapUsed();
+  return { ms, bytesPerItem: (after - before) / N, value };
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+function benchRegistration(): void {
+  const runs = quick ? 2 : 5;
+  const ours: { ms: number; bytes: number }[] = [];
+  const sdk: { ms: number; bytes: number }[] = [];
+  // The first run in a process is also JIT warm-up for both sides: reported separately, then the median of the rest.
+  let coldOurs = 0;
+  let coldSdk = 0;
+  for (let r = 0; r <= runs; r++) {
+    const defs = sameShapeCatalogue(N);
+    const m = timeAndHeap(() => {
+      const registry = new PromptRegistry();
+      registry.add(defs);
+      return registry;
+    });
+    if (m.value.size !== N) throw new Error('registration lost prompts');
+    ours.push({ ms: m.ms, bytes: m.bytesPerItem });
+
+    const schemas = Array.from({ length: N }, () => ({ code: z.string().max(10_000), language: z.enum(LANGUAGES), focus: z.string().optional() }));
+    const s = timeAndHeap(() => {
+      const server = new McpServer({ name: 'bench', version: '1.0.0' });
+      for (let i = 0; i < N; i++) {
+        server.registerPrompt(`review_code_${i}`, { description: 'Review code', argsSchema: schemas[i]! }, (args) => ({
+          messages: [{ role: 'user', content: { type: 'text', text: Mustache.render(REVIEW_USER_TEMPLATE, args) } }],
+        }));
+      }
+      return server;
+    });
+    sdk.push({ ms: s.ms, bytes: s.bytesPerItem });
+    void defs.length;
+    if (r === 0) {
+      coldOurs = ours.pop()!.ms;
+      coldSdk = sdk.pop()!.ms;
+    }
+  }
+  record('register 10,000 same-shape prompts, first run in process (time)', coldOurs, coldSdk, 'ms', 'info: cold', true, 'SDK');
+  const oMs = median(ours.map((x) => x.ms));
+  const oB = median(ours.map((x) => x.bytes));
+  const sMs = median(sdk.map((x) => x.ms));
+  const sB = median(sdk.map((x) => x.bytes));
+  record('register 10,000 same-shape prompts (time)', oMs, sMs, 'ms', '<= 150 ms', oMs <= 150, 'SDK');
+  record('register 10,000 same-shape prompts (heap/prompt)', oB / 1024, sB / 1024, 'KB', '<= 2 KB', oB <= 2048, 'SDK');
+}
+
+function benchDistinct(): void {
+  const runs = quick ? 1 : 3;
+  void new PromptRegistry().add(distinctCatalogue(Array.from({ length: 500 }, (_, i) => distinctTemplate(-1 - i)))); // warm-up
+  const ours: { ms: number; bytes: number }[] = [];
+  const base: { ms: number; bytes: number }[] = [];
+  for (let r = 0; r < runs; r++) {
+    const templates = Array.from({ length: N }, (_, i) => distinctTemplate(i + r * N));
+    const m = timeAndHeap(() => {
+      const writer = new Mustache.Writer();
+      (writer as unknown as { templateCache: undefined }).templateCache = undefined;
+      return templates.map((t) => writer.parse(t));
+    });
+    base.push({ ms: m.ms, bytes: m.bytesPerItem });
+    const defs = distinctCatalogue(templates);
+    const o = timeAndHeap(() => {
+      const registry = new PromptRegistry();
+      registry.add(defs);
+      return registry;
+    });
+    ours.push({ ms: o.ms, bytes: o.bytesPerItem });
+  }
+  const oMs = median(ours.map((x) => x.ms));
+  const bMs = median(base.map((x) => x.ms));
+  const oB = median(ours.map((x) => x.bytes));
+  const bB = median(base.map((x) => x.bytes));
+  record('register 10,000 distinct ~1 KB templates (time)', oMs, bMs, 'ms', '<= 1.2x mustache parse', oMs <= 1.2 * bMs, 'mustache parse');
+  record('register 10,000 distinct ~1 KB templates (heap/prompt)', oB / 1024, bB / 1024, 'KB', '<= 4 KB', oB <= 4096, 'mustache tokens');
+}
+
+// ---------------------------------------------------------------- listing
+async function benchListing(): Promise<void> {
+  const big = new PromptRegistry();
+  big.add(sameShapeCatalogue(N));
+  const small = new PromptRegistry();
+  small.add(sameShapeCatalogue(100));
+  const midCursor = (r: PromptRegistry, size: number) => {
+    let page = r.list({ pageSize: 20 });
+    for (let i = 0; i < Math.floor(size / 40); i++) page = r.list({ cursor: page.nextCursor!, pageSize: 20 });
+    return page.nextCursor!;
+  };
+  const bigCursor = midCursor(big, N);
+  const smallCursor = midCursor(small, 100);
+  const bigHandlers = createPromptHandlers(big);
+
+  const sdk = new McpServer({ name: 'bench', version: '1.0.0' });
+  for (let i = 0; i < N; i++) {
+    sdk.registerPrompt(`review_code_${i}`, { description: 'Review code against our guidelines', argsSchema: { code: z.string().describe('The code to review'), language: z.enum(LANGUAGES).describe('Programming language'), focus: z.string().optional().describe('Optional focus') } }, () => ({ messages: [] }));
+  }
+  const sdkList = sdkRequestHandler(sdk, 'prompts/list');
+  const listRequest = { jsonrpc: '2.0', id: 1, method: 'prompts/list', params: {} };
+
+  const bench = new Bench({ time: TIME, warmupTime: 200 });
+  bench
+    .add('page of 20 at 10,000', () => big.list({ cursor: bigCursor, pageSize: 20 }))
+    .add('page of 20 at 100', () => small.list({ cursor: smallCursor, pageSize: 20 }))
+    .add('full listing at 10,000 (prompts/list handler)', () => bigHandlers['prompts/list']({}))
+    .add('sdk full listing at 10,000', () => sdkList(listRequest, sdkExtra()));
+  const t = await meanMicros(bench);
+  const p10k = t.get('page of 20 at 10,000')!;
+  const p100 = t.get('page of 20 at 100')!;
+  record('one list page at 10,000 vs at 100', p10k, p100, 'µs', '~1.0x (same cost)', p10k <= 1.5 * p100, 'at 100');
+  const full = t.get('full listing at 10,000 (prompts/list handler)')!;
+  const sdkFull = t.get('sdk full listing at 10,000')!;
+  record('full listing of 10,000', full, sdkFull, 'µs', '<= 0.3x SDK', full <= 0.3 * sdkFull, 'SDK');
+}
+
+// ---------------------------------------------------------------- main
+const started = new Date();
+console.log(`mcp-prompt-kit bench — node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} x${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB${quick ? ' (BENCH_QUICK)' : ''}`);
+await benchGetPrompt();
+benchRegistration();
+benchDistinct();
+await benchListing();
+
+const header = '| metric | ours | baseline | ratio | target | met |\n|---|---|---|---|---|---|';
+const table = [header, ...rows.map((r) => `| ${r.metric} | ${r.ours} | ${r.baseline} | ${r.ratio} | ${r.target} | ${r.met} |`)].join('\n');
+console.log(`\n${table}\n`);
+if (!quick) {
+  const dir = join(dirname(fileURLToPath(import.meta.url)), 'results');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${started.toISOString().slice(0, 10)}-node${process.versions.node.split('.')[0]}.md`);
+  writeFileSync(
+    file,
+    `# Benchmark ${started.toISOString()}\n\nnode ${process.version}; ${cpus()[0]?.model ?? 'cpu'} x${cpus().length}; ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM; ${process.platform}/${process.arch}\n\n${table}\n`,
+  );
+  console.log(`written to ${file}`);
+}
+if (rows.some((r) => r.met === 'NO')) process.exitCode = 1;

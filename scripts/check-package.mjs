@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+/**
+ * Packaging check (`npm run check:package`, after `npm run build`): packs the package exactly as `npm publish` would,
+ * then lints the tarball with publint (strict: warnings fail too) and @arethetypeswrong/cli (profile `node16`: the
+ * package supports Node 16+ resolution for ESM and CJS, and bundlers; the legacy `node10` resolution, which cannot
+ * see subpath exports, is out of scope). Exits non-zero with a readable report on any problem; always removes its
+ * temporary directory.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+
+class CheckFailed extends Error {}
+
+/** The `exports` targets a build must produce (JS and declaration files under dist/). */
+function builtTargets(pkg) {
+  const targets = new Set();
+  const walk = (value) => {
+    if (typeof value === 'string') {
+      if (value.startsWith('./dist/')) targets.add(value);
+    } else if (value !== null && typeof value === 'object') {
+      for (const inner of Object.values(value)) walk(inner);
+    }
+  };
+  walk(pkg.exports);
+  for (const field of ['main', 'module', 'types']) walk(pkg[field]);
+  return [...targets];
+}
+
+function assertBuilt(pkg) {
+  const missing = builtTargets(pkg).filter((target) => !existsSync(join(ROOT, target)));
+  if (missing.length > 0) {
+    throw new CheckFailed(
+      `the build output is missing (${missing.join(', ')}); run \`npm run build\` before \`npm run check:package\``,
+    );
+  }
+}
+
+function pack(destination) {
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const result = spawnSync(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', destination], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) {
+    throw new CheckFailed(`npm pack failed (exit ${result.status}):\n${result.stderr || result.stdout}`);
+  }
+  const [info] = JSON.parse(result.stdout);
+  const tarball = join(destination, info.filename);
+  console.log(`packed ${info.filename}: ${info.entryCount} files, ${info.size} bytes`);
+  return tarball;
+}
+
+async function runPublint(tarball) {
+  const data = readFileSync(tarball);
+  const arrayBuffer = data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
+  const { messages, pkg } = await publint({ pack: { tarball: arrayBuffer }, level: 'suggestion', strict: true });
+  const format = (message) => `  ${message.type}: ${formatMessage(message, pkg, { color: false }) ?? message.code}`;
+  const suggestions = messages.filter((m) => m.type === 'suggestion');
+  const problems = messages.filter((m) => m.type !== 'suggestion');
+  for (const message of suggestions) console.log(format(message));
+  if (problems.length > 0) {
+    throw new CheckFailed(`publint found ${problems.length} problem(s):\n${problems.map(format).join('\n')}`);
+  }
+  console.log(`publint: ok${suggestions.length > 0 ? ` (${suggestions.length} suggestion(s) above)` : ''}`);
+}
+
+function runAttw(tarball) {
+  const manifestPath = require.resolve('@arethetypeswrong/cli/package.json');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+  const bin = join(dirname(manifestPath), typeof manifest.bin === 'string' ? manifest.bin : manifest.bin.attw);
+  const args = [bin, tarball, '--profile', 'node16', '--no-definitely-typed', '--format', 'table', '--no-color'];
+  const result = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8' });
+  const output = `${result.stdout}${result.stderr}`.trim();
+  if (result.status !== 0) {
+    throw new CheckFailed(`@arethetypeswrong/cli found problems (exit ${result.status}):\n${output}`);
+  }
+  console.log(output);
+  console.log('attw: ok');
+}
+
+async function main() {
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  assertBuilt(pkg);
+  const temp = mkdtempSync(join(tmpdir(), 'mcp-prompt-kit-pack-'));
+  try {
+    const tarball = pack(temp);
+    const failures = [];
+    for (const check of [() => runPublint(tarball), () => runAttw(tarball)]) {
+      try {
+        await check();
+      } catch (error) {
+        if (!(error instanceof CheckFailed)) throw error;
+        failures.push(error.message);
+      }
+    }
+    if (failures.length > 0) throw new CheckFailed(failures.join('\n\n'));
+  } finally {
+    rmSync(temp, { recursive: true, force: true });
+  }
+  console.log('check:package: the packed tarball passes publint and attw');
+}
+
+main().catch((error) => {
+  if (error instanceof CheckFailed) {
+    console.error(`check:package failed: ${error.message}`);
+  } else {
+    console.error('check:package crashed:', error);
+  }
+  process.exitCode = 1;
+});

@@ -1,0 +1,85 @@
+/**
+ * Turns ajv errors into human-readable `{argument, keyword, message}` details.
+ *
+ * @module
+ * @internal
+ */
+import type { ErrorObject } from 'ajv/dist/2020.js';
+import type { SchemaValidationDetail } from './types.js';
+
+function show(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function unescapePointer(segment: string): string {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/**
+ * The message of one ajv error, reworded where ajv's is unhelpful (enum, const, format, required, extras).
+ *
+ * @example
+ * ```ts
+ * describeAjvError({ keyword: 'enum', params: { allowedValues: ['a', 'b'] }, instancePath: '/x', schemaPath: '' });
+ * // 'must be one of: a, b'
+ * ```
+ */
+export function describeAjvError(error: ErrorObject, atRoot = false): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'enum':
+      return Array.isArray(params['allowedValues'])
+        ? `must be one of: ${params['allowedValues'].map(show).join(', ')}`
+        : (error.message ?? 'must be one of the allowed values');
+    case 'const':
+      return `must be ${show(params['allowedValue'])}`;
+    case 'format':
+      return `must be a valid ${String(params['format'])}`;
+    case 'required':
+    case 'dependentRequired':
+    case 'dependencies':
+      return atRoot ? 'is required' : `must have required property '${String(params['missingProperty'])}'`;
+    case 'additionalProperties':
+      return atRoot ? 'is not a declared argument' : `must not have property '${String(params['additionalProperty'])}'`;
+    case 'unevaluatedProperties':
+      return atRoot ? 'is not a declared argument' : `must not have property '${String(params['unevaluatedProperty'])}'`;
+    default:
+      return error.message ?? `must pass "${error.keyword}" keyword validation`;
+  }
+}
+
+/** The top-level argument a root-level error names through its params, or `''`. */
+function rootArgument(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  const named =
+    params['missingProperty'] ?? params['additionalProperty'] ?? params['unevaluatedProperty'] ?? params['propertyName'];
+  return typeof named === 'string' ? named : '';
+}
+
+/**
+ * Maps ajv errors of an arguments object to details: `argument` is the top-level key the error is under (or the key
+ * a root-level `required` / `additionalProperties` error names); a nested location prefixes the message.
+ *
+ * @example
+ * ```ts
+ * toDetails([{ keyword: 'type', instancePath: '/tags/0', params: { type: 'string' }, message: 'must be string', schemaPath: '' }]);
+ * // [{ argument: 'tags', keyword: 'type', message: '/0: must be string' }]
+ * ```
+ */
+export function toDetails(errors: readonly ErrorObject[]): SchemaValidationDetail[] {
+  const details: SchemaValidationDetail[] = [];
+  for (const error of errors) {
+    const path = error.instancePath;
+    if (path === '') {
+      const argument = rootArgument(error);
+      details.push({ argument, keyword: error.keyword, message: describeAjvError(error, argument !== '') });
+      continue;
+    }
+    const slash = path.indexOf('/', 1);
+    const argument = unescapePointer(slash < 0 ? path.slice(1) : path.slice(1, slash));
+    const rest = slash < 0 ? '' : path.slice(slash);
+    const message = describeAjvError(error);
+    details.push({ argument, keyword: error.keyword, message: rest === '' ? message : `${rest}: ${message}` });
+  }
+  return details;
+}

@@ -1,0 +1,64 @@
+/**
+ * {@link ArgumentValidatorCache}: what a registry owns to turn argument declarations into validators.
+ *
+ * @module
+ */
+import type { PromptArgumentDefinition } from '../definition/types.js';
+import type { JsonSchema } from '../types.js';
+import { SchemaStore } from './schema-store.js';
+import type { ArgumentValidationOptions, ArgumentValidatorCacheOptions, CompiledArgumentValidator } from './types.js';
+import { ArgumentValidator } from './validator.js';
+
+/**
+ * Owns ONE private ajv instance (JSON Schema draft 2020-12, MCP's default dialect, plus ajv-formats; never a
+ * caller's) and the validators compiled with it.
+ *
+ * - `compile()` is cheap: it does no ajv work and builds nothing; the validator's first `validate()` (or property
+ *   read) does. So a broken schema throws PromptError `INVALID_PROMPT_DEFINITION` on first use, not at compile.
+ * - Validators whose effective schemas are identical (same canonical JSON) share one compiled ajv function,
+ *   reference-counted; `release()` drops a reference and the last one removes the schema from ajv and the cache.
+ * - Declarations with only name/required/title/description, `type: 'string'`, a string `enum`, `maxLength` and
+ *   `default` (the common MCP case) never touch ajv at all.
+ *
+ * @example
+ * ```ts
+ * const cache = new ArgumentValidatorCache();
+ * const validator = cache.compile([{ name: 'language', required: true, enum: ['typescript', 'python'] }], undefined);
+ * const result = validator.validate({ language: 'rust' });
+ * // result.ok === false; result.error.data.details[0].message === 'must be one of: typescript, python'
+ * validator.release(); // when the prompt is removed or replaced
+ * ```
+ */
+export class ArgumentValidatorCache {
+  private readonly store = new SchemaStore();
+  private readonly defaults: ArgumentValidationOptions;
+
+  constructor(options: ArgumentValidatorCacheOptions = {}) {
+    this.defaults = { ...options.defaults };
+  }
+
+  /**
+   * A validator for `promptArguments` (or `inputSchema`, which wins entirely when given). Lazy: see the class docs.
+   * The declarations must not be mutated afterwards.
+   */
+  compile(
+    promptArguments: readonly PromptArgumentDefinition[] | undefined,
+    inputSchema: JsonSchema | undefined,
+    options?: ArgumentValidationOptions,
+  ): CompiledArgumentValidator {
+    const merged = options === undefined ? this.defaults : { ...this.defaults, ...stripUndefined(options) };
+    return new ArgumentValidator(this.store, promptArguments, inputSchema, merged);
+  }
+
+  /** Number of distinct compiled schemas alive (validators on the ajv-free fast path hold none). */
+  get size(): number {
+    return this.store.size;
+  }
+}
+
+function stripUndefined(options: ArgumentValidationOptions): ArgumentValidationOptions {
+  const out: ArgumentValidationOptions = {};
+  if (options.maxLength !== undefined) out.maxLength = options.maxLength;
+  if (options.extraArguments !== undefined) out.extraArguments = options.extraArguments;
+  return out;
+}

@@ -1,0 +1,116 @@
+/**
+ * Helpers over per-argument declarations: names, required names, and the JSON Schema they describe.
+ *
+ * @module
+ */
+import type { PromptArgumentDefinition } from '../definition/types.js';
+import type { JsonSchema } from '../types.js';
+
+/** JSON-Schema keywords a per-argument declaration may carry (copied into its property schema). */
+export const ARGUMENT_SCHEMA_KEYWORDS = [
+  'type',
+  'enum',
+  'pattern',
+  'format',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'default',
+  'items',
+] as const;
+
+const ANNOTATION_KEYWORDS = ['title', 'description'] as const;
+
+/**
+ * Sets an own data property, also for the key `__proto__` (which plain assignment would turn into a prototype).
+ *
+ * @internal
+ * @example
+ * ```ts
+ * const o: Record<string, unknown> = {};
+ * setOwn(o, '__proto__', 1); // Object.keys(o) -> ['__proto__']; the prototype is unchanged
+ * ```
+ */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    target[key] = value;
+  }
+}
+
+/**
+ * The names of the declared arguments, in declaration order (`[]` for undefined, null or empty).
+ *
+ * @example
+ * ```ts
+ * extractArgumentNames([{ name: 'code', required: true }, { name: 'focus' }]); // ['code', 'focus']
+ * ```
+ */
+export function extractArgumentNames(promptArguments?: readonly PromptArgumentDefinition[] | null): string[] {
+  if (promptArguments == null) return [];
+  return promptArguments.map((a) => a.name);
+}
+
+/**
+ * The names of the arguments declared `required: true`, in declaration order (`required` undefined = optional).
+ *
+ * @example
+ * ```ts
+ * extractRequiredArguments([{ name: 'code', required: true }, { name: 'focus' }]); // ['code']
+ * ```
+ */
+export function extractRequiredArguments(promptArguments?: readonly PromptArgumentDefinition[] | null): string[] {
+  if (promptArguments == null) return [];
+  const out: string[] = [];
+  for (const a of promptArguments) if (a.required === true) out.push(a.name);
+  return out;
+}
+
+/**
+ * The object schema of per-argument declarations, with or without title/description annotations (validators leave
+ * them out so prompts that differ only in wording share one compiled schema).
+ *
+ * @internal
+ * @example
+ * ```ts
+ * buildArgumentSchema([{ name: 'a', description: 'x' }], false); // { type: 'object', properties: { a: {} } }
+ * ```
+ */
+export function buildArgumentSchema(
+  promptArguments: readonly PromptArgumentDefinition[] | null | undefined,
+  annotations: boolean,
+): JsonSchema {
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  for (const arg of promptArguments ?? []) {
+    const source = arg as unknown as Record<string, unknown>;
+    const property: Record<string, unknown> = {};
+    if (annotations) {
+      for (const k of ANNOTATION_KEYWORDS) if (source[k] !== undefined) property[k] = source[k];
+    }
+    for (const k of ARGUMENT_SCHEMA_KEYWORDS) if (source[k] !== undefined) property[k] = source[k];
+    setOwn(properties, arg.name, property);
+    if (arg.required === true) required.push(arg.name);
+  }
+  const schema: JsonSchema = { type: 'object', properties };
+  if (required.length > 0) schema['required'] = required;
+  return schema;
+}
+
+/**
+ * The JSON Schema of the arguments object that per-argument declarations describe:
+ * `{type: 'object', properties, required?}` (`required` only when some argument is required). Each property holds
+ * the argument's JSON-Schema keywords (type, enum, pattern, format, minLength, maxLength, minimum, maximum, default,
+ * items) and its title/description. Extra arguments are not forbidden (the default `extraArguments: 'accept'`).
+ *
+ * @example
+ * ```ts
+ * getArgumentSchema([{ name: 'language', required: true, enum: ['typescript', 'python'] }]);
+ * // { type: 'object', properties: { language: { enum: ['typescript', 'python'] } }, required: ['language'] }
+ * ```
+ */
+export function getArgumentSchema(promptArguments?: readonly PromptArgumentDefinition[]): JsonSchema {
+  return buildArgumentSchema(promptArguments, true);
+}

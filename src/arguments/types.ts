@@ -1,0 +1,95 @@
+/**
+ * Types of argument validation: options, the -32602 failure shapes (seed 003 contract) and the compiled validator.
+ *
+ * @module
+ */
+import type { JsonSchema } from '../types.js';
+
+/** Options of {@link validatePromptArguments} and {@link ArgumentValidatorCache.compile}. */
+export interface ArgumentValidationOptions {
+  /**
+   * Max characters (code points) for ANY string argument, extras included. Default 10_000. A declared `maxLength`
+   * (on the argument, or in `inputSchema.properties[name]`) wins for that argument.
+   */
+  maxLength?: number;
+  /** Extra (undeclared) arguments: accepted by default; `'reject'` -> schema error (keyword `additionalProperties`). */
+  extraArguments?: 'accept' | 'reject';
+}
+
+/** `data` of a "Missing required prompt arguments" failure. */
+export interface MissingArgumentsData {
+  /** Missing required arguments, in declaration order (the order of `inputSchema.required` for an inputSchema). */
+  missing_arguments: string[];
+  /** Keys given with a non-null value, extras included. */
+  provided_count: number;
+  /** Declared required arguments. */
+  required_count: number;
+}
+
+/** One schema problem: which argument, which JSON-Schema keyword, and a human-readable message. */
+export interface SchemaValidationDetail {
+  /** The top-level argument the problem is about (`""` for a problem with the arguments object as a whole). */
+  argument: string;
+  /** The failing JSON-Schema keyword (`type`, `enum`, `pattern`, `format`, `additionalProperties`, ...). */
+  keyword: string;
+  /** E.g. `must be one of: typescript, python`; a nested location is prefixed (`/0: must be string`). */
+  message: string;
+}
+
+/** `data` of a "Prompt arguments do not conform to schema" failure. */
+export interface SchemaValidationData {
+  error_type: 'schema_validation_failed';
+  details: SchemaValidationDetail[];
+  provided_count: number;
+  required_count: number;
+}
+
+/** `data` of an "Argument '<name>' exceeds <limit> characters" failure. */
+export interface ArgumentTooLongData {
+  error_type: 'argument_too_long';
+  argument: string;
+  limit: number;
+  provided_count: number;
+  required_count: number;
+}
+
+/** Why arguments were refused: the JSON-RPC error object a client receives (code -32602). */
+export type ArgumentValidationFailure =
+  | { code: -32602; message: 'Missing required prompt arguments'; data: MissingArgumentsData }
+  | { code: -32602; message: 'Prompt arguments do not conform to schema'; data: SchemaValidationData }
+  | { code: -32602; message: string /* Argument '<name>' exceeds <limit> characters */; data: ArgumentTooLongData };
+
+/** The outcome of a validation: the validated (coerced, defaulted) arguments, or the failure. */
+export type ArgumentValidationResult =
+  | { ok: true; arguments: Record<string, unknown> }
+  | { ok: false; error: ArgumentValidationFailure };
+
+/** Options of the {@link ArgumentValidatorCache} constructor. */
+export interface ArgumentValidatorCacheOptions {
+  /** Defaults for every {@link ArgumentValidatorCache.compile} call (its own options win, field by field). */
+  defaults?: ArgumentValidationOptions;
+}
+
+/** A validator for one prompt's arguments, made by {@link ArgumentValidatorCache.compile}. */
+export interface CompiledArgumentValidator {
+  /**
+   * Validates, coerces and defaults `provided` (the hot path). Throws PromptError `INVALID_PARAMS` when `provided`
+   * is not an object, and `INVALID_PROMPT_DEFINITION` when the declared schema itself is broken (first call only
+   * compiles; the error is remembered).
+   */
+  validate(provided: unknown): ArgumentValidationResult;
+  /**
+   * Drops this user's reference to the shared compiled schema; when no user is left it is removed from ajv and the
+   * cache. Idempotent. A released validator still validates (with the function it already had, or a detached one).
+   */
+  release(): void;
+  /** Declared argument names (declaration order; for an inputSchema: its properties, then other required names). */
+  readonly argumentNames: readonly string[];
+  /** Required argument names (declaration order; for an inputSchema: its `required` array). */
+  readonly requiredArguments: readonly string[];
+  /**
+   * The JSON Schema arguments are validated against. For per-argument declarations: {@link getArgumentSchema}
+   * without annotations (title/description), plus `additionalProperties: false` in reject mode.
+   */
+  readonly schema: JsonSchema;
+}

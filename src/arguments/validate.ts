@@ -1,0 +1,84 @@
+/**
+ * The standalone {@link validatePromptArguments}: a private, bounded (LRU) cache of validators keyed by the
+ * canonical form of what it is given. Servers with a registry use {@link ArgumentValidatorCache} instead.
+ *
+ * @module
+ */
+import type { PromptArgumentDefinition } from '../definition/types.js';
+import type { JsonSchema } from '../types.js';
+import { ArgumentValidatorCache } from './cache.js';
+import { canonicalJson } from './canonical.js';
+import type { ArgumentValidationOptions, ArgumentValidationResult, CompiledArgumentValidator } from './types.js';
+
+/** How many distinct declarations the standalone function keeps compiled. */
+const LRU_SIZE = 256;
+
+let cache: ArgumentValidatorCache | undefined;
+const recent = new Map<string, CompiledArgumentValidator>();
+
+function validatorFor(
+  promptArguments: readonly PromptArgumentDefinition[] | undefined,
+  inputSchema: JsonSchema | undefined,
+  options: ArgumentValidationOptions | undefined,
+): CompiledArgumentValidator {
+  const key = canonicalJson([
+    promptArguments ?? null,
+    inputSchema ?? null,
+    options?.maxLength ?? null,
+    options?.extraArguments ?? null,
+  ]);
+  const hit = recent.get(key);
+  if (hit !== undefined) {
+    recent.delete(key);
+    recent.set(key, hit);
+    return hit;
+  }
+  cache ??= new ArgumentValidatorCache();
+  const validator = cache.compile(promptArguments, inputSchema, options);
+  recent.set(key, validator);
+  if (recent.size > LRU_SIZE) {
+    const oldest = recent.keys().next();
+    if (oldest.done !== true) {
+      recent.get(oldest.value)?.release();
+      recent.delete(oldest.value);
+    }
+  }
+  return validator;
+}
+
+/**
+ * Validates prompt arguments (the seed 003 contract) and returns the arguments to render with, or the -32602 error.
+ *
+ * - `provided` omitted or null = `{}`; anything else that is not a plain object (array, string, number) throws
+ *   PromptError `INVALID_PARAMS` ("arguments must be an object").
+ * - Missing required arguments first (`missing_arguments` in declaration order; `required` undefined = optional; an
+ *   empty string counts as given; `null` counts as omitted), then the first string over its length limit (default
+ *   10,000 code points for every string argument, extras included; a declared `maxLength` wins), then schema
+ *   problems (`details: [{argument, keyword, message}]`).
+ * - Strings are coerced to the declared type (numbers, integers, booleans, JSON arrays/objects); a number or
+ *   boolean given for a string argument becomes its string form. Defaults are applied (also for `null` values).
+ * - `inputSchema`, when given, wins entirely (its `required`, property types, defaults, maxLength); it is evaluated
+ *   as JSON Schema 2020-12 (a draft-07 `$schema` is accepted and ignored).
+ * - The result is a new null-prototype object; `provided` is never mutated; `__proto__`/`constructor` keys are plain
+ *   data (nested values are not copied).
+ * - A broken schema throws PromptError `INVALID_PROMPT_DEFINITION`: a server fault that clients only ever see as
+ *   -32603 "Internal error" (see the error table).
+ *
+ * @example
+ * ```ts
+ * const result = validatePromptArguments({ code: 'x = 1', limit: '5' }, [
+ *   { name: 'code', required: true },
+ *   { name: 'limit', type: 'integer', default: 10 },
+ * ]);
+ * if (result.ok) result.arguments.limit; // 5 (a number)
+ * else throw argumentFailureToPromptError(result.error);
+ * ```
+ */
+export function validatePromptArguments(
+  provided: unknown,
+  promptArguments?: readonly PromptArgumentDefinition[],
+  inputSchema?: JsonSchema,
+  options?: ArgumentValidationOptions,
+): ArgumentValidationResult {
+  return validatorFor(promptArguments, inputSchema, options).validate(provided);
+}

@@ -1,0 +1,197 @@
+/**
+ * The compiled validator of one prompt: lazy (nothing is built until first use), then a single pass over the given
+ * arguments (count, length limits, coercion into a null-prototype copy), defaults, required check, and the schema
+ * check (the fast path, or the shared ajv function).
+ *
+ * Report order when several problems exist: missing required arguments, then the first argument over its length
+ * limit (in the order the client sent them), then schema problems.
+ *
+ * @module
+ * @internal
+ */
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import type { PromptArgumentDefinition } from '../definition/types.js';
+import { PromptError } from '../errors.js';
+import type { JsonSchema } from '../types.js';
+import { toDetails } from './ajv-errors.js';
+import { coerceValue } from './coerce.js';
+import { missingFailure, schemaFailure, tooLongFailure } from './failures.js';
+import { exceedsLimit } from './length.js';
+import { buildPlan } from './plan.js';
+import type { ArgumentPlan, ArgumentSlot } from './plan.js';
+import type { SchemaStore, StoreEntry } from './schema-store.js';
+import type {
+  ArgumentValidationOptions,
+  ArgumentValidationResult,
+  CompiledArgumentValidator,
+  SchemaValidationDetail,
+} from './types.js';
+
+const hasOwn = Object.prototype.hasOwnProperty;
+const EMPTY: Readonly<Record<string, unknown>> = Object.freeze(Object.create(null) as Record<string, unknown>);
+
+function copyDefault(value: unknown): unknown {
+  return typeof value === 'object' && value !== null ? structuredClone(value) : value;
+}
+
+/**
+ * A {@link CompiledArgumentValidator} bound to a {@link SchemaStore}.
+ *
+ * @example
+ * ```ts
+ * const validator = new ArgumentValidator(store, [{ name: 'code', required: true }], undefined, {});
+ * validator.validate({ code: 'x' }); // { ok: true, arguments: { code: 'x' } }
+ * ```
+ */
+export class ArgumentValidator implements CompiledArgumentValidator {
+  private plan: ArgumentPlan | undefined;
+  /** The plan once validation can run (plan built and, off the fast path, the ajv function at hand). */
+  private ready: ArgumentPlan | undefined;
+  private check: ValidateFunction | undefined;
+  private entry: StoreEntry | undefined;
+  private failure: unknown;
+  private released = false;
+
+  constructor(
+    private readonly store: SchemaStore,
+    private readonly promptArguments: readonly PromptArgumentDefinition[] | undefined,
+    private readonly inputSchema: JsonSchema | undefined,
+    private readonly options: ArgumentValidationOptions,
+  ) {}
+
+  get argumentNames(): readonly string[] {
+    return this.getPlan().names;
+  }
+
+  get requiredArguments(): readonly string[] {
+    return this.getPlan().required;
+  }
+
+  get schema(): JsonSchema {
+    return this.getPlan().schema;
+  }
+
+  release(): void {
+    this.released = true;
+    const entry = this.entry;
+    if (entry === undefined) return;
+    this.entry = undefined;
+    this.store.release(entry);
+  }
+
+  private getPlan(): ArgumentPlan {
+    if (this.plan !== undefined) return this.plan;
+    if (this.failure !== undefined) throw this.failure;
+    try {
+      this.plan = buildPlan(this.promptArguments, this.inputSchema, this.options);
+    } catch (error) {
+      this.failure = error;
+      throw error;
+    }
+    return this.plan;
+  }
+
+  /** Builds the plan and, unless the fast path suffices, gets the compiled ajv function. */
+  private prepare(): ArgumentPlan {
+    const plan = this.getPlan();
+    if (plan.fast) return (this.ready = plan);
+    if (this.failure !== undefined) throw this.failure;
+    try {
+      if (this.released) {
+        this.check = this.store.detached(plan.ajvSchema, plan.locate);
+      } else {
+        this.entry = this.store.acquire(plan.ajvSchema, plan.locate);
+        this.check = this.entry.validate;
+      }
+    } catch (error) {
+      this.failure = error;
+      throw error;
+    }
+    return (this.ready = plan);
+  }
+
+  validate(provided: unknown): ArgumentValidationResult {
+    const plan = this.ready ?? this.prepare();
+    let input: Record<string, unknown>;
+    if (provided === undefined || provided === null) {
+      input = EMPTY;
+    } else if (typeof provided !== 'object' || Array.isArray(provided)) {
+      throw new PromptError('INVALID_PARAMS', 'arguments must be an object');
+    } else {
+      input = provided as Record<string, unknown>;
+    }
+
+    const slots = plan.slots;
+    const fast = plan.fast;
+    const out = Object.create(null) as Record<string, unknown>;
+    let count = 0;
+    let tooLong: string | undefined;
+    let tooLongLimit = 0;
+    let details: SchemaValidationDetail[] | undefined;
+
+    for (const key in input) {
+      if (!hasOwn.call(input, key)) continue;
+      const raw = input[key];
+      if (raw === null || raw === undefined) continue;
+      count++;
+      if (tooLong !== undefined) {
+        // Already failing: only presence matters now (for the missing-arguments check, reported first).
+        out[key] = raw;
+        continue;
+      }
+      const slot: ArgumentSlot | undefined = slots.get(key);
+      const limit = slot === undefined ? plan.extraLimit : slot.limit;
+      if (typeof raw === 'string' && exceedsLimit(raw, limit)) {
+        tooLong = key;
+        tooLongLimit = limit;
+        out[key] = raw;
+        continue;
+      }
+      if (slot === undefined) {
+        if (fast && plan.rejectExtras) {
+          (details ??= []).push({ argument: key, keyword: 'additionalProperties', message: 'is not a declared argument' });
+        }
+        out[key] = raw;
+        continue;
+      }
+      const value = slot.types === 0 ? raw : coerceValue(raw, slot.types);
+      if (value !== raw && typeof value === 'string' && exceedsLimit(value, limit)) {
+        tooLong = key;
+        tooLongLimit = limit;
+      }
+      if (fast) {
+        if (slot.mustBeString && typeof value !== 'string') {
+          (details ??= []).push({ argument: key, keyword: 'type', message: 'must be string' });
+        } else if (slot.allowed !== undefined && !(typeof value === 'string' && slot.allowed.has(value))) {
+          (details ??= []).push({ argument: key, keyword: 'enum', message: `must be one of: ${slot.allowedText}` });
+        }
+      }
+      out[key] = value;
+    }
+
+    const defaults = plan.defaults;
+    for (let i = 0; i < defaults.length; i++) {
+      const slot = defaults[i] as ArgumentSlot;
+      if (out[slot.name] === undefined) out[slot.name] = copyDefault(slot.defaultValue);
+    }
+
+    const required = plan.required;
+    let missing: string[] | undefined;
+    for (let i = 0; i < required.length; i++) {
+      const name = required[i] as string;
+      if (out[name] === undefined) (missing ??= []).push(name);
+    }
+    if (missing !== undefined) return { ok: false, error: missingFailure(missing, count, required.length) };
+    if (tooLong !== undefined) {
+      return { ok: false, error: tooLongFailure(tooLong, tooLongLimit, count, required.length) };
+    }
+    if (!fast) {
+      const check = this.check as ValidateFunction;
+      if (!check(out)) details = toDetails(check.errors ?? []);
+    }
+    if (details !== undefined && details.length > 0) {
+      return { ok: false, error: schemaFailure(details, count, required.length) };
+    }
+    return { ok: true, arguments: out };
+  }
+}

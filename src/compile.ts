@@ -1,0 +1,453 @@
+/**
+ * Compile once: a definition becomes a {@link CompiledPrompt} at registration (argument validator, template tokens,
+ * resource directives, the listing for prompts/list). A request only looks things up and runs compiled code.
+ *
+ * @module
+ * @internal
+ */
+import type { ArgumentValidatorCache, ArgumentValidationOptions, CompiledArgumentValidator } from './arguments/index.js';
+import { argumentFailureToPromptError } from './arguments/index.js';
+import type {
+  ContentTemplate,
+  PromptArgumentDefinition,
+  PromptDefinition,
+  RenderContext,
+} from './definition/types.js';
+import { createDefinitionError } from './definition/index.js';
+import { bytesToBase64 } from './encoding.js';
+import { PromptError, isPromptError } from './errors.js';
+import { guardPromptResult, normalizeRenderOutput } from './guard.js';
+import type { CompiledTemplate, RenderLimits, ResourceErrorMode, TemplateCache } from './render/index.js';
+import { resolveEmbeddedResource, resolveResourceDirectives, utf8ByteLength } from './render/index.js';
+import type { ResourceReadContext, ResourceResolver } from './resources.js';
+import type { ContentBlock, GetPromptResult, Meta, Prompt, PromptArgument, PromptMessage, Role } from './types.js';
+
+/** Loads the bytes of `{type: "image" | "audio", path}` content at render time (the fs subpath ships one). */
+export interface AssetLoader {
+  read(path: string, context: ResourceReadContext): Uint8Array | string | Promise<Uint8Array | string>;
+}
+
+/** @internal Everything a compile needs from its registry. */
+export interface CompileEnvironment {
+  templates: TemplateCache;
+  validators: ArgumentValidatorCache;
+  validation: ArgumentValidationOptions;
+  partials: ((name: string) => string | undefined) | undefined;
+  undeclared: 'error' | 'warn';
+  onWarning: (message: string) => void;
+  assets: AssetLoader | undefined;
+}
+
+/** @internal Everything a render needs from its registry. */
+export interface RenderEnvironment {
+  resources: ResourceResolver | undefined;
+  assets: AssetLoader | undefined;
+  limits: RenderLimits;
+  onResourceError: ResourceErrorMode;
+}
+
+type Templated = CompiledTemplate | undefined;
+
+type CompiledContent =
+  | { kind: 'text'; text: CompiledTemplate; meta: Meta | undefined }
+  | {
+      kind: 'media';
+      type: 'image' | 'audio';
+      data: Templated;
+      path: Templated;
+      mimeType: CompiledTemplate;
+      meta: Meta | undefined;
+    }
+  | { kind: 'resource'; uri: CompiledTemplate; mimeType: Templated; meta: Meta | undefined }
+  | {
+      kind: 'link';
+      uri: CompiledTemplate;
+      name: CompiledTemplate;
+      title: Templated;
+      description: Templated;
+      mimeType: Templated;
+      meta: Meta | undefined;
+    };
+
+interface CompiledMessage {
+  role: Role;
+  content: CompiledContent;
+}
+
+/** @internal A definition compiled for serving. Immutable; a replace creates a new one. */
+export interface CompiledPrompt {
+  readonly name: string;
+  readonly definition: PromptDefinition;
+  /** The frozen entry for prompts/list. */
+  readonly listing: Prompt;
+  readonly validator: CompiledArgumentValidator;
+  /** The declared argument of that name, if any. */
+  argument(name: string): PromptArgumentDefinition | undefined;
+  /** Renders validated arguments into a result (throws PromptError). */
+  render(args: Record<string, unknown>, context: RenderContext, env: RenderEnvironment): Promise<GetPromptResult>;
+  /** Releases shared compiled templates and validators. */
+  release(): void;
+}
+
+function buildListing(def: PromptDefinition): Prompt {
+  const listing: Prompt = { name: def.name };
+  if (def.title !== undefined) listing.title = def.title;
+  if (def.description !== undefined) listing.description = def.description;
+  const args = listArguments(def);
+  if (args.length > 0) listing.arguments = args;
+  if (def.icons !== undefined) listing.icons = def.icons.map((icon) => Object.freeze({ ...icon }));
+  if (def._meta !== undefined) listing._meta = def._meta;
+  return deepFreezeListing(listing);
+}
+
+function listArguments(def: PromptDefinition): PromptArgument[] {
+  if (def.arguments !== undefined && def.arguments.length > 0) {
+    return def.arguments.map((a) => {
+      const out: PromptArgument = { name: a.name };
+      if (a.title !== undefined) out.title = a.title;
+      if (a.description !== undefined) out.description = a.description;
+      out.required = a.required === true;
+      return out;
+    });
+  }
+  const schema = def.inputSchema;
+  const props = schema?.['properties'];
+  if (props === null || typeof props !== 'object') return [];
+  const required = Array.isArray(schema?.['required']) ? (schema['required'] as unknown[]) : [];
+  return Object.keys(props).map((name) => {
+    const p = (props as Record<string, unknown>)[name];
+    const out: PromptArgument = { name };
+    if (p !== null && typeof p === 'object') {
+      const { title, description } = p as { title?: unknown; description?: unknown };
+      if (typeof title === 'string') out.title = title;
+      if (typeof description === 'string') out.description = description;
+    }
+    out.required = required.includes(name);
+    return out;
+  });
+}
+
+function deepFreezeListing(listing: Prompt): Prompt {
+  if (listing.arguments) for (const a of listing.arguments) Object.freeze(a);
+  Object.freeze(listing.arguments);
+  Object.freeze(listing.icons);
+  return Object.freeze(listing);
+}
+
+function declaredNames(def: PromptDefinition): Set<string> {
+  const names = new Set<string>();
+  for (const a of def.arguments ?? []) names.add(a.name);
+  const props = def.inputSchema?.['properties'];
+  if (props !== null && typeof props === 'object') for (const k of Object.keys(props)) names.add(k);
+  return names;
+}
+
+/**
+ * @internal Compiles a parsed definition. Throws INVALID_PROMPT_DEFINITION (template errors with pointer, line and
+ * column); on failure nothing stays acquired.
+ */
+export function compilePrompt(def: PromptDefinition, env: CompileEnvironment, source?: string): CompiledPrompt {
+  const acquired: CompiledTemplate[] = [];
+  const declared = declaredNames(def);
+  const t = (text: string, pointer: string): CompiledTemplate => {
+    const tpl = env.templates.acquire(text, {
+      pointer,
+      source,
+      declaredArguments: declared,
+      undeclared: env.undeclared,
+      onWarning: env.onWarning,
+      partials: env.partials,
+    });
+    acquired.push(tpl);
+    return tpl;
+  };
+  const opt = (text: string | undefined, pointer: string): Templated =>
+    text === undefined ? undefined : t(text, pointer);
+
+  let validator: CompiledArgumentValidator | undefined;
+  try {
+    let messages: CompiledMessage[] | undefined;
+    const directives: string[] = [];
+    if (def.messages !== undefined) {
+      messages = def.messages.map((m, i) => ({ role: m.role, content: compileContent(m.content, `/messages/${i}/content`) }));
+      for (const tpl of acquired) for (const d of tpl.resourceDirectives) if (!directives.includes(d)) directives.push(d);
+      for (const m of messages) {
+        if (m.content.kind === 'media' && m.content.path !== undefined && env.assets === undefined) {
+          throw createDefinitionError(
+            [
+              {
+                path: `/messages/${messages.indexOf(m)}/content/path`,
+                message: `a ${m.content.type} path needs the registry's \`assets\` option (mcp-prompt-kit/fs provides a file loader)`,
+              },
+            ],
+            source === undefined ? { name: def.name } : { source, name: def.name },
+          );
+        }
+      }
+    }
+    validator = env.validators.compile(def.arguments, def.inputSchema, env.validation);
+    return makeCompiled(def, validator, messages, directives, acquired, env);
+  } catch (error) {
+    for (const tpl of acquired) env.templates.release(tpl);
+    validator?.release();
+    throw error;
+  }
+
+  function compileContent(content: ContentTemplate, pointer: string): CompiledContent {
+    if (typeof content === 'string') return { kind: 'text', text: t(content, pointer), meta: undefined };
+    switch (content.type) {
+      case 'text':
+        return { kind: 'text', text: t(content.text, `${pointer}/text`), meta: content._meta };
+      case 'image':
+      case 'audio':
+        return {
+          kind: 'media',
+          type: content.type,
+          data: opt(content.data, `${pointer}/data`),
+          path: opt(content.path, `${pointer}/path`),
+          mimeType: t(content.mimeType, `${pointer}/mimeType`),
+          meta: content._meta,
+        };
+      case 'resource':
+        return {
+          kind: 'resource',
+          uri: t(content.uri, `${pointer}/uri`),
+          mimeType: opt(content.mimeType, `${pointer}/mimeType`),
+          meta: content._meta,
+        };
+      case 'resource_link':
+        return {
+          kind: 'link',
+          uri: t(content.uri, `${pointer}/uri`),
+          name: t(content.name, `${pointer}/name`),
+          title: opt(content.title, `${pointer}/title`),
+          description: opt(content.description, `${pointer}/description`),
+          mimeType: opt(content.mimeType, `${pointer}/mimeType`),
+          meta: content._meta,
+        };
+    }
+  }
+}
+
+function makeCompiled(
+  def: PromptDefinition,
+  validator: CompiledArgumentValidator,
+  messages: CompiledMessage[] | undefined,
+  directives: string[],
+  acquired: CompiledTemplate[],
+  env: CompileEnvironment,
+): CompiledPrompt {
+  return new Compiled(def, buildListing(def), validator, messages, directives.length === 0 ? NONE : directives, acquired, env.templates);
+}
+
+const NONE: readonly string[] = Object.freeze([]);
+
+/** One class for every compiled prompt: methods live on the prototype, so 10,000 prompts allocate no closures. */
+class Compiled implements CompiledPrompt {
+  readonly name: string;
+  #released = false;
+
+  constructor(
+    readonly definition: PromptDefinition,
+    readonly listing: Prompt,
+    readonly validator: CompiledArgumentValidator,
+    private readonly messages: readonly CompiledMessage[] | undefined,
+    private readonly directives: readonly string[],
+    private readonly acquired: readonly CompiledTemplate[],
+    private readonly templates: TemplateCache,
+  ) {
+    this.name = definition.name;
+  }
+
+  argument(name: string): PromptArgumentDefinition | undefined {
+    const args = this.definition.arguments;
+    if (args !== undefined) for (const a of args) if (a.name === name) return a;
+    return undefined;
+  }
+
+  render(args: Record<string, unknown>, context: RenderContext, env: RenderEnvironment): Promise<GetPromptResult> {
+    const messages = this.messages;
+    if (messages === undefined) return renderProgrammatic(this.definition, args, context, env);
+    return renderTemplates(this.name, this.definition.description, messages, this.directives, args, context, env);
+  }
+
+  release(): void {
+    if (this.#released) return;
+    this.#released = true;
+    for (const tpl of this.acquired) this.templates.release(tpl);
+    this.validator.release();
+  }
+}
+
+/** @internal Validates arguments with a compiled prompt's validator; throws the mapped PromptError. */
+export function validateArguments(prompt: CompiledPrompt, provided: unknown): Record<string, unknown> {
+  const result = prompt.validator.validate(provided);
+  if (!result.ok) throw argumentFailureToPromptError(result.error);
+  return result.arguments;
+}
+
+async function renderProgrammatic(
+  def: PromptDefinition,
+  args: Record<string, unknown>,
+  context: RenderContext,
+  env: RenderEnvironment,
+): Promise<GetPromptResult> {
+  let output: unknown;
+  try {
+    output = await (def.render as (a: Record<string, unknown>, c: RenderContext) => unknown)(args, context);
+  } catch (error) {
+    if (isPromptError(error)) throw error;
+    throw new PromptError('PROMPT_RENDER_FAILED', `prompt '${def.name}' render function threw: ${errorMessage(error)}`, {
+      cause: error,
+    });
+  }
+  const normalized = normalizeRenderOutput(output as never, def.description);
+  return guardPromptResult(normalized, { maxRenderedBytes: env.limits.maxRenderedBytes, promptName: def.name });
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function sizeExceeded(limit: number): PromptError {
+  return new PromptError('LIMIT_EXCEEDED', `Rendered prompt exceeds ${limit} bytes`);
+}
+
+async function renderTemplates(
+  promptName: string,
+  description: string | undefined,
+  messages: readonly CompiledMessage[],
+  directives: readonly string[],
+  args: Record<string, unknown>,
+  context: RenderContext,
+  env: RenderEnvironment,
+): Promise<GetPromptResult> {
+  const readContext: ResourceReadContext =
+    context.signal === undefined ? { promptName } : { promptName, signal: context.signal };
+  let resources: Map<string, string> | undefined;
+  if (directives.length > 0) {
+    // Only the directives this view reaches (one inside a section that will not render is neither read nor counted).
+    const needed = new Set<string>();
+    for (const m of messages) for (const tpl of templatesOf(m.content)) for (const d of tpl.resourceDirectivesFor(args)) needed.add(d);
+    if (needed.size > 0) {
+      resources = await resolveResourceDirectives([...needed], env.resources, readContext, {
+        limits: env.limits,
+        onResourceError: env.onResourceError,
+        alreadyEmbedded: countEmbedded(messages),
+      });
+    }
+  }
+  const out: PromptMessage[] = new Array(messages.length);
+  let pending: Promise<void>[] | undefined;
+  let utf16 = 0;
+  const sized: string[] = [];
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
+    const c = m.content;
+    if (c.kind === 'text') {
+      const text = c.text.render(args, resources);
+      utf16 += text.length;
+      sized.push(text);
+      const block: ContentBlock = c.meta === undefined ? { type: 'text', text } : { type: 'text', text, _meta: c.meta };
+      out[i] = { role: m.role, content: block };
+      continue;
+    }
+    const index = i;
+    const job = renderBlock(c, args, resources, readContext, env).then((block) => {
+      out[index] = { role: m.role, content: block };
+      const text = blockPayload(block);
+      utf16 += text.length;
+      sized.push(text);
+    });
+    (pending ??= []).push(job);
+  }
+  if (pending !== undefined) await Promise.all(pending);
+  const max = env.limits.maxRenderedBytes;
+  if (utf16 * 3 > max) {
+    let bytes = 0;
+    for (const s of sized) {
+      bytes += utf8ByteLength(s);
+      if (bytes > max) throw sizeExceeded(max);
+    }
+  }
+  return description === undefined ? { messages: out } : { description, messages: out };
+}
+
+function countEmbedded(messages: readonly CompiledMessage[]): number {
+  let n = 0;
+  for (const m of messages) if (m.content.kind === 'resource') n++;
+  return n;
+}
+
+function templatesOf(c: CompiledContent): CompiledTemplate[] {
+  switch (c.kind) {
+    case 'text':
+      return [c.text];
+    case 'media':
+      return [c.mimeType, ...(c.data ? [c.data] : []), ...(c.path ? [c.path] : [])];
+    case 'resource':
+      return [c.uri, ...(c.mimeType ? [c.mimeType] : [])];
+    case 'link':
+      return [c.uri, c.name, ...[c.title, c.description, c.mimeType].filter((t): t is CompiledTemplate => t !== undefined)];
+  }
+}
+
+function blockPayload(block: ContentBlock): string {
+  switch (block.type) {
+    case 'text':
+      return block.text;
+    case 'image':
+    case 'audio':
+      return block.data;
+    case 'resource':
+      return 'text' in block.resource ? block.resource.text : block.resource.blob;
+    case 'resource_link':
+      return '';
+  }
+}
+
+async function renderBlock(
+  c: Exclude<CompiledContent, { kind: 'text' }>,
+  args: Record<string, unknown>,
+  resources: ReadonlyMap<string, string> | undefined,
+  readContext: ResourceReadContext,
+  env: RenderEnvironment,
+): Promise<ContentBlock> {
+  const meta = c.meta === undefined ? {} : { _meta: c.meta };
+  switch (c.kind) {
+    case 'media': {
+      const mimeType = c.mimeType.render(args, resources);
+      let data: string;
+      if (c.data !== undefined) data = c.data.render(args, resources);
+      else {
+        const path = c.path!.render(args, resources);
+        let loaded: Uint8Array | string;
+        try {
+          loaded = await env.assets!.read(path, readContext);
+        } catch (error) {
+          if (isPromptError(error)) throw error;
+          throw new PromptError('PROMPT_RENDER_FAILED', `prompt '${readContext.promptName}': cannot load ${c.type} '${path}': ${errorMessage(error)}`, { cause: error });
+        }
+        data = typeof loaded === 'string' ? loaded : bytesToBase64(loaded);
+      }
+      return { type: c.type, data, mimeType, ...meta };
+    }
+    case 'resource': {
+      const uri = c.uri.render(args, resources);
+      const resource = await resolveEmbeddedResource(uri, env.resources, readContext, {
+        limits: env.limits,
+        onResourceError: env.onResourceError,
+      });
+      const mimeType = c.mimeType?.render(args, resources);
+      return { type: 'resource', resource: mimeType === undefined ? resource : { ...resource, mimeType }, ...meta };
+    }
+    case 'link': {
+      const block: ContentBlock = { type: 'resource_link', uri: c.uri.render(args, resources), name: c.name.render(args, resources) };
+      if (c.title !== undefined) block.title = c.title.render(args, resources);
+      if (c.description !== undefined) block.description = c.description.render(args, resources);
+      if (c.mimeType !== undefined) block.mimeType = c.mimeType.render(args, resources);
+      if (c.meta !== undefined) block._meta = c.meta;
+      return block;
+    }
+  }
+}

@@ -1,0 +1,180 @@
+/**
+ * Small helpers for reading untrusted definition data: type guards, descriptions for messages, and frozen copies
+ * that never let a `__proto__` key reach a prototype.
+ *
+ * @module
+ */
+
+/**
+ * A non-null, non-array object.
+ *
+ * @example
+ * ```ts
+ * isRecord({}); // true
+ * isRecord([]); // false
+ * ```
+ */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Whether `key` is an own property of `record` whose value is not `undefined`.
+ *
+ * @example
+ * ```ts
+ * has({ a: undefined }, 'a'); // false
+ * ```
+ */
+export function has(record: Record<string, unknown>, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(record, key) && record[key] !== undefined;
+}
+
+/**
+ * The value of an own property (never an inherited one).
+ *
+ * @example
+ * ```ts
+ * own({}, 'toString'); // undefined
+ * ```
+ */
+export function own(record: Record<string, unknown>, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
+}
+
+/**
+ * A short description of a value's type for messages.
+ *
+ * @example
+ * ```ts
+ * describeType([]); // 'an array'
+ * describeType(1); // 'a number'
+ * ```
+ */
+export function describeType(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return 'an array';
+  const t = typeof value;
+  return t === 'object' ? 'an object' : `a ${t}`;
+}
+
+/**
+ * A short quoted rendering of a value for messages: strings as `'x'`, others as JSON.
+ *
+ * @example
+ * ```ts
+ * quote('system'); // "'system'"
+ * quote(42); // '42'
+ * ```
+ */
+export function quote(value: unknown): string {
+  if (typeof value === 'string') return `'${value.length > 60 ? `${value.slice(0, 57)}...` : value}'`;
+  if (typeof value === 'function') return 'a function';
+  try {
+    const json = JSON.stringify(value);
+    if (json === undefined) return String(value);
+    return json.length > 60 ? `${json.slice(0, 57)}...` : json;
+  } catch {
+    return describeType(value);
+  }
+}
+
+/**
+ * Sets a property safely, even when the key is `__proto__` (it becomes an own property, not the prototype).
+ *
+ * @example
+ * ```ts
+ * define(target, '__proto__', value);
+ * ```
+ */
+export function define(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    target[key] = value;
+  }
+}
+
+function isPlain(value: object): boolean {
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Thrown by {@link frozenCopy} on a cycle; carries the pointer suffix where the cycle closes.
+ *
+ * @example
+ * ```ts
+ * try { frozenCopy(cyclic); } catch (e) { if (e instanceof CycleError) console.log(e.at); }
+ * ```
+ */
+export class CycleError extends Error {
+  constructor(readonly at: string) {
+    super('cycle');
+  }
+}
+
+/**
+ * A deep, frozen copy of JSON-like data (plain objects and arrays). Other objects (class instances, functions) are
+ * kept by reference. Throws {@link CycleError} on a cycle.
+ *
+ * @example
+ * ```ts
+ * const copy = frozenCopy({ a: [1] }); // Object.isFrozen(copy.a) === true
+ * ```
+ */
+export function frozenCopy(value: unknown, ancestors: object[] = [], at = ''): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (!Array.isArray(value) && !isPlain(value)) return value;
+  if (ancestors.includes(value)) throw new CycleError(at);
+  ancestors.push(value);
+  let copy: unknown;
+  if (Array.isArray(value)) {
+    copy = value.map((item, i) => frozenCopy(item, ancestors, `${at}/${i}`));
+  } else {
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      const escaped = key.replace(/~/g, '~0').replace(/\//g, '~1');
+      define(out, key, frozenCopy((value as Record<string, unknown>)[key], ancestors, `${at}/${escaped}`));
+    }
+    copy = out;
+  }
+  ancestors.pop();
+  return Object.freeze(copy);
+}
+
+/** Edit distance, for "did you mean" hints on unknown keys. */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost));
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
+
+/**
+ * The message for an unknown property, with a hint when a known one is close.
+ *
+ * @example
+ * ```ts
+ * unknownKeyMessage('argument', ['arguments']); // "unknown property 'argument' (did you mean 'arguments'?)"
+ * ```
+ */
+export function unknownKeyMessage(key: string, known: readonly string[]): string {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of known) {
+    const d = distance(key.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  const hint = best !== undefined && bestDistance <= 2 ? ` (did you mean '${best}'?)` : '';
+  return `unknown property ${quote(key)}${hint}`;
+}

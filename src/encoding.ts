@@ -1,0 +1,80 @@
+/**
+ * Runtime-neutral encoding helpers (no `node:buffer`): base64 and base64url for bytes and UTF-8 text.
+ *
+ * @module
+ * @internal
+ */
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const DECODE = /* @__PURE__ */ (() => {
+  const table = new Int16Array(128).fill(-1);
+  for (let i = 0; i < ALPHABET.length; i++) table[ALPHABET.charCodeAt(i)] = i;
+  table['-'.charCodeAt(0)] = 62;
+  table['_'.charCodeAt(0)] = 63;
+  return table;
+})();
+
+/** Encodes bytes as standard base64 (with padding). */
+export function bytesToBase64(bytes: Uint8Array): string {
+  let out = '';
+  const n = bytes.length;
+  let i = 0;
+  for (; i + 2 < n; i += 3) {
+    const v = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
+    out += ALPHABET[(v >> 18) & 63]! + ALPHABET[(v >> 12) & 63]! + ALPHABET[(v >> 6) & 63]! + ALPHABET[v & 63]!;
+  }
+  if (i < n) {
+    const rest = n - i;
+    const v = (bytes[i]! << 16) | (rest === 2 ? bytes[i + 1]! << 8 : 0);
+    out += ALPHABET[(v >> 18) & 63]! + ALPHABET[(v >> 12) & 63]!;
+    out += rest === 2 ? ALPHABET[(v >> 6) & 63]! + '=' : '==';
+  }
+  return out;
+}
+
+/** Decodes standard or url-safe base64 (padding optional); returns undefined on any invalid character. */
+export function base64ToBytes(text: string): Uint8Array | undefined {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 61 /* = */) end--;
+  if (end % 4 === 1) return undefined;
+  const out = new Uint8Array(Math.floor((end * 3) / 4));
+  let bits = 0;
+  let acc = 0;
+  let o = 0;
+  for (let i = 0; i < end; i++) {
+    const c = text.charCodeAt(i);
+    const v = c < 128 ? DECODE[c]! : -1;
+    if (v < 0) return undefined;
+    acc = (acc << 6) | v;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[o++] = (acc >> bits) & 0xff;
+    }
+  }
+  return out.subarray(0, o);
+}
+
+/** The decoded byte size of a base64 string without decoding it. */
+export function base64DecodedSize(text: string): number {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 61) end--;
+  return Math.floor((end * 3) / 4);
+}
+
+/** Encodes UTF-8 text as unpadded base64url. */
+export function textToBase64Url(text: string): string {
+  return bytesToBase64(new TextEncoder().encode(text)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** Decodes unpadded base64url into UTF-8 text; undefined when it is not valid base64url or not valid UTF-8. */
+export function base64UrlToText(text: string): string | undefined {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
+  const bytes = base64ToBytes(text);
+  if (bytes === undefined) return undefined;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,297 @@
+/**
+ * The last gate before a prompt result goes on the wire: whatever a programmatic `render` function returned is checked
+ * against the spec (roles `user` | `assistant`, exactly ONE content block per message, required fields of the right
+ * types) and the size limit. A bad result never becomes a malformed success (seed 000): it becomes
+ * `INTERNAL_ERROR` (clients see "Internal error"; the detailed message is for the logs) or `LIMIT_EXCEEDED`.
+ *
+ * The guard returns a fresh copy holding only the fields the spec defines; unknown keys are dropped (so internal
+ * objects a render function attached never leak onto the wire) and the caller's objects are never mutated or shared,
+ * except the values inside `_meta` objects, which are copied one level deep.
+ *
+ * @module
+ */
+import { PromptError } from './errors.js';
+import { assertRenderedSize } from './render/limits.js';
+import type {
+  Annotations,
+  ContentBlock,
+  EmbeddedResource,
+  GetPromptResult,
+  Icon,
+  Meta,
+  PromptMessage,
+  ResourceLink,
+  Role,
+} from './types.js';
+
+/** Options of {@link guardPromptResult}. */
+export interface GuardOptions {
+  /** Maximum total UTF-8 size of the texts, resource texts, base64 data and description. */
+  maxRenderedBytes: number;
+  /** The prompt's name, for the log message. */
+  promptName: string;
+}
+
+/** A path into the result and what is wrong there; turned into a PromptError by {@link guardPromptResult}. */
+class GuardFailure {
+  constructor(
+    readonly path: string,
+    /** Read after "render returned ", e.g. `messages[1].role 'system': must be 'user' or 'assistant'`. */
+    readonly detail: string,
+  ) {}
+}
+
+const BLOCK_TYPES = 'text, image, audio, resource_link, resource';
+
+/**
+ * Validates what a programmatic render produced (after {@link normalizeRenderOutput}) and returns a spec-exact copy.
+ *
+ * Throws `PromptError('LIMIT_EXCEEDED', 'Rendered prompt exceeds <n> bytes')` (the render module's own limit error,
+ * from `assertRenderedSize`) when the texts, resource texts, base64 data and description together exceed
+ * `maxRenderedBytes` UTF-8 bytes, and `PromptError('INTERNAL_ERROR', ...)` for
+ * anything malformed, with a message for the logs such as
+ * `prompt 'x' render returned messages[1].role 'system': must be 'user' or 'assistant'`.
+ *
+ * @example
+ * ```ts
+ * const result = guardPromptResult(normalizeRenderOutput(await def.render(args, ctx), def.description), {
+ *   maxRenderedBytes: 1_048_576,
+ *   promptName: def.name,
+ * });
+ * ```
+ */
+export function guardPromptResult(value: unknown, options: GuardOptions): GetPromptResult {
+  /** The strings that count toward the size limit, measured lazily by assertRenderedSize. */
+  const sizes: string[] = [];
+  let result: GetPromptResult;
+  try {
+    result = copyResult(value, sizes);
+  } catch (error) {
+    if (!(error instanceof GuardFailure)) throw error;
+    throw new PromptError(
+      'INTERNAL_ERROR',
+      `prompt '${options.promptName}' render returned ${error.detail}`,
+      { data: { prompt: options.promptName, path: error.path } },
+    );
+  }
+  assertRenderedSize(sizes, options);
+  return result;
+}
+
+/**
+ * Turns what a `render` function may return into the shape of a `GetPromptResult` (not yet validated): a string
+ * becomes one user text message, an array becomes `{messages}`; `description` (the definition's) is added when the
+ * output has none. Anything else is returned as it is, for {@link guardPromptResult} to reject. Never mutates
+ * `output`.
+ *
+ * @example
+ * ```ts
+ * normalizeRenderOutput('Review this', 'Reviews code');
+ * // { description: 'Reviews code', messages: [{ role: 'user', content: { type: 'text', text: 'Review this' } }] }
+ * ```
+ */
+export function normalizeRenderOutput(output: unknown, description?: string): unknown {
+  let normalized: unknown = output;
+  if (typeof output === 'string') {
+    normalized = { messages: [{ role: 'user', content: { type: 'text', text: output } }] };
+  } else if (Array.isArray(output)) {
+    normalized = { messages: output };
+  } else if (isObject(output) && description !== undefined && output.description === undefined) {
+    return { ...output, description };
+  } else {
+    return output;
+  }
+  return description === undefined ? normalized : { description, ...(normalized as object) };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function kind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (value === undefined) return 'undefined';
+  const t = typeof value;
+  return t === 'object' ? 'an object' : `a ${t}`;
+}
+
+function quoted(value: string): string {
+  return `'${value.length > 40 ? `${value.slice(0, 40)}…` : value}'`;
+}
+
+function fail(path: string, value: unknown, expectation: string): never {
+  const found = path === '' ? kind(value) : `${path} as ${kind(value)}`;
+  throw new GuardFailure(path, `${found}: ${expectation}`);
+}
+
+function failValue(path: string, value: string, expectation: string): never {
+  throw new GuardFailure(path, `${path} ${quoted(value)}: ${expectation}`);
+}
+
+function copyResult(value: unknown, sizes: string[]): GetPromptResult {
+  if (!isObject(value)) fail('', value, 'must be an object with a messages array');
+  const source = value.messages;
+  if (!Array.isArray(source)) fail('messages', source, 'must be an array');
+  const messages: PromptMessage[] = new Array<PromptMessage>(source.length);
+  for (let i = 0; i < source.length; i++) messages[i] = copyMessage(source[i], `messages[${i}]`, sizes);
+  let result: GetPromptResult;
+  if (value.description === undefined) {
+    result = { messages };
+  } else {
+    const description = requireString(value.description, 'description');
+    sizes.push(description);
+    result = { description, messages };
+  }
+  const meta = optionalMeta(value._meta, '_meta');
+  if (meta !== undefined) result._meta = meta;
+  return result;
+}
+
+function copyMessage(value: unknown, path: string, sizes: string[]): PromptMessage {
+  if (!isObject(value)) fail(path, value, 'must be an object with role and content');
+  const role = value.role;
+  if (role !== 'user' && role !== 'assistant') {
+    if (typeof role === 'string') failValue(`${path}.role`, role, "must be 'user' or 'assistant'");
+    fail(`${path}.role`, role, "must be 'user' or 'assistant'");
+  }
+  const content = value.content;
+  if (typeof content === 'string') {
+    fail(`${path}.content`, content, 'must be exactly one content block object, not a bare string');
+  }
+  if (Array.isArray(content)) {
+    fail(`${path}.content`, content, 'must be exactly one content block object, not an array');
+  }
+  return { role: role satisfies Role, content: copyBlock(content, `${path}.content`, sizes) };
+}
+
+function copyBlock(value: unknown, path: string, sizes: string[]): ContentBlock {
+  if (!isObject(value)) fail(path, value, 'must be a content block object');
+  const type = value.type;
+  let block: ContentBlock;
+  switch (type) {
+    case 'text': {
+      const text = requireString(value.text, `${path}.text`);
+      sizes.push(text);
+      block = { type, text };
+      break;
+    }
+    case 'image':
+    case 'audio': {
+      const data = requireString(value.data, `${path}.data`);
+      const mimeType = requireString(value.mimeType, `${path}.mimeType`);
+      sizes.push(data);
+      block = { type, data, mimeType };
+      break;
+    }
+    case 'resource_link':
+      block = copyResourceLink(value, path);
+      break;
+    case 'resource':
+      block = { type, resource: copyResource(value.resource, `${path}.resource`, sizes) };
+      break;
+    default:
+      if (typeof type === 'string') failValue(`${path}.type`, type, `must be one of ${BLOCK_TYPES}`);
+      fail(`${path}.type`, type, `must be one of ${BLOCK_TYPES}`);
+  }
+  const annotations = optionalAnnotations(value.annotations, `${path}.annotations`);
+  if (annotations !== undefined) block.annotations = annotations;
+  const meta = optionalMeta(value._meta, `${path}._meta`);
+  if (meta !== undefined) block._meta = meta;
+  return block;
+}
+
+function copyResourceLink(value: Record<string, unknown>, path: string): ResourceLink {
+  const link: ResourceLink = {
+    type: 'resource_link',
+    uri: requireString(value.uri, `${path}.uri`),
+    name: requireString(value.name, `${path}.name`),
+  };
+  for (const key of ['title', 'description', 'mimeType'] as const) {
+    if (value[key] !== undefined) link[key] = requireString(value[key], `${path}.${key}`);
+  }
+  if (value.size !== undefined) {
+    if (typeof value.size !== 'number' || !Number.isFinite(value.size) || value.size < 0) {
+      fail(`${path}.size`, value.size, 'must be a non-negative number');
+    }
+    link.size = value.size;
+  }
+  if (value.icons !== undefined) link.icons = copyIcons(value.icons, `${path}.icons`);
+  return link;
+}
+
+function copyResource(value: unknown, path: string, sizes: string[]): EmbeddedResource['resource'] {
+  if (!isObject(value)) fail(path, value, 'must be an object with uri and text or blob');
+  const uri = requireString(value.uri, `${path}.uri`);
+  const mimeType = value.mimeType === undefined ? undefined : requireString(value.mimeType, `${path}.mimeType`);
+  const meta = optionalMeta(value._meta, `${path}._meta`);
+  const hasText = value.text !== undefined;
+  const hasBlob = value.blob !== undefined;
+  if (hasText === hasBlob) {
+    const found = hasText ? 'both' : 'neither';
+    throw new GuardFailure(path, `${path}: must have exactly one of text or blob (found ${found})`);
+  }
+  const base = {
+    uri,
+    ...(mimeType === undefined ? {} : { mimeType }),
+    ...(meta === undefined ? {} : { _meta: meta }),
+  };
+  if (hasText) {
+    const text = requireString(value.text, `${path}.text`);
+    sizes.push(text);
+    return { ...base, text };
+  }
+  const blob = requireString(value.blob, `${path}.blob`);
+  sizes.push(blob);
+  return { ...base, blob };
+}
+
+function copyIcons(value: unknown, path: string): Icon[] {
+  if (!Array.isArray(value)) fail(path, value, 'must be an array of icons');
+  return value.map((icon: unknown, i): Icon => {
+    const at = `${path}[${i}]`;
+    if (!isObject(icon)) fail(at, icon, 'must be an icon object');
+    const copy: Icon = { src: requireString(icon.src, `${at}.src`) };
+    if (icon.mimeType !== undefined) copy.mimeType = requireString(icon.mimeType, `${at}.mimeType`);
+    if (icon.sizes !== undefined) {
+      if (!Array.isArray(icon.sizes)) fail(`${at}.sizes`, icon.sizes, 'must be an array of strings');
+      copy.sizes = icon.sizes.map((s: unknown, j) => requireString(s, `${at}.sizes[${j}]`));
+    }
+    if (icon.theme !== undefined) {
+      if (icon.theme !== 'light' && icon.theme !== 'dark') fail(`${at}.theme`, icon.theme, "must be 'light' or 'dark'");
+      copy.theme = icon.theme;
+    }
+    return copy;
+  });
+}
+
+function optionalAnnotations(value: unknown, path: string): Annotations | undefined {
+  if (value === undefined) return undefined;
+  if (!isObject(value)) fail(path, value, 'must be an object');
+  const copy: Annotations = {};
+  if (value.audience !== undefined) {
+    if (!Array.isArray(value.audience)) fail(`${path}.audience`, value.audience, 'must be an array of roles');
+    copy.audience = value.audience.map((r: unknown, i): Role => {
+      if (r !== 'user' && r !== 'assistant') fail(`${path}.audience[${i}]`, r, "must be 'user' or 'assistant'");
+      return r;
+    });
+  }
+  if (value.priority !== undefined) {
+    const p = value.priority;
+    if (typeof p !== 'number' || !(p >= 0 && p <= 1)) fail(`${path}.priority`, p, 'must be a number from 0 to 1');
+    copy.priority = p;
+  }
+  if (value.lastModified !== undefined) copy.lastModified = requireString(value.lastModified, `${path}.lastModified`);
+  return copy;
+}
+
+function optionalMeta(value: unknown, path: string): Meta | undefined {
+  if (value === undefined) return undefined;
+  if (!isObject(value)) fail(path, value, 'must be an object');
+  return { ...value };
+}
+
+function requireString(value: unknown, path: string): string {
+  if (typeof value !== 'string') fail(path, value, 'must be a string');
+  return value;
+}

@@ -1,0 +1,239 @@
+/**
+ * Transport-agnostic protocol handlers for `prompts/list`, `prompts/get` and `completion/complete`, and a JSON-RPC
+ * 2.0 envelope for one message. Client mistakes are always -32602 (or -32600/-32601/-32700), never -32603.
+ *
+ * @module
+ */
+import { JSON_RPC_ERROR_CODES, PromptError, toPromptError } from './errors.js';
+import type { PromptRegistry, RequestContext } from './registry.js';
+import type {
+  CompleteResult,
+  GetPromptResult,
+  JsonRpcErrorObject,
+  JsonRpcId,
+  JsonRpcResponse,
+  ListPromptsResult,
+} from './types.js';
+
+/**
+ * A wire error with a numeric JSON-RPC code. The official SDKs (v1 and v2) forward `code`, `message` and `data`
+ * of a thrown error intact, so handlers throw this.
+ *
+ * @example
+ * ```ts
+ * throw new JsonRpcError(-32602, 'Unknown prompt: x');
+ * ```
+ */
+export class JsonRpcError extends Error {
+  readonly code: number;
+  readonly data?: unknown;
+
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    this.name = 'JsonRpcError';
+    this.code = code;
+    if (data !== undefined) this.data = data;
+  }
+
+  /**
+   * The error as mapped through the error table (internal errors carry only the generic message).
+   *
+   * @example
+   * ```ts
+   * JsonRpcError.from(new PromptError('PROMPT_NOT_FOUND', 'Unknown prompt: x')).code; // -32602
+   * ```
+   */
+  static from(error: unknown): JsonRpcError {
+    if (error instanceof JsonRpcError) return error;
+    const wire = toPromptError(error).toJsonRpcError();
+    return new JsonRpcError(wire.code, wire.message, wire.data);
+  }
+
+  /** The JSON-RPC error object. */
+  toJSON(): JsonRpcErrorObject {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+/** Per-request extras an adapter passes through. */
+export interface HandlerExtra {
+  signal?: AbortSignal;
+  /** Passed to programmatic render functions as `context.extra`. */
+  context?: Readonly<Record<string, unknown>>;
+}
+
+/** The three handlers, keyed by method name. Each throws {@link JsonRpcError}. */
+export interface PromptHandlers {
+  'prompts/list'(params: unknown, extra?: HandlerExtra): Promise<ListPromptsResult>;
+  'prompts/get'(params: unknown, extra?: HandlerExtra): Promise<GetPromptResult>;
+  'completion/complete'(params: unknown, extra?: HandlerExtra): Promise<CompleteResult>;
+}
+
+/** The method names served by {@link createPromptHandlers}. */
+export type PromptMethod = keyof PromptHandlers;
+
+function invalid(message: string): PromptError {
+  return new PromptError('INVALID_PARAMS', message);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function paramsObject(params: unknown): Record<string, unknown> {
+  if (params === undefined || params === null) return {};
+  if (!isObject(params)) throw invalid('params must be an object');
+  return params;
+}
+
+function requestContext(extra: HandlerExtra | undefined): RequestContext {
+  const ctx: RequestContext = {};
+  if (extra?.signal !== undefined) ctx.signal = extra.signal;
+  if (extra?.context !== undefined) ctx.extra = extra.context;
+  return ctx;
+}
+
+async function wrap<T>(run: () => T | Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw JsonRpcError.from(error);
+  }
+}
+
+/**
+ * Handlers for `prompts/list`, `prompts/get` and `completion/complete` over a registry, for any transport.
+ * Params are checked first (-32602 `params.name must be a string`, ...); errors are {@link JsonRpcError}s mapped
+ * through the error table.
+ *
+ * @example
+ * ```ts
+ * const handlers = createPromptHandlers(registry);
+ * const result = await handlers['prompts/get']({ name: 'review_code', arguments: { code: 'x' } });
+ * ```
+ */
+export function createPromptHandlers(registry: PromptRegistry): PromptHandlers {
+  return {
+    'prompts/list': (params) =>
+      wrap(() => {
+        const p = paramsObject(params);
+        if (p['cursor'] !== undefined && typeof p['cursor'] !== 'string') throw invalid('params.cursor must be a string');
+        return p['cursor'] === undefined ? registry.list() : registry.list({ cursor: p['cursor'] });
+      }),
+    'prompts/get': (params, extra) =>
+      wrap(() => {
+        const p = paramsObject(params);
+        if (typeof p['name'] !== 'string') throw invalid('params.name must be a string');
+        const args = p['arguments'];
+        if (args !== undefined && args !== null && !isObject(args)) throw invalid('params.arguments must be an object');
+        return registry.getPrompt(p['name'], args, requestContext(extra));
+      }),
+    'completion/complete': (params, extra) =>
+      wrap(async () => {
+        const p = paramsObject(params);
+        const ref = p['ref'];
+        if (!isObject(ref) || typeof ref['type'] !== 'string') throw invalid('params.ref must be an object with a type');
+        const argument = p['argument'];
+        if (!isObject(argument) || typeof argument['name'] !== 'string' || typeof argument['value'] !== 'string') {
+          throw invalid('params.argument must be {name: string, value: string}');
+        }
+        if (ref['type'] !== 'ref/prompt') {
+          if (ref['type'] === 'ref/resource') return { completion: { values: [], total: 0, hasMore: false } };
+          throw invalid(`params.ref.type must be 'ref/prompt' or 'ref/resource'`);
+        }
+        if (typeof ref['name'] !== 'string') throw invalid('params.ref.name must be a string');
+        const context = p['context'];
+        let given: Record<string, string> | undefined;
+        if (context !== undefined && context !== null) {
+          if (!isObject(context)) throw invalid('params.context must be an object');
+          const a = context['arguments'];
+          if (a !== undefined && a !== null) {
+            if (!isObject(a) || Object.values(a).some((v) => typeof v !== 'string')) {
+              throw invalid('params.context.arguments must be an object of strings');
+            }
+            given = a as Record<string, string>;
+          }
+        }
+        const ctx = requestContext(extra);
+        if (given !== undefined) ctx.arguments = given;
+        const completion = await registry.complete(ref['name'], argument['name'], argument['value'], ctx);
+        return { completion };
+      }),
+  };
+}
+
+const METHODS: ReadonlySet<string> = new Set<PromptMethod>(['prompts/list', 'prompts/get', 'completion/complete']);
+
+function errorResponse(id: JsonRpcId | null, error: JsonRpcErrorObject): JsonRpcResponse {
+  return { jsonrpc: '2.0', id, error };
+}
+
+function readId(message: Record<string, unknown>): JsonRpcId | null | undefined {
+  const id = message['id'];
+  if (id === undefined) return undefined;
+  if (typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id))) return id;
+  return null;
+}
+
+/**
+ * Answers one JSON-RPC 2.0 message (a parsed object or the raw JSON text) for the prompt methods. Returns `null` for
+ * a notification (no `id`). Batches are not part of MCP and are answered with -32600.
+ *
+ * @example
+ * ```ts
+ * const response = await handleJsonRpc(registry, '{"jsonrpc":"2.0","id":1,"method":"prompts/list"}');
+ * ```
+ */
+export async function handleJsonRpc(
+  target: PromptRegistry | PromptHandlers,
+  message: unknown,
+  extra?: HandlerExtra,
+): Promise<JsonRpcResponse | null> {
+  let parsed: unknown = message;
+  if (typeof message === 'string') {
+    try {
+      parsed = JSON.parse(message);
+    } catch {
+      return errorResponse(null, { code: JSON_RPC_ERROR_CODES.PARSE_ERROR, message: 'Parse error' });
+    }
+  }
+  if (!isObject(parsed)) {
+    return errorResponse(null, {
+      code: JSON_RPC_ERROR_CODES.INVALID_REQUEST,
+      message: Array.isArray(parsed) ? 'Invalid request: batches are not supported' : 'Invalid request',
+    });
+  }
+  const id = readId(parsed);
+  if (parsed['jsonrpc'] !== '2.0' || typeof parsed['method'] !== 'string' || id === null) {
+    return errorResponse(id ?? null, { code: JSON_RPC_ERROR_CODES.INVALID_REQUEST, message: 'Invalid request' });
+  }
+  const method = parsed['method'];
+  if (id === undefined) return null;
+  if (!METHODS.has(method)) {
+    return errorResponse(id, { code: JSON_RPC_ERROR_CODES.METHOD_NOT_FOUND, message: `Method not found: ${method}` });
+  }
+  const handlers = isHandlers(target) ? target : handlersFor(target);
+  try {
+    const result = await handlers[method as PromptMethod](parsed['params'], extra);
+    return { jsonrpc: '2.0', id, result };
+  } catch (error) {
+    return errorResponse(id, JsonRpcError.from(error).toJSON());
+  }
+}
+
+const handlerCache = new WeakMap<PromptRegistry, PromptHandlers>();
+
+function handlersFor(registry: PromptRegistry): PromptHandlers {
+  let handlers = handlerCache.get(registry);
+  if (handlers === undefined) {
+    handlers = createPromptHandlers(registry);
+    handlerCache.set(registry, handlers);
+  }
+  return handlers;
+}
+
+function isHandlers(target: PromptRegistry | PromptHandlers): target is PromptHandlers {
+  return typeof (target as Partial<PromptHandlers>)['prompts/get'] === 'function';
+}

@@ -1,0 +1,457 @@
+/**
+ * PromptRegistry: an in-memory snapshot of compiled prompts with list/get/complete and change events.
+ *
+ * @module
+ */
+import { ArgumentValidatorCache } from './arguments/index.js';
+import type { ArgumentValidationOptions } from './arguments/index.js';
+import type { AssetLoader, CompileEnvironment, CompiledPrompt, RenderEnvironment } from './compile.js';
+import { compilePrompt, validateArguments } from './compile.js';
+import { CursorCodec } from './cursor.js';
+import { createDefinitionError, parsePromptDefinition } from './definition/index.js';
+import type { DefinitionErrorOptions } from './definition/index.js';
+import type { PromptDefinition, RenderContext, SystemRolePolicy } from './definition/types.js';
+import { PromptError, isPromptError, toPromptError } from './errors.js';
+import type { Logger, SafeLogger } from './logger.js';
+import { toSafeLogger } from './logger.js';
+import { DEFAULT_RENDER_LIMITS, TemplateCache } from './render/index.js';
+import type { RenderLimits, ResourceErrorMode } from './render/index.js';
+import type { ResourceResolver } from './resources.js';
+import type { GetPromptResult, ListPromptsResult, Prompt } from './types.js';
+
+/** Options of {@link PromptRegistry}. */
+export interface PromptRegistryOptions {
+  /** Resolves `{{resource:URI}}` directives and `{type: "resource"}` content. */
+  resources?: ResourceResolver;
+  /** Loads `{type: "image" | "audio", path}` content (mcp-prompt-kit/fs ships a file loader). */
+  assets?: AssetLoader;
+  /** Default page size of {@link PromptRegistry.list}; by default every prompt is in one page. */
+  pageSize?: number;
+  /** Render limits: resources per render (default 50) and rendered bytes per prompt (default 1 MiB). */
+  limits?: Partial<RenderLimits>;
+  /** Unknown resource: `"error"` (RESOURCE_NOT_FOUND, default) or `"inline"` (a visible note in the text). */
+  onResourceError?: ResourceErrorMode;
+  /** Partials by name, usable as `{{> name}}` in every prompt's templates. */
+  partials?: Readonly<Record<string, string>>;
+  /** A placeholder naming an undeclared argument: `"error"` (default) or `"warn"` (logged). */
+  undeclaredPlaceholders?: 'error' | 'warn';
+  /** Legacy `role: "system"` messages: rejected by default; `"user"` maps them to user. */
+  systemRole?: SystemRolePolicy;
+  /** Max characters of any string argument (default 10,000 code points); a declared maxLength wins. */
+  maxArgumentLength?: number;
+  /** Undeclared arguments from clients: accepted (default) or rejected. */
+  extraArguments?: 'accept' | 'reject';
+  /** pino-style logger; silent by default. Argument values are never logged. */
+  logger?: Logger;
+}
+
+/** Options of {@link PromptRegistry.list}. */
+export interface ListOptions {
+  cursor?: string;
+  pageSize?: number;
+}
+
+/** A change to the registry, delivered synchronously once per add/set/remove call. */
+export interface RegistryChangeEvent {
+  type: 'add' | 'set' | 'remove';
+  /** The names added, replaced or removed by that call. */
+  names: string[];
+}
+
+/** Options of {@link PromptRegistry.add} and {@link PromptRegistry.set}. */
+export interface RegisterOptions {
+  /** Where the definitions came from (a file path), for error messages. */
+  source?: string;
+}
+
+/** The result of {@link PromptRegistry.complete}. */
+export interface CompletionValues {
+  values: string[];
+  total: number;
+  hasMore: boolean;
+}
+
+/** Caller context for {@link PromptRegistry.getPrompt} and {@link PromptRegistry.complete}. */
+export interface RequestContext {
+  signal?: AbortSignal;
+  /** Passed to programmatic render functions as `context.extra`. */
+  extra?: Readonly<Record<string, unknown>>;
+  /** For completion: the other arguments the client has already filled in. */
+  arguments?: Readonly<Record<string, string>>;
+}
+
+const MAX_COMPLETION_VALUES = 100;
+
+/**
+ * An in-memory registry of prompts. Definitions are validated and compiled once when added; requests only look up
+ * and run compiled code. Readers see whole snapshots: a render in flight is unaffected by a concurrent replace.
+ *
+ * @example
+ * ```ts
+ * const registry = new PromptRegistry();
+ * registry.add({
+ *   name: 'review_code',
+ *   arguments: [{ name: 'code', required: true }],
+ *   messages: [{ role: 'user', content: 'Review this code:\n{{code}}' }],
+ * });
+ * const result = await registry.getPrompt('review_code', { code: 'let x = 1' });
+ * ```
+ */
+export class PromptRegistry {
+  readonly #prompts = new Map<string, CompiledPrompt>();
+  #sorted: string[] | undefined;
+  #allListings: Prompt[] | undefined;
+  readonly #listeners = new Set<(event: RegistryChangeEvent) => void>();
+  readonly #cursors = new CursorCodec();
+  readonly #compileEnv: CompileEnvironment;
+  readonly #renderEnv: RenderEnvironment;
+  readonly #log: SafeLogger;
+  readonly #pageSize: number | undefined;
+  readonly #systemRole: SystemRolePolicy;
+
+  constructor(options: PromptRegistryOptions = {}) {
+    this.#log = toSafeLogger(options.logger);
+    if (options.pageSize !== undefined) assertPageSize(options.pageSize, 'pageSize');
+    this.#pageSize = options.pageSize;
+    this.#systemRole = options.systemRole ?? 'reject';
+    const partials = options.partials === undefined ? undefined : copyPartials(options.partials);
+    const validation: ArgumentValidationOptions = {};
+    if (options.maxArgumentLength !== undefined) validation.maxLength = options.maxArgumentLength;
+    if (options.extraArguments !== undefined) validation.extraArguments = options.extraArguments;
+    this.#compileEnv = {
+      templates: new TemplateCache(),
+      validators: new ArgumentValidatorCache(),
+      validation,
+      partials: partials === undefined ? undefined : (name) => partials.get(name),
+      undeclared: options.undeclaredPlaceholders ?? 'error',
+      onWarning: (message) => this.#log.warn({ event: 'definition_warning' }, message),
+      assets: options.assets,
+    };
+    this.#renderEnv = {
+      resources: options.resources,
+      assets: options.assets,
+      limits: { ...DEFAULT_RENDER_LIMITS, ...options.limits },
+      onResourceError: options.onResourceError ?? 'error',
+    };
+  }
+
+  /** The number of prompts. */
+  get size(): number {
+    return this.#prompts.size;
+  }
+
+  /** The resource resolver given at construction, if any. */
+  get resources(): ResourceResolver | undefined {
+    return this.#renderEnv.resources;
+  }
+
+  /**
+   * Adds prompts. A name already registered (or repeated in the batch) is an error; nothing of a failing batch is
+   * added. Emits one `add` event per call.
+   *
+   * @example
+   * ```ts
+   * registry.add([defA, defB]);
+   * ```
+   */
+  add(definitions: PromptDefinition | readonly PromptDefinition[], options: RegisterOptions = {}): void {
+    const compiled = this.#compileBatch(definitions, options);
+    const duplicate = compiled.find((c) => this.#prompts.has(c.name));
+    if (duplicate !== undefined) {
+      for (const c of compiled) c.release();
+      throw createDefinitionError(
+        [{ path: '/name', message: `a prompt named '${duplicate.name}' is already registered (use set() to replace it)` }],
+        definitionErrorOptions(options.source, duplicate.name),
+      );
+    }
+    this.#commit(compiled, 'add');
+  }
+
+  /**
+   * Adds or replaces prompts (by name) atomically. Emits one `set` event per call.
+   *
+   * @example
+   * ```ts
+   * registry.set({ name: 'greet', messages: [{ role: 'user', content: 'Hello again' }] });
+   * ```
+   */
+  set(definitions: PromptDefinition | readonly PromptDefinition[], options: RegisterOptions = {}): void {
+    this.#commit(this.#compileBatch(definitions, options), 'set');
+  }
+
+  /**
+   * Removes a prompt (or several). Returns whether anything was removed; emits one `remove` event when it was.
+   *
+   * @example
+   * ```ts
+   * registry.remove('greet');
+   * ```
+   */
+  remove(names: string | readonly string[]): boolean {
+    const list = typeof names === 'string' ? [names] : names;
+    const removed: string[] = [];
+    for (const name of list) {
+      const old = this.#prompts.get(name);
+      if (old === undefined) continue;
+      this.#prompts.delete(name);
+      old.release();
+      removed.push(name);
+    }
+    if (removed.length === 0) return false;
+    this.#invalidate();
+    this.#emit({ type: 'remove', names: removed });
+    return true;
+  }
+
+  /**
+   * Whether a prompt is registered.
+   *
+   * @example
+   * ```ts
+   * if (!registry.has('greet')) registry.add(greet);
+   * ```
+   */
+  has(name: string): boolean {
+    return this.#prompts.has(name);
+  }
+
+  /**
+   * The listing metadata of one prompt (as in prompts/list), or undefined.
+   *
+   * @example
+   * ```ts
+   * registry.get('review_code')?.arguments; // [{ name: 'code', required: true }]
+   * ```
+   */
+  get(name: string): Prompt | undefined {
+    return this.#prompts.get(name)?.listing;
+  }
+
+  /**
+   * The registered definitions, sorted by name (for tools such as the CLI and OpenAPI generator).
+   *
+   * @example
+   * ```ts
+   * for (const def of registry.definitions()) console.log(def.name);
+   * ```
+   */
+  definitions(): PromptDefinition[] {
+    return this.#names().map((n) => this.#prompts.get(n)!.definition);
+  }
+
+  /**
+   * Subscribes to changes; returns the unsubscribe function. Listeners run synchronously, once per add/set/remove
+   * call whatever its array length; a throwing listener is logged and does not affect the others.
+   *
+   * @example
+   * ```ts
+   * const off = registry.onChange((e) => console.log(e.type, e.names));
+   * off();
+   * ```
+   */
+  onChange(listener: (event: RegistryChangeEvent) => void): () => void {
+    const wrapped = (event: RegistryChangeEvent): void => listener(event);
+    this.#listeners.add(wrapped);
+    return () => {
+      this.#listeners.delete(wrapped);
+    };
+  }
+
+  /**
+   * One page of prompts, sorted by name in code-unit order. Pass the returned `nextCursor` back to get the next page;
+   * a cursor stays valid across concurrent changes (a surviving prompt is never skipped or repeated). A cursor this
+   * registry did not issue is `INVALID_CURSOR`.
+   *
+   * @example
+   * ```ts
+   * let page = registry.list({ pageSize: 50 });
+   * while (page.nextCursor) page = registry.list({ cursor: page.nextCursor, pageSize: 50 });
+   * ```
+   */
+  list(options: ListOptions = {}): ListPromptsResult {
+    const pageSize = options.pageSize ?? this.#pageSize;
+    if (options.pageSize !== undefined) assertPageSize(options.pageSize, 'pageSize');
+    const names = this.#names();
+    let start = 0;
+    if (options.cursor !== undefined) {
+      if (typeof options.cursor !== 'string') throw new PromptError('INVALID_CURSOR', 'Invalid cursor');
+      start = upperBound(names, this.#cursors.decode(options.cursor));
+    }
+    if (start === 0 && (pageSize === undefined || pageSize >= names.length)) {
+      return { prompts: this.#allListingsArray().slice() };
+    }
+    const end = pageSize === undefined ? names.length : Math.min(names.length, start + pageSize);
+    const prompts: Prompt[] = new Array(end - start);
+    for (let i = start; i < end; i++) prompts[i - start] = this.#prompts.get(names[i]!)!.listing;
+    return end < names.length ? { prompts, nextCursor: this.#cursors.encode(names[end - 1]!) } : { prompts };
+  }
+
+  /**
+   * Validates the arguments and renders a prompt into a spec-exact `GetPromptResult`.
+   * Throws {@link PromptError}: PROMPT_NOT_FOUND, PROMPT_ARGUMENT_MISSING / _INVALID / _TOO_LONG (with -32602 data),
+   * RESOURCE_NOT_FOUND, LIMIT_EXCEEDED, or an internal error (logged; clients see a generic message).
+   *
+   * @example
+   * ```ts
+   * const { messages } = await registry.getPrompt('review_code', { code: 'x = 1', language: 'python' });
+   * ```
+   */
+  async getPrompt(name: string, args?: unknown, context: RequestContext = {}): Promise<GetPromptResult> {
+    const prompt = this.#prompts.get(name);
+    if (prompt === undefined) throw new PromptError('PROMPT_NOT_FOUND', `Unknown prompt: ${name}`);
+    const values = validateArguments(prompt, args);
+    const renderContext: RenderContext = { promptName: name };
+    if (this.#renderEnv.resources !== undefined) renderContext.resources = this.#renderEnv.resources;
+    if (context.signal !== undefined) renderContext.signal = context.signal;
+    if (context.extra !== undefined) renderContext.extra = context.extra;
+    try {
+      return await prompt.render(values, renderContext, this.#renderEnv);
+    } catch (error) {
+      throw this.#reportRenderError(name, error);
+    }
+  }
+
+  /**
+   * Completion values for a prompt argument: from its `complete` function, else a case-insensitive prefix match on
+   * its `enum`. At most 100 values; `total` counts all matches.
+   *
+   * @example
+   * ```ts
+   * await registry.complete('review_code', 'language', 'ty'); // { values: ['typescript'], total: 1, hasMore: false }
+   * ```
+   */
+  async complete(name: string, argumentName: string, value: string, context: RequestContext = {}): Promise<CompletionValues> {
+    const prompt = this.#prompts.get(name);
+    if (prompt === undefined) throw new PromptError('PROMPT_NOT_FOUND', `Unknown prompt: ${name}`);
+    const arg = prompt.argument(argumentName);
+    let all: readonly string[] = [];
+    if (arg?.complete !== undefined) {
+      try {
+        const given = Object.assign(Object.create(null) as Record<string, string>, context.arguments);
+        all = await arg.complete(value, { promptName: name, arguments: given });
+      } catch (error) {
+        throw this.#reportRenderError(name, isPromptError(error) ? error : new PromptError('INTERNAL_ERROR', `prompt '${name}' argument '${argumentName}' complete() threw: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
+      }
+      if (!Array.isArray(all) || all.some((v) => typeof v !== 'string')) {
+        throw this.#reportRenderError(name, new PromptError('INTERNAL_ERROR', `prompt '${name}' argument '${argumentName}' complete() must return an array of strings`));
+      }
+    } else if (arg?.enum !== undefined) {
+      const prefix = value.toLowerCase();
+      all = arg.enum.filter((v) => v !== null).map(String).filter((v) => v.toLowerCase().startsWith(prefix));
+    }
+    return { values: all.slice(0, MAX_COMPLETION_VALUES), total: all.length, hasMore: all.length > MAX_COMPLETION_VALUES };
+  }
+
+  #reportRenderError(name: string, error: unknown): PromptError {
+    const err = toPromptError(error);
+    if (!err.exposed) {
+      this.#log.error({ event: 'prompt_failed', prompt: name, code: err.code, detail: err.message }, 'prompt request failed');
+    }
+    return err;
+  }
+
+  #compileBatch(definitions: PromptDefinition | readonly PromptDefinition[], options: RegisterOptions): CompiledPrompt[] {
+    const list: readonly PromptDefinition[] = isDefinitionArray(definitions) ? definitions : [definitions];
+    const compiled: CompiledPrompt[] = [];
+    const seen = new Set<string>();
+    try {
+      const parseOptions: { source?: string; systemRole: SystemRolePolicy } = { systemRole: this.#systemRole };
+      if (options.source !== undefined) parseOptions.source = options.source;
+      for (const raw of list) {
+        const def = parsePromptDefinition(raw, parseOptions);
+        if (seen.has(def.name)) {
+          throw createDefinitionError(
+            [{ path: '/name', message: `prompt '${def.name}' appears twice in one batch` }],
+            definitionErrorOptions(options.source, def.name),
+          );
+        }
+        seen.add(def.name);
+        compiled.push(compilePrompt(def, this.#compileEnv, options.source));
+      }
+    } catch (error) {
+      for (const c of compiled) c.release();
+      throw error;
+    }
+    return compiled;
+  }
+
+  #commit(compiled: CompiledPrompt[], type: 'add' | 'set'): void {
+    if (compiled.length === 0) return;
+    for (const c of compiled) {
+      const old = this.#prompts.get(c.name);
+      this.#prompts.set(c.name, c);
+      old?.release();
+    }
+    this.#invalidate();
+    this.#emit({ type, names: compiled.map((c) => c.name) });
+  }
+
+  #invalidate(): void {
+    this.#sorted = undefined;
+    this.#allListings = undefined;
+  }
+
+  #names(): string[] {
+    if (this.#sorted === undefined) this.#sorted = [...this.#prompts.keys()].sort(compareCodeUnits);
+    return this.#sorted;
+  }
+
+  #allListingsArray(): Prompt[] {
+    if (this.#allListings === undefined) this.#allListings = this.#names().map((n) => this.#prompts.get(n)!.listing);
+    return this.#allListings;
+  }
+
+  #emit(event: RegistryChangeEvent): void {
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.#log.error(
+          { event: 'listener_failed', change: event.type, detail: error instanceof Error ? error.message : String(error) },
+          'registry change listener threw',
+        );
+      }
+    }
+  }
+}
+
+function definitionErrorOptions(source: string | undefined, name: string): DefinitionErrorOptions {
+  return source === undefined ? { name } : { source, name };
+}
+
+function isDefinitionArray(value: PromptDefinition | readonly PromptDefinition[]): value is readonly PromptDefinition[] {
+  return Array.isArray(value);
+}
+
+function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Index of the first name strictly greater than `after`. */
+function upperBound(sorted: readonly string[], after: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! <= after) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function assertPageSize(value: unknown, what: string): void {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
+    throw new RangeError(`${what} must be a positive integer, got ${String(value)}`);
+  }
+}
+
+function copyPartials(partials: Readonly<Record<string, string>>): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const [name, text] of Object.entries(partials)) {
+    if (typeof text !== 'string') {
+      throw createDefinitionError([{ path: `/partials/${name}`, message: `partial '${name}' must be a string` }]);
+    }
+    map.set(name, text);
+  }
+  return map;
+}

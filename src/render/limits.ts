@@ -1,0 +1,111 @@
+/**
+ * Render limits: how many resources one render may embed and how many UTF-8 bytes a rendered prompt may have.
+ *
+ * @module
+ */
+import { PromptError } from '../errors.js';
+
+/** Limits applied to one render (one prompt: all its templates together). */
+export interface RenderLimits {
+  /** Most documents one render may embed (each glob match counts; default 50). */
+  maxResources: number;
+  /** Most UTF-8 bytes of rendered text per prompt (default 1,048,576). */
+  maxRenderedBytes: number;
+}
+
+/** The default limits: 50 resources, 1 MiB of rendered text. */
+export const DEFAULT_RENDER_LIMITS: Readonly<RenderLimits> = Object.freeze({
+  maxResources: 50,
+  maxRenderedBytes: 1_048_576,
+});
+
+/**
+ * The UTF-8 byte length of `text` without encoding it (no `Buffer`, no allocation). Lone surrogates count as 3 bytes
+ * (they encode as U+FFFD), like `TextEncoder`.
+ *
+ * @example
+ * ```ts
+ * utf8ByteLength('héllo €'); // 10
+ * ```
+ */
+export function utf8ByteLength(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) {
+      bytes += 1;
+    } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        bytes += 2; // 4 bytes for 2 code units
+        i++;
+      } else {
+        bytes += 2;
+      }
+    } else {
+      bytes += 2;
+    }
+  }
+  return bytes;
+}
+
+/**
+ * The LIMIT_EXCEEDED error for too many embedded resources.
+ *
+ * @example
+ * ```ts
+ * throw tooManyResources(50); // "Prompt embeds more than 50 resources"
+ * ```
+ */
+export function tooManyResources(max: number): PromptError {
+  return new PromptError('LIMIT_EXCEEDED', `Prompt embeds more than ${max} resources`, {
+    data: { limit: 'maxResources', max },
+  });
+}
+
+/**
+ * The LIMIT_EXCEEDED error for too much rendered text.
+ *
+ * @example
+ * ```ts
+ * throw tooManyBytes(1_048_576); // "Rendered prompt exceeds 1048576 bytes"
+ * ```
+ */
+export function tooManyBytes(max: number): PromptError {
+  return new PromptError('LIMIT_EXCEEDED', `Rendered prompt exceeds ${max} bytes`, {
+    data: { limit: 'maxRenderedBytes', max },
+  });
+}
+
+/**
+ * Throws PromptError `LIMIT_EXCEEDED` ("Rendered prompt exceeds N bytes") when the rendered text is over
+ * `limits.maxRenderedBytes` UTF-8 bytes. Give a byte count, or the text(s) themselves: texts are only measured when
+ * their UTF-16 length cannot settle the question (length <= bytes <= 3 x length), so the common case costs nothing.
+ *
+ * @example
+ * ```ts
+ * assertRenderedSize(['first message', 'second message'], DEFAULT_RENDER_LIMITS); // ok
+ * assertRenderedSize(2_000_000, DEFAULT_RENDER_LIMITS); // throws LIMIT_EXCEEDED
+ * ```
+ */
+export function assertRenderedSize(
+  rendered: number | string | readonly string[],
+  limits: Pick<RenderLimits, 'maxRenderedBytes'> = DEFAULT_RENDER_LIMITS,
+): void {
+  const max = limits.maxRenderedBytes;
+  if (typeof rendered === 'number') {
+    if (rendered > max) throw tooManyBytes(max);
+    return;
+  }
+  const texts: readonly string[] = typeof rendered === 'string' ? [rendered] : rendered;
+  let units = 0;
+  for (let i = 0; i < texts.length; i++) units += (texts[i] as string).length;
+  if (units * 3 <= max) return;
+  if (units > max) throw tooManyBytes(max);
+  let bytes = 0;
+  for (let i = 0; i < texts.length; i++) {
+    bytes += utf8ByteLength(texts[i] as string);
+    if (bytes > max) throw tooManyBytes(max);
+  }
+}

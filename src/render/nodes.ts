@@ -1,0 +1,159 @@
+/**
+ * The compact parsed form of a template and the render loop over it.
+ *
+ * A template compiles to an array of nodes: text is a plain (flat, sliced) string; everything else is one
+ * {@link TagNode} shape (so the render loop's property reads stay monomorphic). Rendering walks the nodes once,
+ * concatenating into one string: no parsing, no cache lookups, no escaping, no closures per call.
+ *
+ * @module
+ */
+import { PromptError } from '../errors.js';
+import { formatValue, lookupName } from './values.js';
+
+/** `{{name}}`, `{{{name}}}` or `{{&name}}` (all the same: nothing is escaped). */
+export const VARIABLE = 1;
+/** `{{#name}}...{{/name}}` */
+export const SECTION = 2;
+/** `{{^name}}...{{/name}}` */
+export const INVERTED = 3;
+/** `{{resource:URI}}` (`key` holds the URI). */
+export const DIRECTIVE = 4;
+
+/** The kind of a {@link TagNode}. */
+export type TagKind = typeof VARIABLE | typeof SECTION | typeof INVERTED | typeof DIRECTIVE;
+
+/**
+ * A tag of a compiled template (one shape for every kind, so the render loop stays monomorphic).
+ *
+ * @example
+ * ```ts
+ * new TagNode(VARIABLE, 'user', ['name'], null); // {{user.name}}
+ * ```
+ */
+export class TagNode {
+  constructor(
+    readonly kind: TagKind,
+    /** The name (first segment of a dotted name, or `.`), or the URI of a directive. */
+    readonly key: string,
+    /** The remaining segments of a dotted name; `null` for a plain name. */
+    readonly rest: readonly string[] | null,
+    /** The body of a section; `null` otherwise. */
+    readonly children: readonly TemplateNode[] | null,
+  ) {}
+}
+
+/** One node of a compiled template: text, or a tag. */
+export type TemplateNode = string | TagNode;
+
+function unresolved(uri: string): PromptError {
+  return new PromptError('INTERNAL_ERROR', `Resource directive '${uri}' was not resolved before rendering`);
+}
+
+/**
+ * Renders nodes against a context stack (`stack[0]` is the view, `stack[depth]` the innermost context).
+ * Sections follow mustache: a falsy value (or empty array) skips the body; an array repeats it per item; an object,
+ * string or number becomes the innermost context; `true` renders the body in the current context. Functions in the
+ * data are never called (a function value counts as "nothing").
+ *
+ * @example
+ * ```ts
+ * renderNodes(['Hi ', new TagNode(VARIABLE, 'name', null, null)], [{ name: 'Ada' }], 0, undefined); // 'Hi Ada'
+ * ```
+ */
+export function renderNodes(
+  nodes: readonly TemplateNode[],
+  stack: unknown[],
+  depth: number,
+  resources: ReadonlyMap<string, string> | undefined,
+): string {
+  let out = '';
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i] as TemplateNode;
+    if (typeof node === 'string') {
+      out += node;
+      continue;
+    }
+    switch (node.kind) {
+      case VARIABLE: {
+        const value = lookupName(stack, depth, node.key, node.rest);
+        if (typeof value === 'string') out += value;
+        else if (value !== undefined && value !== null) out += formatValue(value);
+        break;
+      }
+      case SECTION: {
+        const value = lookupName(stack, depth, node.key, node.rest);
+        if (!value) break;
+        const children = node.children as readonly TemplateNode[];
+        if (Array.isArray(value)) {
+          for (let j = 0; j < value.length; j++) {
+            stack[depth + 1] = value[j];
+            out += renderNodes(children, stack, depth + 1, resources);
+          }
+        } else if (typeof value === 'object' || typeof value === 'string' || typeof value === 'number') {
+          stack[depth + 1] = value;
+          out += renderNodes(children, stack, depth + 1, resources);
+        } else if (typeof value !== 'function') {
+          out += renderNodes(children, stack, depth, resources);
+        }
+        break;
+      }
+      case INVERTED: {
+        const value = lookupName(stack, depth, node.key, node.rest);
+        if (!value || (Array.isArray(value) && value.length === 0)) {
+          out += renderNodes(node.children as readonly TemplateNode[], stack, depth, resources);
+        }
+        break;
+      }
+      default: {
+        const text = resources?.get(node.key);
+        if (text === undefined) throw unresolved(node.key);
+        out += text;
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Adds to `found` the directive URIs a render with this context stack would reach (sections evaluated exactly as
+ * {@link renderNodes} does).
+ *
+ * @example
+ * ```ts
+ * const found = new Set<string>();
+ * collectDirectives([new TagNode(DIRECTIVE, 'docs://a', null, null)], [{}], 0, found); // found has 'docs://a'
+ * ```
+ */
+export function collectDirectives(
+  nodes: readonly TemplateNode[],
+  stack: unknown[],
+  depth: number,
+  found: Set<string>,
+): void {
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i] as TemplateNode;
+    if (typeof node === 'string' || node.kind === VARIABLE) continue;
+    if (node.kind === DIRECTIVE) {
+      found.add(node.key);
+      continue;
+    }
+    const value = lookupName(stack, depth, node.key, node.rest);
+    const children = node.children as readonly TemplateNode[];
+    if (node.kind === INVERTED) {
+      if (!value || (Array.isArray(value) && value.length === 0)) collectDirectives(children, stack, depth, found);
+    } else if (!value) {
+      continue;
+    } else if (Array.isArray(value)) {
+      // Every item reaches the same literal URIs unless a nested section depends on the item.
+      for (let j = 0; j < value.length; j++) {
+        stack[depth + 1] = value[j];
+        collectDirectives(children, stack, depth + 1, found);
+      }
+    } else if (typeof value === 'object' || typeof value === 'string' || typeof value === 'number') {
+      stack[depth + 1] = value;
+      collectDirectives(children, stack, depth + 1, found);
+    } else if (typeof value !== 'function') {
+      collectDirectives(children, stack, depth, found);
+    }
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * Offsets to 1-based line/column positions inside a template text.
+ *
+ * @module
+ */
+
+/** A 1-based position inside a text; columns count UTF-16 code units. */
+export interface TextPosition {
+  line: number;
+  column: number;
+}
+
+/**
+ * The 1-based line and column of a character offset in `text`. Lines end at `\n` (so `\r\n` is one line break);
+ * columns count UTF-16 code units. An offset past the end points just after the last character.
+ *
+ * @example
+ * ```ts
+ * offsetToPosition('ab\ncd', 4); // { line: 2, column: 2 }
+ * ```
+ */
+export function offsetToPosition(text: string, offset: number): TextPosition {
+  const end = Math.max(0, Math.min(offset, text.length));
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, column: end - lineStart + 1 };
+}

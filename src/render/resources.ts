@@ -1,0 +1,297 @@
+/**
+ * Resolving `{{resource:URI}}` directives and `{type: "resource"}` content blocks through a {@link ResourceResolver}.
+ *
+ * Text a directive renders:
+ * - exact URI: the resource's text, as it is (never rendered as a template);
+ * - glob (contains `*`): every match sorted by URI (code-unit order), each headed by its URI, separated by a blank
+ *   line: `--- architecture://patterns/a ---\n<text>\n\n--- architecture://patterns/b ---\n<text>`;
+ * - a binary (blob) resource: `[binary resource <uri>, <mimeType>, <n> bytes]`;
+ * - with `onResourceError: 'inline'`, an unknown resource renders `[resource not found: <uri>]` and a denied one
+ *   `[resource denied: <uri>]` instead of failing the request.
+ *
+ * @module
+ */
+import { PromptError, isPromptError } from '../errors.js';
+import type { BlobResourceContents, TextResourceContents } from '../types.js';
+import type { ResourceContents, ResourceReadContext, ResourceResolver } from '../resources.js';
+import { DEFAULT_RENDER_LIMITS, tooManyBytes, tooManyResources } from './limits.js';
+import type { RenderLimits } from './limits.js';
+import { isResourcePattern } from './pattern.js';
+
+export { DEFAULT_RENDER_LIMITS, assertRenderedSize, utf8ByteLength } from './limits.js';
+export type { RenderLimits } from './limits.js';
+export { compileResourcePattern, isResourcePattern, matchResourcePattern } from './pattern.js';
+export { createMemoryResourceResolver } from './memory-resolver.js';
+export type { MemoryResourceInput, MemoryResourceResolver } from './memory-resolver.js';
+
+/** What an unknown or denied resource does: fail the request (default) or render a visible note. */
+export type ResourceErrorMode = 'error' | 'inline';
+
+/** Options of {@link resolveResourceDirectives}. */
+export interface ResolveDirectivesOptions {
+  /** Limits (default {@link DEFAULT_RENDER_LIMITS}). */
+  limits?: RenderLimits;
+  /** Default `'error'`. */
+  onResourceError?: ResourceErrorMode;
+  /**
+   * Documents this render already embeds elsewhere (for example `{type: "resource"}` blocks), counted against
+   * `limits.maxResources` together with the directives.
+   */
+  alreadyEmbedded?: number;
+}
+
+/** Options of {@link resolveEmbeddedResource}. */
+export interface ResolveEmbeddedOptions {
+  /** Limits (default {@link DEFAULT_RENDER_LIMITS}); only `maxRenderedBytes` applies to one resource. */
+  limits?: RenderLimits;
+  /** Default `'error'`. */
+  onResourceError?: ResourceErrorMode;
+  /** The content template's declared mimeType, used when the resolver gives none. */
+  mimeType?: string;
+}
+
+type Outcome = { kind: 'ok'; contents: ResourceContents } | { kind: 'not-found' } | { kind: 'denied'; error: PromptError };
+
+function notFound(uri: string, cause?: unknown): PromptError {
+  return new PromptError('RESOURCE_NOT_FOUND', `Resource not found: ${uri}`, cause === undefined ? {} : { cause });
+}
+
+function resolverFault(uri: string, error: unknown): PromptError {
+  const detail = error instanceof Error ? error.message : String(error);
+  return new PromptError('INTERNAL_ERROR', `Resource resolver failed for ${uri}: ${detail}`, { cause: error });
+}
+
+function noResolver(uri: string): PromptError {
+  return new PromptError('INTERNAL_ERROR', `No resource resolver is configured to resolve ${uri}`);
+}
+
+function classify(uri: string, error: unknown): Outcome {
+  if (isPromptError(error)) {
+    if (error.code === 'RESOURCE_NOT_FOUND') return { kind: 'not-found' };
+    if (error.code === 'RESOURCE_DENIED') return { kind: 'denied', error };
+    throw error;
+  }
+  throw resolverFault(uri, error);
+}
+
+function checkContents(uri: string, value: unknown): ResourceContents {
+  const c = value as ResourceContents;
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    (typeof c.text !== 'string' && typeof c.blob !== 'string') ||
+    (c.uri !== undefined && typeof c.uri !== 'string')
+  ) {
+    throw new PromptError('INTERNAL_ERROR', `Resource resolver returned invalid contents for ${uri} (no text or blob)`);
+  }
+  return c;
+}
+
+async function readOne(uri: string, resolver: ResourceResolver, context: ResourceReadContext): Promise<Outcome> {
+  let value: ResourceContents | null | undefined;
+  try {
+    value = await resolver.read(uri, context);
+  } catch (error) {
+    return classify(uri, error);
+  }
+  if (value === null || value === undefined) return { kind: 'not-found' };
+  return { kind: 'ok', contents: checkContents(uri, value) };
+}
+
+/** Decoded size of base64 text. */
+function base64Bytes(blob: string): number {
+  let end = blob.length;
+  while (end > 0 && (blob[end - 1] === '=' || blob[end - 1] === '\n' || blob[end - 1] === '\r')) end--;
+  return Math.floor((end * 3) / 4);
+}
+
+function contentsText(uri: string, contents: ResourceContents): string {
+  if (typeof contents.text === 'string') return contents.text;
+  return `[binary resource ${uri}, ${contents.mimeType ?? 'application/octet-stream'}, ${base64Bytes(
+    contents.blob ?? '',
+  )} bytes]`;
+}
+
+function byCodeUnits(a: ResourceContents, b: ResourceContents): number {
+  return a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0;
+}
+
+/** Shared state of one render's resolution: counts, and the early stop. */
+interface Budget {
+  readonly limits: RenderLimits;
+  readonly inline: boolean;
+  resources: number;
+  /** UTF-16 length of the texts so far: a lower bound of their UTF-8 bytes. */
+  units: number;
+  readonly controller: AbortController;
+}
+
+function spend(budget: Budget, text: string): string {
+  budget.units += text.length;
+  if (budget.units > budget.limits.maxRenderedBytes) throw tooManyBytes(budget.limits.maxRenderedBytes);
+  return text;
+}
+
+function failureNote(uri: string, outcome: Outcome, budget: Budget): string {
+  if (outcome.kind === 'denied') {
+    if (!budget.inline) throw outcome.error;
+    return `[resource denied: ${uri}]`;
+  }
+  if (!budget.inline) throw notFound(uri);
+  return `[resource not found: ${uri}]`;
+}
+
+async function resolveExact(
+  uri: string,
+  resolver: ResourceResolver,
+  context: ResourceReadContext,
+  budget: Budget,
+): Promise<string> {
+  const outcome = await readOne(uri, resolver, context);
+  if (outcome.kind !== 'ok') return spend(budget, failureNote(uri, outcome, budget));
+  return spend(budget, contentsText(uri, outcome.contents));
+}
+
+async function resolveGlob(
+  pattern: string,
+  resolver: ResourceResolver,
+  context: ResourceReadContext,
+  budget: Budget,
+): Promise<string> {
+  if (typeof resolver.list !== 'function') {
+    throw new PromptError(
+      'INTERNAL_ERROR',
+      `The resource resolver cannot list resources, so the glob directive {{resource:${pattern}}} cannot be resolved`,
+    );
+  }
+  let matches: ResourceContents[];
+  try {
+    matches = await resolver.list(pattern, context);
+  } catch (error) {
+    return spend(budget, failureNote(pattern, classify(pattern, error), budget));
+  }
+  if (!Array.isArray(matches)) {
+    throw new PromptError('INTERNAL_ERROR', `Resource resolver returned a non-array listing for ${pattern}`);
+  }
+  if (matches.length === 0) return spend(budget, failureNote(pattern, { kind: 'not-found' }, budget));
+  budget.resources += matches.length;
+  if (budget.resources > budget.limits.maxResources) throw tooManyResources(budget.limits.maxResources);
+  const sorted = matches.map((m) => checkContents(pattern, m)).sort(byCodeUnits);
+  let text = '';
+  for (let i = 0; i < sorted.length; i++) {
+    const contents = sorted[i] as ResourceContents;
+    const part = `${i === 0 ? '' : '\n\n'}--- ${contents.uri} ---\n${contentsText(contents.uri, contents)}`;
+    text += spend(budget, part);
+  }
+  return text;
+}
+
+/** A context whose signal also aborts when this resolution stops early (limit crossed, failure). */
+function linkedContext(context: ResourceReadContext, controller: AbortController): [ResourceReadContext, () => void] {
+  const outer = context.signal;
+  if (outer === undefined) return [{ ...context, signal: controller.signal }, () => undefined];
+  if (outer.aborted) controller.abort(outer.reason);
+  const onAbort = (): void => controller.abort(outer.reason);
+  outer.addEventListener('abort', onAbort, { once: true });
+  return [{ ...context, signal: controller.signal }, () => outer.removeEventListener('abort', onAbort)];
+}
+
+/**
+ * Resolves the directives of ONE render (all templates of one prompt) in parallel, and returns directive URI ->
+ * the text it renders (see the module notes for the format). Enforces `limits` across the whole render: more than
+ * `maxResources` documents (each glob match counts; `alreadyEmbedded` included) or directive texts longer than
+ * `maxRenderedBytes` -> PromptError `LIMIT_EXCEEDED`, thrown as soon as the limit is crossed (pending reads are
+ * aborted through the context's signal). Unknown resource or a glob with no match -> `RESOURCE_NOT_FOUND`
+ * (`Resource not found: <uri>`); a resolver's `RESOURCE_DENIED` passes through; with `onResourceError: 'inline'`
+ * both render a visible note instead. Any other resolver failure, a glob without `resolver.list`, or no resolver at
+ * all -> `INTERNAL_ERROR` (an operator fault; the cause is kept for the logs).
+ *
+ * @example
+ * ```ts
+ * const resolver = createMemoryResourceResolver({ 'architecture://adr/001': '# ADR 001' });
+ * const texts = await resolveResourceDirectives(['architecture://adr/001'], resolver, { promptName: 'create-adr' }, {
+ *   limits: DEFAULT_RENDER_LIMITS,
+ *   onResourceError: 'error',
+ * });
+ * texts.get('architecture://adr/001'); // '# ADR 001'
+ * ```
+ */
+export async function resolveResourceDirectives(
+  directives: readonly string[],
+  resolver: ResourceResolver | undefined,
+  context: ResourceReadContext,
+  options: ResolveDirectivesOptions = {},
+): Promise<Map<string, string>> {
+  const result = new Map<string, string>();
+  if (directives.length === 0) return result;
+  const limits = options.limits ?? DEFAULT_RENDER_LIMITS;
+  const unique = [...new Set(directives)];
+  let exact = options.alreadyEmbedded ?? 0;
+  for (const uri of unique) if (!isResourcePattern(uri)) exact++;
+  if (exact > limits.maxResources) throw tooManyResources(limits.maxResources);
+  if (resolver === undefined) throw noResolver(unique[0] as string);
+  const budget: Budget = {
+    limits,
+    inline: options.onResourceError === 'inline',
+    resources: exact,
+    units: 0,
+    controller: new AbortController(),
+  };
+  const [linked, unlink] = linkedContext(context, budget.controller);
+  try {
+    const texts = await Promise.all(
+      unique.map((uri) =>
+        isResourcePattern(uri) ? resolveGlob(uri, resolver, linked, budget) : resolveExact(uri, resolver, linked, budget),
+      ),
+    );
+    for (let i = 0; i < unique.length; i++) result.set(unique[i] as string, texts[i] as string);
+    return result;
+  } catch (error) {
+    budget.controller.abort(error);
+    throw error;
+  } finally {
+    unlink();
+  }
+}
+
+/**
+ * Resolves a `{type: "resource"}` content block's (already rendered) URI into the `resource` of an EmbeddedResource:
+ * `{uri, mimeType?, text}` or `{uri, mimeType?, blob}`. The URI is read exactly (no globs). Unknown ->
+ * `RESOURCE_NOT_FOUND` (or, inline, a text resource holding `[resource not found: <uri>]`); denied passes through
+ * (inline: `[resource denied: <uri>]`); text or blob longer than `maxRenderedBytes` -> `LIMIT_EXCEEDED`; any other
+ * failure -> `INTERNAL_ERROR`. Count these blocks against `maxResources` via
+ * `resolveResourceDirectives(..., {alreadyEmbedded})`.
+ *
+ * @example
+ * ```ts
+ * const resolver = createMemoryResourceResolver({ 'docs://guide': { mimeType: 'text/markdown', text: '# Guide' } });
+ * await resolveEmbeddedResource('docs://guide', resolver, { promptName: 'p' });
+ * // { uri: 'docs://guide', mimeType: 'text/markdown', text: '# Guide' }
+ * ```
+ */
+export async function resolveEmbeddedResource(
+  uri: string,
+  resolver: ResourceResolver | undefined,
+  context: ResourceReadContext,
+  options: ResolveEmbeddedOptions = {},
+): Promise<TextResourceContents | BlobResourceContents> {
+  if (resolver === undefined) throw noResolver(uri);
+  const limits = options.limits ?? DEFAULT_RENDER_LIMITS;
+  const outcome = await readOne(uri, resolver, context);
+  if (outcome.kind !== 'ok') {
+    if (options.onResourceError !== 'inline') throw outcome.kind === 'denied' ? outcome.error : notFound(uri);
+    const note = outcome.kind === 'denied' ? `[resource denied: ${uri}]` : `[resource not found: ${uri}]`;
+    return { uri, mimeType: 'text/plain', text: note };
+  }
+  const contents = outcome.contents;
+  const mimeType = contents.mimeType ?? options.mimeType;
+  const resultUri = typeof contents.uri === 'string' && contents.uri !== '' ? contents.uri : uri;
+  const payload = typeof contents.text === 'string' ? contents.text : (contents.blob as string);
+  if (payload.length > limits.maxRenderedBytes) throw tooManyBytes(limits.maxRenderedBytes);
+  if (typeof contents.text === 'string') {
+    return mimeType === undefined
+      ? { uri: resultUri, text: contents.text }
+      : { uri: resultUri, mimeType, text: contents.text };
+  }
+  return mimeType === undefined ? { uri: resultUri, blob: payload } : { uri: resultUri, mimeType, blob: payload };
+}

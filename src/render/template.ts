@@ -1,0 +1,288 @@
+/**
+ * Templates: compile once (mustache syntax, no HTML escaping, partials inlined, `{{resource:URI}}` directives found),
+ * render many times from the compact parsed form.
+ *
+ * Rules of the template language (logic-less mustache):
+ * - `{{name}}`, `{{{name}}}` and `{{&name}}` are the same: values are NEVER escaped.
+ * - `{{#name}}...{{/name}}` renders when the value is truthy (repeated per item for arrays, with the item as the
+ *   innermost context); `{{^name}}...{{/name}}` renders when it is falsy or an empty array.
+ * - Dotted names (`{{user.name}}`) read own properties only, at every step; prototype members (`constructor`,
+ *   `__proto__`, `toString`) are never found.
+ * - `{{> name}}` includes a partial, resolved when the template is compiled (an unknown partial is a definition
+ *   error; recursive partials are not supported).
+ * - `{{resource:URI}}` (or `{{{resource:URI}}}`) embeds a resource's text; the URI is literal text (arguments are not
+ *   interpolated into it); a URI containing `*` is a glob.
+ * - Values render as `formatValue` (values.ts) describes; a value containing `{{x}}` is inserted literally.
+ *
+ * @module
+ */
+import { PromptError } from '../errors.js';
+import type { DefinitionProblem, InvalidDefinitionData } from '../definition/types.js';
+import { TemplateCompileError, compileSource } from './compile.js';
+import type { CompiledBody, PartialLookup } from './compile.js';
+import { collectDirectives, renderNodes } from './nodes.js';
+import type { TemplateNode } from './nodes.js';
+import { offsetToPosition } from './position.js';
+
+/** Options of {@link compileTemplate} and {@link TemplateCache.acquire}. */
+export interface CompileTemplateOptions {
+  /** Where the template lives, for error messages: a JSON pointer like '/messages/0/content/text'. */
+  pointer?: string;
+  /** Source name (file path) for error messages. */
+  source?: string;
+  /**
+   * Declared argument names; a placeholder naming anything else is an error (or a warning with `undeclared: 'warn'`).
+   * `null`/omitted = don't check. Checked: names outside every `{{#section}}` (including section names themselves
+   * and names inside `{{^inverted}}` sections), by their first segment. Names inside a `{{#section}}` may name fields
+   * of the section's value and are not checked.
+   */
+  declaredArguments?: ReadonlySet<string> | null;
+  /** What an undeclared name is: a definition error (default) or a warning passed to `onWarning`. */
+  undeclared?: 'error' | 'warn';
+  /** Receives warnings (undeclared names with `undeclared: 'warn'`). */
+  onWarning?: (message: string) => void;
+  /** Resolves partial names to their source text at compile time (partials are registered on the registry by name). */
+  partials?: (name: string) => string | undefined;
+}
+
+/** A compiled template: parse once, render many times. */
+export interface CompiledTemplate {
+  readonly source: string;
+  /** Top-level variable/section names referenced (first segments; excluding resource directives), in order. */
+  readonly variables: readonly string[];
+  /** `{{resource:URI}}` directives in order of first appearance, URI text as written (trimmed). */
+  readonly resourceDirectives: readonly string[];
+  /** Whether the template has no tags at all (then `render()` returns `source`). */
+  readonly isStatic: boolean;
+  /** Names of the partials inlined into this template (transitively), in no particular order. */
+  readonly partialNames: readonly string[];
+  /**
+   * Render with a view (null-prototype object of argument values) and the resolved directive texts
+   * (directive URI -> text). Synchronous. Throws INTERNAL_ERROR if a directive the render reaches is missing from
+   * `resources`.
+   */
+  render(view: Readonly<Record<string, unknown>>, resources?: ReadonlyMap<string, string>): string;
+  /**
+   * The directives a render with this view actually reaches (a directive inside a section whose argument is absent
+   * is skipped), in order of first appearance: resolve these, not all of `resourceDirectives`.
+   */
+  resourceDirectivesFor(view: Readonly<Record<string, unknown>>): readonly string[];
+}
+
+const EMPTY: readonly string[] = Object.freeze([]);
+const EMPTY_OFFSETS: readonly number[] = Object.freeze([]);
+
+class Template implements CompiledTemplate {
+  readonly source: string;
+  readonly variables: readonly string[];
+  readonly resourceDirectives: readonly string[];
+  readonly isStatic: boolean;
+  readonly partialNames: readonly string[];
+  /** @internal offsets of the first tag of each of `variables`. */
+  readonly offsets: readonly number[];
+  /** @internal the inlined text of each of `partialNames` (TemplateCache checks they are unchanged). */
+  readonly partialTexts: readonly string[];
+  private readonly nodes: readonly TemplateNode[];
+  /** The whole output when it does not depend on the view. */
+  private readonly text: string | undefined;
+  private readonly conditional: boolean;
+
+  constructor(source: string, body: CompiledBody) {
+    this.source = source;
+    this.isStatic = source.indexOf('{{') === -1;
+    this.nodes = body.nodes;
+    const only = body.nodes.length === 1 ? body.nodes[0] : undefined;
+    this.text = body.nodes.length === 0 ? '' : typeof only === 'string' ? only : undefined;
+    if (body.refs.size === 0) {
+      this.variables = EMPTY;
+      this.offsets = EMPTY_OFFSETS;
+    } else {
+      this.variables = [...body.refs.keys()];
+      this.offsets = [...body.refs.values()];
+    }
+    this.resourceDirectives = body.directives.length === 0 ? EMPTY : body.directives;
+    this.conditional = body.conditional;
+    if (body.partials.size === 0) {
+      this.partialNames = EMPTY;
+      this.partialTexts = EMPTY;
+    } else {
+      this.partialNames = [...body.partials.keys()];
+      this.partialTexts = [...body.partials.values()];
+    }
+  }
+
+  render(view: Readonly<Record<string, unknown>>, resources?: ReadonlyMap<string, string>): string {
+    if (this.text !== undefined) return this.text;
+    return renderNodes(this.nodes, [view], 0, resources);
+  }
+
+  resourceDirectivesFor(view: Readonly<Record<string, unknown>>): readonly string[] {
+    if (!this.conditional) return this.resourceDirectives;
+    const found = new Set<string>();
+    collectDirectives(this.nodes, [view], 0, found);
+    return found.size === this.resourceDirectives.length
+      ? this.resourceDirectives
+      : this.resourceDirectives.filter((uri) => found.has(uri));
+  }
+}
+
+function definitionError(options: CompileTemplateOptions, problems: DefinitionProblem[]): PromptError {
+  const head = `${options.source === undefined ? '' : `${options.source}: `}invalid template${
+    options.pointer ? ` at ${options.pointer}` : ''
+  }`;
+  const data: InvalidDefinitionData =
+    options.source === undefined ? { problems } : { source: options.source, problems };
+  return new PromptError('INVALID_PROMPT_DEFINITION', `${head}: ${problems.map((p) => p.message).join('; ')}`, {
+    data,
+  });
+}
+
+function problemAt(source: string, message: string, offset: number | undefined, pointer: string): DefinitionProblem {
+  if (offset === undefined) return { path: pointer, message };
+  const { line, column } = offsetToPosition(source, offset);
+  return { path: pointer, message: `${message} (line ${line}, column ${column})`, line, column };
+}
+
+function build(source: string, options: CompileTemplateOptions): Template {
+  if (typeof source !== 'string') {
+    throw definitionError(options, [{ path: options.pointer ?? '', message: 'template must be a string' }]);
+  }
+  try {
+    return new Template(source, compileSource(source, options.partials as PartialLookup | undefined));
+  } catch (error) {
+    if (!(error instanceof TemplateCompileError)) throw error;
+    throw definitionError(options, [problemAt(source, error.message, error.offset, options.pointer ?? '')]);
+  }
+}
+
+function checkDeclared(template: Template, options: CompileTemplateOptions): void {
+  const declared = options.declaredArguments;
+  if (declared === undefined || declared === null) return;
+  let problems: DefinitionProblem[] | undefined;
+  for (let i = 0; i < template.variables.length; i++) {
+    const name = template.variables[i] as string;
+    if (declared.has(name)) continue;
+    const problem = problemAt(
+      template.source,
+      `undeclared argument '${name}' in template`,
+      template.offsets[i],
+      options.pointer ?? '',
+    );
+    if (options.undeclared === 'warn') {
+      const where = `${options.source === undefined ? '' : `${options.source}: `}${
+        options.pointer ? `${options.pointer}: ` : ''
+      }`;
+      options.onWarning?.(`${where}${problem.message}`);
+    } else {
+      (problems ??= []).push(problem);
+    }
+  }
+  if (problems !== undefined) throw definitionError(options, problems);
+}
+
+/**
+ * Compiles a template once: parses it with mustache (private parser, default `{{ }}` tags, no global state), inlines
+ * partials, finds `{{resource:URI}}` directives and checks placeholders against the declared arguments.
+ * Throws PromptError `INVALID_PROMPT_DEFINITION` (data `{source?, problems: [{path, message, line, column}]}`, with
+ * line/column inside the template text) for syntax errors, unknown partials and undeclared arguments.
+ *
+ * @example
+ * ```ts
+ * const t = compileTemplate('Review this {{language}} code:\n{{code}}', {
+ *   declaredArguments: new Set(['code', 'language']),
+ * });
+ * t.render({ __proto__: null, code: 'a < b && c', language: 'ts' }); // 'Review this ts code:\na < b && c'
+ * ```
+ */
+export function compileTemplate(source: string, options: CompileTemplateOptions = {}): CompiledTemplate {
+  const template = build(source, options);
+  checkDeclared(template, options);
+  return template;
+}
+
+interface CacheEntry {
+  readonly template: Template;
+  refs: number;
+}
+
+function partialsUnchanged(template: Template, partials: PartialLookup | undefined): boolean {
+  for (let i = 0; i < template.partialNames.length; i++) {
+    if (partials?.(template.partialNames[i] as string) !== template.partialTexts[i]) return false;
+  }
+  return true;
+}
+
+/**
+ * Shares compiled templates between identical template texts, per owner (a registry), never module-global.
+ * Reference counted: every `acquire` must be paired with a `release`; the last release frees the entry. A cached
+ * template is reused only while the partials it inlined still have the same text. Declared-argument checks run on
+ * every `acquire` (they depend on the caller's options).
+ *
+ * @example
+ * ```ts
+ * const cache = new TemplateCache();
+ * const a = cache.acquire('Hello {{name}}');
+ * const b = cache.acquire('Hello {{name}}'); // a === b, cache.size === 1
+ * cache.release(a);
+ * cache.release(b); // cache.size === 0
+ * ```
+ */
+export class TemplateCache {
+  readonly #entries = new Map<string, CacheEntry[]>();
+  #size = 0;
+
+  /** Number of distinct compiled templates held. */
+  get size(): number {
+    return this.#size;
+  }
+
+  /**
+   * Returns the compiled template for `source` (compiling it on first use) and takes a reference to it.
+   * Throws like {@link compileTemplate}; a failed acquire takes no reference.
+   *
+   * @example
+   * ```ts
+   * const t = new TemplateCache().acquire('{{a}}', { declaredArguments: new Set(['a']) });
+   * ```
+   */
+  acquire(source: string, options: CompileTemplateOptions = {}): CompiledTemplate {
+    const list = this.#entries.get(source);
+    if (list !== undefined) {
+      for (const entry of list) {
+        if (!partialsUnchanged(entry.template, options.partials)) continue;
+        checkDeclared(entry.template, options);
+        entry.refs++;
+        return entry.template;
+      }
+    }
+    const template = build(source, options);
+    checkDeclared(template, options);
+    const entry: CacheEntry = { template, refs: 1 };
+    if (list === undefined) this.#entries.set(source, [entry]);
+    else list.push(entry);
+    this.#size++;
+    return template;
+  }
+
+  /**
+   * Drops one reference taken by {@link TemplateCache.acquire}; the entry is freed with its last reference.
+   * Releasing a template this cache does not hold does nothing.
+   *
+   * @example
+   * ```ts
+   * const cache = new TemplateCache();
+   * cache.release(cache.acquire('x')); // cache.size === 0
+   * ```
+   */
+  release(template: CompiledTemplate): void {
+    const list = this.#entries.get(template.source);
+    if (list === undefined) return;
+    const index = list.findIndex((entry) => entry.template === template);
+    if (index === -1) return;
+    const entry = list[index] as CacheEntry;
+    if (--entry.refs > 0) return;
+    this.#size--;
+    if (list.length === 1) this.#entries.delete(template.source);
+    else list.splice(index, 1);
+  }
+}

@@ -1,0 +1,219 @@
+/**
+ * Response helpers shared by every adapter (HTTP, CGI, MCP tool, agent tool), so one value has one JSON shape
+ * whatever the transport (seed 004): `{"result": ...}` / `{"result0": ..., "result1": ...}` / `{}` on success,
+ * `{"error": "..."}` (+ `data` for exposed errors) on failure. Also the plain-text rendering of a prompt for agents
+ * (seed 001).
+ *
+ * @module
+ */
+import { toPromptError } from './errors.js';
+import { base64DecodedSize } from './encoding.js';
+import type { ContentBlock, GetPromptResult, Meta, TextContent } from './types.js';
+
+/** The JSON body of an error response: `{"error": "<message>"}` plus `data` when there is some to show. */
+export interface ErrorResponseBody {
+  error: string;
+  data?: unknown;
+}
+
+/** An error response for an HTTP-like transport: the status from the error table and the JSON body. */
+export interface ErrorResponse {
+  status: number;
+  body: ErrorResponseBody;
+}
+
+/**
+ * The result of an MCP `tools/call`, defined here so the core does not import the SDK (a type-level test pins that it
+ * is assignable to the SDK's `CallToolResult`). A type alias, not an interface, so it is assignable to the SDK's
+ * index-signature types.
+ */
+export type CallToolResult = {
+  /** One text block holding exactly the JSON an HTTP client would get. */
+  content: TextContent[];
+  /** The same object as the text block, parsed. */
+  structuredContent?: { [key: string]: unknown };
+  /** `true` on errors; absent on success (the spec's default is `false`). */
+  isError?: boolean;
+  _meta?: Meta;
+};
+
+/**
+ * What a tool call produced: one value, several values, or a thrown error.
+ * `error` is checked first, then `results`, then `result`.
+ */
+export type ToolOutcome = { result: unknown } | { results: readonly unknown[] } | { error: unknown };
+
+/**
+ * Builds the success body from a function's return values: one value -> `{result}`, several ->
+ * `{result0, result1, ...}`, none -> `{}`.
+ *
+ * @example
+ * ```ts
+ * buildSuccessResponse([10]);     // { result: 10 }
+ * buildSuccessResponse([10, 20]); // { result0: 10, result1: 20 }
+ * buildSuccessResponse([]);       // {}
+ * ```
+ */
+export function buildSuccessResponse(results: readonly unknown[]): Record<string, unknown> {
+  const response: Record<string, unknown> = {};
+  if (results.length === 1) {
+    response.result = results[0];
+  } else {
+    for (let i = 0; i < results.length; i++) response[`result${i}`] = results[i];
+  }
+  return response;
+}
+
+/**
+ * Builds the error body `{error: message}`, with a `data` key only when `data` is given (not `undefined`).
+ *
+ * @example
+ * ```ts
+ * buildErrorResponse('Invalid JSON body');                 // { error: 'Invalid JSON body' }
+ * buildErrorResponse('Missing required prompt arguments', { missing_arguments: ['code'] });
+ * ```
+ */
+export function buildErrorResponse(message: string, data?: unknown): ErrorResponseBody {
+  return data === undefined ? { error: message } : { error: message, data };
+}
+
+/**
+ * Maps anything thrown to an HTTP status and error body through the one error table: a {@link PromptError} keeps its
+ * status, message and data when its code is exposed; internal errors and non-PromptErrors become
+ * `500 {"error": "Internal error"}` with no data (log the original yourself).
+ *
+ * @example
+ * ```ts
+ * errorResponseFor(new PromptError('PROMPT_NOT_FOUND', 'Unknown prompt: x'));
+ * // { status: 404, body: { error: 'Unknown prompt: x' } }
+ * errorResponseFor(new TypeError('boom'));
+ * // { status: 500, body: { error: 'Internal error' } }
+ * ```
+ */
+export function errorResponseFor(error: unknown): ErrorResponse {
+  const e = toPromptError(error);
+  const data = e.exposed ? e.data : undefined;
+  return { status: e.httpStatus, body: buildErrorResponse(e.clientMessage, data) };
+}
+
+/**
+ * Turns a tool outcome into an MCP `CallToolResult` whose single text block is exactly the JSON an HTTP client would
+ * get, with `structuredContent` holding the same object (numbers stay numbers) and `isError: true` on errors. Errors
+ * are mapped through the error table like {@link errorResponseFor}. A result that cannot be serialized as JSON
+ * (a `BigInt`, a cycle) becomes an internal error rather than a malformed success.
+ *
+ * @example
+ * ```ts
+ * toCallToolResult({ result: 10 });
+ * // { content: [{ type: 'text', text: '{"result":10}' }], structuredContent: { result: 10 } }
+ * toCallToolResult({ error: new PromptError('PROMPT_NOT_FOUND', 'Unknown prompt: x') });
+ * // { content: [{ type: 'text', text: '{"error":"Unknown prompt: x"}' }], structuredContent: {...}, isError: true }
+ * ```
+ */
+export function toCallToolResult(outcome: ToolOutcome): CallToolResult {
+  if ('error' in outcome) return errorToolResult(errorResponseFor(outcome.error).body);
+  const body = 'results' in outcome ? buildSuccessResponse(outcome.results) : buildSuccessResponse([outcome.result]);
+  let text: string;
+  try {
+    text = JSON.stringify(body);
+  } catch (error) {
+    return errorToolResult(errorResponseFor(error).body);
+  }
+  return {
+    content: [{ type: 'text', text }],
+    structuredContent: JSON.parse(text) as { [key: string]: unknown },
+  };
+}
+
+function errorToolResult(body: ErrorResponseBody): CallToolResult {
+  let text: string;
+  try {
+    text = JSON.stringify(body);
+  } catch {
+    // Exposed error data that cannot be serialized: keep the message, drop the data.
+    body = { error: body.error };
+    text = JSON.stringify(body);
+  }
+  return {
+    content: [{ type: 'text', text }],
+    structuredContent: JSON.parse(text) as { [key: string]: unknown },
+    isError: true,
+  };
+}
+
+/**
+ * Formats a prompt as plain text for an agent's tool result (seed 001):
+ * `Prompt: <name>\nDescription: <d>\n\nMessages:\n1. User: ...\n2. Assistant: ...\n`. The Description line is
+ * present only for a non-empty description. Non-text blocks are described: `[image image/png, 1234 bytes]`,
+ * `[audio audio/wav, 5 bytes]` (decoded sizes), `[resource <uri>]` followed by its text on the next line,
+ * `[resource <uri>, <mimeType>, N bytes]` for a blob, `[resource link <uri>]`. Tolerates what a non-conforming
+ * remote server may send (content as a string or an array, unknown block types).
+ *
+ * @example
+ * ```ts
+ * const result = { description: 'Greets', messages: [{ role: 'user', content: { type: 'text', text: 'Hi' } }] };
+ * formatPromptResult(result, 'greet');
+ * // 'Prompt: greet\nDescription: Greets\n\nMessages:\n1. User: Hi\n'
+ * ```
+ */
+export function formatPromptResult(result: GetPromptResult, promptName: string): string {
+  let out = `Prompt: ${promptName}\n`;
+  if (typeof result.description === 'string' && result.description !== '') {
+    out += `Description: ${result.description}\n`;
+  }
+  out += '\nMessages:\n';
+  const messages: readonly unknown[] = Array.isArray(result.messages) ? result.messages : [];
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i] as { role?: unknown; content?: unknown } | null | undefined;
+    out += `${i + 1}. ${roleLabel(message?.role)}: ${describeContent(message?.content)}\n`;
+  }
+  return out;
+}
+
+function roleLabel(role: unknown): string {
+  if (typeof role !== 'string' || role === '') return 'Unknown';
+  return role.charAt(0).toUpperCase() + role.slice(1);
+}
+
+function describeContent(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map(describeBlock).join('\n');
+  return describeBlock(content);
+}
+
+function describeBlock(block: unknown): string {
+  if (typeof block === 'string') return block;
+  if (typeof block !== 'object' || block === null) return '[empty content]';
+  const b = block as Partial<Record<string, unknown>> & { type?: unknown };
+  switch (b.type as ContentBlock['type'] | undefined) {
+    case 'text':
+      return typeof b.text === 'string' ? b.text : '';
+    case 'image':
+    case 'audio':
+      return `[${String(b.type)} ${stringOr(b.mimeType, 'unknown type')}, ${sizeOf(b.data)} bytes]`;
+    case 'resource_link':
+      return `[resource link ${stringOr(b.uri, '')}]`;
+    case 'resource': {
+      const r = (typeof b.resource === 'object' && b.resource !== null ? b.resource : {}) as Partial<
+        Record<string, unknown>
+      >;
+      const uri = stringOr(r.uri, '');
+      if (typeof r.text === 'string') return `[resource ${uri}]\n${r.text}`;
+      if (typeof r.blob === 'string') {
+        const mime = typeof r.mimeType === 'string' ? `, ${r.mimeType}` : '';
+        return `[resource ${uri}${mime}, ${sizeOf(r.blob)} bytes]`;
+      }
+      return `[resource ${uri}]`;
+    }
+    default:
+      return `[${typeof b.type === 'string' ? b.type : 'unknown'} content]`;
+  }
+}
+
+function stringOr(value: unknown, fallback: string): string {
+  return typeof value === 'string' ? value : fallback;
+}
+
+function sizeOf(base64: unknown): number {
+  return typeof base64 === 'string' ? base64DecodedSize(base64) : 0;
+}

@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import { ArgumentValidatorCache, validatePromptArguments } from '../../src/arguments/index.js';
+import type { PromptArgumentDefinition } from '../../src/definition/types.js';
+
+/** White-box view of the cache's private ajv instance (tests only): how many schemas ajv itself holds. */
+function ajvSchemaCount(cache: ArgumentValidatorCache): number | undefined {
+  const store = (cache as unknown as { store: { ajvInstance?: { _cache: Map<unknown, unknown> } } }).store;
+  return store.ajvInstance?._cache.size;
+}
+
+const shape = (): PromptArgumentDefinition[] => [
+  { name: 'code', required: true, maxLength: 10_000 },
+  { name: 'language', required: true, type: 'string', pattern: '^[a-z]+$' },
+];
+
+describe('ArgumentValidatorCache sharing and release', () => {
+  it('shares one compiled schema between validators of identical declarations', () => {
+    const cache = new ArgumentValidatorCache();
+    const a = cache.compile(shape(), undefined);
+    const b = cache.compile(shape(), undefined);
+    a.validate({ code: 'x', language: 'go' });
+    b.validate({ code: 'y', language: 'ts' });
+    expect(cache.size).toBe(1);
+  });
+
+  it('shares schemas that differ only in key order and in titles or descriptions', () => {
+    const cache = new ArgumentValidatorCache();
+    cache.compile([{ name: 'n', type: 'integer', minimum: 0, description: 'one' }], undefined).validate({ n: '1' });
+    cache.compile([{ minimum: 0, description: 'two', type: 'integer', name: 'n' }], undefined).validate({ n: '1' });
+    cache
+      .compile(undefined, { type: 'object', properties: { n: { type: 'integer' } } })
+      .validate({ n: '1' });
+    cache
+      .compile(undefined, { properties: { n: { type: 'integer' } }, type: 'object' })
+      .validate({ n: '1' });
+    expect(cache.size).toBe(2);
+  });
+
+  it('keeps distinct schemas apart (different keywords or options)', () => {
+    const cache = new ArgumentValidatorCache();
+    const args = shape();
+    cache.compile(args, undefined).validate({ code: 'x', language: 'go' });
+    cache.compile(args, undefined, { extraArguments: 'reject' }).validate({ code: 'x', language: 'go' });
+    cache.compile([{ name: 'code', minimum: 1 }], undefined).validate({});
+    expect(cache.size).toBe(3);
+  });
+
+  it('removes the compiled schema from the cache and from ajv when its last user releases it', () => {
+    const cache = new ArgumentValidatorCache();
+    const a = cache.compile(shape(), undefined);
+    a.validate({ code: 'x', language: 'go' });
+    const baseline = (ajvSchemaCount(cache) ?? 0) - 1;
+    const b = cache.compile(shape(), undefined);
+    b.validate({ code: 'x', language: 'go' });
+    a.release();
+    expect(cache.size).toBe(1);
+    b.release();
+    expect(cache.size).toBe(0);
+    expect(ajvSchemaCount(cache)).toBe(baseline);
+  });
+
+  it('treats a second release of the same validator as a no-op (another user keeps its reference)', () => {
+    const cache = new ArgumentValidatorCache();
+    const a = cache.compile(shape(), undefined);
+    const b = cache.compile(shape(), undefined);
+    a.validate({ code: 'x', language: 'go' });
+    b.validate({ code: 'x', language: 'go' });
+    a.release();
+    a.release();
+    expect(cache.size).toBe(1);
+    expect(b.validate({ code: 'x', language: 'GO' }).ok).toBe(false);
+  });
+
+  it('does not grow when a prompt is replaced 10,000 times', () => {
+    const cache = new ArgumentValidatorCache();
+    let current = cache.compile(shape(), undefined);
+    current.validate({ code: 'x', language: 'go' });
+    const ajvCount = ajvSchemaCount(cache);
+    for (let i = 0; i < 10_000; i++) {
+      const next = cache.compile(shape(), undefined);
+      next.validate({ code: String(i), language: 'go' });
+      current.release();
+      current = next;
+    }
+    expect(cache.size).toBe(1);
+    expect(ajvSchemaCount(cache)).toBe(ajvCount);
+    current.release();
+    expect(cache.size).toBe(0);
+  });
+
+  it('does not grow when prompts with ever-different schemas are replaced', () => {
+    const cache = new ArgumentValidatorCache();
+    let current = cache.compile([{ name: 'n', type: 'integer', maximum: 0 }], undefined);
+    current.validate({});
+    const ajvCount = ajvSchemaCount(cache);
+    for (let i = 1; i <= 200; i++) {
+      const next = cache.compile([{ name: 'n', type: 'integer', maximum: i }], undefined);
+      expect(next.validate({ n: String(i + 1) }).ok).toBe(false);
+      current.release();
+      current = next;
+    }
+    expect(cache.size).toBe(1);
+    expect(ajvSchemaCount(cache)).toBe(ajvCount);
+  });
+
+  it('keeps validating with a released validator, without holding a reference', () => {
+    const cache = new ArgumentValidatorCache();
+    const used = cache.compile(shape(), undefined);
+    used.validate({ code: 'x', language: 'go' });
+    used.release();
+    expect(used.validate({ code: 'x', language: 'GO' }).ok).toBe(false);
+    const neverUsed = cache.compile(shape(), undefined);
+    neverUsed.release();
+    expect(neverUsed.validate({ code: 'x', language: 'go' }).ok).toBe(true);
+    expect(neverUsed.validate({ code: 'x', language: 'GO' }).ok).toBe(false);
+    expect(cache.size).toBe(0);
+  });
+
+  it('applies constructor defaults to every compile, with per-call options winning', () => {
+    const cache = new ArgumentValidatorCache({ defaults: { maxLength: 3, extraArguments: 'reject' } });
+    const strict = cache.compile([{ name: 'a' }], undefined);
+    expect(strict.validate({ a: 'abcd' })).toMatchObject({ ok: false, error: { data: { limit: 3 } } });
+    expect(strict.validate({ b: 'x' })).toMatchObject({ ok: false, error: { data: { error_type: 'schema_validation_failed' } } });
+    const relaxed = cache.compile([{ name: 'a' }], undefined, { maxLength: 10, extraArguments: undefined });
+    expect(relaxed.validate({ a: 'abcd' }).ok).toBe(true);
+    expect(relaxed.validate({ b: 'x' }).ok).toBe(false);
+  });
+});
+
+describe('laziness', () => {
+  it('does no ajv work at compile time: ajv is not even created', () => {
+    const cache = new ArgumentValidatorCache();
+    for (let i = 0; i < 100; i++) cache.compile([{ name: 'n', type: 'integer', minimum: i }], undefined);
+    expect(ajvSchemaCount(cache)).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
+  it('throws for an invalid schema only on first validate, not at compile', () => {
+    const cache = new ArgumentValidatorCache();
+    const validator = cache.compile(undefined, { type: 'object', properties: { a: { type: 'strnig' } } });
+    expect(() => validator.validate({ a: 'x' })).toThrow(/Invalid argument schema/);
+  });
+
+  it('registers 10,000 prompts quickly and without compiling anything', () => {
+    const cache = new ArgumentValidatorCache();
+    const started = performance.now();
+    const validators = [];
+    for (let i = 0; i < 10_000; i++) {
+      validators.push(
+        cache.compile([{ name: 'code', required: true }, { name: 'language', enum: ['typescript', `lang${i}`] }], undefined),
+      );
+    }
+    const elapsed = performance.now() - started;
+    expect(validators).toHaveLength(10_000);
+    expect(cache.size).toBe(0);
+    // Generous bound for a loaded 2-core machine; the work itself is ~a few ms.
+    expect(elapsed).toBeLessThan(500);
+  });
+});
+
+describe('validatePromptArguments (standalone) cache', () => {
+  it('gives correct answers while cycling through more declarations than its cache holds', () => {
+    const decl = (i: number): PromptArgumentDefinition[] => [{ name: 'n', type: 'integer', maximum: i }];
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 300; i++) {
+        expect(validatePromptArguments({ n: String(i) }, decl(i)).ok).toBe(true);
+        expect(validatePromptArguments({ n: String(i + 1) }, decl(i)).ok).toBe(false);
+      }
+    }
+  });
+
+  it('does not confuse declarations that differ only in options', () => {
+    const args: PromptArgumentDefinition[] = [{ name: 'a' }];
+    expect(validatePromptArguments({ a: 'abcd' }, args).ok).toBe(true);
+    expect(validatePromptArguments({ a: 'abcd' }, args, undefined, { maxLength: 3 }).ok).toBe(false);
+    expect(validatePromptArguments({ b: 'x' }, args, undefined, { extraArguments: 'reject' }).ok).toBe(false);
+    expect(validatePromptArguments({ b: 'x' }, args).ok).toBe(true);
+  });
+});

@@ -1,0 +1,681 @@
+/**
+ * The shared table of argument-validation behaviours (seed 003's matrix plus coercion, limits and schema rows).
+ * Each row: declarations (`arguments` and/or `inputSchema`), `options`, what the client sent, and the exact
+ * outcome: the validated arguments, or the -32602 error object (`code`, `message`, `data`).
+ *
+ * Adapters can run the same rows end to end: `wire: true` marks rows whose `provided` is what the MCP wire can
+ * carry (an object of strings, or nothing), so they can be sent through prompts/get unchanged.
+ */
+import type { ArgumentValidationFailure, ArgumentValidationOptions } from '../../src/arguments/index.js';
+import type { PromptArgumentDefinition } from '../../src/definition/types.js';
+import type { JsonSchema } from '../../src/types.js';
+
+export interface ArgumentCase {
+  /** Reads as a behaviour: "reports a missing required argument". */
+  title: string;
+  /** Seed 003 category, for the record. */
+  group: string;
+  arguments?: readonly PromptArgumentDefinition[];
+  inputSchema?: JsonSchema;
+  options?: ArgumentValidationOptions;
+  provided: unknown;
+  /** True when `provided` is an object of strings (or undefined): MCP prompts/get can send it as is. */
+  wire: boolean;
+  expected: { ok: true; arguments: Record<string, unknown> } | { ok: false; error: ArgumentValidationFailure };
+}
+
+const missing = (names: string[], provided: number, required: number): ArgumentCase['expected'] => ({
+  ok: false,
+  error: {
+    code: -32602,
+    message: 'Missing required prompt arguments',
+    data: { missing_arguments: names, provided_count: provided, required_count: required },
+  },
+});
+
+const invalid = (
+  details: { argument: string; keyword: string; message: string }[],
+  provided: number,
+  required: number,
+): ArgumentCase['expected'] => ({
+  ok: false,
+  error: {
+    code: -32602,
+    message: 'Prompt arguments do not conform to schema',
+    data: { error_type: 'schema_validation_failed', details, provided_count: provided, required_count: required },
+  },
+});
+
+const tooLong = (argument: string, limit: number, provided: number, required: number): ArgumentCase['expected'] => ({
+  ok: false,
+  error: {
+    code: -32602,
+    message: `Argument '${argument}' exceeds ${limit} characters`,
+    data: { error_type: 'argument_too_long', argument, limit, provided_count: provided, required_count: required },
+  },
+});
+
+const ok = (args: Record<string, unknown>): ArgumentCase['expected'] => ({ ok: true, arguments: args });
+
+const mixed: PromptArgumentDefinition[] = [
+  { name: 'code', required: true },
+  { name: 'language', required: true },
+  { name: 'focus' },
+  { name: 'style', required: false },
+];
+
+const manyNames = Array.from({ length: 1000 }, (_, i) => `arg_${String(i).padStart(4, '0')}`);
+const manyArgs: PromptArgumentDefinition[] = manyNames.map((name) => ({ name, required: true }));
+const manyValues = Object.fromEntries(manyNames.map((name) => [name, `value of ${name}`]));
+const manyButOne = Object.fromEntries(manyNames.filter((n) => n !== 'arg_0500').map((n) => [n, 'v']));
+
+const emoji6000 = '😀'.repeat(6000);
+
+export const argumentCases: ArgumentCase[] = [
+  // ---- basic
+  {
+    group: 'basic',
+    title: 'accepts a prompt that declares no arguments when none are given',
+    arguments: [],
+    provided: undefined,
+    wire: true,
+    expected: ok({}),
+  },
+  {
+    group: 'basic',
+    title: 'accepts a single required argument that is provided',
+    arguments: [{ name: 'topic', required: true }],
+    provided: { topic: 'AI ethics' },
+    wire: true,
+    expected: ok({ topic: 'AI ethics' }),
+  },
+  {
+    group: 'basic',
+    title: 'reports a single required argument that is missing',
+    arguments: [{ name: 'topic', required: true }],
+    provided: {},
+    wire: true,
+    expected: missing(['topic'], 0, 1),
+  },
+  {
+    group: 'basic',
+    title: 'reports every missing required argument in declaration order',
+    arguments: [
+      { name: 'name', required: true },
+      { name: 'email', required: true },
+      { name: 'age', required: true },
+    ],
+    provided: { age: '4' },
+    wire: true,
+    expected: missing(['name', 'email'], 1, 3),
+  },
+  // ---- optional
+  {
+    group: 'optional',
+    title: 'accepts an optional argument that is not provided (and leaves it out)',
+    arguments: [{ name: 'style', required: false }],
+    provided: {},
+    wire: true,
+    expected: ok({}),
+  },
+  {
+    group: 'optional',
+    title: 'passes an optional argument that is provided',
+    arguments: [{ name: 'style', required: false }],
+    provided: { style: 'formal' },
+    wire: true,
+    expected: ok({ style: 'formal' }),
+  },
+  // ---- mixed
+  {
+    group: 'mixed',
+    title: 'accepts all required and optional arguments together',
+    arguments: mixed,
+    provided: { code: 'x = 1', language: 'python', focus: 'security', style: 'terse' },
+    wire: true,
+    expected: ok({ code: 'x = 1', language: 'python', focus: 'security', style: 'terse' }),
+  },
+  {
+    group: 'mixed',
+    title: 'accepts only the required arguments of a mixed declaration',
+    arguments: mixed,
+    provided: { code: 'x = 1', language: 'python' },
+    wire: true,
+    expected: ok({ code: 'x = 1', language: 'python' }),
+  },
+  {
+    group: 'mixed',
+    title: 'reports the missing required argument of a mixed declaration, counting the optional one given',
+    arguments: mixed,
+    provided: { code: 'x = 1', focus: 'security' },
+    wire: true,
+    expected: missing(['language'], 2, 2),
+  },
+  // ---- extra
+  {
+    group: 'extra',
+    title: 'accepts extra undeclared arguments by default and counts them as provided',
+    arguments: [{ name: 'topic', required: true }],
+    provided: { topic: 't', unexpected: 'u' },
+    wire: true,
+    expected: ok({ topic: 't', unexpected: 'u' }),
+  },
+  {
+    group: 'extra',
+    title: "rejects extra arguments in 'reject' mode, naming the extra key",
+    arguments: [{ name: 'topic', required: true }],
+    options: { extraArguments: 'reject' },
+    provided: { topic: 't', unexpected: 'u' },
+    wire: true,
+    expected: invalid([{ argument: 'unexpected', keyword: 'additionalProperties', message: 'is not a declared argument' }], 2, 1),
+  },
+  {
+    group: 'extra',
+    title: "rejects extra arguments in 'reject' mode on the ajv path too",
+    arguments: [{ name: 'n', type: 'integer' }],
+    options: { extraArguments: 'reject' },
+    provided: { n: '2', other: 'u' },
+    wire: true,
+    expected: invalid([{ argument: 'other', keyword: 'additionalProperties', message: 'is not a declared argument' }], 2, 0),
+  },
+  {
+    group: 'extra',
+    title: 'reports missing arguments before rejected extras',
+    arguments: [{ name: 'topic', required: true }],
+    options: { extraArguments: 'reject' },
+    provided: { unexpected: 'u' },
+    wire: true,
+    expected: missing(['topic'], 1, 1),
+  },
+  // ---- edge cases
+  {
+    group: 'edge',
+    title: 'treats an argument whose required flag is undefined as optional',
+    arguments: [{ name: 'maybe' }],
+    provided: {},
+    wire: true,
+    expected: ok({}),
+  },
+  {
+    group: 'edge',
+    title: 'counts an empty string as provided',
+    arguments: [{ name: 'topic', required: true }],
+    provided: { topic: '' },
+    wire: true,
+    expected: ok({ topic: '' }),
+  },
+  {
+    group: 'edge',
+    title: 'counts a null value as omitted: missing when required, never coerced to an empty string',
+    arguments: [{ name: 'topic', required: true, type: 'string' }],
+    provided: { topic: null },
+    wire: false,
+    expected: missing(['topic'], 0, 1),
+  },
+  {
+    group: 'edge',
+    title: 'removes a null optional argument from the output',
+    arguments: [{ name: 'style' }],
+    provided: { style: null },
+    wire: false,
+    expected: ok({}),
+  },
+  {
+    group: 'edge',
+    title: 'replaces a null optional argument by its default',
+    arguments: [{ name: 'style', default: 'plain' }],
+    provided: { style: null },
+    wire: false,
+    expected: ok({ style: 'plain' }),
+  },
+  {
+    group: 'edge',
+    title: 'treats null arguments as an empty object',
+    arguments: [{ name: 'style' }],
+    provided: null,
+    wire: false,
+    expected: ok({}),
+  },
+  // ---- types
+  {
+    group: 'types',
+    title: 'accepts values of any type for arguments that declare no type',
+    arguments: [{ name: 's' }, { name: 'n' }, { name: 'b' }, { name: 'a' }, { name: 'o' }],
+    provided: { s: 'text', n: 42, b: true, a: [1, 'two'], o: { k: 'v' } },
+    wire: false,
+    expected: ok({ s: 'text', n: 42, b: true, a: [1, 'two'], o: { k: 'v' } }),
+  },
+  {
+    group: 'types',
+    title: 'coerces wire strings to the declared number, integer, boolean, array and object types',
+    arguments: [
+      { name: 'n', type: 'number' },
+      { name: 'i', type: 'integer' },
+      { name: 'b', type: 'boolean' },
+      { name: 'a', type: 'array' },
+      { name: 'o', type: 'object' },
+    ],
+    provided: { n: ' 2.5 ', i: '-7', b: 'TRUE', a: '["x", 1]', o: '{"k": [true]}' },
+    wire: true,
+    expected: ok({ n: 2.5, i: -7, b: true, a: ['x', 1], o: { k: [true] } }),
+  },
+  {
+    group: 'types',
+    title: 'turns a number or boolean given for a string argument into its string form',
+    arguments: [
+      { name: 'count', type: 'string' },
+      { name: 'flag', type: 'string' },
+    ],
+    provided: { count: 3, flag: false },
+    wire: false,
+    expected: ok({ count: '3', flag: 'false' }),
+  },
+  {
+    group: 'types',
+    title: 'reports non-numeric text for a number argument as a type error (left uncoerced)',
+    arguments: [{ name: 'n', type: 'number', required: true }],
+    provided: { n: 'abc' },
+    wire: true,
+    expected: invalid([{ argument: 'n', keyword: 'type', message: 'must be number' }], 1, 1),
+  },
+  {
+    group: 'types',
+    title: 'reports a fractional value for an integer argument',
+    arguments: [{ name: 'i', type: 'integer' }],
+    provided: { i: '1.5' },
+    wire: true,
+    expected: invalid([{ argument: 'i', keyword: 'type', message: 'must be integer' }], 1, 0),
+  },
+  {
+    group: 'types',
+    title: "does not coerce 'yes' to a boolean",
+    arguments: [{ name: 'b', type: 'boolean' }],
+    provided: { b: 'yes' },
+    wire: true,
+    expected: invalid([{ argument: 'b', keyword: 'type', message: 'must be boolean' }], 1, 0),
+  },
+  {
+    group: 'types',
+    title: 'does not turn JSON text of an object into an array argument',
+    arguments: [{ name: 'a', type: 'array' }],
+    provided: { a: '{"k":1}' },
+    wire: true,
+    expected: invalid([{ argument: 'a', keyword: 'type', message: 'must be array' }], 1, 0),
+  },
+  {
+    group: 'types',
+    title: 'reports an object given for a string argument as a type error',
+    arguments: [{ name: 's', type: 'string' }],
+    provided: { s: { nested: true } },
+    wire: false,
+    expected: invalid([{ argument: 's', keyword: 'type', message: 'must be string' }], 1, 0),
+  },
+  {
+    group: 'types',
+    title: 'leaves hexadecimal, Infinity and blank text uncoerced for a number argument',
+    arguments: [
+      { name: 'hex', type: 'number' },
+      { name: 'inf', type: 'number' },
+      { name: 'blank', type: 'number' },
+    ],
+    provided: { hex: '0x10', inf: 'Infinity', blank: '  ' },
+    wire: true,
+    expected: invalid(
+      [
+        { argument: 'hex', keyword: 'type', message: 'must be number' },
+        { argument: 'inf', keyword: 'type', message: 'must be number' },
+        { argument: 'blank', keyword: 'type', message: 'must be number' },
+      ],
+      3,
+      0,
+    ),
+  },
+  {
+    group: 'types',
+    title: 'accepts exponent and signed numeric text',
+    arguments: [
+      { name: 'a', type: 'number' },
+      { name: 'b', type: 'integer' },
+    ],
+    provided: { a: '-1.5e3', b: '+12' },
+    wire: true,
+    expected: ok({ a: -1500, b: 12 }),
+  },
+  {
+    group: 'types',
+    title: 'leaves malformed JSON text uncoerced for an array argument',
+    arguments: [{ name: 'a', type: 'array' }],
+    provided: { a: '[1,' },
+    wire: true,
+    expected: invalid([{ argument: 'a', keyword: 'type', message: 'must be array' }], 1, 0),
+  },
+  {
+    group: 'types',
+    title: 'coerces by the inputSchema property type, trying each type of a type array',
+    inputSchema: {
+      type: 'object',
+      properties: { flag: { type: ['integer', 'boolean'] }, n: { type: ['null', 'integer'] }, s: { type: 'string' } },
+    },
+    provided: { flag: 'False', n: '7', s: 7 },
+    wire: false,
+    expected: ok({ flag: false, n: 7, s: '7' }),
+  },
+  {
+    group: 'types',
+    title: 'keeps typed JSON values that already match the declared type',
+    arguments: [
+      { name: 'n', type: 'number' },
+      { name: 'b', type: 'boolean' },
+      { name: 'a', type: 'array' },
+    ],
+    provided: { n: 1.25, b: false, a: ['x'] },
+    wire: false,
+    expected: ok({ n: 1.25, b: false, a: ['x'] }),
+  },
+  {
+    group: 'types',
+    title: 'keeps a number given for an argument typed string-or-number',
+    inputSchema: { type: 'object', properties: { v: { type: ['string', 'number'] } } },
+    provided: { v: 5 },
+    wire: false,
+    expected: ok({ v: 5 }),
+  },
+  // ---- schema keywords
+  {
+    group: 'schema',
+    title: 'reports an enum mismatch with the allowed values',
+    arguments: [{ name: 'language', required: true, enum: ['typescript', 'python'] }],
+    provided: { language: 'rust' },
+    wire: true,
+    expected: invalid([{ argument: 'language', keyword: 'enum', message: 'must be one of: typescript, python' }], 1, 1),
+  },
+  {
+    group: 'schema',
+    title: 'reports a pattern mismatch',
+    arguments: [{ name: 'ticket', pattern: '^[A-Z]+-\\d+$' }],
+    provided: { ticket: 'abc' },
+    wire: true,
+    expected: invalid([{ argument: 'ticket', keyword: 'pattern', message: 'must match pattern "^[A-Z]+-\\d+$"' }], 1, 0),
+  },
+  {
+    group: 'schema',
+    title: 'reports a format mismatch',
+    arguments: [{ name: 'email', format: 'email' }],
+    provided: { email: 'not-an-email' },
+    wire: true,
+    expected: invalid([{ argument: 'email', keyword: 'format', message: 'must be a valid email' }], 1, 0),
+  },
+  {
+    group: 'schema',
+    title: 'reports a number out of range after coercion',
+    arguments: [{ name: 'age', type: 'integer', minimum: 0, maximum: 150 }],
+    provided: { age: '200' },
+    wire: true,
+    expected: invalid([{ argument: 'age', keyword: 'maximum', message: 'must be <= 150' }], 1, 0),
+  },
+  {
+    group: 'schema',
+    title: 'reports every schema problem at once, naming each argument',
+    arguments: [
+      { name: 'language', enum: ['typescript', 'python'] },
+      { name: 'n', type: 'integer' },
+    ],
+    provided: { language: 'rust', n: 'x' },
+    wire: true,
+    expected: invalid(
+      [
+        { argument: 'language', keyword: 'enum', message: 'must be one of: typescript, python' },
+        { argument: 'n', keyword: 'type', message: 'must be integer' },
+      ],
+      2,
+      0,
+    ),
+  },
+  {
+    group: 'schema',
+    title: 'prefixes the nested location of a problem inside an argument',
+    arguments: [{ name: 'tags', type: 'array', items: { type: 'string' } }],
+    provided: { tags: '["ok", 2]' },
+    wire: true,
+    expected: invalid([{ argument: 'tags', keyword: 'type', message: '/1: must be string' }], 1, 0),
+  },
+  {
+    group: 'schema',
+    title: 'reports missing arguments before schema problems',
+    arguments: [
+      { name: 'code', required: true },
+      { name: 'language', enum: ['typescript', 'python'] },
+    ],
+    provided: { language: 'rust' },
+    wire: true,
+    expected: missing(['code'], 1, 1),
+  },
+  {
+    group: 'schema',
+    title: 'applies declared defaults to omitted arguments',
+    arguments: [
+      { name: 'style', default: 'plain' },
+      { name: 'limit', type: 'integer', default: 10 },
+      { name: 'tags', type: 'array', default: ['a'] },
+    ],
+    provided: { style: 'bold' },
+    wire: true,
+    expected: ok({ style: 'bold', limit: 10, tags: ['a'] }),
+  },
+  {
+    group: 'schema',
+    title: 'lets a default satisfy a required argument',
+    arguments: [{ name: 'style', required: true, default: 'plain' }],
+    provided: {},
+    wire: true,
+    expected: ok({ style: 'plain' }),
+  },
+  // ---- inputSchema
+  {
+    group: 'inputSchema',
+    title: 'validates against a simple JSON Schema (required from its required array)',
+    inputSchema: {
+      type: 'object',
+      properties: { name: { type: 'string' }, age: { type: 'integer', minimum: 0 } },
+      required: ['name'],
+    },
+    provided: { age: '30' },
+    wire: true,
+    expected: missing(['name'], 1, 1),
+  },
+  {
+    group: 'inputSchema',
+    title: 'coerces and accepts arguments that conform to the JSON Schema',
+    inputSchema: {
+      type: 'object',
+      properties: { name: { type: 'string' }, age: { type: 'integer', minimum: 0 } },
+      required: ['name'],
+    },
+    provided: { name: 'Ada', age: '36' },
+    wire: true,
+    expected: ok({ name: 'Ada', age: 36 }),
+  },
+  {
+    group: 'inputSchema',
+    title: 'reports a JSON Schema range violation',
+    inputSchema: {
+      type: 'object',
+      properties: { name: { type: 'string' }, age: { type: 'integer', minimum: 0 } },
+      required: ['name'],
+    },
+    provided: { name: 'Ada', age: '-1' },
+    wire: true,
+    expected: invalid([{ argument: 'age', keyword: 'minimum', message: 'must be >= 0' }], 2, 1),
+  },
+  {
+    group: 'inputSchema',
+    title: "lets the inputSchema's required array win over per-argument required flags",
+    arguments: [{ name: 'name', required: true, type: 'integer' }],
+    inputSchema: { type: 'object', properties: { name: { type: 'string' }, note: { type: 'string' } }, required: ['note'] },
+    provided: { name: '12' },
+    wire: true,
+    expected: missing(['note'], 1, 1),
+  },
+  {
+    group: 'inputSchema',
+    title: "lets the inputSchema's property types win over per-argument types",
+    arguments: [{ name: 'name', required: true, type: 'integer' }],
+    inputSchema: { type: 'object', properties: { name: { type: 'string' }, note: { type: 'string' } }, required: ['note'] },
+    provided: { name: '12', note: 'n' },
+    wire: true,
+    expected: ok({ name: '12', note: 'n' }),
+  },
+  {
+    group: 'inputSchema',
+    title: 'applies inputSchema property defaults',
+    inputSchema: { type: 'object', properties: { tone: { type: 'string', default: 'neutral' } } },
+    provided: {},
+    wire: true,
+    expected: ok({ tone: 'neutral' }),
+  },
+  {
+    group: 'inputSchema',
+    title: 'reports the extra key of an inputSchema that forbids additional properties',
+    inputSchema: { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false },
+    provided: { a: 'x', b: 'y' },
+    wire: true,
+    expected: invalid([{ argument: 'b', keyword: 'additionalProperties', message: 'is not a declared argument' }], 2, 0),
+  },
+  {
+    group: 'inputSchema',
+    title: 'accepts a draft-07 $schema and evaluates the schema',
+    inputSchema: {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: { n: { type: 'number' } },
+    },
+    provided: { n: 'x' },
+    wire: true,
+    expected: invalid([{ argument: 'n', keyword: 'type', message: 'must be number' }], 1, 0),
+  },
+  // ---- length limits
+  {
+    group: 'length',
+    title: 'reports a string argument over the default 10,000-character limit',
+    arguments: [{ name: 'code', required: true }],
+    provided: { code: 'x'.repeat(10_001) },
+    wire: true,
+    expected: tooLong('code', 10_000, 1, 1),
+  },
+  {
+    group: 'length',
+    title: 'accepts a string of exactly the limit',
+    arguments: [{ name: 'code', required: true }],
+    provided: { code: 'x'.repeat(10_000) },
+    wire: true,
+    expected: ok({ code: 'x'.repeat(10_000) }),
+  },
+  {
+    group: 'length',
+    title: 'counts code points: 6,000 emoji (12,000 UTF-16 units) pass a 10,000 limit',
+    arguments: [{ name: 'code', required: true }],
+    provided: { code: emoji6000 },
+    wire: true,
+    expected: ok({ code: emoji6000 }),
+  },
+  {
+    group: 'length',
+    title: 'counts code points: 5,001 emoji exceed a declared maxLength of 5,000',
+    arguments: [{ name: 'code', maxLength: 5000 }],
+    provided: { code: '😀'.repeat(5001) },
+    wire: true,
+    expected: tooLong('code', 5000, 1, 0),
+  },
+  {
+    group: 'length',
+    title: 'still counts the arguments after a too-long one as provided',
+    arguments: [
+      { name: 'note', required: true },
+      { name: 'code', required: true },
+    ],
+    provided: { note: 'n'.repeat(10_001), code: 'x' },
+    wire: true,
+    expected: tooLong('note', 10_000, 2, 2),
+  },
+  {
+    group: 'length',
+    title: 'applies the limit to extra arguments too',
+    arguments: [{ name: 'code' }],
+    provided: { code: 'short', extra: 'y'.repeat(10_001) },
+    wire: true,
+    expected: tooLong('extra', 10_000, 2, 0),
+  },
+  {
+    group: 'length',
+    title: 'lets a declared maxLength above the default win (reported as too long, not a schema error)',
+    arguments: [{ name: 'doc', maxLength: 20_000 }],
+    provided: { doc: 'z'.repeat(20_001) },
+    wire: true,
+    expected: tooLong('doc', 20_000, 1, 0),
+  },
+  {
+    group: 'length',
+    title: 'accepts a string longer than the default under a larger declared maxLength',
+    arguments: [{ name: 'doc', maxLength: 20_000 }],
+    provided: { doc: 'z'.repeat(15_000) },
+    wire: true,
+    expected: ok({ doc: 'z'.repeat(15_000) }),
+  },
+  {
+    group: 'length',
+    title: 'lets a declared inputSchema maxLength win',
+    inputSchema: { type: 'object', properties: { title: { type: 'string', maxLength: 10 } } },
+    provided: { title: 'eleven chars' },
+    wire: true,
+    expected: tooLong('title', 10, 1, 0),
+  },
+  {
+    group: 'length',
+    title: 'uses options.maxLength as the default limit',
+    arguments: [{ name: 'code' }],
+    options: { maxLength: 5 },
+    provided: { code: 'abcdef' },
+    wire: true,
+    expected: tooLong('code', 5, 1, 0),
+  },
+  {
+    group: 'length',
+    title: 'reports missing arguments before a too-long one, and a too-long one before schema problems',
+    arguments: [
+      { name: 'code', required: true },
+      { name: 'language', enum: ['typescript', 'python'] },
+      { name: 'note' },
+    ],
+    provided: { language: 'rust', note: 'n'.repeat(10_001) },
+    wire: true,
+    expected: missing(['code'], 2, 1),
+  },
+  {
+    group: 'length',
+    title: 'reports a too-long argument before schema problems',
+    arguments: [
+      { name: 'language', enum: ['typescript', 'python'] },
+      { name: 'note' },
+    ],
+    provided: { language: 'rust', note: 'n'.repeat(10_001) },
+    wire: true,
+    expected: tooLong('note', 10_000, 2, 0),
+  },
+  // ---- large
+  {
+    group: 'large',
+    title: 'accepts 1,000 required arguments all provided',
+    arguments: manyArgs,
+    provided: manyValues,
+    wire: true,
+    expected: ok(manyValues),
+  },
+  {
+    group: 'large',
+    title: 'finds the one missing argument among 1,000 required ones',
+    arguments: manyArgs,
+    provided: manyButOne,
+    wire: true,
+    expected: missing(['arg_0500'], 999, 1000),
+  },
+];

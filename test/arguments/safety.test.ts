@@ -1,0 +1,94 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ArgumentValidatorCache, validatePromptArguments } from '../../src/arguments/index.js';
+import type { PromptArgumentDefinition } from '../../src/definition/types.js';
+
+function okArguments(result: ReturnType<typeof validatePromptArguments>): Record<string, unknown> {
+  if (!result.ok) throw new Error(`expected success, got ${JSON.stringify(result.error)}`);
+  return result.arguments;
+}
+
+afterEach(() => {
+  // Belt and braces: a failing pollution test must not leak into the others.
+  delete (Object.prototype as Record<string, unknown>)['polluted'];
+});
+
+describe('prototype pollution', () => {
+  const paths: [string, PromptArgumentDefinition[]][] = [
+    ['the fast path', [{ name: 'topic' }]],
+    ['the ajv path', [{ name: 'topic', minLength: 1 }]],
+  ];
+
+  for (const [label, args] of paths) {
+    it(`keeps a client's __proto__ key as plain data and never pollutes Object.prototype (${label})`, () => {
+      const provided: unknown = JSON.parse('{"topic": "t", "__proto__": {"polluted": 1}}');
+      const out = okArguments(validatePromptArguments(provided, args));
+      expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+      expect(Object.getPrototypeOf(out)).toBeNull();
+      expect(Object.prototype.hasOwnProperty.call(out, '__proto__')).toBe(true);
+      expect(out['__proto__']).toEqual({ polluted: 1 });
+      expect(out['polluted']).toBeUndefined();
+    });
+
+    it(`keeps constructor and prototype keys as plain data (${label})`, () => {
+      const provided: unknown = JSON.parse('{"constructor": {"prototype": {"polluted": 1}}, "prototype": "p"}');
+      const out = okArguments(validatePromptArguments(provided, args));
+      expect(Object.keys(out).sort()).toEqual(['constructor', 'prototype']);
+      expect(out['constructor']).toEqual({ prototype: { polluted: 1 } });
+      expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    });
+  }
+
+  it('does not pollute through a JSON object argument carrying __proto__', () => {
+    const out = okArguments(
+      validatePromptArguments({ o: '{"__proto__": {"polluted": 1}}' }, [{ name: 'o', type: 'object' }]),
+    );
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect(Object.keys(out['o'] as object)).toEqual(['__proto__']);
+  });
+
+  it('does not treat inherited properties of the provided object as arguments', () => {
+    const provided = Object.create({ topic: 'inherited' }) as Record<string, unknown>;
+    const result = validatePromptArguments(provided, [{ name: 'topic', required: true }]);
+    expect(result.ok).toBe(false);
+  });
+
+  it('does not see Object.prototype members as given values for arguments named like them', () => {
+    const result = validatePromptArguments({}, [
+      { name: 'constructor', required: true },
+      { name: 'toString', required: true },
+    ]);
+    expect(result).toMatchObject({ ok: false, error: { data: { missing_arguments: ['constructor', 'toString'] } } });
+  });
+});
+
+describe('the validated arguments object', () => {
+  it('is a new null-prototype object', () => {
+    const provided = { topic: 't' };
+    const out = okArguments(validatePromptArguments(provided, [{ name: 'topic' }]));
+    expect(out).not.toBe(provided);
+    expect(Object.getPrototypeOf(out)).toBeNull();
+  });
+
+  it('never mutates the caller’s object, even when coercing and applying defaults', () => {
+    const provided = Object.freeze({ n: '5', s: 7, gone: null, extra: 'e' });
+    const snapshot = JSON.stringify(provided);
+    const out = okArguments(
+      validatePromptArguments(provided, [
+        { name: 'n', type: 'integer' },
+        { name: 's', type: 'string' },
+        { name: 'gone', default: 'd' },
+        { name: 'fill', default: 'f' },
+      ]),
+    );
+    expect(JSON.stringify(provided)).toBe(snapshot);
+    expect(out).toEqual({ n: 5, s: '7', gone: 'd', fill: 'f', extra: 'e' });
+  });
+
+  it('gives each call its own copy of an object default', () => {
+    const validator = new ArgumentValidatorCache().compile([{ name: 'tags', type: 'array', default: ['a'] }], undefined);
+    const first = okArguments(validator.validate({}));
+    (first['tags'] as string[]).push('mutated');
+    const second = okArguments(validator.validate({}));
+    expect(second['tags']).toEqual(['a']);
+  });
+});

@@ -1,0 +1,88 @@
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { definePrompt, parsePromptDefinition } from '../../src/definition/index.js';
+import type { PromptArgs, PromptDefinition, RenderContext } from '../../src/definition/index.js';
+
+describe('definePrompt', () => {
+  it('returns the definition unchanged', () => {
+    const def = { name: 'greet', messages: [{ role: 'user' as const, content: 'Hello' }] };
+    expect(definePrompt(def)).toBe(def);
+  });
+
+  it('gives render typed arguments inferred from the declarations', () => {
+    const review = definePrompt({
+      name: 'review-code',
+      arguments: [
+        { name: 'code', required: true, type: 'string' },
+        { name: 'focus' },
+        { name: 'count', type: 'integer' },
+        { name: 'language', enum: ['ts', 'go'] },
+        { name: 'tone', default: 'kind' },
+        { name: 'strict', type: 'boolean', required: true },
+      ],
+      render(args) {
+        // a required string argument is `string`
+        expectTypeOf(args.code).toEqualTypeOf<string>();
+        // an optional one is `string | undefined`
+        expectTypeOf(args.focus).toEqualTypeOf<string | undefined>();
+        // type 'integer' is a number
+        expectTypeOf(args.count).toEqualTypeOf<number | undefined>();
+        // an enum is the union of its literals
+        expectTypeOf(args.language).toEqualTypeOf<'ts' | 'go' | undefined>();
+        // an argument with a default is always present
+        expectTypeOf(args.tone).toEqualTypeOf<string>();
+        expectTypeOf(args.strict).toEqualTypeOf<boolean>();
+        // @ts-expect-error an undeclared argument name is a type error
+        void args.nope;
+        return `Review ${args.code}`;
+      },
+    });
+    type Args = Parameters<NonNullable<typeof review.render>>[0];
+    expectTypeOf<Args>().toEqualTypeOf<
+      PromptArgs<
+        readonly [
+          { readonly name: 'code'; readonly required: true; readonly type: 'string' },
+          { readonly name: 'focus' },
+          { readonly name: 'count'; readonly type: 'integer' },
+          { readonly name: 'language'; readonly enum: readonly ['ts', 'go'] },
+          { readonly name: 'tone'; readonly default: 'kind' },
+          { readonly name: 'strict'; readonly type: 'boolean'; readonly required: true },
+        ]
+      >
+    >();
+    expectTypeOf(review.render).parameter(1).toEqualTypeOf<RenderContext>();
+    expect(parsePromptDefinition(review).name).toBe('review-code');
+  });
+
+  it('types a prompt without arguments with an empty args object', () => {
+    const plain = definePrompt({ name: 'hello', render: (args) => `hi ${Object.keys(args).length}` });
+    expectTypeOf(plain).toExtend<PromptDefinition>();
+    const withNothing = definePrompt({
+      name: 'hello',
+      render(args) {
+        // @ts-expect-error no argument is declared
+        void args.anything;
+        return 'hi';
+      },
+    });
+    expect(withNothing.name).toBe('hello');
+  });
+
+  it('rejects an invalid role at compile time', () => {
+    definePrompt({
+      name: 'p',
+      // @ts-expect-error 'system' is not a role
+      messages: [{ role: 'system', content: 'x' }],
+    });
+    expect(true).toBe(true);
+  });
+
+  it('stays assignable to the untyped PromptDefinition that registries accept', () => {
+    const typed = definePrompt({
+      name: 'p',
+      arguments: [{ name: 'code', required: true }],
+      render: (args) => args.code,
+    });
+    const list: PromptDefinition[] = [typed];
+    expect(list).toHaveLength(1);
+  });
+});

@@ -1,0 +1,351 @@
+import { describe, expect, it } from 'vitest';
+import { GetPromptResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { PromptError, isPromptError } from '../../src/errors.js';
+import { guardPromptResult, normalizeRenderOutput } from '../../src/guard.js';
+import { assertRenderedSize } from '../../src/render/limits.js';
+import { errorResponseFor } from '../../src/response.js';
+
+const OPTIONS = { maxRenderedBytes: 1_048_576, promptName: 'review-code' };
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+function guardError(value: unknown, options = OPTIONS): PromptError {
+  try {
+    guardPromptResult(value, options);
+  } catch (error) {
+    if (isPromptError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected guardPromptResult to throw');
+}
+
+function withContent(content: unknown): unknown {
+  return { messages: [{ role: 'user', content }] };
+}
+
+const EVERY_BLOCK = {
+  description: 'All block types',
+  _meta: { trace: 'abc' },
+  messages: [
+    { role: 'user', content: { type: 'text', text: 'Hello', annotations: { audience: ['user'], priority: 0.5 } } },
+    { role: 'assistant', content: { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' } },
+    { role: 'user', content: { type: 'audio', data: 'UklGRg==', mimeType: 'audio/wav', _meta: { k: 1 } } },
+    {
+      role: 'user',
+      content: {
+        type: 'resource_link',
+        uri: 'file:///a.ts',
+        name: 'a.ts',
+        title: 'A',
+        description: 'file a',
+        mimeType: 'text/x-typescript',
+        size: 12,
+        icons: [{ src: 'https://x/icon.png', mimeType: 'image/png', sizes: ['16x16'], theme: 'dark' }],
+      },
+    },
+    {
+      role: 'user',
+      content: { type: 'resource', resource: { uri: 'architecture://adr/1', mimeType: 'text/markdown', text: '# 1' } },
+    },
+    { role: 'assistant', content: { type: 'resource', resource: { uri: 'file:///b.bin', blob: 'AAEC' } } },
+  ],
+};
+
+describe('guardPromptResult: valid results', () => {
+  it('accepts every content block type and returns an equal result the SDK schema accepts', () => {
+    const result = guardPromptResult(EVERY_BLOCK, OPTIONS);
+    expect(result).toStrictEqual(EVERY_BLOCK);
+    expect(GetPromptResultSchema.parse(result)).toStrictEqual(result);
+  });
+
+  it('accepts an empty message list', () => {
+    expect(guardPromptResult({ messages: [] }, OPTIONS)).toStrictEqual({ messages: [] });
+  });
+
+  it('returns a copy that shares no object with the input and never mutates it', () => {
+    const input = deepFreeze(structuredClone(EVERY_BLOCK));
+    const result = guardPromptResult(input, OPTIONS);
+    expect(result).not.toBe(input);
+    expect(result.messages).not.toBe(input.messages);
+    expect(result._meta).not.toBe(input._meta);
+    result.messages.forEach((message, i) => {
+      const original = input.messages[i]!;
+      expect(message).not.toBe(original);
+      expect(message.content).not.toBe(original.content);
+    });
+    expect(input).toStrictEqual(EVERY_BLOCK);
+  });
+
+  it('drops keys the spec does not define, at every level', () => {
+    const result = guardPromptResult(
+      {
+        messages: [
+          {
+            role: 'user',
+            content: { type: 'text', text: 'Hi', internal: { secret: 1 } },
+            id: 7,
+          },
+          { role: 'user', content: { type: 'resource', resource: { uri: 'u://1', text: 't', cached: true } } },
+        ],
+        debug: { sql: 'select 1' },
+      },
+      OPTIONS,
+    );
+    expect(result).toStrictEqual({
+      messages: [
+        { role: 'user', content: { type: 'text', text: 'Hi' } },
+        { role: 'user', content: { type: 'resource', resource: { uri: 'u://1', text: 't' } } },
+      ],
+    });
+  });
+});
+
+describe('guardPromptResult: malformed results are internal errors', () => {
+  it("rejects a programmatic result with role 'system' as an internal error", () => {
+    const error = guardError({
+      messages: [
+        { role: 'user', content: { type: 'text', text: 'a' } },
+        { role: 'system', content: { type: 'text', text: 'b' } },
+      ],
+    });
+    expect(error.code).toBe('INTERNAL_ERROR');
+    expect(error.message).toBe(
+      "prompt 'review-code' render returned messages[1].role 'system': must be 'user' or 'assistant'",
+    );
+  });
+
+  it('shows clients only "Internal error" while the message keeps the detail for the logs', () => {
+    const error = guardError({ messages: [{ role: 'system', content: { type: 'text', text: 'b' } }] });
+    expect(errorResponseFor(error)).toStrictEqual({ status: 500, body: { error: 'Internal error' } });
+    expect(error.toJsonRpcError()).toStrictEqual({ code: -32603, message: 'Internal error' });
+    expect(error.data).toStrictEqual({ prompt: 'review-code', path: 'messages[0].role' });
+  });
+
+  it('rejects content given as a bare string', () => {
+    const error = guardError(withContent('just text'));
+    expect(error.code).toBe('INTERNAL_ERROR');
+    expect(error.message).toBe(
+      "prompt 'review-code' render returned messages[0].content as a string: " +
+        'must be exactly one content block object, not a bare string',
+    );
+  });
+
+  it('rejects content given as an array', () => {
+    const error = guardError(withContent([{ type: 'text', text: 'a' }]));
+    expect(error.code).toBe('INTERNAL_ERROR');
+    expect(error.message).toBe(
+      "prompt 'review-code' render returned messages[0].content as an array: " +
+        'must be exactly one content block object, not an array',
+    );
+  });
+
+  it.each<[string, unknown, string]>([
+    ['a null result', null, 'null: must be an object with a messages array'],
+    ['a result without messages', { description: 'd' }, 'messages as undefined: must be an array'],
+    ['messages that are not an array', { messages: {} }, 'messages as an object: must be an array'],
+    ['a message that is not an object', { messages: ['hi'] }, 'messages[0] as a string: must be an object'],
+    [
+      'a missing role',
+      { messages: [{ content: { type: 'text', text: 'a' } }] },
+      "messages[0].role as undefined: must be 'user' or 'assistant'",
+    ],
+    [
+      'a role in the wrong case',
+      { messages: [{ role: 'User', content: { type: 'text', text: 'a' } }] },
+      "messages[0].role 'User': must be 'user' or 'assistant'",
+    ],
+    ['missing content', { messages: [{ role: 'user' }] }, 'messages[0].content as undefined: must be a content block'],
+    [
+      'an unknown block type',
+      withContent({ type: 'video', uri: 'x' }),
+      "messages[0].content.type 'video': must be one of text, image, audio, resource_link, resource",
+    ],
+    ['a block without type', withContent({ text: 'a' }), 'messages[0].content.type as undefined: must be one of'],
+    ['text that is not a string', withContent({ type: 'text', text: 42 }), 'messages[0].content.text as a number'],
+    [
+      'an image without mimeType',
+      withContent({ type: 'image', data: 'AAAA' }),
+      'messages[0].content.mimeType as undefined: must be a string',
+    ],
+    [
+      'audio without data',
+      withContent({ type: 'audio', mimeType: 'audio/wav' }),
+      'messages[0].content.data as undefined: must be a string',
+    ],
+    [
+      'a resource link without name',
+      withContent({ type: 'resource_link', uri: 'file:///a' }),
+      'messages[0].content.name as undefined: must be a string',
+    ],
+    [
+      'a resource link with a negative size',
+      withContent({ type: 'resource_link', uri: 'file:///a', name: 'a', size: -1 }),
+      'messages[0].content.size as a number: must be a non-negative number',
+    ],
+    [
+      'a resource block without resource',
+      withContent({ type: 'resource', uri: 'file:///a' }),
+      'messages[0].content.resource as undefined: must be an object',
+    ],
+    [
+      'a resource without uri',
+      withContent({ type: 'resource', resource: { text: 't' } }),
+      'messages[0].content.resource.uri as undefined: must be a string',
+    ],
+    [
+      'a resource with neither text nor blob',
+      withContent({ type: 'resource', resource: { uri: 'u://1' } }),
+      'messages[0].content.resource: must have exactly one of text or blob (found neither)',
+    ],
+    [
+      'a resource with both text and blob',
+      withContent({ type: 'resource', resource: { uri: 'u://1', text: 't', blob: 'AAAA' } }),
+      'messages[0].content.resource: must have exactly one of text or blob (found both)',
+    ],
+    [
+      'a blob that is not a string',
+      withContent({ type: 'resource', resource: { uri: 'u://1', blob: 1 } }),
+      'messages[0].content.resource.blob as a number: must be a string',
+    ],
+    ['a description that is not a string', { description: 5, messages: [] }, 'description as a number'],
+    ['a null description', { description: null, messages: [] }, 'description as null: must be a string'],
+    ['_meta that is not an object', { messages: [], _meta: 'x' }, '_meta as a string: must be an object'],
+    [
+      'annotations with an invalid audience',
+      withContent({ type: 'text', text: 'a', annotations: { audience: ['system'] } }),
+      "messages[0].content.annotations.audience[0] as a string: must be 'user' or 'assistant'",
+    ],
+    [
+      'annotations with a priority out of range',
+      withContent({ type: 'text', text: 'a', annotations: { priority: 2 } }),
+      'messages[0].content.annotations.priority as a number: must be a number from 0 to 1',
+    ],
+  ])('rejects %s with a precise internal error', (_title, value, detail) => {
+    const error = guardError(value);
+    expect(error.code).toBe('INTERNAL_ERROR');
+    expect(error.message).toContain(`prompt 'review-code' render returned ${detail}`);
+  });
+
+  it('reports a malformed result even when it is also over the size limit', () => {
+    const error = guardError(withContent('x'.repeat(100)), { maxRenderedBytes: 10, promptName: 'p' });
+    expect(error.code).toBe('INTERNAL_ERROR');
+  });
+});
+
+describe('guardPromptResult: size limit', () => {
+  const text = (t: string): unknown => withContent({ type: 'text', text: t });
+  const utf8 = (t: string): number => new TextEncoder().encode(t).length;
+
+  it('accepts a result of exactly the limit and rejects one byte more with LIMIT_EXCEEDED', () => {
+    expect(() => guardPromptResult(text('x'.repeat(10)), { maxRenderedBytes: 10, promptName: 'p' })).not.toThrow();
+    const error = guardError(text('x'.repeat(11)), { maxRenderedBytes: 10, promptName: 'p' });
+    expect(error.code).toBe('LIMIT_EXCEEDED');
+    expect(error.message).toBe('Rendered prompt exceeds 10 bytes');
+  });
+
+  it('is an exposed 413 error for clients, the same one template renders raise', () => {
+    const error = guardError(text('x'.repeat(11)), { maxRenderedBytes: 10, promptName: 'p' });
+    const response = errorResponseFor(error);
+    expect(response.status).toBe(413);
+    expect(response.body.error).toBe('Rendered prompt exceeds 10 bytes');
+    let templateError: unknown;
+    try {
+      assertRenderedSize('x'.repeat(11), { maxRenderedBytes: 10 });
+    } catch (e) {
+      templateError = e;
+    }
+    expect(response).toStrictEqual(errorResponseFor(templateError));
+  });
+
+  it.each([
+    ['two-byte characters', 'é'.repeat(7)],
+    ['three-byte characters', '漢字'.repeat(5)],
+    ['surrogate pairs (emoji)', '😀a😀'],
+    ['a lone high surrogate', 'a\uD800b'],
+    ['a lone low surrogate at the end', 'ab\uDC00'],
+    ['a high surrogate at the end', 'ab\uD83D'],
+    ['mixed text', 'naïve café — 日本 🎉 ok'],
+  ])('counts %s in UTF-8 bytes as TextEncoder does', (_title, value) => {
+    const bytes = utf8(value);
+    expect(() => guardPromptResult(text(value), { maxRenderedBytes: bytes, promptName: 'p' })).not.toThrow();
+    expect(guardError(text(value), { maxRenderedBytes: bytes - 1, promptName: 'p' }).code).toBe('LIMIT_EXCEEDED');
+  });
+
+  it('counts texts, resource texts, base64 data, blobs and the description together', () => {
+    const value = {
+      description: 'dd',
+      messages: [
+        { role: 'user', content: { type: 'text', text: 'tt' } },
+        { role: 'user', content: { type: 'image', data: 'AAAA', mimeType: 'image/png' } },
+        { role: 'user', content: { type: 'audio', data: 'BBBB', mimeType: 'audio/wav' } },
+        { role: 'user', content: { type: 'resource', resource: { uri: 'u://1', text: 'rrr' } } },
+        { role: 'user', content: { type: 'resource', resource: { uri: 'u://2', blob: 'CCCC' } } },
+        { role: 'user', content: { type: 'resource_link', uri: 'u://3', name: 'n' } },
+      ],
+    };
+    const total = 2 + 2 + 4 + 4 + 3 + 4;
+    expect(() => guardPromptResult(value, { maxRenderedBytes: total, promptName: 'p' })).not.toThrow();
+    expect(guardError(value, { maxRenderedBytes: total - 1, promptName: 'p' }).code).toBe('LIMIT_EXCEEDED');
+  });
+
+  it('accepts any size when the limit is Infinity', () => {
+    const huge = text('x'.repeat(100_000));
+    expect(() => guardPromptResult(huge, { maxRenderedBytes: Infinity, promptName: 'p' })).not.toThrow();
+  });
+});
+
+describe('normalizeRenderOutput', () => {
+  it('turns a string into one user text message', () => {
+    expect(normalizeRenderOutput('Review this')).toStrictEqual({
+      messages: [{ role: 'user', content: { type: 'text', text: 'Review this' } }],
+    });
+  });
+
+  it('turns an array of messages into {messages}', () => {
+    const messages = [{ role: 'assistant' as const, content: { type: 'text' as const, text: 'ok' } }];
+    expect(normalizeRenderOutput(messages)).toStrictEqual({ messages });
+  });
+
+  it("adds the definition's description when the output has none", () => {
+    expect(normalizeRenderOutput('x', 'Reviews code')).toStrictEqual({
+      description: 'Reviews code',
+      messages: [{ role: 'user', content: { type: 'text', text: 'x' } }],
+    });
+    expect(normalizeRenderOutput({ messages: [] }, 'Reviews code')).toStrictEqual({
+      messages: [],
+      description: 'Reviews code',
+    });
+  });
+
+  it("keeps the output's own description over the definition's", () => {
+    expect(normalizeRenderOutput({ description: 'own', messages: [] }, 'definition')).toStrictEqual({
+      description: 'own',
+      messages: [],
+    });
+  });
+
+  it('never mutates the output it is given', () => {
+    const output = deepFreeze({ messages: [] as never[] });
+    const normalized = normalizeRenderOutput(output, 'd');
+    expect(normalized).not.toBe(output);
+    expect(output).toStrictEqual({ messages: [] });
+  });
+
+  it('passes anything else through for the guard to reject', () => {
+    expect(normalizeRenderOutput(42 as never)).toBe(42);
+    expect(guardError(normalizeRenderOutput(null as never)).code).toBe('INTERNAL_ERROR');
+  });
+
+  it('produces results the guard accepts', () => {
+    expect(guardPromptResult(normalizeRenderOutput('hi', 'd'), OPTIONS)).toStrictEqual({
+      description: 'd',
+      messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }],
+    });
+  });
+});

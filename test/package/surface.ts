@@ -1,0 +1,42 @@
+/**
+ * The pinned runtime exports of each package entry (generated from the build; an accidental export fails
+ * test/package/surface.test.ts). Regenerate after an intended change:
+ * `UPDATE_SURFACE=1 npx vitest run test/package/surface.test.ts`
+ */
+export const SURFACE: Readonly<Record<string, readonly string[]>> = {
+  '.': [
+    'DEFAULT_RENDER_LIMITS',
+    'ERROR_TABLE',
+    'JSON_RPC_ERROR_CODES',
+    'JsonRpcError',
+    'PROMPT_DEFINITION_SCHEMA_ID',
+    'PromptError',
+    'PromptRegistry',
+    'argumentFailureToPromptError',
+    'buildErrorResponse',
+    'buildSuccessResponse',
+    'compileTemplate',
+    'createDefinitionError',
+    'createMemoryResourceResolver',
+    'createPromptHandlers',
+    'definePrompt',
+    'errorResponseFor',
+    'errorTableEntry',
+    'extractArgumentNames',
+    'extractRequiredArguments',
+    'formatPromptResult',
+    'getArgumentSchema',
+    'handleJsonRpc',
+    'isPromptError',
+    'matchResourcePattern',
+    'normalizeLegacyPrompt',
+    'parsePromptDefinition',
+    'promptDefinitionSchema',
+    'toCallToolResult',
+    'toPromptError',
+    'utf8ByteLength',
+    'validateArgumentName',
+    'validatePromptArguments',
+    'validatePromptName',
+  ],
+};

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { JsonRpcError, createPromptHandlers, handleJsonRpc } from '../../src/protocol.js';
+import { PromptRegistry } from '../../src/registry.js';
+
+function registry(): PromptRegistry {
+  const r = new PromptRegistry();
+  r.add([
+    {
+      name: 'greet',
+      description: 'Say hello',
+      arguments: [{ name: 'who', required: true }],
+      messages: [{ role: 'user', content: 'Hello {{who}}' }],
+    },
+    { name: 'broken', render: () => ({ messages: 'not an array' }) as never },
+  ]);
+  return r;
+}
+
+async function rpcError(promise: Promise<unknown>): Promise<JsonRpcError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof JsonRpcError) return error;
+    throw error;
+  }
+  throw new Error('expected a JsonRpcError');
+}
+
+describe('createPromptHandlers', () => {
+  const handlers = createPromptHandlers(registry());
+
+  it.each([
+    ['prompts/get', 'a string', 'params must be an object'],
+    ['prompts/get', {}, 'params.name must be a string'],
+    ['prompts/get', { name: 42 }, 'params.name must be a string'],
+    ['prompts/get', { name: 'greet', arguments: ['x'] }, 'params.arguments must be an object'],
+    ['prompts/get', { name: 'greet', arguments: 'who=x' }, 'params.arguments must be an object'],
+    ['prompts/list', { cursor: 3 }, 'params.cursor must be a string'],
+    ['completion/complete', { ref: { type: 'ref/prompt', name: 'greet' } }, 'params.argument must be {name: string, value: string}'],
+    ['completion/complete', { argument: { name: 'who', value: '' } }, 'params.ref must be an object with a type'],
+  ] as const)('answers %s with params %j as -32602 "%s"', async (method, params, message) => {
+    const error = await rpcError(handlers[method](params));
+    expect(error.toJSON()).toEqual({ code: -32602, message });
+  });
+
+  it('accepts prompts/get without arguments when the prompt needs none', async () => {
+    const r = new PromptRegistry();
+    r.add({ name: 'plain', arguments: [{ name: 'x' }], messages: [{ role: 'user', content: 'plain{{x}}' }] });
+    const result = await createPromptHandlers(r)['prompts/get']({ name: 'plain' });
+    expect(result.messages[0]?.content).toEqual({ type: 'text', text: 'plain' });
+  });
+
+  it('forwards missing-argument data with a numeric code', async () => {
+    const error = await rpcError(handlers['prompts/get']({ name: 'greet', arguments: {} }));
+    expect(error.code).toBe(-32602);
+    expect(error.data).toEqual({ missing_arguments: ['who'], provided_count: 0, required_count: 1 });
+  });
+
+  it('hides internal detail behind -32603 "Internal error"', async () => {
+    const error = await rpcError(handlers['prompts/get']({ name: 'broken' }));
+    expect(error.toJSON()).toEqual({ code: -32603, message: 'Internal error' });
+  });
+
+  it('answers completion for a resource reference with no values', async () => {
+    const result = await handlers['completion/complete']({
+      ref: { type: 'ref/resource', uri: 'file:///x' },
+      argument: { name: 'a', value: '' },
+    });
+    expect(result).toEqual({ completion: { values: [], total: 0, hasMore: false } });
+  });
+});
+
+describe('handleJsonRpc', () => {
+  const r = registry();
+
+  it('answers a request with a JSON-RPC result', async () => {
+    const response = await handleJsonRpc(r, { jsonrpc: '2.0', id: 7, method: 'prompts/get', params: { name: 'greet', arguments: { who: 'Ada' } } });
+    expect(response).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      result: { description: 'Say hello', messages: [{ role: 'user', content: { type: 'text', text: 'Hello Ada' } }] },
+    });
+  });
+
+  it('answers unparseable text with -32700 and a null id', async () => {
+    expect(await handleJsonRpc(r, '{"jsonrpc":')).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+  });
+
+  it.each([
+    [{ id: 1, method: 'prompts/list' }],
+    [{ jsonrpc: '1.0', id: 1, method: 'prompts/list' }],
+    [{ jsonrpc: '2.0', id: 1, method: 5 }],
+    [{ jsonrpc: '2.0', id: { x: 1 }, method: 'prompts/list' }],
+    [[{ jsonrpc: '2.0', id: 1, method: 'prompts/list' }]],
+    [42],
+  ])('answers the malformed request %j with -32600', async (message) => {
+    const response = await handleJsonRpc(r, message);
+    expect(response && 'error' in response ? response.error.code : undefined).toBe(-32600);
+  });
+
+  it('answers an unknown method with -32601', async () => {
+    const response = await handleJsonRpc(r, { jsonrpc: '2.0', id: 'a', method: 'tools/list' });
+    expect(response).toEqual({ jsonrpc: '2.0', id: 'a', error: { code: -32601, message: 'Method not found: tools/list' } });
+  });
+
+  it('does not answer a notification', async () => {
+    expect(await handleJsonRpc(r, { jsonrpc: '2.0', method: 'prompts/list' })).toBeNull();
+  });
+
+  it('answers an unknown prompt with -32602 naming it, never -32603', async () => {
+    const response = await handleJsonRpc(r, { jsonrpc: '2.0', id: 1, method: 'prompts/get', params: { name: 'nope' } });
+    expect(response).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Unknown prompt: nope' } });
+  });
+});

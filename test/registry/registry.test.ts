@@ -1,0 +1,379 @@
+import { describe, expect, it } from 'vitest';
+import { PromptError, isPromptError } from '../../src/errors.js';
+import { PromptRegistry } from '../../src/registry.js';
+import type { RegistryChangeEvent } from '../../src/registry.js';
+import type { PromptDefinition } from '../../src/definition/types.js';
+import { createMemoryResourceResolver } from '../../src/render/index.js';
+
+function simple(name: string, text = `Prompt ${name}`): PromptDefinition {
+  return { name, description: `about ${name}`, messages: [{ role: 'user', content: text }] };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<PromptError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isPromptError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected a rejection');
+}
+
+function syncError(run: () => unknown): PromptError {
+  try {
+    run();
+  } catch (error) {
+    if (isPromptError(error)) return error;
+    throw error;
+  }
+  throw new Error('expected an error');
+}
+
+const reviewCode: PromptDefinition = {
+  name: 'review_code',
+  description: 'Review code',
+  arguments: [
+    { name: 'code', required: true, maxLength: 10_000 },
+    { name: 'language', enum: ['typescript', 'python', 'go'] },
+    { name: 'focus' },
+  ],
+  messages: [
+    { role: 'user', content: 'Review this {{language}} code:\n{{code}}{{#focus}}\nFocus: {{focus}}{{/focus}}' },
+    { role: 'assistant', content: 'I will review it.' },
+  ],
+};
+
+describe('PromptRegistry listing', () => {
+  it('lists prompts sorted by name in code-unit order', () => {
+    const registry = new PromptRegistry();
+    registry.add([simple('b'), simple('B'), simple('a_1'), simple('a-1')]);
+    expect(registry.list().prompts.map((p) => p.name)).toEqual(['B', 'a-1', 'a_1', 'b']);
+  });
+
+  it('returns every prompt in one page by default, without nextCursor', () => {
+    const registry = new PromptRegistry();
+    registry.add(Array.from({ length: 250 }, (_, i) => simple(`p${String(i).padStart(3, '0')}`)));
+    const page = registry.list();
+    expect(page.prompts).toHaveLength(250);
+    expect(page.nextCursor).toBeUndefined();
+  });
+
+  it('lists arguments with their required flag and omits arguments for a prompt without any', () => {
+    const registry = new PromptRegistry();
+    registry.add([reviewCode, simple('plain')]);
+    const [plain, review] = [registry.get('plain'), registry.get('review_code')];
+    expect(plain).toEqual({ name: 'plain', description: 'about plain' });
+    expect(review?.arguments).toEqual([
+      { name: 'code', required: true },
+      { name: 'language', required: false },
+      { name: 'focus', required: false },
+    ]);
+  });
+
+  it('pages through all prompts with opaque cursors', () => {
+    const registry = new PromptRegistry({ pageSize: 3 });
+    registry.add(['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((n) => simple(n)));
+    const seen: string[] = [];
+    let page = registry.list();
+    seen.push(...page.prompts.map((p) => p.name));
+    while (page.nextCursor !== undefined) {
+      expect(page.nextCursor).not.toContain('c');
+      page = registry.list({ cursor: page.nextCursor });
+      seen.push(...page.prompts.map((p) => p.name));
+    }
+    expect(seen).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g']);
+  });
+
+  it('never skips or repeats a surviving prompt when prompts are added and removed between pages', () => {
+    const registry = new PromptRegistry({ pageSize: 2 });
+    registry.add(['b', 'd', 'f', 'h'].map((n) => simple(n)));
+    const first = registry.list();
+    expect(first.prompts.map((p) => p.name)).toEqual(['b', 'd']);
+    registry.remove('d');
+    registry.add([simple('a'), simple('e')]);
+    const rest: string[] = [];
+    let cursor = first.nextCursor;
+    while (cursor !== undefined) {
+      const page = registry.list({ cursor });
+      rest.push(...page.prompts.map((p) => p.name));
+      cursor = page.nextCursor;
+    }
+    expect(rest).toEqual(['e', 'f', 'h']);
+  });
+
+  it('rejects a tampered cursor and one issued by another registry with INVALID_CURSOR', () => {
+    const registry = new PromptRegistry({ pageSize: 1 });
+    registry.add([simple('a'), simple('b')]);
+    const other = new PromptRegistry({ pageSize: 1 });
+    other.add([simple('a'), simple('b')]);
+    const cursor = registry.list().nextCursor!;
+    const tampered = `${cursor.slice(0, -1)}${cursor.endsWith('0') ? '1' : '0'}`;
+    for (const bad of [tampered, other.list().nextCursor!, 'garbage', '']) {
+      const error = syncError(() => registry.list({ cursor: bad }));
+      expect(error.code).toBe('INVALID_CURSOR');
+      expect(error.toJsonRpcError()).toEqual({ code: -32602, message: 'Invalid cursor' });
+    }
+  });
+
+  it('honours a per-call page size over the registry default', () => {
+    const registry = new PromptRegistry({ pageSize: 10 });
+    registry.add(['a', 'b', 'c'].map((n) => simple(n)));
+    expect(registry.list({ pageSize: 2 }).prompts).toHaveLength(2);
+    expect(() => registry.list({ pageSize: 0 })).toThrow(/pageSize must be a positive integer/);
+  });
+});
+
+describe('PromptRegistry changes', () => {
+  it('emits one change event for a batch of 1,000 prompts', () => {
+    const registry = new PromptRegistry();
+    const events: RegistryChangeEvent[] = [];
+    registry.onChange((e) => events.push(e));
+    registry.add(Array.from({ length: 1000 }, (_, i) => simple(`p${i}`)));
+    expect(events).toHaveLength(1);
+    expect(events[0]?.type).toBe('add');
+    expect(events[0]?.names).toHaveLength(1000);
+  });
+
+  it('adds nothing from a batch that contains an invalid definition', () => {
+    const registry = new PromptRegistry();
+    const events: RegistryChangeEvent[] = [];
+    registry.onChange((e) => events.push(e));
+    const bad = { name: 'bad', messages: [{ role: 'system', content: 'x' }] } as unknown as PromptDefinition;
+    const error = syncError(() => registry.add([simple('ok'), bad]));
+    expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
+    expect(error.message).toContain("invalid role 'system': must be 'user' or 'assistant'");
+    expect(registry.size).toBe(0);
+    expect(events).toHaveLength(0);
+  });
+
+  it('refuses to add a name that is already registered, and set() replaces it', async () => {
+    const registry = new PromptRegistry();
+    registry.add(simple('greet', 'Hello'));
+    expect(syncError(() => registry.add(simple('greet', 'Hi'))).message).toMatch(/already registered/);
+    registry.set(simple('greet', 'Hi'));
+    const result = await registry.getPrompt('greet');
+    expect(result.messages[0]?.content).toEqual({ type: 'text', text: 'Hi' });
+  });
+
+  it('removes prompts, reports whether anything was removed, and stops listing them', () => {
+    const registry = new PromptRegistry();
+    const events: RegistryChangeEvent[] = [];
+    registry.add([simple('a'), simple('b')]);
+    registry.onChange((e) => events.push(e));
+    expect(registry.remove('a')).toBe(true);
+    expect(registry.remove('a')).toBe(false);
+    expect(registry.has('a')).toBe(false);
+    expect(registry.list().prompts.map((p) => p.name)).toEqual(['b']);
+    expect(events).toEqual([{ type: 'remove', names: ['a'] }]);
+  });
+
+  it('stops notifying a listener after it unsubscribes, and survives a throwing listener', () => {
+    const logs: unknown[] = [];
+    const registry = new PromptRegistry({ logger: { error: (fields) => logs.push(fields) } });
+    let calls = 0;
+    registry.onChange(() => {
+      throw new Error('listener bug');
+    });
+    const off = registry.onChange(() => calls++);
+    registry.add(simple('a'));
+    off();
+    registry.add(simple('b'));
+    expect(calls).toBe(1);
+    expect(logs).toHaveLength(2);
+  });
+
+  it('keeps a render in flight on the snapshot it started with when the prompt is replaced', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const resources = createMemoryResourceResolver({ 'doc://a': 'DOC' });
+    const slow = {
+      read: async (uri: string) => {
+        await gate;
+        return resources.read(uri);
+      },
+    };
+    const registry = new PromptRegistry({ resources: slow });
+    registry.add({ name: 'p', messages: [{ role: 'user', content: 'old {{resource:doc://a}}' }] });
+    const inFlight = registry.getPrompt('p');
+    registry.set({ name: 'p', messages: [{ role: 'user', content: 'new' }] });
+    release();
+    expect((await inFlight).messages[0]?.content).toEqual({ type: 'text', text: 'old DOC' });
+    expect((await registry.getPrompt('p')).messages[0]?.content).toEqual({ type: 'text', text: 'new' });
+  });
+});
+
+describe('PromptRegistry.getPrompt', () => {
+  it('renders messages with validated arguments and the prompt description', async () => {
+    const registry = new PromptRegistry();
+    registry.add(reviewCode);
+    const result = await registry.getPrompt('review_code', { code: 'x = 1', language: 'python' });
+    expect(result).toEqual({
+      description: 'Review code',
+      messages: [
+        { role: 'user', content: { type: 'text', text: 'Review this python code:\nx = 1' } },
+        { role: 'assistant', content: { type: 'text', text: 'I will review it.' } },
+      ],
+    });
+  });
+
+  it('fails an unknown prompt with PROMPT_NOT_FOUND naming it', async () => {
+    const error = await rejection(new PromptRegistry().getPrompt('review-code'));
+    expect(error.code).toBe('PROMPT_NOT_FOUND');
+    expect(error.toJsonRpcError()).toEqual({ code: -32602, message: 'Unknown prompt: review-code' });
+  });
+
+  it('fails missing required arguments with -32602 and the seed 003 data', async () => {
+    const registry = new PromptRegistry();
+    registry.add(reviewCode);
+    const error = await rejection(registry.getPrompt('review_code', { focus: 'naming' }));
+    expect(error.code).toBe('PROMPT_ARGUMENT_MISSING');
+    expect(error.toJsonRpcError()).toEqual({
+      code: -32602,
+      message: 'Missing required prompt arguments',
+      data: { missing_arguments: ['code'], provided_count: 1, required_count: 1 },
+    });
+  });
+
+  it('fails a value outside the enum as a schema error', async () => {
+    const registry = new PromptRegistry();
+    registry.add(reviewCode);
+    const error = await rejection(registry.getPrompt('review_code', { code: 'x', language: 'cobol' }));
+    expect(error.code).toBe('PROMPT_ARGUMENT_INVALID');
+    expect(error.rpcCode).toBe(-32602);
+  });
+
+  it('coerces string arguments from the wire to their declared types before rendering', async () => {
+    const registry = new PromptRegistry();
+    registry.add({
+      name: 'count',
+      arguments: [{ name: 'n', type: 'integer', required: true }],
+      render: (args) => `${typeof args['n']}:${String(args['n'])}`,
+    });
+    const result = await registry.getPrompt('count', { n: '41' });
+    expect(result.messages[0]?.content).toEqual({ type: 'text', text: 'number:41' });
+  });
+
+  it('turns a programmatic result with role "system" into an internal error and logs it', async () => {
+    const logs: Record<string, unknown>[] = [];
+    const registry = new PromptRegistry({ logger: { error: (fields) => logs.push(fields) } });
+    registry.add({
+      name: 'legacy',
+      arguments: [{ name: 'secret', required: true }],
+      render: () => [{ role: 'system', content: { type: 'text', text: 'x' } }] as never,
+    });
+    const error = await rejection(registry.getPrompt('legacy', { secret: 'hunter2-value' }));
+    expect(error.toJsonRpcError()).toEqual({ code: -32603, message: 'Internal error' });
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatchObject({ prompt: 'legacy', code: 'INTERNAL_ERROR' });
+    expect(JSON.stringify(logs)).not.toContain('hunter2-value');
+  });
+
+  it('turns a render function that throws into PROMPT_RENDER_FAILED with a generic client message', async () => {
+    const registry = new PromptRegistry();
+    registry.add({
+      name: 'boom',
+      render: () => {
+        throw new Error('database password is wrong');
+      },
+    });
+    const error = await rejection(registry.getPrompt('boom'));
+    expect(error.code).toBe('PROMPT_RENDER_FAILED');
+    expect(error.toJsonRpcError()).toEqual({ code: -32603, message: 'Internal error' });
+  });
+
+  it('accepts a string, a message array or a whole result from a render function', async () => {
+    const registry = new PromptRegistry();
+    registry.add([
+      { name: 's', description: 'd', render: () => 'hello' },
+      { name: 'm', render: () => [{ role: 'assistant', content: { type: 'text', text: 'hi' } }] },
+      { name: 'r', render: () => ({ description: 'mine', messages: [{ role: 'user', content: { type: 'text', text: 'r' } }] }) },
+    ]);
+    expect(await registry.getPrompt('s')).toEqual({ description: 'd', messages: [{ role: 'user', content: { type: 'text', text: 'hello' } }] });
+    expect((await registry.getPrompt('m')).messages[0]?.role).toBe('assistant');
+    expect((await registry.getPrompt('r')).description).toBe('mine');
+  });
+
+  it('embeds resources through the resolver and reports an unknown one as RESOURCE_NOT_FOUND', async () => {
+    const resources = createMemoryResourceResolver({ 'architecture://adr/001': 'Use events.' });
+    const registry = new PromptRegistry({ resources });
+    registry.add([
+      { name: 'adr', messages: [{ role: 'user', content: 'ADR:\n{{resource:architecture://adr/001}}' }] },
+      { name: 'missing', messages: [{ role: 'user', content: '{{resource:architecture://adr/999}}' }] },
+      { name: 'embedded', messages: [{ role: 'user', content: { type: 'resource', uri: 'architecture://adr/001' } }] },
+    ]);
+    expect((await registry.getPrompt('adr')).messages[0]?.content).toEqual({ type: 'text', text: 'ADR:\nUse events.' });
+    const error = await rejection(registry.getPrompt('missing'));
+    expect(error.code).toBe('RESOURCE_NOT_FOUND');
+    expect(error.message).toBe('Resource not found: architecture://adr/999');
+    expect((await registry.getPrompt('embedded')).messages[0]?.content).toMatchObject({
+      type: 'resource',
+      resource: { uri: 'architecture://adr/001', text: 'Use events.' },
+    });
+  });
+
+  it('fails a prompt whose rendered text exceeds the byte limit with LIMIT_EXCEEDED', async () => {
+    const registry = new PromptRegistry({ limits: { maxRenderedBytes: 100 } });
+    registry.add({ name: 'big', arguments: [{ name: 't', required: true }], messages: [{ role: 'user', content: '{{t}}' }] });
+    expect((await registry.getPrompt('big', { t: 'é'.repeat(50) })).messages).toHaveLength(1);
+    const error = await rejection(registry.getPrompt('big', { t: 'é'.repeat(51) }));
+    expect(error.code).toBe('LIMIT_EXCEEDED');
+    expect(error.httpStatus).toBe(413);
+    expect(error.message).toBe('Rendered prompt exceeds 100 bytes');
+  });
+
+  it('renders partials registered on the registry', async () => {
+    const registry = new PromptRegistry({ partials: { footer: '-- {{who}}' } });
+    registry.add({ name: 'p', arguments: [{ name: 'who' }], messages: [{ role: 'user', content: 'Hi\n{{> footer}}' }] });
+    expect((await registry.getPrompt('p', { who: 'me' })).messages[0]?.content).toEqual({ type: 'text', text: 'Hi\n-- me' });
+  });
+
+  it('loads image paths through the assets loader as base64', async () => {
+    const registry = new PromptRegistry({ assets: { read: () => new Uint8Array([1, 2, 3, 255]) } });
+    registry.add({ name: 'img', messages: [{ role: 'user', content: { type: 'image', path: 'a.png', mimeType: 'image/png' } }] });
+    expect((await registry.getPrompt('img')).messages[0]?.content).toEqual({ type: 'image', data: 'AQID/w==', mimeType: 'image/png' });
+  });
+
+  it('rejects an image path at registration when the registry has no assets loader', () => {
+    const registry = new PromptRegistry();
+    const error = syncError(() =>
+      registry.add({ name: 'img', messages: [{ role: 'user', content: { type: 'image', path: 'a.png', mimeType: 'image/png' } }] }),
+    );
+    expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
+    expect(error.message).toMatch(/assets/);
+  });
+});
+
+describe('PromptRegistry.complete', () => {
+  it('completes from the enum with a case-insensitive prefix match', async () => {
+    const registry = new PromptRegistry();
+    registry.add(reviewCode);
+    expect(await registry.complete('review_code', 'language', 'Py')).toEqual({ values: ['python'], total: 1, hasMore: false });
+    expect(await registry.complete('review_code', 'code', 'x')).toEqual({ values: [], total: 0, hasMore: false });
+  });
+
+  it('returns at most 100 values and says there are more', async () => {
+    const registry = new PromptRegistry();
+    registry.add({
+      name: 'many',
+      arguments: [{ name: 'n', complete: () => Array.from({ length: 150 }, (_, i) => `v${i}`) }],
+      messages: [{ role: 'user', content: '{{n}}' }],
+    });
+    const result = await registry.complete('many', 'n', '');
+    expect(result.values).toHaveLength(100);
+    expect(result).toMatchObject({ total: 150, hasMore: true });
+  });
+
+  it('passes the other arguments already given to a complete function', async () => {
+    const registry = new PromptRegistry();
+    registry.add({
+      name: 'repo',
+      arguments: [{ name: 'owner' }, { name: 'repo', complete: (value, ctx) => [`${ctx.arguments['owner']}/${value}x`] }],
+      messages: [{ role: 'user', content: '{{owner}}/{{repo}}' }],
+    });
+    expect((await registry.complete('repo', 'repo', 'a', { arguments: { owner: 'acme' } })).values).toEqual(['acme/ax']);
+  });
+
+  it('fails completion for an unknown prompt with PROMPT_NOT_FOUND', async () => {
+    expect((await rejection(new PromptRegistry().complete('nope', 'a', ''))).code).toBe('PROMPT_NOT_FOUND');
+  });
+});

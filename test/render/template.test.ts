@@ -1,0 +1,389 @@
+import Mustache from 'mustache';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PromptError } from '../../src/errors.js';
+import { TemplateCache, compileTemplate } from '../../src/render/index.js';
+import type { CompileTemplateOptions } from '../../src/render/index.js';
+import { renderCases } from './cases.js';
+import { renderCase, toView } from './helpers.js';
+
+function compileError(source: string, options: CompileTemplateOptions = {}): PromptError {
+  try {
+    compileTemplate(source, options);
+  } catch (error) {
+    expect(error).toBeInstanceOf(PromptError);
+    return error as PromptError;
+  }
+  throw new Error(`expected ${JSON.stringify(source)} not to compile`);
+}
+
+function problems(error: PromptError): { path: string; message: string; line?: number; column?: number }[] {
+  return (error.data as { problems: { path: string; message: string; line?: number; column?: number }[] }).problems;
+}
+
+describe('render rules (shared case table)', () => {
+  for (const c of renderCases) {
+    it(c.name, async () => {
+      expect(await renderCase(c)).toBe(c.expected);
+    });
+  }
+
+  describe('matches mustache (escaping off) wherever the rules do not deliberately differ', () => {
+    const writer = new Mustache.Writer();
+    for (const c of renderCases) {
+      if (c.resources !== undefined || c.differsFromMustache !== undefined) continue;
+      it(c.name, async () => {
+        const expected = writer.render(c.template, toView(c.args), c.partials as Record<string, string>, {
+          escape: (v: unknown) => String(v),
+        });
+        expect(await renderCase(c)).toBe(expected);
+      });
+    }
+  });
+});
+
+/** A small deterministic PRNG (mulberry32). */
+function prng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function generateTemplate(random: () => number, depth = 0): string {
+  const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const texts = ['x', ' ', '  ', '\n', '\r\n', '\t', '<&>', 'line\n', '  \n', 'é😀', '}', '{ ', 'a}}b'];
+  const tags = ['{{a}}', '{{{b}}}', '{{&c}}', '{{ a }}', '{{! note }}', '{{o.x}}', '{{> p}}', '{{missing}}'];
+  let out = '';
+  const parts = 1 + Math.floor(random() * 8);
+  for (let i = 0; i < parts; i++) {
+    const r = random();
+    if (r < 0.45) out += pick(texts);
+    else if (r < 0.8) out += pick(tags);
+    else if (depth < 3) {
+      const name = pick(['s', 't', 'a', 'o']);
+      const kind = pick(['#', '^']);
+      const pad = pick(['', '  ', '\n', '\n  ']);
+      out += `${pad}{{${kind}${name}}}${pad}${generateTemplate(random, depth + 1)}${pad}{{/${name}}}${pick(['', '\n'])}`;
+    }
+  }
+  return out;
+}
+
+describe('renders exactly like mustache (escaping off) on 500 generated templates', () => {
+  const random = prng(20250301);
+  const writer = new Mustache.Writer();
+  const partials = { p: 'P{{a}}\n  second {{b}}\n' };
+  const views = [
+    { a: '<A>', b: 'B&', c: '', s: true, t: false, o: { x: 'ox' } },
+    { a: 'a', b: '', c: 'c', s: [{ a: 'i1' }, { a: 'i2', o: { x: 'io' } }], t: [], o: { x: '' } },
+    { a: '', s: { a: 'obj' }, t: 'str', o: {} },
+  ];
+  it('matches for every template and view', () => {
+    for (let i = 0; i < 500; i++) {
+      const source = generateTemplate(random);
+      const compiled = compileTemplate(source, { partials: (n) => (n === 'p' ? partials.p : undefined) });
+      for (const view of views) {
+        const expected = writer.render(source, toView(view), partials, { escape: (v: unknown) => String(v) });
+        const actual = compiled.render(toView(view));
+        if (actual !== expected) expect({ source, view, actual }).toEqual({ source, view, actual: expected });
+      }
+    }
+  });
+});
+
+describe('compileTemplate', () => {
+  it('does not call functions found in the data', () => {
+    let called = false;
+    const fn = (): string => {
+      called = true;
+      return 'called';
+    };
+    expect(compileTemplate('[{{fn}}][{{#fn}}x{{/fn}}][{{^fn}}y{{/fn}}]').render(toView({ fn }))).toBe('[][][]');
+    expect(called).toBe(false);
+  });
+
+  it('reports a value that cannot be serialized as a render failure', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(() => compileTemplate('{{v}}').render(toView({ v: cyclic }))).toThrow(
+      expect.objectContaining({ code: 'PROMPT_RENDER_FAILED' }),
+    );
+  });
+
+  it('lists top-level variables and section names in order of first appearance', () => {
+    const t = compileTemplate('{{b}} {{#a}}{{inner}}{{/a}} {{^c}}{{d}}{{/c}} {{user.name}} {{b}} {{resource:x://y}}');
+    expect(t.variables).toEqual(['b', 'a', 'c', 'd', 'user']);
+  });
+
+  it('lists resource directives once each, in order of first appearance, trimmed', () => {
+    const t = compileTemplate('{{resource:b://1}} {{{ resource:a://* }}} {{#s}}{{resource:b://1}}{{/s}}');
+    expect(t.resourceDirectives).toEqual(['b://1', 'a://*']);
+  });
+
+  it('marks only a template without any tag as static and renders it as its source', () => {
+    const text = 'Plain text with { single braces } and }} closers';
+    const t = compileTemplate(text);
+    expect(t.isStatic).toBe(true);
+    expect(t.render(toView({}))).toBe(text);
+    expect(compileTemplate('only {{! a comment }}').isStatic).toBe(false);
+    expect(compileTemplate('only {{! a comment }}').render(toView({}))).toBe('only ');
+    expect(compileTemplate('').render(toView({}))).toBe('');
+  });
+
+  it('returns only the directives a render with the given arguments reaches', () => {
+    const t = compileTemplate('{{resource:a://1}}{{#docs}}{{resource:b://2}}{{/docs}}{{^docs}}{{resource:c://3}}{{/docs}}');
+    expect(t.resourceDirectivesFor(toView({}))).toEqual(['a://1', 'c://3']);
+    expect(t.resourceDirectivesFor(toView({ docs: true }))).toEqual(['a://1', 'b://2']);
+    expect(t.resourceDirectivesFor(toView({ docs: [] }))).toEqual(['a://1', 'c://3']);
+  });
+
+  it('fails with INTERNAL_ERROR when a reached directive was not resolved', () => {
+    const t = compileTemplate('x {{resource:docs://a}}');
+    expect(() => t.render(toView({}))).toThrow(expect.objectContaining({ code: 'INTERNAL_ERROR' }));
+    expect(() => t.render(toView({}), new Map([['docs://other', 'x']]))).toThrow(/docs:\/\/a/);
+  });
+
+  it('reports which partials a template inlined', () => {
+    const partials: Record<string, string> = { a: '{{> b}}', b: 'b' };
+    expect([...compileTemplate('{{> a}}', { partials: (n) => partials[n] }).partialNames].sort()).toEqual(['a', 'b']);
+  });
+});
+
+describe('template definition errors', () => {
+  const where = { pointer: '/messages/1/content/text', source: 'prompts/review.json' };
+
+  it('reports an unclosed section at its opening tag with line and column', () => {
+    const error = compileError('Intro\n  {{#focus}}Focus: {{focus}}\nend', where);
+    expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
+    expect(error.data).toEqual({
+      source: 'prompts/review.json',
+      problems: [
+        {
+          path: '/messages/1/content/text',
+          message: 'unclosed section "focus": add {{/focus}} (line 2, column 3)',
+          line: 2,
+          column: 3,
+        },
+      ],
+    });
+    expect(error.message).toContain('prompts/review.json');
+    expect(error.message).toContain('/messages/1/content/text');
+  });
+
+  it('reports a mismatched closing tag where it stands', () => {
+    const error = compileError('{{#a}}\nx {{/b}}', where);
+    expect(problems(error)[0]).toMatchObject({ line: 2, column: 3 });
+    expect(problems(error)[0]?.message).toContain('expected {{/a}}, found {{/b}}');
+  });
+
+  it('reports a closing tag without an opening tag', () => {
+    const error = compileError('a\nb {{/x}}');
+    expect(problems(error)[0]).toMatchObject({ path: '', line: 2, column: 3 });
+    expect(problems(error)[0]?.message).toContain('{{/x}}');
+  });
+
+  it('reports an unclosed tag at its opening braces', () => {
+    const error = compileError('Hello {{name}},\nplease {{review');
+    expect(problems(error)[0]).toMatchObject({ line: 2, column: 8 });
+    expect(problems(error)[0]?.message).toContain('unclosed tag');
+  });
+
+  it('rejects a tag whose name holds spaces or braces (a missing closing brace)', () => {
+    const error = compileError('{{a} and {{b}}');
+    expect(problems(error)[0]).toMatchObject({ line: 1, column: 1 });
+    expect(problems(error)[0]?.message).toContain('invalid tag name');
+    expect(() => compileTemplate('{{}}')).toThrow(PromptError);
+    expect(() => compileTemplate('{{a..b}}')).toThrow(PromptError);
+  });
+
+  it('rejects a resource directive without a URI or used as a section', () => {
+    expect(problems(compileError('x {{resource:}}'))[0]?.message).toContain('invalid resource directive');
+    expect(problems(compileError('{{#resource:a://b}}x{{/resource:a://b}}'))[0]?.message).toContain(
+      'cannot open a section',
+    );
+  });
+
+  it('rejects an unknown partial, and any partial when no partials are available', () => {
+    expect(problems(compileError('x\n{{> missing}}', { partials: () => undefined }))[0]).toMatchObject({
+      message: "unknown partial 'missing' (line 2, column 1)",
+      line: 2,
+    });
+    expect(problems(compileError('{{> p}}'))[0]?.message).toContain("unknown partial 'p'");
+  });
+
+  it('rejects recursive partials', () => {
+    const partials: Record<string, string> = { a: 'A {{> b}}', b: 'B {{#x}}{{> a}}{{/x}}' };
+    const error = compileError('{{> a}}', { partials: (n) => partials[n] });
+    expect(problems(error)[0]?.message).toContain('a > b > a');
+  });
+
+  it('rejects partials that expand exponentially', () => {
+    const partials: Record<string, string> = {};
+    for (let i = 0; i < 12; i++) partials[`p${i}`] = `{{> p${i + 1}}}{{> p${i + 1}}}`;
+    partials.p12 = 'x';
+    expect(problems(compileError('{{> p0}}', { partials: (n) => partials[n] }))[0]?.message).toContain(
+      'too many partial inclusions',
+    );
+  });
+
+  it('reports an error inside a partial at the including tag, naming the partial', () => {
+    const partials: Record<string, string> = { card: 'ok\n{{#open}}never closed' };
+    const error = compileError('Line one\n  x {{> card}}', { partials: (n) => partials[n] });
+    expect(problems(error)[0]).toMatchObject({ line: 2, column: 5 });
+    expect(problems(error)[0]?.message).toContain("in partial 'card' (line 2, column 1 of the partial)");
+  });
+
+  it('rejects a template that is not a string', () => {
+    expect(() => compileTemplate(42 as unknown as string)).toThrow(PromptError);
+  });
+});
+
+describe('undeclared arguments', () => {
+  const declared = new Set(['code', 'language', 'user', 'items']);
+
+  it('rejects a placeholder naming an undeclared argument, with its line and column', () => {
+    const error = compileError('Review {{language}} code:\n  {{cdoe}}', { declaredArguments: declared, pointer: '/p' });
+    expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
+    expect(problems(error)).toEqual([
+      { path: '/p', message: "undeclared argument 'cdoe' in template (line 2, column 3)", line: 2, column: 3 },
+    ]);
+  });
+
+  it('reports every undeclared argument at once', () => {
+    const error = compileError('{{a}} {{code}} {{b}}', { declaredArguments: declared });
+    expect(problems(error).map((p) => p.message)).toEqual([
+      "undeclared argument 'a' in template (line 1, column 1)",
+      "undeclared argument 'b' in template (line 1, column 16)",
+    ]);
+  });
+
+  it('checks section names, inverted section bodies and the first segment of dotted names', () => {
+    expect(() => compileTemplate('{{#focus}}x{{/focus}}', { declaredArguments: declared })).toThrow(/'focus'/);
+    expect(() => compileTemplate('{{^code}}{{oops}}{{/code}}', { declaredArguments: declared })).toThrow(/'oops'/);
+    expect(() => compileTemplate('{{usr.name}}', { declaredArguments: declared })).toThrow(/'usr'/);
+    expect(() => compileTemplate('{{user.anything.deep}}', { declaredArguments: declared })).not.toThrow();
+  });
+
+  it('does not check names inside a section, which may name fields of its items', () => {
+    expect(() => compileTemplate('{{#items}}{{id}} {{title}}{{/items}}', { declaredArguments: declared })).not.toThrow();
+  });
+
+  it('checks names coming from partials at the including tag', () => {
+    const error = compileError('ok\n{{> p}}', { declaredArguments: declared, partials: () => '{{nope}}' });
+    expect(problems(error)[0]).toMatchObject({ message: "undeclared argument 'nope' in template (line 2, column 1)" });
+  });
+
+  it('does not count resource directives as arguments', () => {
+    expect(() => compileTemplate('{{resource:docs://x}}', { declaredArguments: new Set() })).not.toThrow();
+  });
+
+  it("warns instead of failing with undeclared: 'warn'", () => {
+    const warnings: string[] = [];
+    const t = compileTemplate('{{code}} {{extra}}', {
+      declaredArguments: declared,
+      undeclared: 'warn',
+      onWarning: (m) => warnings.push(m),
+      source: 'a.json',
+      pointer: '/messages/0/content',
+    });
+    expect(warnings).toEqual(["a.json: /messages/0/content: undeclared argument 'extra' in template (line 1, column 10)"]);
+    expect(t.render(toView({ code: 'c', extra: 'e' }))).toBe('c e');
+  });
+
+  it('does not check at all when declaredArguments is null', () => {
+    expect(() => compileTemplate('{{anything}}', { declaredArguments: null })).not.toThrow();
+  });
+});
+
+describe('mustache globals stay untouched', () => {
+  const savedEscape = Mustache.escape;
+  const savedTags = Mustache.tags;
+  afterEach(() => {
+    Mustache.escape = savedEscape;
+    Mustache.tags = savedTags;
+  });
+
+  it('leaves a host app that renders HTML with Mustache.render escaping as before', () => {
+    const html = '<p>{{name}}</p>';
+    const before = Mustache.render(html, { name: '<script>&' });
+    const ours = compileTemplate('<p>{{name}}</p>');
+    expect(ours.render(toView({ name: '<script>&' }))).toBe('<p><script>&</p>');
+    expect(Mustache.render(html, { name: '<script>&' })).toBe(before);
+    expect(before).toBe('<p>&lt;script&gt;&amp;</p>');
+    expect(Mustache.escape).toBe(savedEscape);
+    expect(Mustache.tags).toEqual(['{{', '}}']);
+  });
+
+  it("does not put templates into mustache's global cache", () => {
+    const source = `{{a}} unique ${Math.random()}`;
+    compileTemplate(source).render(toView({ a: 1 }));
+    expect(Mustache.templateCache?.get(`${source}:{{:}}`)).toBeUndefined();
+  });
+
+  it('is unaffected by a host that changes Mustache.escape', () => {
+    Mustache.escape = () => 'ESCAPED';
+    expect(compileTemplate('{{a}} {{{a}}}').render(toView({ a: '<b>' }))).toBe('<b> <b>');
+  });
+
+  it('is unaffected by a host that changes Mustache.tags', () => {
+    Mustache.tags = ['<%', '%>'];
+    const t = compileTemplate('{{a}} <%a%>');
+    expect(t.render(toView({ a: 'x' }))).toBe('x <%a%>');
+  });
+});
+
+describe('TemplateCache', () => {
+  it('shares one compiled template between identical texts', () => {
+    const cache = new TemplateCache();
+    const a = cache.acquire('Hello {{name}}');
+    const b = cache.acquire('Hello {{name}}');
+    const c = cache.acquire('Bye {{name}}');
+    expect(b).toBe(a);
+    expect(c).not.toBe(a);
+    expect(cache.size).toBe(2);
+  });
+
+  it('frees an entry with its last release', () => {
+    const cache = new TemplateCache();
+    const a = cache.acquire('{{x}}');
+    cache.acquire('{{x}}');
+    cache.release(a);
+    expect(cache.size).toBe(1);
+    cache.release(a);
+    expect(cache.size).toBe(0);
+    cache.release(a);
+    expect(cache.size).toBe(0);
+    expect(cache.acquire('{{x}}')).not.toBe(a);
+  });
+
+  it('is not shared between caches', () => {
+    const one = new TemplateCache();
+    const two = new TemplateCache();
+    expect(one.acquire('{{x}}')).not.toBe(two.acquire('{{x}}'));
+  });
+
+  it('checks declared arguments on every acquire and takes no reference when the check fails', () => {
+    const cache = new TemplateCache();
+    cache.acquire('{{a}} {{b}}', { declaredArguments: new Set(['a', 'b']) });
+    expect(() => cache.acquire('{{a}} {{b}}', { declaredArguments: new Set(['a']) })).toThrow(/'b'/);
+    expect(() => cache.acquire('{{c}}', { declaredArguments: new Set() })).toThrow(/'c'/);
+    expect(cache.size).toBe(1);
+  });
+
+  it('recompiles when a partial the cached template inlined has changed', () => {
+    const cache = new TemplateCache();
+    const partials: Record<string, string> = { p: 'v1 {{x}}' };
+    const lookup = (n: string): string | undefined => partials[n];
+    const first = cache.acquire('[{{> p}}]', { partials: lookup });
+    expect(cache.acquire('[{{> p}}]', { partials: lookup })).toBe(first);
+    partials.p = 'v2 {{x}}';
+    const second = cache.acquire('[{{> p}}]', { partials: lookup });
+    expect(second).not.toBe(first);
+    expect(second.render(toView({ x: 1 }))).toBe('[v2 1]');
+    expect(first.render(toView({ x: 1 }))).toBe('[v1 1]');
+    expect(cache.size).toBe(2);
+  });
+});
