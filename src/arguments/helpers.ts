@@ -3,22 +3,10 @@
  *
  * @module
  */
+import { ARGUMENT_SCHEMA_KEYWORDS } from '../definition/keywords.js';
 import type { PromptArgumentDefinition } from '../definition/types.js';
 import type { JsonSchema } from '../types.js';
 
-/** JSON-Schema keywords a per-argument declaration may carry (copied into its property schema). */
-export const ARGUMENT_SCHEMA_KEYWORDS = [
-  'type',
-  'enum',
-  'pattern',
-  'format',
-  'minLength',
-  'maxLength',
-  'minimum',
-  'maximum',
-  'default',
-  'items',
-] as const;
 
 const ANNOTATION_KEYWORDS = ['title', 'description'] as const;
 

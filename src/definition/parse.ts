@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { ARGUMENT_SCHEMA_KEYWORDS } from './keywords.js';
 import type { Icon, Role } from '../types.js';
 import { CycleError, describeType, frozenCopy, has, isRecord, own, quote, unknownKeyMessage } from './data.js';
 import { validateArgumentName, validatePromptName } from './names.js';
@@ -48,16 +49,7 @@ export const ARGUMENT_KEYS: readonly string[] = Object.freeze([
   'title',
   'description',
   'required',
-  'type',
-  'enum',
-  'pattern',
-  'format',
-  'minLength',
-  'maxLength',
-  'minimum',
-  'maximum',
-  'default',
-  'items',
+  ...ARGUMENT_SCHEMA_KEYWORDS,
   'complete',
 ]);
 

@@ -2,15 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { PromptError, isPromptError } from '../../src/errors.js';
 import { normalizeLegacyPrompt, parsePromptDefinition } from '../../src/definition/index.js';
 import type { InvalidDefinitionData, NormalizeLegacyPromptOptions } from '../../src/definition/index.js';
+import { thrownBy } from '../support/errors.js';
 
 function legacyError(record: unknown, options?: NormalizeLegacyPromptOptions): PromptError {
-  try {
-    normalizeLegacyPrompt(record, options);
-  } catch (error) {
-    if (isPromptError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected normalizeLegacyPrompt to throw');
+  return thrownBy(() => normalizeLegacyPrompt(record, options));
 }
 
 const problemsOf = (error: PromptError): InvalidDefinitionData['problems'] => (error.data as InvalidDefinitionData).problems;

@@ -2,15 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { PromptError, isPromptError } from '../../src/errors.js';
 import { parsePromptDefinition } from '../../src/definition/index.js';
 import type { InvalidDefinitionData, ParsePromptDefinitionOptions, PromptDefinition } from '../../src/definition/index.js';
+import { thrownBy } from '../support/errors.js';
 
 function parseError(input: unknown, options?: ParsePromptDefinitionOptions): PromptError {
-  try {
-    parsePromptDefinition(input, options);
-  } catch (error) {
-    if (isPromptError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected parsePromptDefinition to throw');
+  return thrownBy(() => parsePromptDefinition(input, options));
 }
 
 const problemsOf = (error: PromptError): InvalidDefinitionData['problems'] => (error.data as InvalidDefinitionData).problems;

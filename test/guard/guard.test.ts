@@ -4,6 +4,7 @@ import { PromptError, isPromptError } from '../../src/errors.js';
 import { guardPromptResult, normalizeRenderOutput } from '../../src/guard.js';
 import { assertRenderedSize } from '../../src/render/limits.js';
 import { errorResponseFor } from '../../src/response.js';
+import { thrownBy } from '../support/errors.js';
 
 const OPTIONS = { maxRenderedBytes: 1_048_576, promptName: 'review-code' };
 
@@ -16,13 +17,7 @@ function deepFreeze<T>(value: T): T {
 }
 
 function guardError(value: unknown, options = OPTIONS): PromptError {
-  try {
-    guardPromptResult(value, options);
-  } catch (error) {
-    if (isPromptError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected guardPromptResult to throw');
+  return thrownBy(() => guardPromptResult(value, options));
 }
 
 function withContent(content: unknown): unknown {

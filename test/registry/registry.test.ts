@@ -4,30 +4,14 @@ import { PromptRegistry } from '../../src/registry.js';
 import type { RegistryChangeEvent } from '../../src/registry.js';
 import type { PromptDefinition } from '../../src/definition/types.js';
 import { createMemoryResourceResolver } from '../../src/render/index.js';
+import { rejectionOf, thrownBy } from '../support/errors.js';
 
 function simple(name: string, text = `Prompt ${name}`): PromptDefinition {
   return { name, description: `about ${name}`, messages: [{ role: 'user', content: text }] };
 }
 
-async function rejection(promise: Promise<unknown>): Promise<PromptError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isPromptError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected a rejection');
-}
-
-function syncError(run: () => unknown): PromptError {
-  try {
-    run();
-  } catch (error) {
-    if (isPromptError(error)) return error;
-    throw error;
-  }
-  throw new Error('expected an error');
-}
+const rejection = rejectionOf;
+const syncError = thrownBy;
 
 const reviewCode: PromptDefinition = {
   name: 'review_code',
@@ -71,17 +55,18 @@ describe('PromptRegistry listing', () => {
   });
 
   it('pages through all prompts with opaque cursors', () => {
+    const names = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf'];
     const registry = new PromptRegistry({ pageSize: 3 });
-    registry.add(['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((n) => simple(n)));
+    registry.add(names.map((n) => simple(n)));
     const seen: string[] = [];
     let page = registry.list();
     seen.push(...page.prompts.map((p) => p.name));
     while (page.nextCursor !== undefined) {
-      expect(page.nextCursor).not.toContain('c');
+      expect(page.nextCursor).not.toContain(seen.at(-1));
       page = registry.list({ cursor: page.nextCursor });
       seen.push(...page.prompts.map((p) => p.name));
     }
-    expect(seen).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g']);
+    expect(seen).toEqual(names);
   });
 
   it('never skips or repeats a surviving prompt when prompts are added and removed between pages', () => {

@@ -12,19 +12,12 @@ import {
   utf8ByteLength,
 } from '../../src/render/index.js';
 import { toView } from './helpers.js';
+import { rejectionOf } from '../support/errors.js';
 
 const ctx: ResourceReadContext = { promptName: 'test' };
 const limits = DEFAULT_RENDER_LIMITS;
 
-async function rejection(promise: Promise<unknown>): Promise<PromptError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(PromptError);
-    return error as PromptError;
-  }
-  throw new Error('expected a rejection');
-}
+const rejection = rejectionOf;
 
 /** A resolver recording calls, answering after `delay` ms. */
 function recordingResolver(docs: Record<string, string>, delay = 0): ResourceResolver & {
