@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { ERROR_TABLE, PromptError, errorTableEntry, isPromptError, toPromptError } from '../../src/errors.js';
+import type { PromptErrorCode } from '../../src/errors.js';
+
+// The table of ../shared/ARCHITECTURE.md, row by row.
+const architectureTable: [PromptErrorCode, number, number][] = [
+  ['PROMPT_NOT_FOUND', -32602, 404],
+  ['PROMPT_ARGUMENT_MISSING', -32602, 400],
+  ['PROMPT_ARGUMENT_INVALID', -32602, 400],
+  ['PROMPT_ARGUMENT_TOO_LONG', -32602, 400],
+  ['INVALID_CURSOR', -32602, 400],
+  ['INVALID_PARAMS', -32602, 400],
+  ['RESOURCE_NOT_FOUND', -32602, 400],
+  ['RESOURCE_DENIED', -32602, 400],
+  ['LIMIT_EXCEEDED', -32602, 413],
+  ['INVALID_PROMPT_DEFINITION', -32603, 500],
+  ['PROMPT_RENDER_FAILED', -32603, 500],
+  ['INTERNAL_ERROR', -32603, 500],
+  ['METHOD_NOT_FOUND', -32601, 404],
+  ['INVALID_REQUEST', -32600, 400],
+  ['PARSE_ERROR', -32700, 400],
+];
+
+describe('PromptError and the error table', () => {
+  it.each(architectureTable)('maps %s to JSON-RPC %i and HTTP %i', (code, rpc, http) => {
+    const error = new PromptError(code, 'detail');
+    expect([error.rpcCode, error.httpStatus]).toEqual([rpc, http]);
+    expect(errorTableEntry(code)).toBe(ERROR_TABLE[code]);
+  });
+
+  it('has exactly the rows of the architecture table', () => {
+    expect(Object.keys(ERROR_TABLE).sort()).toEqual(architectureTable.map(([c]) => c).sort());
+  });
+
+  it('is frozen so no adapter can remap a code at run time', () => {
+    expect(Object.isFrozen(ERROR_TABLE)).toBe(true);
+  });
+
+  it('sends exposed errors with their message and data', () => {
+    const error = new PromptError('PROMPT_ARGUMENT_MISSING', 'Missing required prompt arguments', {
+      data: { missing_arguments: ['code'], provided_count: 0, required_count: 1 },
+    });
+    expect(error.toJsonRpcError()).toEqual({
+      code: -32602,
+      message: 'Missing required prompt arguments',
+      data: { missing_arguments: ['code'], provided_count: 0, required_count: 1 },
+    });
+  });
+
+  it.each(['INTERNAL_ERROR', 'PROMPT_RENDER_FAILED', 'INVALID_PROMPT_DEFINITION'] as const)(
+    'hides the detail and data of %s behind a generic message',
+    (code) => {
+      const error = new PromptError(code, 'connection string postgres://user:secret@db', { data: { secret: 1 } });
+      expect(error.toJsonRpcError()).toEqual({ code: -32603, message: 'Internal error' });
+      expect(error.clientMessage).toBe('Internal error');
+      expect(error.message).toContain('secret');
+    },
+  );
+
+  it('uses the table message when none is given', () => {
+    expect(new PromptError('INVALID_CURSOR').message).toBe('Invalid cursor');
+  });
+
+  it('recognises a PromptError from another copy of the package by its brand', () => {
+    const foreign = Object.assign(new Error('Unknown prompt: x'), {
+      code: 'PROMPT_NOT_FOUND',
+      [Symbol.for('mcp-prompt-kit.PromptError')]: true,
+    });
+    expect(foreign instanceof PromptError).toBe(false);
+    expect(isPromptError(foreign)).toBe(true);
+    expect(isPromptError(new PromptError('INTERNAL_ERROR'))).toBe(true);
+    expect(isPromptError(Object.assign(new Error('x'), { code: 'PROMPT_NOT_FOUND' }))).toBe(false);
+    expect(isPromptError(null)).toBe(false);
+  });
+
+  it('turns anything else thrown into INTERNAL_ERROR and keeps the cause', () => {
+    const cause = new TypeError('boom');
+    const error = toPromptError(cause);
+    expect(error.code).toBe('INTERNAL_ERROR');
+    expect(error.cause).toBe(cause);
+    expect(toPromptError('plain string').message).toBe('plain string');
+    const original = new PromptError('PROMPT_NOT_FOUND', 'Unknown prompt: y');
+    expect(toPromptError(original)).toBe(original);
+  });
+
+  it('serialises for logs with its code and detail', () => {
+    expect(JSON.parse(JSON.stringify(new PromptError('INTERNAL_ERROR', 'db down')))).toEqual({
+      name: 'PromptError',
+      code: 'INTERNAL_ERROR',
+      message: 'db down',
+    });
+  });
+});
