@@ -39,4 +39,8 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'validatePromptArguments',
     'validatePromptName',
   ],
+  './mcp': [
+    'DEFAULT_DEBOUNCE_MS',
+    'attachPrompts',
+  ],
 };

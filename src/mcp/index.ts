@@ -1,0 +1,11 @@
+/**
+ * `mcp-prompt-kit/mcp`: serve a PromptRegistry from an official MCP TypeScript SDK server (v1 or v2).
+ * Neither SDK is imported: both are optional peer dependencies, recognised by shape.
+ *
+ * @module
+ */
+export { attachPrompts } from './attach.js';
+export type { AttachPromptsOptions, DetachPrompts } from './attach.js';
+export { DEFAULT_DEBOUNCE_MS } from './notifier.js';
+export type { McpRequestInfo } from './request-info.js';
+export type { AttachableServer, SdkMcpServerLike, SdkServerLike, SdkVersion } from './server-shape.js';

@@ -1,0 +1,70 @@
+/**
+ * Registering one request handler on an SDK v1 or v2 low-level server, without importing either SDK.
+ *
+ * Both registrations hand our handler the request's params untouched: the SDKs' own request schemas would turn a
+ * malformed request (say `name: 5`) into -32603, while our protocol handlers answer every client mistake with
+ * -32602, and accept `arguments` omitted (SDK issue #1869).
+ *
+ * @module
+ */
+import type { PromptMethod } from '../protocol.js';
+import type { McpRequestInfo } from './request-info.js';
+import { requestInfoFromV1, requestInfoFromV2 } from './request-info.js';
+import type { LowLevelServer, SdkVersion } from './server-shape.js';
+
+/** @internal Serves one request: params as sent by the client, plus what the SDK told us about the request. */
+export type RequestHandler = (method: PromptMethod, params: unknown, info: McpRequestInfo) => Promise<unknown>;
+
+/**
+ * SDK v1 registers handlers by request schema: it reads the method literal from the schema's shape and parses each
+ * request with it before calling the handler. It accepts Zod 3 schemas structurally (`shape.method` with
+ * `_def.value`, and `safeParse`/`parse`); this object has that shape, with a parse that passes the request through.
+ * That keeps this module free of zod and of a synchronous `require` of the SDK, and works with every v1 release.
+ */
+function v1RequestSchema(method: PromptMethod): object {
+  const literal = { value: method, _def: { typeName: 'ZodLiteral', value: method } };
+  return {
+    shape: { method: literal },
+    _def: { typeName: 'ZodObject' },
+    parse: (request: unknown): unknown => request,
+    safeParse: (request: unknown): { success: true; data: unknown } => ({ success: true, data: request }),
+  };
+}
+
+/** A Standard Schema (v1) that accepts any params as they are, for SDK v2's `(method, {params}, handler)` form. */
+const PASS_THROUGH_PARAMS = Object.freeze({
+  '~standard': Object.freeze({
+    version: 1 as const,
+    vendor: 'mcp-prompt-kit',
+    validate: (value: unknown): { value: unknown } => ({ value }),
+  }),
+});
+
+function paramsOf(request: unknown): unknown {
+  return typeof request === 'object' && request !== null ? (request as { params?: unknown }).params : undefined;
+}
+
+/**
+ * Registers `handle` for `method` on a server of the given SDK major.
+ *
+ * @example
+ * ```ts
+ * registerRequestHandler('v2', server, 'prompts/list', async (method, params) => handlers[method](params));
+ * ```
+ */
+export function registerRequestHandler(
+  sdk: SdkVersion,
+  server: LowLevelServer,
+  method: PromptMethod,
+  handle: RequestHandler,
+): void {
+  if (sdk === 'v1') {
+    server.setRequestHandler(v1RequestSchema(method), (request: unknown, extra: unknown) =>
+      handle(method, paramsOf(request), requestInfoFromV1(method, extra)),
+    );
+  } else {
+    server.setRequestHandler(method, { params: PASS_THROUGH_PARAMS }, (params: unknown, ctx: unknown) =>
+      handle(method, params, requestInfoFromV2(method, ctx)),
+    );
+  }
+}

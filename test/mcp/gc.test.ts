@@ -1,0 +1,20 @@
+/**
+ * A registry outlives the servers attached to it (a server per request over stateless HTTP): its change listener
+ * must not keep a dropped server alive. Run in a child process with --expose-gc.
+ */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const PROBE = fileURLToPath(new URL('./fixtures/gc-probe.ts', import.meta.url));
+const run = promisify(execFile);
+
+describe('attachPrompts: memory', () => {
+  for (const sdk of ['v1', 'v2']) {
+    it(`lets SDK ${sdk} servers that were never detached be garbage-collected while the registry lives on`, async () => {
+      const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', PROBE, sdk], { timeout: 30_000 });
+      expect(JSON.parse(stdout)).toEqual({ alive: 0 });
+    });
+  }
+});
