@@ -1,0 +1,15 @@
+import { McpServer } from '@modelcontextprotocol/server';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { z } from 'zod';
+import { PromptRegistry } from 'mcp-prompt-kit';
+import { attachPrompts } from 'mcp-prompt-kit/mcp';
+
+const server = new McpServer({ name: 'my-server', version: '1.0.0' });
+server.registerTool('add', { inputSchema: z.object({ a: z.number(), b: z.number() }) }, ({ a, b }) => ({
+  content: [{ type: 'text', text: String(a + b) }],
+}));
+
+const prompts = new PromptRegistry();
+prompts.add({ name: 'greet', arguments: [{ name: 'name', required: true }], messages: [{ role: 'user', content: 'Say hello to {{name}}.' }] });
+attachPrompts(server, prompts); // before connect(): prompts/list, prompts/get, completion/complete, list_changed
+await server.connect(new StdioServerTransport());
