@@ -18,7 +18,7 @@ import { bytesToBase64 } from './encoding.js';
 import { PromptError, isPromptError } from './errors.js';
 import { guardPromptResult, normalizeRenderOutput } from './guard.js';
 import type { CompiledTemplate, RenderLimits, ResourceErrorMode, TemplateCache } from './render/index.js';
-import { resolveEmbeddedResource, resolveResourceDirectives, utf8ByteLength } from './render/index.js';
+import { assertRenderedSize, resolveEmbeddedResource, resolveResourceDirectives } from './render/index.js';
 import type { ResourceReadContext, ResourceResolver } from './resources.js';
 import type { ContentBlock, GetPromptResult, Meta, Prompt, PromptArgument, PromptMessage, Role } from './types.js';
 
@@ -84,7 +84,7 @@ export interface CompiledPrompt {
   /** The declared argument of that name, if any. */
   argument(name: string): PromptArgumentDefinition | undefined;
   /** Renders validated arguments into a result (throws PromptError). */
-  render(args: Record<string, unknown>, context: RenderContext, env: RenderEnvironment): Promise<GetPromptResult>;
+  render(args: Record<string, unknown>, context: RenderContext, env: RenderEnvironment): GetPromptResult | Promise<GetPromptResult>;
   /** Releases shared compiled templates and validators. */
   release(): void;
 }
@@ -265,7 +265,7 @@ class Compiled implements CompiledPrompt {
     return undefined;
   }
 
-  render(args: Record<string, unknown>, context: RenderContext, env: RenderEnvironment): Promise<GetPromptResult> {
+  render(args: Record<string, unknown>, context: RenderContext, env: RenderEnvironment): GetPromptResult | Promise<GetPromptResult> {
     const messages = this.messages;
     if (messages === undefined) return renderProgrammatic(this.definition, args, context, env);
     return renderTemplates(this.name, this.definition.description, messages, this.directives, args, context, env);
@@ -309,11 +309,11 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function sizeExceeded(limit: number): PromptError {
-  return new PromptError('LIMIT_EXCEEDED', `Rendered prompt exceeds ${limit} bytes`);
-}
-
-async function renderTemplates(
+/**
+ * Renders a template prompt. Synchronous (no promise of its own) when nothing needs I/O: no resource directive this
+ * view reaches and only text, inline media and link blocks; otherwise resolves resources first.
+ */
+function renderTemplates(
   promptName: string,
   description: string | undefined,
   messages: readonly CompiledMessage[],
@@ -321,56 +321,65 @@ async function renderTemplates(
   args: Record<string, unknown>,
   context: RenderContext,
   env: RenderEnvironment,
-): Promise<GetPromptResult> {
-  const readContext: ResourceReadContext =
-    context.signal === undefined ? { promptName } : { promptName, signal: context.signal };
-  let resources: Map<string, string> | undefined;
+): GetPromptResult | Promise<GetPromptResult> {
   if (directives.length > 0) {
     // Only the directives this view reaches (one inside a section that will not render is neither read nor counted).
     const needed = new Set<string>();
     for (const m of messages) for (const tpl of templatesOf(m.content)) for (const d of tpl.resourceDirectivesFor(args)) needed.add(d);
     if (needed.size > 0) {
-      resources = await resolveResourceDirectives([...needed], env.resources, readContext, {
+      const readContext = readContextOf(promptName, context);
+      return resolveResourceDirectives([...needed], env.resources, readContext, {
         limits: env.limits,
         onResourceError: env.onResourceError,
         alreadyEmbedded: countEmbedded(messages),
-      });
+      }).then((resources) => renderMessages(description, messages, args, resources, readContext, env));
     }
   }
+  return renderMessages(description, messages, args, undefined, readContextOf(promptName, context), env);
+}
+
+function readContextOf(promptName: string, context: RenderContext): ResourceReadContext {
+  return context.signal === undefined ? { promptName } : { promptName, signal: context.signal };
+}
+
+function renderMessages(
+  description: string | undefined,
+  messages: readonly CompiledMessage[],
+  args: Record<string, unknown>,
+  resources: ReadonlyMap<string, string> | undefined,
+  readContext: ResourceReadContext,
+  env: RenderEnvironment,
+): GetPromptResult | Promise<GetPromptResult> {
   const out: PromptMessage[] = new Array(messages.length);
+  const sized: string[] = new Array(messages.length);
   let pending: Promise<void>[] | undefined;
-  let utf16 = 0;
-  const sized: string[] = [];
-  for (let i = 0; i < messages.length; i++) {
-    const m = messages[i]!;
-    const c = m.content;
-    if (c.kind === 'text') {
-      const text = c.text.render(args, resources);
-      utf16 += text.length;
-      sized.push(text);
-      const block: ContentBlock = c.meta === undefined ? { type: 'text', text } : { type: 'text', text, _meta: c.meta };
-      out[i] = { role: m.role, content: block };
-      continue;
+  try {
+    for (let i = 0; i < messages.length; i++) {
+      const m = messages[i]!;
+      const c = m.content;
+      if (c.kind === 'text') {
+        const text = c.text.render(args, resources);
+        sized[i] = text;
+        out[i] = { role: m.role, content: c.meta === undefined ? { type: 'text', text } : { type: 'text', text, _meta: c.meta } };
+        continue;
+      }
+      const index = i;
+      const job = renderBlock(c, args, resources, readContext, env).then((block) => {
+        out[index] = { role: m.role, content: block };
+        sized[index] = blockPayload(block);
+      });
+      (pending ??= []).push(job);
     }
-    const index = i;
-    const job = renderBlock(c, args, resources, readContext, env).then((block) => {
-      out[index] = { role: m.role, content: block };
-      const text = blockPayload(block);
-      utf16 += text.length;
-      sized.push(text);
-    });
-    (pending ??= []).push(job);
+  } catch (error) {
+    // A later message failed synchronously: the blocks already started must not become unhandled rejections.
+    if (pending !== undefined) for (const job of pending) job.catch(() => {});
+    throw error;
   }
-  if (pending !== undefined) await Promise.all(pending);
-  const max = env.limits.maxRenderedBytes;
-  if (utf16 * 3 > max) {
-    let bytes = 0;
-    for (const s of sized) {
-      bytes += utf8ByteLength(s);
-      if (bytes > max) throw sizeExceeded(max);
-    }
-  }
-  return description === undefined ? { messages: out } : { description, messages: out };
+  const finish = (): GetPromptResult => {
+    assertRenderedSize(sized, env.limits);
+    return description === undefined ? { messages: out } : { description, messages: out };
+  };
+  return pending === undefined ? finish() : Promise.all(pending).then(finish);
 }
 
 function countEmbedded(messages: readonly CompiledMessage[]): number {
