@@ -19,6 +19,7 @@ import { PromptError, isPromptError } from './errors.js';
 import { guardPromptResult, normalizeRenderOutput } from './guard.js';
 import type { CompiledTemplate, RenderLimits, ResourceErrorMode, TemplateCache } from './render/index.js';
 import { assertRenderedSize, resolveEmbeddedResource, resolveResourceDirectives } from './render/index.js';
+import { tooManyResources } from './render/limits.js';
 import type { ResourceReadContext, ResourceResolver } from './resources.js';
 import type { ContentBlock, GetPromptResult, Meta, Prompt, PromptArgument, PromptMessage, Role } from './types.js';
 
@@ -36,6 +37,8 @@ export interface CompileEnvironment {
   undeclared: 'error' | 'warn';
   onWarning: (message: string) => void;
   assets: AssetLoader | undefined;
+  /** Whether the registry has a ResourceResolver (directives and resource blocks need one). */
+  resources: ResourceResolver | undefined;
 }
 
 /** @internal Everything a render needs from its registry. */
@@ -100,31 +103,40 @@ function buildListing(def: PromptDefinition): Prompt {
   return deepFreezeListing(listing);
 }
 
+/**
+ * The arguments prompts/list shows, from the schema that actually validates: an `inputSchema` wins (its properties
+ * in order, `required` from its array), with titles and descriptions taken from a same-named `arguments` entry
+ * first; arguments declared only in `arguments` are listed after them as optional.
+ */
 function listArguments(def: PromptDefinition): PromptArgument[] {
-  if (def.arguments !== undefined && def.arguments.length > 0) {
-    return def.arguments.map((a) => {
-      const out: PromptArgument = { name: a.name };
-      if (a.title !== undefined) out.title = a.title;
-      if (a.description !== undefined) out.description = a.description;
-      out.required = a.required === true;
-      return out;
-    });
-  }
+  const declared = def.arguments ?? [];
   const schema = def.inputSchema;
-  const props = schema?.['properties'];
-  if (props === null || typeof props !== 'object') return [];
-  const required = Array.isArray(schema?.['required']) ? (schema['required'] as unknown[]) : [];
-  return Object.keys(props).map((name) => {
-    const p = (props as Record<string, unknown>)[name];
-    const out: PromptArgument = { name };
-    if (p !== null && typeof p === 'object') {
-      const { title, description } = p as { title?: unknown; description?: unknown };
-      if (typeof title === 'string') out.title = title;
-      if (typeof description === 'string') out.description = description;
-    }
-    out.required = required.includes(name);
-    return out;
+  if (schema === undefined) {
+    return declared.map((a) => listed(a.name, a.title, a.description, a.required === true));
+  }
+  const props = schema['properties'];
+  const properties = props !== null && typeof props === 'object' ? (props as Record<string, unknown>) : {};
+  const required = Array.isArray(schema['required']) ? (schema['required'] as unknown[]) : [];
+  const out = Object.keys(properties).map((name) => {
+    const a = declared.find((d) => d.name === name);
+    const p = properties[name];
+    const meta = p !== null && typeof p === 'object' ? (p as { title?: unknown; description?: unknown }) : {};
+    const title = a?.title ?? (typeof meta.title === 'string' ? meta.title : undefined);
+    const description = a?.description ?? (typeof meta.description === 'string' ? meta.description : undefined);
+    return listed(name, title, description, required.includes(name));
   });
+  for (const a of declared) {
+    if (!Object.hasOwn(properties, a.name)) out.push(listed(a.name, a.title, a.description, false));
+  }
+  return out;
+}
+
+function listed(name: string, title: string | undefined, description: string | undefined, required: boolean): PromptArgument {
+  const out: PromptArgument = { name };
+  if (title !== undefined) out.title = title;
+  if (description !== undefined) out.description = description;
+  out.required = required;
+  return out;
 }
 
 function deepFreezeListing(listing: Prompt): Prompt {
@@ -143,17 +155,37 @@ function declaredNames(def: PromptDefinition): Set<string> {
 }
 
 /**
+ * Declared arguments whose values may be arrays or objects, so names inside their sections may be item fields:
+ * `type: 'array' | 'object'`, and inputSchema properties that allow either (or say nothing about their type).
+ */
+function iterableNames(def: PromptDefinition): Set<string> {
+  const names = new Set<string>();
+  for (const a of def.arguments ?? []) if (a.type === 'array' || a.type === 'object') names.add(a.name);
+  const props = def.inputSchema?.['properties'];
+  if (props !== null && typeof props === 'object') {
+    for (const [name, p] of Object.entries(props as Record<string, unknown>)) {
+      const type = p !== null && typeof p === 'object' ? (p as { type?: unknown }).type : undefined;
+      const types = typeof type === 'string' ? [type] : Array.isArray(type) ? type : ['array'];
+      if (types.includes('array') || types.includes('object')) names.add(name);
+    }
+  }
+  return names;
+}
+
+/**
  * @internal Compiles a parsed definition. Throws INVALID_PROMPT_DEFINITION (template errors with pointer, line and
  * column); on failure nothing stays acquired.
  */
 export function compilePrompt(def: PromptDefinition, env: CompileEnvironment, source?: string): CompiledPrompt {
   const acquired: CompiledTemplate[] = [];
   const declared = declaredNames(def);
+  const iterable = iterableNames(def);
   const t = (text: string, pointer: string): CompiledTemplate => {
     const tpl = env.templates.acquire(text, {
       pointer,
       source,
       declaredArguments: declared,
+      iterableArguments: iterable,
       undeclared: env.undeclared,
       onWarning: env.onWarning,
       partials: env.partials,
@@ -171,6 +203,20 @@ export function compilePrompt(def: PromptDefinition, env: CompileEnvironment, so
     if (def.messages !== undefined) {
       messages = def.messages.map((m, i) => ({ role: m.role, content: compileContent(m.content, `/messages/${i}/content`) }));
       for (const tpl of acquired) for (const d of tpl.resourceDirectives) if (!directives.includes(d)) directives.push(d);
+      if (env.resources === undefined) {
+        const i = messages.findIndex((m) => m.content.kind === 'resource');
+        if (directives.length > 0 || i !== -1) {
+          throw createDefinitionError(
+            [
+              {
+                path: i !== -1 ? `/messages/${i}/content/uri` : '/messages',
+                message: `${i !== -1 ? 'a resource block' : `the directive {{resource:${directives[0]}}}`} needs the registry's \`resources\` option (a ResourceResolver)`,
+              },
+            ],
+            source === undefined ? { name: def.name } : { source, name: def.name },
+          );
+        }
+      }
       for (const m of messages) {
         if (m.content.kind === 'media' && m.content.path !== undefined && env.assets === undefined) {
           throw createDefinitionError(
@@ -186,6 +232,8 @@ export function compilePrompt(def: PromptDefinition, env: CompileEnvironment, so
       }
     }
     validator = env.validators.compile(def.arguments, def.inputSchema, env.validation);
+    // Broken schemas and defaults fail here, at registration (cheap: no ajv compile, nothing for the fast path).
+    validator.check();
     return makeCompiled(def, validator, messages, directives, acquired, env);
   } catch (error) {
     for (const tpl of acquired) env.templates.release(tpl);
@@ -297,7 +345,8 @@ async function renderProgrammatic(
     output = await (def.render as (a: Record<string, unknown>, c: RenderContext) => unknown)(args, context);
   } catch (error) {
     if (isPromptError(error)) throw error;
-    throw new PromptError('PROMPT_RENDER_FAILED', `prompt '${def.name}' render function threw: ${errorMessage(error)}`, {
+    // The thrown message may quote argument values: only its class goes into our message (the error is the cause).
+    throw new PromptError('PROMPT_RENDER_FAILED', `prompt '${def.name}' render function threw ${errorName(error)}`, {
       cause: error,
     });
   }
@@ -305,8 +354,10 @@ async function renderProgrammatic(
   return guardPromptResult(normalized, { maxRenderedBytes: env.limits.maxRenderedBytes, promptName: def.name });
 }
 
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/** The class of a thrown value, for log messages that must not quote argument values. */
+export function errorName(error: unknown): string {
+  if (error instanceof Error) return error.name;
+  return error === null ? 'null' : typeof error;
 }
 
 /**
@@ -335,6 +386,8 @@ function renderTemplates(
       }).then((resources) => renderMessages(description, messages, args, resources, readContext, env));
     }
   }
+  const embedded = countEmbedded(messages);
+  if (embedded > env.limits.maxResources) throw tooManyResources(env.limits.maxResources);
   return renderMessages(description, messages, args, undefined, readContextOf(promptName, context), env);
 }
 
@@ -376,6 +429,7 @@ function renderMessages(
     throw error;
   }
   const finish = (): GetPromptResult => {
+    if (description !== undefined) sized.push(description);
     assertRenderedSize(sized, env.limits);
     return description === undefined ? { messages: out } : { description, messages: out };
   };
@@ -435,7 +489,11 @@ async function renderBlock(
           loaded = await env.assets!.read(path, readContext);
         } catch (error) {
           if (isPromptError(error)) throw error;
-          throw new PromptError('PROMPT_RENDER_FAILED', `prompt '${readContext.promptName}': cannot load ${c.type} '${path}': ${errorMessage(error)}`, { cause: error });
+          throw new PromptError(
+            'PROMPT_RENDER_FAILED',
+            `prompt '${readContext.promptName}': the asset loader threw ${errorName(error)} for the ${c.type} path template '${c.path!.source}'`,
+            { cause: error },
+          );
         }
         data = typeof loaded === 'string' ? loaded : bytesToBase64(loaded);
       }
@@ -443,12 +501,15 @@ async function renderBlock(
     }
     case 'resource': {
       const uri = c.uri.render(args, resources);
+      const mimeType = c.mimeType?.render(args, resources);
       const resource = await resolveEmbeddedResource(uri, env.resources, readContext, {
         limits: env.limits,
         onResourceError: env.onResourceError,
+        // Used only when the resolver gives none; internal (logged) messages name the template, not the rendered URI.
+        ...(mimeType === undefined ? {} : { mimeType }),
+        uriTemplate: c.uri.source,
       });
-      const mimeType = c.mimeType?.render(args, resources);
-      return { type: 'resource', resource: mimeType === undefined ? resource : { ...resource, mimeType }, ...meta };
+      return { type: 'resource', resource, ...meta };
     }
     case 'link': {
       const block: ContentBlock = { type: 'resource_link', uri: c.uri.render(args, resources), name: c.name.render(args, resources) };

@@ -54,7 +54,7 @@ export interface ErrorTableEntry {
  * `INVALID_PROMPT_DEFINITION` is a load-time error for the operator; should one surface while serving a request it is
  * a server fault, so a client sees it as -32603 with a generic message.
  */
-export const ERROR_TABLE: Readonly<Record<PromptErrorCode, ErrorTableEntry>> = Object.freeze({
+export const ERROR_TABLE: Readonly<Record<PromptErrorCode, ErrorTableEntry>> = deepFreeze({
   PROMPT_NOT_FOUND: { rpcCode: -32602, httpStatus: 404, expose: true, clientMessage: 'Unknown prompt' },
   PROMPT_ARGUMENT_MISSING: {
     rpcCode: -32602,
@@ -81,6 +81,11 @@ export const ERROR_TABLE: Readonly<Record<PromptErrorCode, ErrorTableEntry>> = O
   INVALID_REQUEST: { rpcCode: -32600, httpStatus: 400, expose: true, clientMessage: 'Invalid request' },
   PARSE_ERROR: { rpcCode: -32700, httpStatus: 400, expose: true, clientMessage: 'Invalid JSON body' },
 });
+
+function deepFreeze<T extends Record<string, object>>(table: T): Readonly<T> {
+  for (const row of Object.values(table)) Object.freeze(row);
+  return Object.freeze(table);
+}
 
 const BRAND: unique symbol = Symbol.for('mcp-prompt-kit.PromptError') as never;
 
@@ -149,7 +154,14 @@ export class PromptError extends Error {
       : { code: this.rpcCode, message: this.message, data: this.data };
   }
 
-  /** A plain object for structured logs (includes internal detail; never send it to clients). */
+  /**
+   * A plain object for structured logs (includes internal detail; never send it to clients).
+   *
+   * @example
+   * ```ts
+   * JSON.stringify(new PromptError('INTERNAL_ERROR', 'db down')); // '{"name":"PromptError","code":"INTERNAL_ERROR","message":"db down"}'
+   * ```
+   */
   toJSON(): { name: string; code: PromptErrorCode; message: string; data?: unknown } {
     return this.data === undefined
       ? { name: this.name, code: this.code, message: this.message }
@@ -183,7 +195,14 @@ export function isPromptError(value: unknown): value is PromptError {
  * ```
  */
 export function toPromptError(error: unknown): PromptError {
-  if (isPromptError(error)) return error;
+  if (error instanceof PromptError) return error;
+  if (isPromptError(error)) {
+    // Another copy of the package: rebuild it through OUR table, trusting only its code, message and data.
+    const foreign = error as { code?: unknown; message?: unknown; data?: unknown };
+    const code = typeof foreign.code === 'string' && Object.hasOwn(ERROR_TABLE, foreign.code) ? (foreign.code as PromptErrorCode) : 'INTERNAL_ERROR';
+    const message = typeof foreign.message === 'string' ? foreign.message : undefined;
+    return new PromptError(code, message, foreign.data === undefined ? { cause: error } : { data: foreign.data, cause: error });
+  }
   const message = error instanceof Error ? error.message : String(error);
   return new PromptError('INTERNAL_ERROR', message, { cause: error });
 }

@@ -49,7 +49,14 @@ export class JsonRpcError extends Error {
     return new JsonRpcError(wire.code, wire.message, wire.data);
   }
 
-  /** The JSON-RPC error object. */
+  /**
+   * The JSON-RPC error object.
+   *
+   * @example
+   * ```ts
+   * new JsonRpcError(-32602, 'Invalid cursor').toJSON(); // { code: -32602, message: 'Invalid cursor' }
+   * ```
+   */
   toJSON(): JsonRpcErrorObject {
     return this.data === undefined
       ? { code: this.code, message: this.message }
@@ -119,8 +126,9 @@ export function createPromptHandlers(registry: PromptRegistry): PromptHandlers {
     'prompts/list': (params) =>
       wrap(() => {
         const p = paramsObject(params);
-        if (p['cursor'] !== undefined && typeof p['cursor'] !== 'string') throw invalid('params.cursor must be a string');
-        return p['cursor'] === undefined ? registry.list() : registry.list({ cursor: p['cursor'] });
+        const cursor = p['cursor'];
+        if (cursor !== undefined && cursor !== null && typeof cursor !== 'string') throw invalid('params.cursor must be a string');
+        return typeof cursor === 'string' ? registry.list({ cursor }) : registry.list();
       }),
     'prompts/get': (params, extra) =>
       wrap(() => {

@@ -6,7 +6,7 @@
 import { ArgumentValidatorCache } from './arguments/index.js';
 import type { ArgumentValidationOptions } from './arguments/index.js';
 import type { AssetLoader, CompileEnvironment, CompiledPrompt, RenderEnvironment } from './compile.js';
-import { compilePrompt, validateArguments } from './compile.js';
+import { compilePrompt, errorName, validateArguments } from './compile.js';
 import { CursorCodec } from './cursor.js';
 import { createDefinitionError, parsePromptDefinition } from './definition/index.js';
 import type { DefinitionErrorOptions } from './definition/index.js';
@@ -111,12 +111,15 @@ export class PromptRegistry {
 
   constructor(options: PromptRegistryOptions = {}) {
     this.#log = toSafeLogger(options.logger);
-    if (options.pageSize !== undefined) assertPageSize(options.pageSize, 'pageSize');
+    if (options.pageSize !== undefined) assertPositiveInteger(options.pageSize, 'pageSize');
     this.#pageSize = options.pageSize;
     this.#systemRole = options.systemRole ?? 'reject';
     const partials = options.partials === undefined ? undefined : copyPartials(options.partials);
     const validation: ArgumentValidationOptions = {};
-    if (options.maxArgumentLength !== undefined) validation.maxLength = options.maxArgumentLength;
+    if (options.maxArgumentLength !== undefined) {
+      assertPositiveInteger(options.maxArgumentLength, 'maxArgumentLength');
+      validation.maxLength = options.maxArgumentLength;
+    }
     if (options.extraArguments !== undefined) validation.extraArguments = options.extraArguments;
     this.#compileEnv = {
       templates: new TemplateCache(),
@@ -126,11 +129,12 @@ export class PromptRegistry {
       undeclared: options.undeclaredPlaceholders ?? 'error',
       onWarning: (message) => this.#log.warn({ event: 'definition_warning' }, message),
       assets: options.assets,
+      resources: options.resources,
     };
     this.#renderEnv = {
       resources: options.resources,
       assets: options.assets,
-      limits: { ...DEFAULT_RENDER_LIMITS, ...options.limits },
+      limits: renderLimits(options.limits),
       onResourceError: options.onResourceError ?? 'error',
     };
   }
@@ -270,7 +274,7 @@ export class PromptRegistry {
    */
   list(options: ListOptions = {}): ListPromptsResult {
     const pageSize = options.pageSize ?? this.#pageSize;
-    if (options.pageSize !== undefined) assertPageSize(options.pageSize, 'pageSize');
+    if (options.pageSize !== undefined) assertPositiveInteger(options.pageSize, 'pageSize');
     const names = this.#names();
     let start = 0;
     if (options.cursor !== undefined) {
@@ -299,7 +303,13 @@ export class PromptRegistry {
   async getPrompt(name: string, args?: unknown, context: RequestContext = {}): Promise<GetPromptResult> {
     const prompt = this.#prompts.get(name);
     if (prompt === undefined) throw new PromptError('PROMPT_NOT_FOUND', `Unknown prompt: ${name}`);
-    const values = validateArguments(prompt, args);
+    let values: Record<string, unknown>;
+    try {
+      values = validateArguments(prompt, args);
+    } catch (error) {
+      // A client's mistake passes through; a broken schema (a server fault) is logged like a render failure.
+      throw this.#reportRenderError(name, error);
+    }
     const renderContext: RenderContext = { promptName: name };
     if (this.#renderEnv.resources !== undefined) renderContext.resources = this.#renderEnv.resources;
     if (context.signal !== undefined) renderContext.signal = context.signal;
@@ -330,14 +340,22 @@ export class PromptRegistry {
         const given = Object.assign(Object.create(null) as Record<string, string>, context.arguments);
         all = await arg.complete(value, { promptName: name, arguments: given });
       } catch (error) {
-        throw this.#reportRenderError(name, isPromptError(error) ? error : new PromptError('INTERNAL_ERROR', `prompt '${name}' argument '${argumentName}' complete() threw: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
+        throw this.#reportRenderError(
+          name,
+          isPromptError(error)
+            ? error
+            : new PromptError('INTERNAL_ERROR', `prompt '${name}' argument '${argumentName}' complete() threw ${errorName(error)}`, { cause: error }),
+        );
       }
       if (!Array.isArray(all) || all.some((v) => typeof v !== 'string')) {
         throw this.#reportRenderError(name, new PromptError('INTERNAL_ERROR', `prompt '${name}' argument '${argumentName}' complete() must return an array of strings`));
       }
-    } else if (arg?.enum !== undefined) {
-      const prefix = value.toLowerCase();
-      all = arg.enum.filter((v) => v !== null).map(String).filter((v) => v.toLowerCase().startsWith(prefix));
+    } else {
+      const values = arg?.enum ?? schemaEnum(prompt, argumentName);
+      if (values !== undefined) {
+        const prefix = value.toLowerCase();
+        all = values.filter((v) => v !== null).map(String).filter((v) => v.toLowerCase().startsWith(prefix));
+      }
     }
     return { values: all.slice(0, MAX_COMPLETION_VALUES), total: all.length, hasMore: all.length > MAX_COMPLETION_VALUES };
   }
@@ -419,6 +437,15 @@ function definitionErrorOptions(source: string | undefined, name: string): Defin
   return source === undefined ? { name } : { source, name };
 }
 
+/** The `enum` of an argument declared only in the prompt's inputSchema, if any. */
+function schemaEnum(prompt: CompiledPrompt, argumentName: string): readonly unknown[] | undefined {
+  const props = prompt.definition.inputSchema?.['properties'];
+  if (props === null || typeof props !== 'object' || !Object.hasOwn(props, argumentName)) return undefined;
+  const property = (props as Record<string, unknown>)[argumentName];
+  const values = property !== null && typeof property === 'object' ? (property as { enum?: unknown }).enum : undefined;
+  return Array.isArray(values) ? values : undefined;
+}
+
 function isDefinitionArray(value: PromptDefinition | readonly PromptDefinition[]): value is readonly PromptDefinition[] {
   return Array.isArray(value);
 }
@@ -439,10 +466,23 @@ function upperBound(sorted: readonly string[], after: string): number {
   return lo;
 }
 
-function assertPageSize(value: unknown, what: string): void {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw new RangeError(`${what} must be a positive integer, got ${String(value)}`);
+function assertPositiveInteger(value: unknown, what: string, min = 1): void {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
+    throw new RangeError(`${what} must be ${min === 0 ? 'a non-negative' : 'a positive'} integer, got ${String(value)}`);
   }
+}
+
+function renderLimits(limits: Partial<RenderLimits> | undefined): RenderLimits {
+  const out = { ...DEFAULT_RENDER_LIMITS };
+  if (limits?.maxResources !== undefined) {
+    assertPositiveInteger(limits.maxResources, 'limits.maxResources', 0);
+    out.maxResources = limits.maxResources;
+  }
+  if (limits?.maxRenderedBytes !== undefined) {
+    assertPositiveInteger(limits.maxRenderedBytes, 'limits.maxRenderedBytes');
+    out.maxRenderedBytes = limits.maxRenderedBytes;
+  }
+  return out;
 }
 
 function copyPartials(partials: Readonly<Record<string, string>>): Map<string, string> {

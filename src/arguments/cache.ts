@@ -13,17 +13,24 @@ import { ArgumentValidator } from './validator.js';
  * Owns ONE private ajv instance (JSON Schema draft 2020-12, MCP's default dialect, plus ajv-formats; never a
  * caller's) and the validators compiled with it.
  *
- * - `compile()` is cheap: it does no ajv work and builds nothing; the validator's first `validate()` (or property
- *   read) does. So a broken schema throws PromptError `INVALID_PROMPT_DEFINITION` on first use, not at compile.
- * - Validators whose effective schemas are identical (same canonical JSON) share one compiled ajv function,
- *   reference-counted; `release()` drops a reference and the last one removes the schema from ajv and the cache.
- * - Declarations with only name/required/title/description, `type: 'string'`, a string `enum`, `maxLength` and
- *   `default` (the common MCP case) never touch ajv at all.
+ * - `compile()` is cheap: it does no ajv work and builds nothing. `validator.check()` (call it at registration)
+ *   builds the plan and checks the declarations without compiling: meta-schema, formats, patterns, local `$ref`s,
+ *   reserved names, and each default against its own property schema; a broken declaration throws PromptError
+ *   `INVALID_PROMPT_DEFINITION` there. The validator's first `validate()` compiles (and checks first, if `check()`
+ *   was never called).
+ * - Validators whose effective schemas are identical (same canonical JSON) share one check result and one compiled
+ *   ajv function, reference-counted; `release()` drops a reference and the last one removes the schema from ajv
+ *   and the cache.
+ * - Declarations with only name/required/title/description, `type: 'string'`, a string `enum`, `maxLength` and a
+ *   fitting string `default` (the common MCP case) never touch ajv at all, neither to check nor to validate.
+ * - Arguments that declare no `type` and no `enum` are plain MCP arguments: strings (a number or boolean given as
+ *   typed JSON becomes its string form; an array or object is a `type` error).
  *
  * @example
  * ```ts
  * const cache = new ArgumentValidatorCache();
  * const validator = cache.compile([{ name: 'language', required: true, enum: ['typescript', 'python'] }], undefined);
+ * validator.check(); // at registration: throws INVALID_PROMPT_DEFINITION for a broken declaration
  * const result = validator.validate({ language: 'rust' });
  * // result.ok === false; result.error.data.details[0].message === 'must be one of: typescript, python'
  * validator.release(); // when the prompt is removed or replaced
@@ -50,7 +57,10 @@ export class ArgumentValidatorCache {
     return new ArgumentValidator(this.store, promptArguments, inputSchema, merged);
   }
 
-  /** Number of distinct compiled schemas alive (validators on the ajv-free fast path hold none). */
+  /**
+   * Number of distinct schemas alive: checked (by `check()`) or compiled (by a first `validate()`). Validators on
+   * the ajv-free fast path hold none.
+   */
   get size(): number {
     return this.store.size;
   }

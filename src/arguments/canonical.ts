@@ -7,55 +7,57 @@
  */
 import { PromptError } from '../errors.js';
 
-function write(value: unknown, out: string[], stack: object[]): void {
+/** Keys and strings that need no escaping in JSON (the common case: skips JSON.stringify). */
+const PLAIN = /^[\w $#./:@+-]*$/;
+
+function quote(text: string): string {
+  return PLAIN.test(text) ? `"${text}"` : JSON.stringify(text);
+}
+
+function write(value: unknown, stack: object[]): string {
   switch (typeof value) {
     case 'string':
-      out.push(JSON.stringify(value));
-      return;
+      return quote(value);
     case 'number':
-      out.push(Number.isFinite(value) ? String(value) : 'null');
-      return;
+      return Number.isFinite(value) ? String(value) : 'null';
     case 'boolean':
-      out.push(value ? 'true' : 'false');
-      return;
+      return value ? 'true' : 'false';
     case 'object':
       break;
     default:
       // undefined, functions, symbols, bigints: not JSON.
-      out.push('null');
-      return;
+      return 'null';
   }
-  if (value === null) {
-    out.push('null');
-    return;
-  }
+  if (value === null) return 'null';
   if (stack.includes(value)) {
     throw new PromptError('INVALID_PROMPT_DEFINITION', 'Invalid argument schema: it contains a cycle');
   }
   stack.push(value);
+  let out: string;
   if (Array.isArray(value)) {
-    out.push('[');
+    out = '[';
     for (let i = 0; i < value.length; i++) {
-      if (i > 0) out.push(',');
-      write(value[i], out, stack);
+      if (i > 0) out += ',';
+      out += write(value[i], stack);
     }
-    out.push(']');
+    out += ']';
   } else {
     const record = value as Record<string, unknown>;
-    const keys = Object.keys(record).sort();
-    out.push('{');
+    const keys = Object.keys(record);
+    if (keys.length > 1) keys.sort();
+    out = '{';
     let first = true;
     for (const key of keys) {
       const v = record[key];
       if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-      if (!first) out.push(',');
+      if (!first) out += ',';
       first = false;
-      out.push(JSON.stringify(key), ':');
-      write(v, out, stack);
+      out += `${quote(key)}:${write(v, stack)}`;
     }
-    out.push('}');
+    out += '}';
   }
   stack.pop();
+  return out;
 }
 
 /**
@@ -68,7 +70,5 @@ function write(value: unknown, out: string[], stack: object[]): void {
  * ```
  */
 export function canonicalJson(value: unknown): string {
-  const out: string[] = [];
-  write(value, out, []);
-  return out.join('');
+  return write(value, []);
 }

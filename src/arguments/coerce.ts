@@ -14,7 +14,19 @@ export const TYPE_BOOLEAN = 8;
 export const TYPE_ARRAY = 16;
 export const TYPE_OBJECT = 32;
 export const TYPE_NULL = 64;
+/**
+ * Not a JSON-Schema type: the value must be one of a mixed list of allowed values (an untyped `enum`/`const` whose
+ * values are of different kinds); see {@link coerceValue}.
+ */
+export const TYPE_CHOICE = 128;
 const TYPE_NUMERIC = TYPE_NUMBER | TYPE_INTEGER;
+
+/** The scalar values of a mixed `enum`/`const`, by kind (for {@link TYPE_CHOICE} coercion). */
+export interface Choices {
+  readonly strings: ReadonlySet<string>;
+  readonly numbers: ReadonlySet<number>;
+  readonly booleans: ReadonlySet<boolean>;
+}
 
 function typeBit(name: unknown): number {
   switch (name) {
@@ -57,14 +69,30 @@ export function typeMask(type: unknown): number {
 /** Decimal numeric text (JSON-like; a leading `+` or `.` is tolerated). No hex, no `Infinity`, no `NaN`. */
 const NUMERIC = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
+/** The finite number `t` (trimmed text) spells, or undefined (not numeric, or out of range such as `1e400`). */
+function numberOf(t: string): number | undefined {
+  if (!NUMERIC.test(t)) return undefined;
+  const n = Number(t);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+/** The boolean `t` (trimmed text) spells, any case, or undefined. */
+function booleanOf(t: string): boolean | undefined {
+  if (t.length !== 4 && t.length !== 5) return undefined;
+  const lower = t.toLowerCase();
+  return lower === 'true' ? true : lower === 'false' ? false : undefined;
+}
+
 function fromText(text: string, mask: number): unknown {
   const t = text.trim();
   if (t === '') return text;
-  if (mask & TYPE_NUMERIC && NUMERIC.test(t)) return Number(t);
-  if (mask & TYPE_BOOLEAN && (t.length === 4 || t.length === 5)) {
-    const lower = t.toLowerCase();
-    if (lower === 'true') return true;
-    if (lower === 'false') return false;
+  if (mask & TYPE_NUMERIC) {
+    const n = numberOf(t);
+    if (n !== undefined) return n;
+  }
+  if (mask & TYPE_BOOLEAN) {
+    const b = booleanOf(t);
+    if (b !== undefined) return b;
   }
   const first = t.charCodeAt(0);
   if ((mask & TYPE_ARRAY && first === 0x5b) /* [ */ || (mask & TYPE_OBJECT && first === 0x7b) /* { */) {
@@ -81,22 +109,55 @@ function fromText(text: string, mask: number): unknown {
 }
 
 /**
+ * Mixed `enum`/`const` coercion: a value becomes another only if that other is one of the allowed values. A string
+ * is kept when it is allowed as is (the literal string wins), else becomes the allowed number its numeric text
+ * spells, else the allowed boolean it spells; a number or boolean not allowed as is becomes its string form when
+ * that is allowed.
+ */
+function choose(value: unknown, choices: Choices): unknown {
+  switch (typeof value) {
+    case 'string': {
+      if (choices.strings.has(value)) return value;
+      const t = value.trim();
+      if (choices.numbers.size > 0) {
+        const n = numberOf(t);
+        if (n !== undefined && choices.numbers.has(n)) return n;
+      }
+      if (choices.booleans.size > 0) {
+        const b = booleanOf(t);
+        if (b !== undefined && choices.booleans.has(b)) return b;
+      }
+      return value;
+    }
+    case 'number':
+      return choices.numbers.has(value) || !choices.strings.has(String(value)) ? value : String(value);
+    case 'boolean':
+      return choices.booleans.has(value) || !choices.strings.has(String(value)) ? value : String(value);
+    default:
+      return value;
+  }
+}
+
+/**
  * Coerces `value` to the declared types `mask` (from {@link typeMask}); returns `value` itself when nothing applies,
  * so schema validation reports the mismatch.
  *
- * - a string for a non-string type: numeric text -> number, `true`/`false` (any case) -> boolean, JSON text of an
- *   array/object -> the parsed value (only if it parses to that kind);
- * - a number or boolean for a string type (and not for its own type) -> its string form.
+ * - a string for a non-string type: numeric text -> number (only a finite one: `1e400` stays text), `true`/`false`
+ *   (any case) -> boolean, JSON text of an array/object -> the parsed value (only if it parses to that kind);
+ * - a number or boolean for a string type (and not for its own type) -> its string form;
+ * - {@link TYPE_CHOICE} (with `choices`): see the mixed-enum rule: only ever to an allowed value.
  *
  * @example
  * ```ts
  * coerceValue(' 42 ', TYPE_INTEGER); // 42
  * coerceValue('abc', TYPE_NUMBER);   // 'abc' (left for the schema to reject)
  * coerceValue(3, TYPE_STRING);       // '3'
+ * coerceValue('1e400', TYPE_NUMBER); // '1e400' (not Infinity)
  * ```
  */
-export function coerceValue(value: unknown, mask: number): unknown {
+export function coerceValue(value: unknown, mask: number, choices?: Choices): unknown {
   if (mask === 0) return value;
+  if (mask === TYPE_CHOICE) return choices === undefined ? value : choose(value, choices);
   switch (typeof value) {
     case 'string':
       return mask & TYPE_STRING ? value : fromText(value, mask);

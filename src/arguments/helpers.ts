@@ -7,8 +7,22 @@ import { ARGUMENT_SCHEMA_KEYWORDS } from '../definition/keywords.js';
 import type { PromptArgumentDefinition } from '../definition/types.js';
 import type { JsonSchema } from '../types.js';
 
-
 const ANNOTATION_KEYWORDS = ['title', 'description'] as const;
+
+/**
+ * Whether a per-argument declaration is a plain MCP argument: no `type`, no `enum`, no `const`. Such arguments are
+ * strings (the MCP wire carries nothing else) and are validated as `type: 'string'`.
+ *
+ * @internal
+ * @example
+ * ```ts
+ * isUntyped({ name: 'code', required: true }); // true
+ * isUntyped({ name: 'language', enum: ['go'] }); // false
+ * ```
+ */
+export function isUntyped(arg: Readonly<Record<string, unknown>>): boolean {
+  return arg['type'] === undefined && arg['enum'] === undefined && arg['const'] === undefined;
+}
 
 /**
  * Sets an own data property, also for the key `__proto__` (which plain assignment would turn into a prototype).
@@ -63,7 +77,8 @@ export function extractRequiredArguments(promptArguments?: readonly PromptArgume
  * @internal
  * @example
  * ```ts
- * buildArgumentSchema([{ name: 'a', description: 'x' }], false); // { type: 'object', properties: { a: {} } }
+ * buildArgumentSchema([{ name: 'a', description: 'x' }], false);
+ * // { type: 'object', properties: { a: { type: 'string' } } }
  * ```
  */
 export function buildArgumentSchema(
@@ -78,6 +93,7 @@ export function buildArgumentSchema(
     if (annotations) {
       for (const k of ANNOTATION_KEYWORDS) if (source[k] !== undefined) property[k] = source[k];
     }
+    if (isUntyped(source)) property['type'] = 'string';
     for (const k of ARGUMENT_SCHEMA_KEYWORDS) if (source[k] !== undefined) property[k] = source[k];
     setOwn(properties, arg.name, property);
     if (arg.required === true) required.push(arg.name);
@@ -91,12 +107,15 @@ export function buildArgumentSchema(
  * The JSON Schema of the arguments object that per-argument declarations describe:
  * `{type: 'object', properties, required?}` (`required` only when some argument is required). Each property holds
  * the argument's JSON-Schema keywords (type, enum, pattern, format, minLength, maxLength, minimum, maximum, default,
- * items) and its title/description. Extra arguments are not forbidden (the default `extraArguments: 'accept'`).
+ * items) and its title/description; an argument with no `type` and no `enum` (a plain MCP argument) gets
+ * `type: 'string'`, which is how it is validated. Extra arguments are not forbidden (the default
+ * `extraArguments: 'accept'`).
  *
  * @example
  * ```ts
- * getArgumentSchema([{ name: 'language', required: true, enum: ['typescript', 'python'] }]);
- * // { type: 'object', properties: { language: { enum: ['typescript', 'python'] } }, required: ['language'] }
+ * getArgumentSchema([{ name: 'language', required: true, enum: ['typescript', 'python'] }, { name: 'focus' }]);
+ * // { type: 'object', properties: { language: { enum: ['typescript', 'python'] }, focus: { type: 'string' } },
+ * //   required: ['language'] }
  * ```
  */
 export function getArgumentSchema(promptArguments?: readonly PromptArgumentDefinition[]): JsonSchema {

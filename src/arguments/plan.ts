@@ -1,15 +1,20 @@
 /**
- * The non-ajv part of a validator, built once on first use: per-argument slots (coercion type, length limit,
- * default), required names, the effective schema, and whether the ajv-free fast path can decide alone.
+ * The non-ajv part of a validator, built once (by `check()` or first use): per-argument slots (coercion type,
+ * length limit, default), required names, the effective schema, and whether the ajv-free fast path can decide alone.
  *
  * @module
  * @internal
  */
-import type { PromptArgumentDefinition } from '../definition/types.js';
+import { RESERVED_ARGUMENT_NAMES } from '../definition/names.js';
+import type { DefinitionProblem, PromptArgumentDefinition } from '../definition/types.js';
 import type { JsonSchema } from '../types.js';
-import { TYPE_OBJECT, typeMask } from './coerce.js';
+import { TYPE_OBJECT, TYPE_STRING, typeMask } from './coerce.js';
+import type { Choices } from './coerce.js';
 import { definitionError } from './failures.js';
-import { buildArgumentSchema, setOwn } from './helpers.js';
+import { buildArgumentSchema, isUntyped, setOwn } from './helpers.js';
+import { coercionOf } from './infer.js';
+import type { Coercion } from './infer.js';
+import { codePointLength } from './length.js';
 import type { ArgumentValidationOptions } from './types.js';
 
 /** Default code-point limit of every string argument. */
@@ -18,18 +23,20 @@ export const DEFAULT_MAX_LENGTH = 10_000;
 /** What the hot path knows about one declared argument. */
 export interface ArgumentSlot {
   readonly name: string;
-  /** Declared type flags (0: no coercion). */
+  /** Type flags to coerce to (declared, or inferred from enum/const/$ref; 0: no coercion). */
   readonly types: number;
+  /** The allowed values of a mixed enum/const (`types` is `TYPE_CHOICE`). */
+  readonly choices: Choices | undefined;
+  /** Whether a string value may need coercion (`types` set, and not to string). */
+  readonly parseText: boolean;
   /** Code-point limit (declared maxLength, else the default). */
   readonly limit: number;
   readonly hasDefault: boolean;
   readonly defaultValue: unknown;
-  /** Fast path only: the value must be a string after coercion (`type: 'string'`). */
+  /** Fast path only: the value must be a string after coercion (`type: 'string'`, or no type/enum at all). */
   readonly mustBeString: boolean;
-  /** Fast path only: the allowed values of a string `enum`. */
+  /** Fast path only: the allowed values of a string `enum` (listed, in order, in messages). */
   readonly allowed: ReadonlySet<string> | undefined;
-  /** Fast path only: the allowed values as listed in messages. */
-  readonly allowedText: string;
 }
 
 /** Everything a validator needs besides ajv. */
@@ -52,7 +59,7 @@ export interface ArgumentPlan {
   /** True when the fast path decides alone (no ajv). */
   readonly fast: boolean;
   /** Maps a JSON pointer into {@link schema} to one into the prompt definition (for definition errors). */
-  readonly locate: (schemaPointer: string) => string;
+  locate(schemaPointer: string): string;
 }
 
 /** `$schema` URIs of older drafts: removed from an inputSchema's root (it is evaluated as draft 2020-12). */
@@ -70,6 +77,10 @@ function unescapePointer(segment: string): string {
   return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
+function pointerSegment(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
 function defaultLimitOf(options: ArgumentValidationOptions): number {
   const limit = options.maxLength;
   if (limit === undefined) return DEFAULT_MAX_LENGTH;
@@ -79,25 +90,118 @@ function defaultLimitOf(options: ArgumentValidationOptions): number {
   return limit;
 }
 
-/** Whether one argument declaration is fully checked by the fast path (so ajv is not needed for it). */
+/**
+ * Whether one argument declaration is fully checked by the fast path (so ajv is not needed for it, neither to
+ * validate nor to check the declaration: its default is known to satisfy it).
+ */
 function fastEligible(arg: Record<string, unknown>): boolean {
   const type = arg['type'];
   if (type !== undefined && type !== 'string') return false;
-  for (const k of ['pattern', 'format', 'minLength', 'minimum', 'maximum', 'items'] as const) {
-    if (arg[k] !== undefined) return false;
-  }
+  for (let i = 0; i < SLOW_KEYWORDS.length; i++) if (arg[SLOW_KEYWORDS[i] as string] !== undefined) return false;
   if (arg['maxLength'] !== undefined && !isLimit(arg['maxLength'])) return false;
   const en = arg['enum'];
   if (en !== undefined) {
-    if (!Array.isArray(en) || en.length === 0 || !en.every((v) => typeof v === 'string')) return false;
-    if (new Set(en).size !== en.length) return false;
+    if (!Array.isArray(en) || en.length === 0) return false;
+    for (let i = 0; i < en.length; i++) if (typeof en[i] !== 'string') return false;
   }
   const def = arg['default'];
-  if (def !== undefined) {
-    if (type === 'string' && typeof def !== 'string') return false;
+  if (def !== undefined && def !== null) {
+    if (typeof def !== 'string') return false;
     if (Array.isArray(en) && !(en as unknown[]).includes(def)) return false;
   }
   return true;
+}
+
+/** Keywords only ajv checks. */
+const SLOW_KEYWORDS: readonly string[] = ['pattern', 'format', 'minLength', 'minimum', 'maximum', 'items'];
+
+/** The coercion of a per-argument declaration: `type`, else inferred from `enum`, else string (plain MCP). */
+function argumentCoercion(arg: Record<string, unknown>): Coercion {
+  if (isUntyped(arg)) return STRING;
+  return coercionOf(arg['type'] !== undefined ? { type: arg['type'] } : { enum: arg['enum'] });
+}
+
+const STRING: Coercion = Object.freeze({ types: TYPE_STRING, choices: undefined });
+
+function parsesText(types: number): boolean {
+  return types !== 0 && (types & TYPE_STRING) === 0;
+}
+
+const RESERVED = new Set(RESERVED_ARGUMENT_NAMES);
+
+function reservedProblem(name: string, path: string): DefinitionProblem {
+  return { path, message: `argument name '${name}' is reserved` };
+}
+
+/** Whether a string default is longer than the declared `maxLength` (ajv never sees valid maxLengths). */
+function defaultTooLong(property: Record<string, unknown>): boolean {
+  const def = property['default'];
+  if (typeof def !== 'string') return false;
+  const max = property['maxLength'];
+  return isLimit(max) && def.length > max && codePointLength(def) > max;
+}
+
+function defaultTooLongProblem(property: Record<string, unknown>, path: string): DefinitionProblem {
+  const max = String(property['maxLength']);
+  return { path: `${path}/default`, message: `default value must NOT have more than ${max} characters` };
+}
+
+/** The plan of per-argument declarations; its schemas are built on first read (the fast path never needs them). */
+class DeclaredPlan implements ArgumentPlan {
+  private built: JsonSchema | undefined;
+  private forAjv: JsonSchema | undefined;
+
+  constructor(
+    readonly names: readonly string[],
+    readonly required: readonly string[],
+    readonly slots: ReadonlyMap<string, ArgumentSlot>,
+    readonly defaults: readonly ArgumentSlot[],
+    readonly extraLimit: number,
+    readonly rejectExtras: boolean,
+    readonly fast: boolean,
+    private readonly list: readonly PromptArgumentDefinition[],
+  ) {}
+
+  get schema(): JsonSchema {
+    if (this.built === undefined) {
+      const schema = buildArgumentSchema(this.list, false);
+      if (this.rejectExtras) schema['additionalProperties'] = false;
+      this.built = schema;
+    }
+    return this.built;
+  }
+
+  get ajvSchema(): JsonSchema {
+    return (this.forAjv ??= withoutLengths(this.schema));
+  }
+
+  locate(pointer: string): string {
+    const m = /^\/properties\/([^/]*)(.*)$/.exec(pointer);
+    const i = m === null ? -1 : this.names.indexOf(unescapePointer(m[1] ?? ''));
+    return m === null || i < 0 ? '/arguments' : `/arguments/${i}${m[2] ?? ''}`;
+  }
+}
+
+/** The plan of an inputSchema. */
+class SchemaPlan implements ArgumentPlan {
+  readonly fast = false;
+  readonly ajvSchema: JsonSchema;
+
+  constructor(
+    readonly names: readonly string[],
+    readonly required: readonly string[],
+    readonly slots: ReadonlyMap<string, ArgumentSlot>,
+    readonly defaults: readonly ArgumentSlot[],
+    readonly extraLimit: number,
+    readonly rejectExtras: boolean,
+    readonly schema: JsonSchema,
+  ) {
+    this.ajvSchema = withoutLengths(schema);
+  }
+
+  locate(pointer: string): string {
+    return `/inputSchema${pointer}`;
+  }
 }
 
 function fromArguments(
@@ -113,48 +217,51 @@ function fromArguments(
   const names: string[] = [];
   const required: string[] = [];
   const slots = new Map<string, ArgumentSlot>();
-  const index = new Map<string, number>();
   const defaults: ArgumentSlot[] = [];
   let fast = true;
-  list.forEach((entry: unknown, i) => {
+  for (let i = 0; i < list.length; i++) {
+    const entry: unknown = list[i];
     if (!isRecord(entry)) throw definitionError([{ path: `/arguments/${i}`, message: 'must be an object' }]);
     const name = entry['name'];
     if (typeof name !== 'string' || name === '') {
       throw definitionError([{ path: `/arguments/${i}/name`, message: 'must be a non-empty string' }]);
     }
+    if (RESERVED.has(name)) throw definitionError([reservedProblem(name, `/arguments/${i}/name`)]);
     if (slots.has(name)) {
       throw definitionError([{ path: `/arguments/${i}/name`, message: `duplicate argument name '${name}'` }]);
     }
+    if (defaultTooLong(entry)) throw definitionError([defaultTooLongProblem(entry, `/arguments/${i}`)]);
     const eligible = fastEligible(entry);
     fast &&= eligible;
     const en = entry['enum'];
-    const allowed = eligible && Array.isArray(en) ? new Set(en as string[]) : undefined;
     const def = entry['default'];
+    const coercion = argumentCoercion(entry);
+    let allowed: Set<string> | undefined;
+    if (eligible && Array.isArray(en)) {
+      allowed = new Set(en as string[]);
+      // Duplicate values are valid JSON Schema but hint at a typo: let ajv judge such an enum.
+      if (allowed.size !== en.length) {
+        allowed = undefined;
+        fast = false;
+      }
+    }
     const slot: ArgumentSlot = {
       name,
-      types: typeMask(entry['type']),
+      types: coercion.types,
+      choices: coercion.choices,
+      parseText: parsesText(coercion.types),
       limit: isLimit(entry['maxLength']) ? entry['maxLength'] : extraLimit,
       hasDefault: def !== undefined && def !== null,
       defaultValue: def,
-      mustBeString: entry['type'] === 'string',
+      mustBeString: coercion === STRING || entry['type'] === 'string',
       allowed,
-      allowedText: allowed === undefined ? '' : [...allowed].join(', '),
     };
     slots.set(name, slot);
-    index.set(name, i);
     names.push(name);
     if (entry['required'] === true) required.push(name);
     if (slot.hasDefault) defaults.push(slot);
-  });
-  const schema = buildArgumentSchema(list, false);
-  if (rejectExtras) schema['additionalProperties'] = false;
-  const locate = (pointer: string): string => {
-    const m = /^\/properties\/([^/]*)(.*)$/.exec(pointer);
-    const i = m === null ? undefined : index.get(unescapePointer(m[1] ?? ''));
-    return m === null || i === undefined ? '/arguments' : `/arguments/${i}${m[2] ?? ''}`;
-  };
-  const ajvSchema = withoutLengths(schema);
-  return { names, required, slots, defaults, extraLimit, rejectExtras, schema, ajvSchema, fast, locate };
+  }
+  return new DeclaredPlan(names, required, slots, defaults, extraLimit, rejectExtras, fast, list);
 }
 
 function fromInputSchema(inputSchema: unknown, options: ArgumentValidationOptions): ArgumentPlan {
@@ -177,46 +284,57 @@ function fromInputSchema(inputSchema: unknown, options: ArgumentValidationOption
   }
   const required = [...new Set(requiredList as string[])];
   const names = Object.keys(properties);
+  const problems: DefinitionProblem[] = [];
   const slots = new Map<string, ArgumentSlot>();
   const defaults: ArgumentSlot[] = [];
   for (const name of names) {
     const property = properties[name];
     const p = isRecord(property) ? property : {};
+    if (RESERVED.has(name) || defaultTooLong(p)) {
+      const path = `/inputSchema/properties/${pointerSegment(name)}`;
+      problems.push(RESERVED.has(name) ? reservedProblem(name, path) : defaultTooLongProblem(p, path));
+    }
     const def = p['default'];
+    const coercion = coercionOf(p, inputSchema);
     const slot: ArgumentSlot = {
       name,
-      types: typeMask(p['type']),
+      types: coercion.types,
+      choices: coercion.choices,
+      parseText: parsesText(coercion.types),
       limit: isLimit(p['maxLength']) ? p['maxLength'] : extraLimit,
       hasDefault: def !== undefined && def !== null,
       defaultValue: def,
       mustBeString: false,
       allowed: undefined,
-      allowedText: '',
     };
     slots.set(name, slot);
     if (slot.hasDefault) defaults.push(slot);
   }
+  for (let i = 0; i < requiredList.length; i++) {
+    const name = requiredList[i] as string;
+    if (!slots.has(name) && RESERVED.has(name)) problems.push(reservedProblem(name, `/inputSchema/required/${i}`));
+  }
+  if (problems.length > 0) throw definitionError(problems);
   for (const name of required) {
     if (slots.has(name)) continue;
     names.push(name);
     slots.set(name, {
       name,
       types: 0,
+      choices: undefined,
+      parseText: false,
       limit: extraLimit,
       hasDefault: false,
       defaultValue: undefined,
       mustBeString: false,
       allowed: undefined,
-      allowedText: '',
     });
   }
   const schema: JsonSchema = { ...inputSchema };
   const dialect = schema['$schema'];
   if (typeof dialect === 'string' && LEGACY_DIALECT.test(dialect)) delete schema['$schema'];
   if (rejectExtras) schema['additionalProperties'] = false;
-  const locate = (pointer: string): string => `/inputSchema${pointer}`;
-  const ajvSchema = withoutLengths(schema);
-  return { names, required, slots, defaults, extraLimit, rejectExtras, schema, ajvSchema, fast: false, locate };
+  return new SchemaPlan(names, required, slots, defaults, extraLimit, rejectExtras, schema);
 }
 
 /** A copy of `schema` whose top-level properties have no (valid) `maxLength`; `schema` itself when none has one. */

@@ -1,28 +1,37 @@
 /**
- * One private ajv instance (draft 2020-12 + ajv-formats) and its compiled schemas, shared per identical schema
- * (canonical JSON) and reference-counted, so replacing a prompt never leaks a compiled schema.
+ * One private ajv instance (draft 2020-12 + ajv-formats) and its schemas: checked once and compiled once per
+ * identical schema (canonical JSON), reference-counted, so replacing a prompt never leaks a schema.
  *
  * @module
  * @internal
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import type { DefinitionProblem } from '../definition/types.js';
 import type { JsonSchema } from '../types.js';
 import { describeAjvError } from './ajv-errors.js';
 import { canonicalJson } from './canonical.js';
+import { defaultProblems } from './defaults.js';
 import { definitionError } from './failures.js';
+import { schemaProblems } from './schema-walk.js';
+import type { SchemaProblem } from './schema-walk.js';
 
 // ajv-formats is CommonJS whose `module.exports` is the plugin with a `.default` pointing to itself: `.default` is
 // right under Node ESM, CJS bundles and TypeScript's NodeNext view alike.
 const addFormats = formatsModule.default;
 
-/** One compiled schema and the number of validators using it. */
+/**
+ * One distinct schema: checked when first acquired (meta-schema, formats, patterns, references, defaults), compiled
+ * by ajv only when a validator first validates with it; shared by every validator of an identical schema.
+ */
 export interface StoreEntry {
   readonly key: string;
   readonly schema: JsonSchema;
-  readonly validate: ValidateFunction;
+  /** Plain `JSON.stringify` forms that led to this entry (a cheap first lookup; at most a few). */
+  readonly raws: string[];
+  /** The compiled ajv function, once some validator validated. */
+  validate: ValidateFunction | undefined;
   refs: number;
 }
 
@@ -30,21 +39,27 @@ export interface StoreEntry {
 export type Locate = (schemaPointer: string) => string;
 
 /**
- * The compiled-schema store behind an {@link ArgumentValidatorCache}. ajv is created on first need.
+ * The schema store behind an {@link ArgumentValidatorCache}. ajv is created on first need.
  *
  * @example
  * ```ts
  * const store = new SchemaStore();
- * const entry = store.acquire({ type: 'object' }, (p) => p);
+ * const entry = store.acquire({ type: 'object' }, (p) => p); // checked, not compiled
+ * store.compiled(entry, (p) => p)({}); // true
  * store.release(entry); // store.size === 0
  * ```
  */
 export class SchemaStore {
   private ajvInstance: Ajv2020 | undefined;
   private readonly entries = new Map<string, StoreEntry>();
+  /** Entries by the plain JSON of a schema that led to them: identical schemas mostly share their key order too. */
+  private readonly byRaw = new Map<string, StoreEntry>();
   private readonly warnings: string[] = [];
+  private readonly knownFormat = (name: string): boolean =>
+    Object.prototype.hasOwnProperty.call(this.ajv.formats, name);
+  private readonly getAjv = (): Ajv2020 => this.ajv;
 
-  /** Distinct compiled schemas alive. */
+  /** Distinct schemas alive (checked or compiled). */
   get size(): number {
     return this.entries.size;
   }
@@ -54,8 +69,10 @@ export class SchemaStore {
       const warnings = this.warnings;
       const ajv = new Ajv2020({
         allErrors: true,
-        // Unknown keywords (vendor extensions) are tolerated; unknown formats are caught through the logger below.
+        // Unknown keywords (vendor extensions) are tolerated; unknown formats are caught by our own check.
         strict: false,
+        // NaN and Infinity are not numbers (JSON has neither).
+        strictNumbers: true,
         useDefaults: false,
         coerceTypes: false,
         // We validate schemas against the meta-schema ourselves, to report every problem with its path.
@@ -71,18 +88,33 @@ export class SchemaStore {
   }
 
   /**
-   * The shared compiled validator of `schema`, compiling it on first use; the caller must {@link release} it.
-   * Throws PromptError `INVALID_PROMPT_DEFINITION` when the schema is invalid (nothing is kept then).
+   * The shared entry of `schema`, checking it when it is new (see {@link StoreEntry}; no ajv compile); the caller
+   * must {@link release} it. Throws PromptError `INVALID_PROMPT_DEFINITION` when the schema is broken (nothing is
+   * kept then).
    */
   acquire(schema: JsonSchema, locate: Locate): StoreEntry {
-    const key = canonicalJson(schema);
-    let entry = this.entries.get(key);
+    const raw = rawJson(schema);
+    let entry = raw === undefined ? undefined : this.byRaw.get(raw);
     if (entry === undefined) {
-      entry = { key, schema, validate: this.compile(schema, locate), refs: 0 };
-      this.entries.set(key, entry);
+      const key = canonicalJson(schema);
+      entry = this.entries.get(key);
+      if (entry === undefined) {
+        this.inspect(schema, locate);
+        entry = { key, schema, raws: [], validate: undefined, refs: 0 };
+        this.entries.set(key, entry);
+      }
+      if (raw !== undefined && entry.raws.length < MAX_RAWS) {
+        entry.raws.push(raw);
+        this.byRaw.set(raw, entry);
+      }
     }
     entry.refs++;
     return entry;
+  }
+
+  /** The compiled ajv function of an acquired entry, compiling it on first call. */
+  compiled(entry: StoreEntry, locate: Locate): ValidateFunction {
+    return (entry.validate ??= this.compile(entry.schema, locate));
   }
 
   /** Drops one reference; the last one removes the schema from ajv and the store. */
@@ -91,24 +123,49 @@ export class SchemaStore {
     entry.refs--;
     if (entry.refs === 0 && this.entries.get(entry.key) === entry) {
       this.entries.delete(entry.key);
-      this.ajvInstance?.removeSchema(entry.schema);
+      for (const raw of entry.raws) this.byRaw.delete(raw);
+      if (entry.validate !== undefined) this.ajvInstance?.removeSchema(entry.schema);
     }
+  }
+
+  /** Checks `schema` like {@link acquire} without keeping anything (a live identical entry is already checked). */
+  checkDetached(schema: JsonSchema, locate: Locate): void {
+    if (!this.entries.has(canonicalJson(schema))) this.inspect(schema, locate);
   }
 
   /** A validator for `schema` that holds no reference: the live shared one, or a fresh one ajv does not keep. */
   detached(schema: JsonSchema, locate: Locate): ValidateFunction {
     const live = this.entries.get(canonicalJson(schema));
-    if (live !== undefined) return live.validate;
+    if (live !== undefined) return this.compiled(live, locate);
+    this.inspect(schema, locate);
     const validate = this.compile(schema, locate);
     this.ajv.removeSchema(schema);
     return validate;
   }
 
+  /** Throws the definition error of `schema`'s problems, if any. */
+  private inspect(schema: JsonSchema, locate: Locate): void {
+    const problems = this.problems(schema);
+    if (problems.length > 0) throw definitionError(located(problems, locate));
+  }
+
+  /** Meta-schema problems; else formats, patterns, `__proto__` names and references; else defaults. */
+  private problems(schema: JsonSchema): SchemaProblem[] {
+    const ajv = this.ajv;
+    let valid: boolean;
+    try {
+      valid = ajv.validateSchema(schema) as boolean;
+    } catch (error) {
+      // An unknown `$schema` dialect.
+      return [{ pointer: '/$schema', message: error instanceof Error ? error.message : String(error) }];
+    }
+    if (!valid) return (ajv.errors ?? []).map((e) => ({ pointer: e.instancePath, message: describeAjvError(e) }));
+    const found = schemaProblems(schema, this.knownFormat);
+    return found.length > 0 ? found : defaultProblems(schema, this.getAjv);
+  }
+
   private compile(schema: JsonSchema, locate: Locate): ValidateFunction {
     const ajv = this.ajv;
-    if (!(ajv.validateSchema(schema) as boolean)) {
-      throw definitionError(metaProblems(ajv.errors ?? [], locate));
-    }
     this.warnings.length = 0;
     let validate: ValidateFunction;
     try {
@@ -116,8 +173,7 @@ export class SchemaStore {
     } catch (error) {
       ajv.removeSchema(schema);
       const message = error instanceof Error ? error.message : String(error);
-      const pattern = findBadPattern(schema, '');
-      throw definitionError([{ path: locate(pattern ?? ''), message }], error);
+      throw definitionError([{ path: locate(''), message }], error);
     }
     const problems = formatProblems(this.warnings, locate);
     this.warnings.length = 0;
@@ -129,17 +185,32 @@ export class SchemaStore {
   }
 }
 
-/** One problem per schema location (ajv reports an `anyOf` failure and each of its branches). */
-function metaProblems(errors: readonly ErrorObject[], locate: Locate): DefinitionProblem[] {
+/** How many plain-JSON forms (key orders) an entry remembers. */
+const MAX_RAWS = 4;
+
+/**
+ * `JSON.stringify(schema)`, or undefined when it throws (a cycle, a bigint: the canonical form reports those).
+ * Two schemas with the same plain JSON have the same canonical JSON.
+ */
+function rawJson(schema: JsonSchema): string | undefined {
+  try {
+    return JSON.stringify(schema);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Definition problems from schema problems: one per location (ajv reports an `anyOf` failure and each branch). */
+function located(problems: readonly SchemaProblem[], locate: Locate): DefinitionProblem[] {
   const seen = new Set<string>();
-  const problems: DefinitionProblem[] = [];
-  for (const e of errors) {
-    const path = locate(e.instancePath);
+  const out: DefinitionProblem[] = [];
+  for (const p of problems) {
+    const path = locate(p.pointer);
     if (seen.has(path)) continue;
     seen.add(path);
-    problems.push({ path, message: describeAjvError(e) });
+    out.push({ path, message: p.message });
   }
-  return problems;
+  return out;
 }
 
 const UNKNOWN_FORMAT = /^unknown format "(.*)" ignored in schema at path "#(.*)"$/;
@@ -154,30 +225,4 @@ function formatProblems(warnings: readonly string[], locate: Locate): Definition
     problems.set(path, { path, message: `unknown format "${m[1] ?? ''}"` });
   }
   return [...problems.values()];
-}
-
-function compiles(pattern: string): boolean {
-  try {
-    new RegExp(pattern, 'u');
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The JSON pointer of the first `pattern` (or `patternProperties` key) that is not a valid regular expression. */
-function findBadPattern(node: unknown, pointer: string): string | undefined {
-  if (typeof node !== 'object' || node === null) return undefined;
-  for (const [key, value] of Object.entries(node)) {
-    const here = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-    if (key === 'pattern' && typeof value === 'string' && !compiles(value)) return here;
-    if (key === 'patternProperties' && typeof value === 'object' && value !== null) {
-      for (const p of Object.keys(value)) {
-        if (!compiles(p)) return `${here}/${p.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-      }
-    }
-    const found = findBadPattern(value, here);
-    if (found !== undefined) return found;
-  }
-  return undefined;
 }

@@ -79,6 +79,19 @@ export interface CompiledArgumentValidator {
    */
   validate(provided: unknown): ArgumentValidationResult;
   /**
+   * Checks the declarations without compiling the validator (call it at registration): throws PromptError
+   * `INVALID_PROMPT_DEFINITION` (data `{problems: [{path, message}]}`, JSON pointers into the prompt definition)
+   * when the effective schema is invalid against the JSON Schema meta-schema, uses an unknown `format`, has a
+   * `pattern` that is not a valid regular expression, a local `$ref` that points nowhere (or only to itself), a
+   * reserved property name (`__proto__`, `constructor`, `prototype` as argument names; `__proto__` anywhere in
+   * `properties`), or a `default` (per-argument, or of an inputSchema property) that does not satisfy its own
+   * property schema; returns otherwise. The error is remembered: `validate()` throws it too. Costs nothing beyond
+   * building the plan for declarations on the ajv-free fast path; for other schemas the result is shared per
+   * identical schema (like the compiled validators, and released with them). `validate()` runs the same check
+   * before its first compile, so calling `check()` is optional.
+   */
+  check(): void;
+  /**
    * Drops this user's reference to the shared compiled schema; when no user is left it is removed from ajv and the
    * cache. Idempotent. A released validator still validates (with the function it already had, or a detached one).
    */

@@ -55,14 +55,22 @@ function validatorFor(
  *   empty string counts as given; `null` counts as omitted), then the first string over its length limit (default
  *   10,000 code points for every string argument, extras included; a declared `maxLength` wins), then schema
  *   problems (`details: [{argument, keyword, message}]`).
- * - Strings are coerced to the declared type (numbers, integers, booleans, JSON arrays/objects); a number or
- *   boolean given for a string argument becomes its string form. Defaults are applied (also for `null` values).
+ * - Strings are coerced to the declared type (numbers, integers, booleans, JSON arrays/objects; a number only when
+ *   finite: `1e400` stays text); a number or boolean given for a string argument becomes its string form. Without
+ *   a literal `type`, the type is inferred from `enum`/`const` values (all integers -> integer, all numbers ->
+ *   number, all booleans -> boolean, all strings -> string; a mix: the literal string if allowed, else the allowed
+ *   number or boolean its text spells) and, in an inputSchema, from a local `$ref` target.
+ * - A per-argument declaration with no `type` and no `enum` is a plain MCP argument: a string (numbers and booleans
+ *   become their string form; an array or object is a `type` error). inputSchema properties without a type accept
+ *   what their schema accepts.
+ * - Defaults are applied (also for `null` values).
  * - `inputSchema`, when given, wins entirely (its `required`, property types, defaults, maxLength); it is evaluated
  *   as JSON Schema 2020-12 (a draft-07 `$schema` is accepted and ignored).
  * - The result is a new null-prototype object; `provided` is never mutated; `__proto__`/`constructor` keys are plain
  *   data (nested values are not copied).
- * - A broken schema throws PromptError `INVALID_PROMPT_DEFINITION`: a server fault that clients only ever see as
- *   -32603 "Internal error" (see the error table).
+ * - A broken schema (also: an unknown format, a default that does not satisfy its property schema, a reserved
+ *   argument name such as `__proto__`) throws PromptError `INVALID_PROMPT_DEFINITION`: a server fault that clients
+ *   only ever see as -32603 "Internal error" (see the error table).
  *
  * @example
  * ```ts

@@ -1,7 +1,7 @@
 /**
- * The compiled validator of one prompt: lazy (nothing is built until first use), then a single pass over the given
- * arguments (count, length limits, coercion into a null-prototype copy), defaults, required check, and the schema
- * check (the fast path, or the shared ajv function).
+ * The compiled validator of one prompt: lazy (nothing is built until `check()` or first use; ajv compiles only on
+ * first use), then a single pass over the given arguments (count, length limits, coercion into a null-prototype
+ * copy), defaults, required check, and the schema check (the fast path, or the shared ajv function).
  *
  * Report order when several problems exist: missing required arguments, then the first argument over its length
  * limit (in the order the client sent them), then schema problems.
@@ -30,6 +30,10 @@ import type {
 const hasOwn = Object.prototype.hasOwnProperty;
 const EMPTY: Readonly<Record<string, unknown>> = Object.freeze(Object.create(null) as Record<string, unknown>);
 
+function notAllowed(argument: string, allowed: ReadonlySet<string>): SchemaValidationDetail {
+  return { argument, keyword: 'enum', message: `must be one of: ${[...allowed].join(', ')}` };
+}
+
 function copyDefault(value: unknown): unknown {
   return typeof value === 'object' && value !== null ? structuredClone(value) : value;
 }
@@ -47,8 +51,9 @@ export class ArgumentValidator implements CompiledArgumentValidator {
   private plan: ArgumentPlan | undefined;
   /** The plan once validation can run (plan built and, off the fast path, the ajv function at hand). */
   private ready: ArgumentPlan | undefined;
-  private check: ValidateFunction | undefined;
+  private fn: ValidateFunction | undefined;
   private entry: StoreEntry | undefined;
+  private checked = false;
   private failure: unknown;
   private released = false;
 
@@ -91,22 +96,44 @@ export class ArgumentValidator implements CompiledArgumentValidator {
     return this.plan;
   }
 
-  /** Builds the plan and, unless the fast path suffices, gets the compiled ajv function. */
+  check(): void {
+    if (this.checked) return;
+    const plan = this.getPlan();
+    // A fast-path plan needs nothing more: its declarations are plain strings whose defaults are known to fit.
+    if (!plan.fast) {
+      if (this.failure !== undefined) throw this.failure;
+      try {
+        const locate = (pointer: string): string => plan.locate(pointer);
+        if (this.released) this.store.checkDetached(plan.ajvSchema, locate);
+        else this.entry ??= this.store.acquire(plan.ajvSchema, locate);
+      } catch (error) {
+        this.failure = error;
+        throw error;
+      }
+    }
+    this.checked = true;
+  }
+
+  /** Builds the plan and, unless the fast path suffices, gets the compiled ajv function (checking first). */
   private prepare(): ArgumentPlan {
     const plan = this.getPlan();
     if (plan.fast) return (this.ready = plan);
     if (this.failure !== undefined) throw this.failure;
+    const locate = (pointer: string): string => plan.locate(pointer);
     try {
-      if (this.released) {
-        this.check = this.store.detached(plan.ajvSchema, plan.locate);
+      if (this.entry !== undefined) {
+        this.fn = this.store.compiled(this.entry, locate);
+      } else if (this.released) {
+        this.fn = this.store.detached(plan.ajvSchema, locate);
       } else {
-        this.entry = this.store.acquire(plan.ajvSchema, plan.locate);
-        this.check = this.entry.validate;
+        this.entry = this.store.acquire(plan.ajvSchema, locate);
+        this.fn = this.store.compiled(this.entry, locate);
       }
     } catch (error) {
       this.failure = error;
       throw error;
     }
+    this.checked = true;
     return (this.ready = plan);
   }
 
@@ -154,16 +181,25 @@ export class ArgumentValidator implements CompiledArgumentValidator {
         out[key] = raw;
         continue;
       }
-      const value = slot.types === 0 ? raw : coerceValue(raw, slot.types);
-      if (value !== raw && typeof value === 'string' && exceedsLimit(value, limit)) {
-        tooLong = key;
-        tooLongLimit = limit;
+      let value: unknown;
+      if (typeof raw === 'string') {
+        // The MCP wire's only case: text, usually for a string argument (no coercion call at all).
+        value = slot.parseText ? coerceValue(raw, slot.types, slot.choices) : raw;
+      } else {
+        value = slot.types === 0 ? raw : coerceValue(raw, slot.types, slot.choices);
+        if (typeof value === 'string' && exceedsLimit(value, limit)) {
+          tooLong = key;
+          tooLongLimit = limit;
+        }
       }
       if (fast) {
-        if (slot.mustBeString && typeof value !== 'string') {
+        if (typeof value === 'string') {
+          const allowed = slot.allowed;
+          if (allowed !== undefined && !allowed.has(value)) (details ??= []).push(notAllowed(key, allowed));
+        } else if (slot.mustBeString) {
           (details ??= []).push({ argument: key, keyword: 'type', message: 'must be string' });
-        } else if (slot.allowed !== undefined && !(typeof value === 'string' && slot.allowed.has(value))) {
-          (details ??= []).push({ argument: key, keyword: 'enum', message: `must be one of: ${slot.allowedText}` });
+        } else if (slot.allowed !== undefined) {
+          (details ??= []).push(notAllowed(key, slot.allowed));
         }
       }
       out[key] = value;
@@ -186,8 +222,8 @@ export class ArgumentValidator implements CompiledArgumentValidator {
       return { ok: false, error: tooLongFailure(tooLong, tooLongLimit, count, required.length) };
     }
     if (!fast) {
-      const check = this.check as ValidateFunction;
-      if (!check(out)) details = toDetails(check.errors ?? []);
+      const fn = this.fn as ValidateFunction;
+      if (!fn(out)) details = toDetails(fn.errors ?? []);
     }
     if (details !== undefined && details.length > 0) {
       return { ok: false, error: schemaFailure(details, count, required.length) };

@@ -510,6 +510,7 @@ export function checkPromptDefinition(input: unknown, systemRole: SystemRolePoli
     if (args !== undefined) out['arguments'] = args;
   }
   r.object(input, 'inputSchema', '', out);
+  if (out['inputSchema'] !== undefined) checkInputSchemaNames(r, out['inputSchema'] as Record<string, unknown>);
 
   const hasMessages = has(input, 'messages');
   const hasRender = has(input, 'render');
@@ -553,4 +554,27 @@ export function parsePromptDefinition(input: unknown, options: ParsePromptDefini
     ...(check.name === undefined ? {} : { name: check.name }),
     ...(options.locate === undefined ? {} : { locate: options.locate }),
   });
+}
+
+/**
+ * Argument names in an inputSchema follow the same rules as declared arguments: in particular `__proto__`,
+ * `constructor` and `prototype` are rejected (ajv silently drops a `__proto__` property, which would leave it
+ * unvalidated).
+ */
+function checkInputSchemaNames(r: Reader, schema: Record<string, unknown>): void {
+  const properties = own(schema, 'properties');
+  if (isRecord(properties)) {
+    for (const key of Object.keys(properties)) {
+      const problem = validateArgumentName(key);
+      if (problem !== undefined) r.problem(childPointer(childPointer('/inputSchema', 'properties'), key), problem);
+    }
+  }
+  const required = own(schema, 'required');
+  if (Array.isArray(required)) {
+    required.forEach((name: unknown, i) => {
+      if (typeof name === 'string' && validateArgumentName(name) !== undefined) {
+        r.problem(childPointer(childPointer('/inputSchema', 'required'), i), validateArgumentName(name)!);
+      }
+    });
+  }
 }

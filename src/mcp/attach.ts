@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { isPromptError } from '../errors.js';
 import { JsonRpcError, createPromptHandlers } from '../protocol.js';
 import type { HandlerExtra, PromptHandlers, PromptMethod } from '../protocol.js';
 import type { PromptRegistry } from '../registry.js';
@@ -11,24 +12,39 @@ import { checkDebounceMs, createListChangedNotifier } from './notifier.js';
 import type { ListChangedNotifier } from './notifier.js';
 import { registerRequestHandler } from './register.js';
 import type { McpRequestInfo } from './request-info.js';
-import { detectServer } from './server-shape.js';
-import type { AttachableServer, DetectedServer } from './server-shape.js';
+import { checkCompleteResult, readCompleteResourceParams } from './resource-completion.js';
+import type { CompleteResource } from './resource-completion.js';
+import { detectServer, isClientInitialized } from './server-shape.js';
+import type { AttachableServer, DetectedServer, LowLevelServer } from './server-shape.js';
 
 /** Options of {@link attachPrompts}. */
 export interface AttachPromptsOptions {
   /**
-   * Registry changes within this many milliseconds are announced with ONE `notifications/prompts/list_changed`
-   * (default 50).
+   * Quiet period, in milliseconds (default 50): one `notifications/prompts/list_changed` goes out once the registry
+   * has not changed for this long (trailing debounce). A steady stream of changes still notifies at least every
+   * 10 × `debounceMs`. From 0 to 2^31 - 1.
    */
   debounceMs?: number;
   /**
-   * Serve `completion/complete` and declare the `completions` capability (default true). Set false when the server
-   * already answers completions itself (for example an `McpServer` with resource-template completions).
+   * Serve `completion/complete` and declare the `completions` capability (default true). With false, the server's
+   * own completion handler (if any) answers — and cannot complete these prompts' arguments.
    */
   completions?: boolean;
   /**
+   * Answers `completion/complete` for `ref/resource` (resource-template variables) from the same handler that
+   * completes the prompts. Needed when an `McpServer` also has resource templates with `complete` callbacks: the
+   * protocol has one completion handler per server. `completeFromResourceTemplates([template])` answers from the
+   * templates' own callbacks. Given an `McpServer` that already installed its completion handler (templates with
+   * `complete` callbacks registered before attachPrompts), attachPrompts replaces that handler. Without this option,
+   * `ref/resource` completions get no values.
+   */
+  completeResource?: CompleteResource;
+  /**
    * Builds the per-request context passed to programmatic `render` functions as `context.extra` (for example the
-   * authenticated user from `request.authInfo`). A throw becomes -32603 with a generic message.
+   * authenticated user from `request.authInfo`). Runs for `prompts/get` and `completion/complete` only. A thrown
+   * JSON-RPC error (an Error with an integer `code` from -32768 to -32000, such as the SDK's
+   * `McpError`/`ProtocolError`) or `PromptError` reaches the client as is; anything else becomes -32603 with a generic
+   * message.
    */
   context?: (
     request: McpRequestInfo,
@@ -37,6 +53,17 @@ export interface AttachPromptsOptions {
 
 /** Removes what {@link attachPrompts} added: the request handlers, the registry subscription and pending timers. */
 export type DetachPrompts = () => void;
+
+/**
+ * An error to send as it is: an Error carrying an integer JSON-RPC error code from the reserved range (-32768 to
+ * -32000), as the SDKs' `McpError`/`ProtocolError` do. Other numeric codes (gRPC statuses, HTTP statuses, ...) are not
+ * wire errors and stay internal.
+ */
+function isWireError(error: unknown): error is Error & { code: number } {
+  if (!(error instanceof Error) || isPromptError(error)) return false;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'number' && Number.isInteger(code) && code >= -32768 && code <= -32000;
+}
 
 /** The state of one attachment. Request handlers hold it; the registry listener holds it only weakly. */
 class Attachment {
@@ -48,6 +75,7 @@ class Attachment {
     readonly handlers: PromptHandlers,
     readonly methods: readonly PromptMethod[],
     readonly contextOf: AttachPromptsOptions['context'],
+    readonly completeResource: CompleteResource | undefined,
     debounceMs: number,
   ) {
     const server = target.server;
@@ -60,7 +88,7 @@ class Attachment {
           /* the SDK refused to send (for example the connection's protocol era has no such notification) */
         }
       },
-      () => !this.detached && server.transport !== undefined,
+      () => !this.detached && server.transport !== undefined && isClientInitialized(server),
       debounceMs,
     );
   }
@@ -69,14 +97,23 @@ class Attachment {
     try {
       const extra: HandlerExtra = {};
       if (info.signal !== undefined) extra.signal = info.signal;
-      if (this.contextOf !== undefined) {
+      if (this.contextOf !== undefined && method !== 'prompts/list') {
         const context = await this.contextOf(info);
         if (context !== undefined) extra.context = context;
       }
+      if (method === 'completion/complete') {
+        const resource = readCompleteResourceParams(params);
+        if (resource !== undefined) {
+          if (this.completeResource === undefined) return { completion: { values: [], total: 0, hasMore: false } };
+          return checkCompleteResult(await this.completeResource(resource, info));
+        }
+      }
       return await this.handlers[method](params, extra);
     } catch (error) {
-      // Both SDKs forward a thrown error's numeric `code`, `message` and `data` to the client. Anything that is not
-      // already a wire error goes through the error table (internal errors become a generic -32603).
+      // Both SDKs forward a thrown error's numeric `code`, `message` and `data` to the client. A wire error thrown by
+      // the caller's own code (context, completeResource) goes out as it is; anything else goes through the error
+      // table (internal errors become a generic -32603).
+      if (isWireError(error)) throw error;
       throw JsonRpcError.from(error);
     }
   }
@@ -103,26 +140,41 @@ function subscribeWeakly(registry: PromptRegistry, ref: WeakRef<Attachment>): ()
   return unsubscribe;
 }
 
+/** Low-level servers with a live attachment: tells our own earlier attachPrompts() from someone else's handler. */
+const attachedServers = new WeakSet<LowLevelServer>();
+
 function conflictMessage(method: PromptMethod, target: DetectedServer): string {
-  const owner =
-    method === 'completion/complete'
-      ? 'McpServer registers one for completable prompt arguments and resource templates with complete callbacks; ' +
-        'pass { completions: false } to keep it'
-      : target.viaMcpServer
-        ? 'McpServer registers them when you call registerPrompt()/prompt() or pass capabilities.prompts to its ' +
-          'constructor; serve prompts either through McpServer or through mcp-prompt-kit, not both'
-        : 'was attachPrompts() already called on this server?';
+  let owner: string;
+  if (attachedServers.has(target.server)) {
+    owner = 'attachPrompts() was already called on this server; call the detach() it returned first';
+  } else if (method === 'completion/complete') {
+    owner = target.viaMcpServer
+      ? 'McpServer registered one for a resource template with complete callbacks (or a completable prompt argument). ' +
+        'A server has ONE completion handler: pass { completeResource: completeFromResourceTemplates([template]) } so ' +
+        'that attachPrompts answers both prompt and resource-template completions, or { completions: false } to keep ' +
+        "McpServer's handler (which cannot complete these prompts)"
+      : 'McpServer owns it if this is the `.server` of an McpServer (resource templates with complete callbacks): pass ' +
+        'the McpServer itself with the completeResource option, or { completions: false } to keep the existing handler';
+  } else {
+    owner = target.viaMcpServer
+      ? 'McpServer registers them when you call registerPrompt()/prompt() or pass capabilities.prompts to its ' +
+        'constructor; serve prompts either through McpServer or through mcp-prompt-kit, not both'
+      : 'McpServer owns it if this is the `.server` of an McpServer that serves prompts (registerPrompt()/prompt()); ' +
+        'serve prompts either through McpServer or through mcp-prompt-kit, not both';
+  }
   return `attachPrompts: the server already has a handler for ${method} (${owner}).`;
 }
 
 /**
  * Serves a registry's prompts from an official MCP SDK server: registers `prompts/list`, `prompts/get` and
  * `completion/complete`, declares the capabilities `prompts: {listChanged: true}` and `completions: {}`, and sends
- * `notifications/prompts/list_changed` once per burst of registry changes while the server is connected.
+ * one `notifications/prompts/list_changed` per burst of registry changes (trailing debounce), only while connected
+ * and after the client has initialized.
  *
  * Works with SDK v1 (`@modelcontextprotocol/sdk`) and v2 (`@modelcontextprotocol/server`), low-level `Server` or
  * `McpServer` (tools and resources registered through McpServer keep working). Call it BEFORE `connect()`: the SDK
- * fixes capabilities when it connects, so attaching to a connected server throws.
+ * fixes capabilities when it connects, so attaching to a connected server throws. Resource templates with
+ * `complete` callbacks share the one completion handler: see the `completeResource` option.
  *
  * Setup mistakes (not a server, already connected, another prompts handler present, bad options) throw a plain
  * `TypeError`/`Error`/`RangeError` at once: they are programming errors with no JSON-RPC or HTTP meaning, so they are
@@ -132,7 +184,8 @@ function conflictMessage(method: PromptMethod, target: DetectedServer): string {
  * `data.missing_arguments`, `provided_count`, `required_count`; internal failures -> -32603 `Internal error`.
  *
  * @returns `detach()`, synchronous: removes the three handlers, the registry subscription and any pending
- *   notification (declared capabilities stay, the SDK cannot take them back).
+ *   notification (declared capabilities stay, the SDK cannot take them back; an McpServer completion handler that
+ *   `completeResource` replaced is not restored).
  *
  * @example
  * ```ts
@@ -158,8 +211,20 @@ export function attachPrompts(
     throw new TypeError('attachPrompts(server, registry): registry must be a PromptRegistry');
   }
   const debounceMs = checkDebounceMs(options.debounceMs);
+  if (options.completions !== undefined && typeof options.completions !== 'boolean') {
+    throw new TypeError(`attachPrompts: options.completions must be a boolean, got ${typeof options.completions}`);
+  }
+  const completions = options.completions !== false;
   if (options.context !== undefined && typeof options.context !== 'function') {
     throw new TypeError('attachPrompts: options.context must be a function');
+  }
+  if (options.completeResource !== undefined) {
+    if (typeof options.completeResource !== 'function') {
+      throw new TypeError('attachPrompts: options.completeResource must be a function');
+    }
+    if (!completions) {
+      throw new TypeError('attachPrompts: options.completeResource needs completions; drop { completions: false }');
+    }
   }
   if (target.server.transport !== undefined) {
     throw new Error(
@@ -169,19 +234,38 @@ export function attachPrompts(
   }
 
   const methods: PromptMethod[] = ['prompts/list', 'prompts/get'];
-  if (options.completions !== false) methods.push('completion/complete');
+  if (completions) methods.push('completion/complete');
+  let replaceMcpServerCompletion = false;
   for (const method of methods) {
     try {
       target.server.assertCanSetRequestHandler(method);
     } catch (cause) {
+      // McpServer installed its completion handler for resource templates; completeResource answers those now.
+      if (
+        method === 'completion/complete' &&
+        target.viaMcpServer &&
+        options.completeResource !== undefined &&
+        !attachedServers.has(target.server)
+      ) {
+        replaceMcpServerCompletion = true;
+        continue;
+      }
       throw new Error(conflictMessage(method, target), { cause });
     }
   }
 
   target.server.registerCapabilities(
-    options.completions !== false ? { prompts: { listChanged: true }, completions: {} } : { prompts: { listChanged: true } },
+    completions ? { prompts: { listChanged: true }, completions: {} } : { prompts: { listChanged: true } },
   );
-  const attachment = new Attachment(target, createPromptHandlers(registry), methods, options.context, debounceMs);
+  const attachment = new Attachment(
+    target,
+    createPromptHandlers(registry),
+    methods,
+    options.context,
+    options.completeResource,
+    debounceMs,
+  );
+  if (replaceMcpServerCompletion) target.server.removeRequestHandler('completion/complete');
   const registered: PromptMethod[] = [];
   try {
     for (const method of methods) {
@@ -192,6 +276,7 @@ export function attachPrompts(
     for (const method of registered) target.server.removeRequestHandler(method);
     throw error;
   }
+  attachedServers.add(target.server);
 
   // The registry (often long-lived) holds the attachment only weakly; the server's handlers hold it strongly.
   const unsubscribe = subscribeWeakly(registry, new WeakRef(attachment));
@@ -204,5 +289,6 @@ export function attachPrompts(
     orphanedListeners.unregister(attachment);
     attachment.notifier.cancel();
     for (const method of attachment.methods) target.server.removeRequestHandler(method);
+    attachedServers.delete(target.server);
   };
 }

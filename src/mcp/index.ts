@@ -7,5 +7,13 @@
 export { attachPrompts } from './attach.js';
 export type { AttachPromptsOptions, DetachPrompts } from './attach.js';
 export { DEFAULT_DEBOUNCE_MS } from './notifier.js';
-export type { McpRequestInfo } from './request-info.js';
+export type { McpAuthInfo, McpRequestInfo } from './request-info.js';
+export { completeFromResourceTemplates } from './resource-completion.js';
+export type {
+  CompleteResource,
+  CompleteResourceParams,
+  CompleteTemplateVariable,
+  RegisteredResourceTemplateLike,
+  ResourceTemplateLike,
+} from './resource-completion.js';
 export type { AttachableServer, SdkMcpServerLike, SdkServerLike, SdkVersion } from './server-shape.js';

@@ -4,22 +4,29 @@
  * @module
  */
 
-/** Default window, in milliseconds, during which registry changes are coalesced into one notification. */
+/** Default quiet period, in milliseconds, after the last registry change before one notification goes out. */
 export const DEFAULT_DEBOUNCE_MS = 50;
+
+/** A steady stream of changes still notifies at least once every `MAX_WAIT_FACTOR` quiet periods. */
+export const MAX_WAIT_FACTOR = 10;
+
+/** The longest delay `setTimeout` accepts (2^31 - 1 ms); larger values fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** @internal A burst coalescer. */
 export interface ListChangedNotifier {
-  /** A change happened: send one notification at the end of the current window (opening one if needed). */
+  /** A change happened: (re)start the quiet period; one notification goes out when it ends. */
   trigger(): void;
   /** Drops a pending notification. */
   cancel(): void;
 }
 
 /**
- * Creates a notifier that sends at most one notification per window. The window opens at the first change while
- * connected and closes `windowMs` later; every change inside it is covered by that one notification, so a steady
- * stream of changes still produces a notification every `windowMs` (no starvation). Nothing is sent, or scheduled,
- * while disconnected: a client that connects later lists the prompts afresh anyway.
+ * Creates a trailing debouncer: each change restarts a `quietMs` timer, and one notification goes out when no change
+ * came for `quietMs`. So that a steady stream of changes (one every < `quietMs`) still notifies, a notification is
+ * also sent once the first unannounced change is `quietMs * MAX_WAIT_FACTOR` old. Nothing is sent, or scheduled,
+ * while `isReady()` is false (disconnected, or the client has not initialized yet): a client lists the prompts after
+ * initializing anyway.
  *
  * @example
  * ```ts
@@ -27,31 +34,39 @@ export interface ListChangedNotifier {
  * registry.onChange(() => notifier.trigger());
  * ```
  */
-export function createListChangedNotifier(
-  send: () => void,
-  isConnected: () => boolean,
-  windowMs: number,
-): ListChangedNotifier {
+export function createListChangedNotifier(send: () => void, isReady: () => boolean, quietMs: number): ListChangedNotifier {
+  const maxWaitMs = Math.min(quietMs * MAX_WAIT_FACTOR, MAX_TIMER_MS);
   let timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the oldest change not yet announced happened (undefined: nothing pending). */
+  let firstChangeAt: number | undefined;
+
+  const clear = (): void => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    firstChangeAt = undefined;
+  };
+  const fire = (): void => {
+    clear();
+    if (isReady()) send();
+  };
+
   return {
     trigger() {
-      if (timer !== undefined || !isConnected()) return;
-      timer = setTimeout(() => {
-        timer = undefined;
-        if (isConnected()) send();
-      }, windowMs);
+      if (!isReady()) return;
+      const now = Date.now();
+      firstChangeAt ??= now;
+      if (timer !== undefined) clearTimeout(timer);
+      const untilMaxWait = firstChangeAt + maxWaitMs - now;
+      timer = setTimeout(fire, Math.max(0, Math.min(quietMs, untilMaxWait)));
       // A pending notification must not keep a process alive on its own.
       (timer as { unref?: () => void }).unref?.();
     },
-    cancel() {
-      if (timer !== undefined) clearTimeout(timer);
-      timer = undefined;
-    },
+    cancel: clear,
   };
 }
 
 /**
- * Checks a debounce window option: a finite number of milliseconds, at least 0.
+ * Checks a debounce option: a finite number of milliseconds from 0 to 2^31 - 1 (the largest `setTimeout` delay).
  *
  * @example
  * ```ts
@@ -60,8 +75,8 @@ export function createListChangedNotifier(
  */
 export function checkDebounceMs(value: unknown): number {
   if (value === undefined) return DEFAULT_DEBOUNCE_MS;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-    throw new RangeError(`attachPrompts: debounceMs must be a finite number >= 0, got ${String(value)}`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_TIMER_MS) {
+    throw new RangeError(`attachPrompts: debounceMs must be a number of milliseconds from 0 to ${MAX_TIMER_MS}, got ${String(value)}`);
   }
   return value;
 }

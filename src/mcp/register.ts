@@ -59,12 +59,35 @@ export function registerRequestHandler(
   handle: RequestHandler,
 ): void {
   if (sdk === 'v1') {
-    server.setRequestHandler(v1RequestSchema(method), (request: unknown, extra: unknown) =>
-      handle(method, paramsOf(request), requestInfoFromV1(method, extra)),
-    );
+    try {
+      server.setRequestHandler(v1RequestSchema(method), (request: unknown, extra: unknown) =>
+        handle(method, paramsOf(request), requestInfoFromV1(method, extra)),
+      );
+    } catch (cause) {
+      throw new Error(shapeChanged(method, V1_SHAPE, cause), { cause });
+    }
   } else {
-    server.setRequestHandler(method, { params: PASS_THROUGH_PARAMS }, (params: unknown, ctx: unknown) =>
-      handle(method, params, requestInfoFromV2(method, ctx)),
-    );
+    try {
+      server.setRequestHandler(method, { params: PASS_THROUGH_PARAMS }, (params: unknown, ctx: unknown) =>
+        handle(method, params, requestInfoFromV2(method, ctx)),
+      );
+    } catch (cause) {
+      throw new Error(shapeChanged(method, V2_SHAPE, cause), { cause });
+    }
   }
+}
+
+const V1_SHAPE =
+  'SDK v1 (@modelcontextprotocol/sdk) refused setRequestHandler(schema, handler) with a Zod-3-shaped request schema ' +
+  '(`shape.method` literal, `safeParse`)';
+const V2_SHAPE =
+  'SDK v2 (@modelcontextprotocol/server) refused the 3-argument setRequestHandler(method, { params }, handler) with a ' +
+  'Standard Schema for params';
+
+function shapeChanged(method: PromptMethod, shape: string, cause: unknown): string {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return (
+    `attachPrompts: registering ${method} failed: ${shape}. This SDK release changed how request handlers are ` +
+    `registered; mcp-prompt-kit supports the installed major's documented shape — please report it. (${reason})`
+  );
 }

@@ -6,6 +6,25 @@
 import type { PromptMethod } from '../protocol.js';
 import type { SdkVersion } from './server-shape.js';
 
+/**
+ * Validated auth info a transport attached to a request, as both SDKs define `AuthInfo` (typed here structurally so
+ * that neither SDK is imported).
+ */
+export interface McpAuthInfo {
+  /** The access token. */
+  token: string;
+  /** The client the token was issued to. */
+  clientId: string;
+  /** The token's scopes. */
+  scopes: string[];
+  /** Expiry, in seconds since the epoch. */
+  expiresAt?: number;
+  /** The RFC 8707 resource the token is bound to. */
+  resource?: URL;
+  /** Anything else the auth provider attached. */
+  extra?: Record<string, unknown>;
+}
+
 /** One request as the adapter received it from the SDK, normalised across SDK v1 and v2. */
 export interface McpRequestInfo {
   /** Which SDK major served the request. */
@@ -14,8 +33,11 @@ export interface McpRequestInfo {
   method: PromptMethod;
   /** The transport's session id, when it has sessions (streamable HTTP). */
   sessionId?: string;
-  /** Validated auth info the transport attached to the request (v1 `extra.authInfo`, v2 `ctx.http.authInfo`). */
-  authInfo?: unknown;
+  /**
+   * Validated auth info the transport attached to the request (v1 `extra.authInfo`, v2 `ctx.http.authInfo`);
+   * undefined when there is none, or when it lacks a string `token`/`clientId` and a `scopes` array.
+   */
+  authInfo?: McpAuthInfo | undefined;
   /** Aborted when the client cancels the request. */
   signal?: AbortSignal;
   /** The SDK's own handler extra (v1 `RequestHandlerExtra`, v2 `ServerContext`), for anything not normalised here. */
@@ -30,9 +52,18 @@ function signalOf(value: unknown): AbortSignal | undefined {
   return typeof AbortSignal !== 'undefined' && value instanceof AbortSignal ? value : undefined;
 }
 
+function authInfoOf(value: unknown): McpAuthInfo | undefined {
+  const a = record(value);
+  if (a === undefined) return undefined;
+  return typeof a['token'] === 'string' && typeof a['clientId'] === 'string' && Array.isArray(a['scopes'])
+    ? (a as unknown as McpAuthInfo)
+    : undefined;
+}
+
 function withOptional(info: McpRequestInfo, sessionId: unknown, authInfo: unknown, signal: unknown): McpRequestInfo {
   if (typeof sessionId === 'string') info.sessionId = sessionId;
-  if (authInfo !== undefined && authInfo !== null) info.authInfo = authInfo;
+  const auth = authInfoOf(authInfo);
+  if (auth !== undefined) info.authInfo = auth;
   const s = signalOf(signal);
   if (s !== undefined) info.signal = s;
   return info;

@@ -39,6 +39,10 @@ export interface LowLevelServer {
   registerCapabilities(capabilities: Record<string, unknown>): void;
   sendPromptListChanged(): Promise<void> | void;
   readonly transport?: unknown;
+  /** Both SDKs: the client's capabilities, set when the client's `initialize` request arrives. */
+  getClientCapabilities?(): unknown;
+  /** SDK v2: the protocol version of the connection (2025 era: set by `initialize`; 2026-07-28 era: at once). */
+  getNegotiatedProtocolVersion?(): unknown;
 }
 
 /** @internal What {@link detectServer} found. */
@@ -94,4 +98,22 @@ export function detectServer(value: unknown): DetectedServer {
       '`@modelcontextprotocol/server` (SDK v2: npm install @modelcontextprotocol/server) or ' +
       '`@modelcontextprotocol/sdk` (SDK v1: npm install @modelcontextprotocol/sdk).',
   );
+}
+
+/**
+ * Whether the client on the other end has initialized, so that notifications may go out: on the 2025 protocol era a
+ * server must not send them before the client's `initialize`. SDK v1 tells through `getClientCapabilities()`; SDK v2
+ * also through `getNegotiatedProtocolVersion()`, which the 2026-07-28 era (no `initialize`) sets at once. A server
+ * with neither accessor (a future SDK) counts as initialized while connected.
+ *
+ * @example
+ * ```ts
+ * if (server.transport !== undefined && isClientInitialized(server)) void server.sendPromptListChanged();
+ * ```
+ */
+export function isClientInitialized(server: LowLevelServer): boolean {
+  if (typeof server.getClientCapabilities !== 'function' && typeof server.getNegotiatedProtocolVersion !== 'function') {
+    return true;
+  }
+  return server.getClientCapabilities?.() !== undefined || server.getNegotiatedProtocolVersion?.() !== undefined;
 }

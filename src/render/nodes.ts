@@ -53,7 +53,8 @@ function unresolved(uri: string): PromptError {
  * Renders nodes against a context stack (`stack[0]` is the view, `stack[depth]` the innermost context).
  * Sections follow mustache: a falsy value (or empty array) skips the body; an array repeats it per item; an object,
  * string or number becomes the innermost context; `true` renders the body in the current context. Functions in the
- * data are never called (a function value counts as "nothing").
+ * data are never called (a function value counts as "nothing"). Recursion goes one level per nested section, which
+ * compiling caps at `MAX_SECTION_DEPTH` (100, partials counted in), so it cannot exhaust the call stack.
  *
  * @example
  * ```ts
@@ -116,7 +117,7 @@ export function renderNodes(
 
 /**
  * Adds to `found` the directive URIs a render with this context stack would reach (sections evaluated exactly as
- * {@link renderNodes} does).
+ * {@link renderNodes} does; recursion is bounded the same way).
  *
  * @example
  * ```ts

@@ -29,3 +29,29 @@ export function offsetToPosition(text: string, offset: number): TextPosition {
   }
   return { line, column: end - lineStart + 1 };
 }
+
+/**
+ * A reusable offset -> position lookup for one text: finds line starts once, then answers each offset by binary
+ * search (use it when locating many offsets in the same text; same results as {@link offsetToPosition}).
+ *
+ * @example
+ * ```ts
+ * const at = createPositionLookup('ab\ncd');
+ * at(4); // { line: 2, column: 2 }
+ * ```
+ */
+export function createPositionLookup(text: string): (offset: number) => TextPosition {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return (offset) => {
+    const end = Math.max(0, Math.min(offset, text.length));
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((starts[mid] as number) <= end) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: end - (starts[lo] as number) + 1 };
+  };
+}

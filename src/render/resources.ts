@@ -9,6 +9,12 @@
  * - with `onResourceError: 'inline'`, an unknown resource renders `[resource not found: <uri>]` and a denied one
  *   `[resource denied: <uri>]` instead of failing the request.
  *
+ * Errors and logs: client-facing errors (`Resource not found: <uri>`, a resolver's `RESOURCE_DENIED`) name the URI
+ * the client's arguments produced. Internal errors (resolver failures, bad resolver output, no resolver) go to the
+ * logs, which must never hold argument values: they name the directive URI as written in the template, or for an
+ * embedded resource the unrendered URI template when the caller gives it (`uriTemplate`), and a failing resolver's
+ * error only by its `name` (`TypeError`); the original error stays available as `cause`.
+ *
  * @module
  */
 import { PromptError, isPromptError } from '../errors.js';
@@ -46,8 +52,17 @@ export interface ResolveEmbeddedOptions {
   limits?: RenderLimits;
   /** Default `'error'`. */
   onResourceError?: ResourceErrorMode;
-  /** The content template's declared mimeType, used when the resolver gives none. */
+  /**
+   * A fallback mimeType (the content template's declared one): used ONLY when the resolver gives none (no
+   * `mimeType`, `null` or `''`); a mimeType from the resolver always wins. Not applied to inline notes (`text/plain`).
+   */
   mimeType?: string;
+  /**
+   * The URI as written in the content template, before rendering (for example `docs://{{id}}`). When given, internal
+   * (logged) error messages name it instead of the rendered `uri`, which may hold argument values. Client-facing
+   * errors (`Resource not found: <uri>`, RESOURCE_DENIED) and inline notes keep the rendered URI.
+   */
+  uriTemplate?: string;
 }
 
 type Outcome = { kind: 'ok'; contents: ResourceContents } | { kind: 'not-found' } | { kind: 'denied'; error: PromptError };
@@ -56,46 +71,74 @@ function notFound(uri: string, cause?: unknown): PromptError {
   return new PromptError('RESOURCE_NOT_FOUND', `Resource not found: ${uri}`, cause === undefined ? {} : { cause });
 }
 
-function resolverFault(uri: string, error: unknown): PromptError {
-  const detail = error instanceof Error ? error.message : String(error);
-  return new PromptError('INTERNAL_ERROR', `Resource resolver failed for ${uri}: ${detail}`, { cause: error });
+/**
+ * What a log may say about a foreign error: its `name` ("TypeError"), never its message (which may quote argument
+ * values, for example a URI built from them).
+ */
+function errorKind(error: unknown): string {
+  if (error instanceof Error) return typeof error.name === 'string' && error.name !== '' ? error.name.slice(0, 100) : 'Error';
+  return error === null ? 'null' : `a thrown ${typeof error}`;
 }
 
-function noResolver(uri: string): PromptError {
-  return new PromptError('INTERNAL_ERROR', `No resource resolver is configured to resolve ${uri}`);
+/** A URI for internal (logged) messages: the directive URI as written, or the URI template of a content block. */
+function logLabel(uri: string, uriTemplate: string | undefined): string {
+  return uriTemplate === undefined ? uri : `URI template ${uriTemplate}`;
 }
 
-function classify(uri: string, error: unknown): Outcome {
+function resolverFault(label: string, error: unknown): PromptError {
+  return new PromptError('INTERNAL_ERROR', `Resource resolver failed for ${label}: ${errorKind(error)}`, {
+    cause: error,
+  });
+}
+
+function noResolver(label: string): PromptError {
+  return new PromptError('INTERNAL_ERROR', `No resource resolver is configured to resolve ${label}`);
+}
+
+function classify(label: string, error: unknown): Outcome {
   if (isPromptError(error)) {
     if (error.code === 'RESOURCE_NOT_FOUND') return { kind: 'not-found' };
     if (error.code === 'RESOURCE_DENIED') return { kind: 'denied', error };
     throw error;
   }
-  throw resolverFault(uri, error);
+  throw resolverFault(label, error);
 }
 
-function checkContents(uri: string, value: unknown): ResourceContents {
+function checkContents(label: string, value: unknown): ResourceContents {
   const c = value as ResourceContents;
-  if (
-    typeof value !== 'object' ||
-    value === null ||
-    (typeof c.text !== 'string' && typeof c.blob !== 'string') ||
-    (c.uri !== undefined && typeof c.uri !== 'string')
-  ) {
-    throw new PromptError('INTERNAL_ERROR', `Resource resolver returned invalid contents for ${uri} (no text or blob)`);
+  let problem: string | undefined;
+  if (typeof value !== 'object' || value === null) problem = 'not an object';
+  else if (typeof c.text !== 'string' && typeof c.blob !== 'string') problem = 'no text or blob';
+  else if (c.uri !== undefined && typeof c.uri !== 'string') problem = 'uri is not a string';
+  else if (c.mimeType !== undefined && c.mimeType !== null && typeof c.mimeType !== 'string') {
+    problem = 'mimeType is not a string';
+  }
+  if (problem !== undefined) {
+    throw new PromptError('INTERNAL_ERROR', `Resource resolver returned invalid contents for ${label} (${problem})`);
   }
   return c;
 }
 
-async function readOne(uri: string, resolver: ResourceResolver, context: ResourceReadContext): Promise<Outcome> {
+/** The mimeType the resolver gave, if any (`undefined`, `null` and `''` count as none). */
+function givenMimeType(contents: ResourceContents): string | undefined {
+  const mimeType: unknown = contents.mimeType;
+  return typeof mimeType === 'string' && mimeType !== '' ? mimeType : undefined;
+}
+
+async function readOne(
+  uri: string,
+  label: string,
+  resolver: ResourceResolver,
+  context: ResourceReadContext,
+): Promise<Outcome> {
   let value: ResourceContents | null | undefined;
   try {
     value = await resolver.read(uri, context);
   } catch (error) {
-    return classify(uri, error);
+    return classify(label, error);
   }
   if (value === null || value === undefined) return { kind: 'not-found' };
-  return { kind: 'ok', contents: checkContents(uri, value) };
+  return { kind: 'ok', contents: checkContents(label, value) };
 }
 
 /** Decoded size of base64 text. */
@@ -107,7 +150,7 @@ function base64Bytes(blob: string): number {
 
 function contentsText(uri: string, contents: ResourceContents): string {
   if (typeof contents.text === 'string') return contents.text;
-  return `[binary resource ${uri}, ${contents.mimeType ?? 'application/octet-stream'}, ${base64Bytes(
+  return `[binary resource ${uri}, ${givenMimeType(contents) ?? 'application/octet-stream'}, ${base64Bytes(
     contents.blob ?? '',
   )} bytes]`;
 }
@@ -147,7 +190,7 @@ async function resolveExact(
   context: ResourceReadContext,
   budget: Budget,
 ): Promise<string> {
-  const outcome = await readOne(uri, resolver, context);
+  const outcome = await readOne(uri, uri, resolver, context);
   if (outcome.kind !== 'ok') return spend(budget, failureNote(uri, outcome, budget));
   return spend(budget, contentsText(uri, outcome.contents));
 }
@@ -260,12 +303,17 @@ export async function resolveResourceDirectives(
  * `RESOURCE_NOT_FOUND` (or, inline, a text resource holding `[resource not found: <uri>]`); denied passes through
  * (inline: `[resource denied: <uri>]`); text or blob longer than `maxRenderedBytes` -> `LIMIT_EXCEEDED`; any other
  * failure -> `INTERNAL_ERROR`. Count these blocks against `maxResources` via
- * `resolveResourceDirectives(..., {alreadyEmbedded})`.
+ * `resolveResourceDirectives(..., {alreadyEmbedded})`. The result's mimeType is the resolver's, or `options.mimeType`
+ * only when the resolver gives none. Internal errors name `options.uriTemplate` (when given) instead of the rendered
+ * URI, so no argument value reaches the logs.
  *
  * @example
  * ```ts
  * const resolver = createMemoryResourceResolver({ 'docs://guide': { mimeType: 'text/markdown', text: '# Guide' } });
- * await resolveEmbeddedResource('docs://guide', resolver, { promptName: 'p' });
+ * await resolveEmbeddedResource('docs://guide', resolver, { promptName: 'p' }, {
+ *   mimeType: 'text/plain', // only if the resolver gave none
+ *   uriTemplate: 'docs://{{page}}', // what internal errors name instead of the rendered URI
+ * });
  * // { uri: 'docs://guide', mimeType: 'text/markdown', text: '# Guide' }
  * ```
  */
@@ -275,16 +323,17 @@ export async function resolveEmbeddedResource(
   context: ResourceReadContext,
   options: ResolveEmbeddedOptions = {},
 ): Promise<TextResourceContents | BlobResourceContents> {
-  if (resolver === undefined) throw noResolver(uri);
+  const label = logLabel(uri, options.uriTemplate);
+  if (resolver === undefined) throw noResolver(label);
   const limits = options.limits ?? DEFAULT_RENDER_LIMITS;
-  const outcome = await readOne(uri, resolver, context);
+  const outcome = await readOne(uri, label, resolver, context);
   if (outcome.kind !== 'ok') {
     if (options.onResourceError !== 'inline') throw outcome.kind === 'denied' ? outcome.error : notFound(uri);
     const note = outcome.kind === 'denied' ? `[resource denied: ${uri}]` : `[resource not found: ${uri}]`;
     return { uri, mimeType: 'text/plain', text: note };
   }
   const contents = outcome.contents;
-  const mimeType = contents.mimeType ?? options.mimeType;
+  const mimeType = givenMimeType(contents) ?? (options.mimeType === '' ? undefined : options.mimeType);
   const resultUri = typeof contents.uri === 'string' && contents.uri !== '' ? contents.uri : uri;
   const payload = typeof contents.text === 'string' ? contents.text : (contents.blob as string);
   if (payload.length > limits.maxRenderedBytes) throw tooManyBytes(limits.maxRenderedBytes);

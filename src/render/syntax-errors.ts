@@ -1,6 +1,7 @@
 /**
- * Turns mustache's parser errors ("Unclosed section \"a\" at 42") into readable problems with an offset that points
- * at the tag to fix.
+ * Turning mustache's parse errors ("Unclosed section "a" at 42") into messages that say what to fix, and where: the
+ * opening tag of an unclosed section, the tag left unclosed, the mismatched closing tag. Tags are written with the
+ * delimiters active at that point (set-delimiter tags like `{{=<% %>=}}` change them).
  *
  * @module
  */
@@ -12,31 +13,110 @@ export interface TemplateSyntaxProblem {
 }
 
 const MUSTACHE_ERROR = /^(Unclosed tag|Unopened section "([\s\S]*)"|Unclosed section "([\s\S]*)") at (\d+)$/;
-const SECTION_TAG = /\{\{\s*([#^/])\s*([\s\S]*?)\s*\}\}/g;
-const CLOSE_TAG_AT = /^\{\{\s*\/\s*([\s\S]*?)\s*\}\}/;
 
-/** Whether positions can be recovered by scanning for `{{ }}` (no set-delimiter tag changes the tags). */
-function usesDefaultTags(source: string): boolean {
-  return !/\{\{\s*=/.test(source);
+/* mustache's own scanning expressions (mustache.js 4.x, parseTemplate). */
+const TAG_TYPE = /#|\^|\/|>|\{|&|=|!/;
+const WHITE = /\s*/;
+const SPACE = /\s+/;
+const EQUALS = /\s*=/;
+const CURLY = /\s*\}/;
+
+type Tags = readonly [string, string];
+
+const DEFAULT_TAGS: Tags = ['{{', '}}'];
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[-[\]{}()*+?.,\\^$|#\s]/g, '\\$&');
 }
 
-/** The offset of the opening tag of the section `name` left open at the end of `source`. */
-function findUnclosedSection(source: string, name: string): number | undefined {
+/** Where the scan stopped early (the failures mustache throws on while scanning). */
+interface ScanStop {
+  kind: 'unclosed-tag' | 'unopened' | 'mismatch';
+  /** Offset of the tag's opening delimiter. */
+  offset: number;
+  /** The closing tag's name (`unopened`, `mismatch`). */
+  name: string;
+  /** Delimiters active at that tag. */
+  tags: Tags;
+}
+
+/** The state at the end of a scan. */
+interface ScanState {
+  /** Delimiters active where the scan ended. */
+  tags: Tags;
+  /** Sections still open, outermost first. */
+  open: { name: string; offset: number }[];
+  stop: ScanStop | undefined;
+}
+
+/**
+ * Replays mustache's tag scanning (without building tokens) to learn positions and the active delimiters. Linear in
+ * the template's length apart from mustache's own slicing; run only on the error path.
+ */
+function scan(source: string): ScanState {
+  let tags: Tags = DEFAULT_TAGS;
+  let opening = new RegExp(`${escapeRegExp(tags[0])}\\s*`);
+  let closing = new RegExp(`\\s*${escapeRegExp(tags[1])}`);
+  let closingCurly = new RegExp(`\\s*${escapeRegExp(`}${tags[1]}`)}`);
   const open: { name: string; offset: number }[] = [];
-  SECTION_TAG.lastIndex = 0;
-  for (let m = SECTION_TAG.exec(source); m !== null; m = SECTION_TAG.exec(source)) {
-    if (m[1] === '/') open.pop();
-    else open.push({ name: m[2] ?? '', offset: m.index });
+  let pos = 0;
+  /** Matches `re` at `pos` (advancing), like mustache's `Scanner.scan`. */
+  const take = (re: RegExp): string => {
+    const m = re.exec(source.slice(pos));
+    if (m === null || m.index !== 0) return '';
+    pos += m[0].length;
+    return m[0];
+  };
+  /** Advances to the first match of `re` (or the end), like mustache's `Scanner.scanUntil`. */
+  const until = (re: RegExp): string => {
+    const tail = source.slice(pos);
+    const index = tail.search(re);
+    const found = index === -1 ? tail : tail.slice(0, index);
+    pos += found.length;
+    return found;
+  };
+  while (pos < source.length) {
+    until(opening);
+    const start = pos;
+    if (take(opening) === '') break;
+    const type = take(TAG_TYPE) || 'name';
+    take(WHITE);
+    let value: string;
+    if (type === '=') {
+      value = until(EQUALS);
+      take(EQUALS);
+      until(closing);
+    } else if (type === '{') {
+      value = until(closingCurly);
+      take(CURLY);
+      until(closing);
+    } else {
+      value = until(closing);
+    }
+    if (take(closing) === '') return { tags, open, stop: { kind: 'unclosed-tag', offset: start, name: '', tags } };
+    if (type === '#' || type === '^') {
+      open.push({ name: value, offset: start });
+    } else if (type === '/') {
+      const section = open.pop();
+      if (section === undefined) return { tags, open, stop: { kind: 'unopened', offset: start, name: value, tags } };
+      if (section.name !== value) {
+        open.push(section);
+        return { tags, open, stop: { kind: 'mismatch', offset: start, name: value, tags } };
+      }
+    } else if (type === '=') {
+      const next = value.split(SPACE, 2);
+      if (next.length !== 2) break;
+      tags = [next[0] as string, next[1] as string];
+      opening = new RegExp(`${escapeRegExp(tags[0])}\\s*`);
+      closing = new RegExp(`\\s*${escapeRegExp(tags[1])}`);
+      closingCurly = new RegExp(`\\s*${escapeRegExp(`}${tags[1]}`)}`);
+    }
   }
-  for (let i = open.length - 1; i >= 0; i--) if (open[i]?.name === name) return open[i]?.offset;
-  return undefined;
+  return { tags, open, stop: undefined };
 }
 
-/** The offset of the tag mustache gave up on: the first `{{` after the last `}}`. */
-function findUnclosedTag(source: string): number | undefined {
-  const lastClose = source.lastIndexOf('}}');
-  const open = source.indexOf('{{', lastClose < 0 ? 0 : lastClose + 2);
-  return open < 0 ? undefined : open;
+function closeTag(tags: Tags, name: string): string {
+  return `${tags[0]}/${name}${tags[1]}`;
 }
 
 /**
@@ -46,6 +126,8 @@ function findUnclosedTag(source: string): number | undefined {
  * ```ts
  * describeSyntaxError('{{#a}}x', new Error('Unclosed section "a" at 7'));
  * // { message: 'unclosed section "a": add {{/a}}', offset: 0 }
+ * describeSyntaxError('{{=<% %>=}}<%#a%>x', new Error('Unclosed section "a" at 18'));
+ * // { message: 'unclosed section "a": add <%/a%>', offset: 11 }
  * ```
  */
 export function describeSyntaxError(source: string, error: unknown): TemplateSyntaxProblem {
@@ -56,25 +138,27 @@ export function describeSyntaxError(source: string, error: unknown): TemplateSyn
     return { message: text };
   }
   const at = Number(m[4]);
-  const defaultTags = usesDefaultTags(source);
+  const state = scan(source);
+  const stop = state.stop;
   if (m[1] === 'Unclosed tag') {
-    const offset = defaultTags ? (findUnclosedTag(source) ?? at) : at;
-    return { message: 'unclosed tag: missing closing }}', offset };
+    const tags = stop?.kind === 'unclosed-tag' ? stop.tags : state.tags;
+    return { message: `unclosed tag: missing closing ${tags[1]}`, offset: stop?.offset ?? at };
   }
   if (m[2] !== undefined) {
-    return { message: `closing tag {{/${m[2]}}} has no matching opening tag`, offset: at };
+    const tags = stop?.kind === 'unopened' ? stop.tags : state.tags;
+    return { message: `closing tag ${closeTag(tags, m[2])} has no matching opening tag`, offset: at };
   }
   const name = m[3] ?? '';
-  if (at >= source.length) {
-    const offset = defaultTags ? (findUnclosedSection(source, name) ?? at) : at;
-    return { message: `unclosed section "${name}": add {{/${name}}}`, offset };
+  if (stop?.kind === 'mismatch') {
+    return {
+      message: `mismatched closing tag: expected ${closeTag(stop.tags, name)}, found ${closeTag(stop.tags, stop.name)}`,
+      offset: stop.offset,
+    };
   }
-  const found = defaultTags ? CLOSE_TAG_AT.exec(source.slice(at, at + 200)) : null;
-  return {
-    message:
-      found === null
-        ? `section "${name}" is closed by a mismatched tag: expected {{/${name}}}`
-        : `mismatched closing tag: expected {{/${name}}}, found {{/${found[1] ?? ''}}}`,
-    offset: at,
-  };
+  if (at < source.length) {
+    return { message: `section "${name}" is closed by a mismatched tag: expected ${closeTag(state.tags, name)}`, offset: at };
+  }
+  const innermost = state.open[state.open.length - 1];
+  const offset = innermost !== undefined && innermost.name === name ? innermost.offset : at;
+  return { message: `unclosed section "${name}": add ${closeTag(state.tags, name)}`, offset };
 }

@@ -13,13 +13,15 @@
  * - `{{resource:URI}}` (or `{{{resource:URI}}}`) embeds a resource's text; the URI is literal text (arguments are not
  *   interpolated into it); a URI containing `*` is a glob.
  * - Values render as `formatValue` (values.ts) describes; a value containing `{{x}}` is inserted literally.
+ * - Sections nest at most 100 levels deep, counting the sections of included partials; partials include partials at
+ *   most 100 levels deep (deeper is a definition error, never a stack overflow).
  *
  * @module
  */
 import { PromptError } from '../errors.js';
 import type { DefinitionProblem, InvalidDefinitionData } from '../definition/types.js';
 import { TemplateCompileError, compileSource } from './compile.js';
-import type { CompiledBody, PartialLookup } from './compile.js';
+import type { CompiledBody, NameRef, PartialLookup } from './compile.js';
 import { collectDirectives, renderNodes } from './nodes.js';
 import type { TemplateNode } from './nodes.js';
 import { offsetToPosition } from './position.js';
@@ -32,11 +34,27 @@ export interface CompileTemplateOptions {
   source?: string;
   /**
    * Declared argument names; a placeholder naming anything else is an error (or a warning with `undeclared: 'warn'`).
-   * `null`/omitted = don't check. Checked: names outside every `{{#section}}` (including section names themselves
-   * and names inside `{{^inverted}}` sections), by their first segment. Names inside a `{{#section}}` may name fields
-   * of the section's value and are not checked.
+   * `null`/omitted = don't check. Names are checked by their first segment (`{{user.name}}` checks `user`); `.` and
+   * resource directives are never checked. Which names are checked:
+   * - every name outside all `{{#section}}`s, including section names themselves and everything inside
+   *   `{{^inverted}}` sections (they render only when the value is absent, so they add no context);
+   * - with {@link CompileTemplateOptions.iterableArguments} given, also the names inside a `{{#section}}` opened by a
+   *   declared argument NOT in that set (a scalar: as a mustache context it adds nothing a name could resolve to, so
+   *   `{{#focus}}Focus on {{focsu}}{{/focus}}` is caught), recursively through nested sections;
+   * - never the names inside a `{{#section}}` opened by an iterable argument (or a dotted name whose first segment is
+   *   one: `{{#user.tags}}`), nor by an undeclared name: they may name fields of the section's items;
+   * - without `iterableArguments`, never the names inside any `{{#section}}` (the types are unknown).
+   * Names written in partials are checked the same way, counting the sections around the including tag, and are
+   * reported at the including tag, naming the partial and the position inside it.
    */
   declaredArguments?: ReadonlySet<string> | null;
+  /**
+   * The declared arguments whose values may be arrays or objects (JSON Schema type `array`/`object`, or an unknown
+   * type that allows them). Inside a `{{#section}}` opened by one of these, names are not checked (they may be item
+   * fields); inside a section opened by any other declared argument, they are checked like top-level names. Omit it
+   * when the types are unknown: then no name inside a `{{#section}}` is checked. Ignored without `declaredArguments`.
+   */
+  iterableArguments?: ReadonlySet<string>;
   /** What an undeclared name is: a definition error (default) or a warning passed to `onWarning`. */
   undeclared?: 'error' | 'warn';
   /** Receives warnings (undeclared names with `undeclared: 'warn'`). */
@@ -70,7 +88,7 @@ export interface CompiledTemplate {
 }
 
 const EMPTY: readonly string[] = Object.freeze([]);
-const EMPTY_OFFSETS: readonly number[] = Object.freeze([]);
+const EMPTY_NAMES: readonly NameRef[] = Object.freeze([]);
 
 class Template implements CompiledTemplate {
   readonly source: string;
@@ -78,8 +96,8 @@ class Template implements CompiledTemplate {
   readonly resourceDirectives: readonly string[];
   readonly isStatic: boolean;
   readonly partialNames: readonly string[];
-  /** @internal offsets of the first tag of each of `variables`. */
-  readonly offsets: readonly number[];
+  /** @internal every name looked up, with its enclosing sections (for the declared-argument check). */
+  readonly names: readonly NameRef[];
   /** @internal the inlined text of each of `partialNames` (TemplateCache checks they are unchanged). */
   readonly partialTexts: readonly string[];
   private readonly nodes: readonly TemplateNode[];
@@ -93,13 +111,10 @@ class Template implements CompiledTemplate {
     this.nodes = body.nodes;
     const only = body.nodes.length === 1 ? body.nodes[0] : undefined;
     this.text = body.nodes.length === 0 ? '' : typeof only === 'string' ? only : undefined;
-    if (body.refs.size === 0) {
-      this.variables = EMPTY;
-      this.offsets = EMPTY_OFFSETS;
-    } else {
-      this.variables = [...body.refs.keys()];
-      this.offsets = [...body.refs.values()];
-    }
+    this.names = body.names.length === 0 ? EMPTY_NAMES : body.names;
+    const variables: string[] = [];
+    for (const ref of body.names) if (ref.sections.length === 0) variables.push(ref.name);
+    this.variables = variables.length === 0 ? EMPTY : variables;
     this.resourceDirectives = body.directives.length === 0 ? EMPTY : body.directives;
     this.conditional = body.conditional;
     if (body.partials.size === 0) {
@@ -155,19 +170,33 @@ function build(source: string, options: CompileTemplateOptions): Template {
   }
 }
 
+/** Whether a name inside these `{{#section}}`s is looked up in the arguments (see `declaredArguments`). */
+function isChecked(
+  sections: readonly string[],
+  declared: ReadonlySet<string>,
+  iterable: ReadonlySet<string> | undefined,
+): boolean {
+  if (sections.length === 0) return true;
+  if (iterable === undefined) return false;
+  for (let i = 0; i < sections.length; i++) {
+    const name = sections[i] as string;
+    if (!declared.has(name) || iterable.has(name)) return false;
+  }
+  return true;
+}
+
 function checkDeclared(template: Template, options: CompileTemplateOptions): void {
   const declared = options.declaredArguments;
   if (declared === undefined || declared === null) return;
+  const iterable = options.iterableArguments;
+  let reported: Set<string> | undefined;
   let problems: DefinitionProblem[] | undefined;
-  for (let i = 0; i < template.variables.length; i++) {
-    const name = template.variables[i] as string;
-    if (declared.has(name)) continue;
-    const problem = problemAt(
-      template.source,
-      `undeclared argument '${name}' in template`,
-      template.offsets[i],
-      options.pointer ?? '',
-    );
+  for (const ref of template.names) {
+    if (declared.has(ref.name) || reported?.has(ref.name) || !isChecked(ref.sections, declared, iterable)) continue;
+    (reported ??= new Set()).add(ref.name);
+    const message =
+      ref.via === '' ? `undeclared argument '${ref.name}' in template` : `${ref.via}undeclared argument '${ref.name}'`;
+    const problem = problemAt(template.source, message, ref.offset, options.pointer ?? '');
     if (options.undeclared === 'warn') {
       const where = `${options.source === undefined ? '' : `${options.source}: `}${
         options.pointer ? `${options.pointer}: ` : ''
@@ -184,7 +213,8 @@ function checkDeclared(template: Template, options: CompileTemplateOptions): voi
  * Compiles a template once: parses it with mustache (private parser, default `{{ }}` tags, no global state), inlines
  * partials, finds `{{resource:URI}}` directives and checks placeholders against the declared arguments.
  * Throws PromptError `INVALID_PROMPT_DEFINITION` (data `{source?, problems: [{path, message, line, column}]}`, with
- * line/column inside the template text) for syntax errors, unknown partials and undeclared arguments.
+ * line/column inside the template text) for syntax errors, unknown partials, nesting deeper than 100 levels and
+ * undeclared arguments (see {@link CompileTemplateOptions.declaredArguments} for which names are checked).
  *
  * @example
  * ```ts
@@ -192,6 +222,12 @@ function checkDeclared(template: Template, options: CompileTemplateOptions): voi
  *   declaredArguments: new Set(['code', 'language']),
  * });
  * t.render({ __proto__: null, code: 'a < b && c', language: 'ts' }); // 'Review this ts code:\na < b && c'
+ *
+ * // 'focus' is a string: names inside its section are arguments too, so the typo 'focsu' is an error.
+ * compileTemplate('{{#focus}}Focus on {{focsu}}{{/focus}}', {
+ *   declaredArguments: new Set(['focus']),
+ *   iterableArguments: new Set(),
+ * }); // throws INVALID_PROMPT_DEFINITION: undeclared argument 'focsu' in template (line 1, column 20)
  * ```
  */
 export function compileTemplate(source: string, options: CompileTemplateOptions = {}): CompiledTemplate {

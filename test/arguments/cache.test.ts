@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { sameShapeCatalogue } from '../../bench/fixtures.js';
 import { ArgumentValidatorCache, validatePromptArguments } from '../../src/arguments/index.js';
 import type { PromptArgumentDefinition } from '../../src/definition/types.js';
+import type { JsonSchema } from '../../src/types.js';
 
 /** White-box view of the cache's private ajv instance (tests only): how many schemas ajv itself holds. */
 function ajvSchemaCount(cache: ArgumentValidatorCache): number | undefined {
@@ -135,10 +137,12 @@ describe('laziness', () => {
     expect(cache.size).toBe(0);
   });
 
-  it('throws for an invalid schema only on first validate, not at compile', () => {
+  it('throws for an invalid schema only on check() or first validate, not at compile', () => {
     const cache = new ArgumentValidatorCache();
-    const validator = cache.compile(undefined, { type: 'object', properties: { a: { type: 'strnig' } } });
+    const broken = { type: 'object', properties: { a: { type: 'strnig' } } };
+    const validator = cache.compile(undefined, broken);
     expect(() => validator.validate({ a: 'x' })).toThrow(/Invalid argument schema/);
+    expect(() => cache.compile(undefined, broken).check()).toThrow(/Invalid argument schema/);
   });
 
   it('registers 10,000 prompts quickly and without compiling anything', () => {
@@ -155,6 +159,123 @@ describe('laziness', () => {
     expect(cache.size).toBe(0);
     // Generous bound for a loaded 2-core machine; the work itself is ~a few ms.
     expect(elapsed).toBeLessThan(500);
+  });
+});
+
+const sharedSchemaText = JSON.stringify({
+  type: 'object',
+  properties: {
+    code: { type: 'string', maxLength: 10_000 },
+    language: { type: 'string', enum: ['typescript', 'python'] },
+    depth: { type: 'integer', minimum: 1, default: 2 },
+    tags: { type: 'array', items: { type: 'string' }, default: [] },
+  },
+  required: ['code', 'language'],
+});
+
+describe('check() at registration', () => {
+  it('checks without compiling: ajv compiles nothing until the first validate', () => {
+    const cache = new ArgumentValidatorCache();
+    // Creates ajv and its meta-schema validator, so the count below only sees compiled argument schemas.
+    cache.compile([{ name: 'n', type: 'integer', minimum: 0 }], undefined).check();
+    const baseline = ajvSchemaCount(cache);
+    const validators = [];
+    for (let i = 1; i <= 50; i++) {
+      const validator = cache.compile(
+        [
+          { name: 'n', type: 'integer', minimum: i, default: i },
+          { name: 'tags', type: 'array', items: { type: 'string' }, default: [String(i)] },
+        ],
+        undefined,
+      );
+      validator.check();
+      validators.push(validator);
+    }
+    expect(ajvSchemaCount(cache)).toBe(baseline);
+    expect(validators[0]?.validate({ n: '0' }).ok).toBe(false);
+    expect(ajvSchemaCount(cache)).toBe((baseline ?? 0) + 1);
+  });
+
+  it('does not create ajv for declarations on the fast path', () => {
+    const cache = new ArgumentValidatorCache();
+    for (const def of sameShapeCatalogue(100)) cache.compile(def.arguments, undefined).check();
+    expect(ajvSchemaCount(cache)).toBeUndefined();
+    expect(cache.size).toBe(0);
+  });
+
+  it('checks 10,000 fast-path prompts in well under 150 ms', () => {
+    const definitions = sameShapeCatalogue(10_000);
+    const cache = new ArgumentValidatorCache();
+    const started = performance.now();
+    for (const def of definitions) cache.compile(def.arguments, undefined).check();
+    const elapsed = performance.now() - started;
+    expect(cache.size).toBe(0);
+    // ~10 ms on an idle machine; generous for a loaded 2-core one.
+    expect(elapsed).toBeLessThan(150);
+  });
+
+  it('checks 10,000 identical inputSchemas once, sharing the result', () => {
+    const schemas = Array.from({ length: 10_000 }, () => JSON.parse(sharedSchemaText) as JsonSchema);
+    const cache = new ArgumentValidatorCache();
+    const started = performance.now();
+    const validators = schemas.map((schema) => {
+      const validator = cache.compile(undefined, schema);
+      validator.check();
+      return validator;
+    });
+    const elapsed = performance.now() - started;
+    expect(cache.size).toBe(1);
+    expect(elapsed).toBeLessThan(1000);
+    for (const validator of validators) validator.release();
+    expect(cache.size).toBe(0);
+  });
+
+  it('shares one entry between identical schemas whose keys come in a different order', () => {
+    const cache = new ArgumentValidatorCache();
+    const a = cache.compile(undefined, { type: 'object', properties: { n: { type: 'integer', default: 1 } } });
+    const b = cache.compile(undefined, { properties: { n: { default: 1, type: 'integer' } }, type: 'object' });
+    a.check();
+    b.check();
+    expect(cache.size).toBe(1);
+    expect(b.validate({ n: '2' })).toEqual({ ok: true, arguments: { n: 2 } });
+    a.release();
+    b.release();
+    expect(cache.size).toBe(0);
+  });
+
+  it('keeps nothing for a schema that fails its check, and leaves nothing in ajv', () => {
+    const cache = new ArgumentValidatorCache();
+    cache.compile([{ name: 'n', type: 'integer', minimum: 0 }], undefined).check();
+    const baseline = ajvSchemaCount(cache);
+    const badDefault: PromptArgumentDefinition[] = [
+      { name: 'tags', type: 'array', items: { type: 'string' }, default: [1] as unknown as string[] },
+    ];
+    expect(() => cache.compile(badDefault, undefined).check()).toThrow(/default value at \/0 must be string/);
+    expect(cache.size).toBe(1);
+    expect(ajvSchemaCount(cache)).toBe(baseline);
+  });
+
+  it('still checks a validator released before its check, holding nothing', () => {
+    const cache = new ArgumentValidatorCache();
+    const good = cache.compile([{ name: 'n', type: 'integer', default: 1 }], undefined);
+    const bad = cache.compile([{ name: 'n', type: 'integer', default: 'one' as unknown as number }], undefined);
+    good.release();
+    bad.release();
+    expect(() => good.check()).not.toThrow();
+    expect(() => bad.check()).toThrow(/default value must be integer/);
+    expect(good.validate({})).toEqual({ ok: true, arguments: { n: 1 } });
+    expect(cache.size).toBe(0);
+  });
+
+  it('is idempotent, and a validator checked then validated holds one reference', () => {
+    const cache = new ArgumentValidatorCache();
+    const validator = cache.compile([{ name: 'n', type: 'integer' }], undefined);
+    validator.check();
+    validator.check();
+    validator.validate({ n: '1' });
+    expect(cache.size).toBe(1);
+    validator.release();
+    expect(cache.size).toBe(0);
   });
 });
 

@@ -239,11 +239,34 @@ export const argumentCases: ArgumentCase[] = [
   // ---- types
   {
     group: 'types',
-    title: 'accepts values of any type for arguments that declare no type',
-    arguments: [{ name: 's' }, { name: 'n' }, { name: 'b' }, { name: 'a' }, { name: 'o' }],
-    provided: { s: 'text', n: 42, b: true, a: [1, 'two'], o: { k: 'v' } },
+    title: 'accepts numbers and booleans for arguments that declare no type, as their string form',
+    arguments: [{ name: 's' }, { name: 'n' }, { name: 'x' }, { name: 'b' }],
+    provided: { s: 'text', n: 42, x: -1.5, b: true },
     wire: false,
-    expected: ok({ s: 'text', n: 42, b: true, a: [1, 'two'], o: { k: 'v' } }),
+    expected: ok({ s: 'text', n: '42', x: '-1.5', b: 'true' }),
+  },
+  {
+    group: 'types',
+    title: 'rejects arrays and objects for arguments that declare no type (they are strings)',
+    arguments: [{ name: 's' }, { name: 'a' }, { name: 'o' }],
+    provided: { s: 'text', a: [1, 'two'], o: { k: 'v' } },
+    wire: false,
+    expected: invalid(
+      [
+        { argument: 'a', keyword: 'type', message: 'must be string' },
+        { argument: 'o', keyword: 'type', message: 'must be string' },
+      ],
+      3,
+      0,
+    ),
+  },
+  {
+    group: 'types',
+    title: 'leaves an untyped inputSchema property as its schema says: any value is kept as given',
+    inputSchema: { type: 'object', properties: { v: {}, w: { description: 'anything' } } },
+    provided: { v: { k: [1] }, w: 5 },
+    wire: false,
+    expected: ok({ v: { k: [1] }, w: 5 }),
   },
   {
     group: 'types',
@@ -379,6 +402,128 @@ export const argumentCases: ArgumentCase[] = [
     provided: { v: 5 },
     wire: false,
     expected: ok({ v: 5 }),
+  },
+  {
+    group: 'types',
+    title: 'leaves numeric text beyond the finite range uncoerced (1e400 is not Infinity)',
+    arguments: [
+      { name: 'i', type: 'integer' },
+      { name: 'n', type: 'number' },
+    ],
+    provided: { i: '1e400', n: '-1e400' },
+    wire: true,
+    expected: invalid(
+      [
+        { argument: 'i', keyword: 'type', message: 'must be integer' },
+        { argument: 'n', keyword: 'type', message: 'must be number' },
+      ],
+      2,
+      0,
+    ),
+  },
+  // ---- coercion inferred when there is no literal type
+  {
+    group: 'inferred',
+    title: 'coerces wire text to the number an enum of integers allows',
+    arguments: [{ name: 'n', enum: [1, 2, 10] }],
+    provided: { n: '10' },
+    wire: true,
+    expected: ok({ n: 10 }),
+  },
+  {
+    group: 'inferred',
+    title: 'reports a number outside an enum of integers with the allowed values',
+    arguments: [{ name: 'n', enum: [1, 2, 10] }],
+    provided: { n: '3' },
+    wire: true,
+    expected: invalid([{ argument: 'n', keyword: 'enum', message: 'must be one of: 1, 2, 10' }], 1, 0),
+  },
+  {
+    group: 'inferred',
+    title: 'coerces wire text by the values of enums and consts of numbers and booleans in an inputSchema',
+    inputSchema: {
+      type: 'object',
+      properties: { ratio: { enum: [0.5, 1.5] }, flag: { const: true }, off: { enum: [false] } },
+    },
+    provided: { ratio: '1.5', flag: 'TRUE', off: 'false' },
+    wire: true,
+    expected: ok({ ratio: 1.5, flag: true, off: false }),
+  },
+  {
+    group: 'inferred',
+    title: 'turns a number given for an enum of strings into its string form',
+    arguments: [{ name: 'level', enum: ['1', '2'] }],
+    provided: { level: 2 },
+    wire: false,
+    expected: ok({ level: '2' }),
+  },
+  {
+    group: 'inferred',
+    title: 'coerces by the type of a local $ref to $defs or definitions',
+    inputSchema: {
+      type: 'object',
+      $defs: { count: { type: 'integer', minimum: 0 } },
+      definitions: { toggle: { type: 'boolean' } },
+      properties: { n: { $ref: '#/$defs/count' }, b: { $ref: '#/definitions/toggle' } },
+    },
+    provided: { n: '7', b: 'false' },
+    wire: true,
+    expected: ok({ n: 7, b: false }),
+  },
+  {
+    group: 'inferred',
+    title: 'coerces by the values of a $ref target that has an enum and no type',
+    inputSchema: {
+      type: 'object',
+      $defs: { size: { enum: [8, 16, 32] } },
+      properties: { size: { $ref: '#/$defs/size' } },
+    },
+    provided: { size: '16' },
+    wire: true,
+    expected: ok({ size: 16 }),
+  },
+  {
+    group: 'inferred',
+    title: 'keeps the literal string of a mixed enum, else takes the allowed number or boolean the text spells',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        a: { enum: ['auto', '2', 0, 2.5, true] },
+        b: { enum: ['auto', '2', 0, 2.5, true] },
+        c: { enum: ['auto', '2', 0, 2.5, true] },
+        d: { enum: ['auto', '2', 0, 2.5, true] },
+        e: { enum: ['auto', '2', 0, 2.5, true] },
+      },
+    },
+    provided: { a: 'auto', b: '2', c: ' 0 ', d: '2.5', e: 'True' },
+    wire: true,
+    expected: ok({ a: 'auto', b: '2', c: 0, d: 2.5, e: true }),
+  },
+  {
+    group: 'inferred',
+    title: 'coerces only to values a mixed enum allows (no number or boolean it does not list)',
+    inputSchema: {
+      type: 'object',
+      properties: { a: { enum: ['auto', 0] }, b: { enum: ['auto', 0] } },
+    },
+    provided: { a: '1', b: 'false' },
+    wire: true,
+    expected: invalid(
+      [
+        { argument: 'a', keyword: 'enum', message: 'must be one of: auto, 0' },
+        { argument: 'b', keyword: 'enum', message: 'must be one of: auto, 0' },
+      ],
+      2,
+      0,
+    ),
+  },
+  {
+    group: 'inferred',
+    title: 'turns a typed number for a mixed enum into the string the enum lists',
+    inputSchema: { type: 'object', properties: { v: { enum: ['10', 'auto', false] } } },
+    provided: { v: 10 },
+    wire: false,
+    expected: ok({ v: '10' }),
   },
   // ---- schema keywords
   {

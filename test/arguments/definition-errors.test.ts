@@ -14,6 +14,11 @@ function thrownBy(fn: () => unknown): PromptError {
   throw new Error('expected a PromptError');
 }
 
+/** The first problem an INVALID_PROMPT_DEFINITION error lists (the one its message names). */
+function firstProblem(error: PromptError): unknown {
+  return (error.data as { problems: unknown[] }).problems[0];
+}
+
 const bad = (a: Record<string, unknown>): PromptArgumentDefinition[] => [
   { name: 'ok' },
   { name: 'a', ...a } as PromptArgumentDefinition,
@@ -30,7 +35,27 @@ const rows: { title: string; args?: PromptArgumentDefinition[]; schema?: JsonSch
   { title: 'an inputSchema with an invalid pattern', schema: { type: 'object', properties: { a: { pattern: '(' } } }, path: '/inputSchema/properties/a/pattern', message: /Invalid regular expression/ },
   { title: 'an inputSchema for something other than an object', schema: { type: 'string' }, path: '/inputSchema/type', message: /must be 'object'/ },
   { title: 'an inputSchema whose required is not a string array', schema: { type: 'object', required: 'a' }, path: '/inputSchema/required', message: /array of strings/ },
-  { title: 'an inputSchema with an unresolvable $ref', schema: { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } }, path: '/inputSchema', message: /can't resolve reference/ },
+  { title: 'an inputSchema with an unresolvable $ref', schema: { type: 'object', properties: { a: { $ref: '#/$defs/missing' } } }, path: '/inputSchema/properties/a/$ref', message: /can't resolve reference/ },
+  { title: 'an inputSchema whose $ref leads back to itself', schema: { type: 'object', $defs: { a: { $ref: '#/$defs/b' }, b: { $ref: '#/$defs/a' } }, properties: { x: { $ref: '#/$defs/a' } } }, path: '/inputSchema/properties/x/$ref', message: /reference cycle/ },
+  { title: 'an unknown $schema dialect', schema: { $schema: 'https://example.com/my-dialect', type: 'object' }, path: '/inputSchema/$schema', message: /example\.com\/my-dialect/ },
+  { title: 'an unknown format nested in an inputSchema', schema: { type: 'object', properties: { o: { type: 'object', properties: { d: { format: 'dayte' } } } } }, path: '/inputSchema/properties/o/properties/d/format', message: /unknown format "dayte"/ },
+  // reserved property names (ajv silently drops a `__proto__` property: it would never be validated)
+  { title: "an inputSchema property named '__proto__'", schema: JSON.parse('{"type":"object","properties":{"__proto__":{"type":"integer"}}}') as JsonSchema, path: '/inputSchema/properties/__proto__', message: /'__proto__' is reserved/ },
+  { title: "an inputSchema property named 'constructor'", schema: { type: 'object', properties: { constructor: { type: 'string' } } }, path: '/inputSchema/properties/constructor', message: /'constructor' is reserved/ },
+  { title: "an inputSchema requiring 'prototype'", schema: { type: 'object', required: ['prototype'] }, path: '/inputSchema/required/0', message: /'prototype' is reserved/ },
+  { title: "a nested inputSchema property named '__proto__'", schema: JSON.parse('{"type":"object","properties":{"o":{"type":"object","properties":{"__proto__":{"type":"integer"}}}}}') as JsonSchema, path: '/inputSchema/properties/o/properties/__proto__', message: /'__proto__' is reserved/ },
+  { title: "an argument named '__proto__'", args: [{ name: '__proto__' }], path: '/arguments/0/name', message: /'__proto__' is reserved/ },
+  { title: "an argument named 'prototype'", args: bad({}).map((a, i) => (i === 1 ? { ...a, name: 'prototype' } : a)), path: '/arguments/1/name', message: /'prototype' is reserved/ },
+  // defaults that do not satisfy their own property schema
+  { title: 'a default of the wrong type', args: bad({ type: 'integer', default: 'ten' }), path: '/arguments/1/default', message: /default value must be integer/ },
+  { title: 'a default outside the enum', args: bad({ enum: ['a', 'b'], default: 'c' }), path: '/arguments/1/default', message: /default value must be one of: a, b/ },
+  { title: 'a default below the minimum', args: bad({ type: 'number', minimum: 0, default: -1 }), path: '/arguments/1/default', message: /default value must be >= 0/ },
+  { title: 'a default longer than the declared maxLength', args: bad({ maxLength: 3, default: 'abcd' }), path: '/arguments/1/default', message: /default value must NOT have more than 3 characters/ },
+  { title: 'a default that does not match the pattern', args: bad({ pattern: '^[a-z]+$', default: 'ABC' }), path: '/arguments/1/default', message: /default value must match pattern/ },
+  { title: 'a non-string default for an argument that declares no type', args: bad({ default: 5 }), path: '/arguments/1/default', message: /default value must be string/ },
+  { title: 'an inputSchema property default that breaks its schema', schema: { type: 'object', properties: { tone: { enum: ['calm', 'firm'], default: 'loud' } } }, path: '/inputSchema/properties/tone/default', message: /default value must be one of: calm, firm/ },
+  { title: 'a default whose items break the items schema', schema: { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' }, default: ['a', 2] } } }, path: '/inputSchema/properties/tags/default', message: /default value at \/1 must be string/ },
+  { title: 'a default that breaks the schema its $ref points to', schema: { type: 'object', $defs: { n: { type: 'integer', minimum: 0 } }, properties: { n: { $ref: '#/$defs/n', default: -1 } } }, path: '/inputSchema/properties/n/default', message: /default value must be >= 0/ },
 ];
 
 describe('an invalid argument schema', () => {
@@ -39,9 +64,56 @@ describe('an invalid argument schema', () => {
       const error = thrownBy(() => validatePromptArguments({}, row.args, row.schema));
       expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
       expect(error.message).toMatch(row.message);
-      expect(error.data).toMatchObject({ problems: [{ path: row.path }] });
+      expect(firstProblem(error)).toMatchObject({ path: row.path });
+    });
+
+    it(`is caught by check() at registration for ${row.title}`, () => {
+      const validator = new ArgumentValidatorCache().compile(row.args, row.schema);
+      const error = thrownBy(() => validator.check());
+      expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
+      expect(error.message).toMatch(row.message);
+      expect(firstProblem(error)).toMatchObject({ path: row.path });
+      // The same remembered error from validate(), without compiling.
+      expect(thrownBy(() => validator.validate({}))).toBe(error);
     });
   }
+
+  it('lists every problem of a schema, each with its JSON pointer', () => {
+    const error = thrownBy(() =>
+      new ArgumentValidatorCache()
+        .compile(undefined, {
+          type: 'object',
+          properties: { a: { type: 'integer', default: 'x' }, b: { type: 'string', default: 1 }, c: { default: 1 } },
+        })
+        .check(),
+    );
+    expect(error.message).toMatch(/\/inputSchema\/properties\/a\/default: default value must be integer \(and 1 more\)/);
+    expect(error.data).toEqual({
+      problems: [
+        { path: '/inputSchema/properties/a/default', message: 'default value must be integer' },
+        { path: '/inputSchema/properties/b/default', message: 'default value must be string' },
+      ],
+    });
+  });
+
+  it('accepts defaults that satisfy their property schemas, simple or not', () => {
+    const validator = new ArgumentValidatorCache().compile(
+      [
+        { name: 'n', type: 'integer', minimum: 0, default: 0 },
+        { name: 'mode', enum: ['fast', 'slow'], default: 'slow' },
+        { name: 'tags', type: 'array', items: { type: 'string' }, default: ['a'] },
+        { name: 'when', format: 'date', default: '2025-01-31' },
+        { name: 'note', maxLength: 4, default: '😀😀😀😀' },
+        { name: 'gone', type: 'integer', default: null as unknown as number },
+      ],
+      undefined,
+    );
+    expect(() => validator.check()).not.toThrow();
+    expect(validator.validate({})).toEqual({
+      ok: true,
+      arguments: { n: 0, mode: 'slow', tags: ['a'], when: '2025-01-31', note: '😀😀😀😀' },
+    });
+  });
 
   it('is a server fault: a client only ever sees -32603 with a generic message', () => {
     const error = thrownBy(() => validatePromptArguments({ a: 'x' }, bad({ type: 'strnig' })));

@@ -46,10 +46,17 @@ describe('getArgumentSchema', () => {
       properties: {
         code: { description: 'The code', type: 'string', maxLength: 10_000 },
         language: { title: 'Language', enum: ['typescript', 'python'] },
-        focus: {},
+        focus: { type: 'string' },
         depth: { type: 'integer', minimum: 1, default: 2 },
       },
       required: ['code', 'language'],
+    });
+  });
+
+  it('types an argument that declares no type and no enum as a string (a plain MCP argument)', () => {
+    expect(getArgumentSchema([{ name: 'a', description: 'x' }, { name: 'b', enum: [1, 2] }])).toEqual({
+      type: 'object',
+      properties: { a: { description: 'x', type: 'string' }, b: { enum: [1, 2] } },
     });
   });
 
@@ -64,6 +71,11 @@ describe('getArgumentSchema', () => {
     expect(check({ code: 'x', language: 'python' })).toBe(true);
     expect(check({ code: 'x', language: 'rust' })).toBe(false);
     expect(check({ code: 'x' })).toBe(false);
+    const validator = new ArgumentValidatorCache().compile(declared, undefined);
+    for (const focus of ['f', ['f'], { f: 1 }]) {
+      const args = { code: 'x', language: 'python', focus };
+      expect(check(args)).toBe(validator.validate(args).ok);
+    }
   });
 
   it('keeps an argument named __proto__ as a property, not a prototype', () => {
@@ -84,7 +96,7 @@ describe('CompiledArgumentValidator properties', () => {
       properties: {
         code: { type: 'string', maxLength: 10_000 },
         language: { enum: ['typescript', 'python'] },
-        focus: {},
+        focus: { type: 'string' },
         depth: { type: 'integer', minimum: 1, default: 2 },
       },
       required: ['code', 'language'],

@@ -52,13 +52,29 @@ describe('prototype pollution', () => {
     expect(result.ok).toBe(false);
   });
 
-  it('does not see Object.prototype members as given values for arguments named like them', () => {
-    const result = validatePromptArguments({}, [
-      { name: 'constructor', required: true },
-      { name: 'toString', required: true },
-    ]);
-    expect(result).toMatchObject({ ok: false, error: { data: { missing_arguments: ['constructor', 'toString'] } } });
-  });
+  for (const [label, extra] of paths) {
+    it(`does not see Object.prototype members as given values for arguments named like them (${label})`, () => {
+      const result = validatePromptArguments({}, [
+        { name: 'toString', required: true },
+        { name: 'hasOwnProperty', required: true },
+        ...extra,
+      ]);
+      expect(result).toMatchObject({ ok: false, error: { data: { missing_arguments: ['toString', 'hasOwnProperty'] } } });
+    });
+  }
+
+  for (const name of ['__proto__', 'constructor', 'prototype']) {
+    it(`refuses to declare an argument or inputSchema property named ${name}`, () => {
+      const cache = new ArgumentValidatorCache();
+      const declared = cache.compile([{ name }], undefined);
+      const properties = JSON.parse(`{"${name}": {"type": "integer"}}`) as Record<string, unknown>;
+      const schema = cache.compile(undefined, { type: 'object', properties });
+      for (const validator of [declared, schema]) {
+        expect(() => validator.check()).toThrow(expect.objectContaining({ code: 'INVALID_PROMPT_DEFINITION' }));
+        expect(() => validator.validate(JSON.parse(`{"${name}": "not a number"}`))).toThrow(/is reserved/);
+      }
+    });
+  }
 });
 
 describe('the validated arguments object', () => {

@@ -70,6 +70,35 @@ describe('the ajv-free fast path', () => {
   }
 });
 
+describe('numbers that are not finite', () => {
+  it('rejects Infinity and NaN given as typed values for number and integer arguments', () => {
+    const args: PromptArgumentDefinition[] = [
+      { name: 'n', type: 'number' },
+      { name: 'i', type: 'integer' },
+      { name: 'x', type: 'number' },
+    ];
+    expect(validatePromptArguments({ n: Infinity, i: -Infinity, x: Number.NaN }, args)).toMatchObject({
+      ok: false,
+      error: {
+        data: {
+          details: [
+            { argument: 'n', keyword: 'type', message: 'must be number' },
+            { argument: 'i', keyword: 'type', message: 'must be integer' },
+            { argument: 'x', keyword: 'type', message: 'must be number' },
+          ],
+        },
+      },
+    });
+  });
+
+  it('does not turn Infinity into text for a string argument', () => {
+    expect(validatePromptArguments({ s: Infinity }, [{ name: 's' }])).toMatchObject({
+      ok: false,
+      error: { data: { details: [{ argument: 's', keyword: 'type', message: 'must be string' }] } },
+    });
+  });
+});
+
 describe('seed 003 error details', () => {
   const args: PromptArgumentDefinition[] = [
     { name: 'name', required: true },

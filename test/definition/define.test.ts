@@ -68,12 +68,16 @@ describe('definePrompt', () => {
   });
 
   it('rejects an invalid role at compile time', () => {
-    definePrompt({
-      name: 'p',
-      // @ts-expect-error 'system' is not a role
-      messages: [{ role: 'system', content: 'x' }],
-    });
-    expect(true).toBe(true);
+    type MessageOf<D> = D extends { messages: readonly (infer M)[] } ? M : never;
+    expectTypeOf<MessageOf<Parameters<typeof definePrompt>[0]>['role']>().toEqualTypeOf<'user' | 'assistant'>();
+    // tsc (npm run typecheck) fails this file if 'system' is ever accepted:
+    const build = (): unknown =>
+      definePrompt({
+        name: 'p',
+        // @ts-expect-error 'system' is not a role
+        messages: [{ role: 'system', content: 'x' }],
+      });
+    expect(typeof build).toBe('function');
   });
 
   it('stays assignable to the untyped PromptDefinition that registries accept', () => {

@@ -264,6 +264,16 @@ describe('parsePromptDefinition with programmatic definitions', () => {
     ]);
   });
 
+  it('rejects reserved argument names in an inputSchema, which ajv would otherwise skip unvalidated', () => {
+    const input = JSON.parse(
+      '{"name":"p","inputSchema":{"type":"object","properties":{"__proto__":{"type":"integer"},"ok":{"type":"string"}},"required":["constructor"]},"messages":[{"role":"user","content":"x"}]}',
+    );
+    expect(problemsOf(parseError(input))).toEqual([
+      { path: '/inputSchema/properties/__proto__', message: "argument name '__proto__' is reserved" },
+      { path: '/inputSchema/required/0', message: "argument name 'constructor' is reserved" },
+    ]);
+  });
+
   it('treats properties set to undefined as absent', () => {
     const def: PromptDefinition = parsePromptDefinition({ name: 'p', title: undefined, messages: undefined, render });
     expect(Object.keys(def)).toEqual(['name', 'render']);

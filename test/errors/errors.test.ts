@@ -32,8 +32,13 @@ describe('PromptError and the error table', () => {
     expect(Object.keys(ERROR_TABLE).sort()).toEqual(architectureTable.map(([c]) => c).sort());
   });
 
-  it('is frozen so no adapter can remap a code at run time', () => {
+  it('is frozen, rows included, so nothing can remap a code or expose internal detail at run time', () => {
     expect(Object.isFrozen(ERROR_TABLE)).toBe(true);
+    for (const row of Object.values(ERROR_TABLE)) expect(Object.isFrozen(row)).toBe(true);
+    expect(() => {
+      (ERROR_TABLE.INTERNAL_ERROR as { expose: boolean }).expose = true;
+    }).toThrow(TypeError);
+    expect(new PromptError('INTERNAL_ERROR', 'db password').toJsonRpcError()).toEqual({ code: -32603, message: 'Internal error' });
   });
 
   it('sends exposed errors with their message and data', () => {
@@ -71,6 +76,18 @@ describe('PromptError and the error table', () => {
     expect(isPromptError(new PromptError('INTERNAL_ERROR'))).toBe(true);
     expect(isPromptError(Object.assign(new Error('x'), { code: 'PROMPT_NOT_FOUND' }))).toBe(false);
     expect(isPromptError(null)).toBe(false);
+  });
+
+  it('rebuilds a foreign PromptError through this copy\'s table, trusting only its code, message and data', () => {
+    const brand = Symbol.for('mcp-prompt-kit.PromptError');
+    const plain = { [brand]: true, code: 'PROMPT_NOT_FOUND', message: 'Unknown prompt: x' };
+    const rebuilt = toPromptError(plain);
+    expect(rebuilt).toBeInstanceOf(PromptError);
+    expect(rebuilt.toJsonRpcError()).toEqual({ code: -32602, message: 'Unknown prompt: x' });
+    const unknownCode = toPromptError({ [brand]: true, code: 'MADE_UP', message: 'secret detail', rpcCode: 1 });
+    expect(unknownCode.toJsonRpcError()).toEqual({ code: -32603, message: 'Internal error' });
+    const withData = toPromptError({ [brand]: true, code: 'PROMPT_ARGUMENT_MISSING', message: 'Missing required prompt arguments', data: { missing_arguments: ['a'] } });
+    expect(withData.toJsonRpcError().data).toEqual({ missing_arguments: ['a'] });
   });
 
   it('turns anything else thrown into INTERNAL_ERROR and keeps the cause', () => {

@@ -2,11 +2,14 @@
  * attachPrompts set-up rules and lifecycle: what it refuses, detach(), tools beside prompts, request context.
  */
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { Server as ServerV1 } from '@modelcontextprotocol/sdk/server/index.js';
 import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { McpServer as McpServerV2 } from '@modelcontextprotocol/server';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer as McpServerV2, ProtocolError, Server as ServerV2 } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
+import { PromptError } from '../../src/errors.js';
 import { attachPrompts } from '../../src/mcp/index.js';
-import type { AttachPromptsOptions, AttachableServer } from '../../src/mcp/index.js';
+import type { AttachPromptsOptions, AttachableServer, McpRequestInfo } from '../../src/mcp/index.js';
 import type { PromptRegistry } from '../../src/registry.js';
 import type { TestClient } from './fixtures/clients.js';
 import { createTestClient, linkedPair, sleep, waitFor, wireError } from './fixtures/clients.js';
@@ -32,10 +35,17 @@ afterEach(async () => {
   }
 });
 
+/** An in-memory transport as both SDKs define it (enough to tweak what the server side sees). */
+interface MemoryTransport {
+  sessionId?: string;
+  send(message: unknown, options?: Record<string, unknown>): Promise<void>;
+}
+
 async function connect(
   kind: ServerKind,
   options: AttachPromptsOptions = {},
   before?: (server: TestServer, registry: PromptRegistry) => void,
+  tweak?: (clientSide: MemoryTransport, serverSide: MemoryTransport) => void,
 ): Promise<Pair> {
   const registry = createTestRegistry();
   const server = createTestServer(kind);
@@ -43,6 +53,7 @@ async function connect(
   before?.(server, registry);
   const client = createTestClient(sdkOf(kind));
   const [clientSide, serverSide] = linkedPair(sdkOf(kind));
+  tweak?.(clientSide as MemoryTransport, serverSide as MemoryTransport);
   await server.connect(serverSide);
   await client.connect(clientSide);
   const pair = { server, client, registry, detach };
@@ -66,13 +77,41 @@ describe('attachPrompts: set-up', () => {
     expect(() => attachPrompts(server.attachable, {} as PromptRegistry)).toThrow(TypeError);
   });
 
-  it('rejects a debounce window that is negative or not a number', () => {
-    for (const debounceMs of [-1, Number.NaN, Number.POSITIVE_INFINITY, '50']) {
+  it('rejects a debounce window that is negative, not a number, or longer than setTimeout allows', () => {
+    for (const debounceMs of [-1, Number.NaN, Number.POSITIVE_INFINITY, '50', 2 ** 31]) {
       const server = createTestServer('v1-server');
       expect(() => attachPrompts(server.attachable, createTestRegistry(), { debounceMs } as AttachPromptsOptions)).toThrow(
         RangeError,
       );
     }
+  });
+
+  it('accepts the largest debounce window setTimeout allows', () => {
+    const server = createTestServer('v2-server');
+    expect(() => attachPrompts(server.attachable, createTestRegistry(), { debounceMs: 2 ** 31 - 1 })).not.toThrow();
+  });
+
+  it('throws a TypeError when completions is given but is not a boolean', () => {
+    for (const completions of ['false', 0, null]) {
+      const server = createTestServer('v1-server');
+      expect(() =>
+        attachPrompts(server.attachable, createTestRegistry(), { completions } as unknown as AttachPromptsOptions),
+      ).toThrow(/completions must be a boolean/);
+    }
+  });
+
+  it('throws a TypeError when completeResource is not a function, or comes with completions: false', () => {
+    const first = createTestServer('v1-mcp');
+    expect(() =>
+      attachPrompts(first.attachable, createTestRegistry(), { completeResource: {} } as unknown as AttachPromptsOptions),
+    ).toThrow(TypeError);
+    const second = createTestServer('v2-mcp');
+    expect(() =>
+      attachPrompts(second.attachable, createTestRegistry(), {
+        completions: false,
+        completeResource: () => ({ completion: { values: [] } }),
+      }),
+    ).toThrow(/completeResource needs completions/);
   });
 
   for (const kind of SERVER_KINDS) {
@@ -81,10 +120,12 @@ describe('attachPrompts: set-up', () => {
       expect(() => attachPrompts(server.attachable, createTestRegistry())).toThrow(/already connected.*before server\.connect\(\)/);
     });
 
-    it(`refuses a second attach on the same ${kind} server`, () => {
+    it(`refuses a second attach on the same ${kind} server, saying attachPrompts() already owns it`, () => {
       const server = createTestServer(kind);
       attachPrompts(server.attachable, createTestRegistry());
-      expect(() => attachPrompts(server.attachable, createTestRegistry())).toThrow(/already has a handler for prompts\/list/);
+      expect(() => attachPrompts(server.attachable, createTestRegistry())).toThrow(
+        /already has a handler for prompts\/list \(attachPrompts\(\) was already called on this server/,
+      );
     });
   }
 
@@ -98,6 +139,42 @@ describe('attachPrompts: set-up', () => {
     const server = new McpServerV2(INFO);
     server.registerPrompt('native', { description: 'd' }, () => ({ messages: [] }));
     expect(() => attachPrompts(server, createTestRegistry())).toThrow(/prompts\/list.*registerPrompt\(\)/);
+  });
+
+  it("names McpServer as the owner of the prompt handlers when given an McpServer's .server (v1 and v2)", () => {
+    const v1 = new McpServerV1(INFO);
+    v1.registerPrompt('native', { description: 'd' }, () => ({ messages: [] }));
+    const v2 = new McpServerV2(INFO);
+    v2.registerPrompt('native', { description: 'd' }, () => ({ messages: [] }));
+    for (const server of [v1.server, v2.server]) {
+      expect(() => attachPrompts(server, createTestRegistry())).toThrow(
+        /handler for prompts\/list \(McpServer owns it if this is the `\.server` of an McpServer that serves prompts/,
+      );
+    }
+  });
+
+  it('says which SDK v2 handler-registration shape changed when a future SDK refuses the 3-argument form', () => {
+    const server = new ServerV2(INFO, { capabilities: {} });
+    const original = server.setRequestHandler.bind(server) as (...args: unknown[]) => void;
+    (server as unknown as { setRequestHandler: (...args: unknown[]) => void }).setRequestHandler = (...args) => {
+      if (args.length === 3) throw new TypeError('setRequestHandler takes (method, handler)');
+      original(...args);
+    };
+    expect(() => attachPrompts(server, createTestRegistry())).toThrow(
+      /registering prompts\/list failed: SDK v2 \(@modelcontextprotocol\/server\) refused the 3-argument setRequestHandler\(method, \{ params \}, handler\).*takes \(method, handler\)/,
+    );
+    // Nothing stays registered: a later attempt meets no handler of ours.
+    expect(() => server.assertCanSetRequestHandler('prompts/list')).not.toThrow();
+  });
+
+  it('says which SDK v1 handler-registration shape changed when a future SDK refuses the Zod-3-shaped schema', () => {
+    const server = new ServerV1(INFO, { capabilities: {} });
+    (server as unknown as { setRequestHandler: (...args: unknown[]) => void }).setRequestHandler = () => {
+      throw new Error('Schema is missing a method literal');
+    };
+    expect(() => attachPrompts(server, createTestRegistry())).toThrow(
+      /registering prompts\/list failed: SDK v1 \(@modelcontextprotocol\/sdk\) refused setRequestHandler\(schema, handler\) with a Zod-3-shaped request schema.*missing a method literal/,
+    );
   });
 
   it('makes a later McpServer.registerPrompt() fail loudly instead of silently shadowing our prompts', () => {
@@ -176,16 +253,105 @@ describe('attachPrompts: detach()', () => {
     });
   }
 
-  it('lets the same registry be attached again to a new server after detach()', async () => {
-    const first = await connect('v2-server');
-    first.detach();
-    const server = createTestServer('v1-server');
-    expect(() => attachPrompts(server.attachable, first.registry)).not.toThrow();
-  });
+  for (const kind of SERVER_KINDS) {
+    it(`lets the same ${kind} server be attached again after detach() and close(), then serve a new connection`, async () => {
+      const first = await connect(kind);
+      first.detach();
+      await first.client.close();
+      await first.server.close();
+      open.splice(open.indexOf(first), 1);
+
+      const registry = createTestRegistry();
+      registry.set(simplePrompt('second_life'));
+      attachPrompts(first.server.attachable, registry, { debounceMs: 10 });
+      const client = createTestClient(sdkOf(kind));
+      const [clientSide, serverSide] = linkedPair(sdkOf(kind));
+      await first.server.connect(serverSide);
+      await client.connect(clientSide);
+      open.push({ server: first.server, client, registry, detach: () => {} });
+
+      expect((await client.listPage()).prompts.map((p) => p.name)).toContain('second_life');
+      expect((await client.getPrompt('second_life')).messages[0]?.content).toEqual({ type: 'text', text: 'This is second_life.' });
+      // The first registry is no longer wired to the server; the second one is.
+      first.registry.set(simplePrompt('from_first'));
+      await sleep(60);
+      expect(client.listChangedCount()).toBe(0);
+      registry.set(simplePrompt('from_second'));
+      await waitFor(() => client.listChangedCount() === 1);
+    });
+  }
+
+  for (const kind of SERVER_KINDS) {
+    it(`sends nothing and raises nothing when a ${kind} server closes while a notification is pending`, async () => {
+      const unhandled: unknown[] = [];
+      const onUnhandled = (reason: unknown): void => {
+        unhandled.push(reason);
+      };
+      process.on('unhandledRejection', onUnhandled);
+      try {
+        const sent: string[] = [];
+        const pair = await connect(kind, { debounceMs: 30 }, undefined, (_clientSide, serverSide) => {
+          const send = serverSide.send.bind(serverSide);
+          serverSide.send = (message, options) => {
+            sent.push(String((message as { method?: unknown }).method));
+            return send(message, options);
+          };
+        });
+        pair.registry.set(simplePrompt('pending'));
+        await pair.server.close();
+        await sleep(120);
+        expect(sent.filter((m) => m === 'notifications/prompts/list_changed')).toEqual([]);
+        expect(pair.client.listChangedCount()).toBe(0);
+        expect(unhandled).toEqual([]);
+      } finally {
+        process.off('unhandledRejection', onUnhandled);
+      }
+    });
+  }
 });
 
-describe('attachPrompts: list_changed while disconnected', () => {
+describe('attachPrompts: list_changed per burst', () => {
+  for (const kind of ['v1-mcp', 'v2-server'] as const) {
+    it(`announces six changes 20 ms apart with one notification at the default window on a ${kind} server`, async () => {
+      const { client, registry } = await connect(kind, { debounceMs: undefined });
+      const at: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        registry.set(simplePrompt(`burst_${i}`));
+        at.push(performance.now());
+        await sleep(20);
+      }
+      await sleep(250);
+      // A loaded machine may stretch a 20 ms sleep past the 50 ms quiet period, which rightly ends a burst: count those.
+      const gaps = at.slice(1).map((t, i) => t - (at[i] ?? t));
+      const count = client.listChangedCount();
+      expect(count).toBeGreaterThanOrEqual(1 + gaps.filter((g) => g >= 55).length);
+      expect(count).toBeLessThanOrEqual(1 + gaps.filter((g) => g >= 45).length);
+    });
+  }
+});
+
+describe('attachPrompts: list_changed while disconnected or not initialized', () => {
   for (const kind of SERVER_KINDS) {
+    it(`sends nothing for a change between a ${kind} server's connect() and the client's initialize`, async () => {
+      const registry = createTestRegistry();
+      const server = createTestServer(kind);
+      attachPrompts(server.attachable, registry, { debounceMs: 10 });
+      const client = createTestClient(sdkOf(kind));
+      const [clientSide, serverSide] = linkedPair(sdkOf(kind));
+      await server.connect(serverSide);
+      open.push({ server, client, registry, detach: () => {} });
+      registry.set(simplePrompt('before_initialize'));
+      await sleep(60); // several quiet periods: a notification, had one been sent, would wait for the client
+      await client.connect(clientSide);
+      await sleep(60);
+      expect(client.listChangedCount()).toBe(0);
+      expect((await client.listPage()).prompts.map((p) => p.name)).toContain('before_initialize');
+      // Once initialized, changes are announced.
+      registry.set(simplePrompt('after_initialize'));
+      await waitFor(() => client.listChangedCount() === 1);
+    });
+
+
     it(`sends nothing for changes made before a ${kind} server connects`, async () => {
       const { client } = await connect(kind, { debounceMs: 10 }, (_server, registry) => {
         registry.set(simplePrompt('early'));
@@ -213,6 +379,45 @@ describe('attachPrompts: request context', () => {
     });
   }
 
+  for (const kind of SERVER_KINDS) {
+    it(`hands authInfo and sessionId of a ${kind} request to the context option`, async () => {
+      const auth = { token: 'tok', clientId: 'client-7', scopes: ['prompts'], extra: { tenant: 't1' } };
+      const seen: McpRequestInfo[] = [];
+      const { client } = await connect(
+        kind,
+        {
+          context: (request) => {
+            seen.push(request);
+            return { user: request.authInfo?.clientId };
+          },
+        },
+        undefined,
+        (clientSide, serverSide) => {
+          serverSide.sessionId = 'session-42';
+          const send = clientSide.send.bind(clientSide);
+          clientSide.send = (message, options) => send(message, { ...options, authInfo: auth });
+        },
+      );
+      expect((await client.getPrompt('whoami')).messages[0]?.content).toEqual({ type: 'text', text: 'user=client-7' });
+      expect(seen[0]?.authInfo).toEqual(auth);
+      expect(seen[0]?.sessionId).toBe('session-42');
+    });
+  }
+
+  it('runs the context option for prompts/get and completion/complete, not for prompts/list', async () => {
+    const methods: string[] = [];
+    const { client } = await connect('v2-mcp', {
+      context: (request) => {
+        methods.push(request.method);
+        return undefined;
+      },
+    });
+    await client.listPage();
+    await client.getPrompt('optional_only');
+    await client.complete('plan_trip', 'city', 'p');
+    expect(methods).toEqual(['prompts/get', 'completion/complete']);
+  });
+
   it('answers -32603 with a generic message when the context function throws', async () => {
     const { client } = await connect('v1-mcp', {
       context: () => {
@@ -222,8 +427,71 @@ describe('attachPrompts: request context', () => {
     expect(await wireError(client.getPrompt('whoami'))).toEqual({ code: -32603, message: 'Internal error' });
   });
 
+  it('passes a JSON-RPC error thrown by the context function (SDK v1 McpError) through to the client', async () => {
+    const { client } = await connect('v1-mcp', {
+      context: () => {
+        throw new McpError(-32001, 'Not authorized for prompts', { reason: 'scope' });
+      },
+    });
+    const error = await wireError(client.getPrompt('whoami'));
+    expect(error.code).toBe(-32001);
+    expect(error.message).toMatch(/Not authorized for prompts$/);
+    expect(error.data).toEqual({ reason: 'scope' });
+    expect((await wireError(client.complete('plan_trip', 'city', 'p'))).code).toBe(-32001);
+  });
+
+  it('passes a JSON-RPC error thrown by the context function (SDK v2 ProtocolError) through to the client', async () => {
+    const { client } = await connect('v2-server', {
+      context: async () => {
+        throw new ProtocolError(-32001, 'Not authorized for prompts');
+      },
+    });
+    const error = await wireError(client.getPrompt('whoami'));
+    expect(error.code).toBe(-32001);
+    expect(error.message).toMatch(/Not authorized for prompts$/);
+  });
+
+  it('maps a PromptError thrown by the context function through the error table', async () => {
+    const { client } = await connect('v2-mcp', {
+      context: () => {
+        throw new PromptError('RESOURCE_DENIED', 'Resource denied: tenant://other');
+      },
+    });
+    expect(await wireError(client.getPrompt('whoami'))).toEqual({ code: -32602, message: 'Resource denied: tenant://other' });
+  });
+
+  it('keeps an error whose numeric code is not a JSON-RPC code (a gRPC status, say) internal: -32603', async () => {
+    const { client } = await connect('v1-server', {
+      context: () => {
+        throw Object.assign(new Error('14 UNAVAILABLE: auth backend at 10.0.0.7'), { code: 14 });
+      },
+    });
+    expect(await wireError(client.getPrompt('whoami'))).toEqual({ code: -32603, message: 'Internal error' });
+  });
+
   it('awaits an async context function', async () => {
     const { client } = await connect('v2-mcp', { context: async () => ({ user: 'bob' }) });
     expect((await client.getPrompt('whoami')).messages[0]?.content).toEqual({ type: 'text', text: 'user=bob' });
   });
+});
+
+describe('attachPrompts: malformed completion/complete params', () => {
+  const malformed: [string, Record<string, unknown>, string][] = [
+    ['no ref', { argument: { name: 'city', value: 'p' } }, 'params.ref must be an object with a type'],
+    ['an unknown ref type', { ref: { type: 'ref/tool', name: 'x' }, argument: { name: 'a', value: '' } }, "params.ref.type must be 'ref/prompt' or 'ref/resource'"],
+    ['a prompt ref without a name', { ref: { type: 'ref/prompt' }, argument: { name: 'city', value: 'p' } }, 'params.ref.name must be a string'],
+    ['a numeric argument value', { ref: { type: 'ref/prompt', name: 'plan_trip' }, argument: { name: 'city', value: 5 } }, 'params.argument must be {name: string, value: string}'],
+    ['non-string context arguments', { ref: { type: 'ref/prompt', name: 'plan_trip' }, argument: { name: 'city', value: 'p' }, context: { arguments: { days: 3 } } }, 'params.context.arguments must be an object of strings'],
+    ['a resource ref without a uri', { ref: { type: 'ref/resource' }, argument: { name: 'id', value: '' } }, 'params.ref.uri must be a string'],
+  ];
+  for (const kind of SERVER_KINDS) {
+    it(`answers -32602 to each malformed request on a ${kind} server, with or without completeResource`, async () => {
+      for (const options of [{}, { completeResource: () => ({ completion: { values: ['never'] } }) }]) {
+        const { client } = await connect(kind, options);
+        for (const [title, params, message] of malformed) {
+          expect(await wireError(client.raw('completion/complete', params)), title).toEqual({ code: -32602, message });
+        }
+      }
+    });
+  }
 });

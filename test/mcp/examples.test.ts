@@ -7,14 +7,15 @@ import { fileURLToPath } from 'node:url';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as HttpClientV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { PromptListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpClientV2 } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createConformanceRegistry } from '../../examples/conformance/registry.js';
 import { startMcpHttpServer } from '../../examples/mcp-http-server.js';
-import type { RunningMcpHttpServer } from '../../examples/mcp-http-server.js';
+import type { McpHttpServerOptions, RunningMcpHttpServer } from '../../examples/mcp-http-server.js';
 import { createExampleRegistry } from '../../examples/prompts/catalog.js';
-import { waitFor, wireError } from './fixtures/clients.js';
+import { sleep, waitFor, wireError } from './fixtures/clients.js';
 import { simplePrompt } from './fixtures/prompts.js';
 
 const INFO = { name: 'examples-test', version: '1.0.0' };
@@ -23,17 +24,51 @@ afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
 });
 
-async function serve(registry = createExampleRegistry()): Promise<RunningMcpHttpServer> {
-  const running = await startMcpHttpServer({ registry, port: 0 });
+async function serve(
+  registry = createExampleRegistry(),
+  options: Omit<McpHttpServerOptions, 'registry'> = {},
+): Promise<RunningMcpHttpServer> {
+  const running = await startMcpHttpServer({ registry, port: 0, ...options });
   cleanup.push(() => running.close());
   return running;
 }
 
 async function v1Client(url: string): Promise<ClientV1> {
+  return (await v1Session(url)).client;
+}
+
+async function v1Session(url: string): Promise<{ client: ClientV1; transport: HttpClientV1 }> {
   const client = new ClientV1(INFO);
-  await client.connect(new HttpClientV1(new URL(url)));
+  const transport = new HttpClientV1(new URL(url));
+  await client.connect(transport);
   cleanup.push(() => client.close());
-  return client;
+  return { client, transport };
+}
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: INFO },
+});
+const LIST = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'prompts/list', params: {} });
+
+/** One raw HTTP exchange with the MCP endpoint: status and (JSON) body. */
+async function exchange(
+  url: string,
+  init: { method?: string; sessionId?: string; body?: string },
+): Promise<{ status: number; body: unknown }> {
+  const headers: Record<string, string> = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
+  if (init.sessionId !== undefined) headers['mcp-session-id'] = init.sessionId;
+  const response = await fetch(url, { method: init.method ?? 'POST', headers, body: init.body });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    /* SSE or empty */
+  }
+  return { status: response.status, body };
 }
 
 function status(url: string, host: string): Promise<number> {
@@ -95,6 +130,83 @@ describe('examples/mcp-http-server.ts', () => {
     const port = new URL(url).port;
     expect(await status(url, `evil.example:${port}`)).toBe(403);
     expect(await status(url, `127.0.0.1:${port}`)).toBe(400); // allowed through, then rejected: no session
+  });
+});
+
+describe('examples/mcp-http-server.ts sessions and limits', () => {
+  it('answers 404 to an unknown session id, so that the client initializes again', async () => {
+    const { url } = await serve();
+    for (const method of ['POST', 'GET', 'DELETE']) {
+      const reply = await exchange(url, { method, sessionId: 'no-such-session', ...(method === 'POST' ? { body: LIST } : {}) });
+      expect(reply.status, method).toBe(404);
+      expect(reply.body).toMatchObject({ error: { code: -32001, message: 'Session not found' } });
+    }
+  });
+
+  it('answers 400 to a request without mcp-session-id that is not initialize', async () => {
+    const { url } = await serve();
+    expect((await exchange(url, { body: LIST })).status).toBe(400);
+    expect((await exchange(url, { method: 'GET' })).status).toBe(400);
+    expect((await exchange(url, { body: INITIALIZE })).status).toBe(200);
+  });
+
+  it('answers 413 with LIMIT_EXCEEDED, not "Invalid JSON body", to a body over the limit', async () => {
+    const { url } = await serve(createExampleRegistry(), { maxBodyBytes: 64 * 1024 });
+    const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'prompts/list', params: { pad: 'x'.repeat(100 * 1024) } });
+    const reply = await exchange(url, { body: big });
+    expect(reply.status).toBe(413);
+    expect(reply.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32602, message: 'Request body exceeds 65536 bytes' } });
+    // A body within the limit that is not JSON is still a parse error.
+    expect(await exchange(url, { body: '{not json' })).toEqual({
+      status: 400,
+      body: { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Invalid JSON body' } },
+    });
+  });
+
+  it('closes a session idle for longer than sessionIdleTimeoutMs; its id then gets 404', async () => {
+    const registry = createExampleRegistry();
+    const running = await serve(registry, { sessionIdleTimeoutMs: 150 });
+    const { client, transport } = await v1Session(running.url);
+    await client.listPrompts();
+    const sessionId = transport.sessionId;
+    expect(sessionId).toBeTypeOf('string');
+    expect(running.sessionCount()).toBe(1);
+    await waitFor(() => running.sessionCount() === 0, 3000);
+    expect((await exchange(running.url, { sessionId: sessionId!, body: LIST })).status).toBe(404);
+    // A session kept busy stays open.
+    const busy = await v1Session(running.url);
+    for (let i = 0; i < 5; i++) {
+      await busy.client.listPrompts();
+      await sleep(60);
+    }
+    expect(running.sessionCount()).toBe(1);
+  });
+
+  it('answers 500 when a session server cannot connect, without an unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => {
+      unhandled.push(reason);
+    };
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const logged: string[] = [];
+      const { url, sessionCount } = await serve(createExampleRegistry(), {
+        log: (message) => logged.push(message),
+        createMcpServer: () => {
+          const server = new McpServer(INFO);
+          server.connect = () => Promise.reject(new Error('transport refused'));
+          return server;
+        },
+      });
+      const reply = await exchange(url, { body: INITIALIZE });
+      expect(reply).toEqual({ status: 500, body: { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal error' } } });
+      await sleep(20);
+      expect(unhandled).toEqual([]);
+      expect(sessionCount()).toBe(0);
+      expect(logged.join('\n')).toMatch(/could not connect a new session.*transport refused/);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 });
 

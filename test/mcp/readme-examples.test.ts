@@ -6,8 +6,12 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { wireError } from './fixtures/clients.js';
+import { attachPrompts } from '../../src/mcp/index.js';
+import type { AttachPromptsOptions } from '../../src/mcp/index.js';
+import { createTestClient, linkedPair, wireError } from './fixtures/clients.js';
+import { createTestRegistry } from './fixtures/prompts.js';
 
 const root = new URL('../../', import.meta.url);
 const cleanup: (() => Promise<void>)[] = [];
@@ -50,5 +54,74 @@ describe.each(['v1', 'v2'])('README example for SDK %s', (version) => {
     expect(await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } })).toMatchObject({
       content: [{ type: 'text', text: '5' }],
     });
+  });
+});
+
+function stdioClient(file: string): Promise<ClientV1> {
+  const client = new ClientV1({ name: 'readme-test', version: '1.0.0' });
+  cleanup.push(() => client.close());
+  return client
+    .connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ['--import', 'tsx', fileURLToPath(new URL(file, root))],
+        cwd: fileURLToPath(root),
+        stderr: 'ignore',
+      }),
+    )
+    .then(() => client);
+}
+
+describe('README: completions beside McpServer resource templates', () => {
+  const file = 'examples/mcp-resource-templates.ts';
+  const source = readFileSync(new URL(file, root), 'utf8');
+
+  it('shows examples/mcp-resource-templates.ts verbatim', () => {
+    const readme = readFileSync(new URL('README.md', root), 'utf8');
+    expect(readme).toContain(`\`\`\`ts\n${source}\`\`\``);
+  });
+
+  it('completes the prompt argument and the template variable from one server, and still reads the resource', async () => {
+    const client = await stdioClient(file);
+    const prompt = await client.complete({ ref: { type: 'ref/prompt', name: 'summarize' }, argument: { name: 'id', value: 'adr' } });
+    expect(prompt.completion.values).toEqual(['adr-001', 'adr-002']);
+    const template = await client.complete({ ref: { type: 'ref/resource', uri: 'docs://{id}' }, argument: { name: 'id', value: 'a' } });
+    expect(template.completion.values).toEqual(['adr-001', 'adr-002', 'api']);
+    expect((await client.readResource({ uri: 'docs://api' })).contents).toEqual([
+      { uri: 'docs://api', text: '# api' },
+    ]);
+    expect((await client.getPrompt({ name: 'summarize', arguments: { id: 'api' } })).messages).toEqual([
+      { role: 'user', content: { type: 'text', text: 'Summarize docs://api.' } },
+    ]);
+  });
+});
+
+describe('README: the context option', () => {
+  const SNIPPET = 'context: (request) => ({ user: request.authInfo?.clientId })';
+
+  it('typechecks as shown and hands render functions the authenticated client id', async () => {
+    const readme = readFileSync(new URL('README.md', root), 'utf8');
+    expect(readme).toContain(`\`${SNIPPET}\``);
+    // The README's code, compiled by `tsc` with this file:
+    const options: AttachPromptsOptions = { context: (request) => ({ user: request.authInfo?.clientId }) };
+    expect(readFileSync(fileURLToPath(import.meta.url), 'utf8')).toContain(`{ ${SNIPPET} }`);
+
+    const server = new McpServer({ name: 'readme-context', version: '1.0.0' });
+    attachPrompts(server, createTestRegistry(), options);
+    const client = createTestClient('v1');
+    const [clientSide, serverSide] = linkedPair('v1') as [
+      { send(message: unknown, options?: Record<string, unknown>): Promise<void> },
+      Parameters<McpServer['connect']>[0],
+    ];
+    const send = clientSide.send.bind(clientSide);
+    clientSide.send = (message, sendOptions) =>
+      send(message, { ...sendOptions, authInfo: { token: 't', clientId: 'ada', scopes: [] } });
+    await server.connect(serverSide);
+    await client.connect(clientSide);
+    cleanup.push(async () => {
+      await client.close();
+      await server.close();
+    });
+    expect((await client.getPrompt('whoami')).messages[0]?.content).toEqual({ type: 'text', text: 'user=ada' });
   });
 });

@@ -42,5 +42,6 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
   './mcp': [
     'DEFAULT_DEBOUNCE_MS',
     'attachPrompts',
+    'completeFromResourceTemplates',
   ],
 };

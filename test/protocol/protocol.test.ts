@@ -112,3 +112,14 @@ describe('handleJsonRpc', () => {
     expect(response).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Unknown prompt: nope' } });
   });
 });
+
+describe('createPromptHandlers: null params members', () => {
+  it('treats a null cursor like an absent one, as it treats null arguments', async () => {
+    const handlers = createPromptHandlers(registry());
+    expect((await handlers['prompts/list']({ cursor: null })).prompts.length).toBe(2);
+    expect((await handlers['prompts/get']({ name: 'greet', arguments: null }).catch((e: JsonRpcError) => e.toJSON()))).toMatchObject({
+      code: -32602,
+      message: 'Missing required prompt arguments',
+    });
+  });
+});

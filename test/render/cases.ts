@@ -93,6 +93,18 @@ export const renderCases: readonly RenderCase[] = [
     expected: 'Be strict with Go.',
   },
   {
+    name: 'reads top-level arguments inside a section opened by a string argument',
+    template: '{{#focus}}Focus on {{focus}} in {{language}}.{{/focus}}',
+    args: { focus: 'security', language: 'Go' },
+    expected: 'Focus on security in Go.',
+  },
+  {
+    name: 'finds no property of a string or number section value by a plain name',
+    template: '{{#name}}[{{length}}]{{/name}}{{#count}}[{{toFixed}}]{{/count}}',
+    args: { name: 'abc', count: 2 },
+    expected: '[][]',
+  },
+  {
     name: 'repeats a section for each item of an array argument',
     template: 'Files:\n{{#files}}\n- {{.}}\n{{/files}}\nDone.',
     args: { files: ['a.ts', 'b.ts'] },

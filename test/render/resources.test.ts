@@ -152,6 +152,7 @@ describe('resolveResourceDirectives', () => {
       const error = await rejection(resolveResourceDirectives(['a://1'], resolver, ctx, { limits, onResourceError }));
       expect(error.code).toBe('INTERNAL_ERROR');
       expect(error.cause).toBe(boom);
+      expect(error.message).not.toContain('disk on fire');
       expect(error.clientMessage).toBe('Internal error');
     }
   });
@@ -292,6 +293,40 @@ describe('resolveEmbeddedResource', () => {
       text: 'plain',
     });
     expect(await resolveEmbeddedResource('docs://plain', resolver, ctx)).toEqual({ uri: 'docs://plain', text: 'plain' });
+    for (const none of [null, '']) {
+      const blank = { read: (uri: string) => ({ uri, mimeType: none, text: 't' }) } as unknown as ResourceResolver;
+      expect(await resolveEmbeddedResource('x://1', blank, ctx, { mimeType: 'text/csv' })).toEqual({
+        uri: 'x://1',
+        mimeType: 'text/csv',
+        text: 't',
+      });
+      expect(await resolveEmbeddedResource('x://1', blank, ctx)).toEqual({ uri: 'x://1', text: 't' });
+    }
+  });
+
+  it("keeps the resolver's mimeType over the template's, for text and blob", async () => {
+    const fallback = { mimeType: 'text/plain' };
+    expect((await resolveEmbeddedResource('docs://guide', resolver, ctx, fallback)).mimeType).toBe('text/markdown');
+    expect(await resolveEmbeddedResource('img://logo', resolver, ctx, fallback)).toEqual({
+      uri: 'img://logo',
+      mimeType: 'image/png',
+      blob: 'AAEC',
+    });
+  });
+
+  it("keeps inline notes text/plain whatever the template's mimeType", async () => {
+    const note = await resolveEmbeddedResource('docs://nope', resolver, ctx, {
+      onResourceError: 'inline',
+      mimeType: 'application/json',
+    });
+    expect(note).toEqual({ uri: 'docs://nope', mimeType: 'text/plain', text: '[resource not found: docs://nope]' });
+  });
+
+  it('rejects a resolver mimeType that is not a string as INTERNAL_ERROR', async () => {
+    const odd = { read: (uri: string) => ({ uri, mimeType: 42, text: 't' }) } as unknown as ResourceResolver;
+    const error = await rejection(resolveEmbeddedResource('x://1', odd, ctx, { mimeType: 'text/plain' }));
+    expect(error.code).toBe('INTERNAL_ERROR');
+    expect(error.message).toContain('mimeType is not a string');
   });
 
   it('fails with RESOURCE_NOT_FOUND, or returns a note inline', async () => {
@@ -316,6 +351,64 @@ describe('resolveEmbeddedResource', () => {
       resolveEmbeddedResource('docs://guide', resolver, ctx, { limits: { maxResources: 50, maxRenderedBytes: 10 } }),
     );
     expect(error.code).toBe('LIMIT_EXCEEDED');
+  });
+});
+
+describe('internal errors keep argument values out of the logs', () => {
+  const rendered = 'users://alice-ssn-123-45-6789/notes';
+  const uriTemplate = 'users://{{user}}/notes';
+  const secret = 'alice-ssn';
+
+  function failing(error: unknown): ResourceResolver {
+    return { read: () => Promise.reject(error), list: () => Promise.reject(error) };
+  }
+
+  it("names a failing resolver's error by its name, never its message, and keeps it as the cause", async () => {
+    const boom = new TypeError(`cannot read ${rendered}`);
+    const direct = await rejection(resolveResourceDirectives(['docs://a'], failing(boom), ctx));
+    expect(direct.message).toBe('Resource resolver failed for docs://a: TypeError');
+    expect(direct.cause).toBe(boom);
+    const glob = await rejection(resolveResourceDirectives(['docs://*'], failing(boom), ctx));
+    expect(glob.message).toBe('Resource resolver failed for docs://*: TypeError');
+    const embedded = await rejection(resolveEmbeddedResource(rendered, failing(boom), ctx, { uriTemplate }));
+    expect(embedded.code).toBe('INTERNAL_ERROR');
+    expect(embedded.message).toBe('Resource resolver failed for URI template users://{{user}}/notes: TypeError');
+    expect(embedded.cause).toBe(boom);
+  });
+
+  it('does not quote a thrown value that is not an Error', async () => {
+    const error = await rejection(resolveEmbeddedResource(rendered, failing(`no ${rendered}`), ctx, { uriTemplate }));
+    expect(error.message).toBe('Resource resolver failed for URI template users://{{user}}/notes: a thrown string');
+    expect(error.cause).toBe(`no ${rendered}`);
+  });
+
+  it('names the URI template, not the rendered URI, for bad resolver output and a missing resolver', async () => {
+    const bad = { read: () => ({ uri: rendered }) } as unknown as ResourceResolver;
+    const invalid = await rejection(resolveEmbeddedResource(rendered, bad, ctx, { uriTemplate }));
+    expect(invalid.code).toBe('INTERNAL_ERROR');
+    expect(invalid.message).toBe(
+      'Resource resolver returned invalid contents for URI template users://{{user}}/notes (no text or blob)',
+    );
+    const none = await rejection(resolveEmbeddedResource(rendered, undefined, ctx, { uriTemplate }));
+    expect(none.code).toBe('INTERNAL_ERROR');
+    expect(none.message).not.toContain(secret);
+    expect(none.message).toContain(uriTemplate);
+  });
+
+  it('names the rendered URI in internal errors only when no URI template is given', async () => {
+    const error = await rejection(resolveEmbeddedResource(rendered, failing(new Error('x')), ctx));
+    expect(error.message).toBe(`Resource resolver failed for ${rendered}: Error`);
+  });
+
+  it('keeps the rendered URI in client-facing errors and inline notes', async () => {
+    const empty = createMemoryResourceResolver({});
+    const missing = await rejection(resolveEmbeddedResource(rendered, empty, ctx, { uriTemplate }));
+    expect(missing.code).toBe('RESOURCE_NOT_FOUND');
+    expect(missing.message).toBe(`Resource not found: ${rendered}`);
+    const note = await resolveEmbeddedResource(rendered, empty, ctx, { uriTemplate, onResourceError: 'inline' });
+    expect(note).toEqual({ uri: rendered, mimeType: 'text/plain', text: `[resource not found: ${rendered}]` });
+    const denied = new PromptError('RESOURCE_DENIED', `Resource access denied: ${rendered}`);
+    expect(await rejection(resolveEmbeddedResource(rendered, failing(denied), ctx, { uriTemplate }))).toBe(denied);
   });
 });
 

@@ -236,6 +236,117 @@ describe('template definition errors', () => {
     expect(problems(error)[0]?.message).toContain("in partial 'card' (line 2, column 1 of the partial)");
   });
 
+  describe('with set-delimiter tags', () => {
+    it('reports an unclosed section at its opening tag, telling the closing tag in the active delimiters', () => {
+      const error = compileError('{{=<% %>=}}\nIntro\n  <%#focus%>Focus: <%focus%>\nend');
+      expect(problems(error)[0]).toEqual({
+        path: '',
+        message: 'unclosed section "focus": add <%/focus%> (line 3, column 3)',
+        line: 3,
+        column: 3,
+      });
+    });
+
+    it('uses the delimiters active at the end when they change inside the unclosed section', () => {
+      const error = compileError('{{#a}}\nx {{=[ ]=}} [b]');
+      expect(problems(error)[0]).toMatchObject({ message: 'unclosed section "a": add [/a] (line 1, column 1)' });
+    });
+
+    it('reports a mismatched closing tag in the active delimiters', () => {
+      const error = compileError('{{=<% %>=}}<%#a%>\nx <%/b%>');
+      expect(problems(error)[0]).toMatchObject({ line: 2, column: 3 });
+      expect(problems(error)[0]?.message).toContain('expected <%/a%>, found <%/b%>');
+    });
+
+    it('reports a closing tag without an opening tag in the active delimiters', () => {
+      const error = compileError('{{=<% %>=}}a\nb <%/x%>');
+      expect(problems(error)[0]).toMatchObject({ line: 2, column: 3 });
+      expect(problems(error)[0]?.message).toContain('closing tag <%/x%> has no matching opening tag');
+    });
+
+    it('reports an unclosed tag at its opening delimiter, naming the closing delimiter', () => {
+      const error = compileError('{{=<% %>=}}<%a%>\nplease <%review');
+      expect(problems(error)[0]).toMatchObject({ message: 'unclosed tag: missing closing %> (line 2, column 8)' });
+    });
+  });
+
+  describe('nesting depth', () => {
+    const nested = (levels: number, open = '{{#a}}', close = '{{/a}}'): string =>
+      `${open.repeat(levels)}x${close.repeat(levels)}`;
+
+    it('renders sections nested 100 levels deep', () => {
+      const t = compileTemplate(`${nested(99)}{{#a}}{{^b}}{{resource:docs://deep}}{{/b}}{{/a}}`);
+      expect(t.render(toView({ a: [true] }), new Map([['docs://deep', 'D']]))).toBe('xD');
+      expect(t.resourceDirectivesFor(toView({ a: [true] }))).toEqual(['docs://deep']);
+    });
+
+    it('rejects sections nested deeper than 100 levels at the 101st opening tag', () => {
+      const error = compileError(`${'{{#a}}'.repeat(50)}\n${'{{^b}}'.repeat(51)}x${'{{/b}}'.repeat(51)}${'{{/a}}'.repeat(50)}`);
+      expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
+      expect(problems(error)).toEqual([
+        { path: '', message: 'sections nested deeper than 100 levels (line 2, column 301)', line: 2, column: 301 },
+      ]);
+    });
+
+    it('fails with a definition error, not a stack overflow, for thousands of nested sections', () => {
+      for (const levels of [5_000, 50_000]) {
+        const error = compileError(nested(levels));
+        expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
+        expect(error.message).toContain('sections nested deeper than 100 levels');
+      }
+    });
+
+    it('counts the sections of included partials', () => {
+      const partials: Record<string, string> = { deep: nested(60) };
+      const lookup = (n: string): string | undefined => partials[n];
+      expect(() => compileTemplate(`${nested(40, '{{#a}}', '')}{{> deep}}${'{{/a}}'.repeat(40)}`, { partials: lookup })).not.toThrow();
+      const error = compileError(`${'{{#a}}'.repeat(41)}{{> deep}}${'{{/a}}'.repeat(41)}`, { partials: lookup });
+      // 41 sections around the inclusion + the partial's 60th: the 101st level.
+      expect(problems(error)[0]?.message).toBe(
+        "in partial 'deep' (line 1, column 355 of the partial): sections nested deeper than 100 levels (line 1, column 247)",
+      );
+    });
+
+    it('counts the sections of a partial included again deeper than its first inclusion', () => {
+      const partials: Record<string, string> = { deep: nested(60) };
+      const error = compileError(`{{> deep}}${'{{#a}}'.repeat(41)}{{> deep}}${'{{/a}}'.repeat(41)}`, {
+        partials: (n) => partials[n],
+      });
+      expect(problems(error)[0]?.message).toBe(
+        "sections nested deeper than 100 levels (counting the sections of partial 'deep') (line 1, column 257)",
+      );
+    });
+
+    it('rejects partials nested deeper than 100 levels without overflowing the stack', () => {
+      const partials: Record<string, string> = {};
+      for (let i = 0; i < 3000; i++) partials[`p${i}`] = `{{#s}}{{> p${i + 1}}}{{/s}}`;
+      partials.p3000 = 'end';
+      const error = compileError('top {{> p0}}', { partials: (n) => partials[n] });
+      expect(problems(error)[0]).toEqual({
+        path: '',
+        message:
+          "in partial 'p99' (line 1, column 7 of the partial): partials nested deeper than 100 levels " +
+          "(included through partial 'p0') (line 1, column 5)",
+        line: 1,
+        column: 5,
+      });
+      const chain: Record<string, string> = {};
+      for (let i = 0; i < 3000; i++) chain[`p${i}`] = `{{> p${i + 1}}}`;
+      chain.p3000 = 'end';
+      expect(problems(compileError('{{> p0}}', { partials: (n) => chain[n] }))[0]?.message).toBe(
+        "in partial 'p99' (line 1, column 1 of the partial): partials nested deeper than 100 levels " +
+          "(included through partial 'p0') (line 1, column 1)",
+      );
+      const twoLevels: Record<string, string> = {};
+      for (let i = 0; i < 3000; i++) twoLevels[`p${i}`] = `{{#s}}{{^t}}{{> p${i + 1}}}{{/t}}{{/s}}`;
+      expect(problems(compileError('{{> p0}}', { partials: (n) => twoLevels[n] }))[0]?.message).toBe(
+        // p0..p49 hold 100 levels; the first section of p50 is the 101st.
+        "in partial 'p50' (line 1, column 1 of the partial): sections nested deeper than 100 levels " +
+          "(included through partial 'p0') (line 1, column 1)",
+      );
+    });
+  });
+
   it('rejects a template that is not a string', () => {
     expect(() => compileTemplate(42 as unknown as string)).toThrow(PromptError);
   });
@@ -267,13 +378,117 @@ describe('undeclared arguments', () => {
     expect(() => compileTemplate('{{user.anything.deep}}', { declaredArguments: declared })).not.toThrow();
   });
 
-  it('does not check names inside a section, which may name fields of its items', () => {
-    expect(() => compileTemplate('{{#items}}{{id}} {{title}}{{/items}}', { declaredArguments: declared })).not.toThrow();
+  describe('inside sections', () => {
+    // focus, language, strict: scalars; items, user: arrays/objects (iterable).
+    const scalars = new Set(['focus', 'language', 'strict']);
+    const iterable = new Set(['items', 'user']);
+    const typed: CompileTemplateOptions = { declaredArguments: new Set([...scalars, ...iterable]), iterableArguments: iterable };
+
+    it('catches a typo inside a section opened by a scalar argument (the optional-argument idiom)', () => {
+      const error = compileError('Review.\n{{#focus}}Focus on {{focsu}}.{{/focus}}', { ...typed, pointer: '/p' });
+      expect(problems(error)).toEqual([
+        { path: '/p', message: "undeclared argument 'focsu' in template (line 2, column 20)", line: 2, column: 20 },
+      ]);
+    });
+
+    it('accepts declared arguments inside a section opened by a scalar argument', () => {
+      expect(() =>
+        compileTemplate('{{#focus}}Focus on {{focus}} in {{language}}.{{^strict}}Be kind.{{/strict}}{{/focus}}', typed),
+      ).not.toThrow();
+    });
+
+    it('does not check names inside a section opened by an iterable argument, which may name item fields', () => {
+      expect(() => compileTemplate('{{#items}}{{id}}: {{title}} {{#done}}ok{{/done}}{{/items}}', typed)).not.toThrow();
+      expect(() => compileTemplate('{{#items}}{{^done}}{{id}}{{/done}}{{/items}}', typed)).not.toThrow();
+    });
+
+    it('does not check names inside a section opened by a dotted name whose first segment is iterable', () => {
+      expect(() => compileTemplate('{{#user.tags}}{{label}}{{/user.tags}}', typed)).not.toThrow();
+    });
+
+    it('checks names inside a section opened by a dotted name of a scalar argument', () => {
+      expect(() => compileTemplate('{{#language.length}}{{lenght}}{{/language.length}}', typed)).toThrow(/'lenght'/);
+    });
+
+    it('checks nested sections recursively until an iterable argument opens one', () => {
+      expect(() => compileTemplate('{{#focus}}{{#strict}}{{tpyo}}{{/strict}}{{/focus}}', typed)).toThrow(/'tpyo'/);
+      expect(() => compileTemplate('{{#focus}}{{#itmes}}x{{/itmes}}{{/focus}}', typed)).toThrow(/'itmes'/);
+      expect(() => compileTemplate('{{#focus}}{{#items}}{{id}}{{/items}}{{/focus}}', typed)).not.toThrow();
+      expect(() => compileTemplate('{{#items}}{{#focus}}{{id}}{{/focus}}{{/items}}', typed)).not.toThrow();
+      expect(() => compileTemplate('{{#focus}}{{#.}}{{tpyo}}{{/.}}{{/focus}}', typed)).toThrow(/'tpyo'/);
+    });
+
+    it('reports only the name of a section opened by an undeclared name, not the names inside it', () => {
+      const error = compileError('{{#fcous}}{{anything}}{{/fcous}}', typed);
+      expect(problems(error).map((p) => p.message)).toEqual(["undeclared argument 'fcous' in template (line 1, column 1)"]);
+    });
+
+    it('checks names from a partial included inside a scalar section, not inside an iterable one', () => {
+      const partials: Record<string, string> = { card: '[{{name}}]' };
+      const withPartials = { ...typed, partials: (n: string) => partials[n] };
+      expect(() => compileTemplate('{{#items}}{{> card}}{{/items}}', withPartials)).not.toThrow();
+      expect(() => compileTemplate('{{#focus}}{{> card}}{{/focus}}', withPartials)).toThrow(/'name'/);
+    });
+
+    it('reports a name once, at its first checked occurrence', () => {
+      const error = compileError('{{#items}}{{x}}{{/items}}\n{{#focus}}{{x}}{{/focus}} {{x}}', typed);
+      expect(problems(error)).toMatchObject([{ message: "undeclared argument 'x' in template (line 2, column 11)" }]);
+    });
+
+    it('keeps skipping names inside every section when iterableArguments is not given', () => {
+      const untyped = { declaredArguments: typed.declaredArguments };
+      expect(() => compileTemplate('{{#focus}}Focus on {{focsu}}{{/focus}}', untyped)).not.toThrow();
+      expect(() => compileTemplate('{{#items}}{{id}} {{title}}{{/items}}', untyped)).not.toThrow();
+      expect(() => compileTemplate('{{^focus}}{{focsu}}{{/focus}}', untyped)).toThrow(/'focsu'/);
+    });
+
+    it('checks a cached template against the iterable arguments of each acquire', () => {
+      const cache = new TemplateCache();
+      const source = '{{#tags}}{{label}}{{/tags}}';
+      const declaredTags = new Set(['tags']);
+      expect(() => cache.acquire(source, { declaredArguments: declaredTags, iterableArguments: new Set(['tags']) })).not.toThrow();
+      expect(() => cache.acquire(source, { declaredArguments: declaredTags, iterableArguments: new Set() })).toThrow(
+        /'label'/,
+      );
+      expect(cache.size).toBe(1);
+    });
   });
 
-  it('checks names coming from partials at the including tag', () => {
-    const error = compileError('ok\n{{> p}}', { declaredArguments: declared, partials: () => '{{nope}}' });
-    expect(problems(error)[0]).toMatchObject({ message: "undeclared argument 'nope' in template (line 2, column 1)" });
+  it('names the partial and the position inside it when a name from a partial is undeclared', () => {
+    const error = compileError('ok\n{{> p}}', { declaredArguments: declared, partials: () => 'text {{nope}}' });
+    expect(problems(error)[0]).toMatchObject({
+      message: "in partial 'p' (line 1, column 6 of the partial): undeclared argument 'nope' (line 2, column 1)",
+      line: 2,
+      column: 1,
+    });
+  });
+
+  it('locates a name in an indented standalone partial as written, not as indented', () => {
+    const partials: Record<string, string> = { list: '- {{code}}\n- {{nope}}\n' };
+    const error = compileError('List:\n    {{> list}}\nEnd', { declaredArguments: declared, partials: (n) => partials[n] });
+    expect(problems(error)[0]?.message).toBe(
+      "in partial 'list' (line 2, column 3 of the partial): undeclared argument 'nope' (line 2, column 5)",
+    );
+  });
+
+  it('names every partial on the way to a name from nested partials', () => {
+    const partials: Record<string, string> = { outer: 'a\n  <{{> inner}}>', inner: '{{code}} {{nope}}' };
+    const error = compileError('{{> outer}}', { declaredArguments: declared, partials: (n) => partials[n] });
+    expect(problems(error)[0]?.message).toBe(
+      "in partial 'outer' (line 2, column 4 of the partial): in partial 'inner' (line 1, column 10 of the partial): " +
+        "undeclared argument 'nope' (line 1, column 1)",
+    );
+  });
+
+  it("names the partial in the warning with undeclared: 'warn'", () => {
+    const warnings: string[] = [];
+    compileTemplate('{{> p}}', {
+      declaredArguments: declared,
+      partials: () => '{{extra}}',
+      undeclared: 'warn',
+      onWarning: (m) => warnings.push(m),
+    });
+    expect(warnings).toEqual(["in partial 'p' (line 1, column 1 of the partial): undeclared argument 'extra' (line 1, column 1)"]);
   });
 
   it('does not count resource directives as arguments', () => {
