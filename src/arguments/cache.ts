@@ -7,6 +7,7 @@ import type { PromptArgumentDefinition } from '../definition/types.js';
 import type { JsonSchema } from '../types.js';
 import { SchemaStore } from './schema-store.js';
 import type { ArgumentValidationOptions, ArgumentValidatorCacheOptions, CompiledArgumentValidator } from './types.js';
+import { PlanCache } from './plan-cache.js';
 import { ArgumentValidator } from './validator.js';
 
 /**
@@ -38,7 +39,11 @@ import { ArgumentValidator } from './validator.js';
  */
 export class ArgumentValidatorCache {
   private readonly store = new SchemaStore();
+  private readonly plans = new PlanCache();
   private readonly defaults: ArgumentValidationOptions;
+  /** The last options object given and its merge with the defaults (a registry passes the same one every time). */
+  private lastOptions: ArgumentValidationOptions | undefined;
+  private lastMerged: ArgumentValidationOptions | undefined;
 
   constructor(options: ArgumentValidatorCacheOptions = {}) {
     this.defaults = { ...options.defaults };
@@ -53,8 +58,15 @@ export class ArgumentValidatorCache {
     inputSchema: JsonSchema | undefined,
     options?: ArgumentValidationOptions,
   ): CompiledArgumentValidator {
-    const merged = options === undefined ? this.defaults : { ...this.defaults, ...stripUndefined(options) };
-    return new ArgumentValidator(this.store, promptArguments, inputSchema, merged);
+    let merged = this.defaults;
+    if (options !== undefined) {
+      if (options !== this.lastOptions || this.lastMerged === undefined) {
+        this.lastOptions = options;
+        this.lastMerged = { ...this.defaults, ...stripUndefined(options) };
+      }
+      merged = this.lastMerged;
+    }
+    return new ArgumentValidator(this.store, this.plans, promptArguments, inputSchema, merged);
   }
 
   /**

@@ -204,6 +204,27 @@ class SchemaPlan implements ArgumentPlan {
   }
 }
 
+/**
+ * Whether per-argument declarations are all fast-path declarations that {@link buildPlan} would accept (unique,
+ * non-reserved names; defaults that fit). Then `check()` has nothing to find and needs no plan: registration of a
+ * large catalogue allocates nothing here. Anything else returns false and is checked by building the plan.
+ */
+export function isPlainFastDeclaration(promptArguments: readonly PromptArgumentDefinition[] | undefined): boolean {
+  if (promptArguments === undefined) return true;
+  if (!Array.isArray(promptArguments)) return false;
+  for (let i = 0; i < promptArguments.length; i++) {
+    const entry: unknown = promptArguments[i];
+    if (!isRecord(entry)) return false;
+    const name = entry['name'];
+    if (typeof name !== 'string' || name === '' || RESERVED.has(name)) return false;
+    for (let j = 0; j < i; j++) if ((promptArguments[j] as { name?: unknown }).name === name) return false;
+    if (!fastEligible(entry) || defaultTooLong(entry)) return false;
+    const en = entry['enum'];
+    if (Array.isArray(en) && new Set(en).size !== en.length) return false;
+  }
+  return true;
+}
+
 function fromArguments(
   promptArguments: readonly PromptArgumentDefinition[] | undefined,
   options: ArgumentValidationOptions,

@@ -17,8 +17,9 @@ import { toDetails } from './ajv-errors.js';
 import { coerceValue } from './coerce.js';
 import { missingFailure, schemaFailure, tooLongFailure } from './failures.js';
 import { exceedsLimit } from './length.js';
-import { buildPlan } from './plan.js';
+import { buildPlan, isPlainFastDeclaration } from './plan.js';
 import type { ArgumentPlan, ArgumentSlot } from './plan.js';
+import type { PlanCache } from './plan-cache.js';
 import type { SchemaStore, StoreEntry } from './schema-store.js';
 import type {
   ArgumentValidationOptions,
@@ -43,12 +44,13 @@ function copyDefault(value: unknown): unknown {
  *
  * @example
  * ```ts
- * const validator = new ArgumentValidator(store, [{ name: 'code', required: true }], undefined, {});
+ * const validator = new ArgumentValidator(store, new PlanCache(), [{ name: 'code', required: true }], undefined, {});
  * validator.validate({ code: 'x' }); // { ok: true, arguments: { code: 'x' } }
  * ```
  */
 export class ArgumentValidator implements CompiledArgumentValidator {
   private plan: ArgumentPlan | undefined;
+  private planKey: string | undefined;
   /** The plan once validation can run (plan built and, off the fast path, the ajv function at hand). */
   private ready: ArgumentPlan | undefined;
   private fn: ValidateFunction | undefined;
@@ -59,6 +61,7 @@ export class ArgumentValidator implements CompiledArgumentValidator {
 
   constructor(
     private readonly store: SchemaStore,
+    private readonly plans: PlanCache,
     private readonly promptArguments: readonly PromptArgumentDefinition[] | undefined,
     private readonly inputSchema: JsonSchema | undefined,
     private readonly options: ArgumentValidationOptions,
@@ -77,7 +80,9 @@ export class ArgumentValidator implements CompiledArgumentValidator {
   }
 
   release(): void {
+    if (this.released) return;
     this.released = true;
+    if (this.planKey !== undefined) this.plans.release(this.planKey);
     const entry = this.entry;
     if (entry === undefined) return;
     this.entry = undefined;
@@ -88,7 +93,13 @@ export class ArgumentValidator implements CompiledArgumentValidator {
     if (this.plan !== undefined) return this.plan;
     if (this.failure !== undefined) throw this.failure;
     try {
-      this.plan = buildPlan(this.promptArguments, this.inputSchema, this.options);
+      if (this.released) {
+        this.plan = buildPlan(this.promptArguments, this.inputSchema, this.options);
+      } else {
+        const { plan, key } = this.plans.acquire(this.promptArguments, this.inputSchema, this.options);
+        this.plan = plan;
+        this.planKey = key;
+      }
     } catch (error) {
       this.failure = error;
       throw error;
@@ -98,6 +109,11 @@ export class ArgumentValidator implements CompiledArgumentValidator {
 
   check(): void {
     if (this.checked) return;
+    if (this.inputSchema === undefined && isPlainFastDeclaration(this.promptArguments)) {
+      // Nothing a plan could find: stay lazy (the plan is built, and shared, on first validate()).
+      this.checked = true;
+      return;
+    }
     const plan = this.getPlan();
     // A fast-path plan needs nothing more: its declarations are plain strings whose defaults are known to fit.
     if (!plan.fast) {
