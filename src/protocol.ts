@@ -7,6 +7,7 @@
 import { JSON_RPC_ERROR_CODES, PromptError, toPromptError } from './errors.js';
 import type { PromptRegistry, RequestContext } from './registry.js';
 import type {
+  CompleteParams,
   CompleteResult,
   GetPromptResult,
   JsonRpcErrorObject,
@@ -140,36 +141,58 @@ export function createPromptHandlers(registry: PromptRegistry): PromptHandlers {
       }),
     'completion/complete': (params, extra) =>
       wrap(async () => {
-        const p = paramsObject(params);
-        const ref = p['ref'];
-        if (!isObject(ref) || typeof ref['type'] !== 'string') throw invalid('params.ref must be an object with a type');
-        const argument = p['argument'];
-        if (!isObject(argument) || typeof argument['name'] !== 'string' || typeof argument['value'] !== 'string') {
-          throw invalid('params.argument must be {name: string, value: string}');
-        }
-        if (ref['type'] !== 'ref/prompt') {
-          if (ref['type'] === 'ref/resource') return { completion: { values: [], total: 0, hasMore: false } };
-          throw invalid(`params.ref.type must be 'ref/prompt' or 'ref/resource'`);
-        }
-        if (typeof ref['name'] !== 'string') throw invalid('params.ref.name must be a string');
-        const context = p['context'];
-        let given: Record<string, string> | undefined;
-        if (context !== undefined && context !== null) {
-          if (!isObject(context)) throw invalid('params.context must be an object');
-          const a = context['arguments'];
-          if (a !== undefined && a !== null) {
-            if (!isObject(a) || Object.values(a).some((v) => typeof v !== 'string')) {
-              throw invalid('params.context.arguments must be an object of strings');
-            }
-            given = a as Record<string, string>;
-          }
-        }
+        const p = readCompleteParams(params);
+        if (p.ref.type === 'ref/resource') return { completion: { values: [], total: 0, hasMore: false } };
         const ctx = requestContext(extra);
-        if (given !== undefined) ctx.arguments = given;
-        const completion = await registry.complete(ref['name'], argument['name'], argument['value'], ctx);
+        if (p.context?.arguments !== undefined) ctx.arguments = p.context.arguments;
+        const completion = await registry.complete(p.ref.name, p.argument.name, p.argument.value, ctx);
         return { completion };
       }),
   };
+}
+
+/**
+ * Checks the params of `completion/complete` (-32602 `INVALID_PARAMS` naming the bad member) and returns a fresh
+ * copy: the client's objects are never handed on; `context.arguments` has a null prototype.
+ *
+ * @example
+ * ```ts
+ * readCompleteParams({ ref: { type: 'ref/prompt', name: 'review_code' }, argument: { name: 'language', value: 'ty' } });
+ * ```
+ */
+export function readCompleteParams(params: unknown): CompleteParams {
+  const p = paramsObject(params);
+  const ref = p['ref'];
+  if (!isObject(ref) || typeof ref['type'] !== 'string') throw invalid('params.ref must be an object with a type');
+  const argument = p['argument'];
+  if (!isObject(argument) || typeof argument['name'] !== 'string' || typeof argument['value'] !== 'string') {
+    throw invalid('params.argument must be {name: string, value: string}');
+  }
+  let read: CompleteParams;
+  const arg = { name: argument['name'], value: argument['value'] };
+  if (ref['type'] === 'ref/prompt') {
+    if (typeof ref['name'] !== 'string') throw invalid('params.ref.name must be a string');
+    read = { ref: { type: 'ref/prompt', name: ref['name'] }, argument: arg };
+  } else if (ref['type'] === 'ref/resource') {
+    if (typeof ref['uri'] !== 'string') throw invalid('params.ref.uri must be a string');
+    read = { ref: { type: 'ref/resource', uri: ref['uri'] }, argument: arg };
+  } else {
+    throw invalid(`params.ref.type must be 'ref/prompt' or 'ref/resource'`);
+  }
+  const context = p['context'];
+  if (context !== undefined && context !== null) {
+    if (!isObject(context)) throw invalid('params.context must be an object');
+    const given = context['arguments'];
+    if (given !== undefined && given !== null) {
+      if (!isObject(given) || Object.values(given).some((v) => typeof v !== 'string')) {
+        throw invalid('params.context.arguments must be an object of strings');
+      }
+      read.context = { arguments: Object.assign(Object.create(null) as Record<string, string>, given) };
+    } else {
+      read.context = {};
+    }
+  }
+  return read;
 }
 
 const METHODS: ReadonlySet<string> = new Set<PromptMethod>(['prompts/list', 'prompts/get', 'completion/complete']);

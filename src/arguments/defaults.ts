@@ -6,6 +6,7 @@
  * @module
  * @internal
  */
+import { matchesJsonType } from '../definition/keywords.js';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { describeAjvError } from './ajv-errors.js';
 import { codePointLength } from './length.js';
@@ -46,27 +47,6 @@ const SIMPLE = new Set([
   '$comment',
 ]);
 
-function hasType(value: unknown, type: unknown): boolean {
-  switch (type) {
-    case 'string':
-      return typeof value === 'string';
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value);
-    case 'integer':
-      return typeof value === 'number' && Number.isInteger(value);
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'null':
-      return value === null;
-    case 'array':
-      return Array.isArray(value);
-    case 'object':
-      return isRecord(value);
-    default:
-      return false;
-  }
-}
-
 /** Why `value` fails the simple schema `p` (ajv's wording), `''` when it passes, or undefined: not simple. */
 function simpleCheck(value: unknown, p: Record<string, unknown>): string | undefined {
   for (const k of Object.keys(p)) if (!SIMPLE.has(k)) return undefined;
@@ -76,7 +56,7 @@ function simpleCheck(value: unknown, p: Record<string, unknown>): string | undef
   const type = p['type'];
   if (type !== undefined) {
     const types: unknown[] = Array.isArray(type) ? type : [type];
-    if (!types.some((t) => hasType(value, t))) return `must be ${types.map(String).join(',')}`;
+    if (!types.some((t) => matchesJsonType(value, t))) return `must be ${types.map(String).join(',')}`;
   }
   if (Array.isArray(en) && !en.includes(value)) return `must be one of: ${en.map(show).join(', ')}`;
   if ('const' in p && p['const'] !== value) return `must be ${show(p['const'])}`;

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { ARGUMENT_SCHEMA_KEYWORDS } from './keywords.js';
+import { ARGUMENT_SCHEMA_KEYWORDS, matchesJsonType } from './keywords.js';
 import type { Icon, Role } from '../types.js';
 import { CycleError, describeType, frozenCopy, has, isRecord, own, quote, unknownKeyMessage } from './data.js';
 import { validateArgumentName, validatePromptName } from './names.js';
@@ -177,23 +177,6 @@ function frozenArray<T>(source: readonly T[]): readonly T[] {
   return Object.freeze(copy);
 }
 
-function matchesType(value: unknown, type: ArgumentType): boolean {
-  switch (type) {
-    case 'string':
-      return typeof value === 'string';
-    case 'number':
-      return typeof value === 'number' && Number.isFinite(value);
-    case 'integer':
-      return Number.isInteger(value);
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'array':
-      return Array.isArray(value);
-    case 'object':
-      return isRecord(value);
-  }
-}
-
 function isArgumentType(value: unknown): value is ArgumentType {
   return typeof value === 'string' && (ARGUMENT_TYPES as readonly string[]).includes(value);
 }
@@ -280,7 +263,7 @@ function readArgument(r: Reader, value: unknown, path: string): PromptArgumentDe
         const item: unknown = e[i];
         if (item !== null && typeof item !== 'string' && typeof item !== 'boolean' && !(typeof item === 'number' && Number.isFinite(item))) {
           r.problem(childPointer(at, i), `enum values must be strings, numbers, booleans or null (got ${describeType(item)})`);
-        } else if (type !== undefined && !matchesType(item, type)) {
+        } else if (type !== undefined && !matchesJsonType(item, type)) {
           r.problem(childPointer(at, i), `enum value ${quote(item)} does not match type '${type}'`);
         } else if (seen.has(item)) {
           r.problem(childPointer(at, i), `duplicate enum value ${quote(item)}`);
@@ -319,7 +302,7 @@ function readArgument(r: Reader, value: unknown, path: string): PromptArgumentDe
     const at = childPointer(path, 'default');
     // With neither a type nor an enum, an argument is a string (that is all the MCP wire sends).
     const expected: ArgumentType | undefined = type ?? (has(value, 'enum') ? undefined : 'string');
-    if (typeOk && expected !== undefined && !matchesType(d, expected)) {
+    if (typeOk && expected !== undefined && !matchesJsonType(d, expected)) {
       r.problem(at, `default must match type '${expected}' (got ${quote(d)})`);
     } else if (enumValues !== undefined && !enumValues.includes(d)) {
       r.problem(at, `default ${quote(d)} is not one of the enum values`);

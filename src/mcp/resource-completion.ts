@@ -5,6 +5,7 @@
  * @module
  */
 import { PromptError } from '../errors.js';
+import { readCompleteParams } from '../protocol.js';
 import type { CompleteResult } from '../types.js';
 import type { McpRequestInfo } from './request-info.js';
 
@@ -32,10 +33,6 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function invalid(message: string): PromptError {
-  return new PromptError('INVALID_PARAMS', message);
-}
-
 /**
  * Reads the params of a `ref/resource` completion request; `undefined` when the request is not one (its `ref.type`
  * is something else, or `ref` is missing: the prompt handler answers those). Malformed params throw
@@ -48,30 +45,7 @@ function invalid(message: string): PromptError {
  */
 export function readCompleteResourceParams(params: unknown): CompleteResourceParams | undefined {
   if (!isObject(params) || !isObject(params['ref']) || params['ref']['type'] !== 'ref/resource') return undefined;
-  const uri = params['ref']['uri'];
-  if (typeof uri !== 'string') throw invalid('params.ref.uri must be a string');
-  const argument = params['argument'];
-  if (!isObject(argument) || typeof argument['name'] !== 'string' || typeof argument['value'] !== 'string') {
-    throw invalid('params.argument must be {name: string, value: string}');
-  }
-  const read: CompleteResourceParams = {
-    ref: { type: 'ref/resource', uri },
-    argument: { name: argument['name'], value: argument['value'] },
-  };
-  const context = params['context'];
-  if (context !== undefined && context !== null) {
-    if (!isObject(context)) throw invalid('params.context must be an object');
-    const given = context['arguments'];
-    if (given !== undefined && given !== null) {
-      if (!isObject(given) || Object.values(given).some((v) => typeof v !== 'string')) {
-        throw invalid('params.context.arguments must be an object of strings');
-      }
-      read.context = { arguments: Object.assign(Object.create(null) as Record<string, string>, given) };
-    } else {
-      read.context = {};
-    }
-  }
-  return read;
+  return readCompleteParams(params) as CompleteResourceParams;
 }
 
 /**
