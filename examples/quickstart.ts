@@ -8,8 +8,8 @@ import {
   buildSuccessResponse,
   createMemoryResourceResolver,
   definePrompt,
+  errorResponseFor,
   handleJsonRpc,
-  isPromptError,
 } from '../src/index.js';
 
 const heading = (text: string): void => console.log(`\n\x1b[1m== ${text} ==\x1b[0m`);
@@ -92,8 +92,6 @@ show(await handleJsonRpc(registry, { jsonrpc: '2.0', id: 3, method: 'prompts/get
 heading('One response format for HTTP, CGI and tool results');
 show(buildSuccessResponse([42]));
 show(buildSuccessResponse([10, 20]));
-try {
-  await registry.getPrompt('nope');
-} catch (error) {
-  if (isPromptError(error)) show({ status: error.httpStatus, body: buildErrorResponse(error.clientMessage) });
-}
+show(buildErrorResponse('Invalid JSON body'));
+// Any thrown error, mapped through the one error table (internal details never reach the client):
+await registry.getPrompt('nope').catch((error: unknown) => show(errorResponseFor(error)));

@@ -1,0 +1,23 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+
+describe('npm run demo (examples/quickstart.ts)', () => {
+  it('runs to the end and shows listing, rendering without escaping, and -32602 errors with data', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'examples/quickstart.ts'], {
+      cwd: root,
+      timeout: 30_000,
+    });
+    expect(stdout).toContain('"name": "review_code"');
+    expect(stdout).toContain('Say hello to Ada & <Bob> <they like \\"quotes\\" & ampersands>.');
+    expect(stdout).toContain('- Prefer pure functions.');
+    expect(stdout).toContain('Summarize the following in 5 bullet points');
+    expect(stdout).toMatch(/"code": -32602,\s+"message": "Missing required prompt arguments",\s+"data": \{\s+"missing_arguments": \[\s+"code"\s+\]/);
+    expect(stdout).toContain('"error_type": "schema_validation_failed"');
+    expect(stdout).toContain('"message": "Unknown prompt: review-code"');
+    expect(stdout).toMatch(/"status": 404,\s+"body": \{\s+"error": "Unknown prompt: nope"/);
+  });
+});
