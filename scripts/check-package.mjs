@@ -3,17 +3,19 @@
  * Packaging check (`npm run check:package`, after `npm run build`): packs the package exactly as `npm publish` would,
  * then lints the tarball with publint (strict: warnings fail too) and @arethetypeswrong/cli (profile `node16`: the
  * package supports Node 16+ resolution for ESM and CJS, and bundlers; the legacy `node10` resolution, which cannot
- * see subpath exports, is out of scope). Exits non-zero with a readable report on any problem; always removes its
- * temporary directory.
+ * see subpath exports, is out of scope), then installs it into a fresh consumer project and uses it from ESM,
+ * CommonJS and TypeScript (scripts/consumer/smoke.mjs). Exits non-zero with a readable report naming every failed
+ * step; always removes its temporary directory.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
+import { runConsumerSmoke } from './consumer/smoke.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -87,7 +89,10 @@ function runAttw(tarball) {
   console.log('attw: ok');
 }
 
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+
 async function main() {
+  const started = performance.now();
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
   assertBuilt(pkg);
   const temp = mkdtempSync(join(tmpdir(), 'mcp-prompt-kit-pack-'));
@@ -102,11 +107,14 @@ async function main() {
         failures.push(error.message);
       }
     }
+    const project = join(temp, 'consumer');
+    mkdirSync(project);
+    failures.push(...(await runConsumerSmoke({ root: ROOT, tarball, project })));
     if (failures.length > 0) throw new CheckFailed(failures.join('\n\n'));
   } finally {
     rmSync(temp, { recursive: true, force: true });
   }
-  console.log('check:package: the packed tarball passes publint and attw');
+  console.log(`check:package: the packed tarball passes publint, attw and the consumer smoke test (${seconds(performance.now() - started)})`);
 }
 
 main().catch((error) => {

@@ -117,7 +117,10 @@ function listArguments(def: PromptDefinition): PromptArgument[] {
   const props = schema['properties'];
   const properties = props !== null && typeof props === 'object' ? (props as Record<string, unknown>) : {};
   const required = Array.isArray(schema['required']) ? (schema['required'] as unknown[]) : [];
-  const out = Object.keys(properties).map((name) => {
+  const names = Object.keys(properties);
+  // A name the schema requires without describing it is still an argument the client must send.
+  for (const name of required) if (typeof name === 'string' && !names.includes(name)) names.push(name);
+  const out = names.map((name) => {
     const a = declared.find((d) => d.name === name);
     const p = properties[name];
     const meta = p !== null && typeof p === 'object' ? (p as { title?: unknown; description?: unknown }) : {};
@@ -152,6 +155,30 @@ function declaredNames(def: PromptDefinition): Set<string> {
   const props = def.inputSchema?.['properties'];
   if (props !== null && typeof props === 'object') for (const k of Object.keys(props)) names.add(k);
   return names;
+}
+
+/**
+ * With both `arguments` and `inputSchema`, an argument the schema forbids (not among its properties while extra
+ * properties are rejected) would be listed to clients yet refused on every request: a definition error.
+ */
+function checkDeclaredAgainstSchema(def: PromptDefinition, env: CompileEnvironment, source: string | undefined): void {
+  const schema = def.inputSchema;
+  if (schema === undefined || def.arguments === undefined) return;
+  const extras = schema['additionalProperties'];
+  const rejectsExtras = extras === false || (extras === undefined && env.validation.extraArguments === 'reject');
+  if (!rejectsExtras) return;
+  const props = schema['properties'];
+  const properties = props !== null && typeof props === 'object' ? props : {};
+  const problems = def.arguments
+    .map((a, i) => ({ a, i }))
+    .filter(({ a }) => !Object.hasOwn(properties, a.name))
+    .map(({ a, i }) => ({
+      path: `/arguments/${i}/name`,
+      message: `argument '${a.name}' is declared but the inputSchema rejects it (not among its properties, and extra arguments are rejected)`,
+    }));
+  if (problems.length > 0) {
+    throw createDefinitionError(problems, source === undefined ? { name: def.name } : { source, name: def.name });
+  }
 }
 
 /**
@@ -231,6 +258,7 @@ export function compilePrompt(def: PromptDefinition, env: CompileEnvironment, so
         }
       }
     }
+    checkDeclaredAgainstSchema(def, env, source);
     validator = env.validators.compile(def.arguments, def.inputSchema, env.validation);
     // Broken schemas and defaults fail here, at registration (cheap: no ajv compile, nothing for the fast path).
     validator.check();

@@ -116,8 +116,17 @@ function kind(value: unknown): string {
   return t === 'object' ? 'an object' : `a ${t}`;
 }
 
+/**
+ * Role and block-type names other systems use, safe to quote in a log line. Anything else a render function put
+ * there may be an argument value, so it is only described by its length.
+ */
+const KNOWN_WORDS: ReadonlySet<string> = new Set([
+  'system', 'developer', 'tool', 'function', 'model', 'human', 'ai', 'bot', 'User', 'Assistant', 'System',
+  'text', 'image', 'audio', 'video', 'file', 'resource', 'resource_link', 'image_url', 'input_text', 'json', 'html',
+]);
+
 function quoted(value: string): string {
-  return `'${value.length > 40 ? `${value.slice(0, 40)}…` : value}'`;
+  return KNOWN_WORDS.has(value) ? `'${value}'` : `(a string of ${value.length} characters)`;
 }
 
 function fail(path: string, value: unknown, expectation: string): never {

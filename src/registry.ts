@@ -102,6 +102,8 @@ export class PromptRegistry {
   #sorted: string[] | undefined;
   #allListings: Prompt[] | undefined;
   readonly #listeners = new Set<(event: RegistryChangeEvent) => void>();
+  readonly #pending: RegistryChangeEvent[] = [];
+  #emitting = false;
   readonly #cursors = new CursorCodec();
   readonly #compileEnv: CompileEnvironment;
   readonly #renderEnv: RenderEnvironment;
@@ -245,7 +247,8 @@ export class PromptRegistry {
 
   /**
    * Subscribes to changes; returns the unsubscribe function. Listeners run synchronously, once per add/set/remove
-   * call whatever its array length; a throwing listener is logged and does not affect the others.
+   * call whatever its array length; a throwing listener is logged and does not affect the others. A change made by
+   * a listener is delivered after the current event has reached every listener, so all see the same order.
    *
    * @example
    * ```ts
@@ -310,13 +313,20 @@ export class PromptRegistry {
       // A client's mistake passes through; a broken schema (a server fault) is logged like a render failure.
       throw this.#reportRenderError(name, error);
     }
+    const signal = context.signal;
+    if (isAborted(signal)) throw cancelled(name, signal!);
     const renderContext: RenderContext = { promptName: name };
     if (this.#renderEnv.resources !== undefined) renderContext.resources = this.#renderEnv.resources;
-    if (context.signal !== undefined) renderContext.signal = context.signal;
+    if (signal !== undefined) renderContext.signal = signal;
     if (context.extra !== undefined) renderContext.extra = context.extra;
     try {
       return await prompt.render(values, renderContext, this.#renderEnv);
     } catch (error) {
+      if (isAborted(signal)) {
+        // The caller gave up: whatever failed because of that is not a server fault worth an error log.
+        this.#log.debug({ event: 'prompt_cancelled', prompt: name }, 'prompt request cancelled');
+        throw cancelled(name, signal!);
+      }
       throw this.#reportRenderError(name, error);
     }
   }
@@ -419,18 +429,40 @@ export class PromptRegistry {
     return this.#allListings;
   }
 
+  /**
+   * Delivers change events in the order the changes happened: a listener that changes the registry queues its
+   * event behind the one being delivered, so every listener sees the same sequence.
+   */
   #emit(event: RegistryChangeEvent): void {
-    for (const listener of [...this.#listeners]) {
-      try {
-        listener(event);
-      } catch (error) {
-        this.#log.error(
-          { event: 'listener_failed', change: event.type, detail: error instanceof Error ? error.message : String(error) },
-          'registry change listener threw',
-        );
+    this.#pending.push(event);
+    if (this.#emitting) return;
+    this.#emitting = true;
+    try {
+      for (let next = this.#pending.shift(); next !== undefined; next = this.#pending.shift()) {
+        for (const listener of [...this.#listeners]) {
+          try {
+            listener(next);
+          } catch (error) {
+            this.#log.error(
+              { event: 'listener_failed', change: next.type, error: errorName(error) },
+              'registry change listener threw',
+            );
+          }
+        }
       }
+    } finally {
+      this.#emitting = false;
     }
   }
+}
+
+/** Read through a call so the compiler does not assume `aborted` stays what it was before an await. */
+function isAborted(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
+}
+
+function cancelled(name: string, signal: AbortSignal): PromptError {
+  return new PromptError('INTERNAL_ERROR', `prompt '${name}': request cancelled`, { cause: signal.reason });
 }
 
 function definitionErrorOptions(source: string | undefined, name: string): DefinitionErrorOptions {

@@ -11,8 +11,8 @@ import { PlanCache } from './plan-cache.js';
 import { ArgumentValidator } from './validator.js';
 
 /**
- * Owns ONE private ajv instance (JSON Schema draft 2020-12, MCP's default dialect, plus ajv-formats; never a
- * caller's) and the validators compiled with it.
+ * Owns its private ajv instances (JSON Schema draft 2020-12, MCP's default dialect, plus ajv-formats; never a
+ * caller's) and the validators compiled with them.
  *
  * - `compile()` is cheap: it does no ajv work and builds nothing. `validator.check()` (call it at registration)
  *   builds the plan and checks the declarations without compiling: meta-schema, formats, patterns, local `$ref`s,
@@ -20,8 +20,11 @@ import { ArgumentValidator } from './validator.js';
  *   `INVALID_PROMPT_DEFINITION` there. The validator's first `validate()` compiles (and checks first, if `check()`
  *   was never called).
  * - Validators whose effective schemas are identical (same canonical JSON) share one check result and one compiled
- *   ajv function, reference-counted; `release()` drops a reference and the last one removes the schema from ajv
- *   and the cache.
+ *   ajv function, reference-counted; `release()` drops a reference and the last one removes the schema from the
+ *   cache. ajv itself keeps whatever it ever compiled, so the compiling instance is replaced by a fresh one once
+ *   the schemas it holds unused exceed max(1000, 2 × live schemas): memory stays bounded however many distinct
+ *   schemas come and go (at most two compiling instances, each holding at most L + max(1000, 2L) + 1 compiled
+ *   schemas, L the most live schemas during its use; validators already compiled keep working).
  * - Declarations with only name/required/title/description, `type: 'string'`, a string `enum`, `maxLength` and a
  *   fitting string `default` (the common MCP case) never touch ajv at all, neither to check nor to validate.
  * - Arguments that declare no `type` and no `enum` are plain MCP arguments: strings (a number or boolean given as

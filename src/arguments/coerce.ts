@@ -15,8 +15,8 @@ export const TYPE_ARRAY = 16;
 export const TYPE_OBJECT = 32;
 export const TYPE_NULL = 64;
 /**
- * Not a JSON-Schema type: the value must be one of a mixed list of allowed values (an untyped `enum`/`const` whose
- * values are of different kinds); see {@link coerceValue}.
+ * Not a JSON-Schema type: besides the other flags' types, specific values are allowed (an untyped `enum`/`const`
+ * whose values are of different kinds, or the `enum`/`const` branches of an `anyOf`); see {@link coerceValue}.
  */
 export const TYPE_CHOICE = 128;
 const TYPE_NUMERIC = TYPE_NUMBER | TYPE_INTEGER;
@@ -109,30 +109,33 @@ function fromText(text: string, mask: number): unknown {
 }
 
 /**
- * Mixed `enum`/`const` coercion: a value becomes another only if that other is one of the allowed values. A string
- * is kept when it is allowed as is (the literal string wins), else becomes the allowed number its numeric text
- * spells, else the allowed boolean it spells; a number or boolean not allowed as is becomes its string form when
- * that is allowed.
+ * Coercion with specific allowed values (`choices`) besides the types of `mask`: a value becomes another only if
+ * that other is allowed (by a type of `mask` or as one of the values). A string is kept when allowed as is (a string
+ * type, or one of the strings: the literal string wins), else becomes the number its numeric text spells, else the
+ * boolean it spells, else (array/object types) the JSON it holds; a number or boolean not allowed as is becomes its
+ * string form when that is allowed.
  */
-function choose(value: unknown, choices: Choices): unknown {
+function choose(value: unknown, mask: number, choices: Choices): unknown {
   switch (typeof value) {
     case 'string': {
-      if (choices.strings.has(value)) return value;
+      if (mask & TYPE_STRING || choices.strings.has(value)) return value;
       const t = value.trim();
-      if (choices.numbers.size > 0) {
+      if (mask & TYPE_NUMERIC || choices.numbers.size > 0) {
         const n = numberOf(t);
-        if (n !== undefined && choices.numbers.has(n)) return n;
+        if (n !== undefined && (mask & TYPE_NUMERIC || choices.numbers.has(n))) return n;
       }
-      if (choices.booleans.size > 0) {
+      if (mask & TYPE_BOOLEAN || choices.booleans.size > 0) {
         const b = booleanOf(t);
-        if (b !== undefined && choices.booleans.has(b)) return b;
+        if (b !== undefined && (mask & TYPE_BOOLEAN || choices.booleans.has(b))) return b;
       }
-      return value;
+      return mask & (TYPE_ARRAY | TYPE_OBJECT) ? fromText(value, mask & (TYPE_ARRAY | TYPE_OBJECT)) : value;
     }
     case 'number':
-      return choices.numbers.has(value) || !choices.strings.has(String(value)) ? value : String(value);
+      if (mask & TYPE_NUMERIC || choices.numbers.has(value) || !Number.isFinite(value)) return value;
+      return mask & TYPE_STRING || choices.strings.has(String(value)) ? String(value) : value;
     case 'boolean':
-      return choices.booleans.has(value) || !choices.strings.has(String(value)) ? value : String(value);
+      if (mask & TYPE_BOOLEAN || choices.booleans.has(value)) return value;
+      return mask & TYPE_STRING || choices.strings.has(String(value)) ? String(value) : value;
     default:
       return value;
   }
@@ -145,7 +148,7 @@ function choose(value: unknown, choices: Choices): unknown {
  * - a string for a non-string type: numeric text -> number (only a finite one: `1e400` stays text), `true`/`false`
  *   (any case) -> boolean, JSON text of an array/object -> the parsed value (only if it parses to that kind);
  * - a number or boolean for a string type (and not for its own type) -> its string form;
- * - {@link TYPE_CHOICE} (with `choices`): see the mixed-enum rule: only ever to an allowed value.
+ * - with {@link TYPE_CHOICE} (and `choices`): only ever to an allowed value (a type of `mask`, or a listed value).
  *
  * @example
  * ```ts
@@ -157,7 +160,7 @@ function choose(value: unknown, choices: Choices): unknown {
  */
 export function coerceValue(value: unknown, mask: number, choices?: Choices): unknown {
   if (mask === 0) return value;
-  if (mask === TYPE_CHOICE) return choices === undefined ? value : choose(value, choices);
+  if (mask & TYPE_CHOICE) return choices === undefined ? value : choose(value, mask, choices);
   switch (typeof value) {
     case 'string':
       return mask & TYPE_STRING ? value : fromText(value, mask);

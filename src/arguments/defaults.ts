@@ -7,7 +7,7 @@
  * @internal
  */
 import { matchesJsonType } from '../definition/keywords.js';
-import type { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { describeAjvError } from './ajv-errors.js';
 import { codePointLength } from './length.js';
 import { pointerSegment } from './schema-walk.js';
@@ -88,8 +88,14 @@ function problem(name: string, rest: string, message: string): SchemaProblem {
 /** The keywords a small ajv schema keeps from the root so the defaulted properties' `$ref`s still resolve. */
 const CONTAINERS = ['$id', '$defs', 'definitions'] as const;
 
+/**
+ * Compiles a throwaway schema (ajv's own cache forgets it; the function stays usable); throws when ajv cannot
+ * compile it. The schema store counts each call against the ajv instance it recycles.
+ */
+export type CompileOnce = (schema: Record<string, unknown>) => ValidateFunction;
+
 function viaAjv(
-  ajv: Ajv2020,
+  compileOnce: CompileOnce,
   root: Record<string, unknown>,
   names: readonly string[],
   properties: Record<string, unknown>,
@@ -104,46 +110,39 @@ function viaAjv(
   const small: Record<string, unknown> = {};
   for (const k of CONTAINERS) if (root[k] !== undefined) small[k] = root[k];
   small['properties'] = picked;
-  let validate;
+  let validate: ValidateFunction;
   try {
-    validate = ajv.compile(small);
+    validate = compileOnce(small);
   } catch {
     // A `$ref` into a part of the root the small schema left out (e.g. `#/properties/other`): keep every property
     // (still not the whole schema: no required, combinators or other root keywords).
-    ajv.removeSchema(small);
-    small['properties'] = properties;
     try {
-      validate = ajv.compile(small);
+      validate = compileOnce({ ...small, properties });
     } catch (error) {
-      ajv.removeSchema(small);
       out.push({ pointer: '', message: error instanceof Error ? error.message : String(error) });
       return;
     }
   }
-  try {
-    if (validate(data)) return;
-    for (const e of validate.errors ?? []) {
-      const path = e.instancePath;
-      const slash = path.indexOf('/', 1);
-      const name = (slash < 0 ? path.slice(1) : path.slice(1, slash)).replace(/~1/g, '/').replace(/~0/g, '~');
-      out.push(problem(name, slash < 0 ? '' : path.slice(slash), describeAjvError(e)));
-    }
-  } finally {
-    ajv.removeSchema(small);
+  if (validate(data)) return;
+  for (const e of validate.errors ?? []) {
+    const path = e.instancePath;
+    const slash = path.indexOf('/', 1);
+    const name = (slash < 0 ? path.slice(1) : path.slice(1, slash)).replace(/~1/g, '/').replace(/~0/g, '~');
+    out.push(problem(name, slash < 0 ? '' : path.slice(slash), describeAjvError(e)));
   }
 }
 
 /**
  * Problems of top-level property defaults (`null` and absent defaults are not applied, so not checked) against
- * their own property schemas. `getAjv` is only called when some property schema is not simple.
+ * their own property schemas. `compileOnce` is only called when some property schema is not simple.
  *
  * @example
  * ```ts
- * defaultProblems({ properties: { n: { type: 'integer', default: 'ten' } } }, () => ajv);
+ * defaultProblems({ properties: { n: { type: 'integer', default: 'ten' } } }, (s) => ajv.compile(s));
  * // [{ pointer: '/properties/n/default', message: 'default value must be integer' }]
  * ```
  */
-export function defaultProblems(schema: Record<string, unknown>, getAjv: () => Ajv2020): SchemaProblem[] {
+export function defaultProblems(schema: Record<string, unknown>, compileOnce: CompileOnce): SchemaProblem[] {
   const properties = schema['properties'];
   if (!isRecord(properties)) return [];
   const out: SchemaProblem[] = [];
@@ -157,6 +156,6 @@ export function defaultProblems(schema: Record<string, unknown>, getAjv: () => A
     if (message === undefined) complex.push(name);
     else if (message !== '') out.push(problem(name, '', message));
   }
-  if (complex.length > 0) viaAjv(getAjv(), schema, complex, properties, out);
+  if (complex.length > 0) viaAjv(compileOnce, schema, complex, properties, out);
   return out;
 }

@@ -1,6 +1,6 @@
 /**
  * What to coerce an argument to when its schema has no literal `type`: inferred from its `enum`/`const` values, or
- * (inputSchema properties) from the schema a local `$ref` points to.
+ * (inputSchema properties) from the schema a local `$ref` points to, or from its `allOf`/`anyOf`/`oneOf` branches.
  *
  * @module
  * @internal
@@ -10,6 +10,7 @@ import {
   TYPE_BOOLEAN,
   TYPE_CHOICE,
   TYPE_INTEGER,
+  TYPE_NULL,
   TYPE_NUMBER,
   TYPE_OBJECT,
   TYPE_STRING,
@@ -117,18 +118,134 @@ export function resolveLocalRef(root: unknown, ref: string): unknown {
   return node;
 }
 
-/** How many `$ref`s are followed before giving up (cycles, long chains). */
-const MAX_REF_DEPTH = 8;
+/** How many `$ref`s and combinator levels are followed before giving up (cycles, long chains). */
+const MAX_DEPTH = 8;
+
+/**
+ * What one subschema allows, as far as coercion cares: whole types (flags), and specific scalar values (from an
+ * `enum`/`const`). Undefined where a schema says nothing about types: any value may pass it as it is.
+ */
+interface Allowed {
+  readonly types: number;
+  readonly strings: ReadonlySet<string>;
+  readonly numbers: ReadonlySet<number>;
+  readonly booleans: ReadonlySet<boolean>;
+}
+
+const NO_VALUES: ReadonlySet<never> = new Set<never>();
+
+function ofValues(values: readonly unknown[]): Allowed {
+  let types = 0;
+  const strings = new Set<string>();
+  const numbers = new Set<number>();
+  const booleans = new Set<boolean>();
+  for (const v of values) {
+    if (typeof v === 'string') strings.add(v);
+    else if (typeof v === 'number') numbers.add(v);
+    else if (typeof v === 'boolean') booleans.add(v);
+    else if (v === null) types |= TYPE_NULL;
+    else if (Array.isArray(v)) types |= TYPE_ARRAY;
+    else if (typeof v === 'object') types |= TYPE_OBJECT;
+  }
+  return { types, strings, numbers, booleans };
+}
+
+function allowsNumber(a: Allowed, n: number): boolean {
+  return (a.types & TYPE_NUMBER) !== 0 || ((a.types & TYPE_INTEGER) !== 0 && Number.isInteger(n)) || a.numbers.has(n);
+}
+
+/** Either branch (`anyOf`/`oneOf`). */
+function union(a: Allowed, b: Allowed): Allowed {
+  return {
+    types: a.types | b.types,
+    strings: new Set([...a.strings, ...b.strings]),
+    numbers: new Set([...a.numbers, ...b.numbers]),
+    booleans: new Set([...a.booleans, ...b.booleans]),
+  };
+}
+
+/** Both (`allOf`): the types both allow (an integer is a number), and the values the other side allows too. */
+function intersection(a: Allowed, b: Allowed): Allowed {
+  let types = a.types & b.types;
+  if ((a.types & TYPE_NUMBER && b.types & TYPE_INTEGER) || (a.types & TYPE_INTEGER && b.types & TYPE_NUMBER)) {
+    types |= TYPE_INTEGER;
+  }
+  const strings = new Set<string>();
+  const numbers = new Set<number>();
+  const booleans = new Set<boolean>();
+  for (const [x, y] of [
+    [a, b],
+    [b, a],
+  ] as const) {
+    for (const v of x.strings) if (y.types & TYPE_STRING || y.strings.has(v)) strings.add(v);
+    for (const v of x.numbers) if (allowsNumber(y, v)) numbers.add(v);
+    for (const v of x.booleans) if (y.types & TYPE_BOOLEAN || y.booleans.has(v)) booleans.add(v);
+  }
+  return { types, strings, numbers, booleans };
+}
+
+/** What `schema` allows (see {@link Allowed}); its `type`, `const`, `enum`, `$ref` or combinators, first found. */
+function allowedBy(schema: unknown, root: unknown, depth: number): Allowed | undefined {
+  if (schema === false) return { types: 0, strings: NO_VALUES, numbers: NO_VALUES, booleans: NO_VALUES };
+  if (!isRecord(schema) || depth > MAX_DEPTH) return undefined;
+  const type = schema['type'];
+  if (type !== undefined) {
+    const types = typeMask(type);
+    return types === 0 ? undefined : { types, strings: NO_VALUES, numbers: NO_VALUES, booleans: NO_VALUES };
+  }
+  if (Object.prototype.hasOwnProperty.call(schema, 'const')) return ofValues([schema['const']]);
+  const en = schema['enum'];
+  if (Array.isArray(en)) return ofValues(en);
+  const ref = schema['$ref'];
+  if (typeof ref === 'string') return allowedBy(resolveLocalRef(root, ref), root, depth + 1);
+  let result: Allowed | undefined;
+  const all = schema['allOf'];
+  if (Array.isArray(all)) {
+    for (const branch of all) {
+      const allowed = allowedBy(branch, root, depth + 1);
+      if (allowed !== undefined) result = result === undefined ? allowed : intersection(result, allowed);
+    }
+    if (result !== undefined) return result;
+  }
+  for (const k of ['anyOf', 'oneOf'] as const) {
+    const branches = schema[k];
+    if (!Array.isArray(branches) || branches.length === 0) continue;
+    result = undefined;
+    for (const branch of branches) {
+      const allowed = allowedBy(branch, root, depth + 1);
+      // A branch that says nothing about types may accept the value as it is: leave it alone.
+      if (allowed === undefined) return undefined;
+      result = result === undefined ? allowed : union(result, allowed);
+    }
+    return result;
+  }
+  return undefined;
+}
+
+/** The coercion of what a combinator allows: its types, plus {@link TYPE_CHOICE} for values no type covers. */
+function coercionOfAllowed(a: Allowed): Coercion {
+  const covers = (set: ReadonlySet<unknown>, bit: number): boolean => set.size === 0 || (a.types & bit) !== 0;
+  const numbersCovered = [...a.numbers].every((n) => allowsNumber({ ...a, numbers: NO_VALUES }, n));
+  if (covers(a.strings, TYPE_STRING) && numbersCovered && covers(a.booleans, TYPE_BOOLEAN)) return ofMask(a.types);
+  return Object.freeze({
+    types: a.types | TYPE_CHOICE,
+    choices: Object.freeze({ strings: a.strings, numbers: a.numbers, booleans: a.booleans }),
+  });
+}
 
 /**
  * The coercion of one property schema: its literal `type` when it has one; else inferred from its `enum`/`const`
  * values (`const` first; {@link coercionOfValues}); else, when `root` is given, that of the schema a local `$ref`
- * points to (followed up to 8 deep). No coercion otherwise.
+ * points to (followed up to 8 deep); else that of its combinators: `allOf` -> what every typed branch allows,
+ * `anyOf`/`oneOf` -> what any branch allows (nothing when some branch says nothing about types), where the
+ * `enum`/`const` branches allow just their values (a string is kept when a branch allows it as is, else becomes the
+ * number, boolean or JSON array/object a branch allows; see `coerceValue`). No coercion otherwise.
  *
  * @example
  * ```ts
  * coercionOf({ enum: [1, 2, 10] }).types === TYPE_INTEGER; // true
  * coercionOf({ $ref: '#/$defs/n' }, { $defs: { n: { type: 'number' } } }).types === TYPE_NUMBER; // true
+ * coercionOf({ anyOf: [{ type: 'integer' }, { type: 'boolean' }] }).types === (TYPE_INTEGER | TYPE_BOOLEAN); // true
  * ```
  */
 export function coercionOf(property: unknown, root?: unknown, depth = 0): Coercion {
@@ -140,8 +257,12 @@ export function coercionOf(property: unknown, root?: unknown, depth = 0): Coerci
   const en = property['enum'];
   if (Array.isArray(en)) return coercionOfValues(en);
   const ref = property['$ref'];
-  if (root !== undefined && typeof ref === 'string' && depth < MAX_REF_DEPTH) {
-    return coercionOf(resolveLocalRef(root, ref), root, depth + 1);
+  if (typeof ref === 'string') {
+    return root !== undefined && depth < MAX_DEPTH ? coercionOf(resolveLocalRef(root, ref), root, depth + 1) : NONE;
   }
-  return NONE;
+  if (property['allOf'] === undefined && property['anyOf'] === undefined && property['oneOf'] === undefined) {
+    return NONE;
+  }
+  const allowed = allowedBy(property, root ?? property, depth);
+  return allowed === undefined ? NONE : coercionOfAllowed(allowed);
 }

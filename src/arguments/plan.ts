@@ -287,10 +287,11 @@ function fromArguments(
 
 function fromInputSchema(inputSchema: unknown, options: ArgumentValidationOptions): ArgumentPlan {
   const extraLimit = defaultLimitOf(options);
-  const rejectExtras = options.extraArguments === 'reject';
   if (!isRecord(inputSchema)) {
     throw definitionError([{ path: '/inputSchema', message: 'must be a JSON Schema object' }]);
   }
+  // The inputSchema wins: `extraArguments` only applies when it says nothing about extra properties itself.
+  const rejectExtras = options.extraArguments === 'reject' && !SAYS_EXTRAS.some((k) => inputSchema[k] !== undefined);
   const type = inputSchema['type'];
   if (type !== undefined && !(typeMask(type) & TYPE_OBJECT)) {
     throw definitionError([{ path: '/inputSchema/type', message: "must be 'object'" }]);
@@ -357,6 +358,9 @@ function fromInputSchema(inputSchema: unknown, options: ArgumentValidationOption
   if (rejectExtras) schema['additionalProperties'] = false;
   return new SchemaPlan(names, required, slots, defaults, extraLimit, rejectExtras, schema);
 }
+
+/** Root keywords by which an inputSchema decides about undeclared properties itself. */
+const SAYS_EXTRAS = ['additionalProperties', 'unevaluatedProperties'] as const;
 
 /** A copy of `schema` whose top-level properties have no (valid) `maxLength`; `schema` itself when none has one. */
 function withoutLengths(schema: JsonSchema): JsonSchema {

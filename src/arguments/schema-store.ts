@@ -1,6 +1,18 @@
 /**
- * One private ajv instance (draft 2020-12 + ajv-formats) and its schemas: checked once and compiled once per
- * identical schema (canonical JSON), reference-counted, so replacing a prompt never leaks a schema.
+ * The ajv instances of one cache (draft 2020-12 + ajv-formats) and its schemas: checked once and compiled once per
+ * identical schema (canonical JSON), reference-counted.
+ *
+ * ajv never forgets what it compiled: `removeSchema` only clears its lookup cache, while the instance's code scope
+ * keeps every schema, pattern and function (about 4.5 KB per schema). So the compiling instance is recycled: once
+ * the schemas it compiled that are no longer in use exceed max(1000, 2 × live schemas), the next compile goes to a
+ * fresh instance. Functions already handed out keep their own (old) scope and keep working; live entries keep
+ * their function across that recycle. At the recycle after, the instance retired before is dropped: entries still
+ * using it compile again into the current one on their next use (amortized: at most half a compile per schema
+ * released). The meta-schema check runs on a separate instance that never grows.
+ *
+ * The bound: at most two compiling instances are held (the current one, and the retired one while live entries
+ * use it), each holding at most L + max(1000, 2L) + 1 compiled schemas, where L is the largest number of live
+ * schemas at any compile into it; plus whatever released validators the caller still holds keep alive.
  *
  * @module
  * @internal
@@ -21,6 +33,18 @@ import type { SchemaProblem } from './schema-walk.js';
 // right under Node ESM, CJS bundles and TypeScript's NodeNext view alike.
 const addFormats = formatsModule.default;
 
+/** Unused compiled schemas an ajv instance may hold before it is recycled, at least (see the module docs). */
+export const RECYCLE_MIN = 1000;
+
+/** @internal One ajv instance that compiles, and what its scope holds. */
+export interface Compiler {
+  readonly ajv: Ajv2020;
+  /** Schemas compiled into its scope (ajv keeps each one for the instance's lifetime). */
+  compiles: number;
+  /** Live entries whose compiled function came from it. */
+  pinned: number;
+}
+
 /**
  * One distinct schema: checked when first acquired (meta-schema, formats, patterns, references, defaults), compiled
  * by ajv only when a validator first validates with it; shared by every validator of an identical schema.
@@ -30,13 +54,45 @@ export interface StoreEntry {
   readonly schema: JsonSchema;
   /** Plain `JSON.stringify` forms that led to this entry (a cheap first lookup; at most a few). */
   readonly raws: string[];
-  /** The compiled ajv function, once some validator validated. */
+  /**
+   * The compiled ajv function, once some validator validated; reset (compiled again on next use) when the instance
+   * that compiled it is dropped, so validators read it from here rather than keeping it.
+   */
   validate: ValidateFunction | undefined;
+  /** The instance {@link validate} came from. */
+  compiler: Compiler | undefined;
   refs: number;
+}
+
+/** @internal What {@link SchemaStore.debugStats} reports. */
+export interface StoreStats {
+  instances: number;
+  compiled: number;
+  pinned: number;
+  scopeSize: number;
 }
 
 /** Maps a JSON pointer into a schema to one into the prompt definition. */
 export type Locate = (schemaPointer: string) => string;
+
+function createAjv(warnings: string[]): Ajv2020 {
+  const ajv = new Ajv2020({
+    allErrors: true,
+    // Unknown keywords (vendor extensions) are tolerated; unknown formats are caught by our own check.
+    strict: false,
+    // NaN and Infinity are not numbers (JSON has neither).
+    strictNumbers: true,
+    useDefaults: false,
+    coerceTypes: false,
+    // We validate schemas against the meta-schema ourselves (on the checker), to report every problem with its path.
+    validateSchema: false,
+    // Never register a schema's $id in the instance: prompts cannot collide or reach each other.
+    addUsedSchema: false,
+    logger: { log() {}, warn: (...args: unknown[]) => void warnings.push(args.map(String).join(' ')), error() {} },
+  });
+  addFormats(ajv);
+  return ajv;
+}
 
 /**
  * The schema store behind an {@link ArgumentValidatorCache}. ajv is created on first need.
@@ -50,41 +106,80 @@ export type Locate = (schemaPointer: string) => string;
  * ```
  */
 export class SchemaStore {
-  private ajvInstance: Ajv2020 | undefined;
+  /** Meta-schema checks and the format list only: compiles nothing else, so it never grows. */
+  private checkerInstance: Ajv2020 | undefined;
+  /** The instance that compiles now. */
+  private current: Compiler | undefined;
+  /** The instance recycled last, while live entries still use functions it compiled. */
+  private retired: Compiler | undefined;
   private readonly entries = new Map<string, StoreEntry>();
   /** Entries by the plain JSON of a schema that led to them: identical schemas mostly share their key order too. */
   private readonly byRaw = new Map<string, StoreEntry>();
   private readonly warnings: string[] = [];
   private readonly knownFormat = (name: string): boolean =>
-    Object.prototype.hasOwnProperty.call(this.ajv.formats, name);
-  private readonly getAjv = (): Ajv2020 => this.ajv;
+    Object.prototype.hasOwnProperty.call(this.checker.formats, name);
+  private readonly compileOnce = (schema: JsonSchema): ValidateFunction => {
+    const compiler = this.compiler();
+    compiler.compiles++;
+    try {
+      return compiler.ajv.compile(schema);
+    } finally {
+      compiler.ajv.removeSchema(schema);
+    }
+  };
 
   /** Distinct schemas alive (checked or compiled). */
   get size(): number {
     return this.entries.size;
   }
 
-  private get ajv(): Ajv2020 {
-    if (this.ajvInstance === undefined) {
-      const warnings = this.warnings;
-      const ajv = new Ajv2020({
-        allErrors: true,
-        // Unknown keywords (vendor extensions) are tolerated; unknown formats are caught by our own check.
-        strict: false,
-        // NaN and Infinity are not numbers (JSON has neither).
-        strictNumbers: true,
-        useDefaults: false,
-        coerceTypes: false,
-        // We validate schemas against the meta-schema ourselves, to report every problem with its path.
-        validateSchema: false,
-        // Never register a schema's $id in the shared instance: prompts cannot collide or reach each other.
-        addUsedSchema: false,
-        logger: { log() {}, warn: (...args: unknown[]) => void warnings.push(args.map(String).join(' ')), error() {} },
-      });
-      addFormats(ajv);
-      this.ajvInstance = ajv;
+  private get checker(): Ajv2020 {
+    return (this.checkerInstance ??= createAjv([]));
+  }
+
+  /** The compiling instance, recycled first when what it holds unused exceeds the bound (see the module docs). */
+  private compiler(): Compiler {
+    const current = this.current;
+    if (current !== undefined && current.compiles - current.pinned <= Math.max(RECYCLE_MIN, 2 * this.entries.size)) {
+      return current;
     }
-    return this.ajvInstance;
+    if (current !== undefined) this.retire(current);
+    const fresh: Compiler = { ajv: createAjv(this.warnings), compiles: 0, pinned: 0 };
+    this.current = fresh;
+    return fresh;
+  }
+
+  private retire(current: Compiler): void {
+    const older = this.retired;
+    if (older !== undefined) {
+      // Its live entries compile again, lazily, into the fresh instance: nothing references the old scope then.
+      for (const entry of this.entries.values()) {
+        if (entry.compiler === older) {
+          entry.validate = undefined;
+          entry.compiler = undefined;
+        }
+      }
+    }
+    this.retired = current.pinned > 0 ? current : undefined;
+  }
+
+  /**
+   * @internal For tests: ajv instances held (checker included), schemas compiled into and live entries served by
+   * the compiling instances held (the current one and the retired one), and how many values (schemas, functions,
+   * patterns, ...) their code scopes contain.
+   */
+  debugStats(): StoreStats {
+    const instances = this.checkerInstance === undefined ? 0 : 1;
+    const stats: StoreStats = { instances, compiled: 0, pinned: 0, scopeSize: 0 };
+    for (const compiler of [this.current, this.retired]) {
+      if (compiler === undefined) continue;
+      stats.instances++;
+      stats.compiled += compiler.compiles;
+      stats.pinned += compiler.pinned;
+      const values = (compiler.ajv.scope as unknown as { _values: Record<string, Map<unknown, unknown>> })._values;
+      for (const prefix of Object.keys(values)) stats.scopeSize += values[prefix]?.size ?? 0;
+    }
+    return stats;
   }
 
   /**
@@ -100,7 +195,7 @@ export class SchemaStore {
       entry = this.entries.get(key);
       if (entry === undefined) {
         this.inspect(schema, locate);
-        entry = { key, schema, raws: [], validate: undefined, refs: 0 };
+        entry = { key, schema, raws: [], validate: undefined, compiler: undefined, refs: 0 };
         this.entries.set(key, entry);
       }
       if (raw !== undefined && entry.raws.length < MAX_RAWS) {
@@ -112,19 +207,32 @@ export class SchemaStore {
     return entry;
   }
 
-  /** The compiled ajv function of an acquired entry, compiling it on first call. */
+  /** The compiled ajv function of an acquired entry, compiling it on first call (and after its instance went). */
   compiled(entry: StoreEntry, locate: Locate): ValidateFunction {
-    return (entry.validate ??= this.compile(entry.schema, locate));
+    if (entry.validate !== undefined) return entry.validate;
+    const compiler = this.compiler();
+    const validate = this.compile(compiler, entry.schema, locate);
+    compiler.ajv.removeSchema(entry.schema);
+    if (entry.refs > 0) {
+      entry.validate = validate;
+      entry.compiler = compiler;
+      compiler.pinned++;
+    }
+    return validate;
   }
 
-  /** Drops one reference; the last one removes the schema from ajv and the store. */
+  /** Drops one reference; the last one removes the schema from the store (and releases its compiled function). */
   release(entry: StoreEntry): void {
     if (entry.refs <= 0) return;
     entry.refs--;
     if (entry.refs === 0 && this.entries.get(entry.key) === entry) {
       this.entries.delete(entry.key);
       for (const raw of entry.raws) this.byRaw.delete(raw);
-      if (entry.validate !== undefined) this.ajvInstance?.removeSchema(entry.schema);
+      const compiler = entry.compiler;
+      if (compiler !== undefined) {
+        compiler.pinned--;
+        if (compiler === this.retired && compiler.pinned === 0) this.retired = undefined;
+      }
     }
   }
 
@@ -138,8 +246,9 @@ export class SchemaStore {
     const live = this.entries.get(canonicalJson(schema));
     if (live !== undefined) return this.compiled(live, locate);
     this.inspect(schema, locate);
-    const validate = this.compile(schema, locate);
-    this.ajv.removeSchema(schema);
+    const compiler = this.compiler();
+    const validate = this.compile(compiler, schema, locate);
+    compiler.ajv.removeSchema(schema);
     return validate;
   }
 
@@ -151,21 +260,23 @@ export class SchemaStore {
 
   /** Meta-schema problems; else formats, patterns, `__proto__` names and references; else defaults. */
   private problems(schema: JsonSchema): SchemaProblem[] {
-    const ajv = this.ajv;
+    const checker = this.checker;
     let valid: boolean;
     try {
-      valid = ajv.validateSchema(schema) as boolean;
+      valid = checker.validateSchema(schema) as boolean;
     } catch (error) {
       // An unknown `$schema` dialect.
       return [{ pointer: '/$schema', message: error instanceof Error ? error.message : String(error) }];
     }
-    if (!valid) return (ajv.errors ?? []).map((e) => ({ pointer: e.instancePath, message: describeAjvError(e) }));
+    if (!valid) return (checker.errors ?? []).map((e) => ({ pointer: e.instancePath, message: describeAjvError(e) }));
     const found = schemaProblems(schema, this.knownFormat);
-    return found.length > 0 ? found : defaultProblems(schema, this.getAjv);
+    return found.length > 0 ? found : defaultProblems(schema, this.compileOnce);
   }
 
-  private compile(schema: JsonSchema, locate: Locate): ValidateFunction {
-    const ajv = this.ajv;
+  /** Compiles into `compiler` (counted: ajv keeps it in the scope whatever happens next). */
+  private compile(compiler: Compiler, schema: JsonSchema, locate: Locate): ValidateFunction {
+    const ajv = compiler.ajv;
+    compiler.compiles++;
     this.warnings.length = 0;
     let validate: ValidateFunction;
     try {

@@ -12,7 +12,10 @@ export interface ArgumentValidationOptions {
    * (on the argument, or in `inputSchema.properties[name]`) wins for that argument.
    */
   maxLength?: number;
-  /** Extra (undeclared) arguments: accepted by default; `'reject'` -> schema error (keyword `additionalProperties`). */
+  /**
+   * Extra (undeclared) arguments: accepted by default; `'reject'` -> schema error (keyword `additionalProperties`).
+   * An inputSchema that sets `additionalProperties` or `unevaluatedProperties` at its root decides itself (it wins).
+   */
   extraArguments?: 'accept' | 'reject';
 }
 
@@ -92,8 +95,9 @@ export interface CompiledArgumentValidator {
    */
   check(): void;
   /**
-   * Drops this user's reference to the shared compiled schema; when no user is left it is removed from ajv and the
-   * cache. Idempotent. A released validator still validates (with the function it already had, or a detached one).
+   * Drops this user's reference to the shared compiled schema; when no user is left it is removed from the cache
+   * (and ajv's memory of it is reclaimed when the cache recycles its ajv instance). Idempotent. A released validator
+   * still validates (with the function it already had, or a detached one).
    */
   release(): void;
   /** Declared argument names (declaration order; for an inputSchema: its properties, then other required names). */

@@ -8,6 +8,7 @@ import type { PromptArgumentDefinition } from '../definition/types.js';
 import type { JsonSchema } from '../types.js';
 import { ArgumentValidatorCache } from './cache.js';
 import { canonicalJson } from './canonical.js';
+import type { StoreStats } from './schema-store.js';
 import type { ArgumentValidationOptions, ArgumentValidationResult, CompiledArgumentValidator } from './types.js';
 
 /** How many distinct declarations the standalone function keeps compiled. */
@@ -47,6 +48,20 @@ function validatorFor(
 }
 
 /**
+ * @internal For tests (not exported from the package): the ajv statistics of the standalone function's cache, or
+ * undefined before its first use.
+ *
+ * @example
+ * ```ts
+ * validatePromptArguments({ n: '1' }, [{ name: 'n', type: 'integer' }]);
+ * standaloneStoreStats()?.pinned; // 1
+ * ```
+ */
+export function standaloneStoreStats(): StoreStats | undefined {
+  return (cache as unknown as { store: { debugStats(): StoreStats } } | undefined)?.store.debugStats();
+}
+
+/**
  * Validates prompt arguments (the seed 003 contract) and returns the arguments to render with, or the -32602 error.
  *
  * - `provided` omitted or null = `{}`; anything else that is not a plain object (array, string, number) throws
@@ -59,12 +74,15 @@ function validatorFor(
  *   finite: `1e400` stays text); a number or boolean given for a string argument becomes its string form. Without
  *   a literal `type`, the type is inferred from `enum`/`const` values (all integers -> integer, all numbers ->
  *   number, all booleans -> boolean, all strings -> string; a mix: the literal string if allowed, else the allowed
- *   number or boolean its text spells) and, in an inputSchema, from a local `$ref` target.
+ *   number or boolean its text spells) and, in an inputSchema, from a local `$ref` target or from `allOf` (what
+ *   every typed branch allows) and `anyOf`/`oneOf` branches (the text is kept when a branch allows it as a string,
+ *   else it becomes the number, boolean, or JSON array/object some branch allows).
  * - A per-argument declaration with no `type` and no `enum` is a plain MCP argument: a string (numbers and booleans
  *   become their string form; an array or object is a `type` error). inputSchema properties without a type accept
  *   what their schema accepts.
  * - Defaults are applied (also for `null` values).
- * - `inputSchema`, when given, wins entirely (its `required`, property types, defaults, maxLength); it is evaluated
+ * - `inputSchema`, when given, wins entirely (its `required`, property types, defaults, maxLength, and a root
+ *   `additionalProperties`/`unevaluatedProperties` over `extraArguments`); it is evaluated
  *   as JSON Schema 2020-12 (a draft-07 `$schema` is accepted and ignored).
  * - The result is a new null-prototype object; `provided` is never mutated; `__proto__`/`constructor` keys are plain
  *   data (nested values are not copied).

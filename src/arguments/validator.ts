@@ -53,6 +53,10 @@ export class ArgumentValidator implements CompiledArgumentValidator {
   private planKey: string | undefined;
   /** The plan once validation can run (plan built and, off the fast path, the ajv function at hand). */
   private ready: ArgumentPlan | undefined;
+  /**
+   * The ajv function of a validator that holds no entry (released). One that holds an entry reads the entry's
+   * function each time instead: the store may drop it (recycling its ajv instance) and compile it again.
+   */
   private fn: ValidateFunction | undefined;
   private entry: StoreEntry | undefined;
   private checked = false;
@@ -86,6 +90,9 @@ export class ArgumentValidator implements CompiledArgumentValidator {
     const entry = this.entry;
     if (entry === undefined) return;
     this.entry = undefined;
+    // Keep validating with the function at hand; without one, the next validate() prepares a detached one.
+    this.fn = entry.validate;
+    if (this.fn === undefined && this.ready !== undefined && !this.ready.fast) this.ready = undefined;
     this.store.release(entry);
   }
 
@@ -137,13 +144,11 @@ export class ArgumentValidator implements CompiledArgumentValidator {
     if (this.failure !== undefined) throw this.failure;
     const locate = (pointer: string): string => plan.locate(pointer);
     try {
-      if (this.entry !== undefined) {
-        this.fn = this.store.compiled(this.entry, locate);
-      } else if (this.released) {
+      if (this.released) {
         this.fn = this.store.detached(plan.ajvSchema, locate);
       } else {
-        this.entry = this.store.acquire(plan.ajvSchema, locate);
-        this.fn = this.store.compiled(this.entry, locate);
+        this.entry ??= this.store.acquire(plan.ajvSchema, locate);
+        this.store.compiled(this.entry, locate);
       }
     } catch (error) {
       this.failure = error;
@@ -151,6 +156,11 @@ export class ArgumentValidator implements CompiledArgumentValidator {
     }
     this.checked = true;
     return (this.ready = plan);
+  }
+
+  /** The entry's function after the store dropped the ajv instance that compiled it. */
+  private recompiled(entry: StoreEntry, plan: ArgumentPlan): ValidateFunction {
+    return this.store.compiled(entry, (pointer) => plan.locate(pointer));
   }
 
   validate(provided: unknown): ArgumentValidationResult {
@@ -238,7 +248,9 @@ export class ArgumentValidator implements CompiledArgumentValidator {
       return { ok: false, error: tooLongFailure(tooLong, tooLongLimit, count, required.length) };
     }
     if (!fast) {
-      const fn = this.fn as ValidateFunction;
+      const entry = this.entry;
+      const fn =
+        entry === undefined ? (this.fn as ValidateFunction) : (entry.validate ?? this.recompiled(entry, plan));
       if (!fn(out)) details = toDetails(fn.errors ?? []);
     }
     if (details !== undefined && details.length > 0) {

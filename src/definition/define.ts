@@ -3,6 +3,7 @@
  *
  * @module
  */
+import type { JsonSchema } from '../types.js';
 import type { PromptArgumentDefinition, PromptDefinition } from './types.js';
 
 /**
@@ -23,8 +24,15 @@ import type { PromptArgumentDefinition, PromptDefinition } from './types.js';
  * });
  * ```
  */
-export function definePrompt<const A extends readonly PromptArgumentDefinition[] = readonly []>(
-  def: PromptDefinition<A>,
-): PromptDefinition<A> {
+export function definePrompt<const A extends readonly PromptArgumentDefinition[]>(
+  def: PromptDefinition<A> & { arguments: A },
+): PromptDefinition<A>;
+export function definePrompt(
+  def: PromptDefinition<readonly PromptArgumentDefinition[]> & { arguments?: undefined; inputSchema: JsonSchema },
+): PromptDefinition;
+export function definePrompt(
+  def: PromptDefinition<readonly []> & { arguments?: undefined; inputSchema?: undefined },
+): PromptDefinition<readonly []>;
+export function definePrompt(def: PromptDefinition<readonly PromptArgumentDefinition[]>): PromptDefinition<readonly PromptArgumentDefinition[]> {
   return def;
 }

@@ -313,6 +313,7 @@ function readArgument(r: Reader, value: unknown, path: string): PromptArgumentDe
     }
   }
   r.object(value, 'items', path, out);
+  if (typeOk) checkKeywordsApply(r, out, path, type, enumValues);
   if (has(value, 'complete')) {
     if (typeof value['complete'] === 'function') out['complete'] = value['complete'];
     else r.problem(childPointer(path, 'complete'), 'complete must be a function (programmatic definitions only)');
@@ -559,5 +560,43 @@ function checkInputSchemaNames(r: Reader, schema: Record<string, unknown>): void
         r.problem(childPointer(childPointer('/inputSchema', 'required'), i), validateArgumentName(name)!);
       }
     });
+  }
+}
+
+const STRING_KEYWORDS = ['pattern', 'format', 'minLength', 'maxLength'] as const;
+const NUMBER_KEYWORDS = ['minimum', 'maximum'] as const;
+
+/**
+ * A keyword that cannot apply to the argument's type would silently do nothing (`minimum` on an untyped argument,
+ * which is a string; `items` without `type: 'array'`): a definition error instead. Without a `type`, the type is
+ * the enum's (all numbers or all strings), else string.
+ */
+function checkKeywordsApply(
+  r: Reader,
+  value: Record<string, unknown>,
+  path: string,
+  type: ArgumentType | undefined,
+  enumValues: readonly unknown[] | undefined,
+): void {
+  let effective: ArgumentType | undefined = type;
+  if (effective === undefined) {
+    if (enumValues === undefined) effective = 'string';
+    else if (enumValues.every((v) => typeof v === 'number')) effective = 'number';
+    else if (enumValues.every((v) => typeof v === 'string')) effective = 'string';
+    else return;
+  }
+  const described = type === undefined ? `an argument without a type is a ${effective}` : `type '${type}'`;
+  if (effective !== 'string') {
+    for (const k of STRING_KEYWORDS) {
+      if (has(value, k)) r.problem(childPointer(path, k), `${k} applies to strings, but ${described}`);
+    }
+  }
+  if (effective !== 'number' && effective !== 'integer') {
+    for (const k of NUMBER_KEYWORDS) {
+      if (has(value, k)) r.problem(childPointer(path, k), `${k} applies to numbers, but ${described}: declare type 'number' or 'integer'`);
+    }
+  }
+  if (effective !== 'array' && has(value, 'items')) {
+    r.problem(childPointer(path, 'items'), `items applies to arrays, but ${described}: declare type 'array'`);
   }
 }

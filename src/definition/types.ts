@@ -119,23 +119,27 @@ export type ArgumentValue<A> = A extends { enum: readonly (infer E)[] }
               ? unknown
               : string;
 
-type RequiredArgs<A extends readonly PromptArgumentDefinition[]> = Extract<
+/** The declarations among `A` whose value is always present: required ones and those with a default. */
+export type RequiredArgs<A extends readonly PromptArgumentDefinition[]> = Extract<
   A[number],
   { required: true } | { default: {} | null }
 >;
 
 /**
  * The validated arguments object a `render` function receives: required arguments (and those with a default) are
- * present; others are optional.
+ * present; others are optional. When the names are not known to the type system (a plain `PromptDefinition`, or a
+ * prompt declared by `inputSchema` only), it is a read-only record of unknown values.
  */
-export type PromptArgs<A extends readonly PromptArgumentDefinition[]> = {
-  [K in RequiredArgs<A> as K['name']]: ArgumentValue<K>;
-} & {
-  [K in Exclude<A[number], RequiredArgs<A>> as K['name']]?: ArgumentValue<K>;
-};
+export type PromptArgs<A extends readonly PromptArgumentDefinition[]> = string extends A[number]['name']
+  ? Readonly<Record<string, unknown>>
+  : {
+      [K in RequiredArgs<A> as K['name']]: ArgumentValue<K>;
+    } & {
+      [K in Exclude<A[number], RequiredArgs<A>> as K['name']]?: ArgumentValue<K>;
+    };
 
 /** Fields every prompt definition has. */
-interface PromptDefinitionBase<A extends readonly PromptArgumentDefinition[]> {
+export interface PromptDefinitionBase<A extends readonly PromptArgumentDefinition[]> {
   /** Unique name: kebab-case or snake_case, at most 128 characters, no `/`, `\`, `..`, whitespace or control chars. */
   name: string;
   title?: string;

@@ -4,13 +4,16 @@
  *
  * @module
  */
-import { isPromptError } from '../errors.js';
+import { JSON_RPC_ERROR_CODES, PromptError, isPromptError, toPromptError } from '../errors.js';
+import { toSafeLogger } from '../logger.js';
+import type { Logger, SafeLogger } from '../logger.js';
 import { JsonRpcError, createPromptHandlers } from '../protocol.js';
 import type { HandlerExtra, PromptHandlers, PromptMethod } from '../protocol.js';
 import type { PromptRegistry } from '../registry.js';
 import { checkDebounceMs, createListChangedNotifier } from './notifier.js';
 import type { ListChangedNotifier } from './notifier.js';
 import { registerRequestHandler } from './register.js';
+import type { SdkRequest } from './register.js';
 import type { McpRequestInfo } from './request-info.js';
 import { checkCompleteResult, readCompleteResourceParams } from './resource-completion.js';
 import type { CompleteResource } from './resource-completion.js';
@@ -44,11 +47,23 @@ export interface AttachPromptsOptions {
    * authenticated user from `request.authInfo`). Runs for `prompts/get` and `completion/complete` only. A thrown
    * JSON-RPC error (an Error with an integer `code` from -32768 to -32000, such as the SDK's
    * `McpError`/`ProtocolError`) or `PromptError` reaches the client as is; anything else becomes -32603 with a generic
-   * message.
+   * message (and is logged, see `logger`). Returning something other than an object or undefined is such a fault too.
    */
   context?: (
     request: McpRequestInfo,
   ) => Readonly<Record<string, unknown>> | undefined | Promise<Readonly<Record<string, unknown>> | undefined>;
+  /**
+   * pino-style logger (the registry's `Logger` type; silent by default). Every failure of the adapter's own layer that
+   * a client sees as -32603 `Internal error` — the `context` or `completeResource` option throwing, an off-spec
+   * `completeResource` or `context` result, an SDK request the adapter cannot read — is logged at `error` level with
+   * `{ event: 'mcp_request_failed', method, source, code, error }`: `source` is `'request'`, `'context'`,
+   * `'completeResource'` or `'result'`, `code` the PromptError code (`INTERNAL_ERROR` for anything else), `error` the
+   * thrown value's class name (never its message, which may quote argument values), and, for the adapter's own
+   * result checks only, `detail` naming the broken rule. Failures inside the registry (`prompts/get` rendering,
+   * argument `complete` callbacks) are logged by the registry's own logger, not again here; errors that reach the
+   * client with their own message (-32602, or a JSON-RPC error thrown on purpose) are not logged.
+   */
+  logger?: Logger;
 }
 
 /** Removes what {@link attachPrompts} added: the request handlers, the registry subscription and pending timers. */
@@ -65,6 +80,29 @@ function isWireError(error: unknown): error is Error & { code: number } {
   return typeof code === 'number' && Number.isInteger(code) && code >= -32768 && code <= -32000;
 }
 
+/** Where in the adapter's own layer a request failed; `registry` failures are the registry's to log. */
+type Stage = 'request' | 'context' | 'completeResource' | 'result' | 'registry';
+
+/** The class name of a thrown value (`typeof` for non-objects): never its message, which may quote values. */
+function className(error: unknown): string {
+  if (error === null) return 'null';
+  if (typeof error !== 'object' && typeof error !== 'function') return typeof error;
+  try {
+    const name: unknown = (error as { constructor?: { name?: unknown } }).constructor?.name;
+    if (typeof name === 'string' && name !== '') return name;
+  } catch {
+    /* a hostile getter: fall through */
+  }
+  return 'Object';
+}
+
+function checkContext(context: unknown): Readonly<Record<string, unknown>> | undefined {
+  if (context === undefined || (typeof context === 'object' && context !== null && !Array.isArray(context))) {
+    return context as Readonly<Record<string, unknown>> | undefined;
+  }
+  throw new PromptError('INTERNAL_ERROR', 'options.context must return an object or undefined');
+}
+
 /** The state of one attachment. Request handlers hold it; the registry listener holds it only weakly. */
 class Attachment {
   detached = false;
@@ -76,6 +114,7 @@ class Attachment {
     readonly methods: readonly PromptMethod[],
     readonly contextOf: AttachPromptsOptions['context'],
     readonly completeResource: CompleteResource | undefined,
+    readonly log: SafeLogger,
     debounceMs: number,
   ) {
     const server = target.server;
@@ -93,29 +132,58 @@ class Attachment {
     );
   }
 
-  async handle(method: PromptMethod, params: unknown, info: McpRequestInfo): Promise<unknown> {
+  async handle(method: PromptMethod, read: () => SdkRequest): Promise<unknown> {
+    let stage: Stage = 'request';
     try {
+      const { params, info } = read();
       const extra: HandlerExtra = {};
       if (info.signal !== undefined) extra.signal = info.signal;
       if (this.contextOf !== undefined && method !== 'prompts/list') {
+        stage = 'context';
         const context = await this.contextOf(info);
-        if (context !== undefined) extra.context = context;
+        stage = 'result';
+        const checked = checkContext(context);
+        if (checked !== undefined) extra.context = checked;
       }
       if (method === 'completion/complete') {
+        stage = 'request';
         const resource = readCompleteResourceParams(params);
         if (resource !== undefined) {
           if (this.completeResource === undefined) return { completion: { values: [], total: 0, hasMore: false } };
-          return checkCompleteResult(await this.completeResource(resource, info));
+          stage = 'completeResource';
+          const result = await this.completeResource(resource, info);
+          stage = 'result';
+          return checkCompleteResult(result);
         }
       }
+      stage = 'registry';
       return await this.handlers[method](params, extra);
     } catch (error) {
       // Both SDKs forward a thrown error's numeric `code`, `message` and `data` to the client. A wire error thrown by
       // the caller's own code (context, completeResource) goes out as it is; anything else goes through the error
       // table (internal errors become a generic -32603).
       if (isWireError(error)) throw error;
-      throw JsonRpcError.from(error);
+      const wire = JsonRpcError.from(error);
+      if (stage !== 'registry' && wire.code === JSON_RPC_ERROR_CODES.INTERNAL_ERROR) this.logFailure(method, stage, error);
+      throw wire;
     }
+  }
+
+  /**
+   * Logs a failure of the adapter's own layer that the client sees as a generic -32603. Only the class name of what
+   * was thrown: the `context`/`completeResource` options are user code whose messages may quote argument values. The
+   * message goes in `detail` only for the adapter's own result checks, whose messages name a rule and no value.
+   */
+  private logFailure(method: PromptMethod, stage: Exclude<Stage, 'registry'>, error: unknown): void {
+    const fields: Record<string, unknown> = {
+      event: 'mcp_request_failed',
+      method,
+      source: stage,
+      code: toPromptError(error).code,
+      error: className(error),
+    };
+    if (stage === 'result' && error instanceof PromptError) fields['detail'] = error.message;
+    this.log.error(fields, 'MCP request failed');
   }
 }
 
@@ -181,7 +249,8 @@ function conflictMessage(method: PromptMethod, target: DetectedServer): string {
  * not `PromptError`s.
  *
  * Errors reach clients intact: unknown prompt -> -32602 `Unknown prompt: <name>`; missing arguments -> -32602 with
- * `data.missing_arguments`, `provided_count`, `required_count`; internal failures -> -32603 `Internal error`.
+ * `data.missing_arguments`, `provided_count`, `required_count`; internal failures -> -32603 `Internal error` (the
+ * detail goes to the registry's logger, or to `options.logger` for the adapter's own layer).
  *
  * @returns `detach()`, synchronous: removes the three handlers, the registry subscription and any pending
  *   notification (declared capabilities stay, the SDK cannot take them back; an McpServer completion handler that
@@ -217,6 +286,9 @@ export function attachPrompts(
   const completions = options.completions !== false;
   if (options.context !== undefined && typeof options.context !== 'function') {
     throw new TypeError('attachPrompts: options.context must be a function');
+  }
+  if (options.logger !== undefined && (typeof options.logger !== 'object' || options.logger === null)) {
+    throw new TypeError('attachPrompts: options.logger must be a pino-style logger object');
   }
   if (options.completeResource !== undefined) {
     if (typeof options.completeResource !== 'function') {
@@ -263,13 +335,14 @@ export function attachPrompts(
     methods,
     options.context,
     options.completeResource,
+    toSafeLogger(options.logger),
     debounceMs,
   );
   if (replaceMcpServerCompletion) target.server.removeRequestHandler('completion/complete');
   const registered: PromptMethod[] = [];
   try {
     for (const method of methods) {
-      registerRequestHandler(target.sdk, target.server, method, (m, params, info) => attachment.handle(m, params, info));
+      registerRequestHandler(target.sdk, target.server, method, (m, read) => attachment.handle(m, read));
       registered.push(method);
     }
   } catch (error) {

@@ -12,8 +12,17 @@ import type { McpRequestInfo } from './request-info.js';
 import { requestInfoFromV1, requestInfoFromV2 } from './request-info.js';
 import type { LowLevelServer, SdkVersion } from './server-shape.js';
 
-/** @internal Serves one request: params as sent by the client, plus what the SDK told us about the request. */
-export type RequestHandler = (method: PromptMethod, params: unknown, info: McpRequestInfo) => Promise<unknown>;
+/** @internal One request as handed over by the SDK: params as sent by the client, plus what the SDK told us. */
+export interface SdkRequest {
+  params: unknown;
+  info: McpRequestInfo;
+}
+
+/**
+ * @internal Serves one request. `read()` reads the SDK's request and handler extra; the handler calls it inside its
+ * own error handling, so that an SDK handing over something unexpected is answered (and logged) like any other fault.
+ */
+export type RequestHandler = (method: PromptMethod, read: () => SdkRequest) => Promise<unknown>;
 
 /**
  * SDK v1 registers handlers by request schema: it reads the method literal from the schema's shape and parses each
@@ -49,7 +58,7 @@ function paramsOf(request: unknown): unknown {
  *
  * @example
  * ```ts
- * registerRequestHandler('v2', server, 'prompts/list', async (method, params) => handlers[method](params));
+ * registerRequestHandler('v2', server, 'prompts/list', async (method, read) => handlers[method](read().params));
  * ```
  */
 export function registerRequestHandler(
@@ -61,7 +70,7 @@ export function registerRequestHandler(
   if (sdk === 'v1') {
     try {
       server.setRequestHandler(v1RequestSchema(method), (request: unknown, extra: unknown) =>
-        handle(method, paramsOf(request), requestInfoFromV1(method, extra)),
+        handle(method, () => ({ params: paramsOf(request), info: requestInfoFromV1(method, extra) })),
       );
     } catch (cause) {
       throw new Error(shapeChanged(method, V1_SHAPE, cause), { cause });
@@ -69,7 +78,7 @@ export function registerRequestHandler(
   } else {
     try {
       server.setRequestHandler(method, { params: PASS_THROUGH_PARAMS }, (params: unknown, ctx: unknown) =>
-        handle(method, params, requestInfoFromV2(method, ctx)),
+        handle(method, () => ({ params, info: requestInfoFromV2(method, ctx) })),
       );
     } catch (cause) {
       throw new Error(shapeChanged(method, V2_SHAPE, cause), { cause });

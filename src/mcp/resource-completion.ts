@@ -48,27 +48,63 @@ export function readCompleteResourceParams(params: unknown): CompleteResourcePar
   return readCompleteParams(params) as CompleteResourceParams;
 }
 
+function badResult(rule: string): PromptError {
+  return new PromptError('INTERNAL_ERROR', `completeResource must return { completion: { values: string[], total?, hasMore? } }: ${rule}`);
+}
+
+/** The values as a fresh array of strings (holes in a sparse array count as non-strings). */
+function readValues(values: unknown): string[] {
+  if (!Array.isArray(values)) throw badResult('completion.values is not an array');
+  const copy: string[] = [];
+  for (let i = 0; i < values.length; i++) {
+    const value: unknown = values[i];
+    if (typeof value !== 'string') throw badResult('completion.values holds a value that is not a string');
+    copy.push(value);
+  }
+  return copy;
+}
+
 /**
- * Checks what a {@link CompleteResource} function returned and keeps it within the spec's 100 values (anything else
- * is a server fault: INTERNAL_ERROR, -32603 with a generic message).
+ * Checks what a {@link CompleteResource} function returned (anything off-spec is a server fault: INTERNAL_ERROR,
+ * -32603 with a generic message; the error's own message names the broken rule, never a value) and returns a fresh
+ * result holding only the spec's fields, within the spec's 100 values:
+ *
+ * - `completion.values`: an array of strings; over 100 are cut to the first 100, with `hasMore: true` and `total`
+ *   (the given one, or the uncut count);
+ * - `completion.total`: optional, a non-negative integer no smaller than the number of values given;
+ * - `completion.hasMore`: optional, a boolean;
+ * - `_meta`: optional, an object (copied shallowly).
  *
  * @example
  * ```ts
- * checkCompleteResult({ completion: { values: ['a'] } }); // { completion: { values: ['a'] } }
+ * checkCompleteResult({ completion: { values: ['a'], extra: 1 } }); // { completion: { values: ['a'] } }
+ * checkCompleteResult({ completion: { values: ['a'], total: 'x' } }); // throws PromptError INTERNAL_ERROR
  * ```
  */
 export function checkCompleteResult(result: unknown): CompleteResult {
-  const completion = isObject(result) ? result['completion'] : undefined;
-  const values = isObject(completion) ? completion['values'] : undefined;
-  if (!isObject(completion) || !Array.isArray(values) || values.some((v) => typeof v !== 'string')) {
-    throw new PromptError('INTERNAL_ERROR', 'completeResource must return { completion: { values: string[] } }');
+  if (!isObject(result)) throw badResult('the result is not an object');
+  const completion = result['completion'];
+  if (!isObject(completion)) throw badResult('completion is not an object');
+  const values = readValues(completion['values']);
+  const total = completion['total'];
+  if (total !== undefined && !(typeof total === 'number' && Number.isSafeInteger(total) && total >= values.length)) {
+    throw badResult('completion.total is not an integer at least as large as the number of values');
   }
-  if (values.length <= MAX_COMPLETION_VALUES) return result as CompleteResult;
-  const total = typeof completion['total'] === 'number' ? completion['total'] : values.length;
-  return {
-    ...(result as CompleteResult),
-    completion: { values: (values as string[]).slice(0, MAX_COMPLETION_VALUES), total, hasMore: true },
-  };
+  const hasMore = completion['hasMore'];
+  if (hasMore !== undefined && typeof hasMore !== 'boolean') throw badResult('completion.hasMore is not a boolean');
+  const meta = result['_meta'];
+  if (meta !== undefined && !isObject(meta)) throw badResult('_meta is not an object');
+
+  const checked: CompleteResult['completion'] = { values };
+  if (values.length > MAX_COMPLETION_VALUES) {
+    checked.values = values.slice(0, MAX_COMPLETION_VALUES);
+    checked.total = total ?? values.length;
+    checked.hasMore = true;
+  } else {
+    if (total !== undefined) checked.total = total;
+    if (hasMore !== undefined) checked.hasMore = hasMore;
+  }
+  return meta === undefined ? { completion: checked } : { completion: checked, _meta: { ...meta } };
 }
 
 /** Completes one variable of a URI template (both SDKs' `CompleteResourceTemplateCallback`). */

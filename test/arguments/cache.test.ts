@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { sameShapeCatalogue } from '../../bench/fixtures.js';
 import { ArgumentValidatorCache, validatePromptArguments } from '../../src/arguments/index.js';
+import { RECYCLE_MIN } from '../../src/arguments/schema-store.js';
+import type { SchemaStore, StoreStats } from '../../src/arguments/schema-store.js';
+import { standaloneStoreStats } from '../../src/arguments/validate.js';
 import type { PromptArgumentDefinition } from '../../src/definition/types.js';
 import type { JsonSchema } from '../../src/types.js';
 
-/** White-box view of the cache's private ajv instance (tests only): how many schemas ajv itself holds. */
-function ajvSchemaCount(cache: ArgumentValidatorCache): number | undefined {
-  const store = (cache as unknown as { store: { ajvInstance?: { _cache: Map<unknown, unknown> } } }).store;
-  return store.ajvInstance?._cache.size;
+/** White-box view of the cache's private ajv instances (tests only). */
+function ajvStats(cache: ArgumentValidatorCache): StoreStats {
+  return (cache as unknown as { store: SchemaStore }).store.debugStats();
 }
 
 const shape = (): PromptArgumentDefinition[] => [
@@ -47,18 +49,19 @@ describe('ArgumentValidatorCache sharing and release', () => {
     expect(cache.size).toBe(3);
   });
 
-  it('removes the compiled schema from the cache and from ajv when its last user releases it', () => {
+  it('drops the compiled schema from the cache when its last user releases it', () => {
     const cache = new ArgumentValidatorCache();
     const a = cache.compile(shape(), undefined);
     a.validate({ code: 'x', language: 'go' });
-    const baseline = (ajvSchemaCount(cache) ?? 0) - 1;
     const b = cache.compile(shape(), undefined);
     b.validate({ code: 'x', language: 'go' });
+    expect(ajvStats(cache)).toMatchObject({ compiled: 1, pinned: 1 });
     a.release();
     expect(cache.size).toBe(1);
+    expect(ajvStats(cache).pinned).toBe(1);
     b.release();
     expect(cache.size).toBe(0);
-    expect(ajvSchemaCount(cache)).toBe(baseline);
+    expect(ajvStats(cache).pinned).toBe(0);
   });
 
   it('treats a second release of the same validator as a no-op (another user keeps its reference)', () => {
@@ -77,7 +80,7 @@ describe('ArgumentValidatorCache sharing and release', () => {
     const cache = new ArgumentValidatorCache();
     let current = cache.compile(shape(), undefined);
     current.validate({ code: 'x', language: 'go' });
-    const ajvCount = ajvSchemaCount(cache);
+    const before = ajvStats(cache);
     for (let i = 0; i < 10_000; i++) {
       const next = cache.compile(shape(), undefined);
       next.validate({ code: String(i), language: 'go' });
@@ -85,16 +88,16 @@ describe('ArgumentValidatorCache sharing and release', () => {
       current = next;
     }
     expect(cache.size).toBe(1);
-    expect(ajvSchemaCount(cache)).toBe(ajvCount);
+    // Compiled once, never again: ajv's scope did not grow either.
+    expect(ajvStats(cache)).toEqual(before);
     current.release();
     expect(cache.size).toBe(0);
   });
 
-  it('does not grow when prompts with ever-different schemas are replaced', () => {
+  it('holds one live compiled schema when prompts with ever-different schemas are replaced', () => {
     const cache = new ArgumentValidatorCache();
     let current = cache.compile([{ name: 'n', type: 'integer', maximum: 0 }], undefined);
     current.validate({});
-    const ajvCount = ajvSchemaCount(cache);
     for (let i = 1; i <= 200; i++) {
       const next = cache.compile([{ name: 'n', type: 'integer', maximum: i }], undefined);
       expect(next.validate({ n: String(i + 1) }).ok).toBe(false);
@@ -102,7 +105,7 @@ describe('ArgumentValidatorCache sharing and release', () => {
       current = next;
     }
     expect(cache.size).toBe(1);
-    expect(ajvSchemaCount(cache)).toBe(ajvCount);
+    expect(ajvStats(cache)).toMatchObject({ compiled: 201, pinned: 1 });
   });
 
   it('keeps validating with a released validator, without holding a reference', () => {
@@ -133,7 +136,7 @@ describe('laziness', () => {
   it('does no ajv work at compile time: ajv is not even created', () => {
     const cache = new ArgumentValidatorCache();
     for (let i = 0; i < 100; i++) cache.compile([{ name: 'n', type: 'integer', minimum: i }], undefined);
-    expect(ajvSchemaCount(cache)).toBeUndefined();
+    expect(ajvStats(cache).instances).toBe(0);
     expect(cache.size).toBe(0);
   });
 
@@ -176,9 +179,7 @@ const sharedSchemaText = JSON.stringify({
 describe('check() at registration', () => {
   it('checks without compiling: ajv compiles nothing until the first validate', () => {
     const cache = new ArgumentValidatorCache();
-    // Creates ajv and its meta-schema validator, so the count below only sees compiled argument schemas.
     cache.compile([{ name: 'n', type: 'integer', minimum: 0 }], undefined).check();
-    const baseline = ajvSchemaCount(cache);
     const validators = [];
     for (let i = 1; i <= 50; i++) {
       const validator = cache.compile(
@@ -191,15 +192,16 @@ describe('check() at registration', () => {
       validator.check();
       validators.push(validator);
     }
-    expect(ajvSchemaCount(cache)).toBe(baseline);
+    expect(cache.size).toBe(51);
+    expect(ajvStats(cache).pinned).toBe(0);
     expect(validators[0]?.validate({ n: '0' }).ok).toBe(false);
-    expect(ajvSchemaCount(cache)).toBe((baseline ?? 0) + 1);
+    expect(ajvStats(cache).pinned).toBe(1);
   });
 
   it('does not create ajv for declarations on the fast path', () => {
     const cache = new ArgumentValidatorCache();
     for (const def of sameShapeCatalogue(100)) cache.compile(def.arguments, undefined).check();
-    expect(ajvSchemaCount(cache)).toBeUndefined();
+    expect(ajvStats(cache).instances).toBe(0);
     expect(cache.size).toBe(0);
   });
 
@@ -243,16 +245,15 @@ describe('check() at registration', () => {
     expect(cache.size).toBe(0);
   });
 
-  it('keeps nothing for a schema that fails its check, and leaves nothing in ajv', () => {
+  it('keeps nothing for a schema that fails its check, and leaves nothing compiled in ajv', () => {
     const cache = new ArgumentValidatorCache();
     cache.compile([{ name: 'n', type: 'integer', minimum: 0 }], undefined).check();
-    const baseline = ajvSchemaCount(cache);
     const badDefault: PromptArgumentDefinition[] = [
       { name: 'tags', type: 'array', items: { type: 'string' }, default: [1] as unknown as string[] },
     ];
     expect(() => cache.compile(badDefault, undefined).check()).toThrow(/default value at \/0 must be string/);
     expect(cache.size).toBe(1);
-    expect(ajvSchemaCount(cache)).toBe(baseline);
+    expect(ajvStats(cache).pinned).toBe(0);
   });
 
   it('still checks a validator released before its check, holding nothing', () => {
@@ -297,4 +298,100 @@ describe('validatePromptArguments (standalone) cache', () => {
     expect(validatePromptArguments({ b: 'x' }, args, undefined, { extraArguments: 'reject' }).ok).toBe(false);
     expect(validatePromptArguments({ b: 'x' }, args).ok).toBe(true);
   });
+});
+
+describe('ajv memory: recycling the compiling instance', () => {
+  /** ajv's scope keeps every compiled schema; the bound on what the store still holds (see schema-store.ts). */
+  const retainedBound = (live: number): number => 2 * (live + Math.max(RECYCLE_MIN, 2 * live) + 1);
+
+  /** A distinct schema per `i`, with a pattern (kept in ajv's scope too) and a default checked through ajv. */
+  const distinct = (i: number): JsonSchema => ({
+    type: 'object',
+    properties: {
+      n: { type: 'integer', maximum: i },
+      s: { type: 'string', pattern: `^x${i}a*$` },
+      tags: { type: 'array', items: { type: 'string' }, default: [`t${i}`] },
+    },
+  });
+
+  it('keeps what ajv retains bounded while 5,000 distinct schemas are replaced, and every validator keeps working', () => {
+    const cache = new ArgumentValidatorCache();
+    const longLived: { i: number; validator: ReturnType<ArgumentValidatorCache['compile']> }[] = [];
+    const released = cache.compile(undefined, distinct(-1));
+    expect(released.validate({ n: '-1' }).ok).toBe(true);
+    released.release();
+    let current = cache.compile(undefined, distinct(0));
+    current.check();
+    let valuesPerSchema = 0;
+    let maxCompiled = 0;
+    let maxScope = 0;
+    let maxInstances = 0;
+    let recycles = 0;
+    let previousCompiled = 0;
+    for (let i = 1; i <= 5_000; i++) {
+      // Prompts that stay registered, compiled by different ajv generations.
+      if (i % 1_500 === 0) {
+        const validator = cache.compile(undefined, distinct(100_000 + i));
+        expect(validator.validate({ n: '5' }).ok).toBe(true);
+        longLived.push({ i, validator });
+      }
+      const next = cache.compile(undefined, distinct(i));
+      next.check();
+      expect(next.validate({ n: String(i + 1) }).ok).toBe(false);
+      expect(next.validate({ n: String(i), s: `x${i}aa` }).ok).toBe(true);
+      current.release();
+      current = next;
+      const stats = ajvStats(cache);
+      if (i === 200) valuesPerSchema = stats.scopeSize / stats.compiled;
+      if (stats.compiled < previousCompiled) recycles++;
+      previousCompiled = stats.compiled;
+      maxCompiled = Math.max(maxCompiled, stats.compiled);
+      maxScope = Math.max(maxScope, stats.scopeSize);
+      maxInstances = Math.max(maxInstances, stats.instances);
+    }
+    // 5,000 x (one default check + one compile) went through ajv; far less of it is still held.
+    expect(recycles).toBeGreaterThanOrEqual(4);
+    expect(maxCompiled).toBeLessThanOrEqual(retainedBound(cache.size + 1));
+    expect(maxScope).toBeLessThanOrEqual(Math.ceil(valuesPerSchema * retainedBound(cache.size + 1)));
+    expect(maxScope).toBeLessThan(valuesPerSchema * 5_000);
+    // The meta-schema checker, the compiling instance and at most one retired one.
+    expect(maxInstances).toBeLessThanOrEqual(3);
+    // Prompts compiled two ajv generations ago lost their function with that instance (the first one, at least)...
+    expect(ajvStats(cache).pinned).toBeLessThan(longLived.length + 1);
+    // ...and still validate (compiled again on use), as does a released one.
+    for (const { i, validator } of longLived) {
+      expect(validator.validate({ n: String(100_000 + i) }).ok).toBe(true);
+      expect(validator.validate({ n: String(100_001 + i) }).ok).toBe(false);
+    }
+    expect(ajvStats(cache).pinned).toBe(longLived.length + 1);
+    expect(released.validate({ n: '0' }).ok).toBe(false);
+    for (const { validator } of longLived) validator.release();
+    current.release();
+    expect(cache.size).toBe(0);
+    expect(ajvStats(cache).pinned).toBe(0);
+  }, 60_000);
+
+  it('keeps what ajv retains bounded for the standalone function over 5,000 distinct declarations', () => {
+    const decl = (i: number): PromptArgumentDefinition[] => [
+      { name: 'n', type: 'integer', maximum: i },
+      { name: 's', pattern: `^y${i}b*$` },
+    ];
+    let maxCompiled = 0;
+    let maxScope = 0;
+    let valuesPerSchema = 0;
+    for (let i = 0; i < 5_000; i++) {
+      expect(validatePromptArguments({ n: String(i) }, decl(i)).ok).toBe(true);
+      expect(validatePromptArguments({ n: String(i + 1) }, decl(i)).ok).toBe(false);
+      const stats = standaloneStoreStats();
+      if (stats === undefined) throw new Error('the standalone cache was not used');
+      if (i === 200) valuesPerSchema = stats.scopeSize / stats.compiled;
+      maxCompiled = Math.max(maxCompiled, stats.compiled);
+      maxScope = Math.max(maxScope, stats.scopeSize);
+    }
+    // At most 256 declarations stay compiled (its LRU), plus what other tests in this file left.
+    const bound = retainedBound(256 + 16);
+    expect(maxCompiled).toBeLessThanOrEqual(bound);
+    expect(maxScope).toBeLessThanOrEqual(Math.ceil(valuesPerSchema * bound));
+    expect(maxScope).toBeLessThan(valuesPerSchema * 5_000);
+  }, 60_000);
 });

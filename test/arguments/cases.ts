@@ -187,6 +187,33 @@ export const argumentCases: ArgumentCase[] = [
     wire: true,
     expected: missing(['topic'], 1, 1),
   },
+  {
+    group: 'extra',
+    title: "applies 'reject' mode to an inputSchema that says nothing about extra properties",
+    inputSchema: { type: 'object', properties: { a: { type: 'string' } } },
+    options: { extraArguments: 'reject' },
+    provided: { a: 'x', other: 'u' },
+    wire: true,
+    expected: invalid([{ argument: 'other', keyword: 'additionalProperties', message: 'is not a declared argument' }], 2, 0),
+  },
+  {
+    group: 'extra',
+    title: "lets an inputSchema's explicit additionalProperties: true win over 'reject' mode",
+    inputSchema: { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: true },
+    options: { extraArguments: 'reject' },
+    provided: { a: 'x', other: 'u' },
+    wire: true,
+    expected: ok({ a: 'x', other: 'u' }),
+  },
+  {
+    group: 'extra',
+    title: "lets an inputSchema's additionalProperties schema decide about extras in 'reject' mode",
+    inputSchema: { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { type: 'string', minLength: 2 } },
+    options: { extraArguments: 'reject' },
+    provided: { a: 'x', fine: 'uu', short: 'u' },
+    wire: true,
+    expected: invalid([{ argument: 'short', keyword: 'minLength', message: 'must NOT have fewer than 2 characters' }], 3, 0),
+  },
   // ---- edge cases
   {
     group: 'edge',
@@ -481,6 +508,117 @@ export const argumentCases: ArgumentCase[] = [
     provided: { size: '16' },
     wire: true,
     expected: ok({ size: 16 }),
+  },
+  // ---- coercion through allOf / anyOf / oneOf
+  {
+    group: 'combinators',
+    title: 'coerces wire text by the types of anyOf branches and of a single allOf branch',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        n: { anyOf: [{ type: 'integer' }, { type: 'boolean' }] },
+        b: { anyOf: [{ type: 'integer' }, { type: 'boolean' }] },
+        i: { allOf: [{ type: 'integer' }] },
+      },
+    },
+    provided: { n: '5', b: 'true', i: '5' },
+    wire: true,
+    expected: ok({ n: 5, b: true, i: 5 }),
+  },
+  {
+    group: 'combinators',
+    title: 'keeps the literal string an anyOf const allows, else takes the integer another branch allows',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        a: { anyOf: [{ const: 'auto' }, { type: 'integer', minimum: 1 }] },
+        b: { anyOf: [{ const: 'auto' }, { type: 'integer', minimum: 1 }] },
+      },
+    },
+    provided: { a: 'auto', b: '8' },
+    wire: true,
+    expected: ok({ a: 'auto', b: 8 }),
+  },
+  {
+    group: 'combinators',
+    title: 'reports text that no anyOf branch allows with the problem of each branch',
+    inputSchema: { type: 'object', properties: { a: { anyOf: [{ const: 'auto' }, { type: 'integer', minimum: 1 }] } } },
+    provided: { a: 'many' },
+    wire: true,
+    expected: invalid(
+      [
+        { argument: 'a', keyword: 'const', message: 'must be auto' },
+        { argument: 'a', keyword: 'type', message: 'must be integer' },
+        { argument: 'a', keyword: 'anyOf', message: 'must match a schema in anyOf' },
+      ],
+      1,
+      0,
+    ),
+  },
+  {
+    group: 'combinators',
+    title: 'keeps the text when an anyOf branch allows any string (or says nothing about types)',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        s: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
+        any: { anyOf: [{ type: 'integer' }, {}] },
+      },
+    },
+    provided: { s: '5', any: '5' },
+    wire: true,
+    expected: ok({ s: '5', any: '5' }),
+  },
+  {
+    group: 'combinators',
+    title: 'coerces through a nullable anyOf, a oneOf of number or array, and an allOf over a $ref',
+    inputSchema: {
+      type: 'object',
+      $defs: { positive: { type: 'integer', minimum: 1 } },
+      properties: {
+        nullable: { anyOf: [{ type: 'integer' }, { type: 'null' }] },
+        one: { oneOf: [{ type: 'number' }, { type: 'array', items: { type: 'number' } }] },
+        many: { oneOf: [{ type: 'number' }, { type: 'array', items: { type: 'number' } }] },
+        ref: { allOf: [{ $ref: '#/$defs/positive' }, { description: 'a count' }] },
+      },
+    },
+    provided: { nullable: '7', one: '2.5', many: '[1, 2]', ref: '3' },
+    wire: true,
+    expected: ok({ nullable: 7, one: 2.5, many: [1, 2], ref: 3 }),
+  },
+  {
+    group: 'combinators',
+    title: 'coerces to the values anyOf enum branches allow, and only to those',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        hit: { anyOf: [{ enum: ['x', 'y'] }, { enum: [1, 5, true] }] },
+        flag: { anyOf: [{ enum: ['x', 'y'] }, { enum: [1, 5, true] }] },
+        miss: { anyOf: [{ enum: ['x', 'y'] }, { enum: [1, 5, true] }] },
+      },
+    },
+    provided: { hit: '5', flag: 'true', miss: '2' },
+    wire: true,
+    expected: invalid(
+      [
+        { argument: 'miss', keyword: 'enum', message: 'must be one of: x, y' },
+        { argument: 'miss', keyword: 'enum', message: 'must be one of: 1, 5, true' },
+        { argument: 'miss', keyword: 'anyOf', message: 'must match a schema in anyOf' },
+      ],
+      3,
+      0,
+    ),
+  },
+  {
+    group: 'combinators',
+    title: 'coerces by what every allOf branch allows (integer within number)',
+    inputSchema: {
+      type: 'object',
+      properties: { n: { allOf: [{ type: ['number', 'string'] }, { type: 'integer' }, { minimum: 0 }] } },
+    },
+    provided: { n: '12' },
+    wire: true,
+    expected: ok({ n: 12 }),
   },
   {
     group: 'inferred',

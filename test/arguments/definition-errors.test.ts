@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ArgumentValidatorCache, validatePromptArguments } from '../../src/arguments/index.js';
+import type { SchemaStore } from '../../src/arguments/schema-store.js';
 import type { PromptArgumentDefinition } from '../../src/definition/types.js';
 import type { JsonSchema } from '../../src/types.js';
 import { PromptError } from '../../src/errors.js';
@@ -133,13 +134,13 @@ describe('an invalid argument schema', () => {
     const cache = new ArgumentValidatorCache();
     const good = cache.compile([{ name: 'n', minimum: 0 }], undefined);
     good.validate({});
-    const ajv = (cache as unknown as { store: { ajvInstance: { _cache: Map<unknown, unknown> } } }).store.ajvInstance;
-    const before = ajv._cache.size;
+    const store = (cache as unknown as { store: SchemaStore }).store;
+    expect(store.debugStats().pinned).toBe(1);
     for (const args of [bad({ pattern: '[' }), bad({ format: 'emial' }), bad({ type: 'strnig' })]) {
       thrownBy(() => cache.compile(args, undefined).validate({}));
     }
     expect(cache.size).toBe(1);
-    expect(ajv._cache.size).toBe(before);
+    expect(store.debugStats().pinned).toBe(1);
   });
 
   it('rejects an invalid options.maxLength', () => {

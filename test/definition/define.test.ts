@@ -1,6 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { definePrompt, parsePromptDefinition } from '../../src/definition/index.js';
 import type { PromptArgs, PromptDefinition, RenderContext } from '../../src/definition/index.js';
+import { PromptRegistry } from '../../src/registry.js';
 
 describe('definePrompt', () => {
   it('returns the definition unchanged', () => {
@@ -88,5 +89,56 @@ describe('definePrompt', () => {
     });
     const list: PromptDefinition[] = [typed];
     expect(list).toHaveLength(1);
+  });
+});
+
+describe('definePrompt assignability (what registries accept)', () => {
+  it('registers a prompt mixing a required string and an optional integer or boolean', () => {
+    const registry = new PromptRegistry();
+    registry.add(
+      definePrompt({
+        name: 's',
+        arguments: [{ name: 'text', required: true }, { name: 'n', type: 'integer' }, { name: 'b', type: 'boolean' }],
+        messages: [{ role: 'user', content: '{{text}} {{n}} {{b}}' }],
+      }),
+    );
+    const typed = definePrompt({
+      name: 't',
+      arguments: [{ name: 'text', required: true }, { name: 'n', type: 'integer' }],
+      render: (args) => {
+        expectTypeOf(args.text).toEqualTypeOf<string>();
+        expectTypeOf(args.n).toEqualTypeOf<number | undefined>();
+        return args.text;
+      },
+    });
+    registry.add(typed);
+    expect(registry.size).toBe(2);
+  });
+
+  it('types a standalone definition whose argument has a complete function', () => {
+    const def = definePrompt({
+      name: 'c',
+      arguments: [{ name: 'lang', complete: (value) => ['go', 'rust'].filter((l) => l.startsWith(value)) }],
+      render: (args) => {
+        expectTypeOf(args.lang).toEqualTypeOf<string | undefined>();
+        return `lang ${args.lang ?? 'any'}`;
+      },
+    });
+    new PromptRegistry().add(def);
+    expect(def.arguments?.[0]?.name).toBe('lang');
+  });
+
+  it('gives a prompt declared by inputSchema only a record of unknown arguments', async () => {
+    const def = definePrompt({
+      name: 'schema_only',
+      inputSchema: { type: 'object', properties: { code: { type: 'string' } }, required: ['code'] },
+      render: (args) => {
+        expectTypeOf(args).toEqualTypeOf<Readonly<Record<string, unknown>>>();
+        return `code: ${String(args['code'])}`;
+      },
+    });
+    const registry = new PromptRegistry();
+    registry.add(def);
+    expect((await registry.getPrompt('schema_only', { code: 'x' })).messages[0]?.content).toEqual({ type: 'text', text: 'code: x' });
   });
 });

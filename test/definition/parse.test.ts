@@ -287,3 +287,30 @@ function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+describe('parsePromptDefinition: keywords must apply to the argument type', () => {
+  it.each([
+    [{ name: 'n', minimum: 3 }, '/arguments/0/minimum', "minimum applies to numbers, but an argument without a type is a string: declare type 'number' or 'integer'"],
+    [{ name: 'n', type: 'integer', pattern: '^\\\\d+$' }, '/arguments/0/pattern', "pattern applies to strings, but type 'integer'"],
+    [{ name: 'n', type: 'boolean', maxLength: 4 }, '/arguments/0/maxLength', "maxLength applies to strings, but type 'boolean'"],
+    [{ name: 'l', items: { type: 'string' } }, '/arguments/0/items', "items applies to arrays, but an argument without a type is a string: declare type 'array'"],
+    [{ name: 'n', enum: [1, 2], minLength: 1 }, '/arguments/0/minLength', 'minLength applies to strings, but an argument without a type is a number'],
+  ])('rejects %j instead of ignoring the keyword', (argument, path, message) => {
+    const error = parseError({ name: 'p', arguments: [argument], messages: [{ role: 'user', content: 'x' }] });
+    expect(problemsOf(error)).toEqual([{ path, message }]);
+  });
+
+  it('accepts keywords that apply: numeric bounds on numbers, string rules on strings and enums of strings', () => {
+    const def = parsePromptDefinition({
+      name: 'p',
+      arguments: [
+        { name: 'n', type: 'integer', minimum: 1, maximum: 5 },
+        { name: 's', pattern: '^[a-z]+$', maxLength: 10 },
+        { name: 'e', enum: [1, 2], minimum: 1 },
+        { name: 'a', type: 'array', items: { type: 'string' } },
+      ],
+      messages: [{ role: 'user', content: 'x' }],
+    });
+    expect(def.arguments).toHaveLength(4);
+  });
+});

@@ -344,3 +344,13 @@ describe('normalizeRenderOutput', () => {
     });
   });
 });
+
+describe('guardPromptResult log messages', () => {
+  it('quotes a well-known wrong role but only describes an unknown one, which may be an argument value', () => {
+    const message = (role: string): string =>
+      thrownBy(() => guardPromptResult({ messages: [{ role, content: { type: 'text', text: 'x' } }] }, OPTIONS)).message;
+    expect(message('system')).toContain("'system'");
+    expect(message('customer-4711-secret')).not.toContain('4711');
+    expect(message('customer-4711-secret')).toContain('a string of 20 characters');
+  });
+});

@@ -197,3 +197,83 @@ describe('PromptRegistry: schema faults only ajv can find', () => {
     expect(logs[0]).toMatchObject({ prompt: 'p', code: 'INVALID_PROMPT_DEFINITION' });
   });
 });
+
+describe('PromptRegistry: listing and validation agree (second round)', () => {
+  it('lists a name the inputSchema requires without describing it, as required', async () => {
+    const registry = new PromptRegistry();
+    registry.add({
+      name: 'p',
+      inputSchema: { type: 'object', properties: { s: { type: 'string' } }, required: ['s', 'ghost'] },
+      render: () => 'x',
+    });
+    expect(registry.get('p')?.arguments).toEqual([
+      { name: 's', required: true },
+      { name: 'ghost', required: true },
+    ]);
+    expect((await rejectionOf(registry.getPrompt('p', { s: 'x' }))).data).toMatchObject({ missing_arguments: ['ghost'] });
+  });
+
+  it('rejects an argument declared beside an inputSchema that forbids it', () => {
+    const error = thrownBy(() =>
+      new PromptRegistry().add({
+        name: 'p',
+        arguments: [{ name: 'a' }, { name: 'extra' }],
+        inputSchema: { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false },
+        render: () => 'x',
+      }),
+    );
+    expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
+    expect((error.data as { problems: { path: string }[] }).problems.map((p) => p.path)).toEqual(['/arguments/1/name']);
+  });
+});
+
+describe('PromptRegistry: cancellation and event order', () => {
+  it('does not render, or log an error, for a request whose signal is already aborted', async () => {
+    const logs: unknown[] = [];
+    let rendered = 0;
+    const registry = new PromptRegistry({ logger: { error: (fields) => logs.push(fields) } });
+    registry.add({ name: 'p', render: () => `x${++rendered}` });
+    const controller = new AbortController();
+    controller.abort();
+    const error = await rejectionOf(registry.getPrompt('p', {}, { signal: controller.signal }));
+    expect(error.message).toBe("prompt 'p': request cancelled");
+    expect(rendered).toBe(0);
+    expect(logs).toEqual([]);
+  });
+
+  it('logs a failure caused by cancelling a request in flight at debug level, not as an error', async () => {
+    const errors: unknown[] = [];
+    const debug: Record<string, unknown>[] = [];
+    const resolver = {
+      read: (_uri: string, ctx: { signal?: AbortSignal }) =>
+        new Promise<undefined>((_resolve, reject) => {
+          ctx.signal?.addEventListener('abort', () => reject(new Error('aborted read')));
+        }),
+    };
+    const registry = new PromptRegistry({
+      resources: resolver,
+      logger: { error: (fields) => errors.push(fields), debug: (fields) => debug.push(fields) },
+    });
+    registry.add({ name: 'p', messages: [{ role: 'user', content: '{{resource:doc://slow}}' }] });
+    const controller = new AbortController();
+    const pending = registry.getPrompt('p', {}, { signal: controller.signal });
+    controller.abort();
+    expect((await rejectionOf(pending)).message).toBe("prompt 'p': request cancelled");
+    expect(errors).toEqual([]);
+    expect(debug).toEqual([{ event: 'prompt_cancelled', prompt: 'p' }]);
+  });
+
+  it('delivers a change made by a listener after the current change, to every listener in the same order', () => {
+    const registry = new PromptRegistry();
+    const seenA: string[] = [];
+    const seenB: string[] = [];
+    registry.onChange((e) => {
+      seenA.push(`${e.type}:${e.names.join()}`);
+      if (e.names.includes('q')) registry.set({ name: 'q2', messages: [{ role: 'user', content: 'x' }] });
+    });
+    registry.onChange((e) => seenB.push(`${e.type}:${e.names.join()}`));
+    registry.add({ name: 'q', messages: [{ role: 'user', content: 'x' }] });
+    expect(seenA).toEqual(['add:q', 'set:q2']);
+    expect(seenB).toEqual(['add:q', 'set:q2']);
+  });
+});

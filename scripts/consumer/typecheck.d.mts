@@ -1,0 +1,17 @@
+/** A diagnostic formatted as `tsc --pretty false` prints it, with its file (relative to the project) and 1-based line. */
+export interface FormattedDiagnostic {
+  text: string;
+  file?: string;
+  line?: number;
+}
+
+/** Whether `fileName` is checked: a consumer file outside node_modules, or a file of `ownPackage` in node_modules. */
+export function isCheckedFile(project: string, fileName: string, ownPackage: string): boolean;
+
+/** Type-checks `project/tsconfig`, requesting diagnostics only for the consumer's files and `ownPackage`'s. */
+export function typecheckProject(options: {
+  ts: typeof import('typescript');
+  project: string;
+  tsconfig: string;
+  ownPackage: string;
+}): { checked: string[]; diagnostics: FormattedDiagnostic[]; ms: number };
