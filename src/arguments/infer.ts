@@ -74,14 +74,7 @@ export function coercionOfValues(values: readonly unknown[]): Coercion {
     case TYPE_OBJECT:
       return ofMask(kinds);
     default: {
-      const strings = new Set<string>();
-      const numbers = new Set<number>();
-      const booleans = new Set<boolean>();
-      for (const v of values) {
-        if (typeof v === 'string') strings.add(v);
-        else if (typeof v === 'number') numbers.add(v);
-        else if (typeof v === 'boolean') booleans.add(v);
-      }
+      const { strings, numbers, booleans } = ofValues(values);
       return Object.freeze({ types: TYPE_CHOICE, choices: Object.freeze({ strings, numbers, booleans }) });
     }
   }
