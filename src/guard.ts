@@ -46,10 +46,9 @@ const BLOCK_TYPES = 'text, image, audio, resource_link, resource';
 /**
  * Validates what a programmatic render produced (after {@link normalizeRenderOutput}) and returns a spec-exact copy.
  *
- * Throws `PromptError('LIMIT_EXCEEDED', 'Rendered prompt exceeds <n> bytes')` (the render module's own limit error,
- * from `assertRenderedSize`) when the texts, resource texts, base64 data and description together exceed
- * `maxRenderedBytes` UTF-8 bytes, and `PromptError('INTERNAL_ERROR', ...)` for
- * anything malformed, with a message for the logs such as
+ * Throws `PromptError('INTERNAL_ERROR', ...)` when the texts, resource texts, base64 data and description together
+ * exceed `maxRenderedBytes` UTF-8 bytes (the render function broke the limit: a server fault, logged; clients see
+ * "Internal error") and for anything malformed, with a message for the logs such as
  * `prompt 'x' render returned messages[1].role 'system': must be 'user' or 'assistant'`.
  *
  * @example
@@ -74,7 +73,17 @@ export function guardPromptResult(value: unknown, options: GuardOptions): GetPro
       { data: { prompt: options.promptName, path: error.path } },
     );
   }
-  assertRenderedSize(sizes, options);
+  try {
+    assertRenderedSize(sizes, options);
+  } catch (error) {
+    // A template's size depends on what the client sent (LIMIT_EXCEEDED, 413); a render function's output is the
+    // operator's code breaking the limit: an internal error for the client, a structured log entry for the operator.
+    throw new PromptError(
+      'INTERNAL_ERROR',
+      `prompt '${options.promptName}' render returned a result over the ${options.maxRenderedBytes}-byte limit`,
+      { data: { prompt: options.promptName, path: '' }, cause: error },
+    );
+  }
   return result;
 }
 

@@ -70,6 +70,7 @@ export function describeType(value: unknown): string {
 export function quote(value: unknown): string {
   if (typeof value === 'string') return `'${value.length > 60 ? `${value.slice(0, 57)}...` : value}'`;
   if (typeof value === 'function') return 'a function';
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
   try {
     const json = JSON.stringify(value);
     if (json === undefined) return String(value);
@@ -109,14 +110,18 @@ function isPlain(value: object): boolean {
  * ```
  */
 export class CycleError extends Error {
-  constructor(readonly at: string) {
+  constructor(
+    readonly at: string,
+    /** What is wrong there, for the definition problem. */
+    readonly reason = 'must not contain a cycle (definitions are JSON data)',
+  ) {
     super('cycle');
   }
 }
 
 /**
  * A deep, frozen copy of JSON-like data (plain objects and arrays). Other objects (class instances, functions) are
- * kept by reference. Throws {@link CycleError} on a cycle.
+ * kept by reference. Throws {@link CycleError} on a cycle or a non-finite number (not JSON).
  *
  * @example
  * ```ts
@@ -124,6 +129,9 @@ export class CycleError extends Error {
  * ```
  */
 export function frozenCopy(value: unknown, ancestors: object[] = [], at = ''): unknown {
+  if (typeof value === 'number' && !Number.isFinite(value)) {
+    throw new CycleError(at, `must be JSON data: ${String(value)} is not a JSON number`);
+  }
   if (typeof value !== 'object' || value === null) return value;
   if (!Array.isArray(value) && !isPlain(value)) return value;
   if (ancestors.includes(value)) throw new CycleError(at);

@@ -145,7 +145,7 @@ class Reader {
       return frozenCopy(value);
     } catch (error) {
       if (!(error instanceof CycleError)) throw error;
-      this.problem(path + error.at, 'must not contain a cycle (definitions are JSON data)');
+      this.problem(path + error.at, error.reason);
       return undefined;
     }
   }

@@ -314,3 +314,13 @@ describe('parsePromptDefinition: keywords must apply to the argument type', () =
     expect(def.arguments).toHaveLength(4);
   });
 });
+
+describe('parsePromptDefinition: definitions are JSON data', () => {
+  it.each([
+    [{ inputSchema: { type: 'object', properties: { n: { const: Number.NaN } } } }, '/inputSchema/properties/n/const', 'must be JSON data: NaN is not a JSON number'],
+    [{ inputSchema: { type: 'object', properties: { n: { maximum: Infinity } } } }, '/inputSchema/properties/n/maximum', 'must be JSON data: Infinity is not a JSON number'],
+    [{ arguments: [{ name: 'n', type: 'number', default: -Infinity }] }, '/arguments/0/default', "default must match type 'number' (got -Infinity)"],
+  ])('rejects non-finite numbers, which JSON cannot carry (%#)', (extra, path, message) => {
+    expect(problemsOf(parseError({ name: 'p', render: () => 'x', ...extra }))).toEqual([{ path, message }]);
+  });
+});

@@ -237,25 +237,23 @@ describe('guardPromptResult: size limit', () => {
   const text = (t: string): unknown => withContent({ type: 'text', text: t });
   const utf8 = (t: string): number => new TextEncoder().encode(t).length;
 
-  it('accepts a result of exactly the limit and rejects one byte more with LIMIT_EXCEEDED', () => {
+  it('accepts a result of exactly the limit and rejects one byte more as an internal error', () => {
     expect(() => guardPromptResult(text('x'.repeat(10)), { maxRenderedBytes: 10, promptName: 'p' })).not.toThrow();
     const error = guardError(text('x'.repeat(11)), { maxRenderedBytes: 10, promptName: 'p' });
-    expect(error.code).toBe('LIMIT_EXCEEDED');
-    expect(error.message).toBe('Rendered prompt exceeds 10 bytes');
+    expect(error.code).toBe('INTERNAL_ERROR');
+    expect(error.message).toBe("prompt 'p' render returned a result over the 10-byte limit");
   });
 
-  it('is an exposed 413 error for clients, the same one template renders raise', () => {
+  it('is a generic 500 for clients (the operator\'s render function broke the limit), unlike a template\'s 413', () => {
     const error = guardError(text('x'.repeat(11)), { maxRenderedBytes: 10, promptName: 'p' });
-    const response = errorResponseFor(error);
-    expect(response.status).toBe(413);
-    expect(response.body.error).toBe('Rendered prompt exceeds 10 bytes');
+    expect(errorResponseFor(error)).toStrictEqual({ status: 500, body: { error: 'Internal error' } });
     let templateError: unknown;
     try {
       assertRenderedSize('x'.repeat(11), { maxRenderedBytes: 10 });
     } catch (e) {
       templateError = e;
     }
-    expect(response).toStrictEqual(errorResponseFor(templateError));
+    expect(errorResponseFor(templateError).status).toBe(413);
   });
 
   it.each([
@@ -269,7 +267,7 @@ describe('guardPromptResult: size limit', () => {
   ])('counts %s in UTF-8 bytes as TextEncoder does', (_title, value) => {
     const bytes = utf8(value);
     expect(() => guardPromptResult(text(value), { maxRenderedBytes: bytes, promptName: 'p' })).not.toThrow();
-    expect(guardError(text(value), { maxRenderedBytes: bytes - 1, promptName: 'p' }).code).toBe('LIMIT_EXCEEDED');
+    expect(guardError(text(value), { maxRenderedBytes: bytes - 1, promptName: 'p' }).code).toBe('INTERNAL_ERROR');
   });
 
   it('counts texts, resource texts, base64 data, blobs and the description together', () => {
@@ -286,7 +284,7 @@ describe('guardPromptResult: size limit', () => {
     };
     const total = 2 + 2 + 4 + 4 + 3 + 4;
     expect(() => guardPromptResult(value, { maxRenderedBytes: total, promptName: 'p' })).not.toThrow();
-    expect(guardError(value, { maxRenderedBytes: total - 1, promptName: 'p' }).code).toBe('LIMIT_EXCEEDED');
+    expect(guardError(value, { maxRenderedBytes: total - 1, promptName: 'p' }).code).toBe('INTERNAL_ERROR');
   });
 
   it('accepts any size when the limit is Infinity', () => {

@@ -277,3 +277,16 @@ describe('PromptRegistry: cancellation and event order', () => {
     expect(seenB).toEqual(['add:q', 'set:q2']);
   });
 });
+
+describe('PromptRegistry: programmatic results over the size limit', () => {
+  it('turns a render function result over the limit into an internal error and a log entry', async () => {
+    const logs: Record<string, unknown>[] = [];
+    const registry = new PromptRegistry({ limits: { maxRenderedBytes: 100 }, logger: { error: (fields) => logs.push(fields) } });
+    registry.add({ name: 'big', render: () => 'x'.repeat(101) });
+    const error = await rejectionOf(registry.getPrompt('big'));
+    expect(error.toJsonRpcError()).toEqual({ code: -32603, message: 'Internal error' });
+    expect(logs).toEqual([
+      expect.objectContaining({ prompt: 'big', code: 'INTERNAL_ERROR', detail: "prompt 'big' render returned a result over the 100-byte limit" }),
+    ]);
+  });
+});
