@@ -11,6 +11,32 @@ function show(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+/** How many allowed values a message lists before it ends with `, …`. */
+export const MAX_LISTED_VALUES = 10;
+
+/** How many details a schema failure carries at most (the rest are counted in `total_errors`). */
+export const MAX_DETAILS = 20;
+
+/**
+ * `must be one of: a, b, …`: the first {@link MAX_LISTED_VALUES} values (a long enum must not be repeated in full
+ * in every detail of a response).
+ *
+ * @example
+ * ```ts
+ * oneOfMessage(['a', 'b']); // 'must be one of: a, b'
+ * ```
+ */
+export function oneOfMessage(values: Iterable<unknown>): string {
+  let out = 'must be one of: ';
+  let i = 0;
+  for (const v of values) {
+    if (i === MAX_LISTED_VALUES) return `${out}, …`;
+    out += i === 0 ? show(v) : `, ${show(v)}`;
+    i++;
+  }
+  return out;
+}
+
 function unescapePointer(segment: string): string {
   return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }
@@ -29,7 +55,7 @@ export function describeAjvError(error: ErrorObject, atRoot = false): string {
   switch (error.keyword) {
     case 'enum':
       return Array.isArray(params['allowedValues'])
-        ? `must be one of: ${params['allowedValues'].map(show).join(', ')}`
+        ? oneOfMessage(params['allowedValues'] as unknown[])
         : (error.message ?? 'must be one of the allowed values');
     case 'const':
       return `must be ${show(params['allowedValue'])}`;
@@ -58,7 +84,8 @@ function rootArgument(error: ErrorObject): string {
 
 /**
  * Maps ajv errors of an arguments object to details: `argument` is the top-level key the error is under (or the key
- * a root-level `required` / `additionalProperties` error names); a nested location prefixes the message.
+ * a root-level `required` / `additionalProperties` error names); a nested location prefixes the message. Only the
+ * first `max` errors are described (the caller reports how many there were).
  *
  * @example
  * ```ts
@@ -66,9 +93,11 @@ function rootArgument(error: ErrorObject): string {
  * // [{ argument: 'tags', keyword: 'type', message: '/0: must be string' }]
  * ```
  */
-export function toDetails(errors: readonly ErrorObject[]): SchemaValidationDetail[] {
+export function toDetails(errors: readonly ErrorObject[], max = MAX_DETAILS): SchemaValidationDetail[] {
   const details: SchemaValidationDetail[] = [];
-  for (const error of errors) {
+  const n = Math.min(errors.length, max);
+  for (let i = 0; i < n; i++) {
+    const error = errors[i] as ErrorObject;
     const path = error.instancePath;
     if (path === '') {
       const argument = rootArgument(error);

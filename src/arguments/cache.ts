@@ -44,8 +44,9 @@ export class ArgumentValidatorCache {
   private readonly store = new SchemaStore();
   private readonly plans = new PlanCache();
   private readonly defaults: ArgumentValidationOptions;
-  /** The last options object given and its merge with the defaults (a registry passes the same one every time). */
-  private lastOptions: ArgumentValidationOptions | undefined;
+  /** The last options given (their values: the object may be mutated) and their merge with the defaults. */
+  private lastMaxLength: unknown;
+  private lastExtra: unknown;
   private lastMerged: ArgumentValidationOptions | undefined;
 
   constructor(options: ArgumentValidatorCacheOptions = {}) {
@@ -63,8 +64,11 @@ export class ArgumentValidatorCache {
   ): CompiledArgumentValidator {
     let merged = this.defaults;
     if (options !== undefined) {
-      if (options !== this.lastOptions || this.lastMerged === undefined) {
-        this.lastOptions = options;
+      const maxLength: unknown = options.maxLength;
+      const extra: unknown = options.extraArguments;
+      if (this.lastMerged === undefined || !Object.is(maxLength, this.lastMaxLength) || extra !== this.lastExtra) {
+        this.lastMaxLength = maxLength;
+        this.lastExtra = extra;
         this.lastMerged = { ...this.defaults, ...stripUndefined(options) };
       }
       merged = this.lastMerged;

@@ -6,7 +6,8 @@
  */
 import type { DefinitionProblem, InvalidDefinitionData } from '../definition/types.js';
 import { PromptError } from '../errors.js';
-import type { ArgumentValidationFailure, SchemaValidationDetail } from './types.js';
+import { MAX_DETAILS } from './ajv-errors.js';
+import type { ArgumentValidationFailure, SchemaValidationData, SchemaValidationDetail } from './types.js';
 
 /**
  * A "Missing required prompt arguments" failure.
@@ -26,7 +27,8 @@ export function missingFailure(missing: string[], provided: number, required: nu
 }
 
 /**
- * A "Prompt arguments do not conform to schema" failure.
+ * A "Prompt arguments do not conform to schema" failure: at most {@link MAX_DETAILS} details; when there were more
+ * (`total` problems found), `truncated: true` and `total_errors` say so.
  *
  * @internal
  * @example
@@ -39,12 +41,20 @@ export function schemaFailure(
   details: SchemaValidationDetail[],
   provided: number,
   required: number,
+  total = details.length,
 ): ArgumentValidationFailure {
-  return {
-    code: -32602,
-    message: 'Prompt arguments do not conform to schema',
-    data: { error_type: 'schema_validation_failed', details, provided_count: provided, required_count: required },
+  const data: SchemaValidationData = {
+    error_type: 'schema_validation_failed',
+    details: details.length > MAX_DETAILS ? details.slice(0, MAX_DETAILS) : details,
+    provided_count: provided,
+    required_count: required,
   };
+  const all = Math.max(total, details.length);
+  if (all > data.details.length) {
+    data.truncated = true;
+    data.total_errors = all;
+  }
+  return { code: -32602, message: 'Prompt arguments do not conform to schema', data };
 }
 
 /**

@@ -17,6 +17,8 @@ import {
   typeMask,
 } from './coerce.js';
 import type { Choices } from './coerce.js';
+import { RefIndex, atPointer } from './refs.js';
+import type { RefTarget } from './refs.js';
 
 /** How the hot path coerces one argument: type flags, and the allowed values for {@link TYPE_CHOICE}. */
 export interface Coercion {
@@ -41,8 +43,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /**
  * The coercion that fits a list of allowed values (`null` ignored: a null argument counts as omitted):
  * all strings -> string; all integers -> integer; all numbers -> number; all booleans -> boolean; all arrays ->
- * array; all objects -> object; a mix -> {@link TYPE_CHOICE} over its scalar values (a value only ever becomes an
- * allowed one; see `coerceValue`); nothing left -> no coercion.
+ * array; all objects -> object; a mix -> {@link TYPE_CHOICE} over its scalar values, plus the array/object types of
+ * its array/object values (a value only ever becomes an allowed one; see `coerceValue`); nothing left -> no coercion.
  *
  * @example
  * ```ts
@@ -75,7 +77,9 @@ export function coercionOfValues(values: readonly unknown[]): Coercion {
       return ofMask(kinds);
     default: {
       const { strings, numbers, booleans } = ofValues(values);
-      return Object.freeze({ types: TYPE_CHOICE, choices: Object.freeze({ strings, numbers, booleans }) });
+      // Array/object values: JSON text of that kind is parsed (the schema then decides whether it is one of them).
+      const types = TYPE_CHOICE | (kinds & (TYPE_ARRAY | TYPE_OBJECT));
+      return Object.freeze({ types, choices: Object.freeze({ strings, numbers, booleans }) });
     }
   }
 }
@@ -90,25 +94,7 @@ export function coercionOfValues(values: readonly unknown[]): Coercion {
  */
 export function resolveLocalRef(root: unknown, ref: string): unknown {
   if (ref === '#') return root;
-  if (!ref.startsWith('#/')) return undefined;
-  let node: unknown = root;
-  for (const raw of ref.slice(2).split('/')) {
-    let segment: string;
-    try {
-      segment = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
-    } catch {
-      return undefined;
-    }
-    if (Array.isArray(node)) {
-      if (!/^(?:0|[1-9]\d*)$/.test(segment)) return undefined;
-      node = node[Number(segment)];
-    } else if (isRecord(node) && Object.prototype.hasOwnProperty.call(node, segment)) {
-      node = node[segment];
-    } else {
-      return undefined;
-    }
-  }
-  return node;
+  return ref.startsWith('#/') ? atPointer(root, ref.slice(1)) : undefined;
 }
 
 /** How many `$ref`s and combinator levels are followed before giving up (cycles, long chains). */
@@ -177,25 +163,62 @@ function intersection(a: Allowed, b: Allowed): Allowed {
   return { types, strings, numbers, booleans };
 }
 
-/** What `schema` allows (see {@link Allowed}); its `type`, `const`, `enum`, `$ref` or combinators, first found. */
-function allowedBy(schema: unknown, root: unknown, depth: number): Allowed | undefined {
+/** The document references resolve in (indexed on first use), when known. */
+interface Context {
+  readonly root: unknown;
+  refs: RefIndex | undefined;
+}
+
+function indexOf(ctx: Context): RefIndex {
+  return (ctx.refs ??= ctx.root instanceof RefIndex ? ctx.root : new RefIndex(ctx.root));
+}
+
+/** The base URI of `schema` (its own `$id`, resolved), given its parent's. */
+function baseOf(schema: Record<string, unknown>, ctx: Context, base: string): string {
+  return typeof schema['$id'] === 'string' && ctx.root !== undefined ? indexOf(ctx).baseOf(schema, base) : base;
+}
+
+/** Where a local reference leads (a pointer, an anchor, an embedded resource), or undefined. */
+function follow(ref: string, ctx: Context, base: string): RefTarget | undefined {
+  if (ctx.root === undefined) return undefined;
+  const target = indexOf(ctx).resolve(ref, base === '' ? indexOf(ctx).rootBase : base);
+  return target === 'external' ? undefined : target;
+}
+
+/** The values of an `enum`/`const` (`const` wins), or undefined. */
+function valuesOf(schema: Record<string, unknown>): Allowed | undefined {
+  if (Object.prototype.hasOwnProperty.call(schema, 'const')) return ofValues([schema['const']]);
+  const en = schema['enum'];
+  return Array.isArray(en) ? ofValues(en) : undefined;
+}
+
+/**
+ * What `schema` allows (see {@link Allowed}): its `type` (narrowed to the `enum`/`const` values beside it), else
+ * its `const`/`enum`, `$ref` or combinators, first found.
+ */
+function allowedBy(schema: unknown, ctx: Context, parentBase: string, depth: number): Allowed | undefined {
   if (schema === false) return { types: 0, strings: NO_VALUES, numbers: NO_VALUES, booleans: NO_VALUES };
   if (!isRecord(schema) || depth > MAX_DEPTH) return undefined;
+  const base = baseOf(schema, ctx, parentBase);
+  const values = valuesOf(schema);
   const type = schema['type'];
   if (type !== undefined) {
     const types = typeMask(type);
-    return types === 0 ? undefined : { types, strings: NO_VALUES, numbers: NO_VALUES, booleans: NO_VALUES };
+    if (types === 0) return values;
+    const typed: Allowed = { types, strings: NO_VALUES, numbers: NO_VALUES, booleans: NO_VALUES };
+    return values === undefined ? typed : intersection(typed, values);
   }
-  if (Object.prototype.hasOwnProperty.call(schema, 'const')) return ofValues([schema['const']]);
-  const en = schema['enum'];
-  if (Array.isArray(en)) return ofValues(en);
+  if (values !== undefined) return values;
   const ref = schema['$ref'];
-  if (typeof ref === 'string') return allowedBy(resolveLocalRef(root, ref), root, depth + 1);
+  if (typeof ref === 'string') {
+    const target = follow(ref, ctx, base);
+    return target === undefined ? undefined : allowedBy(target.node, ctx, target.base, depth + 1);
+  }
   let result: Allowed | undefined;
   const all = schema['allOf'];
   if (Array.isArray(all)) {
     for (const branch of all) {
-      const allowed = allowedBy(branch, root, depth + 1);
+      const allowed = allowedBy(branch, ctx, base, depth + 1);
       if (allowed !== undefined) result = result === undefined ? allowed : intersection(result, allowed);
     }
     if (result !== undefined) return result;
@@ -205,7 +228,7 @@ function allowedBy(schema: unknown, root: unknown, depth: number): Allowed | und
     if (!Array.isArray(branches) || branches.length === 0) continue;
     result = undefined;
     for (const branch of branches) {
-      const allowed = allowedBy(branch, root, depth + 1);
+      const allowed = allowedBy(branch, ctx, base, depth + 1);
       // A branch that says nothing about types may accept the value as it is: leave it alone.
       if (allowed === undefined) return undefined;
       result = result === undefined ? allowed : union(result, allowed);
@@ -217,6 +240,15 @@ function allowedBy(schema: unknown, root: unknown, depth: number): Allowed | und
 
 /** The coercion of what a combinator allows: its types, plus {@link TYPE_CHOICE} for values no type covers. */
 function coercionOfAllowed(a: Allowed): Coercion {
+  if ((a.types & ~TYPE_NULL) === 0) {
+    // Values of one scalar kind only: coercing to that kind is the same thing.
+    const s = a.strings.size > 0;
+    const n = a.numbers.size > 0;
+    const b = a.booleans.size > 0;
+    if (s && !n && !b) return ofMask(TYPE_STRING);
+    if (n && !s && !b) return ofMask([...a.numbers].every(Number.isInteger) ? TYPE_INTEGER : TYPE_NUMBER);
+    if (b && !s && !n) return ofMask(TYPE_BOOLEAN);
+  }
   const covers = (set: ReadonlySet<unknown>, bit: number): boolean => set.size === 0 || (a.types & bit) !== 0;
   const numbersCovered = [...a.numbers].every((n) => allowsNumber({ ...a, numbers: NO_VALUES }, n));
   if (covers(a.strings, TYPE_STRING) && numbersCovered && covers(a.booleans, TYPE_BOOLEAN)) return ofMask(a.types);
@@ -242,20 +274,38 @@ function coercionOfAllowed(a: Allowed): Coercion {
  * ```
  */
 export function coercionOf(property: unknown, root?: unknown, depth = 0): Coercion {
+  return coercionIn(property, { root, refs: undefined }, '', depth);
+}
+
+/** Whether a type mask names one kind of value (null aside; integer and number count as one). */
+function oneKind(mask: number): boolean {
+  const m = mask & ~TYPE_NULL;
+  return m === (m & -m) || m === (TYPE_NUMBER | TYPE_INTEGER);
+}
+
+function coercionIn(property: unknown, ctx: Context, parentBase: string, depth: number): Coercion {
   if (!isRecord(property)) return NONE;
   const type = property['type'];
-  if (type !== undefined) return ofMask(typeMask(type));
+  if (type !== undefined) {
+    const mask = typeMask(type);
+    // Several types beside `enum`/`const`: only the listed values of those types can pass.
+    if (oneKind(mask) || valuesOf(property) === undefined) return ofMask(mask);
+    const allowed = allowedBy(property, ctx, parentBase, depth);
+    return allowed === undefined ? ofMask(mask) : coercionOfAllowed(allowed);
+  }
   // `const` is the stricter of the two when both are present.
   if (Object.prototype.hasOwnProperty.call(property, 'const')) return coercionOfValues([property['const']]);
   const en = property['enum'];
   if (Array.isArray(en)) return coercionOfValues(en);
+  const base = baseOf(property, ctx, parentBase);
   const ref = property['$ref'];
   if (typeof ref === 'string') {
-    return root !== undefined && depth < MAX_DEPTH ? coercionOf(resolveLocalRef(root, ref), root, depth + 1) : NONE;
+    const target = depth < MAX_DEPTH ? follow(ref, ctx, base) : undefined;
+    return target === undefined ? NONE : coercionIn(target.node, ctx, target.base, depth + 1);
   }
   if (property['allOf'] === undefined && property['anyOf'] === undefined && property['oneOf'] === undefined) {
     return NONE;
   }
-  const allowed = allowedBy(property, root ?? property, depth);
+  const allowed = allowedBy(property, ctx.root === undefined ? { root: property, refs: undefined } : ctx, base, depth);
   return allowed === undefined ? NONE : coercionOfAllowed(allowed);
 }

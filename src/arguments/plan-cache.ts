@@ -7,6 +7,7 @@
  */
 import type { PromptArgumentDefinition } from '../definition/types.js';
 import type { JsonSchema } from '../types.js';
+import { orderedKeyJson } from './canonical.js';
 import { buildPlan } from './plan.js';
 import type { ArgumentPlan } from './plan.js';
 import type { ArgumentValidationOptions } from './types.js';
@@ -25,9 +26,10 @@ export interface AcquiredPlan {
 }
 
 /**
- * @internal Plans keyed by the JSON of the declarations and options. Plans are immutable, and the declarations
- * they read are frozen copies from the definition parser; functions (`complete`) do not affect a plan, so
- * JSON.stringify dropping them is what we want.
+ * @internal Plans keyed by the JSON of the declarations and options (key order kept: it orders the names).
+ * Plans are immutable, and the declarations they read are frozen copies from the definition parser; functions
+ * (`complete`) do not affect a plan, so the key leaves them out; values JSON cannot hold (NaN, undefined members,
+ * a Date) get forms of their own (see `orderedKeyJson`), so they never share a plan with a JSON value.
  *
  * @example
  * ```ts
@@ -52,13 +54,14 @@ export class PlanCache {
     try {
       declarations =
         inputSchema === undefined || inputSchema === null
-          ? `A${JSON.stringify(promptArguments ?? [])}`
-          : `S${JSON.stringify(inputSchema)}`;
+          ? `A${orderedKeyJson(promptArguments ?? [])}`
+          : `S${orderedKeyJson(inputSchema)}`;
     } catch {
       // Not plain JSON (a cycle): build an unshared plan, which reports the problem as a definition error.
       return { plan: buildPlan(promptArguments, inputSchema, options), key: '' };
     }
-    const key = `${options.maxLength ?? ''}|${options.extraArguments ?? ''}|${declarations}`;
+    // Typed: a maxLength of '5' (refused) must not find the plan of 5.
+    const key = `${orderedKeyJson([options.maxLength, options.extraArguments])}|${declarations}`;
     const entry = this.#entries.get(key);
     if (entry !== undefined) {
       entry.refs++;

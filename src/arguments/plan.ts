@@ -8,13 +8,14 @@
 import { RESERVED_ARGUMENT_NAMES } from '../definition/names.js';
 import type { DefinitionProblem, PromptArgumentDefinition } from '../definition/types.js';
 import type { JsonSchema } from '../types.js';
-import { TYPE_OBJECT, TYPE_STRING, typeMask } from './coerce.js';
+import { TYPE_CHOICE, TYPE_OBJECT, TYPE_STRING, typeMask } from './coerce.js';
 import type { Choices } from './coerce.js';
 import { definitionError } from './failures.js';
 import { buildArgumentSchema, isUntyped, setOwn } from './helpers.js';
 import { coercionOf } from './infer.js';
 import type { Coercion } from './infer.js';
 import { codePointLength } from './length.js';
+import { RefIndex } from './refs.js';
 import type { ArgumentValidationOptions } from './types.js';
 
 /** Default code-point limit of every string argument. */
@@ -118,10 +119,24 @@ const SLOW_KEYWORDS: readonly string[] = ['pattern', 'format', 'minLength', 'min
 /** The coercion of a per-argument declaration: `type`, else inferred from `enum`, else string (plain MCP). */
 function argumentCoercion(arg: Record<string, unknown>): Coercion {
   if (isUntyped(arg)) return STRING;
-  return coercionOf(arg['type'] !== undefined ? { type: arg['type'] } : { enum: arg['enum'] });
+  return coercionOf({ type: arg['type'], enum: arg['enum'] });
 }
 
 const STRING: Coercion = Object.freeze({ types: TYPE_STRING, choices: undefined });
+
+/**
+ * The length limit of an argument: its declared `maxLength` when its value may be a string (its types include
+ * string, or are unknown); else the default limit (a `maxLength` does not apply to a number's wire text).
+ */
+function limitOf(declared: unknown, coercion: Coercion, defaultLimit: number): number {
+  if (!isLimit(declared)) return defaultLimit;
+  const types = coercion.types;
+  const mayBeString =
+    types === 0 ||
+    (types & TYPE_STRING) !== 0 ||
+    ((types & TYPE_CHOICE) !== 0 && (coercion.choices === undefined || coercion.choices.strings.size > 0));
+  return mayBeString ? declared : defaultLimit;
+}
 
 function parsesText(types: number): boolean {
   return types !== 0 && (types & TYPE_STRING) === 0;
@@ -204,6 +219,13 @@ class SchemaPlan implements ArgumentPlan {
   }
 }
 
+/** Whether a (string) enum lists a value twice; allocation-free for the short enums of MCP arguments. */
+function hasDuplicate(values: readonly unknown[]): boolean {
+  if (values.length > 32) return new Set(values).size !== values.length;
+  for (let i = 1; i < values.length; i++) for (let j = 0; j < i; j++) if (values[i] === values[j]) return true;
+  return false;
+}
+
 /**
  * Whether per-argument declarations are all fast-path declarations that {@link buildPlan} would accept (unique,
  * non-reserved names; defaults that fit). Then `check()` has nothing to find and needs no plan: registration of a
@@ -220,7 +242,7 @@ export function isPlainFastDeclaration(promptArguments: readonly PromptArgumentD
     for (let j = 0; j < i; j++) if ((promptArguments[j] as { name?: unknown }).name === name) return false;
     if (!fastEligible(entry) || defaultTooLong(entry)) return false;
     const en = entry['enum'];
-    if (Array.isArray(en) && new Set(en).size !== en.length) return false;
+    if (Array.isArray(en) && hasDuplicate(en)) return false;
   }
   return true;
 }
@@ -271,7 +293,7 @@ function fromArguments(
       types: coercion.types,
       choices: coercion.choices,
       parseText: parsesText(coercion.types),
-      limit: isLimit(entry['maxLength']) ? entry['maxLength'] : extraLimit,
+      limit: limitOf(entry['maxLength'], coercion, extraLimit),
       hasDefault: def !== undefined && def !== null,
       defaultValue: def,
       mustBeString: coercion === STRING || entry['type'] === 'string',
@@ -309,6 +331,7 @@ function fromInputSchema(inputSchema: unknown, options: ArgumentValidationOption
   const problems: DefinitionProblem[] = [];
   const slots = new Map<string, ArgumentSlot>();
   const defaults: ArgumentSlot[] = [];
+  let refs: RefIndex | undefined;
   for (const name of names) {
     const property = properties[name];
     const p = isRecord(property) ? property : {};
@@ -317,13 +340,13 @@ function fromInputSchema(inputSchema: unknown, options: ArgumentValidationOption
       problems.push(RESERVED.has(name) ? reservedProblem(name, path) : defaultTooLongProblem(p, path));
     }
     const def = p['default'];
-    const coercion = coercionOf(p, inputSchema);
+    const coercion = coercionOf(p, p['type'] === undefined ? (refs ??= new RefIndex(inputSchema)) : inputSchema);
     const slot: ArgumentSlot = {
       name,
       types: coercion.types,
       choices: coercion.choices,
       parseText: parsesText(coercion.types),
-      limit: isLimit(p['maxLength']) ? p['maxLength'] : extraLimit,
+      limit: limitOf(p['maxLength'], coercion, extraLimit),
       hasDefault: def !== undefined && def !== null,
       defaultValue: def,
       mustBeString: false,

@@ -23,7 +23,7 @@ import formatsModule from 'ajv-formats';
 import type { DefinitionProblem } from '../definition/types.js';
 import type { JsonSchema } from '../types.js';
 import { describeAjvError } from './ajv-errors.js';
-import { canonicalJson } from './canonical.js';
+import { NonJsonValueError, canonicalJson, orderedKeyJson } from './canonical.js';
 import { defaultProblems } from './defaults.js';
 import { definitionError } from './failures.js';
 import { schemaProblems } from './schema-walk.js';
@@ -61,6 +61,8 @@ export interface StoreEntry {
   validate: ValidateFunction | undefined;
   /** The instance {@link validate} came from. */
   compiler: Compiler | undefined;
+  /** Why compiling failed (a definition error), so validators sharing the entry do not compile it again. */
+  failure: unknown;
   refs: number;
 }
 
@@ -191,11 +193,11 @@ export class SchemaStore {
     const raw = rawJson(schema);
     let entry = raw === undefined ? undefined : this.byRaw.get(raw);
     if (entry === undefined) {
-      const key = canonicalJson(schema);
+      const key = schemaKey(schema, locate);
       entry = this.entries.get(key);
       if (entry === undefined) {
         this.inspect(schema, locate);
-        entry = { key, schema, raws: [], validate: undefined, compiler: undefined, refs: 0 };
+        entry = { key, schema, raws: [], validate: undefined, compiler: undefined, failure: undefined, refs: 0 };
         this.entries.set(key, entry);
       }
       if (raw !== undefined && entry.raws.length < MAX_RAWS) {
@@ -210,8 +212,15 @@ export class SchemaStore {
   /** The compiled ajv function of an acquired entry, compiling it on first call (and after its instance went). */
   compiled(entry: StoreEntry, locate: Locate): ValidateFunction {
     if (entry.validate !== undefined) return entry.validate;
+    if (entry.failure !== undefined) throw entry.failure;
     const compiler = this.compiler();
-    const validate = this.compile(compiler, entry.schema, locate);
+    let validate: ValidateFunction;
+    try {
+      validate = this.compile(compiler, entry.schema, locate);
+    } catch (error) {
+      if (entry.refs > 0) entry.failure = error;
+      throw error;
+    }
     compiler.ajv.removeSchema(entry.schema);
     if (entry.refs > 0) {
       entry.validate = validate;
@@ -238,12 +247,12 @@ export class SchemaStore {
 
   /** Checks `schema` like {@link acquire} without keeping anything (a live identical entry is already checked). */
   checkDetached(schema: JsonSchema, locate: Locate): void {
-    if (!this.entries.has(canonicalJson(schema))) this.inspect(schema, locate);
+    if (!this.entries.has(schemaKey(schema, locate))) this.inspect(schema, locate);
   }
 
   /** A validator for `schema` that holds no reference: the live shared one, or a fresh one ajv does not keep. */
   detached(schema: JsonSchema, locate: Locate): ValidateFunction {
-    const live = this.entries.get(canonicalJson(schema));
+    const live = this.entries.get(schemaKey(schema, locate));
     if (live !== undefined) return this.compiled(live, locate);
     this.inspect(schema, locate);
     const compiler = this.compiler();
@@ -300,14 +309,27 @@ export class SchemaStore {
 const MAX_RAWS = 4;
 
 /**
- * `JSON.stringify(schema)`, or undefined when it throws (a cycle, a bigint: the canonical form reports those).
- * Two schemas with the same plain JSON have the same canonical JSON.
+ * `JSON.stringify(schema)` with non-JSON values kept apart ({@link orderedKeyJson}), or undefined when it throws (a
+ * cycle: the canonical form reports it). Two schemas with the same such JSON have the same canonical JSON.
  */
 function rawJson(schema: JsonSchema): string | undefined {
   try {
-    return JSON.stringify(schema);
+    return orderedKeyJson(schema);
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * The canonical JSON of a schema; a value JSON cannot hold (NaN, Infinity, a function, a Date...) is a definition
+ * error at its location.
+ */
+function schemaKey(schema: JsonSchema, locate: Locate): string {
+  try {
+    return canonicalJson(schema, true);
+  } catch (error) {
+    if (error instanceof NonJsonValueError) throw definitionError([{ path: locate(error.pointer), message: error.message }]);
+    throw error;
   }
 }
 

@@ -1,38 +1,19 @@
 /**
  * A walk over a JSON Schema's subschemas that finds what the meta-schema cannot: regular expressions that do not
- * compile, formats ajv does not know, `__proto__` property names (ajv silently drops them) and local `$ref`s that
- * point nowhere or only to themselves. Pointers are into the walked schema.
+ * compile, formats ajv does not know, `__proto__` property names (ajv silently drops them), and `$ref`s /
+ * `$dynamicRef`s that are external (never loaded), point nowhere or only to themselves, or sit next to a nested `$id`
+ * (ajv overflows its stack on those). Pointers are into the walked schema.
  *
  * @module
  * @internal
  */
-import { resolveLocalRef } from './infer.js';
+import { LIST_SCHEMAS as LIST, MAP_SCHEMAS as MAP, ONE_SCHEMA as ONE, RefIndex } from './refs.js';
 
 /** One problem, located by a JSON pointer into the schema it was found in. */
 export interface SchemaProblem {
   readonly pointer: string;
   readonly message: string;
 }
-
-/** Keywords whose value is one subschema. */
-const ONE = [
-  'additionalProperties',
-  'propertyNames',
-  'contains',
-  'not',
-  'if',
-  'then',
-  'else',
-  'unevaluatedItems',
-  'unevaluatedProperties',
-  'additionalItems',
-  'contentSchema',
-  'items',
-] as const;
-/** Keywords whose value is an array of subschemas. */
-const LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'] as const;
-/** Keywords whose value maps names to subschemas. */
-const MAP = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies'] as const;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -59,37 +40,47 @@ function compiles(pattern: string): string | undefined {
   }
 }
 
-/**
- * Why the local `$ref` chain starting at `node` is broken: a reference that resolves to nothing, or a chain of
- * references that leads back to itself (ajv would recurse until the stack overflows).
- */
-function refProblem(node: Record<string, unknown>, base: unknown): string | undefined {
-  const seen = new Set<unknown>([node]);
-  let current: unknown = node;
-  while (isRecord(current)) {
-    const ref = current['$ref'];
-    if (typeof ref !== 'string' || !ref.startsWith('#/')) return undefined;
-    const target = resolveLocalRef(base, ref);
-    if (target === undefined) return `can't resolve reference ${ref}`;
-    if (seen.has(target)) return `reference cycle through ${ref}`;
-    // Another resource's references resolve against its own root: not followed.
-    if (isRecord(target) && typeof target['$id'] === 'string') return undefined;
-    seen.add(target);
-    current = target;
-  }
-  return undefined;
+/** Reference keywords: both resolve like `$ref` when the schema is compiled. */
+const REF_KEYWORDS = ['$ref', '$dynamicRef'] as const;
+
+/** The lazily built reference index of the walked document (most schemas have no reference at all). */
+interface Walk {
+  readonly root: unknown;
+  readonly knownFormat: (name: string) => boolean;
+  readonly out: SchemaProblem[];
+  refs: RefIndex | undefined;
 }
 
-function walk(
-  node: unknown,
-  pointer: string,
-  resource: unknown,
-  knownFormat: (name: string) => boolean,
-  out: SchemaProblem[],
-): void {
+/**
+ * Why `ref` (in a subschema whose base URI is `base`) is broken: external (we never load remote schemas), pointing
+ * nowhere, or a chain of references that leads back to itself (ajv would recurse until the stack overflows).
+ */
+function refProblem(node: Record<string, unknown>, ref: string, base: string, refs: RefIndex): string | undefined {
+  const seen = new Set<unknown>([node]);
+  let current = ref;
+  let currentBase = base;
+  for (;;) {
+    const target = refs.resolve(current, currentBase);
+    if (target === 'external') {
+      return current === ref
+        ? `external reference ${ref} is not supported (remote schemas are never loaded; use a local #/... or #anchor reference)`
+        : undefined;
+    }
+    if (target === undefined) return current === ref ? `can't resolve reference ${ref}` : undefined;
+    if (seen.has(target.node)) return `reference cycle through ${ref}`;
+    seen.add(target.node);
+    if (!isRecord(target.node)) return undefined;
+    const next = target.node['$ref'];
+    if (typeof next !== 'string') return undefined;
+    current = next;
+    currentBase = target.base;
+  }
+}
+
+function walk(node: unknown, pointer: string, base: string, w: Walk): void {
   if (!isRecord(node)) return;
-  // A subschema with its own `$id` is the root its local `$ref`s resolve against.
-  const base = typeof node['$id'] === 'string' && pointer !== '' ? node : resource;
+  const out = w.out;
+  const knownFormat = w.knownFormat;
   const pattern = node['pattern'];
   if (typeof pattern === 'string') {
     const bad = compiles(pattern);
@@ -99,33 +90,43 @@ function walk(
   if (typeof format === 'string' && !knownFormat(format)) {
     out.push({ pointer: `${pointer}/format`, message: `unknown format "${format}"` });
   }
-  const ref = node['$ref'];
-  if (typeof ref === 'string' && ref.startsWith('#/')) {
-    const problem = refProblem(node, base);
-    if (problem !== undefined) out.push({ pointer: `${pointer}/$ref`, message: problem });
+  let here = base;
+  if (node['$ref'] !== undefined || node['$dynamicRef'] !== undefined || node['$id'] !== undefined) {
+    const refs = (w.refs ??= new RefIndex(w.root));
+    here = refs.baseOf(node, base);
+    for (const k of REF_KEYWORDS) {
+      const ref = node[k];
+      if (typeof ref !== 'string') continue;
+      // ajv resolves a reference next to a nested `$id` against that resource and recurses until the stack overflows.
+      const problem =
+        pointer !== '' && typeof node['$id'] === 'string'
+          ? `a ${k} next to a nested $id is not supported (move it into an allOf branch)`
+          : refProblem(node, ref, here, refs);
+      if (problem !== undefined) out.push({ pointer: `${pointer}/${k}`, message: problem });
+    }
   }
   for (const k of ONE) {
     const child = node[k];
-    if (isRecord(child)) walk(child, `${pointer}/${k}`, base, knownFormat, out);
+    if (isRecord(child)) walk(child, `${pointer}/${k}`, here, w);
   }
   for (const k of LIST) {
     const list = node[k];
-    if (Array.isArray(list)) list.forEach((child, i) => walk(child, `${pointer}/${k}/${i}`, base, knownFormat, out));
+    if (Array.isArray(list)) list.forEach((child, i) => walk(child, `${pointer}/${k}/${i}`, here, w));
   }
   for (const k of MAP) {
     const map = node[k];
     if (!isRecord(map)) continue;
     for (const name of Object.keys(map)) {
-      const here = `${pointer}/${k}/${pointerSegment(name)}`;
+      const at = `${pointer}/${k}/${pointerSegment(name)}`;
       if (k === 'patternProperties') {
         const bad = compiles(name);
-        if (bad !== undefined) out.push({ pointer: here, message: bad });
+        if (bad !== undefined) out.push({ pointer: at, message: bad });
       }
       if (k === 'properties' && name === '__proto__') {
-        out.push({ pointer: here, message: "property name '__proto__' is reserved" });
+        out.push({ pointer: at, message: "property name '__proto__' is reserved" });
         continue;
       }
-      walk(map[name], here, base, knownFormat, out);
+      walk(map[name], at, here, w);
     }
   }
 }
@@ -141,7 +142,7 @@ function walk(
  * ```
  */
 export function schemaProblems(schema: unknown, knownFormat: (name: string) => boolean): SchemaProblem[] {
-  const out: SchemaProblem[] = [];
-  walk(schema, '', schema, knownFormat, out);
-  return out;
+  const w: Walk = { root: schema, knownFormat, out: [], refs: undefined };
+  walk(schema, '', '', w);
+  return w.out;
 }

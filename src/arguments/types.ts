@@ -42,9 +42,14 @@ export interface SchemaValidationDetail {
 /** `data` of a "Prompt arguments do not conform to schema" failure. */
 export interface SchemaValidationData {
   error_type: 'schema_validation_failed';
+  /** At most 20 (the first found). */
   details: SchemaValidationDetail[];
   provided_count: number;
   required_count: number;
+  /** Present (true) when more problems were found than `details` lists. */
+  truncated?: true;
+  /** Present with `truncated`: how many problems were found in all. */
+  total_errors?: number;
 }
 
 /** `data` of an "Argument '<name>' exceeds <limit> characters" failure. */

@@ -13,7 +13,7 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { PromptArgumentDefinition } from '../definition/types.js';
 import { PromptError } from '../errors.js';
 import type { JsonSchema } from '../types.js';
-import { toDetails } from './ajv-errors.js';
+import { oneOfMessage, toDetails } from './ajv-errors.js';
 import { coerceValue } from './coerce.js';
 import { missingFailure, schemaFailure, tooLongFailure } from './failures.js';
 import { exceedsLimit } from './length.js';
@@ -32,7 +32,7 @@ const hasOwn = Object.prototype.hasOwnProperty;
 const EMPTY: Readonly<Record<string, unknown>> = Object.freeze(Object.create(null) as Record<string, unknown>);
 
 function notAllowed(argument: string, allowed: ReadonlySet<string>): SchemaValidationDetail {
-  return { argument, keyword: 'enum', message: `must be one of: ${[...allowed].join(', ')}` };
+  return { argument, keyword: 'enum', message: oneOfMessage(allowed) };
 }
 
 function copyDefault(value: unknown): unknown {
@@ -181,6 +181,7 @@ export class ArgumentValidator implements CompiledArgumentValidator {
     let tooLong: string | undefined;
     let tooLongLimit = 0;
     let details: SchemaValidationDetail[] | undefined;
+    let total = 0;
 
     for (const key in input) {
       if (!hasOwn.call(input, key)) continue;
@@ -251,10 +252,16 @@ export class ArgumentValidator implements CompiledArgumentValidator {
       const entry = this.entry;
       const fn =
         entry === undefined ? (this.fn as ValidateFunction) : (entry.validate ?? this.recompiled(entry, plan));
-      if (!fn(out)) details = toDetails(fn.errors ?? []);
+      if (!fn(out)) {
+        const errors = fn.errors ?? [];
+        details = toDetails(errors);
+        total = errors.length;
+        // ajv's errors hold the input and schema values: let them go with this request.
+        fn.errors = null;
+      }
     }
     if (details !== undefined && details.length > 0) {
-      return { ok: false, error: schemaFailure(details, count, required.length) };
+      return { ok: false, error: schemaFailure(details, count, required.length, total) };
     }
     return { ok: true, arguments: out };
   }

@@ -182,19 +182,17 @@ describe('PromptRegistry: broken argument schemas', () => {
   });
 });
 
-describe('PromptRegistry: schema faults only ajv can find', () => {
-  it('answers -32603 and logs the fault when a schema fails to compile on first use', async () => {
-    const logs: Record<string, unknown>[] = [];
-    const registry = new PromptRegistry({ logger: { error: (fields) => logs.push(fields) } });
-    registry.add({
-      name: 'p',
-      inputSchema: { type: 'object', properties: { a: { $ref: 'https://schemas.example/never-loaded.json' } } },
-      render: () => 'x',
-    });
-    const error = await rejectionOf(registry.getPrompt('p', { a: 'x' }));
-    expect(error.toJsonRpcError()).toEqual({ code: -32603, message: 'Internal error' });
-    expect(logs).toHaveLength(1);
-    expect(logs[0]).toMatchObject({ prompt: 'p', code: 'INVALID_PROMPT_DEFINITION' });
+describe('PromptRegistry: references a schema cannot resolve', () => {
+  it('rejects an external $ref at registration, since remote schemas are never loaded', () => {
+    const error = thrownBy(() =>
+      new PromptRegistry().add({
+        name: 'p',
+        inputSchema: { type: 'object', properties: { a: { $ref: 'https://schemas.example/never-loaded.json' } } },
+        render: () => 'x',
+      }),
+    );
+    expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
+    expect(JSON.stringify(error.data)).toContain('/inputSchema/properties/a/$ref');
   });
 });
 
