@@ -3,17 +3,8 @@ import { ArgumentValidatorCache, validatePromptArguments } from '../../src/argum
 import type { SchemaStore } from '../../src/arguments/schema-store.js';
 import type { PromptArgumentDefinition } from '../../src/definition/types.js';
 import type { JsonSchema } from '../../src/types.js';
-import { PromptError } from '../../src/errors.js';
-
-function thrownBy(fn: () => unknown): PromptError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof PromptError) return error;
-    throw error;
-  }
-  throw new Error('expected a PromptError');
-}
+import type { PromptError } from '../../src/errors.js';
+import { thrownBy } from '../support/errors.js';
 
 /** The first problem an INVALID_PROMPT_DEFINITION error lists (the one its message names). */
 function firstProblem(error: PromptError): unknown {

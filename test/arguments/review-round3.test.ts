@@ -3,17 +3,8 @@ import { ArgumentValidatorCache, validatePromptArguments } from '../../src/argum
 import type { SchemaValidationData } from '../../src/arguments/index.js';
 import type { PromptArgumentDefinition } from '../../src/definition/types.js';
 import type { JsonSchema } from '../../src/types.js';
-import { PromptError } from '../../src/errors.js';
-
-function thrownBy(fn: () => unknown): PromptError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof PromptError) return error;
-    throw error;
-  }
-  throw new Error('expected a PromptError');
-}
+import type { PromptError } from '../../src/errors.js';
+import { thrownBy } from '../support/errors.js';
 
 function problemOf(error: PromptError): { path: string; message: string } {
   return (error.data as { problems: { path: string; message: string }[] }).problems[0] as { path: string; message: string };
