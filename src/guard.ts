@@ -10,6 +10,7 @@
  *
  * @module
  */
+import { isRecord } from './is-record.js';
 import { PromptError } from './errors.js';
 import { assertRenderedSize } from './render/limits.js';
 import type {
@@ -105,16 +106,12 @@ export function normalizeRenderOutput(output: unknown, description?: string): un
     normalized = { messages: [{ role: 'user', content: { type: 'text', text: output } }] };
   } else if (Array.isArray(output)) {
     normalized = { messages: output };
-  } else if (isObject(output) && description !== undefined && output.description === undefined) {
+  } else if (isRecord(output) && description !== undefined && output.description === undefined) {
     return { ...output, description };
   } else {
     return output;
   }
   return description === undefined ? normalized : { description, ...(normalized as object) };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function kind(value: unknown): string {
@@ -148,7 +145,7 @@ function failValue(path: string, value: string, expectation: string): never {
 }
 
 function copyResult(value: unknown, sizes: string[]): GetPromptResult {
-  if (!isObject(value)) fail('', value, 'must be an object with a messages array');
+  if (!isRecord(value)) fail('', value, 'must be an object with a messages array');
   const source = value.messages;
   if (!Array.isArray(source)) fail('messages', source, 'must be an array');
   const messages: PromptMessage[] = new Array<PromptMessage>(source.length);
@@ -167,7 +164,7 @@ function copyResult(value: unknown, sizes: string[]): GetPromptResult {
 }
 
 function copyMessage(value: unknown, path: string, sizes: string[]): PromptMessage {
-  if (!isObject(value)) fail(path, value, 'must be an object with role and content');
+  if (!isRecord(value)) fail(path, value, 'must be an object with role and content');
   const role = value.role;
   if (role !== 'user' && role !== 'assistant') {
     if (typeof role === 'string') failValue(`${path}.role`, role, "must be 'user' or 'assistant'");
@@ -184,7 +181,7 @@ function copyMessage(value: unknown, path: string, sizes: string[]): PromptMessa
 }
 
 function copyBlock(value: unknown, path: string, sizes: string[]): ContentBlock {
-  if (!isObject(value)) fail(path, value, 'must be a content block object');
+  if (!isRecord(value)) fail(path, value, 'must be a content block object');
   const type = value.type;
   let block: ContentBlock;
   switch (type) {
@@ -239,7 +236,7 @@ function copyResourceLink(value: Record<string, unknown>, path: string): Resourc
 }
 
 function copyResource(value: unknown, path: string, sizes: string[]): EmbeddedResource['resource'] {
-  if (!isObject(value)) fail(path, value, 'must be an object with uri and text or blob');
+  if (!isRecord(value)) fail(path, value, 'must be an object with uri and text or blob');
   const uri = requireString(value.uri, `${path}.uri`);
   const mimeType = value.mimeType === undefined ? undefined : requireString(value.mimeType, `${path}.mimeType`);
   const meta = optionalMeta(value._meta, `${path}._meta`);
@@ -268,7 +265,7 @@ function copyIcons(value: unknown, path: string): Icon[] {
   if (!Array.isArray(value)) fail(path, value, 'must be an array of icons');
   return value.map((icon: unknown, i): Icon => {
     const at = `${path}[${i}]`;
-    if (!isObject(icon)) fail(at, icon, 'must be an icon object');
+    if (!isRecord(icon)) fail(at, icon, 'must be an icon object');
     const copy: Icon = { src: requireString(icon.src, `${at}.src`) };
     if (icon.mimeType !== undefined) copy.mimeType = requireString(icon.mimeType, `${at}.mimeType`);
     if (icon.sizes !== undefined) {
@@ -285,7 +282,7 @@ function copyIcons(value: unknown, path: string): Icon[] {
 
 function optionalAnnotations(value: unknown, path: string): Annotations | undefined {
   if (value === undefined) return undefined;
-  if (!isObject(value)) fail(path, value, 'must be an object');
+  if (!isRecord(value)) fail(path, value, 'must be an object');
   const copy: Annotations = {};
   if (value.audience !== undefined) {
     if (!Array.isArray(value.audience)) fail(`${path}.audience`, value.audience, 'must be an array of roles');
@@ -305,7 +302,7 @@ function optionalAnnotations(value: unknown, path: string): Annotations | undefi
 
 function optionalMeta(value: unknown, path: string): Meta | undefined {
   if (value === undefined) return undefined;
-  if (!isObject(value)) fail(path, value, 'must be an object');
+  if (!isRecord(value)) fail(path, value, 'must be an object');
   return { ...value };
 }
 

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { isRecord } from './is-record.js';
 import { JSON_RPC_ERROR_CODES, PromptError, toPromptError } from './errors.js';
 import type { PromptRegistry, RequestContext } from './registry.js';
 import type {
@@ -86,13 +87,9 @@ function invalid(message: string): PromptError {
   return new PromptError('INVALID_PARAMS', message);
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function paramsObject(params: unknown): Record<string, unknown> {
   if (params === undefined || params === null) return {};
-  if (!isObject(params)) throw invalid('params must be an object');
+  if (!isRecord(params)) throw invalid('params must be an object');
   return params;
 }
 
@@ -136,7 +133,7 @@ export function createPromptHandlers(registry: PromptRegistry): PromptHandlers {
         const p = paramsObject(params);
         if (typeof p['name'] !== 'string') throw invalid('params.name must be a string');
         const args = p['arguments'];
-        if (args !== undefined && args !== null && !isObject(args)) throw invalid('params.arguments must be an object');
+        if (args !== undefined && args !== null && !isRecord(args)) throw invalid('params.arguments must be an object');
         return registry.getPrompt(p['name'], args, requestContext(extra));
       }),
     'completion/complete': (params, extra) =>
@@ -163,9 +160,9 @@ export function createPromptHandlers(registry: PromptRegistry): PromptHandlers {
 export function readCompleteParams(params: unknown): CompleteParams {
   const p = paramsObject(params);
   const ref = p['ref'];
-  if (!isObject(ref) || typeof ref['type'] !== 'string') throw invalid('params.ref must be an object with a type');
+  if (!isRecord(ref) || typeof ref['type'] !== 'string') throw invalid('params.ref must be an object with a type');
   const argument = p['argument'];
-  if (!isObject(argument) || typeof argument['name'] !== 'string' || typeof argument['value'] !== 'string') {
+  if (!isRecord(argument) || typeof argument['name'] !== 'string' || typeof argument['value'] !== 'string') {
     throw invalid('params.argument must be {name: string, value: string}');
   }
   let read: CompleteParams;
@@ -181,10 +178,10 @@ export function readCompleteParams(params: unknown): CompleteParams {
   }
   const context = p['context'];
   if (context !== undefined && context !== null) {
-    if (!isObject(context)) throw invalid('params.context must be an object');
+    if (!isRecord(context)) throw invalid('params.context must be an object');
     const given = context['arguments'];
     if (given !== undefined && given !== null) {
-      if (!isObject(given) || Object.values(given).some((v) => typeof v !== 'string')) {
+      if (!isRecord(given) || Object.values(given).some((v) => typeof v !== 'string')) {
         throw invalid('params.context.arguments must be an object of strings');
       }
       read.context = { arguments: Object.assign(Object.create(null) as Record<string, string>, given) };
@@ -230,7 +227,7 @@ export async function handleJsonRpc(
       return errorResponse(null, { code: JSON_RPC_ERROR_CODES.PARSE_ERROR, message: 'Parse error' });
     }
   }
-  if (!isObject(parsed)) {
+  if (!isRecord(parsed)) {
     return errorResponse(null, {
       code: JSON_RPC_ERROR_CODES.INVALID_REQUEST,
       message: Array.isArray(parsed) ? 'Invalid request: batches are not supported' : 'Invalid request',

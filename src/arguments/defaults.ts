@@ -6,16 +6,13 @@
  * @module
  * @internal
  */
+import { isRecord } from '../is-record.js';
 import { matchesJsonType } from '../definition/keywords.js';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { describeAjvError } from './ajv-errors.js';
 import { codePointLength } from './length.js';
 import { pointerSegment } from './schema-walk.js';
 import type { SchemaProblem } from './schema-walk.js';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function isScalar(value: unknown): boolean {
   return value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';

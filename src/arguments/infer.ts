@@ -5,6 +5,7 @@
  * @module
  * @internal
  */
+import { isRecord } from '../is-record.js';
 import {
   TYPE_ARRAY,
   TYPE_BOOLEAN,
@@ -34,10 +35,6 @@ function ofMask(types: number): Coercion {
   let c = byMask.get(types);
   if (c === undefined) byMask.set(types, (c = Object.freeze({ types, choices: undefined })));
   return c;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

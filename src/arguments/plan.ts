@@ -5,6 +5,7 @@
  * @module
  * @internal
  */
+import { isRecord } from '../is-record.js';
 import { RESERVED_ARGUMENT_NAMES } from '../definition/names.js';
 import type { DefinitionProblem, PromptArgumentDefinition } from '../definition/types.js';
 import type { JsonSchema } from '../types.js';
@@ -65,10 +66,6 @@ export interface ArgumentPlan {
 
 /** `$schema` URIs of older drafts: removed from an inputSchema's root (it is evaluated as draft 2020-12). */
 const LEGACY_DIALECT = /^https?:\/\/json-schema\.org\/(?:draft-0[3467]\/schema|draft\/2019-09\/schema)#?$/;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function isLimit(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0;

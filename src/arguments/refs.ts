@@ -7,6 +7,7 @@
  * @internal
  */
 
+import { isRecord } from '../is-record.js';
 /** The base URI of a document without `$id` (relative `$id`s and refs resolve against it). */
 const DOCUMENT_BASE = 'https://schema.invalid/';
 
@@ -36,10 +37,6 @@ export const MAP_SCHEMAS = [
   'dependentSchemas',
   'dependencies',
 ] as const;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** `uri` resolved against `base`, without its fragment; undefined when it is not a valid URI reference. */
 function absolute(uri: string, base: string): string | undefined {

@@ -7,16 +7,13 @@
  * @module
  * @internal
  */
+import { isRecord } from '../is-record.js';
 import { LIST_SCHEMAS as LIST, MAP_SCHEMAS as MAP, ONE_SCHEMA as ONE, RefIndex } from './refs.js';
 
 /** One problem, located by a JSON pointer into the schema it was found in. */
 export interface SchemaProblem {
   readonly pointer: string;
   readonly message: string;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -5,18 +5,9 @@
  * @module
  */
 
-/**
- * A non-null, non-array object.
- *
- * @example
- * ```ts
- * isRecord({}); // true
- * isRecord([]); // false
- * ```
- */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord } from '../is-record.js';
+
+export { isRecord };
 
 /**
  * Whether `key` is an own property of `record` whose value is not `undefined`.

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { isRecord } from '../is-record.js';
 import { PromptError } from '../errors.js';
 import { readCompleteParams } from '../protocol.js';
 import type { CompleteResult } from '../types.js';
@@ -29,10 +30,6 @@ export type CompleteResource = (
 /** The largest number of values one completion may carry (MCP spec). */
 const MAX_COMPLETION_VALUES = 100;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * Reads the params of a `ref/resource` completion request; `undefined` when the request is not one (its `ref.type`
  * is something else, or `ref` is missing: the prompt handler answers those). Malformed params throw
@@ -44,7 +41,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * ```
  */
 export function readCompleteResourceParams(params: unknown): CompleteResourceParams | undefined {
-  if (!isObject(params) || !isObject(params['ref']) || params['ref']['type'] !== 'ref/resource') return undefined;
+  if (!isRecord(params) || !isRecord(params['ref']) || params['ref']['type'] !== 'ref/resource') return undefined;
   return readCompleteParams(params) as CompleteResourceParams;
 }
 
@@ -82,9 +79,9 @@ function readValues(values: unknown): string[] {
  * ```
  */
 export function checkCompleteResult(result: unknown): CompleteResult {
-  if (!isObject(result)) throw badResult('the result is not an object');
+  if (!isRecord(result)) throw badResult('the result is not an object');
   const completion = result['completion'];
-  if (!isObject(completion)) throw badResult('completion is not an object');
+  if (!isRecord(completion)) throw badResult('completion is not an object');
   const values = readValues(completion['values']);
   const total = completion['total'];
   if (total !== undefined && !(typeof total === 'number' && Number.isSafeInteger(total) && total >= values.length)) {
@@ -93,7 +90,7 @@ export function checkCompleteResult(result: unknown): CompleteResult {
   const hasMore = completion['hasMore'];
   if (hasMore !== undefined && typeof hasMore !== 'boolean') throw badResult('completion.hasMore is not a boolean');
   const meta = result['_meta'];
-  if (meta !== undefined && !isObject(meta)) throw badResult('_meta is not an object');
+  if (meta !== undefined && !isRecord(meta)) throw badResult('_meta is not an object');
 
   const checked: CompleteResult['completion'] = { values };
   if (values.length > MAX_COMPLETION_VALUES) {
@@ -129,7 +126,7 @@ function templateOf(item: ResourceTemplateLike | RegisteredResourceTemplateLike)
 }
 
 function isTemplateLike(value: unknown): boolean {
-  const t = isObject(value) && 'resourceTemplate' in value ? value['resourceTemplate'] : value;
+  const t = isRecord(value) && 'resourceTemplate' in value ? value['resourceTemplate'] : value;
   return (
     typeof t === 'object' &&
     t !== null &&
