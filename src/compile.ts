@@ -15,7 +15,7 @@ import type {
 } from './definition/types.js';
 import { createDefinitionError } from './definition/index.js';
 import { bytesToBase64 } from './encoding.js';
-import { PromptError, isPromptError } from './errors.js';
+import { PromptError, errorClassName, isPromptError } from './errors.js';
 import { guardPromptResult, normalizeRenderOutput } from './guard.js';
 import type { CompiledTemplate, RenderLimits, ResourceErrorMode, TemplateCache } from './render/index.js';
 import { assertRenderedSize, resolveEmbeddedResource, resolveResourceDirectives } from './render/index.js';
@@ -223,46 +223,41 @@ export function compilePrompt(def: PromptDefinition, env: CompileEnvironment, so
   const opt = (text: string | undefined, pointer: string): Templated =>
     text === undefined ? undefined : t(text, pointer);
 
+  const fail = (path: string, message: string): never => {
+    throw createDefinitionError([{ path, message }], source === undefined ? { name: def.name } : { source, name: def.name });
+  };
+
   let validator: CompiledArgumentValidator | undefined;
   try {
-    let messages: CompiledMessage[] | undefined;
-    const directives: string[] = [];
+    let plan: TemplatePlan | undefined;
     if (def.messages !== undefined) {
-      messages = def.messages.map((m, i) => ({ role: m.role, content: compileContent(m.content, `/messages/${i}/content`) }));
-      for (const tpl of acquired) for (const d of tpl.resourceDirectives) if (!directives.includes(d)) directives.push(d);
+      const messages = def.messages.map((m, i) => ({ role: m.role, content: compileContent(m.content, `/messages/${i}/content`) }));
+      plan = {
+        messages,
+        directiveTemplates: acquired.filter((tpl) => tpl.resourceDirectives.length > 0),
+        embedded: messages.filter((m) => m.content.kind === 'resource').length,
+      };
       if (env.resources === undefined) {
         const i = messages.findIndex((m) => m.content.kind === 'resource');
-        if (directives.length > 0 || i !== -1) {
-          throw createDefinitionError(
-            [
-              {
-                path: i !== -1 ? `/messages/${i}/content/uri` : '/messages',
-                message: `${i !== -1 ? 'a resource block' : `the directive {{resource:${directives[0]}}}`} needs the registry's \`resources\` option (a ResourceResolver)`,
-              },
-            ],
-            source === undefined ? { name: def.name } : { source, name: def.name },
-          );
-        }
+        const needs = `needs the registry's \`resources\` option (a ResourceResolver)`;
+        if (i !== -1) fail(`/messages/${i}/content/uri`, `a resource block ${needs}`);
+        const first = plan.directiveTemplates[0]?.resourceDirectives[0];
+        if (first !== undefined) fail('/messages', `the directive {{resource:${first}}} ${needs}`);
       }
-      for (const m of messages) {
+      messages.forEach((m, i) => {
         if (m.content.kind === 'media' && m.content.path !== undefined && env.assets === undefined) {
-          throw createDefinitionError(
-            [
-              {
-                path: `/messages/${messages.indexOf(m)}/content/path`,
-                message: `a ${m.content.type} path needs the registry's \`assets\` option (mcp-prompt-kit/fs provides a file loader)`,
-              },
-            ],
-            source === undefined ? { name: def.name } : { source, name: def.name },
+          fail(
+            `/messages/${i}/content/path`,
+            `a ${m.content.type} path needs the registry's \`assets\` option (mcp-prompt-kit/fs provides a file loader)`,
           );
         }
-      }
+      });
     }
     checkDeclaredAgainstSchema(def, env, source);
     validator = env.validators.compile(def.arguments, def.inputSchema, env.validation);
     // Broken schemas and defaults fail here, at registration (cheap: no ajv compile, nothing for the fast path).
     validator.check();
-    return makeCompiled(def, validator, messages, directives, acquired, env);
+    return new Compiled(def, buildListing(def), validator, plan, acquired, env.templates);
   } catch (error) {
     for (const tpl of acquired) env.templates.release(tpl);
     validator?.release();
@@ -305,18 +300,14 @@ export function compilePrompt(def: PromptDefinition, env: CompileEnvironment, so
   }
 }
 
-function makeCompiled(
-  def: PromptDefinition,
-  validator: CompiledArgumentValidator,
-  messages: CompiledMessage[] | undefined,
-  directives: string[],
-  acquired: CompiledTemplate[],
-  env: CompileEnvironment,
-): CompiledPrompt {
-  return new Compiled(def, buildListing(def), validator, messages, directives.length === 0 ? NONE : directives, acquired, env.templates);
+/** What a template prompt renders from, all derived once at registration. */
+interface TemplatePlan {
+  readonly messages: readonly CompiledMessage[];
+  /** The templates holding `{{resource:...}}` directives (usually none). */
+  readonly directiveTemplates: readonly CompiledTemplate[];
+  /** How many `{type: "resource"}` blocks the prompt embeds (they count toward `maxResources`). */
+  readonly embedded: number;
 }
-
-const NONE: readonly string[] = Object.freeze([]);
 
 /** One class for every compiled prompt: methods live on the prototype, so 10,000 prompts allocate no closures. */
 class Compiled implements CompiledPrompt {
@@ -327,8 +318,7 @@ class Compiled implements CompiledPrompt {
     readonly definition: PromptDefinition,
     readonly listing: Prompt,
     readonly validator: CompiledArgumentValidator,
-    private readonly messages: readonly CompiledMessage[] | undefined,
-    private readonly directives: readonly string[],
+    private readonly plan: TemplatePlan | undefined,
     private readonly acquired: readonly CompiledTemplate[],
     private readonly templates: TemplateCache,
   ) {
@@ -342,9 +332,9 @@ class Compiled implements CompiledPrompt {
   }
 
   render(args: Record<string, unknown>, context: RenderContext, env: RenderEnvironment): GetPromptResult | Promise<GetPromptResult> {
-    const messages = this.messages;
-    if (messages === undefined) return renderProgrammatic(this.definition, args, context, env);
-    return renderTemplates(this.name, this.definition.description, messages, this.directives, args, context, env);
+    const plan = this.plan;
+    if (plan === undefined) return renderProgrammatic(this.definition, args, context, env);
+    return renderTemplates(this.name, this.definition.description, plan, args, context, env);
   }
 
   release(): void {
@@ -374,18 +364,12 @@ async function renderProgrammatic(
   } catch (error) {
     if (isPromptError(error)) throw error;
     // The thrown message may quote argument values: only its class goes into our message (the error is the cause).
-    throw new PromptError('PROMPT_RENDER_FAILED', `prompt '${def.name}' render function threw ${errorName(error)}`, {
+    throw new PromptError('PROMPT_RENDER_FAILED', `prompt '${def.name}' render function threw ${errorClassName(error)}`, {
       cause: error,
     });
   }
   const normalized = normalizeRenderOutput(output as never, def.description);
   return guardPromptResult(normalized, { maxRenderedBytes: env.limits.maxRenderedBytes, promptName: def.name });
-}
-
-/** The class of a thrown value, for log messages that must not quote argument values. */
-export function errorName(error: unknown): string {
-  if (error instanceof Error) return error.name;
-  return error === null ? 'null' : typeof error;
 }
 
 /**
@@ -395,26 +379,25 @@ export function errorName(error: unknown): string {
 function renderTemplates(
   promptName: string,
   description: string | undefined,
-  messages: readonly CompiledMessage[],
-  directives: readonly string[],
+  plan: TemplatePlan,
   args: Record<string, unknown>,
   context: RenderContext,
   env: RenderEnvironment,
 ): GetPromptResult | Promise<GetPromptResult> {
-  if (directives.length > 0) {
+  const { messages, directiveTemplates, embedded } = plan;
+  if (directiveTemplates.length > 0) {
     // Only the directives this view reaches (one inside a section that will not render is neither read nor counted).
     const needed = new Set<string>();
-    for (const m of messages) for (const tpl of templatesOf(m.content)) for (const d of tpl.resourceDirectivesFor(args)) needed.add(d);
+    for (const tpl of directiveTemplates) for (const d of tpl.resourceDirectivesFor(args)) needed.add(d);
     if (needed.size > 0) {
       const readContext = readContextOf(promptName, context);
       return resolveResourceDirectives([...needed], env.resources, readContext, {
         limits: env.limits,
         onResourceError: env.onResourceError,
-        alreadyEmbedded: countEmbedded(messages),
+        alreadyEmbedded: embedded,
       }).then((resources) => renderMessages(description, messages, args, resources, readContext, env));
     }
   }
-  const embedded = countEmbedded(messages);
   if (embedded > env.limits.maxResources) throw tooManyResources(env.limits.maxResources);
   return renderMessages(description, messages, args, undefined, readContextOf(promptName, context), env);
 }
@@ -464,25 +447,6 @@ function renderMessages(
   return pending === undefined ? finish() : Promise.all(pending).then(finish);
 }
 
-function countEmbedded(messages: readonly CompiledMessage[]): number {
-  let n = 0;
-  for (const m of messages) if (m.content.kind === 'resource') n++;
-  return n;
-}
-
-function templatesOf(c: CompiledContent): CompiledTemplate[] {
-  switch (c.kind) {
-    case 'text':
-      return [c.text];
-    case 'media':
-      return [c.mimeType, ...(c.data ? [c.data] : []), ...(c.path ? [c.path] : [])];
-    case 'resource':
-      return [c.uri, ...(c.mimeType ? [c.mimeType] : [])];
-    case 'link':
-      return [c.uri, c.name, ...[c.title, c.description, c.mimeType].filter((t): t is CompiledTemplate => t !== undefined)];
-  }
-}
-
 function blockPayload(block: ContentBlock): string {
   switch (block.type) {
     case 'text':
@@ -519,7 +483,7 @@ async function renderBlock(
           if (isPromptError(error)) throw error;
           throw new PromptError(
             'PROMPT_RENDER_FAILED',
-            `prompt '${readContext.promptName}': the asset loader threw ${errorName(error)} for the ${c.type} path template '${c.path!.source}'`,
+            `prompt '${readContext.promptName}': the asset loader threw ${errorClassName(error)} for the ${c.type} path template '${c.path!.source}'`,
             { cause: error },
           );
         }

@@ -218,3 +218,30 @@ export function toPromptError(error: unknown): PromptError {
 export function errorTableEntry(code: PromptErrorCode): ErrorTableEntry {
   return ERROR_TABLE[code];
 }
+
+/**
+ * What a log may say about a thrown value: its class ("TypeError", or the `name` an Error gives itself, such as
+ * "AbortError"), `typeof` for a non-object, never its message (which may quote argument values).
+ *
+ * @example
+ * ```ts
+ * errorClassName(new SyntaxError('Unexpected token "hunter2"')); // 'SyntaxError'
+ * errorClassName('boom'); // 'string'
+ * ```
+ */
+export function errorClassName(error: unknown): string {
+  if (error === null) return 'null';
+  if (typeof error !== 'object' && typeof error !== 'function') return typeof error;
+  try {
+    const own: unknown = error instanceof Error ? error.name : undefined;
+    const ctor: unknown = (error as { constructor?: { name?: unknown } }).constructor?.name;
+    // An Error subclass that does not set `name` still says 'Error': its constructor's name is more telling.
+    if (typeof own === 'string' && own !== '' && !(own === 'Error' && typeof ctor === 'string' && ctor !== '')) {
+      return own.slice(0, 100);
+    }
+    if (typeof ctor === 'string' && ctor !== '') return ctor.slice(0, 100);
+  } catch {
+    /* a hostile getter: fall through */
+  }
+  return 'Object';
+}

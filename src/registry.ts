@@ -6,12 +6,12 @@
 import { ArgumentValidatorCache } from './arguments/index.js';
 import type { ArgumentValidationOptions } from './arguments/index.js';
 import type { AssetLoader, CompileEnvironment, CompiledPrompt, RenderEnvironment } from './compile.js';
-import { compilePrompt, errorName, validateArguments } from './compile.js';
+import { compilePrompt, validateArguments } from './compile.js';
 import { CursorCodec } from './cursor.js';
 import { createDefinitionError, parsePromptDefinition } from './definition/index.js';
 import type { DefinitionErrorOptions } from './definition/index.js';
 import type { PromptDefinition, RenderContext, SystemRolePolicy } from './definition/types.js';
-import { PromptError, isPromptError, toPromptError } from './errors.js';
+import { PromptError, errorClassName, isPromptError, toPromptError } from './errors.js';
 import type { Logger, SafeLogger } from './logger.js';
 import { toSafeLogger } from './logger.js';
 import { DEFAULT_RENDER_LIMITS, TemplateCache } from './render/index.js';
@@ -354,7 +354,7 @@ export class PromptRegistry {
           name,
           isPromptError(error)
             ? error
-            : new PromptError('INTERNAL_ERROR', `prompt '${name}' argument '${argumentName}' complete() threw ${errorName(error)}`, { cause: error }),
+            : new PromptError('INTERNAL_ERROR', `prompt '${name}' argument '${argumentName}' complete() threw ${errorClassName(error)}`, { cause: error }),
         );
       }
       if (!Array.isArray(all) || all.some((v) => typeof v !== 'string')) {
@@ -444,7 +444,7 @@ export class PromptRegistry {
             listener(next);
           } catch (error) {
             this.#log.error(
-              { event: 'listener_failed', change: next.type, error: errorName(error) },
+              { event: 'listener_failed', change: next.type, error: errorClassName(error) },
               'registry change listener threw',
             );
           }

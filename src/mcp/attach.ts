@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { JSON_RPC_ERROR_CODES, PromptError, isPromptError, toPromptError } from '../errors.js';
+import { JSON_RPC_ERROR_CODES, PromptError, errorClassName, isPromptError, toPromptError } from '../errors.js';
 import { toSafeLogger } from '../logger.js';
 import type { Logger, SafeLogger } from '../logger.js';
 import { JsonRpcError, createPromptHandlers } from '../protocol.js';
@@ -82,19 +82,6 @@ function isWireError(error: unknown): error is Error & { code: number } {
 
 /** Where in the adapter's own layer a request failed; `registry` failures are the registry's to log. */
 type Stage = 'request' | 'context' | 'completeResource' | 'result' | 'registry';
-
-/** The class name of a thrown value (`typeof` for non-objects): never its message, which may quote values. */
-function className(error: unknown): string {
-  if (error === null) return 'null';
-  if (typeof error !== 'object' && typeof error !== 'function') return typeof error;
-  try {
-    const name: unknown = (error as { constructor?: { name?: unknown } }).constructor?.name;
-    if (typeof name === 'string' && name !== '') return name;
-  } catch {
-    /* a hostile getter: fall through */
-  }
-  return 'Object';
-}
 
 function checkContext(context: unknown): Readonly<Record<string, unknown>> | undefined {
   if (context === undefined || (typeof context === 'object' && context !== null && !Array.isArray(context))) {
@@ -180,7 +167,7 @@ class Attachment {
       method,
       source: stage,
       code: toPromptError(error).code,
-      error: className(error),
+      error: errorClassName(error),
     };
     if (stage === 'result' && error instanceof PromptError) fields['detail'] = error.message;
     this.log.error(fields, 'MCP request failed');

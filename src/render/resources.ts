@@ -17,7 +17,7 @@
  *
  * @module
  */
-import { PromptError, isPromptError } from '../errors.js';
+import { PromptError, errorClassName, isPromptError } from '../errors.js';
 import type { BlobResourceContents, TextResourceContents } from '../types.js';
 import type { ResourceContents, ResourceReadContext, ResourceResolver } from '../resources.js';
 import { DEFAULT_RENDER_LIMITS, tooManyBytes, tooManyResources } from './limits.js';
@@ -71,13 +71,10 @@ function notFound(uri: string, cause?: unknown): PromptError {
   return new PromptError('RESOURCE_NOT_FOUND', `Resource not found: ${uri}`, cause === undefined ? {} : { cause });
 }
 
-/**
- * What a log may say about a foreign error: its `name` ("TypeError"), never its message (which may quote argument
- * values, for example a URI built from them).
- */
+/** What a log may say about a foreign error: its class ("TypeError"), never its message (see errorClassName). */
 function errorKind(error: unknown): string {
-  if (error instanceof Error) return typeof error.name === 'string' && error.name !== '' ? error.name.slice(0, 100) : 'Error';
-  return error === null ? 'null' : `a thrown ${typeof error}`;
+  const name = errorClassName(error);
+  return typeof error === 'object' && error !== null ? name : `a thrown ${name}`;
 }
 
 /** A URI for internal (logged) messages: the directive URI as written, or the URI template of a content block. */

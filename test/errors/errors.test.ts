@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_TABLE, PromptError, errorTableEntry, isPromptError, toPromptError } from '../../src/errors.js';
+import { ERROR_TABLE, PromptError, errorClassName, errorTableEntry, isPromptError, toPromptError } from '../../src/errors.js';
 import type { PromptErrorCode } from '../../src/errors.js';
 
 // The table of ../shared/ARCHITECTURE.md, row by row.
@@ -106,5 +106,17 @@ describe('PromptError and the error table', () => {
       code: 'INTERNAL_ERROR',
       message: 'db down',
     });
+  });
+});
+
+describe('errorClassName', () => {
+  it('names a thrown value by its class, never by its message', () => {
+    expect(errorClassName(new SyntaxError('Unexpected token "hunter2"'))).toBe('SyntaxError');
+    expect(errorClassName(Object.assign(new Error('x'), { name: 'AbortError' }))).toBe('AbortError');
+    expect(errorClassName(new (class QuotaError {})())).toBe('QuotaError');
+    expect(errorClassName(new (class TokenStoreDown extends Error {})())).toBe('TokenStoreDown');
+    expect(errorClassName('secret text')).toBe('string');
+    expect(errorClassName(null)).toBe('null');
+    expect(errorClassName(Object.create(null))).toBe('Object');
   });
 });
