@@ -234,7 +234,7 @@ export function compilePrompt(def: PromptDefinition, env: CompileEnvironment, so
       const messages = def.messages.map((m, i) => ({ role: m.role, content: compileContent(m.content, `/messages/${i}/content`) }));
       plan = {
         messages,
-        directiveTemplates: acquired.filter((tpl) => tpl.resourceDirectives.length > 0),
+        directiveTemplates: withDirectives(acquired),
         embedded: messages.filter((m) => m.content.kind === 'resource').length,
       };
       if (env.resources === undefined) {
@@ -298,6 +298,15 @@ export function compilePrompt(def: PromptDefinition, env: CompileEnvironment, so
         };
     }
   }
+}
+
+const NO_TEMPLATES: readonly CompiledTemplate[] = Object.freeze([]);
+
+/** The templates with resource directives; one shared empty array for the common case (10,000 prompts, no copies). */
+function withDirectives(templates: readonly CompiledTemplate[]): readonly CompiledTemplate[] {
+  return templates.some((tpl) => tpl.resourceDirectives.length > 0)
+    ? templates.filter((tpl) => tpl.resourceDirectives.length > 0)
+    : NO_TEMPLATES;
 }
 
 /** What a template prompt renders from, all derived once at registration. */
