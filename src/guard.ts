@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { isRecord } from './is-record.js';
+import { isRecord } from './json.js';
 import { PromptError } from './errors.js';
 import { assertRenderedSize } from './render/limits.js';
 import type {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { isRecord } from './is-record.js';
+import { isRecord } from './json.js';
 import { JSON_RPC_ERROR_CODES, PromptError, toPromptError } from './errors.js';
 import type { PromptRegistry, RequestContext } from './registry.js';
 import type {

@@ -6,6 +6,7 @@
  */
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import type { SchemaValidationDetail } from './types.js';
+import { unescapePointerSegment } from '../json.js';
 
 function show(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
@@ -35,10 +36,6 @@ export function oneOfMessage(values: Iterable<unknown>): string {
     i++;
   }
   return out;
-}
-
-function unescapePointer(segment: string): string {
-  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
 /**
@@ -105,7 +102,7 @@ export function toDetails(errors: readonly ErrorObject[], max = MAX_DETAILS): Sc
       continue;
     }
     const slash = path.indexOf('/', 1);
-    const argument = unescapePointer(slash < 0 ? path.slice(1) : path.slice(1, slash));
+    const argument = unescapePointerSegment(slash < 0 ? path.slice(1) : path.slice(1, slash));
     const rest = slash < 0 ? '' : path.slice(slash);
     const message = describeAjvError(error);
     details.push({ argument, keyword: error.keyword, message: rest === '' ? message : `${rest}: ${message}` });

@@ -7,6 +7,7 @@
  * @internal
  */
 import { PromptError } from '../errors.js';
+import { escapePointerSegment } from '../json.js';
 
 /** Keys and strings that need no escaping in JSON (the common case: skips JSON.stringify). */
 const PLAIN = /^[\w $#./:@+-]*$/;
@@ -61,10 +62,6 @@ function isPlainObject(value: object): boolean {
   return proto === Object.prototype || proto === null;
 }
 
-function pointerSegment(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
 /** `path` is kept only in strict mode (to name where a non-JSON value is). */
 function write(value: unknown, stack: object[], strict: boolean, path: string): string {
   switch (typeof value) {
@@ -111,7 +108,7 @@ function write(value: unknown, stack: object[], strict: boolean, path: string): 
       if (typeof v === 'function' || (typeof v === 'symbol' && !strict)) continue;
       if (!first) out += ',';
       first = false;
-      out += `${quote(key)}:${write(v, stack, strict, strict ? `${path}/${pointerSegment(key)}` : path)}`;
+      out += `${quote(key)}:${write(v, stack, strict, strict ? `${path}/${escapePointerSegment(key)}` : path)}`;
     }
     out += '}';
   }

@@ -6,12 +6,11 @@
  * @module
  * @internal
  */
-import { isRecord } from '../is-record.js';
+import { escapePointerSegment, isRecord } from '../json.js';
 import { matchesJsonType } from '../definition/keywords.js';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { describeAjvError } from './ajv-errors.js';
 import { codePointLength } from './length.js';
-import { pointerSegment } from './schema-walk.js';
 import type { SchemaProblem } from './schema-walk.js';
 
 function isScalar(value: unknown): boolean {
@@ -79,7 +78,7 @@ function simpleCheck(value: unknown, p: Record<string, unknown>): string | undef
 
 function problem(name: string, rest: string, message: string): SchemaProblem {
   const at = rest === '' ? '' : ` at ${rest}`;
-  return { pointer: `/properties/${pointerSegment(name)}/default`, message: `default value${at} ${message}` };
+  return { pointer: `/properties/${escapePointerSegment(name)}/default`, message: `default value${at} ${message}` };
 }
 
 /** The keywords a small ajv schema keeps from the root so the defaulted properties' `$ref`s still resolve. */

@@ -6,6 +6,7 @@
 import { ARGUMENT_SCHEMA_KEYWORDS } from '../definition/keywords.js';
 import type { PromptArgumentDefinition } from '../definition/types.js';
 import type { JsonSchema } from '../types.js';
+import { setOwn } from '../json.js';
 
 const ANNOTATION_KEYWORDS = ['title', 'description'] as const;
 
@@ -22,24 +23,6 @@ const ANNOTATION_KEYWORDS = ['title', 'description'] as const;
  */
 export function isUntyped(arg: Readonly<Record<string, unknown>>): boolean {
   return arg['type'] === undefined && arg['enum'] === undefined && arg['const'] === undefined;
-}
-
-/**
- * Sets an own data property, also for the key `__proto__` (which plain assignment would turn into a prototype).
- *
- * @internal
- * @example
- * ```ts
- * const o: Record<string, unknown> = {};
- * setOwn(o, '__proto__', 1); // Object.keys(o) -> ['__proto__']; the prototype is unchanged
- * ```
- */
-export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') {
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  } else {
-    target[key] = value;
-  }
 }
 
 /**

@@ -5,7 +5,7 @@
  * @module
  * @internal
  */
-import { isRecord } from '../is-record.js';
+import { isRecord } from '../json.js';
 import {
   TYPE_ARRAY,
   TYPE_BOOLEAN,

@@ -5,19 +5,20 @@
  * @module
  * @internal
  */
-import { isRecord } from '../is-record.js';
+import { isRecord } from '../json.js';
 import { RESERVED_ARGUMENT_NAMES } from '../definition/names.js';
 import type { DefinitionProblem, PromptArgumentDefinition } from '../definition/types.js';
 import type { JsonSchema } from '../types.js';
 import { TYPE_CHOICE, TYPE_OBJECT, TYPE_STRING, typeMask } from './coerce.js';
 import type { Choices } from './coerce.js';
 import { definitionError } from './failures.js';
-import { buildArgumentSchema, isUntyped, setOwn } from './helpers.js';
+import { buildArgumentSchema, isUntyped } from './helpers.js';
 import { coercionOf } from './infer.js';
 import type { Coercion } from './infer.js';
 import { codePointLength } from './length.js';
 import { RefIndex } from './refs.js';
 import type { ArgumentValidationOptions } from './types.js';
+import { escapePointerSegment, setOwn, unescapePointerSegment } from '../json.js';
 
 /** Default code-point limit of every string argument. */
 export const DEFAULT_MAX_LENGTH = 10_000;
@@ -69,14 +70,6 @@ const LEGACY_DIALECT = /^https?:\/\/json-schema\.org\/(?:draft-0[3467]\/schema|d
 
 function isLimit(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0;
-}
-
-function unescapePointer(segment: string): string {
-  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
-function pointerSegment(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 function defaultLimitOf(options: ArgumentValidationOptions): number {
@@ -189,7 +182,7 @@ class DeclaredPlan implements ArgumentPlan {
 
   locate(pointer: string): string {
     const m = /^\/properties\/([^/]*)(.*)$/.exec(pointer);
-    const i = m === null ? -1 : this.names.indexOf(unescapePointer(m[1] ?? ''));
+    const i = m === null ? -1 : this.names.indexOf(unescapePointerSegment(m[1] ?? ''));
     return m === null || i < 0 ? '/arguments' : `/arguments/${i}${m[2] ?? ''}`;
   }
 }
@@ -333,7 +326,7 @@ function fromInputSchema(inputSchema: unknown, options: ArgumentValidationOption
     const property = properties[name];
     const p = isRecord(property) ? property : {};
     if (RESERVED.has(name) || defaultTooLong(p)) {
-      const path = `/inputSchema/properties/${pointerSegment(name)}`;
+      const path = `/inputSchema/properties/${escapePointerSegment(name)}`;
       problems.push(RESERVED.has(name) ? reservedProblem(name, path) : defaultTooLongProblem(p, path));
     }
     const def = p['default'];

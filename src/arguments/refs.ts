@@ -7,7 +7,7 @@
  * @internal
  */
 
-import { isRecord } from '../is-record.js';
+import { isRecord } from '../json.js';
 /** The base URI of a document without `$id` (relative `$id`s and refs resolve against it). */
 const DOCUMENT_BASE = 'https://schema.invalid/';
 

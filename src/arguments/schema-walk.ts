@@ -7,25 +7,13 @@
  * @module
  * @internal
  */
-import { isRecord } from '../is-record.js';
+import { escapePointerSegment, isRecord } from '../json.js';
 import { LIST_SCHEMAS as LIST, MAP_SCHEMAS as MAP, ONE_SCHEMA as ONE, RefIndex } from './refs.js';
 
 /** One problem, located by a JSON pointer into the schema it was found in. */
 export interface SchemaProblem {
   readonly pointer: string;
   readonly message: string;
-}
-
-/**
- * Escapes one JSON-pointer segment.
- *
- * @example
- * ```ts
- * pointerSegment('a/b~c'); // 'a~1b~0c'
- * ```
- */
-export function pointerSegment(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 function compiles(pattern: string): string | undefined {
@@ -114,7 +102,7 @@ function walk(node: unknown, pointer: string, base: string, w: Walk): void {
     const map = node[k];
     if (!isRecord(map)) continue;
     for (const name of Object.keys(map)) {
-      const at = `${pointer}/${k}/${pointerSegment(name)}`;
+      const at = `${pointer}/${k}/${escapePointerSegment(name)}`;
       if (k === 'patternProperties') {
         const bad = compiles(name);
         if (bad !== undefined) out.push({ pointer: at, message: bad });

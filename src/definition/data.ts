@@ -5,7 +5,7 @@
  * @module
  */
 
-import { isRecord } from '../is-record.js';
+import { childPointer, isRecord, setOwn } from '../json.js';
 
 export { isRecord };
 
@@ -71,22 +71,6 @@ export function quote(value: unknown): string {
   }
 }
 
-/**
- * Sets a property safely, even when the key is `__proto__` (it becomes an own property, not the prototype).
- *
- * @example
- * ```ts
- * define(target, '__proto__', value);
- * ```
- */
-export function define(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') {
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  } else {
-    target[key] = value;
-  }
-}
-
 function isPlain(value: object): boolean {
   const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
@@ -133,8 +117,7 @@ export function frozenCopy(value: unknown, ancestors: object[] = [], at = ''): u
   } else {
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value)) {
-      const escaped = key.replace(/~/g, '~0').replace(/\//g, '~1');
-      define(out, key, frozenCopy((value as Record<string, unknown>)[key], ancestors, `${at}/${escaped}`));
+      setOwn(out, key, frozenCopy((value as Record<string, unknown>)[key], ancestors, childPointer(at, key)));
     }
     copy = out;
   }

@@ -5,7 +5,8 @@
  */
 import { has, isRecord, own, unknownKeyMessage } from './data.js';
 import { checkPromptDefinition } from './parse.js';
-import { childPointer, createDefinitionError, type LocatePointer } from './problems.js';
+import { childPointer } from '../json.js';
+import { createDefinitionError, type LocatePointer } from './problems.js';
 import type { DefinitionProblem, PromptDefinition, SystemRolePolicy } from './types.js';
 
 /** Options of {@link normalizeLegacyPrompt}. */

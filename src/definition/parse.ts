@@ -7,7 +7,8 @@ import { ARGUMENT_SCHEMA_KEYWORDS, matchesJsonType } from './keywords.js';
 import type { Icon, Role } from '../types.js';
 import { CycleError, describeType, frozenCopy, has, isRecord, own, quote, unknownKeyMessage } from './data.js';
 import { validateArgumentName, validatePromptName } from './names.js';
-import { childPointer, createDefinitionError, type LocatePointer } from './problems.js';
+import { childPointer } from '../json.js';
+import { createDefinitionError, type LocatePointer } from './problems.js';
 import type {
   ArgumentType,
   ContentTemplate,

@@ -22,32 +22,6 @@ export interface DefinitionErrorOptions {
   locate?: LocatePointer;
 }
 
-/**
- * Builds a JSON pointer (RFC 6901) from path segments.
- *
- * @example
- * ```ts
- * toJsonPointer(['messages', 0, 'role']); // '/messages/0/role'
- * toJsonPointer([]); // ''
- * ```
- */
-export function toJsonPointer(segments: readonly (string | number)[]): string {
-  return segments.map((s) => `/${String(s).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
-}
-
-/**
- * Appends one segment to a JSON pointer (escaping `~` and `/`).
- *
- * @example
- * ```ts
- * childPointer('/messages', 0); // '/messages/0'
- * ```
- */
-export function childPointer(pointer: string, segment: string | number): string {
-  if (typeof segment === 'number' || !/[~/]/.test(segment)) return `${pointer}/${segment}`;
-  return pointer + toJsonPointer([segment]);
-}
-
 function parentPointer(pointer: string): string | undefined {
   if (pointer === '') return undefined;
   return pointer.slice(0, pointer.lastIndexOf('/'));

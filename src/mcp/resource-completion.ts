@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { isRecord } from '../is-record.js';
+import { isRecord } from '../json.js';
 import { PromptError } from '../errors.js';
 import { readCompleteParams } from '../protocol.js';
 import type { CompleteResult } from '../types.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PromptError, isPromptError } from '../../src/errors.js';
+import { PromptError } from '../../src/errors.js';
 import { normalizeLegacyPrompt, parsePromptDefinition } from '../../src/definition/index.js';
 import type { InvalidDefinitionData, NormalizeLegacyPromptOptions } from '../../src/definition/index.js';
 import { thrownBy } from '../support/errors.js';

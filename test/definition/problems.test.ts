@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PromptError } from '../../src/errors.js';
 import { createDefinitionError } from '../../src/definition/index.js';
-import { toJsonPointer } from '../../src/definition/problems.js';
+import { toJsonPointer } from '../../src/json.js';
 
 describe('createDefinitionError', () => {
   it('builds the same INVALID_PROMPT_DEFINITION shape for problems found outside the parser', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GetPromptResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { PromptError, isPromptError } from '../../src/errors.js';
+import { PromptError } from '../../src/errors.js';
 import { guardPromptResult, normalizeRenderOutput } from '../../src/guard.js';
 import { assertRenderedSize } from '../../src/render/limits.js';
 import { errorResponseFor } from '../../src/response.js';

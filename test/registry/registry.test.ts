@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { PromptError, isPromptError } from '../../src/errors.js';
 import { PromptRegistry } from '../../src/registry.js';
 import type { RegistryChangeEvent } from '../../src/registry.js';
 import type { PromptDefinition } from '../../src/definition/types.js';
