@@ -8,6 +8,7 @@
  * @internal
  */
 import { escapePointerSegment, isRecord } from '../json.js';
+import safeRegex from 'safe-regex2';
 import { LIST_SCHEMAS as LIST, MAP_SCHEMAS as MAP, ONE_SCHEMA as ONE, RefIndex } from './refs.js';
 
 /** One problem, located by a JSON pointer into the schema it was found in. */
@@ -16,13 +17,16 @@ export interface SchemaProblem {
   readonly message: string;
 }
 
-function compiles(pattern: string): string | undefined {
+/** Why `pattern` cannot be used: it does not compile, or it can backtrack catastrophically (nested quantifiers). */
+function patternProblem(pattern: string): string | undefined {
   try {
     new RegExp(pattern, 'u');
-    return undefined;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }
+  return safeRegex(pattern)
+    ? undefined
+    : `pattern ${JSON.stringify(pattern.length > 200 ? `${pattern.slice(0, 200)}…` : pattern)} can take exponential time (nested or overlapping quantifiers); rewrite it without a repeated group of repeats`;
 }
 
 /** Reference keywords: both resolve like `$ref` when the schema is compiled. */
@@ -68,7 +72,7 @@ function walk(node: unknown, pointer: string, base: string, w: Walk): void {
   const knownFormat = w.knownFormat;
   const pattern = node['pattern'];
   if (typeof pattern === 'string') {
-    const bad = compiles(pattern);
+    const bad = patternProblem(pattern);
     if (bad !== undefined) out.push({ pointer: `${pointer}/pattern`, message: bad });
   }
   const format = node['format'];
@@ -104,7 +108,7 @@ function walk(node: unknown, pointer: string, base: string, w: Walk): void {
     for (const name of Object.keys(map)) {
       const at = `${pointer}/${k}/${escapePointerSegment(name)}`;
       if (k === 'patternProperties') {
-        const bad = compiles(name);
+        const bad = patternProblem(name);
         if (bad !== undefined) out.push({ pointer: at, message: bad });
       }
       if (k === 'properties' && name === '__proto__') {
