@@ -69,11 +69,18 @@ export function typeMask(type: unknown): number {
 /** Decimal numeric text (JSON-like; a leading `+` or `.` is tolerated). No hex, no `Infinity`, no `NaN`. */
 const NUMERIC = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
-/** The finite number `t` (trimmed text) spells, or undefined (not numeric, or out of range such as `1e400`). */
+const DIGITS = /^[+-]?\d+$/;
+
+/**
+ * The finite number `t` (trimmed text) spells, or undefined: not numeric, out of range (`1e400`), or whole-number digits
+ * a double cannot hold exactly (`9007199254740993`): those stay text and the schema rejects them.
+ */
 function numberOf(t: string): number | undefined {
   if (!NUMERIC.test(t)) return undefined;
   const n = Number(t);
-  return Number.isFinite(n) ? n : undefined;
+  if (!Number.isFinite(n)) return undefined;
+  if (!Number.isSafeInteger(n) && DIGITS.test(t) && BigInt(t) !== BigInt(n)) return undefined;
+  return n;
 }
 
 /** The boolean `t` (trimmed text) spells, any case, or undefined. */

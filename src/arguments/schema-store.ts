@@ -84,6 +84,8 @@ function createAjv(warnings: string[]): Ajv2020 {
     strict: false,
     // NaN and Infinity are not numbers (JSON has neither).
     strictNumbers: true,
+    // Decimal steps: 0.3 is a multiple of 0.1 (floating-point division leaves 2.9999999999999996).
+    multipleOfPrecision: 9,
     useDefaults: false,
     coerceTypes: false,
     // We validate schemas against the meta-schema ourselves (on the checker), to report every problem with its path.

@@ -448,6 +448,37 @@ export const argumentCases: ArgumentCase[] = [
       0,
     ),
   },
+  {
+    group: 'types',
+    title: 'leaves whole-number text a double cannot hold exactly uncoerced (never rounds 9007199254740993)',
+    arguments: [
+      { name: 'i', type: 'integer' },
+      { name: 'n', type: 'number' },
+      { name: 'big', type: 'number' },
+    ],
+    provided: { i: '9007199254740993', n: '-9007199254740993', big: '100000000000000000000' },
+    wire: true,
+    expected: invalid(
+      [
+        { argument: 'i', keyword: 'type', message: 'must be integer' },
+        { argument: 'n', keyword: 'type', message: 'must be number' },
+      ],
+      3,
+      0,
+    ),
+  },
+  {
+    group: 'types',
+    title: 'accepts exact decimal multiples of a decimal multipleOf (0.07 of 0.01, 0.3 of 0.1)',
+    arguments: [
+      { name: 'price', type: 'number', multipleOf: 0.01 },
+      { name: 'total', type: 'number', multipleOf: 0.01 },
+      { name: 'step', type: 'number', multipleOf: 0.1 },
+    ],
+    provided: { price: '0.07', total: '19.99', step: '0.3' },
+    wire: true,
+    expected: ok({ price: 0.07, total: 19.99, step: 0.3 }),
+  },
   // ---- coercion inferred when there is no literal type
   {
     group: 'inferred',
