@@ -6,6 +6,7 @@
 import type { PromptArgumentDefinition } from '../definition/types.js';
 import type { JsonSchema } from '../types.js';
 import { SchemaStore } from './schema-store.js';
+import type { StoreStats } from './schema-store.js';
 import type { ArgumentValidationOptions, ArgumentValidatorCacheOptions, CompiledArgumentValidator } from './types.js';
 import { PlanCache } from './plan-cache.js';
 import { ArgumentValidator } from './validator.js';
@@ -44,10 +45,6 @@ export class ArgumentValidatorCache {
   private readonly store = new SchemaStore();
   private readonly plans = new PlanCache();
   private readonly defaults: ArgumentValidationOptions;
-  /** The last options given (their values: the object may be mutated) and their merge with the defaults. */
-  private lastMaxLength: unknown;
-  private lastExtra: unknown;
-  private lastMerged: ArgumentValidationOptions | undefined;
 
   constructor(options: ArgumentValidatorCacheOptions = {}) {
     this.defaults = { ...options.defaults };
@@ -62,17 +59,7 @@ export class ArgumentValidatorCache {
     inputSchema: JsonSchema | undefined,
     options?: ArgumentValidationOptions,
   ): CompiledArgumentValidator {
-    let merged = this.defaults;
-    if (options !== undefined) {
-      const maxLength: unknown = options.maxLength;
-      const extra: unknown = options.extraArguments;
-      if (this.lastMerged === undefined || !Object.is(maxLength, this.lastMaxLength) || extra !== this.lastExtra) {
-        this.lastMaxLength = maxLength;
-        this.lastExtra = extra;
-        this.lastMerged = { ...this.defaults, ...stripUndefined(options) };
-      }
-      merged = this.lastMerged;
-    }
+    const merged = options === undefined ? this.defaults : { ...this.defaults, ...stripUndefined(options) };
     return new ArgumentValidator(this.store, this.plans, promptArguments, inputSchema, merged);
   }
 
@@ -83,11 +70,19 @@ export class ArgumentValidatorCache {
   get size(): number {
     return this.store.size;
   }
+
+  /** @internal The ajv instances' counters (memory tests). */
+  storeStats(): StoreStats {
+    return this.store.debugStats();
+  }
 }
 
 function stripUndefined(options: ArgumentValidationOptions): ArgumentValidationOptions {
   const out: ArgumentValidationOptions = {};
   if (options.maxLength !== undefined) out.maxLength = options.maxLength;
   if (options.extraArguments !== undefined) out.extraArguments = options.extraArguments;
+  if (options.maxDepth !== undefined) out.maxDepth = options.maxDepth;
+  if (options.maxItems !== undefined) out.maxItems = options.maxItems;
+  if (options.maxBytes !== undefined) out.maxBytes = options.maxBytes;
   return out;
 }

@@ -17,6 +17,12 @@ export interface ArgumentValidationOptions {
    * An inputSchema that sets `additionalProperties` or `unevaluatedProperties` at its root decides itself (it wins).
    */
   extraArguments?: 'accept' | 'reject';
+  /** Max nesting depth of an array/object argument value (containers inside containers). Default 64. */
+  maxDepth?: number;
+  /** Max items (array elements plus object keys, at every depth) of one array/object argument value. Default 10,000. */
+  maxItems?: number;
+  /** Max approximate size in bytes of one array/object argument value. Default 1,048,576. */
+  maxBytes?: number;
 }
 
 /** `data` of a "Missing required prompt arguments" failure. */

@@ -27,6 +27,9 @@ function validatorFor(
     inputSchema ?? null,
     options?.maxLength ?? null,
     options?.extraArguments ?? null,
+    options?.maxDepth ?? null,
+    options?.maxItems ?? null,
+    options?.maxBytes ?? null,
   ]);
   const hit = recent.get(key);
   if (hit !== undefined) {
@@ -58,7 +61,7 @@ function validatorFor(
  * ```
  */
 export function standaloneStoreStats(): StoreStats | undefined {
-  return (cache as unknown as { store: { debugStats(): StoreStats } } | undefined)?.store.debugStats();
+  return cache?.storeStats();
 }
 
 /**

@@ -15,8 +15,9 @@ import { PromptError } from '../errors.js';
 import type { JsonSchema } from '../types.js';
 import { oneOfMessage, toDetails } from './ajv-errors.js';
 import { coerceValue } from './coerce.js';
-import { missingFailure, schemaFailure, tooLongFailure } from './failures.js';
-import { exceedsLimit } from './length.js';
+import { definitionError, missingFailure, schemaFailure, tooLongFailure } from './failures.js';
+import { boundedCopy, exceedsLimit, ILL_FORMED, isWellFormedText } from './length.js';
+import type { ValueLimits } from './length.js';
 import { buildPlan, isPlainFastDeclaration } from './plan.js';
 import type { ArgumentPlan, ArgumentSlot } from './plan.js';
 import type { PlanCache } from './plan-cache.js';
@@ -33,6 +34,20 @@ const EMPTY: Readonly<Record<string, unknown>> = Object.freeze(Object.create(nul
 
 function notAllowed(argument: string, allowed: ReadonlySet<string>): SchemaValidationDetail {
   return { argument, keyword: 'enum', message: oneOfMessage(allowed) };
+}
+
+
+/** Default bounds of typed (array/object) values; see {@link ArgumentValidationOptions}. */
+export const DEFAULT_MAX_DEPTH = 64;
+export const DEFAULT_MAX_ITEMS = 10_000;
+export const DEFAULT_MAX_BYTES = 1_048_576;
+
+function limitOption(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw definitionError([{ path: `/${name}`, message: `options.${name} must be a non-negative integer` }]);
+  }
+  return value;
 }
 
 function copyDefault(value: unknown): unknown {
@@ -62,6 +77,7 @@ export class ArgumentValidator implements CompiledArgumentValidator {
   private checked = false;
   private failure: unknown;
   private released = false;
+  private limits: ValueLimits | undefined;
 
   constructor(
     private readonly store: SchemaStore,
@@ -163,8 +179,19 @@ export class ArgumentValidator implements CompiledArgumentValidator {
     return this.store.compiled(entry, (pointer) => plan.locate(pointer));
   }
 
+  private valueLimits(plan: ArgumentPlan): ValueLimits {
+    const o = this.options;
+    return (this.limits = {
+      maxDepth: limitOption(o.maxDepth, DEFAULT_MAX_DEPTH, 'maxDepth'),
+      maxItems: limitOption(o.maxItems, DEFAULT_MAX_ITEMS, 'maxItems'),
+      maxBytes: limitOption(o.maxBytes, DEFAULT_MAX_BYTES, 'maxBytes'),
+      maxLength: plan.extraLimit,
+    });
+  }
+
   validate(provided: unknown): ArgumentValidationResult {
     const plan = this.ready ?? this.prepare();
+    const limits = this.limits ?? this.valueLimits(plan);
     let input: Record<string, unknown>;
     if (provided === undefined || provided === null) {
       input = EMPTY;
@@ -195,17 +222,30 @@ export class ArgumentValidator implements CompiledArgumentValidator {
       }
       const slot: ArgumentSlot | undefined = slots.get(key);
       const limit = slot === undefined ? plan.extraLimit : slot.limit;
-      if (typeof raw === 'string' && exceedsLimit(raw, limit)) {
-        tooLong = key;
-        tooLongLimit = limit;
-        out[key] = raw;
-        continue;
+      if (typeof raw === 'string') {
+        if (exceedsLimit(raw, limit)) {
+          tooLong = key;
+          tooLongLimit = limit;
+          out[key] = raw;
+          continue;
+        }
+        if (!isWellFormedText(raw)) {
+          (details ??= []).push({ argument: key, keyword: 'wellFormed', message: ILL_FORMED.message });
+          continue;
+        }
       }
       if (slot === undefined) {
         if (fast && plan.rejectExtras) {
           (details ??= []).push({ argument: key, keyword: 'additionalProperties', message: 'is not a declared argument' });
         }
-        out[key] = raw;
+        if (typeof raw !== 'object') {
+          out[key] = raw;
+          continue;
+        }
+        const bounded = boundedCopy(raw, limits);
+        if ('value' in bounded) out[key] = bounded.value;
+        else if (bounded.problem.kind === 'too-long') [tooLong, tooLongLimit] = [key, bounded.problem.limit];
+        else (details ??= []).push({ argument: key, keyword: bounded.problem.keyword, message: bounded.problem.message });
         continue;
       }
       let value: unknown;
@@ -218,6 +258,15 @@ export class ArgumentValidator implements CompiledArgumentValidator {
           tooLong = key;
           tooLongLimit = limit;
         }
+      }
+      if (typeof value === 'object' && value !== null) {
+        const bounded = boundedCopy(value, limits);
+        if (!('value' in bounded)) {
+          if (bounded.problem.kind === 'too-long') [tooLong, tooLongLimit] = [key, bounded.problem.limit];
+          else (details ??= []).push({ argument: key, keyword: bounded.problem.keyword, message: bounded.problem.message });
+          continue;
+        }
+        value = bounded.value;
       }
       if (fast) {
         if (typeof value === 'string') {

@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { sameShapeCatalogue } from '../../bench/fixtures.js';
 import { ArgumentValidatorCache, validatePromptArguments } from '../../src/arguments/index.js';
 import { RECYCLE_MIN } from '../../src/arguments/schema-store.js';
-import type { SchemaStore, StoreStats } from '../../src/arguments/schema-store.js';
+import type { StoreStats } from '../../src/arguments/schema-store.js';
 import { standaloneStoreStats } from '../../src/arguments/validate.js';
 import type { PromptArgumentDefinition } from '../../src/definition/types.js';
 import type { JsonSchema } from '../../src/types.js';
 
 /** White-box view of the cache's private ajv instances (tests only). */
 function ajvStats(cache: ArgumentValidatorCache): StoreStats {
-  return (cache as unknown as { store: SchemaStore }).store.debugStats();
+  return cache.storeStats();
 }
 
 const shape = (): PromptArgumentDefinition[] => [

@@ -470,11 +470,14 @@ export const argumentCases: ArgumentCase[] = [
   {
     group: 'types',
     title: 'accepts exact decimal multiples of a decimal multipleOf (0.07 of 0.01, 0.3 of 0.1)',
-    arguments: [
-      { name: 'price', type: 'number', multipleOf: 0.01 },
-      { name: 'total', type: 'number', multipleOf: 0.01 },
-      { name: 'step', type: 'number', multipleOf: 0.1 },
-    ],
+    inputSchema: {
+      type: 'object',
+      properties: {
+        price: { type: 'number', multipleOf: 0.01 },
+        total: { type: 'number', multipleOf: 0.01 },
+        step: { type: 'number', multipleOf: 0.1 },
+      },
+    },
     provided: { price: '0.07', total: '19.99', step: '0.3' },
     wire: true,
     expected: ok({ price: 0.07, total: 19.99, step: 0.3 }),

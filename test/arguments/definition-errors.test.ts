@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { ArgumentValidatorCache, validatePromptArguments } from '../../src/arguments/index.js';
-import type { SchemaStore } from '../../src/arguments/schema-store.js';
 import type { PromptArgumentDefinition } from '../../src/definition/types.js';
 import type { JsonSchema } from '../../src/types.js';
 import type { PromptError } from '../../src/errors.js';
@@ -128,13 +127,12 @@ describe('an invalid argument schema', () => {
     const cache = new ArgumentValidatorCache();
     const good = cache.compile([{ name: 'n', minimum: 0 }], undefined);
     good.validate({});
-    const store = (cache as unknown as { store: SchemaStore }).store;
-    expect(store.debugStats().pinned).toBe(1);
+        expect(cache.storeStats().pinned).toBe(1);
     for (const args of [bad({ pattern: '[' }), bad({ format: 'emial' }), bad({ type: 'strnig' })]) {
       thrownBy(() => cache.compile(args, undefined).validate({}));
     }
     expect(cache.size).toBe(1);
-    expect(store.debugStats().pinned).toBe(1);
+    expect(cache.storeStats().pinned).toBe(1);
   });
 
   it('rejects an invalid options.maxLength', () => {
