@@ -66,13 +66,12 @@ export type {
 export type { Logger, LogFn } from './logger.js';
 export {
   PROMPT_DEFINITION_SCHEMA_ID,
-  createDefinitionError,
+  argumentNameProblem,
   definePrompt,
   normalizeLegacyPrompt,
   parsePromptDefinition,
   promptDefinitionSchema,
-  validateArgumentName,
-  validatePromptName,
+  promptNameProblem,
 } from './definition/index.js';
 export type {
   DefinitionErrorOptions,
@@ -82,8 +81,6 @@ export type {
 } from './definition/index.js';
 export {
   argumentFailureToPromptError,
-  extractArgumentNames,
-  extractRequiredArguments,
   getArgumentSchema,
   validatePromptArguments,
 } from './arguments/index.js';

@@ -1,11 +1,11 @@
 /**
- * Argument validation (issue 2, section 5; the seed 003 contract).
+ * Argument validation: declarations -> plan -> coercion, bounds and the schema check.
  *
  * @module
  */
 export { ArgumentValidatorCache } from './cache.js';
 export { argumentFailureToPromptError } from './failures.js';
-export { extractArgumentNames, extractRequiredArguments, getArgumentSchema } from './helpers.js';
+export { getArgumentSchema } from './argument-schema.js';
 export { validatePromptArguments } from './validate.js';
 export type {
   ArgumentTooLongData,

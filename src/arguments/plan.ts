@@ -12,7 +12,7 @@ import type { JsonSchema } from '../types.js';
 import { TYPE_CHOICE, TYPE_OBJECT, TYPE_STRING, typeMask } from './coerce.js';
 import type { Choices } from './coerce.js';
 import { definitionError } from './failures.js';
-import { buildArgumentSchema, isUntyped } from './helpers.js';
+import { buildArgumentSchema, isUntyped } from './argument-schema.js';
 import { coercionOf } from './infer.js';
 import type { Coercion } from './infer.js';
 import { codePointLength } from './length.js';

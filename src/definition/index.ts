@@ -6,7 +6,7 @@
 export { definePrompt } from './define.js';
 export { normalizeLegacyPrompt } from './legacy.js';
 export type { NormalizeLegacyPromptOptions } from './legacy.js';
-export { validateArgumentName, validatePromptName } from './names.js';
+export { argumentNameProblem, promptNameProblem } from './names.js';
 export { parsePromptDefinition } from './parse.js';
 export type { ParsePromptDefinitionOptions } from './parse.js';
 export { createDefinitionError } from './problems.js';

@@ -3,9 +3,9 @@
  *
  * @module
  */
-import { has, isRecord, own, unknownKeyMessage } from './data.js';
+import { has, own, unknownKeyMessage } from './raw-data.js';
 import { checkPromptDefinition } from './parse.js';
-import { childPointer } from '../json.js';
+import { childPointer, isRecord } from '../json.js';
 import { createDefinitionError, type LocatePointer } from './problems.js';
 import type { DefinitionProblem, PromptDefinition, SystemRolePolicy } from './types.js';
 

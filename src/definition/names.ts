@@ -5,12 +5,13 @@
  * characters. This accepts kebab-case (`review-code`), snake_case (`test_simple_prompt`) and mixed forms
  * (`review_code-v2`, `team.review-code`), and keeps names safe as file names, URL path segments and CLI arguments.
  *
- * Argument names: 1 to 128 characters (code points), no whitespace or control characters, and not `__proto__`,
- * `constructor` or `prototype`.
+ * Argument names: 1 to 128 characters (code points), no whitespace, control or invisible format characters (bidi
+ * controls, zero-width characters), and not `__proto__`, `constructor` or `prototype`. Names that are equal after
+ * Unicode NFC normalization are duplicates.
  *
  * @module
  */
-import { describeType } from './data.js';
+import { describeType } from './raw-data.js';
 
 /** The longest prompt or argument name accepted. */
 export const MAX_NAME_LENGTH = 128;
@@ -19,7 +20,8 @@ export const MAX_NAME_LENGTH = 128;
 export const PROMPT_NAME_PATTERN = '^(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9._-]*$';
 
 /** The regular expression (source) a valid argument name matches; shared with the published JSON Schema. */
-export const ARGUMENT_NAME_PATTERN = '^[^\\s\\u0000-\\u001F\\u007F-\\u009F]+$';
+export const ARGUMENT_NAME_PATTERN =
+  '^[^\\s\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u061C\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFEFF]+$';
 
 /** Argument names that could reach an object's prototype chain. */
 export const RESERVED_ARGUMENT_NAMES: readonly string[] = Object.freeze(['__proto__', 'constructor', 'prototype']);
@@ -27,6 +29,8 @@ export const RESERVED_ARGUMENT_NAMES: readonly string[] = Object.freeze(['__prot
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001F\u007F-\u009F]/u;
 const WHITESPACE = /\s/u;
+/** Invisible format characters: bidi controls, zero-width (non-)joiners and spaces, soft hyphen, BOM, tags. */
+const INVISIBLE = /\p{Cf}/u;
 const PROMPT_NAME = new RegExp(PROMPT_NAME_PATTERN, 'u');
 const ARGUMENT_NAME = new RegExp(ARGUMENT_NAME_PATTERN, 'u');
 const PROMPT_NAME_CHAR = /[A-Za-z0-9._-]/u;
@@ -39,6 +43,7 @@ function commonProblem(label: string, name: unknown): string | undefined {
   if (length > MAX_NAME_LENGTH) return `${label} must be at most ${MAX_NAME_LENGTH} characters (got ${length})`;
   if (CONTROL.test(name)) return `${label} must not contain control characters`;
   if (WHITESPACE.test(name)) return `${label} must not contain whitespace`;
+  if (INVISIBLE.test(name)) return `${label} must not contain invisible characters (bidi controls, zero-width characters)`;
   return undefined;
 }
 
@@ -47,12 +52,12 @@ function commonProblem(label: string, name: unknown): string | undefined {
  *
  * @example
  * ```ts
- * validatePromptName('review-code'); // undefined
- * validatePromptName('test_simple_prompt'); // undefined
- * validatePromptName('../etc/passwd'); // "prompt name must not contain '/'"
+ * promptNameProblem('review-code'); // undefined
+ * promptNameProblem('test_simple_prompt'); // undefined
+ * promptNameProblem('../etc/passwd'); // "prompt name must not contain '/'"
  * ```
  */
-export function validatePromptName(name: unknown): string | undefined {
+export function promptNameProblem(name: unknown): string | undefined {
   // Fast path: the pattern is ASCII-only, so UTF-16 length is the character count.
   if (typeof name === 'string' && name.length <= MAX_NAME_LENGTH && PROMPT_NAME.test(name)) return undefined;
   const label = 'prompt name';
@@ -75,16 +80,17 @@ export function validatePromptName(name: unknown): string | undefined {
  *
  * @example
  * ```ts
- * validateArgumentName('code'); // undefined
- * validateArgumentName('__proto__'); // "argument name '__proto__' is reserved"
+ * argumentNameProblem('code'); // undefined
+ * argumentNameProblem('__proto__'); // "argument name '__proto__' is reserved"
  * ```
  */
-export function validateArgumentName(name: unknown): string | undefined {
+export function argumentNameProblem(name: unknown): string | undefined {
   // Fast path: a UTF-16 length within the limit cannot exceed it in code points.
   if (
     typeof name === 'string' &&
     name.length <= MAX_NAME_LENGTH &&
     ARGUMENT_NAME.test(name) &&
+    !INVISIBLE.test(name) &&
     !RESERVED_ARGUMENT_NAMES.includes(name)
   ) {
     return undefined;
@@ -93,4 +99,9 @@ export function validateArgumentName(name: unknown): string | undefined {
   if (common !== undefined || typeof name !== 'string') return common;
   if (RESERVED_ARGUMENT_NAMES.includes(name)) return `argument name '${name}' is reserved`;
   return undefined;
+}
+
+/** The key under which two argument names count as the same (Unicode NFC: `café` composed or decomposed). */
+export function argumentNameKey(name: string): string {
+  return name.normalize('NFC');
 }

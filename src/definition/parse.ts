@@ -5,9 +5,9 @@
  */
 import { ARGUMENT_SCHEMA_KEYWORDS, matchesJsonType } from './keywords.js';
 import type { Icon, Role } from '../types.js';
-import { CycleError, describeType, frozenCopy, has, isRecord, own, quote, unknownKeyMessage } from './data.js';
-import { validateArgumentName, validatePromptName } from './names.js';
-import { childPointer } from '../json.js';
+import { CycleError, describeType, frozenCopy, has, own, quote, unknownKeyMessage } from './raw-data.js';
+import { argumentNameKey, argumentNameProblem, promptNameProblem } from './names.js';
+import { childPointer, isRecord } from '../json.js';
 import { createDefinitionError, type LocatePointer } from './problems.js';
 import type {
   ArgumentType,
@@ -226,7 +226,7 @@ function readArgument(r: Reader, value: unknown, path: string): PromptArgumentDe
   if (!has(value, 'name')) {
     r.problem(childPointer(path, 'name'), 'name is required');
   } else {
-    const problem = validateArgumentName(value['name']);
+    const problem = argumentNameProblem(value['name']);
     if (problem === undefined) out['name'] = value['name'];
     else r.problem(childPointer(path, 'name'), problem);
   }
@@ -328,7 +328,7 @@ function readArguments(r: Reader, value: unknown, path: string): readonly Prompt
     return undefined;
   }
   const before = r.problems.length;
-  const seen = new Map<string, number>();
+  const seen = new Map<string, { i: number; name: string }>();
   const out = new Array<PromptArgumentDefinition>(value.length);
   for (let i = 0; i < value.length; i++) {
     const item: unknown = value[i];
@@ -336,9 +336,14 @@ function readArguments(r: Reader, value: unknown, path: string): readonly Prompt
     const arg = readArgument(r, item, at);
     const name = isRecord(item) ? own(item, 'name') : undefined;
     if (typeof name === 'string') {
-      const first = seen.get(name);
-      if (first === undefined) seen.set(name, i);
-      else r.problem(childPointer(at, 'name'), `duplicate argument name ${quote(name)} (first declared at ${childPointer(path, first)})`);
+      const key = argumentNameKey(name);
+      const first = seen.get(key);
+      if (first === undefined) {
+        seen.set(key, { i, name });
+      } else {
+        const twin = first.name === name ? '' : `, as ${quote(first.name)}: equal after Unicode NFC normalization`;
+        r.problem(childPointer(at, 'name'), `duplicate argument name ${quote(name)} (first declared at ${childPointer(path, first.i)}${twin})`);
+      }
     }
     if (arg !== undefined) out[i] = arg;
   }
@@ -472,7 +477,7 @@ export function checkPromptDefinition(input: unknown, systemRole: SystemRolePoli
   if (!has(input, 'name')) {
     r.problem('/name', 'name is required');
   } else {
-    const problem = validatePromptName(input['name']);
+    const problem = promptNameProblem(input['name']);
     if (problem === undefined) name = out['name'] = input['name'] as string;
     else r.problem('/name', problem);
   }
@@ -549,16 +554,21 @@ export function parsePromptDefinition(input: unknown, options: ParsePromptDefini
 function checkInputSchemaNames(r: Reader, schema: Record<string, unknown>): void {
   const properties = own(schema, 'properties');
   if (isRecord(properties)) {
+    const seen = new Map<string, string>();
     for (const key of Object.keys(properties)) {
-      const problem = validateArgumentName(key);
-      if (problem !== undefined) r.problem(childPointer(childPointer('/inputSchema', 'properties'), key), problem);
+      const at = childPointer(childPointer('/inputSchema', 'properties'), key);
+      const problem = argumentNameProblem(key);
+      if (problem !== undefined) r.problem(at, problem);
+      const twin = seen.get(argumentNameKey(key));
+      if (twin !== undefined) r.problem(at, `duplicate argument name ${quote(key)} (equal to ${quote(twin)} after Unicode NFC normalization)`);
+      else seen.set(argumentNameKey(key), key);
     }
   }
   const required = own(schema, 'required');
   if (Array.isArray(required)) {
     required.forEach((name: unknown, i) => {
-      if (typeof name === 'string' && validateArgumentName(name) !== undefined) {
-        r.problem(childPointer(childPointer('/inputSchema', 'required'), i), validateArgumentName(name)!);
+      if (typeof name === 'string' && argumentNameProblem(name) !== undefined) {
+        r.problem(childPointer(childPointer('/inputSchema', 'required'), i), argumentNameProblem(name)!);
       }
     });
   }

@@ -117,6 +117,17 @@ describe('parsePromptDefinition', () => {
     ]);
   });
 
+  it('reports argument names equal after Unicode NFC normalization as duplicates', () => {
+    const error = parseError({ ...review, arguments: [{ name: 'caf\u00e9' }, { name: 'cafe\u0301' }] });
+    expect(problemsOf(error)).toEqual([
+      { path: '/arguments/1/name', message: "duplicate argument name 'cafe\u0301' (first declared at /arguments/0, as 'caf\u00e9': equal after Unicode NFC normalization)" },
+    ]);
+    const schema = parseError({ ...review, arguments: undefined, inputSchema: { type: 'object', properties: { 'caf\u00e9': {}, 'cafe\u0301': {} } } });
+    expect(problemsOf(schema)).toEqual([
+      { path: '/inputSchema/properties/cafe\u0301', message: "duplicate argument name 'cafe\u0301' (equal to 'caf\u00e9' after Unicode NFC normalization)" },
+    ]);
+  });
+
   it('heads the message with the prompt name when no source is given', () => {
     const error = parseError({ name: 'review-code', messages: [] });
     expect(error.message).toBe('invalid prompt definition \'review-code\'\n  /messages: messages must not be empty');

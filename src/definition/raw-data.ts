@@ -5,9 +5,7 @@
  * @module
  */
 
-import { childPointer, isRecord, setOwn } from '../json.js';
-
-export { isRecord };
+import { childPointer, setOwn } from '../json.js';
 
 /**
  * Whether `key` is an own property of `record` whose value is not `undefined`.

@@ -26,34 +26,6 @@ export function isUntyped(arg: Readonly<Record<string, unknown>>): boolean {
 }
 
 /**
- * The names of the declared arguments, in declaration order (`[]` for undefined, null or empty).
- *
- * @example
- * ```ts
- * extractArgumentNames([{ name: 'code', required: true }, { name: 'focus' }]); // ['code', 'focus']
- * ```
- */
-export function extractArgumentNames(promptArguments?: readonly PromptArgumentDefinition[] | null): string[] {
-  if (promptArguments == null) return [];
-  return promptArguments.map((a) => a.name);
-}
-
-/**
- * The names of the arguments declared `required: true`, in declaration order (`required` undefined = optional).
- *
- * @example
- * ```ts
- * extractRequiredArguments([{ name: 'code', required: true }, { name: 'focus' }]); // ['code']
- * ```
- */
-export function extractRequiredArguments(promptArguments?: readonly PromptArgumentDefinition[] | null): string[] {
-  if (promptArguments == null) return [];
-  const out: string[] = [];
-  for (const a of promptArguments) if (a.required === true) out.push(a.name);
-  return out;
-}
-
-/**
  * The object schema of per-argument declarations, with or without title/description annotations (validators leave
  * them out so prompts that differ only in wording share one compiled schema).
  *

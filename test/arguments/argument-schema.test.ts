@@ -2,8 +2,6 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import {
   ArgumentValidatorCache,
-  extractArgumentNames,
-  extractRequiredArguments,
   getArgumentSchema,
 } from '../../src/arguments/index.js';
 import type { PromptArgumentDefinition } from '../../src/definition/types.js';
@@ -14,30 +12,6 @@ const declared: PromptArgumentDefinition[] = [
   { name: 'focus', required: false },
   { name: 'depth', type: 'integer', minimum: 1, default: 2, complete: () => ['1', '2'] },
 ];
-
-describe('extractArgumentNames', () => {
-  it('lists every declared argument name in declaration order', () => {
-    expect(extractArgumentNames(declared)).toEqual(['code', 'language', 'focus', 'depth']);
-  });
-
-  it('returns an empty list for undefined, null or no arguments', () => {
-    expect(extractArgumentNames(undefined)).toEqual([]);
-    expect(extractArgumentNames(null)).toEqual([]);
-    expect(extractArgumentNames([])).toEqual([]);
-  });
-});
-
-describe('extractRequiredArguments', () => {
-  it('lists only arguments declared required: true, in declaration order', () => {
-    expect(extractRequiredArguments(declared)).toEqual(['code', 'language']);
-  });
-
-  it('returns an empty list for undefined, null or no arguments', () => {
-    expect(extractRequiredArguments(undefined)).toEqual([]);
-    expect(extractRequiredArguments(null)).toEqual([]);
-    expect(extractRequiredArguments([{ name: 'a' }, { name: 'b', required: false }])).toEqual([]);
-  });
-});
 
 describe('getArgumentSchema', () => {
   it('builds an object schema with each argument as a property and the required list', () => {
