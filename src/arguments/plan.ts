@@ -5,7 +5,6 @@
  * @module
  * @internal
  */
-import { isRecord } from '../json.js';
 import { RESERVED_ARGUMENT_NAMES } from '../definition/names.js';
 import type { DefinitionProblem, PromptArgumentDefinition } from '../definition/types.js';
 import type { JsonSchema } from '../types.js';
@@ -18,7 +17,7 @@ import type { Coercion } from './infer.js';
 import { codePointLength } from './length.js';
 import { RefIndex } from './refs.js';
 import type { ArgumentValidationOptions } from './types.js';
-import { escapePointerSegment, setOwn, unescapePointerSegment } from '../json.js';
+import { escapePointerSegment, hasOwn, isRecord, setOwn, unescapePointerSegment } from '../json.js';
 
 /** Default code-point limit of every string argument. */
 export const DEFAULT_MAX_LENGTH = 10_000;
@@ -291,10 +290,39 @@ function fromArguments(
     };
     slots.set(name, slot);
     names.push(name);
-    if (entry['required'] === true) required.push(name);
+    if (entry['required'] === true) {
+      if (slot.hasDefault) throw definitionError([{ path: `/arguments/${i}/default`, message: REQUIRED_WITH_DEFAULT }]);
+      required.push(name);
+    }
     if (slot.hasDefault) defaults.push(slot);
   }
   return new DeclaredPlan(names, required, slots, defaults, extraLimit, rejectExtras, fast, list);
+}
+
+const REQUIRED_WITH_DEFAULT = 'a required argument cannot have a default (it would never be missing): drop required or the default';
+
+const UNLISTED =
+  'arguments must be declared in the root properties/required of inputSchema: those declared only through a root ' +
+  'allOf/anyOf/oneOf/$ref are neither listed in prompts/list nor usable in templates (move them to the root)';
+
+/** Root `$ref`s, and root `allOf`/`anyOf`/`oneOf` branches that declare properties the root does not. */
+function rootCompositionProblems(schema: Record<string, unknown>, properties: Record<string, unknown>): DefinitionProblem[] {
+  const out: DefinitionProblem[] = [];
+  for (const k of ['$ref', '$dynamicRef']) {
+    if (schema[k] !== undefined) out.push({ path: `/inputSchema/${k}`, message: UNLISTED });
+  }
+  for (const k of ['allOf', 'anyOf', 'oneOf']) {
+    const list = schema[k];
+    if (!Array.isArray(list)) continue;
+    list.forEach((branch: unknown, i) => {
+      if (!isRecord(branch)) return;
+      const own = isRecord(branch['properties']) ? Object.keys(branch['properties']) : [];
+      const req = Array.isArray(branch['required']) ? branch['required'] : [];
+      const declared = [...own, ...req].some((n) => typeof n === 'string' && !hasOwn(properties, n));
+      if (declared || branch['$ref'] !== undefined) out.push({ path: `/inputSchema/${k}/${i}`, message: UNLISTED });
+    });
+  }
+  return out;
 }
 
 function fromInputSchema(inputSchema: unknown, options: ArgumentValidationOptions): ArgumentPlan {
@@ -318,7 +346,7 @@ function fromInputSchema(inputSchema: unknown, options: ArgumentValidationOption
   }
   const required = [...new Set(requiredList as string[])];
   const names = Object.keys(properties);
-  const problems: DefinitionProblem[] = [];
+  const problems: DefinitionProblem[] = [...rootCompositionProblems(inputSchema, properties)];
   const slots = new Map<string, ArgumentSlot>();
   const defaults: ArgumentSlot[] = [];
   let refs: RefIndex | undefined;
@@ -348,6 +376,9 @@ function fromInputSchema(inputSchema: unknown, options: ArgumentValidationOption
   for (let i = 0; i < requiredList.length; i++) {
     const name = requiredList[i] as string;
     if (!slots.has(name) && RESERVED.has(name)) problems.push(reservedProblem(name, `/inputSchema/required/${i}`));
+    if (slots.get(name)?.hasDefault === true) {
+      problems.push({ path: `/inputSchema/properties/${escapePointerSegment(name)}/default`, message: REQUIRED_WITH_DEFAULT });
+    }
   }
   if (problems.length > 0) throw definitionError(problems);
   for (const name of required) {

@@ -77,6 +77,13 @@ export interface StoreStats {
 /** Maps a JSON pointer into a schema to one into the prompt definition. */
 export type Locate = (schemaPointer: string) => string;
 
+/** Base URI of a schema without `$id`: ajv resolves `$ref: '#'` (recursion to the root) only against an id. */
+const ROOT_ID = 'https://mcp-prompt-kit.invalid/arguments';
+
+function rooted(schema: JsonSchema): JsonSchema {
+  return schema['$id'] === undefined ? { $id: ROOT_ID, ...schema } : schema;
+}
+
 function createAjv(warnings: string[]): Ajv2020 {
   const ajv = new Ajv2020({
     allErrors: true,
@@ -122,8 +129,9 @@ export class SchemaStore {
   private readonly warnings: string[] = [];
   private readonly knownFormat = (name: string): boolean =>
     Object.prototype.hasOwnProperty.call(this.checker.formats, name);
-  private readonly compileOnce = (schema: JsonSchema): ValidateFunction => {
+  private readonly compileOnce = (raw: JsonSchema): ValidateFunction => {
     const compiler = this.compiler();
+    const schema = rooted(raw);
     compiler.compiles++;
     try {
       return compiler.ajv.compile(schema);
@@ -285,8 +293,9 @@ export class SchemaStore {
   }
 
   /** Compiles into `compiler` (counted: ajv keeps it in the scope whatever happens next). */
-  private compile(compiler: Compiler, schema: JsonSchema, locate: Locate): ValidateFunction {
+  private compile(compiler: Compiler, raw: JsonSchema, locate: Locate): ValidateFunction {
     const ajv = compiler.ajv;
+    const schema = rooted(raw);
     compiler.compiles++;
     this.warnings.length = 0;
     let validate: ValidateFunction;

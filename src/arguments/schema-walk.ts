@@ -135,3 +135,27 @@ export function schemaProblems(schema: unknown, knownFormat: (name: string) => b
   walk(schema, '', '', w);
   return w.out;
 }
+
+/** The deepest nesting a declaration may have (ajv and our walks recurse; a deeper one could overflow the stack). */
+export const MAX_SCHEMA_DEPTH = 256;
+
+/**
+ * Where `value` nests deeper than {@link MAX_SCHEMA_DEPTH} (a pointer under `base`), checked without recursion so a
+ * 5,000-deep `{not: {not: …}}` is a located problem instead of a stack overflow.
+ */
+export function nestingProblem(value: unknown, base: string): SchemaProblem | undefined {
+  const stack: [unknown, string, number][] = [[value, base, 0]];
+  // Each object once: shared subschemas cost nothing twice, and a cycle is left for the cycle check to report.
+  const seen = new Set<object>();
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [node, pointer, depth] = next;
+    if (typeof node !== 'object' || node === null || seen.has(node)) continue;
+    seen.add(node);
+    if (depth >= MAX_SCHEMA_DEPTH) {
+      return { pointer, message: `nests deeper than ${MAX_SCHEMA_DEPTH} levels` };
+    }
+    if (Array.isArray(node)) node.forEach((child, i) => stack.push([child, `${pointer}/${i}`, depth + 1]));
+    else for (const k of Object.keys(node)) stack.push([(node as Record<string, unknown>)[k], `${pointer}/${escapePointerSegment(k)}`, depth + 1]);
+  }
+  return undefined;
+}

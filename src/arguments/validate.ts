@@ -22,15 +22,21 @@ function validatorFor(
   inputSchema: JsonSchema | undefined,
   options: ArgumentValidationOptions | undefined,
 ): CompiledArgumentValidator {
-  const key = canonicalJson([
-    promptArguments ?? null,
-    inputSchema ?? null,
-    options?.maxLength ?? null,
-    options?.extraArguments ?? null,
-    options?.maxDepth ?? null,
-    options?.maxItems ?? null,
-    options?.maxBytes ?? null,
-  ]);
+  let key: string;
+  try {
+    key = canonicalJson([
+      promptArguments ?? null,
+      inputSchema ?? null,
+      options?.maxLength ?? null,
+      options?.extraArguments ?? null,
+      options?.maxDepth ?? null,
+      options?.maxItems ?? null,
+      options?.maxBytes ?? null,
+    ]);
+  } catch {
+    // Too deep (or cyclic) to key: not cached; the validator reports where.
+    return (cache ??= new ArgumentValidatorCache()).compile(promptArguments, inputSchema, options);
+  }
   const hit = recent.get(key);
   if (hit !== undefined) {
     recent.delete(key);

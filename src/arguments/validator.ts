@@ -19,6 +19,7 @@ import { definitionError, missingFailure, schemaFailure, tooLongFailure } from '
 import { boundedCopy, exceedsLimit, ILL_FORMED, isWellFormedText } from './length.js';
 import type { ValueLimits } from './length.js';
 import { buildPlan, isPlainFastDeclaration } from './plan.js';
+import { nestingProblem } from './schema-walk.js';
 import type { ArgumentPlan, ArgumentSlot } from './plan.js';
 import type { PlanCache } from './plan-cache.js';
 import type { SchemaStore, StoreEntry } from './schema-store.js';
@@ -116,6 +117,11 @@ export class ArgumentValidator implements CompiledArgumentValidator {
     if (this.plan !== undefined) return this.plan;
     if (this.failure !== undefined) throw this.failure;
     try {
+      const deep =
+        this.inputSchema !== undefined
+          ? nestingProblem(this.inputSchema, '/inputSchema')
+          : nestingProblem(this.promptArguments, '/arguments');
+      if (deep !== undefined) throw definitionError([{ path: deep.pointer, message: deep.message }]);
       if (this.released) {
         this.plan = buildPlan(this.promptArguments, this.inputSchema, this.options);
       } else {

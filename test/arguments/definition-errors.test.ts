@@ -189,3 +189,41 @@ describe('inputSchema dialect', () => {
     });
   });
 });
+
+describe('argument schemas the library could not handle safely', () => {
+  const nested = (depth: number): JsonSchema => {
+    let node: JsonSchema = { type: 'string' };
+    for (let i = 0; i < depth; i++) node = { not: node };
+    return node;
+  };
+
+  for (const depth of [1_000, 5_000]) {
+    it(`reports a ${depth}-deep schema as a located definition error, not a stack overflow`, () => {
+      const error = thrownBy(() => validatePromptArguments({}, undefined, { type: 'object', properties: { a: nested(depth) } }));
+      expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
+      expect(firstProblem(error)).toMatchObject({ path: expect.stringMatching(/^\/inputSchema\/properties\/a\/not\/not/), message: /nests deeper than 256 levels/ });
+    });
+  }
+
+  it("resolves $ref '#' (recursion to the root) instead of failing every request", () => {
+    const schema: JsonSchema = { type: 'object', properties: { tree: { type: 'object', properties: { child: { $ref: '#' } } } } };
+    expect(validatePromptArguments({ tree: '{"child":{"tree":{}}}' }, undefined, schema).ok).toBe(true);
+    expect(validatePromptArguments({ tree: '{"child":{"tree":1}}' }, undefined, schema).ok).toBe(false);
+  });
+
+  it('rejects a required argument with a default, which would never be missing', () => {
+    const declared = thrownBy(() => validatePromptArguments({}, [{ name: 'a', required: true, default: 'x' }]));
+    expect(firstProblem(declared)).toMatchObject({ path: '/arguments/0/default', message: /required argument cannot have a default/ });
+    const schema = { type: 'object', properties: { a: { type: 'string', default: 'x' } }, required: ['a'] } as const;
+    expect(firstProblem(thrownBy(() => validatePromptArguments({}, undefined, schema)))).toMatchObject({ path: '/inputSchema/properties/a/default' });
+  });
+
+  it('rejects arguments declared only through a root allOf or $ref, saying why', () => {
+    const viaAllOf = { type: 'object', allOf: [{ properties: { x: { type: 'string' } }, required: ['x'] }] } as const;
+    expect(firstProblem(thrownBy(() => validatePromptArguments({}, undefined, viaAllOf)))).toMatchObject({ path: '/inputSchema/allOf/0', message: /neither listed in prompts\/list nor usable in templates/ });
+    const viaRef = { type: 'object', $ref: '#/$defs/a', $defs: { a: { properties: { x: {} } } } } as const;
+    expect(firstProblem(thrownBy(() => validatePromptArguments({}, undefined, viaRef)))).toMatchObject({ path: '/inputSchema/$ref' });
+    const constraintOnly = { type: 'object', properties: { x: { type: 'string' } }, allOf: [{ required: ['x'] }] } as const;
+    expect(validatePromptArguments({ x: 'y' }, undefined, constraintOnly).ok).toBe(true);
+  });
+});
