@@ -779,14 +779,6 @@ export const argumentCases: ArgumentCase[] = [
     wire: true,
     expected: ok({ style: 'bold', limit: 10, tags: ['a'] }),
   },
-  {
-    group: 'schema',
-    title: 'lets a default satisfy a required argument',
-    arguments: [{ name: 'style', required: true, default: 'plain' }],
-    provided: {},
-    wire: true,
-    expected: ok({ style: 'plain' }),
-  },
   // ---- inputSchema
   {
     group: 'inputSchema',
