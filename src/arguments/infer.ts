@@ -164,6 +164,8 @@ function intersection(a: Allowed, b: Allowed): Allowed {
 interface Context {
   readonly root: unknown;
   refs: RefIndex | undefined;
+  /** What each (subschema, base) allows, once: references back into a schema cost nothing twice. */
+  memo?: Map<object, Map<string, Allowed | undefined>>;
 }
 
 function indexOf(ctx: Context): RefIndex {
@@ -196,6 +198,17 @@ function valuesOf(schema: Record<string, unknown>): Allowed | undefined {
 function allowedBy(schema: unknown, ctx: Context, parentBase: string, depth: number): Allowed | undefined {
   if (schema === false) return { types: 0, strings: NO_VALUES, numbers: NO_VALUES, booleans: NO_VALUES };
   if (!isRecord(schema) || depth > MAX_DEPTH) return undefined;
+  const byBase = (ctx.memo ??= new Map()).get(schema) ?? new Map<string, Allowed | undefined>();
+  ctx.memo.set(schema, byBase);
+  if (byBase.has(parentBase)) return byBase.get(parentBase);
+  // A reference back to a schema being worked out says nothing (undefined) until it is known.
+  byBase.set(parentBase, undefined);
+  const allowed = allowedUncached(schema, ctx, parentBase, depth);
+  byBase.set(parentBase, allowed);
+  return allowed;
+}
+
+function allowedUncached(schema: Record<string, unknown>, ctx: Context, parentBase: string, depth: number): Allowed | undefined {
   const base = baseOf(schema, ctx, parentBase);
   const values = valuesOf(schema);
   const type = schema['type'];
