@@ -66,6 +66,39 @@ function refProblem(node: Record<string, unknown>, ref: string, base: string, re
   }
 }
 
+/** Keywords that apply their subschemas to the same value (no data consumed on the way). */
+const IN_PLACE_ONE = ['not', 'if', 'then', 'else'] as const;
+const IN_PLACE_LIST = ['allOf', 'anyOf', 'oneOf'] as const;
+
+/**
+ * Whether `ref` leads back to `node` through keywords that apply to the same value: ajv would then recurse forever on
+ * every request (`{allOf: [{$ref: '#/$defs/n'}]}` inside `n`).
+ */
+function loopsInPlace(node: Record<string, unknown>, ref: string, base: string, refs: RefIndex): boolean {
+  const seen = new Set<unknown>();
+  const stack: [unknown, string][] = [];
+  const push = (r: unknown, b: string): void => {
+    if (typeof r !== 'string') return;
+    const target = refs.resolve(r, b);
+    if (target !== undefined && target !== 'external') stack.push([target.node, target.base]);
+  };
+  push(ref, base);
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [current, currentBase] = next;
+    if (current === node) return true;
+    if (!isRecord(current) || seen.has(current)) continue;
+    seen.add(current);
+    const here = current['$id'] !== undefined ? refs.baseOf(current, currentBase) : currentBase;
+    push(current['$ref'], here);
+    for (const k of IN_PLACE_ONE) if (isRecord(current[k])) stack.push([current[k], here]);
+    for (const k of IN_PLACE_LIST) {
+      const list = current[k];
+      if (Array.isArray(list)) for (const child of list) stack.push([child, here]);
+    }
+  }
+  return false;
+}
+
 function walk(node: unknown, pointer: string, base: string, w: Walk): void {
   if (!isRecord(node)) return;
   const out = w.out;
@@ -90,7 +123,10 @@ function walk(node: unknown, pointer: string, base: string, w: Walk): void {
       const problem =
         pointer !== '' && typeof node['$id'] === 'string'
           ? `a ${k} next to a nested $id is not supported (move it into an allOf branch)`
-          : refProblem(node, ref, here, refs);
+          : (refProblem(node, ref, here, refs) ??
+            (loopsInPlace(node, ref, here, refs)
+              ? `${k} ${ref} leads back here without reaching any data (infinite recursion)`
+              : undefined));
       if (problem !== undefined) out.push({ pointer: `${pointer}/${k}`, message: problem });
     }
   }

@@ -211,6 +211,14 @@ describe('argument schemas the library could not handle safely', () => {
     expect(validatePromptArguments({ tree: '{"child":{"tree":1}}' }, undefined, schema).ok).toBe(false);
   });
 
+  it('rejects a reference that leads back to itself without reaching data (60 self-references in an allOf)', () => {
+    const allOf = Array.from({ length: 60 }, () => ({ $ref: '#/$defs/n' }));
+    const schema: JsonSchema = { type: 'object', $defs: { n: { allOf } }, properties: { a: { $ref: '#/$defs/n' } } };
+    const error = thrownBy(() => validatePromptArguments({ a: '1' }, undefined, schema));
+    expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
+    expect(firstProblem(error)).toMatchObject({ path: '/inputSchema/$defs/n/allOf/0/$ref', message: /infinite recursion/ });
+  });
+
   it('rejects a required argument with a default, which would never be missing', () => {
     const declared = thrownBy(() => validatePromptArguments({}, [{ name: 'a', required: true, default: 'x' }]));
     expect(firstProblem(declared)).toMatchObject({ path: '/arguments/0/default', message: /required argument cannot have a default/ });
