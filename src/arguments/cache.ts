@@ -11,36 +11,7 @@ import type { ArgumentValidationOptions, ArgumentValidatorCacheOptions, Compiled
 import { PlanCache } from './plan-cache.js';
 import { ArgumentValidator } from './validator.js';
 
-/**
- * Owns its private ajv instances (JSON Schema draft 2020-12, MCP's default dialect, plus ajv-formats; never a
- * caller's) and the validators compiled with them.
- *
- * - `compile()` is cheap: it does no ajv work and builds nothing. `validator.check()` (call it at registration)
- *   builds the plan and checks the declarations without compiling: meta-schema, formats, patterns, local `$ref`s,
- *   reserved names, and each default against its own property schema; a broken declaration throws PromptError
- *   `INVALID_PROMPT_DEFINITION` there. The validator's first `validate()` compiles (and checks first, if `check()`
- *   was never called).
- * - Validators whose effective schemas are identical (same canonical JSON) share one check result and one compiled
- *   ajv function, reference-counted; `release()` drops a reference and the last one removes the schema from the
- *   cache. ajv itself keeps whatever it ever compiled, so the compiling instance is replaced by a fresh one once
- *   the schemas it holds unused exceed max(1000, 2 × live schemas): memory stays bounded however many distinct
- *   schemas come and go (at most two compiling instances, each holding at most L + max(1000, 2L) + 1 compiled
- *   schemas, L the most live schemas during its use; validators already compiled keep working).
- * - Declarations with only name/required/title/description, `type: 'string'`, a string `enum`, `maxLength` and a
- *   fitting string `default` (the common MCP case) never touch ajv at all, neither to check nor to validate.
- * - Arguments that declare no `type` and no `enum` are plain MCP arguments: strings (a number or boolean given as
- *   typed JSON becomes its string form; an array or object is a `type` error).
- *
- * @example
- * ```ts
- * const cache = new ArgumentValidatorCache();
- * const validator = cache.compile([{ name: 'language', required: true, enum: ['typescript', 'python'] }], undefined);
- * validator.check(); // at registration: throws INVALID_PROMPT_DEFINITION for a broken declaration
- * const result = validator.validate({ language: 'rust' });
- * // result.ok === false; result.error.data.details[0].message === 'must be one of: typescript, python'
- * validator.release(); // when the prompt is removed or replaced
- * ```
- */
+/** Turns argument declarations into validators sharing one private ajv store (lazy; see README, Argument validation). */
 export class ArgumentValidatorCache {
   private readonly store = new SchemaStore();
   private readonly plans = new PlanCache();
