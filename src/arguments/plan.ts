@@ -59,7 +59,7 @@ export interface ArgumentPlan {
    */
   readonly ajvSchema: JsonSchema;
   /** True when the fast path decides alone (no ajv). */
-  readonly fast: boolean;
+  readonly ajvFree: boolean;
   /** Maps a JSON pointer into {@link schema} to one into the prompt definition (for definition errors). */
   locate(schemaPointer: string): string;
 }
@@ -162,7 +162,7 @@ class DeclaredPlan implements ArgumentPlan {
     readonly defaults: readonly ArgumentSlot[],
     readonly extraLimit: number,
     readonly rejectExtras: boolean,
-    readonly fast: boolean,
+    readonly ajvFree: boolean,
     private readonly list: readonly PromptArgumentDefinition[],
   ) {}
 
@@ -188,7 +188,7 @@ class DeclaredPlan implements ArgumentPlan {
 
 /** The plan of an inputSchema. */
 class SchemaPlan implements ArgumentPlan {
-  readonly fast = false;
+  readonly ajvFree = false;
   readonly ajvSchema: JsonSchema;
 
   constructor(
@@ -429,7 +429,7 @@ function withoutLengths(schema: JsonSchema): JsonSchema {
  *
  * @example
  * ```ts
- * buildPlan([{ name: 'code', required: true }], undefined, {}).fast; // true: no ajv needed
+ * buildPlan([{ name: 'code', required: true }], undefined, {}).ajvFree; // true: no ajv needed
  * ```
  */
 export function buildPlan(

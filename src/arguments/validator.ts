@@ -109,7 +109,7 @@ export class ArgumentValidator implements CompiledArgumentValidator {
     this.entry = undefined;
     // Keep validating with the function at hand; without one, the next validate() prepares a detached one.
     this.fn = entry.validate;
-    if (this.fn === undefined && this.ready !== undefined && !this.ready.fast) this.ready = undefined;
+    if (this.fn === undefined && this.ready !== undefined && !this.ready.ajvFree) this.ready = undefined;
     this.store.release(entry);
   }
 
@@ -145,7 +145,7 @@ export class ArgumentValidator implements CompiledArgumentValidator {
     }
     const plan = this.getPlan();
     // A fast-path plan needs nothing more: its declarations are plain strings whose defaults are known to fit.
-    if (!plan.fast) {
+    if (!plan.ajvFree) {
       if (this.failure !== undefined) throw this.failure;
       try {
         const locate = (pointer: string): string => plan.locate(pointer);
@@ -162,7 +162,7 @@ export class ArgumentValidator implements CompiledArgumentValidator {
   /** Builds the plan and, unless the fast path suffices, gets the compiled ajv function (checking first). */
   private prepare(): ArgumentPlan {
     const plan = this.getPlan();
-    if (plan.fast) return (this.ready = plan);
+    if (plan.ajvFree) return (this.ready = plan);
     if (this.failure !== undefined) throw this.failure;
     const locate = (pointer: string): string => plan.locate(pointer);
     try {
@@ -208,7 +208,7 @@ export class ArgumentValidator implements CompiledArgumentValidator {
     }
 
     const slots = plan.slots;
-    const fast = plan.fast;
+    const fast = plan.ajvFree;
     const out = Object.create(null) as Record<string, unknown>;
     let count = 0;
     let tooLong: string | undefined;
