@@ -37,7 +37,6 @@ function notAllowed(argument: string, allowed: ReadonlySet<string>): SchemaValid
   return { argument, keyword: 'enum', message: oneOfMessage(allowed) };
 }
 
-
 /** Default bounds of typed (array/object) values; see {@link ArgumentValidationOptions}. */
 export const DEFAULT_MAX_DEPTH = 64;
 export const DEFAULT_MAX_ITEMS = 10_000;
@@ -237,6 +236,7 @@ export class ArgumentValidator implements CompiledArgumentValidator {
         }
         if (!isWellFormedText(raw)) {
           (details ??= []).push({ argument: key, keyword: 'wellFormed', message: ILL_FORMED.message });
+          out[key] = raw;
           continue;
         }
       }

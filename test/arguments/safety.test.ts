@@ -147,6 +147,8 @@ describe('bounded typed values', () => {
     expect(detailOf(top)).toMatchObject({ argument: 'topic', keyword: 'wellFormed' });
     expect(detailOf(validatePromptArguments({ xs: ['ok', '\uDC00'] }, list))).toMatchObject({ argument: 'xs' });
     expect(validatePromptArguments({ topic: 'emoji 😀' }, [{ name: 'topic' }]).ok).toBe(true);
+    const required = validatePromptArguments({ topic: '\uDFFF' }, [{ name: 'topic', required: true }]);
+    expect(detailOf(required)).toMatchObject({ argument: 'topic', keyword: 'wellFormed' });
   });
 
   it('copies own data properties only: getters and toJSON of values passed from code are never called', () => {
