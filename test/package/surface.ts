@@ -17,6 +17,7 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'buildSuccessResponse',
     'compileTemplate',
     'createDefinitionError',
+    'createMemoryPromptStore',
     'createMemoryResourceResolver',
     'createPromptHandlers',
     'definePrompt',
@@ -32,6 +33,7 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'normalizeLegacyPrompt',
     'parsePromptDefinition',
     'promptDefinitionSchema',
+    'syncRegistry',
     'toCallToolResult',
     'toPromptError',
     'utf8ByteLength',
@@ -43,5 +45,8 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'DEFAULT_DEBOUNCE_MS',
     'attachPrompts',
     'completeFromResourceTemplates',
+  ],
+  './postgres': [
+    'createPostgresPromptStore',
   ],
 };
