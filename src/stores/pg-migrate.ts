@@ -71,11 +71,13 @@ export async function runMigration(client: PgClient, n: TableNames, options: Mig
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [n.lockKey]);
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${n.prompts.slice(0, n.prompts.indexOf('.'))}`);
+    // CREATE SCHEMA needs the CREATE privilege on the database even when the schema exists: only run it when needed.
+    const schema = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [n.schema]);
+    if (schema.rows.length === 0) await client.query(`CREATE SCHEMA "${n.schema}"`);
     let columns = await columnsOf(client, n);
     if (columns.size === 0) {
       const content = CONTENT_COLUMNS.map((c) => `${c.column} ${c.type}`).join(', ');
-      await client.query(`CREATE TABLE ${n.prompts} (name text NOT NULL, ${content}, version integer NOT NULL DEFAULT 1,
+      await client.query(`CREATE TABLE ${n.prompts} (name text PRIMARY KEY, ${content}, version integer NOT NULL DEFAULT 1,
         updated_at timestamptz NOT NULL DEFAULT now(), updated_by text NOT NULL DEFAULT current_user)`);
       report.createdTable = true;
     } else {
@@ -95,7 +97,8 @@ export async function runMigration(client: PgClient, n: TableNames, options: Mig
       }
     }
     columns = await columnsOf(client, n);
-    await client.query(`CREATE UNIQUE INDEX IF NOT EXISTS ${n.nameIndex} ON ${n.prompts} (name)`);
+    // A legacy table may key its rows by something else: the store needs names to be unique.
+    if (!report.createdTable) await client.query(`CREATE UNIQUE INDEX IF NOT EXISTS ${n.nameIndex} ON ${n.prompts} (name)`);
     for (const statement of companionTables(n)) await client.query(statement);
     await client.query(rolesValidFunction(n));
     for (const statement of triggerStatements(n)) await client.query(statement);

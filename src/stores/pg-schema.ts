@@ -45,6 +45,8 @@ export function checkLabel(label: unknown, what = 'label'): string {
 export interface TableNames {
   /** `schema.table` as given, for logs. */
   display: string;
+  /** The schema's name (unquoted). */
+  schema: string;
   prompts: string;
   versions: string;
   labels: string;
@@ -75,6 +77,7 @@ export function tableNames(schema: string, table: string): TableNames {
   const q = (name: string): string => `"${schema}"."${name}"`;
   return {
     display: `${schema}.${table}`,
+    schema,
     prompts: q(table),
     versions: q(`${table}_versions`),
     labels: q(`${table}_labels`),

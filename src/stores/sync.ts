@@ -36,6 +36,8 @@ export interface RegistrySync {
 
 const RETRY_MIN_MS = 100;
 const RETRY_MAX_MS = 5_000;
+/** Above this many changed names in one batch, everything is read again in one query instead. */
+const MAX_NAMED_READS = 50;
 
 /**
  * Loads every prompt of `store` into `registry`, then follows the store's changes: each burst of changes becomes one
@@ -171,7 +173,8 @@ export async function syncRegistry(
       reloadPending = false;
       pending.clear();
       try {
-        await (reload ? loadAll() : loadSome(names));
+        // A large burst (a bulk SQL import) is cheaper to read in one query than name by name.
+        await (reload || names.length > MAX_NAMED_READS ? loadAll() : loadSome(names));
         retryMs = RETRY_MIN_MS;
       } catch (error) {
         // Keep serving the last good set; read everything again once the store answers.

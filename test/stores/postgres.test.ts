@@ -305,6 +305,21 @@ describe('replicas', () => {
     expect(events).toEqual([{ type: 'set', names: ['burst-1', 'burst-2', 'burst-3', 'burst-4', 'burst-5'] }]);
   });
 
+  it('reads a bulk SQL import in one query and applies it as one registry batch', async () => {
+    const table = freshTable();
+    const s = store(poolA, table);
+    await s.migrate();
+    const { registry } = await replica(store(poolB, table));
+    const events: RegistryChangeEvent[] = [];
+    registry.onChange((e) => events.push(e));
+    const imported = change(registry);
+    await poolA.query(`INSERT INTO ${table} (name, messages)
+      SELECT 'bulk-' || lpad(i::text, 3, '0'), '[{"role":"user","content":"hello"}]' FROM generate_series(1, 200) AS i`);
+    await imported;
+    expect(events).toHaveLength(1);
+    expect(events[0]?.names).toHaveLength(200);
+  });
+
   it('recovers from a killed listener connection: keeps serving, reconnects, reloads what it missed', async () => {
     const table = freshTable();
     const a = store(poolA, table);
