@@ -31,7 +31,8 @@ export interface PostgresPromptStoreOptions {
   schema?: string;
   /**
    * Opens the session connection used for LISTEN (default: a client checked out of `pool` for as long as someone
-   * watches). LISTEN needs a session: behind a transaction-mode pooler (PgBouncer) pass a direct connection here,
+   * watches, so give the pool room for it: `max` of 2 or more). LISTEN needs a session: behind a transaction-mode
+   * pooler (PgBouncer) pass a direct connection here,
    * e.g. `async () => { const c = new pg.Client(directUrl); await c.connect(); return c; }`.
    */
   listener?: () => Promise<PgListenerClient>;

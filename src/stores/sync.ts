@@ -65,6 +65,8 @@ export async function syncRegistry(
   const log = toSafeLogger(options.logger);
   const reads = label === undefined ? {} : { label };
   const versions = new Map<string, number>();
+  /** The definition (as JSON) this sync last put into the registry, by name. */
+  const applied = new Map<string, string>();
   const pending = new Set<string>();
   let reloadPending = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -93,14 +95,16 @@ export async function syncRegistry(
 
   /** Applies one batch: every prompt in `entries` is set, every owned name in `gone` removed. */
   const apply = (entries: StoredPrompt[], gone: readonly string[]): void => {
-    const changed = entries.filter((e) => versions.get(e.name) !== e.version || !registry.has(e.name));
+    // Compared by content, not version: a store without history reports the same version after an edit.
+    const changed = entries.filter((e) => applied.get(e.name) !== JSON.stringify(e.definition) || !registry.has(e.name));
     const refused = new Set(setAll(changed));
     // A prompt whose current version the registry refuses is withdrawn rather than served stale.
-    const removals = [...gone, ...refused].filter((name) => versions.delete(name));
+    const removals = [...gone, ...refused].filter((name) => applied.delete(name) && versions.delete(name));
     if (removals.length > 0) registry.remove(removals);
     for (const e of changed) {
       if (refused.has(e.name)) continue;
       versions.set(e.name, e.version);
+      applied.set(e.name, JSON.stringify(e.definition));
       log.info({ event: 'prompt_synced', prompt: e.name, version: e.version, label: label ?? null }, 'prompt synced from store');
     }
   };

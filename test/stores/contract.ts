@@ -143,7 +143,7 @@ export function describeStoreContract(title: string, factory: () => Promise<Stor
       expect(events.some((e) => e.type === 'put' && e.name === 'watched')).toBe(true);
     });
 
-    it('keeps a registry in step: loads everything, then follows puts and deletes', async () => {
+    it('keeps a registry in step: loads everything, then follows puts, edits and deletes', async () => {
       await store.put(prompt('first'));
       const registry = new PromptRegistry();
       const sync = await syncRegistry(store, registry, { batchMs: 0 });
@@ -154,6 +154,10 @@ export function describeStoreContract(title: string, factory: () => Promise<Stor
         await added;
         const result = await registry.getPrompt('second', { who: 'Ada' });
         expect(result.messages[0]?.content).toEqual({ type: 'text', text: 'Say hello to Ada from second' });
+        const edited = nextEvent<RegistryChangeEvent>(registry.onChange.bind(registry), (e) => e.names.includes('first'), timeoutMs);
+        await store.put(prompt('first', 'Good morning, {{who}}'));
+        await edited;
+        expect((await registry.getPrompt('first', { who: 'Ada' })).messages[0]?.content).toEqual({ type: 'text', text: 'Good morning, Ada' });
         const removed = nextEvent<RegistryChangeEvent>(registry.onChange.bind(registry), (e) => e.type === 'remove', timeoutMs);
         await store.delete('first');
         expect((await removed).names).toEqual(['first']);
