@@ -104,20 +104,18 @@ export async function runMigration(client: PgClient, n: TableNames, options: Mig
     for (const statement of triggerStatements(n)) await client.query(statement);
 
     // Rows written before the store managed the table become their first version, labelled production.
+    const content = CONTENT_COLUMNS.map((c) => c.column).join(', ');
     const versioned = await client.query(
-      `INSERT INTO ${n.versions} (name, version, ${CONTENT_COLUMNS.map((c) => c.column).join(', ')}, created_at)
-       SELECT p.name, p.version, ${CONTENT_COLUMNS.map((c) => `p.${c.column}`).join(', ')}, p.updated_at FROM ${n.prompts} p
-       WHERE p.messages IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${n.versions} v WHERE v.name = p.name)
-       RETURNING name, version`,
+      `WITH added AS (
+         INSERT INTO ${n.versions} (name, version, ${content}, created_at)
+         SELECT p.name, p.version, ${CONTENT_COLUMNS.map((c) => `p.${c.column}`).join(', ')}, p.updated_at FROM ${n.prompts} p
+         WHERE p.messages IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${n.versions} v WHERE v.name = p.name)
+         RETURNING name, version),
+       labelled AS (INSERT INTO ${n.labels} (name, label, version) SELECT name, $1, version FROM added ON CONFLICT DO NOTHING)
+       SELECT count(*)::int AS count FROM added`,
+      [DEFAULT_LABEL],
     );
-    report.versionedRows = versioned.rowCount ?? versioned.rows.length;
-    for (const row of versioned.rows) {
-      await client.query(`INSERT INTO ${n.labels} (name, label, version) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`, [
-        row['name'],
-        DEFAULT_LABEL,
-        row['version'],
-      ]);
-    }
+    report.versionedRows = Number(versioned.rows[0]!['count']);
 
     if (columns.has('content')) await convertLegacyRows(client, n, columns, options, report);
 

@@ -178,6 +178,7 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
   /** Runs `work` in a transaction with the actor and the labels to move set for the triggers. */
   const transaction = async <T>(settings: { actor?: string | undefined; labels?: string }, work: (client: PgQueryable) => Promise<T>): Promise<T> => {
     const client = await pool.connect();
+    let failure: Error | undefined;
     try {
       await client.query('BEGIN');
       await client.query(`SELECT set_config('mcp_prompt_kit.actor', $1, true), set_config('mcp_prompt_kit.labels', $2, true)`, [
@@ -188,10 +189,13 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
       await client.query('COMMIT');
       return result;
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
+      await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+        // A connection that cannot even roll back is broken: the pool must not hand it out again.
+        failure = rollbackError instanceof Error ? rollbackError : new Error('rollback failed');
+      });
       throw error;
     } finally {
-      client.release();
+      client.release(failure);
     }
   };
 

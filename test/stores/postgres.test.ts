@@ -130,6 +130,21 @@ describe('migrate()', () => {
     expect((await s.get('old'))?.definition.messages[0]?.role).toBe('user');
   });
 
+  it('records rows written before the store managed the table as their first version, labelled production', async () => {
+    const table = freshTable();
+    await poolA.query(`CREATE TABLE ${table} (name text PRIMARY KEY, description text, messages jsonb)`);
+    await poolA.query(`INSERT INTO ${table} VALUES ('one', 'First', '[{"role":"user","content":"one"}]'), ('two', NULL, '[{"role":"assistant","content":"two"}]')`);
+    const s = store(poolA, table);
+    const report = await s.migrate();
+    expect(report).toMatchObject({ createdTable: false, versionedRows: 2, converted: [], constraintValidated: true });
+    expect((await s.list()).map((e) => [e.name, e.version])).toEqual([
+      ['one', 1],
+      ['two', 1],
+    ]);
+    expect(await s.labels('one')).toEqual({ production: 1, latest: 1 });
+    expect((await s.migrate()).versionedRows).toBe(0);
+  });
+
   it('leaves the table as it was when the migration fails', async () => {
     const table = freshTable();
     await poolA.query(`CREATE TABLE ${table} (name text, content text, role text)`);
