@@ -75,6 +75,17 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
   );
 }
 
+describe('createPostgresPromptStore', () => {
+  it('refuses table, schema and label names it cannot use safely, naming the option', () => {
+    expect(() => createPostgresPromptStore({ pool: poolA, table: 'prompts; DROP TABLE x' })).toThrow(/table must be a lower-case identifier/);
+    expect(() => createPostgresPromptStore({ pool: poolA, schema: 'Tenant' })).toThrow(/schema must be a lower-case identifier/);
+    expect(() => createPostgresPromptStore({ pool: poolA, table: 'x'.repeat(41) })).toThrow(/at most 40 characters/);
+    expect(() => createPostgresPromptStore({ pool: poolA, label: 'a,b' })).toThrow(/label must be/);
+    expect(() => createPostgresPromptStore({ pool: {} as pg.Pool })).toThrow(/pool must be a pg.Pool/);
+    expect(() => createPostgresPromptStore({ pool: poolA, reconnect: { minMs: 0 } })).toThrow(/reconnect.minMs/);
+  });
+});
+
 describe('migrate()', () => {
   it('creates the tables once: a second run reports nothing to do', async () => {
     const s = store(poolA, freshTable());
@@ -143,6 +154,23 @@ describe('migrate()', () => {
     ]);
     expect(await s.labels('one')).toEqual({ production: 1, latest: 1 });
     expect((await s.migrate()).versionedRows).toBe(0);
+  });
+
+  it('lets replicas that start together migrate one after the other', async () => {
+    const table = freshTable();
+    const reports = await Promise.all([store(poolA, table).migrate(), store(poolB, table).migrate()]);
+    expect(reports.map((r) => r.createdTable).sort()).toEqual([false, true]);
+  });
+
+  it('creates its schema when asked for one, keeping its prompts apart from a same-named table elsewhere', async () => {
+    const table = freshTable();
+    const here = store(poolA, table);
+    const there = store(poolA, table, { schema: `tenant_${tables}` });
+    await here.migrate();
+    await there.migrate();
+    await there.put(prompt('only-there'));
+    expect(await here.list()).toEqual([]);
+    expect((await there.list()).map((e) => e.name)).toEqual(['only-there']);
   });
 
   it('leaves the table as it was when the migration fails', async () => {
