@@ -51,7 +51,7 @@ async function columnsOf(client: PgClient, n: TableNames): Promise<Set<string>> 
 async function hasConstraint(client: PgClient, n: TableNames): Promise<{ exists: boolean; validated: boolean }> {
   const { rows } = await client.query(
     `SELECT convalidated FROM pg_constraint WHERE conrelid = to_regclass($1) AND conname = $2`,
-    [n.prompts, n.roleCheck.slice(1, -1)],
+    [n.prompts, n.roleCheckName],
   );
   return rows.length === 0 ? { exists: false, validated: false } : { exists: true, validated: rows[0]!['convalidated'] === true };
 }

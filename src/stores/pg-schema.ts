@@ -52,7 +52,11 @@ export interface TableNames {
   labels: string;
   history: string;
   nameIndex: string;
+  historyIndex: string;
+  /** The role constraint's name, quoted. */
   roleCheck: string;
+  /** The role constraint's name as stored in pg_constraint. */
+  roleCheckName: string;
   rolesValid: string;
   beforeWrite: string;
   afterWrite: string;
@@ -83,7 +87,9 @@ export function tableNames(schema: string, table: string): TableNames {
     labels: q(`${table}_labels`),
     history: q(`${table}_label_history`),
     nameIndex: `"${table}_name_key"`,
+    historyIndex: `"${table}_label_history_name_idx"`,
     roleCheck: `"${table}_role_check"`,
+    roleCheckName: `${table}_role_check`,
     rolesValid: q(`${table}_roles_valid`),
     beforeWrite: q(`${table}_before_write`),
     afterWrite: q(`${table}_after_write`),
@@ -117,10 +123,10 @@ export function companionTables(n: TableNames): string[] {
       created_at timestamptz NOT NULL DEFAULT now(), created_by text NOT NULL DEFAULT current_user, PRIMARY KEY (name, version))`,
     `CREATE TABLE IF NOT EXISTS ${n.labels} (name text NOT NULL, label text NOT NULL, version integer NOT NULL,
       updated_at timestamptz NOT NULL DEFAULT now(), updated_by text NOT NULL DEFAULT current_user, PRIMARY KEY (name, label),
-      FOREIGN KEY (name, version) REFERENCES ${n.versions} (name, version))`,
+      CHECK (label <> '${LATEST}'), FOREIGN KEY (name, version) REFERENCES ${n.versions} (name, version))`,
     `CREATE TABLE IF NOT EXISTS ${n.history} (id bigserial PRIMARY KEY, name text NOT NULL, label text NOT NULL,
       from_version integer, to_version integer, moved_at timestamptz NOT NULL DEFAULT clock_timestamp(), moved_by text NOT NULL)`,
-    `CREATE INDEX IF NOT EXISTS "${n.history.slice(n.history.indexOf('.') + 2, -1)}_name_idx" ON ${n.history} (name, id)`,
+    `CREATE INDEX IF NOT EXISTS ${n.historyIndex} ON ${n.history} (name, id)`,
   ];
 }
 

@@ -1,6 +1,16 @@
 /**
  * The contract every PromptStore passes. A store's test file calls {@link describeStoreContract} with a factory that
- * builds a fresh, empty store (and, where the store can hold them, a way to plant an invalid entry).
+ * builds a fresh, empty store (and, where the store can hold them, a way to plant an invalid entry), e.g. a directory:
+ *
+ *   describeStoreContract('directory source', async () => {
+ *     const dir = mkdtempSync(join(tmpdir(), 'prompts-'));
+ *     const store = createDirectoryStore(dir);
+ *     return {
+ *       store,
+ *       corrupt: async (name) => writeFileSync(join(dir, `${name}.json`), '{"name": "' + name + '", "messages": [{"role": "system", "content": "x"}]}'),
+ *       close: async () => { await store.close(); rmSync(dir, { recursive: true, force: true }); },
+ *     };
+ *   }, { versions: 'single', corruptible: true, eventTimeoutMs: 5_000 });
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PromptError, PromptRegistry, syncRegistry } from '../../src/index.js';
