@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts', mcp: 'src/mcp/index.ts' },
+  entry: { index: 'src/index.ts', mcp: 'src/mcp/index.ts', postgres: 'src/stores/postgres.ts' },
   format: ['esm', 'cjs'],
   dts: true,
   sourcemap: true,

@@ -6,6 +6,7 @@
  * - registering 10,000 prompts of one shape (time, heap per prompt) vs the SDK.
  * - registering 10,000 prompts with distinct ~1 KB templates vs mustache's own parse of the same templates.
  * - one list page at 10,000 prompts vs at 100; a full listing of 10,000 vs the SDK's prompts/list.
+ * - PostgreSQL: loading 1,000 rows (rows/s) and change-to-served latency across replicas (bench/postgres.ts).
  *
  * Results are printed and written to bench/results/<date>-node<major>.md.
  */
@@ -298,6 +299,14 @@ await benchGetPrompt();
 benchRegistration();
 benchDistinct();
 await benchListing();
+// PostgreSQL store (starts its own embedded server): see bench/postgres.ts.
+const { benchPostgres } = await import('./postgres.js');
+await benchPostgres(
+  (await import(distEntry)) as typeof import('../src/index.js'),
+  (await import(new URL('../dist/postgres.js', import.meta.url).href)) as typeof import('../src/stores/postgres.js'),
+  record,
+  quick,
+);
 
 const header = '| metric | ours | baseline | ratio | target | met |\n|---|---|---|---|---|---|';
 const table = [header, ...rows.map((r) => `| ${r.metric} | ${r.ours} | ${r.baseline} | ${r.ratio} | ${r.target} | ${r.met} |`)].join('\n');

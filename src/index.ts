@@ -128,3 +128,8 @@ export {
   toCallToolResult,
 } from './response.js';
 export type { CallToolResult, ErrorResponse, ErrorResponseBody, ToolOutcome } from './response.js';
+// Prompt stores: the interface every store implements, the in-memory store, and keeping a registry in step with one.
+export type { PromptStore, StoreChangeEvent, StoreReadOptions, StoredPrompt } from './store.js';
+export { createMemoryPromptStore } from './stores/memory.js';
+export { syncRegistry } from './stores/sync.js';
+export type { RegistrySync, SyncRegistryOptions } from './stores/sync.js';

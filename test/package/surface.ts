@@ -17,6 +17,7 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'buildErrorResponse',
     'buildSuccessResponse',
     'compileTemplate',
+    'createMemoryPromptStore',
     'createMemoryResourceResolver',
     'createPromptHandlers',
     'definePrompt',
@@ -31,6 +32,7 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'parsePromptDefinition',
     'promptDefinitionSchema',
     'promptNameProblem',
+    'syncRegistry',
     'toCallToolResult',
     'toPromptError',
     'utf8ByteLength',
@@ -40,5 +42,8 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'DEFAULT_DEBOUNCE_MS',
     'attachPrompts',
     'completeFromResourceTemplates',
+  ],
+  './postgres': [
+    'createPostgresPromptStore',
   ],
 };

@@ -1,0 +1,64 @@
+/**
+ * The `PromptStore` interface: where prompt definitions live outside the process (memory, a directory, a database),
+ * and what {@link syncRegistry} needs to keep a registry in step with one.
+ *
+ * @module
+ */
+import type { TemplatePromptDefinition } from './definition/types.js';
+
+/** One version of a stored prompt, as a store serves it. */
+export interface StoredPrompt {
+  /** The prompt's name (the store's key). */
+  name: string;
+  /** The version served: a positive integer, per name. A store without history reports one version per prompt. */
+  version: number;
+  /** The definition: JSON data only (template prompts; render functions cannot be stored). */
+  definition: TemplatePromptDefinition;
+}
+
+/** Options of {@link PromptStore.get} and {@link PromptStore.list}. */
+export interface StoreReadOptions {
+  /**
+   * Which version to read: a label such as `production` (a store's default) or `latest` (always the newest).
+   * A store without labels serves its only version under every label.
+   */
+  label?: string;
+}
+
+/**
+ * A change seen by a store's watcher: a prompt was written or deleted (by this process or another writer), or
+ * `reset`: the watcher may have missed changes (a lost connection, an overflowing file watcher) and the reader should
+ * load everything again.
+ */
+export type StoreChangeEvent =
+  | { type: 'put'; name: string; version?: number; label?: string }
+  | { type: 'delete'; name: string; label?: string }
+  | { type: 'reset' };
+
+/**
+ * Persistent prompt definitions. Every implementation passes the same contract test suite: `get` and `list` serve
+ * only valid definitions (an invalid stored entry is left out of `list`, and `get` throws an `INTERNAL_ERROR`
+ * PromptError, logging which entry and why), `put` validates before it writes, and `watch` reports changes made
+ * through any writer.
+ *
+ * @example
+ * ```ts
+ * const store: PromptStore = createMemoryPromptStore();
+ * await store.put({ name: 'greet', messages: [{ role: 'user', content: 'Hello {{who}}' }] });
+ * const unwatch = store.watch((event) => console.log(event.type));
+ * (await store.get('greet'))?.version; // 1
+ * unwatch();
+ * ```
+ */
+export interface PromptStore {
+  /** The prompt's served version, or undefined when there is none. Throws INTERNAL_ERROR for an invalid entry. */
+  get(name: string, options?: StoreReadOptions): Promise<StoredPrompt | undefined>;
+  /** Every valid prompt, sorted by name (code-unit order). */
+  list(options?: StoreReadOptions): Promise<StoredPrompt[]>;
+  /** Validates and writes a definition (a new version where the store keeps history); returns what was stored. */
+  put(definition: TemplatePromptDefinition): Promise<StoredPrompt>;
+  /** Deletes a prompt; returns whether there was one. */
+  delete(name: string): Promise<boolean>;
+  /** Subscribes to changes; returns the function that unsubscribes. */
+  watch(callback: (event: StoreChangeEvent) => void): () => void;
+}

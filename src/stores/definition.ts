@@ -1,0 +1,48 @@
+/**
+ * What a store may hold: a valid template definition made of JSON data only.
+ *
+ * @module
+ */
+import { createDefinitionError, parsePromptDefinition } from '../definition/index.js';
+import type { PromptDefinition, TemplatePromptDefinition } from '../definition/types.js';
+import { PromptError } from '../errors.js';
+import type { StoredPrompt } from '../store.js';
+import { isRecord } from '../json.js';
+
+/**
+ * Validates a definition for storage and returns a detached copy: a render function or an argument's `complete`
+ * function cannot be stored (INVALID_PROMPT_DEFINITION naming the field).
+ */
+export function storableDefinition(input: unknown): TemplatePromptDefinition {
+  const definition: PromptDefinition = parsePromptDefinition(input);
+  if (typeof definition.render === 'function') {
+    throw createDefinitionError([{ path: '/render', message: 'a render function cannot be stored: store message templates' }], {
+      name: definition.name,
+    });
+  }
+  const args = definition.arguments ?? [];
+  args.forEach((arg, i) => {
+    if (isRecord(arg) && typeof arg['complete'] === 'function') {
+      throw createDefinitionError(
+        [{ path: `/arguments/${i}/complete`, message: 'a complete function cannot be stored: declare an enum instead' }],
+        { name: definition.name },
+      );
+    }
+  });
+  return structuredClone(definition as TemplatePromptDefinition);
+}
+
+/** The error `get` throws for an entry that exists but cannot be served; clients only see "Internal error". */
+export function invalidEntryError(name: string, reason: string): PromptError {
+  return new PromptError('INTERNAL_ERROR', `stored prompt '${name}' is invalid: ${reason}`);
+}
+
+/** A detached copy of a stored prompt, so that callers cannot change what the store holds. */
+export function copyStored(entry: StoredPrompt): StoredPrompt {
+  return { name: entry.name, version: entry.version, definition: structuredClone(entry.definition) };
+}
+
+/** Code-unit order, as prompts/list sorts names. */
+export function compareNames(a: StoredPrompt, b: StoredPrompt): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}

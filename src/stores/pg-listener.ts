@@ -1,0 +1,126 @@
+/**
+ * A LISTEN session that survives lost connections: reconnects with exponential backoff and reports each recovery, so
+ * that readers reload everything they might have missed.
+ *
+ * @module
+ */
+import { errorClassName } from '../errors.js';
+import type { SafeLogger } from '../logger.js';
+import type { PgListenerClient } from './pg-types.js';
+
+/** @internal Options of {@link startListener}. */
+export interface ListenerOptions {
+  connect: () => Promise<PgListenerClient>;
+  channel: string;
+  onPayload: (payload: string | undefined) => void;
+  /** Listening again after a loss: changes may have been missed. */
+  onRecovered: () => void;
+  log: SafeLogger;
+  /** A `SELECT 1` on the session this often notices a connection that died silently. */
+  heartbeatMs: number;
+  retryMinMs: number;
+  retryMaxMs: number;
+}
+
+/** @internal A running listener. */
+export interface Listener {
+  /** Resolves once the first attempt to listen has finished, whatever its outcome. */
+  readonly started: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** @internal Starts listening on `channel`, reconnecting until stopped. */
+export function startListener(options: ListenerOptions): Listener {
+  let stopped = false;
+  let client: PgListenerClient | undefined;
+  let heartbeat: ReturnType<typeof setInterval> | undefined;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  let retryMs = options.retryMinMs;
+  let lostOnce = false;
+
+  const dispose = async (target: PgListenerClient): Promise<void> => {
+    try {
+      if (typeof target.release === 'function') target.release(true);
+      else await target.end?.();
+    } catch {
+      /* already gone */
+    }
+  };
+
+  const lost = (target: PgListenerClient, error: unknown): void => {
+    if (client !== target) return;
+    client = undefined;
+    if (heartbeat !== undefined) clearInterval(heartbeat);
+    heartbeat = undefined;
+    void dispose(target);
+    if (stopped) return;
+    lostOnce = true;
+    options.log.warn(
+      { event: 'prompt_listener_lost', channel: options.channel, error: errorClassName(error), retryMs },
+      'prompt change listener lost its connection; reconnecting',
+    );
+    scheduleRetry();
+  };
+
+  const scheduleRetry = (): void => {
+    const delay = retryMs;
+    retryMs = Math.min(retryMs * 2, options.retryMaxMs);
+    retry = setTimeout(() => {
+      retry = undefined;
+      void attempt();
+    }, delay);
+    (retry as { unref?: () => void }).unref?.();
+  };
+
+  const attempt = async (): Promise<void> => {
+    let next: PgListenerClient;
+    try {
+      next = await options.connect();
+    } catch (error) {
+      if (stopped) return;
+      lostOnce = true;
+      options.log.warn({ event: 'prompt_listener_connect_failed', channel: options.channel, error: errorClassName(error), retryMs }, 'prompt change listener cannot connect; retrying');
+      scheduleRetry();
+      return;
+    }
+    if (stopped) {
+      await dispose(next);
+      return;
+    }
+    client = next;
+    next.on('error', (error) => lost(next, error));
+    next.on('end', () => lost(next, new Error('connection ended')));
+    next.on('notification', (message) => {
+      if (client === next && message.channel === options.channel) options.onPayload(message.payload);
+    });
+    try {
+      await next.query(`LISTEN "${options.channel}"`);
+    } catch (error) {
+      lost(next, error);
+      return;
+    }
+    if (client !== next) return;
+    retryMs = options.retryMinMs;
+    heartbeat = setInterval(() => {
+      next.query('SELECT 1').catch((error: unknown) => lost(next, error));
+    }, options.heartbeatMs);
+    (heartbeat as { unref?: () => void }).unref?.();
+    if (lostOnce) {
+      options.log.info({ event: 'prompt_listener_recovered', channel: options.channel }, 'prompt change listener reconnected; reloading');
+      options.onRecovered();
+    }
+  };
+
+  const started = attempt();
+  return {
+    started,
+    async stop() {
+      stopped = true;
+      if (retry !== undefined) clearTimeout(retry);
+      if (heartbeat !== undefined) clearInterval(heartbeat);
+      const current = client;
+      client = undefined;
+      if (current !== undefined) await dispose(current);
+    },
+  };
+}

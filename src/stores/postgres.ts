@@ -1,0 +1,411 @@
+/**
+ * `mcp-prompt-kit/postgres`: prompts stored in PostgreSQL with versions, labels and a history, shared by every server
+ * replica through LISTEN/NOTIFY. Bring your own `pg` pool (`pg` is an optional peer dependency).
+ *
+ * @module
+ */
+import type { TemplatePromptDefinition } from '../definition/types.js';
+import { PromptError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { toSafeLogger } from '../logger.js';
+import type { PromptStore, StoreChangeEvent, StoreReadOptions, StoredPrompt } from '../store.js';
+import { invalidEntryError, storableDefinition } from './definition.js';
+import { startListener } from './pg-listener.js';
+import type { Listener } from './pg-listener.js';
+import { runMigration } from './pg-migrate.js';
+import type { MigrateOptions, MigrationReport } from './pg-migrate.js';
+import { definitionValues, readRow } from './pg-rows.js';
+import { CONTENT_COLUMNS, DEFAULT_LABEL, LATEST, checkLabel, tableNames } from './pg-schema.js';
+import type { PgListenerClient, PgPool, PgQueryable } from './pg-types.js';
+
+export type { MigrateOptions, MigrationReport } from './pg-migrate.js';
+export type { PgListenerClient, PgNotification, PgPool, PgPoolClient, PgQueryResult, PgQueryable } from './pg-types.js';
+
+/** Options of {@link createPostgresPromptStore}. */
+export interface PostgresPromptStoreOptions {
+  /** A `pg.Pool` (or anything with `query` and `connect`). */
+  pool: PgPool;
+  /** The prompt table (default `prompts`); `<table>_versions`, `_labels` and `_label_history` sit next to it. */
+  table?: string;
+  /** The schema (default `public`). */
+  schema?: string;
+  /**
+   * Opens the session connection used for LISTEN (default: a client checked out of `pool` for as long as someone
+   * watches, so give the pool room for it: `max` of 2 or more). LISTEN needs a session: behind a transaction-mode
+   * pooler (PgBouncer) pass a direct connection here,
+   * e.g. `async () => { const c = new pg.Client(directUrl); await c.connect(); return c; }`.
+   */
+  listener?: () => Promise<PgListenerClient>;
+  /** The label `get`/`list` read when none is given (default `production`). */
+  label?: string;
+  /** pino-style logger: served versions (info), invalid rows (error), lost and recovered connections (warn/info). */
+  logger?: Logger;
+  /** How often the listener checks its connection with `SELECT 1` (default 10,000 ms). */
+  heartbeatMs?: number;
+  /** Reconnect backoff: first delay (default 100 ms), doubling up to `maxMs` (default 5,000 ms). */
+  reconnect?: { minMs?: number; maxMs?: number };
+}
+
+/** Options of {@link PostgresPromptStore.put}. */
+export interface PutOptions {
+  /** Labels moved to the new version (default `['production']`; `[]` moves none: only `latest` sees it). */
+  labels?: readonly string[];
+  /** Recorded as who made the change (default: the database user). */
+  actor?: string;
+}
+
+/** One version of a prompt. */
+export interface PromptVersion {
+  version: number;
+  createdAt: Date;
+  createdBy: string;
+  /** Labels pointing at this version now (`latest` included for the newest). */
+  labels: string[];
+}
+
+/** One recorded label move (`to: null`: the label was removed). */
+export interface LabelMove {
+  label: string;
+  from: number | null;
+  to: number | null;
+  movedAt: Date;
+  movedBy: string;
+}
+
+/** What {@link PostgresPromptStore.history} returns. */
+export interface PromptHistory {
+  name: string;
+  /** Newest first. */
+  versions: PromptVersion[];
+  /** Newest first. */
+  labelMoves: LabelMove[];
+}
+
+/** A {@link PromptStore} in PostgreSQL, with versions, labels and their history. */
+export interface PostgresPromptStore extends PromptStore {
+  /** Creates or upgrades the tables, triggers and role constraint (idempotent); converts legacy rows. */
+  migrate(options?: MigrateOptions): Promise<MigrationReport>;
+  put(definition: TemplatePromptDefinition, options?: PutOptions): Promise<StoredPrompt>;
+  delete(name: string, options?: { actor?: string }): Promise<boolean>;
+  /** Every version of a prompt, newest first (empty when it has none). */
+  versions(name: string): Promise<PromptVersion[]>;
+  /** Label pointers of a prompt: label -> version (`latest` included). */
+  labels(name: string): Promise<Record<string, number>>;
+  /** Versions and label moves of a prompt, newest first. */
+  history(name: string): Promise<PromptHistory>;
+  /** Moves (or creates) a label; returns the version it pointed to before (null if none). */
+  setLabel(name: string, label: string, version: number, options?: { actor?: string }): Promise<number | null>;
+  /** Removes a label from a prompt (replicas following it drop the prompt); returns whether it existed. */
+  deleteLabel(name: string, label: string, options?: { actor?: string }): Promise<boolean>;
+  /** Moves a label back to where it pointed before its last move; returns the version it now points to. */
+  rollback(name: string, label?: string, options?: { actor?: string }): Promise<number>;
+  /** Stops listening. The pool is yours to end. */
+  close(): Promise<void>;
+}
+
+function positiveInteger(value: unknown, what: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    throw new RangeError(`createPostgresPromptStore: ${what} must be a positive integer of milliseconds, got ${String(value)}`);
+  }
+  return value;
+}
+
+function parsePayload(payload: string | undefined): StoreChangeEvent {
+  try {
+    const data = JSON.parse(payload ?? '') as { name?: unknown; version?: unknown; label?: unknown };
+    if (typeof data.name !== 'string') return { type: 'reset' };
+    const label = typeof data.label === 'string' ? { label: data.label } : {};
+    return typeof data.version === 'number'
+      ? { type: 'put', name: data.name, version: data.version, ...label }
+      : { type: 'delete', name: data.name, ...label };
+  } catch {
+    return { type: 'reset' };
+  }
+}
+
+/**
+ * Creates a prompt store on a PostgreSQL table. Call `migrate()` once (any replica; concurrent runs are serialised)
+ * before use. Every `put` (and every SQL INSERT or UPDATE of a prompt row) makes a new immutable version and moves the
+ * `production` label to it unless told otherwise; `get`/`list` read the store's `label` (default `production`).
+ * Rows that break the definition rules are never served: `list` leaves them out and `get` throws INTERNAL_ERROR
+ * (clients see only "Internal error"); the logger gets `{event: 'prompt_store_invalid_row', table, prompt, version,
+ * reason}`. Each `get` logs the served version: `{event: 'prompt_store_get', prompt, version, label}`.
+ *
+ * @example
+ * ```ts
+ * import pg from 'pg';
+ * import { PromptRegistry, syncRegistry } from 'mcp-prompt-kit';
+ * import { createPostgresPromptStore } from 'mcp-prompt-kit/postgres';
+ *
+ * const store = createPostgresPromptStore({ pool: new pg.Pool({ connectionString: process.env.DATABASE_URL }) });
+ * await store.migrate();
+ * await store.put({ name: 'greet', messages: [{ role: 'user', content: 'Hello {{who}}' }] });
+ * const registry = new PromptRegistry();
+ * const sync = await syncRegistry(store, registry, { label: 'production' });
+ * ```
+ */
+export function createPostgresPromptStore(options: PostgresPromptStoreOptions): PostgresPromptStore {
+  const pool = options.pool;
+  if (pool === null || typeof pool !== 'object' || typeof pool.query !== 'function' || typeof pool.connect !== 'function') {
+    throw new TypeError('createPostgresPromptStore: pool must be a pg.Pool (an object with query and connect)');
+  }
+  const n = tableNames(options.schema ?? 'public', options.table ?? 'prompts');
+  const defaultLabel = checkLabel(options.label ?? DEFAULT_LABEL, 'label');
+  const log = toSafeLogger(options.logger);
+  const heartbeatMs = positiveInteger(options.heartbeatMs, 'heartbeatMs', 10_000);
+  const retryMinMs = positiveInteger(options.reconnect?.minMs, 'reconnect.minMs', 100);
+  const retryMaxMs = Math.max(retryMinMs, positiveInteger(options.reconnect?.maxMs, 'reconnect.maxMs', 5_000));
+  const connectListener = options.listener ?? ((): Promise<PgListenerClient> => pool.connect() as Promise<unknown> as Promise<PgListenerClient>);
+  const watchers = new Set<(event: StoreChangeEvent) => void>();
+  let listener: Listener | undefined;
+
+  const emit = (event: StoreChangeEvent): void => {
+    for (const watcher of [...watchers]) {
+      try {
+        watcher(event);
+      } catch {
+        /* one watcher's fault must not hide the change from the others */
+      }
+    }
+  };
+
+  /** Operations wait for a starting listener, so that nothing they change goes unnoticed by this process. */
+  const ready = async (): Promise<void> => {
+    if (listener !== undefined) await listener.started;
+  };
+
+  /** Runs `work` in a transaction with the actor and the labels to move set for the triggers. */
+  const transaction = async <T>(settings: { actor?: string | undefined; labels?: string }, work: (client: PgQueryable) => Promise<T>): Promise<T> => {
+    const client = await pool.connect();
+    let failure: Error | undefined;
+    try {
+      await client.query('BEGIN');
+      await client.query(`SELECT set_config('mcp_prompt_kit.actor', $1, true), set_config('mcp_prompt_kit.labels', $2, true)`, [
+        settings.actor ?? '',
+        settings.labels ?? '',
+      ]);
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+        // A connection that cannot even roll back is broken: the pool must not hand it out again.
+        failure = rollbackError instanceof Error ? rollbackError : new Error('rollback failed');
+      });
+      throw error;
+    } finally {
+      client.release(failure);
+    }
+  };
+
+  const readLabel = (read: StoreReadOptions | undefined): string => (read?.label === undefined ? defaultLabel : checkLabel(read.label));
+  const columns = CONTENT_COLUMNS.map((c) => c.column);
+  /** The rows a label serves (`latest`: the prompt table itself), optionally of one name, sorted by name. */
+  const selectFor = (label: string, name?: string): { text: string; params: unknown[] } => {
+    if (label === LATEST) {
+      const where = name === undefined ? '' : 'WHERE name = $1';
+      return { text: `SELECT name, version, ${columns.join(', ')} FROM ${n.prompts} ${where} ORDER BY name COLLATE "C"`, params: name === undefined ? [] : [name] };
+    }
+    const where = name === undefined ? '' : 'AND l.name = $2';
+    return {
+      text: `SELECT v.name, v.version, ${columns.map((c) => `v.${c}`).join(', ')} FROM ${n.labels} l
+        JOIN ${n.versions} v ON v.name = l.name AND v.version = l.version WHERE l.label = $1 ${where} ORDER BY v.name COLLATE "C"`,
+      params: name === undefined ? [label] : [label, name],
+    };
+  };
+
+  const reportInvalid = (reading: { name: string; version: number | null; reason: string }, label: string): void => {
+    log.error(
+      { event: 'prompt_store_invalid_row', table: n.display, prompt: reading.name, version: reading.version, label, reason: reading.reason },
+      'stored prompt row is invalid and is not served',
+    );
+  };
+
+  const store: PostgresPromptStore = {
+    async migrate(migrateOptions = {}) {
+      const client = await pool.connect();
+      try {
+        const report = await runMigration(client, n, migrateOptions);
+        log.info({ event: 'prompt_store_migrated', table: n.display, ...report }, 'prompt table migrated');
+        return report;
+      } finally {
+        client.release();
+      }
+    },
+
+    async get(name, read) {
+      const label = readLabel(read);
+      await ready();
+      const query = selectFor(label, name);
+      const { rows } = await pool.query(query.text, query.params);
+      const row = rows[0];
+      if (row === undefined) return undefined;
+      const reading = readRow(row);
+      if (!reading.ok) {
+        reportInvalid(reading, label);
+        throw invalidEntryError(name, reading.reason);
+      }
+      log.info({ event: 'prompt_store_get', prompt: name, version: reading.entry.version, label }, 'prompt read from store');
+      return reading.entry;
+    },
+
+    async list(read) {
+      const label = readLabel(read);
+      await ready();
+      const query = selectFor(label);
+      const { rows } = await pool.query(query.text, query.params);
+      const entries: StoredPrompt[] = [];
+      for (const row of rows) {
+        const reading = readRow(row);
+        if (reading.ok) entries.push(reading.entry);
+        else reportInvalid(reading, label);
+      }
+      return entries;
+    },
+
+    async put(definition, putOptions = {}) {
+      const checked = storableDefinition(definition);
+      const labels = (putOptions.labels ?? [DEFAULT_LABEL]).map((l) => {
+        if (checkLabel(l) === LATEST) throw new RangeError(`put: 'latest' always points to the newest version; it cannot be moved`);
+        return l;
+      });
+      await ready();
+      const values = definitionValues(checked);
+      const placeholders = CONTENT_COLUMNS.map((c, i) => `$${i + 2}${c.type === 'jsonb' ? '::jsonb' : ''}`).join(', ');
+      const version = await transaction({ actor: putOptions.actor, labels: labels.length === 0 ? '-' : labels.join(',') }, async (client) => {
+        const { rows } = await client.query(
+          `INSERT INTO ${n.prompts} (name, ${columns.join(', ')}) VALUES ($1, ${placeholders})
+           ON CONFLICT (name) DO UPDATE SET ${columns.map((c) => `${c} = EXCLUDED.${c}`).join(', ')} RETURNING version`,
+          [checked.name, ...values],
+        );
+        return Number(rows[0]!['version']);
+      });
+      return { name: checked.name, version, definition: checked };
+    },
+
+    async delete(name, deleteOptions = {}) {
+      await ready();
+      return transaction({ actor: deleteOptions.actor }, async (client) => {
+        const { rowCount } = await client.query(`DELETE FROM ${n.prompts} WHERE name = $1`, [name]);
+        return (rowCount ?? 0) > 0;
+      });
+    },
+
+    watch(callback) {
+      const watcher = (event: StoreChangeEvent): void => callback(event);
+      watchers.add(watcher);
+      listener ??= startListener({
+        connect: connectListener,
+        channel: n.channel,
+        onPayload: (payload) => emit(parsePayload(payload)),
+        onRecovered: () => emit({ type: 'reset' }),
+        log,
+        heartbeatMs,
+        retryMinMs,
+        retryMaxMs,
+      });
+      return () => {
+        watchers.delete(watcher);
+        if (watchers.size === 0 && listener !== undefined) {
+          void listener.stop();
+          listener = undefined;
+        }
+      };
+    },
+
+    async versions(name) {
+      const { rows } = await pool.query(
+        `SELECT v.version, v.created_at, v.created_by,
+           coalesce(array_agg(l.label ORDER BY l.label) FILTER (WHERE l.label IS NOT NULL), '{}') AS labels,
+           v.version = p.version AS newest
+         FROM ${n.versions} v LEFT JOIN ${n.labels} l ON l.name = v.name AND l.version = v.version
+         LEFT JOIN ${n.prompts} p ON p.name = v.name
+         WHERE v.name = $1 GROUP BY v.version, v.created_at, v.created_by, p.version ORDER BY v.version DESC`,
+        [name],
+      );
+      return rows.map((r) => ({
+        version: Number(r['version']),
+        createdAt: r['created_at'] as Date,
+        createdBy: String(r['created_by']),
+        labels: r['newest'] === true ? [...(r['labels'] as string[]), LATEST].sort() : (r['labels'] as string[]),
+      }));
+    },
+
+    async labels(name) {
+      const { rows } = await pool.query(
+        `SELECT label, version FROM ${n.labels} WHERE name = $1 UNION ALL SELECT '${LATEST}', version FROM ${n.prompts} WHERE name = $1 AND messages IS NOT NULL`,
+        [name],
+      );
+      const out: Record<string, number> = {};
+      for (const r of rows) Object.defineProperty(out, String(r['label']), { value: Number(r['version']), enumerable: true, writable: true, configurable: true });
+      return out;
+    },
+
+    async history(name) {
+      const [versions, moves] = await Promise.all([
+        store.versions(name),
+        pool.query(`SELECT label, from_version, to_version, moved_at, moved_by FROM ${n.history} WHERE name = $1 ORDER BY id DESC`, [name]),
+      ]);
+      return {
+        name,
+        versions,
+        labelMoves: moves.rows.map((r) => ({
+          label: String(r['label']),
+          from: r['from_version'] === null ? null : Number(r['from_version']),
+          to: r['to_version'] === null ? null : Number(r['to_version']),
+          movedAt: r['moved_at'] as Date,
+          movedBy: String(r['moved_by']),
+        })),
+      };
+    },
+
+    async setLabel(name, label, version, labelOptions = {}) {
+      if (checkLabel(label) === LATEST) throw new RangeError(`setLabel: 'latest' always points to the newest version; it cannot be moved`);
+      if (!Number.isSafeInteger(version) || version < 1) throw new RangeError(`setLabel: version must be a positive integer, got ${String(version)}`);
+      await ready();
+      return transaction({ actor: labelOptions.actor }, async (client) => {
+        const exists = await client.query(`SELECT 1 FROM ${n.versions} v JOIN ${n.prompts} p ON p.name = v.name WHERE v.name = $1 AND v.version = $2`, [name, version]);
+        if (exists.rows.length === 0) throw new PromptError('PROMPT_NOT_FOUND', `Unknown prompt version: ${name} version ${version}`);
+        const before = await client.query(`SELECT version FROM ${n.labels} WHERE name = $1 AND label = $2 FOR UPDATE`, [name, label]);
+        await client.query(
+          `INSERT INTO ${n.labels} (name, label, version, updated_by) VALUES ($1, $2, $3, coalesce(nullif(current_setting('mcp_prompt_kit.actor', true), ''), current_user))
+           ON CONFLICT (name, label) DO UPDATE SET version = EXCLUDED.version, updated_at = now(), updated_by = EXCLUDED.updated_by`,
+          [name, label, version],
+        );
+        const previous = before.rows[0]?.['version'];
+        return previous === undefined ? null : Number(previous);
+      });
+    },
+
+    async deleteLabel(name, label, labelOptions = {}) {
+      if (checkLabel(label) === LATEST) throw new RangeError(`deleteLabel: 'latest' always points to the newest version; it cannot be removed`);
+      await ready();
+      return transaction({ actor: labelOptions.actor }, async (client) => {
+        const { rowCount } = await client.query(`DELETE FROM ${n.labels} WHERE name = $1 AND label = $2`, [name, label]);
+        return (rowCount ?? 0) > 0;
+      });
+    },
+
+    async rollback(name, label = DEFAULT_LABEL, rollbackOptions = {}) {
+      const { rows } = await pool.query(
+        `SELECT from_version FROM ${n.history} WHERE name = $1 AND label = $2 ORDER BY id DESC LIMIT 1`,
+        [name, checkLabel(label)],
+      );
+      const target = rows[0]?.['from_version'];
+      if (target === undefined || target === null) {
+        throw new PromptError('PROMPT_NOT_FOUND', `Nothing to roll back: label ${label} of ${name} has no earlier version`);
+      }
+      await store.setLabel(name, label, Number(target), rollbackOptions);
+      return Number(target);
+    },
+
+    async close() {
+      watchers.clear();
+      const running = listener;
+      listener = undefined;
+      await running?.stop();
+    },
+  };
+  return store;
+}

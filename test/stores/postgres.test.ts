@@ -1,0 +1,390 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type pg from 'pg';
+import { PromptError, PromptRegistry, syncRegistry } from '../../src/index.js';
+import type { Logger, RegistryChangeEvent, RegistrySync } from '../../src/index.js';
+import { createPostgresPromptStore } from '../../src/stores/postgres.js';
+import type { PostgresPromptStore, PostgresPromptStoreOptions } from '../../src/stores/postgres.js';
+import { nextEvent, prompt } from './contract.js';
+import { startTestDatabase } from './pg-server.js';
+import type { TestDatabase } from './pg-server.js';
+
+const EVENT_MS = 5_000;
+
+let db: TestDatabase;
+let poolA: pg.Pool;
+let poolB: pg.Pool;
+let tables = 0;
+const cleanups: (() => Promise<void> | void)[] = [];
+
+beforeAll(async () => {
+  db = await startTestDatabase();
+  poolA = db.pool({ max: 4 });
+  poolB = db.pool({ max: 4 });
+  poolA.on('error', () => {});
+  poolB.on('error', () => {});
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+afterAll(async () => {
+  await db?.close();
+});
+
+interface LogLine {
+  level: string;
+  fields: Record<string, unknown>;
+}
+
+function capture(): { logger: Logger; lines: LogLine[] } {
+  const lines: LogLine[] = [];
+  const at = (level: string) => (fields: Record<string, unknown>) => void lines.push({ level, fields });
+  return { logger: { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') }, lines };
+}
+
+function freshTable(): string {
+  return `prompts_${++tables}`;
+}
+
+function store(pool: pg.Pool, table: string, options: Partial<PostgresPromptStoreOptions> = {}): PostgresPromptStore {
+  const created = createPostgresPromptStore({ pool, table, ...options });
+  cleanups.push(() => created.close());
+  return created;
+}
+
+async function replica(source: PostgresPromptStore, label?: string): Promise<{ registry: PromptRegistry; sync: RegistrySync }> {
+  const registry = new PromptRegistry();
+  const sync = await syncRegistry(source, registry, label === undefined ? {} : { label });
+  cleanups.push(() => sync.close());
+  return { registry, sync };
+}
+
+/** Resolves when `registry` next changes in a way `matches` accepts. */
+function change(registry: PromptRegistry, matches: (event: RegistryChangeEvent) => boolean = () => true): Promise<RegistryChangeEvent> {
+  return nextEvent<RegistryChangeEvent>(registry.onChange.bind(registry), matches, EVENT_MS);
+}
+
+async function text(registry: PromptRegistry, name: string): Promise<unknown> {
+  const result = await registry.getPrompt(name, { who: 'Ada' });
+  return result.messages[0]?.content.type === 'text' ? result.messages[0].content.text : undefined;
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+}
+
+describe('createPostgresPromptStore', () => {
+  it('refuses table, schema and label names it cannot use safely, naming the option', () => {
+    expect(() => createPostgresPromptStore({ pool: poolA, table: 'prompts; DROP TABLE x' })).toThrow(/table must be a lower-case identifier/);
+    expect(() => createPostgresPromptStore({ pool: poolA, schema: 'Tenant' })).toThrow(/schema must be a lower-case identifier/);
+    expect(() => createPostgresPromptStore({ pool: poolA, table: 'x'.repeat(41) })).toThrow(/at most 40 characters/);
+    expect(() => createPostgresPromptStore({ pool: poolA, label: 'a,b' })).toThrow(/label must be/);
+    expect(() => createPostgresPromptStore({ pool: {} as pg.Pool })).toThrow(/pool must be a pg.Pool/);
+    expect(() => createPostgresPromptStore({ pool: poolA, reconnect: { minMs: 0 } })).toThrow(/reconnect.minMs/);
+  });
+});
+
+describe('migrate()', () => {
+  it('creates the tables once: a second run reports nothing to do', async () => {
+    const s = store(poolA, freshTable());
+    const first = await s.migrate();
+    expect(first).toMatchObject({ createdTable: true, addedConstraint: true, constraintValidated: true, converted: [], unconverted: [] });
+    const second = await s.migrate();
+    expect(second).toEqual({
+      createdTable: false,
+      addedColumns: [],
+      converted: [],
+      unconverted: [],
+      versionedRows: 0,
+      addedConstraint: false,
+      constraintValidated: true,
+      droppedColumns: [],
+    });
+  });
+
+  it('converts a legacy table (content string, missing role) in place and reports every row', async () => {
+    const table = freshTable();
+    await poolA.query(`CREATE TABLE ${table} (id serial PRIMARY KEY, name varchar(255) NOT NULL, description text,
+      content text NOT NULL, role varchar(20), created_at timestamptz DEFAULT now())`);
+    await poolA.query(`INSERT INTO ${table} (name, description, content, role) VALUES
+      ('greet', 'Greets', 'Say hello to {{who}}', 'user'), ('ask', NULL, 'Ask {{who}} a question', NULL),
+      ('old', NULL, 'Be brief with {{who}}', 'system')`);
+    const { logger, lines } = capture();
+    const s = store(poolA, table, { logger });
+    const report = await s.migrate();
+    expect(report.addedColumns).toEqual(expect.arrayContaining(['messages', 'arguments', 'version', 'updated_at']));
+    expect(report.converted).toEqual([
+      { name: 'ask', messages: 1 },
+      { name: 'greet', messages: 1 },
+    ]);
+    expect(report.unconverted).toEqual([{ name: 'old', reason: expect.stringContaining('system') }]);
+    expect(report.droppedColumns).toEqual([]);
+
+    expect((await s.list()).map((e) => e.name)).toEqual(['ask', 'greet']);
+    const ask = await s.get('ask');
+    expect(ask?.definition.messages).toEqual([{ role: 'assistant', content: { type: 'text', text: 'Ask {{who}} a question' } }]);
+    expect((await s.get('greet'))?.definition.description).toBe('Greets');
+    const error = await rejection(s.get('old', { label: 'latest' }));
+    expect(error).toBeInstanceOf(PromptError);
+    expect((error as PromptError).toJsonRpcError()).toEqual({ code: -32603, message: 'Internal error' });
+    expect(lines).toContainEqual({
+      level: 'error',
+      fields: expect.objectContaining({ event: 'prompt_store_invalid_row', prompt: 'old', reason: expect.stringContaining('legacy') }),
+    });
+
+    const again = await s.migrate({ systemRole: 'user' });
+    expect(again.converted).toEqual([{ name: 'old', messages: 1 }]);
+    expect(again.droppedColumns).toEqual(['content', 'role']);
+    expect(again.constraintValidated).toBe(true);
+    expect((await s.get('old'))?.definition.messages[0]?.role).toBe('user');
+  });
+
+  it('records rows written before the store managed the table as their first version, labelled production', async () => {
+    const table = freshTable();
+    await poolA.query(`CREATE TABLE ${table} (name text PRIMARY KEY, description text, messages jsonb)`);
+    await poolA.query(`INSERT INTO ${table} VALUES ('one', 'First', '[{"role":"user","content":"one"}]'), ('two', NULL, '[{"role":"assistant","content":"two"}]')`);
+    const s = store(poolA, table);
+    const report = await s.migrate();
+    expect(report).toMatchObject({ createdTable: false, versionedRows: 2, converted: [], constraintValidated: true });
+    expect((await s.list()).map((e) => [e.name, e.version])).toEqual([
+      ['one', 1],
+      ['two', 1],
+    ]);
+    expect(await s.labels('one')).toEqual({ production: 1, latest: 1 });
+    expect((await s.migrate()).versionedRows).toBe(0);
+  });
+
+  it('lets replicas that start together migrate one after the other', async () => {
+    const table = freshTable();
+    const reports = await Promise.all([store(poolA, table).migrate(), store(poolB, table).migrate()]);
+    expect(reports.map((r) => r.createdTable).sort()).toEqual([false, true]);
+  });
+
+  it('creates its schema when asked for one, keeping its prompts apart from a same-named table elsewhere', async () => {
+    const table = freshTable();
+    const here = store(poolA, table);
+    const there = store(poolA, table, { schema: `tenant_${tables}` });
+    await here.migrate();
+    await there.migrate();
+    await there.put(prompt('only-there'));
+    expect(await here.list()).toEqual([]);
+    expect((await there.list()).map((e) => e.name)).toEqual(['only-there']);
+  });
+
+  it('leaves the table as it was when the migration fails', async () => {
+    const table = freshTable();
+    await poolA.query(`CREATE TABLE ${table} (name text, content text, role text)`);
+    await poolA.query(`INSERT INTO ${table} VALUES ('twice', 'a', 'user'), ('twice', 'b', 'user')`);
+    const s = store(poolA, table);
+    await expect(s.migrate()).rejects.toThrow(/unique|duplicate/i);
+    const { rows } = await poolA.query(`SELECT column_name FROM information_schema.columns WHERE table_name = $1 ORDER BY 1`, [table]);
+    expect(rows.map((r: { column_name: string }) => r.column_name)).toEqual(['content', 'name', 'role']);
+  });
+
+  it('refuses a role other than user or assistant written by SQL (CHECK constraint)', async () => {
+    const table = freshTable();
+    await store(poolA, table).migrate();
+    const error = await rejection(poolA.query(`INSERT INTO ${table} (name, messages) VALUES ('x', '[{"role":"system","content":"hi"}]')`));
+    expect((error as { code?: string }).code).toBe('23514');
+  });
+});
+
+describe('rows that break the definition rules', () => {
+  it('are never served: left out of list, get fails with a generic -32603, the log names the row', async () => {
+    const table = freshTable();
+    const { logger, lines } = capture();
+    const s = store(poolA, table, { logger });
+    await s.migrate();
+    await s.put(prompt('fine'));
+    await poolA.query(`ALTER TABLE ${table} DROP CONSTRAINT ${table}_role_check`);
+    await poolA.query(`INSERT INTO ${table} (name, messages) VALUES
+      ('system-role', '[{"role":"system","content":"Be brief"}]'),
+      ('not-an-array', '"Say hello"'),
+      ('Bad Name', '[{"role":"user","content":"hi"}]')`);
+    await poolA.query(`INSERT INTO ${table} (name, arguments, messages) VALUES ('bad-args', '{"who": true}', '[{"role":"user","content":"hi"}]')`);
+
+    expect((await s.list()).map((e) => e.name)).toEqual(['fine']);
+    for (const name of ['system-role', 'not-an-array', 'Bad Name', 'bad-args']) {
+      const error = await rejection(s.get(name));
+      expect(error, name).toBeInstanceOf(PromptError);
+      expect((error as PromptError).toJsonRpcError()).toEqual({ code: -32603, message: 'Internal error' });
+      expect(lines).toContainEqual({
+        level: 'error',
+        fields: expect.objectContaining({ event: 'prompt_store_invalid_row', table: `public.${table}`, prompt: name, reason: expect.any(String) }),
+      });
+    }
+    const reasons = lines.filter((l) => l.fields['prompt'] === 'system-role').map((l) => String(l.fields['reason']));
+    expect(reasons.join('\n')).toMatch(/system/);
+
+    const { registry } = await replica(s);
+    expect(registry.list().prompts.map((p) => p.name)).toEqual(['fine']);
+    const gone = change(registry, (e) => e.type === 'remove');
+    await poolA.query(`UPDATE ${table} SET messages = '[{"role":"system","content":"now broken"}]' WHERE name = 'fine'`);
+    expect((await gone).names).toEqual(['fine']);
+    await expect(registry.getPrompt('fine', { who: 'x' })).rejects.toMatchObject({ code: 'PROMPT_NOT_FOUND' });
+  });
+});
+
+describe('versions, labels and history', () => {
+  it('makes every put and every SQL edit a new version; the served version is logged on each get', async () => {
+    const table = freshTable();
+    const { logger, lines } = capture();
+    const s = store(poolA, table, { logger });
+    await s.migrate();
+    expect((await s.put(prompt('edit', 'one {{who}}'))).version).toBe(1);
+    expect((await s.put(prompt('edit', 'two {{who}}'))).version).toBe(2);
+    expect((await s.put(prompt('edit', 'two {{who}}'))).version).toBe(2);
+    await poolA.query(`UPDATE ${table} SET messages = '[{"role":"user","content":"three {{who}}"}]' WHERE name = 'edit'`);
+    const got = await s.get('edit');
+    expect(got?.version).toBe(3);
+    expect(lines).toContainEqual({ level: 'info', fields: { event: 'prompt_store_get', prompt: 'edit', version: 3, label: 'production' } });
+    const versions = await s.versions('edit');
+    expect(versions.map((v) => [v.version, v.labels])).toEqual([
+      [3, ['latest', 'production']],
+      [2, []],
+      [1, []],
+    ]);
+    expect(versions[0]!.createdBy).toBe('postgres');
+  });
+
+  it('moves labels, records every move with who and when, and rolls back: each step reaches a replica', async () => {
+    const table = freshTable();
+    const s = store(poolA, table);
+    await s.migrate();
+    await s.put(prompt('tone', 'v1 {{who}}'), { actor: 'ada' });
+    await s.put(prompt('tone', 'v2 {{who}}'), { actor: 'bob' });
+    const { registry } = await replica(store(poolB, table));
+    expect(await text(registry, 'tone')).toBe('v2 Ada');
+
+    const rolledBack = change(registry, (e) => e.names.includes('tone'));
+    expect(await s.rollback('tone', 'production', { actor: 'carol' })).toBe(1);
+    await rolledBack;
+    expect(await text(registry, 'tone')).toBe('v1 Ada');
+    expect(await s.labels('tone')).toEqual({ production: 1, latest: 2 });
+
+    const forward = change(registry, (e) => e.names.includes('tone'));
+    expect(await s.setLabel('tone', 'production', 2, { actor: 'dave' })).toBe(1);
+    await forward;
+    expect(await text(registry, 'tone')).toBe('v2 Ada');
+
+    const history = await s.history('tone');
+    expect(history.labelMoves.map((m) => [m.label, m.from, m.to, m.movedBy])).toEqual([
+      ['production', 1, 2, 'dave'],
+      ['production', 2, 1, 'carol'],
+      ['production', 1, 2, 'bob'],
+      ['production', null, 1, 'ada'],
+    ]);
+    expect(history.labelMoves[0]!.movedAt).toBeInstanceOf(Date);
+    expect(history.versions.map((v) => [v.version, v.createdBy])).toEqual([
+      [2, 'bob'],
+      [1, 'ada'],
+    ]);
+    await expect(s.setLabel('tone', 'production', 9)).rejects.toMatchObject({ code: 'PROMPT_NOT_FOUND' });
+    await expect(s.setLabel('tone', 'latest', 1)).rejects.toThrow(RangeError);
+  });
+
+  it('serves a production and a staging registry from one database, each following its label', async () => {
+    const table = freshTable();
+    const s = store(poolA, table);
+    await s.migrate();
+    await s.put(prompt('plan', 'stable {{who}}'), { labels: ['production', 'staging'] });
+    const production = await replica(store(poolB, table), 'production');
+    const staging = await replica(store(poolB, table), 'staging');
+
+    const staged = change(staging.registry, (e) => e.names.includes('plan'));
+    await s.put(prompt('plan', 'trying {{who}}'), { labels: ['staging'] });
+    await staged;
+    expect(await text(staging.registry, 'plan')).toBe('trying Ada');
+    expect(await text(production.registry, 'plan')).toBe('stable Ada');
+
+    const promoted = change(production.registry, (e) => e.names.includes('plan'));
+    await s.setLabel('plan', 'production', 2);
+    await promoted;
+    expect(await text(production.registry, 'plan')).toBe('trying Ada');
+
+    const unstaged = change(staging.registry, (e) => e.type === 'remove');
+    expect(await s.deleteLabel('plan', 'staging')).toBe(true);
+    expect((await unstaged).names).toEqual(['plan']);
+    expect(production.registry.has('plan')).toBe(true);
+
+    const deleted = change(production.registry, (e) => e.type === 'remove');
+    expect(await s.delete('plan')).toBe(true);
+    expect((await deleted).names).toEqual(['plan']);
+  });
+});
+
+describe('replicas', () => {
+  it('serves an edit made through one replica from the other (two pools)', async () => {
+    const table = freshTable();
+    const a = store(poolA, table);
+    await a.migrate();
+    await a.put(prompt('shared', 'before {{who}}'));
+    const first = await replica(a);
+    const second = await replica(store(poolB, table));
+    expect(await text(second.registry, 'shared')).toBe('before Ada');
+
+    const seen = change(second.registry, (e) => e.names.includes('shared'));
+    const seenHere = change(first.registry, (e) => e.names.includes('shared'));
+    await a.put(prompt('shared', 'after {{who}}'));
+    await Promise.all([seen, seenHere]);
+    expect(await text(second.registry, 'shared')).toBe('after Ada');
+    expect(second.sync.versions.get('shared')).toBe(2);
+    expect(await text(first.registry, 'shared')).toBe('after Ada');
+  });
+
+  it.each([
+    ['a burst of SQL writes', 5],
+    ['a bulk SQL import (read in one query)', 200],
+  ])('applies %s as one registry batch', async (_what, count) => {
+    const table = freshTable();
+    await store(poolA, table).migrate();
+    const { registry } = await replica(store(poolB, table));
+    const events: RegistryChangeEvent[] = [];
+    registry.onChange((e) => events.push(e));
+    const applied = change(registry);
+    await poolA.query(
+      `INSERT INTO ${table} (name, messages)
+       SELECT 'burst-' || lpad(i::text, 3, '0'), '[{"role":"user","content":"hello"}]' FROM generate_series(1, $1::int) AS i`,
+      [count],
+    );
+    await applied;
+    expect(events).toEqual([{ type: 'set', names: Array.from({ length: count }, (_, i) => `burst-${String(i + 1).padStart(3, '0')}`) }]);
+  });
+
+  it('recovers from a killed listener connection: keeps serving, reconnects, reloads what it missed', async () => {
+    const table = freshTable();
+    const a = store(poolA, table);
+    await a.migrate();
+    await a.put(prompt('steady', 'v1 {{who}}'));
+    const { logger, lines } = capture();
+    const b = store(poolB, table, { logger, reconnect: { minMs: 50, maxMs: 200 } });
+    const { registry } = await replica(b);
+    const killed = await poolA.query(
+      `SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN "mcp_prompt_kit.public.${table}"'`,
+    );
+    expect(killed.rows).toEqual([{ killed: true }]);
+    expect(await text(registry, 'steady')).toBe('v1 Ada');
+
+    const recovered = change(registry, (e) => e.names.includes('steady'));
+    await a.put(prompt('steady', 'v2 {{who}}'));
+    await recovered;
+    expect(await text(registry, 'steady')).toBe('v2 Ada');
+    await expect.poll(() => lines.map((l) => l.fields['event'])).toEqual(expect.arrayContaining(['prompt_listener_lost', 'prompt_listener_recovered']));
+  });
+
+  it('loads 1,000 rows into a registry', async () => {
+    const table = freshTable();
+    const s = store(poolA, table);
+    await s.migrate();
+    await poolA.query(`INSERT INTO ${table} (name, description, arguments, messages)
+      SELECT 'prompt-' || lpad(i::text, 4, '0'), 'Prompt ' || i, '[{"name":"who","required":true}]',
+        '[{"role":"user","content":"Hello {{who}}"}]' FROM generate_series(1, 1000) AS i`);
+    const { registry, sync } = await replica(store(poolB, table));
+    expect(registry.size).toBe(1000);
+    expect(sync.versions.size).toBe(1000);
+    expect(registry.list().prompts[999]?.name).toBe('prompt-1000');
+    expect(await text(registry, 'prompt-0500')).toBe('Hello Ada');
+  });
+});

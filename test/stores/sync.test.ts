@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { PromptRegistry, createMemoryPromptStore, syncRegistry } from '../../src/index.js';
+import type { Logger, PromptStore, RegistryChangeEvent } from '../../src/index.js';
+import { nextEvent, prompt } from './contract.js';
+
+/** A memory store whose reads fail while `down` is true, as a store behind a lost connection does. */
+function unreliable(store: PromptStore): PromptStore & { down: boolean } {
+  const wrapped = {
+    down: false,
+    get: (name: string) => (wrapped.down ? Promise.reject(new Error('connection refused')) : store.get(name)),
+    list: () => (wrapped.down ? Promise.reject(new Error('connection refused')) : store.list()),
+    put: store.put.bind(store),
+    delete: store.delete.bind(store),
+    watch: store.watch.bind(store),
+  };
+  return wrapped;
+}
+
+function registryChange(registry: PromptRegistry, matches: (e: RegistryChangeEvent) => boolean): Promise<RegistryChangeEvent> {
+  return nextEvent<RegistryChangeEvent>(registry.onChange.bind(registry), matches, 5_000);
+}
+
+describe('syncRegistry', () => {
+  it('keeps serving the last good set while the store cannot be read, then catches up', async () => {
+    const store = unreliable(createMemoryPromptStore([prompt('kept', 'old {{who}}')]));
+    const registry = new PromptRegistry();
+    const warnings: unknown[] = [];
+    const logger: Logger = { warn: (fields) => void warnings.push(fields['event']) };
+    const sync = await syncRegistry(store, registry, { batchMs: 0, logger });
+    try {
+      store.down = true;
+      await store.put(prompt('kept', 'new {{who}}'));
+      await sync.settled();
+      expect(warnings).toContain('prompt_sync_failed');
+      expect((await registry.getPrompt('kept', { who: 'x' })).messages[0]?.content).toEqual({ type: 'text', text: 'old x' });
+      const caughtUp = registryChange(registry, (e) => e.names.includes('kept'));
+      store.down = false;
+      await caughtUp;
+      expect((await registry.getPrompt('kept', { who: 'x' })).messages[0]?.content).toEqual({ type: 'text', text: 'new x' });
+    } finally {
+      sync.close();
+    }
+  });
+
+  it('withholds a prompt the registry refuses and applies the rest of the batch', async () => {
+    const store = createMemoryPromptStore([prompt('fine')]);
+    const registry = new PromptRegistry();
+    const warnings: Record<string, unknown>[] = [];
+    const sync = await syncRegistry(store, registry, { logger: { warn: (fields) => void warnings.push(fields) } });
+    try {
+      const applied = registryChange(registry, (e) => e.names.includes('also-fine'));
+      // Valid to store, refused by the registry: the placeholder names no declared argument.
+      await store.put({ name: 'undeclared', messages: [{ role: 'user', content: 'Hello {{nobody}}' }] });
+      await store.put(prompt('also-fine'));
+      await applied;
+      await sync.settled();
+      expect(registry.list().prompts.map((p) => p.name)).toEqual(['also-fine', 'fine']);
+      expect(warnings).toContainEqual(expect.objectContaining({ event: 'prompt_withheld', prompt: 'undeclared', code: 'INVALID_PROMPT_DEFINITION' }));
+      expect(sync.versions.has('undeclared')).toBe(false);
+    } finally {
+      sync.close();
+    }
+  });
+
+  it('never removes prompts it did not add', async () => {
+    const store = createMemoryPromptStore([prompt('stored')]);
+    const registry = new PromptRegistry();
+    registry.add(prompt('by-hand'));
+    const sync = await syncRegistry(store, registry, { batchMs: 0 });
+    try {
+      await store.delete('stored');
+      await sync.reload();
+      expect(registry.list().prompts.map((p) => p.name)).toEqual(['by-hand']);
+    } finally {
+      sync.close();
+    }
+  });
+
+  it('stops following the store once closed, keeping what it has', async () => {
+    const store = createMemoryPromptStore([prompt('one')]);
+    const registry = new PromptRegistry();
+    const sync = await syncRegistry(store, registry, { batchMs: 0 });
+    sync.close();
+    await store.put(prompt('two'));
+    await store.delete('one');
+    await sync.settled();
+    expect(registry.list().prompts.map((p) => p.name)).toEqual(['one']);
+  });
+
+  it('rejects when the first load fails', async () => {
+    const store = unreliable(createMemoryPromptStore());
+    store.down = true;
+    await expect(syncRegistry(store, new PromptRegistry())).rejects.toThrow('connection refused');
+  });
+});
