@@ -98,14 +98,25 @@ function locateNearest(locate: Locate | undefined, pointer: string): SourcePosit
 }
 
 /**
- * @internal Turns an `INVALID_PROMPT_DEFINITION` error (from parsing or compiling) into one diagnostic per problem;
- * any other error into one diagnostic. Undefined when `error` is not a definition problem at all.
+ * @internal Turns an `INVALID_PROMPT_DEFINITION` error into one diagnostic per problem, any other error into one
+ * diagnostic. `positions`: whether the problems' line/column are places in the file (parsing with `locate`) or in a
+ * template (compiling, where the field's place comes from `locate`).
  */
-export function definitionDiagnostics(file: string, error: unknown, locate: Locate | undefined): PromptFileDiagnostic[] {
+export function definitionDiagnostics(
+  file: string,
+  error: unknown,
+  locate: Locate | undefined,
+  positions: 'file' | 'template' = 'file',
+): PromptFileDiagnostic[] {
   if (isPromptError(error) && error.code === 'INVALID_PROMPT_DEFINITION' && isRecord(error.data)) {
     const data = error.data as unknown as InvalidDefinitionData;
     if (Array.isArray(data.problems) && data.problems.length > 0) {
       return data.problems.map((p) => {
+        if (positions === 'template') {
+          // A compile problem's line/column are inside the template text: the field's place in the file is ours.
+          const message = p.message.replace(/\((line \d+, column \d+)\)$/, '(template $1)');
+          return diagnostic(file, message, locateNearest(locate, p.path), p.path);
+        }
         const place = p.line === undefined ? locateNearest(locate, p.path) : { line: p.line, column: p.column ?? 1 };
         return diagnostic(file, p.message, place, p.path);
       });

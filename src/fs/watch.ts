@@ -36,7 +36,7 @@ export interface WatchPromptDirectoryOptions extends LoadPromptDirectoryOptions 
   resources?: FileResourceResolver;
   /** Called once for each new diagnostic (a file that stops parsing, a duplicate name, the directory disappearing). */
   onDiagnostic?: (diagnostic: PromptFileDiagnostic) => void;
-  /** Called after each reload that changed the registry. */
+  /** Called after each reload that changed the registry (not for the initial load). */
   onChange?: (change: PromptDirectoryChange) => void;
   /** Called with the URIs of documents added, changed or removed under the resolver's roots. */
   onResourcesChanged?: (uris: string[]) => void;
@@ -59,6 +59,10 @@ export interface PromptDirectoryWatcher {
 interface FileState {
   version: string;
   file: string;
+  /** The latest version that parsed, not yet accepted by the registry (undefined once accepted or rejected). */
+  parsed?: PromptDefinition;
+  /** Places fields of `parsed`, for compile diagnostics. */
+  locate?: ParsedPromptFile['locate'];
   /** The last version the registry accepted. */
   good?: PromptDefinition;
   diagnostics: PromptFileDiagnostic[];
@@ -85,6 +89,11 @@ function safely(callback: (() => void) | undefined): void {
   }
 }
 
+/** Definitions from files are JSON data: equal text means equal prompts (a renamed file changes nothing). */
+function sameDefinition(a: PromptDefinition, b: PromptDefinition): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
+}
+
 /** The directory's files and what the registry serves from them; all registry changes go through here. */
 class DirectoryState {
   readonly files = new Map<string, FileState>();
@@ -94,18 +103,17 @@ class DirectoryState {
 
   constructor(readonly registry: PromptRegistry) {}
 
-  /** The definition each name should have: per file its candidate or last good version; the first file wins. */
-  wanted(candidates: ReadonlyMap<string, ParsedPromptFile>): Map<string, Wanted> {
+  /** The definition each name should have: per file its newly parsed or last good version; the first file wins. */
+  #wanted(): Map<string, Wanted> {
     const ordered = [...this.files.keys()].sort().map((rel) => {
-      const candidate = candidates.get(rel);
       const state = this.files.get(rel)!;
       const entry: { rel: string; file: string; definition?: PromptDefinition; locate?: ParsedPromptFile['locate'] } = {
         rel,
         file: state.file,
       };
-      const definition = candidate?.definition ?? state.good;
+      const definition = state.parsed ?? state.good;
       if (definition !== undefined) entry.definition = definition;
-      if (candidate?.locate !== undefined) entry.locate = candidate.locate;
+      if (state.parsed !== undefined && state.locate !== undefined) entry.locate = state.locate;
       return entry;
     });
     const { winners, diagnostics } = pickUnique(ordered);
@@ -116,34 +124,44 @@ class DirectoryState {
     return out;
   }
 
+  /** What differs from what is served; unchanged prompts (a renamed file) are just re-attributed. */
   #changed(want: ReadonlyMap<string, Wanted>): Wanted[] {
-    return [...want.values()].filter((w) => this.served.get(w.definition.name)?.definition !== w.definition);
+    const out: Wanted[] = [];
+    for (const w of want.values()) {
+      const served = this.served.get(w.definition.name);
+      if (served !== undefined && sameDefinition(served.definition, w.definition)) this.#accept({ rel: w.rel, definition: served.definition });
+      else out.push(w);
+    }
+    return out;
   }
 
   #accept(w: Wanted): void {
     this.served.set(w.definition.name, w);
     const state = this.files.get(w.rel);
-    if (state !== undefined) state.good = w.definition;
+    if (state === undefined) return;
+    state.good = w.definition;
+    state.parsed = undefined;
+    state.locate = undefined;
+  }
+
+  /** Records a re-read file. */
+  update(p: ParsedPromptFile, logger: Logger | undefined): void {
+    const state = this.files.get(p.rel)!;
+    state.diagnostics = p.diagnostics;
+    state.parsed = p.definition;
+    state.locate = p.locate;
+    if (p.definition === undefined && state.good !== undefined && p.diagnostics.some((d) => d.severity === 'error')) {
+      log(logger, 'warn', { event: 'prompt_file_kept', file: p.file, prompt: state.good.name }, `keeping the last good version of '${state.good.name}'`);
+    }
   }
 
   /**
-   * Applies re-read files and removed ones to the registry, synchronously: one `set` (falling back to one per
-   * prompt when something does not compile, keeping the last good version of those) and one `remove`.
+   * Brings the registry in step, synchronously: one `set` (falling back to one per prompt when something does not
+   * compile, keeping the last good version of those) and one `remove`.
    */
-  apply(parsed: readonly ParsedPromptFile[], gone: readonly string[], logger: Logger | undefined): PromptDirectoryChange {
-    const candidates = new Map<string, ParsedPromptFile>();
-    for (const p of parsed) {
-      const state = this.files.get(p.rel)!;
-      state.diagnostics = p.diagnostics;
-      if (p.definition !== undefined) candidates.set(p.rel, p);
-      else if (state.good !== undefined && p.diagnostics.some((d) => d.severity === 'error')) {
-        log(logger, 'warn', { event: 'prompt_file_kept', file: p.file, prompt: state.good.name }, `keeping the last good version of '${state.good.name}'`);
-      }
-    }
-    for (const rel of gone) this.files.delete(rel);
-
+  apply(): PromptDirectoryChange {
     const set: string[] = [];
-    let want = this.wanted(candidates);
+    let want = this.#wanted();
     const batch = this.#changed(want);
     if (batch.length > 0) {
       try {
@@ -158,13 +176,13 @@ class DirectoryState {
             this.#accept(w);
             set.push(w.definition.name);
           } catch (error) {
-            const candidate = candidates.get(w.rel);
-            candidates.delete(w.rel);
-            state.diagnostics = [...state.diagnostics, ...definitionDiagnostics(state.file, error, candidate?.locate)];
+            state.diagnostics = [...state.diagnostics, ...definitionDiagnostics(state.file, error, state.locate, 'template')];
+            state.parsed = undefined;
+            state.locate = undefined;
           }
         }
-        // Without the rejected candidates, their files' last good versions are wanted again.
-        want = this.wanted(candidates);
+        // Without the rejected versions, their files' last good versions are wanted again.
+        want = this.#wanted();
         for (const w of this.#changed(want)) {
           try {
             this.registry.set(w.definition);
@@ -268,12 +286,14 @@ export function watchPromptDirectory(
       const existing = state.files.get(f.rel);
       if (existing === undefined) state.files.set(f.rel, { version: fingerprint(f.stats), file: parsed[i]!.file, diagnostics: [] });
       else existing.version = fingerprint(f.stats);
+      state.update(parsed[i]!, logger);
     }
-    const change = parsed.length > 0 || gone.length > 0 ? state.apply(parsed, gone, logger) : { set: [], removed: [] };
+    for (const rel of gone) state.files.delete(rel);
+    const change = parsed.length > 0 || gone.length > 0 ? state.apply() : { set: [], removed: [] };
     const diagnostics = state.diagnostics();
     if (scan.truncated) diagnostics.push(truncatedDiagnostic(context));
     publish(diagnostics);
-    if (change.set.length > 0 || change.removed.length > 0) {
+    if (loaded && (change.set.length > 0 || change.removed.length > 0)) {
       log(logger, 'info', { event: 'prompts_reloaded', set: change.set, removed: change.removed }, 'prompt directory reloaded');
       safely(() => options.onChange?.(change));
     }
