@@ -17,4 +17,5 @@ export type { PromptFileFormat, PromptFileLimits } from './prompt-file.js';
 export { createFileResourceResolver } from './resolver.js';
 export type { FileResource, FileResourceResolver, FileResourceResolverOptions } from './resolver.js';
 export { watchPromptDirectory } from './watch.js';
-export type { PromptDirectoryChange, PromptDirectoryWatcher, WatchPromptDirectoryOptions } from './watch.js';
+export type { PromptDirectoryChange } from './directory-state.js';
+export type { PromptDirectoryWatcher, WatchPromptDirectoryOptions } from './watch.js';

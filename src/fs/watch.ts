@@ -6,27 +6,19 @@
  *
  * @module
  */
-import type { Logger, PromptDefinition, PromptRegistry } from '../index.js';
+import type { Logger, PromptRegistry } from '../index.js';
 import { WindowedJob, checkMs } from './debounce.js';
 import { formatDiagnostic } from './diagnostics.js';
 import type { PromptFileDiagnostic } from './diagnostics.js';
-import { fileContext, pickUnique, readPromptFiles, scanPromptDirectory, truncatedDiagnostic } from './load.js';
+import { DirectoryState, applyFiles, compareScan } from './directory-state.js';
+import type { PromptDirectoryChange } from './directory-state.js';
+import { fileContext, readPromptFiles, scanPromptDirectory, truncatedDiagnostic } from './load.js';
 import type { LoadPromptDirectoryOptions } from './load.js';
-import { definitionDiagnostics } from './prompt-file.js';
-import type { ParsedPromptFile, PromptFileContext } from './prompt-file.js';
+import type { PromptFileContext } from './prompt-file.js';
 import type { FileResourceResolver } from './resolver.js';
-import { fingerprint } from './scan.js';
 import type { ScanResult } from './scan.js';
 import { TreeWatcher } from './tree-watcher.js';
 import { DocumentWatcher } from './watch-documents.js';
-
-/** What one reload changed in the registry. */
-export interface PromptDirectoryChange {
-  /** Prompts added or replaced. */
-  set: string[];
-  /** Prompts removed. */
-  removed: string[];
-}
 
 /** Options of {@link watchPromptDirectory}. */
 export interface WatchPromptDirectoryOptions extends LoadPromptDirectoryOptions {
@@ -56,23 +48,6 @@ export interface PromptDirectoryWatcher {
   readonly diagnostics: readonly PromptFileDiagnostic[];
 }
 
-interface FileState {
-  version: string;
-  file: string;
-  /** The latest version that parsed, not yet accepted by the registry (undefined once accepted or rejected). */
-  parsed?: PromptDefinition;
-  /** Places fields of `parsed`, for compile diagnostics. */
-  locate?: ParsedPromptFile['locate'];
-  /** The last version the registry accepted. */
-  good?: PromptDefinition;
-  diagnostics: PromptFileDiagnostic[];
-}
-
-interface Wanted {
-  rel: string;
-  definition: PromptDefinition;
-}
-
 function log(logger: Logger | undefined, level: 'info' | 'warn', fields: Record<string, unknown>, message: string): void {
   try {
     logger?.[level]?.(fields, message);
@@ -86,126 +61,6 @@ function safely(callback: (() => void) | undefined): void {
     callback?.();
   } catch {
     /* a throwing callback must not stop reloading */
-  }
-}
-
-/** Definitions from files are JSON data: equal text means equal prompts (a renamed file changes nothing). */
-function sameDefinition(a: PromptDefinition, b: PromptDefinition): boolean {
-  return a === b || JSON.stringify(a) === JSON.stringify(b);
-}
-
-/** The directory's files and what the registry serves from them; all registry changes go through here. */
-class DirectoryState {
-  readonly files = new Map<string, FileState>();
-  /** name -> what we put in the registry under it. */
-  readonly served = new Map<string, Wanted>();
-  duplicates: PromptFileDiagnostic[] = [];
-
-  constructor(readonly registry: PromptRegistry) {}
-
-  /** The definition each name should have: per file its newly parsed or last good version; the first file wins. */
-  #wanted(): Map<string, Wanted> {
-    const ordered = [...this.files.keys()].sort().map((rel) => {
-      const state = this.files.get(rel)!;
-      const entry: { rel: string; file: string; definition?: PromptDefinition; locate?: ParsedPromptFile['locate'] } = {
-        rel,
-        file: state.file,
-      };
-      const definition = state.parsed ?? state.good;
-      if (definition !== undefined) entry.definition = definition;
-      if (state.parsed !== undefined && state.locate !== undefined) entry.locate = state.locate;
-      return entry;
-    });
-    const { winners, diagnostics } = pickUnique(ordered);
-    this.duplicates = diagnostics;
-    const byDefinition = new Map(ordered.map((o) => [o.definition, o.rel]));
-    const out = new Map<string, Wanted>();
-    for (const [name, winner] of winners) out.set(name, { rel: byDefinition.get(winner.definition)!, definition: winner.definition });
-    return out;
-  }
-
-  /** What differs from what is served; unchanged prompts (a renamed file) are just re-attributed. */
-  #changed(want: ReadonlyMap<string, Wanted>): Wanted[] {
-    const out: Wanted[] = [];
-    for (const w of want.values()) {
-      const served = this.served.get(w.definition.name);
-      if (served !== undefined && sameDefinition(served.definition, w.definition)) this.#accept({ rel: w.rel, definition: served.definition });
-      else out.push(w);
-    }
-    return out;
-  }
-
-  #accept(w: Wanted): void {
-    this.served.set(w.definition.name, w);
-    const state = this.files.get(w.rel);
-    if (state === undefined) return;
-    state.good = w.definition;
-    state.parsed = undefined;
-    state.locate = undefined;
-  }
-
-  /** Records a re-read file. */
-  update(p: ParsedPromptFile, logger: Logger | undefined): void {
-    const state = this.files.get(p.rel)!;
-    state.diagnostics = p.diagnostics;
-    state.parsed = p.definition;
-    state.locate = p.locate;
-    if (p.definition === undefined && state.good !== undefined && p.diagnostics.some((d) => d.severity === 'error')) {
-      log(logger, 'warn', { event: 'prompt_file_kept', file: p.file, prompt: state.good.name }, `keeping the last good version of '${state.good.name}'`);
-    }
-  }
-
-  /**
-   * Brings the registry in step, synchronously: one `set` (falling back to one per prompt when something does not
-   * compile, keeping the last good version of those) and one `remove`.
-   */
-  apply(): PromptDirectoryChange {
-    const set: string[] = [];
-    let want = this.#wanted();
-    const batch = this.#changed(want);
-    if (batch.length > 0) {
-      try {
-        this.registry.set(batch.map((w) => w.definition));
-        for (const w of batch) this.#accept(w);
-        set.push(...batch.map((w) => w.definition.name));
-      } catch {
-        for (const w of batch) {
-          const state = this.files.get(w.rel)!;
-          try {
-            this.registry.set(w.definition, { source: state.file });
-            this.#accept(w);
-            set.push(w.definition.name);
-          } catch (error) {
-            state.diagnostics = [...state.diagnostics, ...definitionDiagnostics(state.file, error, state.locate, 'template')];
-            state.parsed = undefined;
-            state.locate = undefined;
-          }
-        }
-        // Without the rejected versions, their files' last good versions are wanted again.
-        want = this.#wanted();
-        for (const w of this.#changed(want)) {
-          try {
-            this.registry.set(w.definition);
-            this.#accept(w);
-            set.push(w.definition.name);
-          } catch {
-            /* a last good version that no longer compiles stays out */
-          }
-        }
-      }
-    }
-    const removed = [...this.served.keys()].filter((name) => !want.has(name));
-    if (removed.length > 0) {
-      this.registry.remove(removed);
-      for (const name of removed) this.served.delete(name);
-    }
-    return { set, removed };
-  }
-
-  diagnostics(): PromptFileDiagnostic[] {
-    const all: PromptFileDiagnostic[] = [];
-    for (const rel of [...this.files.keys()].sort()) all.push(...this.files.get(rel)!.diagnostics);
-    return [...all, ...this.duplicates];
   }
 }
 
@@ -272,24 +127,11 @@ export function watchPromptDirectory(
       return;
     }
     tree.sync(scan.dirs);
-    const seen = new Set<string>();
-    const changed = scan.files.filter((f) => {
-      seen.add(f.rel);
-      return state.files.get(f.rel)?.version !== fingerprint(f.stats);
-    });
-    const gone = [...state.files.keys()].filter((rel) => !seen.has(rel));
+    const { changed, gone } = compareScan(state, scan);
     const parsed = await readPromptFiles(changed, context);
     if (closed) return;
-    // Everything from here on is synchronous: the registry sees the whole window's changes in one tick.
-    for (let i = 0; i < changed.length; i++) {
-      const f = changed[i]!;
-      const existing = state.files.get(f.rel);
-      if (existing === undefined) state.files.set(f.rel, { version: fingerprint(f.stats), file: parsed[i]!.file, diagnostics: [] });
-      else existing.version = fingerprint(f.stats);
-      state.update(parsed[i]!, logger);
-    }
-    for (const rel of gone) state.files.delete(rel);
-    const change = parsed.length > 0 || gone.length > 0 ? state.apply() : { set: [], removed: [] };
+    // Synchronous from here on: the registry sees the whole window's changes in one tick.
+    const change = applyFiles(state, changed, parsed, gone, logger);
     const diagnostics = state.diagnostics();
     if (scan.truncated) diagnostics.push(truncatedDiagnostic(context));
     publish(diagnostics);
