@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PromptError, isPromptError, matchResourcePattern } from '../index.js';
-import type { ResourceContents, ResourceResolver } from '../index.js';
+import type { BlobResourceContents, ResourceResolver, TextResourceContents } from '../index.js';
 import { resolveConfined, relativePathProblem } from './confine.js';
 import { isTextMimeType, mimeTypeOf } from './mime.js';
 import { fingerprint, scanTree } from './scan.js';
@@ -29,6 +29,11 @@ export interface FileResourceResolverOptions {
   maxCacheBytes?: number;
   /** Extra or overriding MIME types by extension: `{ '.adr': 'text/markdown' }`. */
   mimeTypes?: Readonly<Record<string, string>>;
+  /**
+   * Tried in order when a URI names no file and its last segment has no extension (default `['.md']`):
+   * `architecture://adr/001` finds adr/001.md. `[]` turns this off.
+   */
+  extensions?: readonly string[];
 }
 
 /** One document as MCP `resources/list` describes it. */
@@ -41,16 +46,19 @@ export interface FileResource {
   size: number;
 }
 
+/** One document's contents: text for text types, base64 blob otherwise. */
+export type FileResourceContents = TextResourceContents | BlobResourceContents;
+
 /** A {@link ResourceResolver} over files, with what an MCP server's resources/list and resources/read need. */
 export interface FileResourceResolver extends ResourceResolver {
   /** The document at `uri`, or undefined. Throws RESOURCE_DENIED (outside the root) or LIMIT_EXCEEDED (too large). */
-  read(uri: string): Promise<ResourceContents | undefined>;
+  read(uri: string): Promise<FileResourceContents | undefined>;
   /** Every document matching a glob (`*` within a segment, `**` across), sorted by URI. */
-  list(pattern: string): Promise<ResourceContents[]>;
+  list(pattern: string): Promise<FileResourceContents[]>;
   /** Every document under every root, sorted by URI (for MCP `resources/list`). */
   listResources(): Promise<FileResource[]>;
   /** MCP `resources/read`: `{contents: [...]}`; RESOURCE_NOT_FOUND for an unknown URI. */
-  readResource(uri: string): Promise<{ contents: ResourceContents[] }>;
+  readResource(uri: string): Promise<{ contents: FileResourceContents[] }>;
   /** The configured roots, by scheme. */
   readonly roots: Readonly<Record<string, string>>;
   /** Drops cached contents (reads check file versions anyway; watchers call this when files change). */
@@ -62,7 +70,7 @@ const ENCODED_TRAVERSAL = /%(?:2e|2f|5c|00)/i;
 
 interface Cached {
   version: string;
-  contents: Omit<ResourceContents, 'uri'>;
+  contents: { mimeType: string; text: string } | { mimeType: string; blob: string };
   bytes: number;
 }
 
@@ -128,6 +136,10 @@ export function createFileResourceResolver(options: FileResourceResolverOptions)
   const maxListed = positive(options.maxListed, 10_000, 'maxListed');
   const maxCacheBytes = positive(options.maxCacheBytes, 32 * 1_048_576, 'maxCacheBytes');
   const mimeTypes = options.mimeTypes;
+  const extensions = [...(options.extensions ?? ['.md'])];
+  for (const ext of extensions) {
+    if (!/^\.[A-Za-z0-9_-]+$/.test(ext)) throw new TypeError(`createFileResourceResolver: invalid extension '${ext}' (like '.md')`);
+  }
   const cache = new Map<string, Cached>();
   let cachedBytes = 0;
 
@@ -146,7 +158,7 @@ export function createFileResourceResolver(options: FileResourceResolverOptions)
   };
 
   /** Reads one document by scheme and decoded path; undefined when it does not exist. */
-  const readPath = async (uri: string, root: string, rel: string): Promise<ResourceContents | undefined> => {
+  const readPath = async (uri: string, root: string, rel: string): Promise<FileResourceContents | undefined> => {
     const found = await resolveConfined(root, rel);
     if (!found.ok) {
       if (found.reason === 'denied') throw denied(uri, found.detail);
@@ -176,12 +188,14 @@ export function createFileResourceResolver(options: FileResourceResolverOptions)
       });
     }
     const mimeType = mimeTypeOf(rel, mimeTypes);
-    const contents = isTextMimeType(mimeType) ? { mimeType, text: bytes.toString('utf8') } : { mimeType, blob: bytes.toString('base64') };
+    const contents: Cached['contents'] = isTextMimeType(mimeType)
+      ? { mimeType, text: bytes.toString('utf8') }
+      : { mimeType, blob: bytes.toString('base64') };
     remember(found.path, { version, contents, bytes: bytes.length });
     return { uri, ...contents };
   };
 
-  const read = async (uri: string): Promise<ResourceContents | undefined> => {
+  const read = async (uri: string): Promise<FileResourceContents | undefined> => {
     const parts = splitUri(uri);
     if (parts === undefined) return undefined;
     const root = roots[parts.scheme];
@@ -189,7 +203,13 @@ export function createFileResourceResolver(options: FileResourceResolverOptions)
     if (parts.path === '') return undefined;
     const decoded = decodePath(parts.path);
     if ('refused' in decoded) throw denied(uri, decoded.refused);
-    return readPath(uri, root, decoded.path);
+    const found = await readPath(uri, root, decoded.path);
+    if (found !== undefined || decoded.path.slice(decoded.path.lastIndexOf('/') + 1).includes('.')) return found;
+    for (const ext of extensions) {
+      const withExtension = await readPath(uri, root, decoded.path + ext);
+      if (withExtension !== undefined) return withExtension;
+    }
+    return undefined;
   };
 
   /** Every file under one root (or one directory of it), as [uri, rel, size]. */
@@ -206,7 +226,7 @@ export function createFileResourceResolver(options: FileResourceResolverOptions)
     });
   };
 
-  const list = async (pattern: string): Promise<ResourceContents[]> => {
+  const list = async (pattern: string): Promise<FileResourceContents[]> => {
     const parts = splitUri(pattern);
     if (parts === undefined) return [];
     const root = roots[parts.scheme];
@@ -244,7 +264,7 @@ export function createFileResourceResolver(options: FileResourceResolverOptions)
         }
       }),
     );
-    return docs.filter((c): c is ResourceContents => c !== undefined);
+    return docs.filter((c): c is FileResourceContents => c !== undefined);
   };
 
   return {

@@ -56,6 +56,19 @@ describe('createFileResourceResolver: reading', () => {
     expect(await codeOf(resources.readResource('architecture://patterns/nope.md'))).toBe('RESOURCE_NOT_FOUND');
   });
 
+  it('finds a document named without its .md extension', async () => {
+    const { dir } = await docs({ 'adr/002.markdown': '# 002' });
+    const resources = createFileResourceResolver({ roots: { architecture: dir } });
+    expect(await resources.read('architecture://adr/001-postgres')).toEqual({
+      uri: 'architecture://adr/001-postgres',
+      mimeType: 'text/markdown',
+      text: '# ADR 001',
+    });
+    expect(await resources.read('architecture://adr/002')).toBeUndefined();
+    const exact = createFileResourceResolver({ roots: { architecture: dir }, extensions: [] });
+    expect(await exact.read('architecture://adr/001-postgres')).toBeUndefined();
+  });
+
   it('expands globs: * within a segment, ** across segments, sorted by URI', async () => {
     const { dir } = await docs();
     const resources = createFileResourceResolver({ roots: { architecture: dir } });
