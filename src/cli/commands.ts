@@ -43,6 +43,11 @@ export async function openDirectory(command: string, dir: string, docs: Record<s
   }
 }
 
+/** Errors of a directory on stderr (warnings are for `check`). */
+export function reportErrors(diagnostics: readonly PromptFileDiagnostic[], out: Output): void {
+  for (const d of diagnostics) if (d.severity === 'error') out.stderr(formatDiagnostic(d));
+}
+
 const DOCS_OPTION = { docs: { type: 'string', multiple: true } } as const;
 
 /** `check <dir>`: every problem, one line each; exit 1 on any error. */
@@ -66,7 +71,7 @@ export async function list(args: readonly string[], out: Output): Promise<number
   const { values, positionals: given } = parseCommand('list', args, { json: { type: 'boolean' }, ...DOCS_OPTION });
   const [dir] = positionals('list', given, ['dir']) as [string];
   const opened = await openDirectory('list', dir, docsRoots('list', values['docs'] as string[] | undefined));
-  for (const d of opened.diagnostics) out.stderr(formatDiagnostic(d));
+  reportErrors(opened.diagnostics, out);
   const listing = opened.registry.list();
   if (values['json'] === true) {
     out.json(listing);
@@ -118,7 +123,7 @@ export async function render(args: readonly string[], out: Output): Promise<numb
   const [dir, name] = positionals('render', given, ['dir', 'name']) as [string, string];
   const promptArgs = renderArguments(values);
   const opened = await openDirectory('render', dir, docsRoots('render', values['docs'] as string[] | undefined));
-  for (const d of opened.diagnostics) out.stderr(formatDiagnostic(d));
+  reportErrors(opened.diagnostics, out);
   try {
     const result = await opened.registry.getPrompt(name, promptArgs);
     if (values['json'] === true) out.json(result);

@@ -14,6 +14,7 @@ import { loadPromptDirectoryInto } from '../fs/directory-state.js';
 import { createFileResourceResolver } from '../fs/resolver.js';
 import type { FileResourceResolver } from '../fs/resolver.js';
 import { watchPromptDirectory } from '../fs/watch.js';
+import { reportErrors } from './commands.js';
 import { UsageError, docsRoots, integerOption, parseCommand, positionals } from './args.js';
 import { startHttpServer } from './http.js';
 import type { Output } from './output.js';
@@ -107,14 +108,14 @@ export async function serve(args: readonly string[], out: Output): Promise<numbe
       watcher = watchPromptDirectory(dir, registry, {
         debounceMs,
         ...(resolver === undefined ? {} : { resources: resolver }),
-        onDiagnostic: (d) => out.stderr(formatDiagnostic(d)),
+        onDiagnostic: (d) => reportErrors([d], out),
         onChange: (c) => log(`reloaded: ${[...c.set.map((n) => `+${n}`), ...c.removed.map((n) => `-${n}`)].join(' ')}`),
         onResourcesChanged: resourcesChanged,
       });
       await watcher.ready;
     } else {
       const loaded = await loadPromptDirectoryInto(registry, dir);
-      for (const d of loaded.diagnostics) out.stderr(formatDiagnostic(d));
+      reportErrors(loaded.diagnostics, out);
     }
   } catch (error) {
     if (isPromptError(error)) throw new UsageError(`serve: ${error.message}`);
