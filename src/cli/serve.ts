@@ -9,7 +9,6 @@ import type { McpServer as McpServerType } from '@modelcontextprotocol/server';
 import { JsonRpcError, PromptRegistry, isPromptError } from '../index.js';
 import { attachPrompts } from '../mcp/index.js';
 import { createFileAssetLoader } from '../fs/assets.js';
-import { formatDiagnostic } from '../fs/diagnostics.js';
 import { loadPromptDirectoryInto } from '../fs/directory-state.js';
 import { createFileResourceResolver } from '../fs/resolver.js';
 import type { FileResourceResolver } from '../fs/resolver.js';
