@@ -115,6 +115,9 @@ export async function serve(args: readonly string[], out: Output): Promise<numbe
     } else {
       const loaded = await loadPromptDirectoryInto(registry, dir);
       reportErrors(loaded.diagnostics, out);
+      if (resolver === undefined && loaded.diagnostics.some((d) => d.message.includes('{{resource:'))) {
+        log('hint: prompts embed documents ({{resource:...}}): pass --docs scheme=dir');
+      }
     }
   } catch (error) {
     if (isPromptError(error)) throw new UsageError(`serve: ${error.message}`);
