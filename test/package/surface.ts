@@ -44,4 +44,13 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'attachPrompts',
     'completeFromResourceTemplates',
   ],
+  './fs': [
+    'DEFAULT_PROMPT_FILE_LIMITS',
+    'createFileAssetLoader',
+    'createFileResourceResolver',
+    'formatDiagnostic',
+    'loadPromptDirectory',
+    'promptFileFormat',
+    'watchPromptDirectory',
+  ],
 };
