@@ -29,6 +29,7 @@ import {
   reviewCodeDefinition,
   sameShapeCatalogue,
 } from './fixtures.js';
+import { benchPromptFiles, benchReload } from './fs.js';
 
 // Measure the shipped build (dist/, built by `npm run bench`), typed by the sources it is built from.
 const distEntry = new URL('../dist/index.js', import.meta.url).href;
@@ -298,6 +299,8 @@ await benchGetPrompt();
 benchRegistration();
 benchDistinct();
 await benchListing();
+await benchPromptFiles(record, quick);
+await benchReload(record, quick);
 
 const header = '| metric | ours | baseline | ratio | target | met |\n|---|---|---|---|---|---|';
 const table = [header, ...rows.map((r) => `| ${r.metric} | ${r.ours} | ${r.baseline} | ${r.ratio} | ${r.target} | ${r.met} |`)].join('\n');
