@@ -63,63 +63,45 @@ class Scanner {
   }
 
   #object(pointer: string, depth: number): void {
-    this.#i++;
-    this.#space();
-    if (this.text[this.#i] === '}') {
-      this.#i++;
-      return;
-    }
-    for (;;) {
-      this.#space();
+    this.#members('}', 'a property value', () => {
       const keyAt = this.#i;
       if (this.text[this.#i] !== '"') this.#fail(`expected a property name in double quotes, got ${this.#here()}`);
-      const key = this.#string();
-      const child = childPointer(pointer, key);
+      const child = childPointer(pointer, this.#string());
       this.offsets.set(child, keyAt);
       this.#space();
       if (this.text[this.#i] !== ':') this.#fail(`expected ':' after the property name, got ${this.#here()}`);
       this.#i++;
       this.#space();
       this.#value(child, depth + 1);
-      this.#space();
-      const next = this.text[this.#i];
-      if (next === ',') {
-        const comma = this.#i++;
-        this.#space();
-        if (this.text[this.#i] === '}') this.#fail("trailing comma: JSON allows no ',' before '}'", comma);
-        continue;
-      }
-      if (next === '}') {
-        this.#i++;
-        return;
-      }
-      this.#fail(`expected ',' or '}' after a property value, got ${this.#here()}`);
-    }
+    });
   }
 
   #array(pointer: string, depth: number): void {
+    let index = 0;
+    this.#members(']', 'an array item', () => this.#value(childPointer(pointer, index++), depth + 1));
+  }
+
+  /** The members of an object or array (after its opening bracket), separated by commas, up to `close`. */
+  #members(close: '}' | ']', what: string, member: () => void): void {
     this.#i++;
     this.#space();
-    if (this.text[this.#i] === ']') {
+    if (this.text[this.#i] === close) {
       this.#i++;
       return;
     }
-    for (let index = 0; ; index++) {
+    for (;;) {
       this.#space();
-      this.#value(childPointer(pointer, index), depth + 1);
+      member();
       this.#space();
       const next = this.text[this.#i];
-      if (next === ',') {
-        const comma = this.#i++;
-        this.#space();
-        if (this.text[this.#i] === ']') this.#fail("trailing comma: JSON allows no ',' before ']'", comma);
-        continue;
-      }
-      if (next === ']') {
+      if (next === close) {
         this.#i++;
         return;
       }
-      this.#fail(`expected ',' or ']' after an array item, got ${this.#here()}`);
+      if (next !== ',') this.#fail(`expected ',' or '${close}' after ${what}, got ${this.#here()}`);
+      const comma = this.#i++;
+      this.#space();
+      if (this.text[this.#i] === close) this.#fail(`trailing comma: JSON allows no ',' before '${close}'`, comma);
     }
   }
 
