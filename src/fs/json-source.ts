@@ -204,7 +204,11 @@ export function parseJsonSource(text: string): JsonSource | SourceSyntaxError {
     locate(pointer) {
       if (located === undefined) {
         const scanner = new Scanner(text);
-        scanner.scan();
+        try {
+          scanner.scan();
+        } catch {
+          // Valid JSON the scanner will not follow (nested deeper than it goes): places found so far still count.
+        }
         located = { offsets: scanner.offsets, lines: new LineIndex(text) };
       }
       const offset = located.offsets.get(pointer);

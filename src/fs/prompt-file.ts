@@ -122,6 +122,7 @@ export function definitionDiagnostics(
       });
     }
   }
+  if (error instanceof RangeError) return [diagnostic(file, 'the definition is nested too deeply')];
   const message = error instanceof Error ? error.message : String(error);
   return [diagnostic(file, message.replace(/^.*?: invalid prompt definition\n\s*/, ''))];
 }

@@ -145,6 +145,19 @@ describe('loadPromptDirectory: diagnostics with their place', () => {
 });
 
 describe('loadPromptDirectory: limits', () => {
+  it('reports deeply nested files instead of crashing', async () => {
+    const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+    const { lines, names } = await load({
+      'a.json': `{"name": "a", "messages": [{"role": "user", "content": "x"}], "_meta": {"x": ${deep(100_000)}}}`,
+      'b.yaml': `name: b\nmessages: [{role: user, content: x}]\n_meta: {x: ${deep(20_000)}}\n`,
+      'ok.json': JSON.stringify({ name: 'ok', messages: [{ role: 'user', content: 'fine' }] }),
+    });
+    expect(names).toEqual(['ok']);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toBe('a.json: the definition is nested too deeply');
+    expect(lines[1]).toMatch(/^b\.yaml:3:\d+: invalid YAML: /);
+  });
+
   it('skips a file over the size limit with a diagnostic', async () => {
     const big = JSON.stringify({ name: 'big', messages: [{ role: 'user', content: 'x'.repeat(2_000) }] });
     const { lines, names } = await load({ 'big.json': big }, { limits: { maxFileBytes: 1_000 } });
