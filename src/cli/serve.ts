@@ -128,7 +128,8 @@ export async function serve(args: readonly string[], out: Output): Promise<numbe
     const server = new sdk.server.McpServer({ name, version: VERSION });
     attachPrompts(server, registry);
     if (resolver !== undefined) attachResources(server, resolver);
-    live.add(server);
+    // Over stdio a server lives as long as its connection; over HTTP one serves one request (notified via the handler).
+    if (port === undefined) live.add(server);
     return server;
   };
 

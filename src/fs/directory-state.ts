@@ -43,8 +43,7 @@ function sameDefinition(a: PromptDefinition, b: PromptDefinition): boolean {
   return a === b || JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** The directory's files and what the registry serves from them; all registry changes go through here. */
-/** @internal */
+/** @internal The directory's files and what the registry serves from them; all registry changes go through here. */
 export class DirectoryState {
   readonly files = new Map<string, FileState>();
   /** name -> what we put in the registry under it. */
