@@ -8,6 +8,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
+import { PromptError } from '../index.js';
 
 /** Checks a request before it reaches the handler: a Response refuses it. */
 export type RequestGate = (request: Request) => Response | undefined;
@@ -64,9 +65,10 @@ async function send(res: ServerResponse, response: Response): Promise<void> {
   res.end();
 }
 
-function plain(res: ServerResponse, status: number, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message } }));
+/** A JSON-RPC error response; status and error come from the one error table. */
+function fail(res: ServerResponse, error: PromptError): void {
+  res.writeHead(error.httpStatus, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: error.toJsonRpcError() }));
 }
 
 /** Starts the server; resolves once it listens. */
@@ -74,7 +76,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?', 1)[0];
     if (path !== '/mcp') {
-      plain(res, 404, 'Not found: the MCP endpoint is /mcp');
+      fail(res, new PromptError('METHOD_NOT_FOUND', 'Not found: the MCP endpoint is /mcp'));
       return;
     }
     const controller = new AbortController();
@@ -83,7 +85,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     try {
       request = toRequest(req, controller.signal);
     } catch {
-      plain(res, 400, 'Bad request');
+      fail(res, new PromptError('INVALID_REQUEST', 'Invalid request'));
       return;
     }
     const refused = options.gate(request);
@@ -92,7 +94,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
       .then((response) => send(res, response))
       .catch((error: unknown) => {
         options.log(`request failed: ${error instanceof Error ? error.message : String(error)}`);
-        if (!res.headersSent) plain(res, 500, 'Internal error');
+        if (!res.headersSent) fail(res, new PromptError('INTERNAL_ERROR', 'Internal error'));
         else res.destroy();
       });
   });

@@ -10,7 +10,7 @@ import type { SourceSyntaxError } from './json-source.js';
 import { parseYamlSource } from './yaml-source.js';
 
 const OPENING = /^---[ \t]*\r?\n/;
-const CLOSING = /^(?:---|\.\.\.)[ \t]*$/m;
+const CLOSING = /^(?:---|\.\.\.)[ \t]*\r?$/m;
 
 /** A parsed Markdown prompt file. */
 export interface MarkdownSource {

@@ -45,6 +45,18 @@ describe('loadPromptDirectory: formats', () => {
     expect(definitions[0]?.messages?.map((m) => m.role)).toEqual(['user', 'assistant']);
   });
 
+  it('reads Markdown and YAML files with Windows line endings and a byte order mark', async () => {
+    const { definitions, diagnostics } = await load({
+      'win.md': '\ufeff---\r\nname: win\r\n---\r\nLine one\r\nLine two\r\n',
+      'win.yaml': 'name: win-yaml\r\nmessages:\r\n  - role: user\r\n    content: hi\r\n',
+    });
+    expect(diagnostics).toEqual([]);
+    expect(definitions.map((d) => [d.name, d.messages?.[0]?.content])).toEqual([
+      ['win', { type: 'text', text: 'Line one\r\nLine two' }],
+      ['win-yaml', { type: 'text', text: 'hi' }],
+    ]);
+  });
+
   it('walks subdirectories in sorted path order and ignores hidden files and editor backups', async () => {
     const prompt = (name: string) => JSON.stringify({ name, messages: [{ role: 'user', content: name }] });
     const { dir, names, files, diagnostics } = await load({
