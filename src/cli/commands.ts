@@ -11,7 +11,6 @@ import { formatDiagnostic } from '../fs/diagnostics.js';
 import type { PromptFileDiagnostic } from '../fs/diagnostics.js';
 import { loadPromptDirectoryInto } from '../fs/directory-state.js';
 import { createFileResourceResolver } from '../fs/resolver.js';
-import type { FileResourceResolver } from '../fs/resolver.js';
 import { UsageError, docsRoots, parseCommand, positionals } from './args.js';
 import type { Output } from './output.js';
 
@@ -21,7 +20,6 @@ const NO_DOCUMENTS: ResourceResolver = { read: () => undefined, list: () => [] }
 /** A registry loaded from a directory, with its diagnostics. */
 export interface OpenedDirectory {
   registry: PromptRegistry;
-  resolver: FileResourceResolver | undefined;
   diagnostics: PromptFileDiagnostic[];
   files: number;
 }
@@ -36,7 +34,7 @@ export async function openDirectory(command: string, dir: string, docs: Record<s
   const registry = new PromptRegistry({ assets: createFileAssetLoader(dir), resources });
   try {
     const loaded = await loadPromptDirectoryInto(registry, dir);
-    return { registry, resolver, ...loaded };
+    return { registry, ...loaded };
   } catch (error) {
     if (isPromptError(error)) throw new UsageError(`${command}: ${error.message}`);
     throw error;

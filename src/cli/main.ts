@@ -15,7 +15,7 @@ import { VERSION } from './version.js';
 const COMMANDS: Readonly<Record<string, (args: readonly string[], out: Output) => Promise<number>>> = { check, list, render, serve };
 
 /** Runs the command line; resolves with the exit code. Never throws for a user mistake. */
-export async function runCli(argv: readonly string[], out: Output = processOutput): Promise<number> {
+async function runCli(argv: readonly string[], out: Output = processOutput): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === '-h' || command === '--help' || command === 'help') {
     out.stdout(MAIN_HELP);
