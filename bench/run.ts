@@ -30,6 +30,7 @@ import {
   reviewCodeDefinition,
   sameShapeCatalogue,
 } from './fixtures.js';
+import { benchPromptFiles, benchReload } from './fs.js';
 
 // Measure the shipped build (dist/, built by `npm run bench`), typed by the sources it is built from.
 const distEntry = new URL('../dist/index.js', import.meta.url).href;
@@ -299,6 +300,8 @@ await benchGetPrompt();
 benchRegistration();
 benchDistinct();
 await benchListing();
+await benchPromptFiles(record, quick);
+await benchReload(record, quick);
 // PostgreSQL store (starts its own embedded server): see bench/postgres.ts.
 const { benchPostgres } = await import('./postgres.js');
 await benchPostgres(

@@ -8,7 +8,7 @@
  * step; always removes its temporary directory.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -91,6 +91,30 @@ function runAttw(tarball) {
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
+/**
+ * The installed `mcp-prompt-kit` command (package.json "bin"), as npm links it: `--version` prints the package's
+ * version, and `check` validates a YAML prompt file (the `yaml` dependency and mcp-prompt-kit/fs inside the bundle).
+ */
+function runBinSmoke(project) {
+  const bin = join(project, 'node_modules', '.bin', process.platform === 'win32' ? 'mcp-prompt-kit.cmd' : 'mcp-prompt-kit');
+  if (!existsSync(bin)) return existsSync(join(project, 'node_modules')) ? ['consumer bin: node_modules/.bin/mcp-prompt-kit was not linked'] : [];
+  const failures = [];
+  const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  const version = spawnSync(bin, ['--version'], { cwd: project, encoding: 'utf8' });
+  if (version.status !== 0 || version.stdout.trim() !== pkg.version) {
+    failures.push(`consumer bin: mcp-prompt-kit --version exited ${version.status} with '${version.stdout.trim()}' (expected ${pkg.version})\n${version.stderr}`);
+  }
+  const prompts = join(project, 'prompts');
+  mkdirSync(prompts, { recursive: true });
+  writeFileSync(join(prompts, 'greet.yaml'), 'name: greet\narguments: [{name: who, required: true}]\nmessages: [{role: user, content: "Hello {{who}}"}]\n');
+  const check = spawnSync(bin, ['check', prompts], { cwd: project, encoding: 'utf8' });
+  if (check.status !== 0 || !check.stderr.includes('1 prompt(s): 0 error(s)')) {
+    failures.push(`consumer bin: mcp-prompt-kit check exited ${check.status}\n${check.stdout}${check.stderr}`);
+  }
+  if (failures.length === 0) console.log(`consumer bin: ok (mcp-prompt-kit --version ${pkg.version}; check of a YAML prompt directory)`);
+  return failures;
+}
+
 async function main() {
   const started = performance.now();
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -110,6 +134,7 @@ async function main() {
     const project = join(temp, 'consumer');
     mkdirSync(project);
     failures.push(...(await runConsumerSmoke({ root: ROOT, tarball, project })));
+    failures.push(...runBinSmoke(project));
     if (failures.length > 0) throw new CheckFailed(failures.join('\n\n'));
   } finally {
     rmSync(temp, { recursive: true, force: true });

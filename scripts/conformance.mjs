@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
- * `npm run conformance`: starts examples/conformance (streamable HTTP on 127.0.0.1, a free port) and runs the official
- * MCP conformance suite's prompt and completion server scenarios against it. Exits non-zero when any scenario fails
- * (or the server does not start).
+ * `npm run conformance`: starts examples/conformance, then `mcp-prompt-kit serve --http` on the same fixtures as prompt
+ * files (streamable HTTP on 127.0.0.1, a free port), and runs the official MCP conformance suite's prompt and
+ * completion server scenarios against each. Exits non-zero when any scenario fails (or a server does not start).
  *
  * The suite is pinned to @modelcontextprotocol/conformance 0.1.13 (a dev dependency): 0.1.14 and later import
  * `fs.globSync`, which Node 20 lacks.
@@ -29,9 +29,19 @@ const require = createRequire(import.meta.url);
 const suitePackage = require.resolve('@modelcontextprotocol/conformance/package.json');
 const suiteBin = join(dirname(suitePackage), require(suitePackage).bin.conformance);
 
-/** Starts the conformance server; resolves with its URL (the first line it prints). */
-function startServer() {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'examples/conformance/server.ts'), '--port', '0'], {
+const FIXTURES = join(ROOT, 'test/cli/fixtures/conformance');
+/** The servers under test: each prints its URL as its first line. */
+const SERVERS = [
+  { name: 'examples/conformance (attachPrompts, SDK v1)', args: [join(ROOT, 'examples/conformance/server.ts'), '--port', '0'] },
+  {
+    name: 'mcp-prompt-kit serve --http (the fixtures as prompt files)',
+    args: [join(ROOT, 'src/cli/main.ts'), 'serve', join(FIXTURES, 'prompts'), '--http', '0', '--docs', `test=${join(FIXTURES, 'docs')}`],
+  },
+];
+
+/** Starts a server; resolves with its URL (the first line it prints). */
+function startServer(args) {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -65,25 +75,27 @@ function runScenario(url, scenario) {
   });
 }
 
-const server = startServer();
-let failed = [];
-try {
-  const url = await server.url;
-  if (!/^http:\/\/127\.0\.0\.1:\d+\/mcp$/.test(url)) throw new Error(`unexpected server URL line: ${url}`);
-  console.log(`conformance: testing ${url}`);
-  for (const scenario of SCENARIOS) {
-    const code = await runScenario(url, scenario);
-    if (code !== 0) failed.push(scenario);
+const failed = [];
+for (const target of SERVERS) {
+  const server = startServer(target.args);
+  try {
+    const url = await server.url;
+    if (!/^http:\/\/127\.0\.0\.1:\d+\/mcp$/.test(url)) throw new Error(`unexpected server URL line: ${url}`);
+    console.log(`conformance: testing ${target.name} at ${url}`);
+    for (const scenario of SCENARIOS) {
+      const code = await runScenario(url, scenario);
+      if (code !== 0) failed.push(`${scenario} (${target.name})`);
+    }
+  } catch (error) {
+    console.error(`conformance: ${error instanceof Error ? error.message : String(error)}`);
+    failed.push(`(server: ${target.name})`);
+  } finally {
+    server.child.kill('SIGTERM');
   }
-} catch (error) {
-  console.error(`conformance: ${error instanceof Error ? error.message : String(error)}`);
-  failed = ['(server)'];
-} finally {
-  server.child.kill('SIGTERM');
 }
 
 if (failed.length > 0) {
   console.error(`\nconformance: FAILED ${failed.join(', ')}`);
   process.exit(1);
 }
-console.log(`\nconformance: all ${SCENARIOS.length} scenarios passed (${SCENARIOS.join(', ')})`);
+console.log(`\nconformance: all ${SCENARIOS.length} scenarios passed on ${SERVERS.length} servers (${SCENARIOS.join(', ')})`);

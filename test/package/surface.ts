@@ -46,4 +46,13 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
   './postgres': [
     'createPostgresPromptStore',
   ],
+  './fs': [
+    'DEFAULT_PROMPT_FILE_LIMITS',
+    'createFileAssetLoader',
+    'createFileResourceResolver',
+    'formatDiagnostic',
+    'loadPromptDirectory',
+    'promptFileFormat',
+    'watchPromptDirectory',
+  ],
 };

@@ -1,0 +1,78 @@
+/**
+ * Command-line arguments: `node:util` parseArgs, with every mistake turned into a one-line {@link UsageError}.
+ *
+ * @module
+ */
+import { parseArgs } from 'node:util';
+import type { ParseArgsConfig } from 'node:util';
+
+/** A mistake in the command line: printed as one line, exit code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** Parsed arguments of one command. */
+export interface ParsedArgs {
+  values: Record<string, string | boolean | string[] | undefined>;
+  positionals: string[];
+}
+
+/** parseArgs, strict; its errors become one-line UsageErrors that name the command. */
+export function parseCommand(command: string, args: readonly string[], options: Options): ParsedArgs {
+  try {
+    const { values, positionals } = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
+    return { values: values as ParsedArgs['values'], positionals };
+  } catch (error) {
+    throw new UsageError(`${command}: ${describeParseError(error)}`);
+  }
+}
+
+function describeParseError(error: unknown): string {
+  const e = error as { code?: string; message?: string };
+  const message = e.message ?? String(error);
+  const quoted = /'(-{1,2}[^']*)'/.exec(message)?.[1];
+  switch (e.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return `unknown option ${quoted ?? message}`;
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      return /argument missing/.test(message) ? `option ${quoted?.split(' ')[0] ?? ''} needs a value` : `option ${quoted ?? ''} takes no value`;
+    default:
+      return message.split('\n', 1)[0] ?? message;
+  }
+}
+
+/** Exactly `count` positionals, named in the error when they are missing or extra. */
+export function positionals(command: string, given: readonly string[], names: readonly string[]): string[] {
+  if (given.length < names.length) throw new UsageError(`${command}: missing <${names[given.length]}>`);
+  if (given.length > names.length) throw new UsageError(`${command}: unexpected argument '${given[names.length]}'`);
+  return [...given];
+}
+
+/** `--docs scheme=dir` values as `{scheme: dir}`. */
+export function docsRoots(command: string, values: readonly string[] | undefined): Record<string, string> | undefined {
+  if (values === undefined || values.length === 0) return undefined;
+  const roots: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const value of values) {
+    const at = value.indexOf('=');
+    const scheme = at === -1 ? '' : value.slice(0, at);
+    const dir = at === -1 ? '' : value.slice(at + 1);
+    if (!/^[a-z][a-z0-9+.-]*$/.test(scheme) || dir === '') {
+      throw new UsageError(`${command}: --docs expects scheme=directory (for example architecture=./docs), got '${value}'`);
+    }
+    if (scheme in roots) throw new UsageError(`${command}: --docs gives the scheme '${scheme}' twice`);
+    roots[scheme] = dir;
+  }
+  return roots;
+}
+
+/** A non-negative integer option. */
+export function integerOption(command: string, name: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    throw new UsageError(`${command}: --${name} must be an integer from ${min} to ${max}, got '${value}'`);
+  }
+  return n;
+}

@@ -1,0 +1,138 @@
+/**
+ * The `check`, `list` and `render` commands.
+ *
+ * @module
+ */
+import { PromptRegistry, formatPromptResult, isPromptError } from '../index.js';
+import type { ResourceResolver } from '../index.js';
+import { isRecord } from '../json.js';
+import { createFileAssetLoader } from '../fs/assets.js';
+import { formatDiagnostic } from '../fs/diagnostics.js';
+import type { PromptFileDiagnostic } from '../fs/diagnostics.js';
+import { loadPromptDirectoryInto } from '../fs/directory-state.js';
+import { createFileResourceResolver } from '../fs/resolver.js';
+import { UsageError, docsRoots, parseCommand, positionals } from './args.js';
+import type { Output } from './output.js';
+
+/** Stands in for documents when none are given: templates still compile; embedding finds nothing. */
+const NO_DOCUMENTS: ResourceResolver = { read: () => undefined, list: () => [] };
+
+/** A registry loaded from a directory, with its diagnostics. */
+export interface OpenedDirectory {
+  registry: PromptRegistry;
+  diagnostics: PromptFileDiagnostic[];
+  files: number;
+}
+
+/**
+ * Loads `dir` into a fresh registry (assets from the directory, documents from `--docs`). A directory that cannot
+ * be read is a usage mistake.
+ */
+export async function openDirectory(command: string, dir: string, docs: Record<string, string> | undefined): Promise<OpenedDirectory> {
+  const resolver = docs === undefined ? undefined : createFileResourceResolver({ roots: docs });
+  const resources = resolver ?? NO_DOCUMENTS;
+  const registry = new PromptRegistry({ assets: createFileAssetLoader(dir), resources });
+  try {
+    const loaded = await loadPromptDirectoryInto(registry, dir);
+    return { registry, ...loaded };
+  } catch (error) {
+    if (isPromptError(error)) throw new UsageError(`${command}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** Errors of a directory on stderr (warnings are for `check`). */
+export function reportErrors(diagnostics: readonly PromptFileDiagnostic[], out: Output): void {
+  for (const d of diagnostics) if (d.severity === 'error') out.stderr(formatDiagnostic(d));
+}
+
+const DOCS_OPTION = { docs: { type: 'string', multiple: true } } as const;
+
+/** `check <dir>`: every problem, one line each; exit 1 on any error. */
+export async function check(args: readonly string[], out: Output): Promise<number> {
+  const { values, positionals: given } = parseCommand('check', args, { json: { type: 'boolean' }, ...DOCS_OPTION });
+  const [dir] = positionals('check', given, ['dir']) as [string];
+  const opened = await openDirectory('check', dir, docsRoots('check', values['docs'] as string[] | undefined));
+  const errors = opened.diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = opened.diagnostics.length - errors;
+  if (values['json'] === true) {
+    out.json({ files: opened.files, prompts: opened.registry.size, errors, warnings, diagnostics: opened.diagnostics });
+  } else {
+    for (const d of opened.diagnostics) out.stdout(formatDiagnostic(d));
+    out.stderr(`${opened.files} file(s), ${opened.registry.size} prompt(s): ${errors} error(s), ${warnings} warning(s)`);
+  }
+  return errors > 0 ? 1 : 0;
+}
+
+/** `list <dir>`: name, arguments and description of each prompt. */
+export async function list(args: readonly string[], out: Output): Promise<number> {
+  const { values, positionals: given } = parseCommand('list', args, { json: { type: 'boolean' }, ...DOCS_OPTION });
+  const [dir] = positionals('list', given, ['dir']) as [string];
+  const opened = await openDirectory('list', dir, docsRoots('list', values['docs'] as string[] | undefined));
+  reportErrors(opened.diagnostics, out);
+  const listing = opened.registry.list();
+  if (values['json'] === true) {
+    out.json(listing);
+    return 0;
+  }
+  const rows = listing.prompts.map((p) => [
+    p.name,
+    (p.arguments ?? []).map((a) => `${a.name}${a.required === true ? '*' : ''}`).join(', '),
+    p.description?.split('\n', 1)[0] ?? '',
+  ]);
+  const widths = [0, 1].map((i) => Math.max(0, ...rows.map((r) => r[i]!.length)));
+  for (const [name, args, description] of rows) {
+    out.stdout(`${name!.padEnd(widths[0]!)}  ${args!.padEnd(widths[1]!)}  ${description}`.trimEnd());
+  }
+  return 0;
+}
+
+function renderArguments(values: ParsedValues): Record<string, unknown> {
+  const args: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  const json = values['args-json'];
+  if (typeof json === 'string') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(json);
+    } catch {
+      throw new UsageError(`render: --args-json is not valid JSON`);
+    }
+    if (!isRecord(parsed)) throw new UsageError('render: --args-json must be a JSON object');
+    Object.assign(args, parsed);
+  }
+  for (const pair of (values['arg'] as string[] | undefined) ?? []) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new UsageError(`render: --arg expects key=value, got '${pair}'`);
+    args[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return args;
+}
+
+type ParsedValues = Record<string, string | boolean | string[] | undefined>;
+
+/** `render <dir> <name>`: the prompt as prompts/get returns it. */
+export async function render(args: readonly string[], out: Output): Promise<number> {
+  const { values, positionals: given } = parseCommand('render', args, {
+    arg: { type: 'string', multiple: true },
+    'args-json': { type: 'string' },
+    json: { type: 'boolean' },
+    ...DOCS_OPTION,
+  });
+  const [dir, name] = positionals('render', given, ['dir', 'name']) as [string, string];
+  const promptArgs = renderArguments(values);
+  const opened = await openDirectory('render', dir, docsRoots('render', values['docs'] as string[] | undefined));
+  reportErrors(opened.diagnostics, out);
+  try {
+    const result = await opened.registry.getPrompt(name, promptArgs);
+    if (values['json'] === true) out.json(result);
+    else out.stdout(formatPromptResult(result, name));
+    return 0;
+  } catch (error) {
+    if (!isPromptError(error)) throw error;
+    const data = isRecord(error.data) ? error.data : {};
+    const missing = Array.isArray(data['missing_arguments']) ? `: ${(data['missing_arguments'] as string[]).join(', ')}` : '';
+    const reason = error.exposed ? `${error.message}${missing}` : `${error.message.split('\n', 1)[0]}`;
+    out.stderr(`mcp-prompt-kit render: ${reason}`);
+    return 1;
+  }
+}

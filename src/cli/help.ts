@@ -1,0 +1,72 @@
+/**
+ * The command's help texts.
+ *
+ * @module
+ */
+
+export const MAIN_HELP = `Usage: mcp-prompt-kit <command> [options]
+
+Prompt files (JSON, YAML, Markdown with front matter) as an MCP prompt server.
+
+Commands:
+  check <dir>          validate every prompt file; exit 1 on any error (for CI)
+  list <dir>           list the prompts a directory defines
+  render <dir> <name>  render one prompt with arguments
+  serve <dir>          serve the prompts over MCP (stdio, or streamable HTTP with --http)
+
+Options:
+  -h, --help           show help (also after a command: mcp-prompt-kit serve --help)
+  -v, --version        show the version
+
+Exit codes: 0 success, 1 failure (errors found, render failed), 2 usage mistake.
+`;
+
+const DOCS = `  --docs <scheme=dir>  serve {{resource:scheme://...}} documents from dir (repeatable)`;
+
+export const COMMAND_HELP: Readonly<Record<string, string>> = {
+  check: `Usage: mcp-prompt-kit check <dir> [--json] [--docs scheme=dir]...
+
+Validates every prompt file under <dir> (recursive): syntax, definition fields, templates, limits, duplicate
+names. Prints one line per problem, file:line:col: message. Exits 1 when there is any error.
+
+Options:
+  --json               print {files, prompts, errors, warnings, diagnostics} as JSON
+${DOCS}
+`,
+  list: `Usage: mcp-prompt-kit list <dir> [--json] [--docs scheme=dir]...
+
+Lists the prompts under <dir>: name, arguments (* = required) and description. Problems go to stderr.
+
+Options:
+  --json               print the prompts/list result as JSON
+${DOCS}
+`,
+  render: `Usage: mcp-prompt-kit render <dir> <name> [--arg key=value]... [--args-json '{...}'] [--json] [--docs scheme=dir]...
+
+Renders one prompt as prompts/get would, with its arguments validated.
+
+Options:
+  --arg <key=value>    an argument (repeatable; wins over --args-json)
+  --args-json <json>   arguments as a JSON object
+  --json               print the GetPromptResult as JSON
+${DOCS}
+`,
+  serve: `Usage: mcp-prompt-kit serve <dir> [--docs scheme=dir]... [--watch] [--http <port> [--host 127.0.0.1]]
+
+Serves the prompts under <dir> as an MCP server: prompts/list, prompts/get, completion/complete, and with --docs
+resources/list and resources/read. Speaks the 2025-11-25 (initialize) and 2026-07-28 (server/discover) protocol
+eras. Needs the MCP SDK v2: npm install @modelcontextprotocol/server.
+
+Options:
+  --watch                   reload on file changes (notifications/prompts/list_changed)
+  --debounce <ms>           changes within this window are applied together (default 100)
+  --http <port>             streamable HTTP at http://<host>:<port>/mcp instead of stdio (0: a free port)
+  --host <host>             interface to bind with --http (default 127.0.0.1)
+  --allowed-host <name>     also accept this Host header (repeatable; localhost names always are)
+  --allowed-origin <name>   also accept browser requests from this Origin hostname (repeatable)
+  --name <name>             server name reported to clients (default mcp-prompt-kit)
+${DOCS}
+
+Over stdio, stdout carries only the protocol; logs go to stderr.
+`,
+};

@@ -1,0 +1,20 @@
+/**
+ * Where the command writes: stdout for results, stderr for diagnostics and logs (over stdio, stdout is the protocol).
+ *
+ * @module
+ */
+
+/** The command's output streams, one line at a time. */
+export interface Output {
+  stdout(line: string): void;
+  stderr(line: string): void;
+  /** A JSON document on stdout. */
+  json(value: unknown): void;
+}
+
+/** Output to the process's streams. */
+export const processOutput: Output = {
+  stdout: (line) => void process.stdout.write(`${line.replace(/\n+$/, '')}\n`),
+  stderr: (line) => void process.stderr.write(`${line.replace(/\n+$/, '')}\n`),
+  json: (value) => void process.stdout.write(`${JSON.stringify(value, null, 2)}\n`),
+};

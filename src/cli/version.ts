@@ -1,0 +1,18 @@
+/**
+ * The package version, read from its package.json (found by the package's own name, so it works from src/ and dist/).
+ *
+ * @module
+ */
+import { createRequire } from 'node:module';
+
+function readVersion(): string {
+  try {
+    const pkg = createRequire(import.meta.url)('mcp-prompt-kit/package.json') as { version?: unknown };
+    return typeof pkg.version === 'string' ? pkg.version : '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/** The version of mcp-prompt-kit. */
+export const VERSION: string = readVersion();

@@ -1,0 +1,47 @@
+/**
+ * The file asset loader: image/audio `path` content read from the prompt directory, confined to it.
+ *
+ * @module
+ */
+import { readFile } from 'node:fs/promises';
+import { PromptError } from '../index.js';
+import type { AssetLoader } from '../index.js';
+import { resolveConfined } from './confine.js';
+
+/** Options of {@link createFileAssetLoader}. */
+export interface FileAssetLoaderOptions {
+  /** Largest asset, in bytes (default 1 MiB); a larger one is LIMIT_EXCEEDED. */
+  maxBytes?: number;
+}
+
+/**
+ * Creates the registry's `assets` loader for a prompt directory: `{type: 'image', path}` content is read from
+ * `root` (paths are relative to it; {@link loadPromptDirectory} makes each file's paths so). A path leading outside
+ * the directory (`..`, absolute, a symlink out) is RESOURCE_DENIED, a missing file RESOURCE_NOT_FOUND, a file over
+ * `maxBytes` LIMIT_EXCEEDED.
+ *
+ * @example
+ * ```ts
+ * const registry = new PromptRegistry({ assets: createFileAssetLoader('prompts') });
+ * ```
+ */
+export function createFileAssetLoader(root: string, options: FileAssetLoaderOptions = {}): AssetLoader {
+  const maxBytes = options.maxBytes ?? 1_048_576;
+  return {
+    async read(path) {
+      const found = await resolveConfined(root, path);
+      if (!found.ok) {
+        if (found.reason === 'denied') {
+          throw new PromptError('RESOURCE_DENIED', `Resource access denied: ${path}`, { data: { reason: found.detail } });
+        }
+        throw new PromptError('RESOURCE_NOT_FOUND', `Resource not found: ${path}`);
+      }
+      if (found.stats.size > maxBytes) {
+        throw new PromptError('LIMIT_EXCEEDED', `Asset ${path} is ${found.stats.size} bytes, over the ${maxBytes}-byte limit`, {
+          data: { limit: 'maxAssetBytes', max: maxBytes },
+        });
+      }
+      return new Uint8Array(await readFile(found.path));
+    },
+  };
+}

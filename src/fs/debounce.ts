@@ -1,0 +1,55 @@
+/**
+ * A fixed-window job runner for watchers: the first trigger opens a window; the job runs once when it ends; triggers
+ * while the job runs queue exactly one more window.
+ *
+ * @module
+ */
+
+/** @internal Runs `job` at most once per window. */
+export class WindowedJob {
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #running: Promise<void> | undefined;
+  #again = false;
+  #closed = false;
+
+  constructor(
+    readonly windowMs: number,
+    readonly job: () => Promise<void>,
+  ) {}
+
+  trigger(): void {
+    if (this.#closed) return;
+    if (this.#running !== undefined) {
+      this.#again = true;
+      return;
+    }
+    if (this.#timer !== undefined) return;
+    this.#timer = setTimeout(() => this.#run(), this.windowMs);
+  }
+
+  #run(): void {
+    this.#timer = undefined;
+    this.#again = false;
+    this.#running = this.job().finally(() => {
+      this.#running = undefined;
+      if (this.#again) this.trigger();
+    });
+  }
+
+  /** Stops: no further runs; waits for a run in progress. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.#running?.catch(() => {});
+  }
+}
+
+/** @internal Checks a milliseconds option (0 to the largest setTimeout delay). */
+export function checkMs(owner: string, name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 2 ** 31 - 1) {
+    throw new RangeError(`${owner}: ${name} must be a number of milliseconds from 0 to ${2 ** 31 - 1}, got ${String(value)}`);
+  }
+  return value;
+}

@@ -1,0 +1,64 @@
+/**
+ * Diagnostics of prompt files: one problem in one file, with its line, column and JSON pointer when known.
+ *
+ * @module
+ */
+
+/** How bad a diagnostic is: an `error` skips the file (or keeps its last good version); a `warning` does not. */
+export type DiagnosticSeverity = 'error' | 'warning';
+
+/** One problem found in a prompt file (or in the directory itself). */
+export interface PromptFileDiagnostic {
+  /** The file (the directory joined with its relative path, as given), or the directory itself. */
+  file: string;
+  /** 1-based line, when the problem has a place in the file. */
+  line?: number;
+  /** 1-based column (UTF-16 units), with `line`. */
+  column?: number;
+  /** JSON pointer of the offending definition field (`/messages/0/role`), when it is one. */
+  pointer?: string;
+  message: string;
+  severity: DiagnosticSeverity;
+}
+
+/**
+ * Formats a diagnostic the way compilers do: `file:line:col: message` (`file: message` without a place).
+ *
+ * @example
+ * ```ts
+ * formatDiagnostic({ file: 'prompts/a.yaml', line: 3, column: 5, message: "invalid role 'system'", severity: 'error' });
+ * // "prompts/a.yaml:3:5: invalid role 'system'"
+ * ```
+ */
+export function formatDiagnostic(diagnostic: PromptFileDiagnostic): string {
+  const place = diagnostic.line === undefined ? '' : `:${diagnostic.line}:${diagnostic.column ?? 1}`;
+  const pointer = diagnostic.pointer === undefined || diagnostic.pointer === '' ? '' : `${diagnostic.pointer}: `;
+  const level = diagnostic.severity === 'warning' ? 'warning: ' : '';
+  return `${diagnostic.file}${place}: ${level}${pointer}${diagnostic.message}`;
+}
+
+/** @internal A place in a source text. */
+export interface SourcePosition {
+  line: number;
+  column: number;
+}
+
+/** @internal Maps offsets of a text to 1-based lines and columns (built once per text, on demand). */
+export class LineIndex {
+  readonly #starts: number[] = [0];
+
+  constructor(text: string) {
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.#starts.push(i + 1);
+  }
+
+  position(offset: number): SourcePosition {
+    let lo = 0;
+    let hi = this.#starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((this.#starts[mid] as number) <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: offset - (this.#starts[lo] as number) + 1 };
+  }
+}

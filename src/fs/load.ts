@@ -1,0 +1,142 @@
+/**
+ * Loading a prompt directory: every prompt file under it (recursive, sorted), each read and checked, duplicates
+ * resolved (the first path in sort order wins).
+ *
+ * @module
+ */
+import type { PromptDefinition, SystemRolePolicy } from '../index.js';
+import { PromptError } from '../index.js';
+import type { PromptFileDiagnostic } from './diagnostics.js';
+import { DEFAULT_PROMPT_FILE_LIMITS, promptFileFormat, readPromptFile } from './prompt-file.js';
+import type { ParsedPromptFile, PromptFileContext, PromptFileLimits } from './prompt-file.js';
+import { scanTree } from './scan.js';
+import type { ScanResult, ScannedFile } from './scan.js';
+
+/** Options of {@link loadPromptDirectory} (and of the watcher). */
+export interface LoadPromptDirectoryOptions {
+  /** Limits on files (default {@link DEFAULT_PROMPT_FILE_LIMITS}). */
+  limits?: Partial<PromptFileLimits>;
+  /** Legacy `role: "system"` messages: rejected (default) or mapped to `user`. */
+  systemRole?: SystemRolePolicy;
+}
+
+/** Which file a loaded prompt came from. */
+export interface PromptFileEntry {
+  name: string;
+  /** The file, as diagnostics name it (the directory joined with its relative path). */
+  file: string;
+}
+
+/** The result of {@link loadPromptDirectory}. */
+export interface LoadedPromptDirectory {
+  /** The valid definitions, in file order (image/audio paths made relative to the directory). */
+  definitions: PromptDefinition[];
+  /** Which file each definition came from, in the same order. */
+  files: PromptFileEntry[];
+  /** Every problem found, in file order; files with an error are left out of `definitions`. */
+  diagnostics: PromptFileDiagnostic[];
+}
+
+/** @internal The options with defaults applied. */
+export function fileContext(dir: string, options: LoadPromptDirectoryOptions): PromptFileContext {
+  return { dir, limits: { ...DEFAULT_PROMPT_FILE_LIMITS, ...options.limits }, systemRole: options.systemRole };
+}
+
+/** @internal Walks a prompt directory; a missing directory is a PromptError naming it. */
+export async function scanPromptDirectory(context: PromptFileContext): Promise<ScanResult> {
+  try {
+    return await scanTree(context.dir, {
+      acceptFile: (name) => promptFileFormat(name) !== undefined,
+      maxFiles: context.limits.maxFiles,
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'does not exist' : code === 'ENOTDIR' ? 'is not a directory' : `cannot be read (${code ?? 'error'})`;
+    throw new PromptError('INVALID_PROMPT_DEFINITION', `prompt directory ${context.dir} ${why}`, { cause: error });
+  }
+}
+
+/** @internal Reads files with bounded concurrency, keeping their order. */
+export async function readPromptFiles(files: readonly ScannedFile[], context: PromptFileContext): Promise<ParsedPromptFile[]> {
+  const out = new Array<ParsedPromptFile>(files.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < files.length) {
+      const i = next++;
+      out[i] = await readPromptFile(files[i]!, context);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(32, files.length) }, worker));
+  return out;
+}
+
+/** @internal The diagnostic for files left out because there were too many. */
+export function truncatedDiagnostic(context: PromptFileContext): PromptFileDiagnostic {
+  return {
+    file: context.dir,
+    message: `more than ${context.limits.maxFiles} prompt files (or directories nested deeper than 16 levels): the rest were skipped`,
+    severity: 'error',
+  };
+}
+
+/**
+ * @internal Picks one definition per name: the first file in sort order wins; every later file with the same name
+ * gets a diagnostic naming both files.
+ */
+export function pickUnique(parsed: readonly { file: string; definition?: PromptDefinition; locate?: ParsedPromptFile['locate'] }[]): {
+  winners: Map<string, { file: string; definition: PromptDefinition }>;
+  diagnostics: PromptFileDiagnostic[];
+} {
+  const winners = new Map<string, { file: string; definition: PromptDefinition }>();
+  const diagnostics: PromptFileDiagnostic[] = [];
+  for (const p of parsed) {
+    if (p.definition === undefined) continue;
+    const first = winners.get(p.definition.name);
+    if (first === undefined) {
+      winners.set(p.definition.name, { file: p.file, definition: p.definition });
+      continue;
+    }
+    const at = p.locate?.('/name');
+    diagnostics.push({
+      file: p.file,
+      ...(at === undefined ? {} : { line: at.line, column: at.column }),
+      pointer: '/name',
+      message: `duplicate prompt name '${p.definition.name}': already defined in ${first.file} (that one is used)`,
+      severity: 'error',
+    });
+  }
+  return { winners, diagnostics };
+}
+
+/**
+ * Loads every prompt file under `dir`: `.json` (the published definition schema), `.yaml`/`.yml` (the same fields)
+ * and `.md` (YAML front matter; the body is one user message). Recursive and sorted by path; hidden files and
+ * editor backups are ignored. A missing directory throws (a PromptError naming it); a bad file is skipped with
+ * diagnostics (`file`, `line`, `column`, `pointer`, `message`); a name defined twice keeps the first file in sort
+ * order. Templates are compiled when the definitions are registered.
+ *
+ * @example
+ * ```ts
+ * const { definitions, diagnostics } = await loadPromptDirectory('prompts');
+ * for (const d of diagnostics) console.error(formatDiagnostic(d));
+ * registry.add(definitions);
+ * ```
+ */
+export async function loadPromptDirectory(dir: string, options: LoadPromptDirectoryOptions = {}): Promise<LoadedPromptDirectory> {
+  const context = fileContext(dir, options);
+  const scan = await scanPromptDirectory(context);
+  const parsed = await readPromptFiles(scan.files, context);
+  const diagnostics: PromptFileDiagnostic[] = [];
+  for (const p of parsed) diagnostics.push(...p.diagnostics);
+  const { winners, diagnostics: duplicates } = pickUnique(parsed);
+  diagnostics.push(...duplicates);
+  if (scan.truncated) diagnostics.push(truncatedDiagnostic(context));
+  diagnostics.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : (a.line ?? 0) - (b.line ?? 0)));
+  const definitions: PromptDefinition[] = [];
+  const files: PromptFileEntry[] = [];
+  for (const [name, winner] of winners) {
+    definitions.push(winner.definition);
+    files.push({ name, file: winner.file });
+  }
+  return { definitions, files, diagnostics };
+}

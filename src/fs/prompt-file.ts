@@ -1,0 +1,263 @@
+/**
+ * One prompt file: read it (size-limited), parse it by its format, validate it as a prompt definition, check the
+ * static limits, and point image/audio `path`s at the prompt directory. Every problem is a diagnostic with its place.
+ *
+ * @module
+ */
+import { readFile } from 'node:fs/promises';
+import { posix } from 'node:path';
+import { DEFAULT_RENDER_LIMITS, isPromptError, parsePromptDefinition } from '../index.js';
+import type { InvalidDefinitionData, PromptDefinition, SystemRolePolicy } from '../index.js';
+import { isRecord } from '../json.js';
+import { resolveConfined } from './confine.js';
+import type { PromptFileDiagnostic, SourcePosition } from './diagnostics.js';
+import { parseJsonSource } from './json-source.js';
+import { parseMarkdownSource } from './markdown-source.js';
+import type { ScannedFile } from './scan.js';
+import { parseYamlSource } from './yaml-source.js';
+
+/** Limits on prompt files; every one is a diagnostic, not a crash. */
+export interface PromptFileLimits {
+  /** Largest prompt file, in bytes (default 1 MiB). */
+  maxFileBytes: number;
+  /** Largest single template string, in UTF-8 bytes (default: the rendered-size limit, 1 MiB). */
+  maxTemplateBytes: number;
+  /** Most `{{resource:...}}` directives in one prompt (default: the resources-per-render limit, 50). */
+  maxResourceDirectives: number;
+  /** Most prompt files in one directory tree (default 10,000); the rest are left out with a diagnostic. */
+  maxFiles: number;
+}
+
+/** The default {@link PromptFileLimits}. */
+export const DEFAULT_PROMPT_FILE_LIMITS: Readonly<PromptFileLimits> = Object.freeze({
+  maxFileBytes: 1_048_576,
+  maxTemplateBytes: DEFAULT_RENDER_LIMITS.maxRenderedBytes,
+  maxResourceDirectives: DEFAULT_RENDER_LIMITS.maxResources,
+  maxFiles: 10_000,
+});
+
+/** The formats a prompt file may have, by extension. */
+export type PromptFileFormat = 'json' | 'yaml' | 'markdown';
+
+/**
+ * The format of a prompt file name: `.json`, `.yaml`/`.yml`, `.md`; undefined for anything else.
+ *
+ * @example
+ * ```ts
+ * promptFileFormat('review.yml'); // 'yaml'
+ * ```
+ */
+export function promptFileFormat(name: string): PromptFileFormat | undefined {
+  const dot = name.lastIndexOf('.');
+  const ext = dot === -1 ? '' : name.slice(dot).toLowerCase();
+  if (ext === '.json') return 'json';
+  if (ext === '.yaml' || ext === '.yml') return 'yaml';
+  if (ext === '.md') return 'markdown';
+  return undefined;
+}
+
+/** @internal Everything needed to read one file of a prompt directory. */
+export interface PromptFileContext {
+  /** The directory as given (diagnostics name files under it). */
+  dir: string;
+  limits: PromptFileLimits;
+  systemRole: SystemRolePolicy | undefined;
+}
+
+/** @internal One prompt file, read. */
+export interface ParsedPromptFile {
+  /** POSIX path relative to the directory. */
+  rel: string;
+  /** The path as diagnostics name it (the directory joined with `rel`). */
+  file: string;
+  definition?: PromptDefinition;
+  diagnostics: PromptFileDiagnostic[];
+  /** Places definition fields (for errors found later, when the definition is compiled). */
+  locate?: (pointer: string) => SourcePosition | undefined;
+}
+
+type Locate = (pointer: string) => SourcePosition | undefined;
+
+function diagnostic(file: string, message: string, place?: SourcePosition, pointer?: string): PromptFileDiagnostic {
+  const d: PromptFileDiagnostic = { file, message, severity: 'error' };
+  if (place !== undefined) {
+    d.line = place.line;
+    d.column = place.column;
+  }
+  if (pointer !== undefined) d.pointer = pointer;
+  return d;
+}
+
+/** The place of a pointer, or of its nearest locatable ancestor. */
+function locateNearest(locate: Locate | undefined, pointer: string): SourcePosition | undefined {
+  if (locate === undefined) return undefined;
+  for (let p = pointer; ; p = p.slice(0, p.lastIndexOf('/'))) {
+    const at = locate(p);
+    if (at !== undefined || p === '') return at;
+  }
+}
+
+/**
+ * @internal Turns an `INVALID_PROMPT_DEFINITION` error into one diagnostic per problem, any other error into one
+ * diagnostic. `positions`: whether the problems' line/column are places in the file (parsing with `locate`) or in a
+ * template (compiling, where the field's place comes from `locate`).
+ */
+export function definitionDiagnostics(
+  file: string,
+  error: unknown,
+  locate: Locate | undefined,
+  positions: 'file' | 'template' = 'file',
+): PromptFileDiagnostic[] {
+  if (isPromptError(error) && error.code === 'INVALID_PROMPT_DEFINITION' && isRecord(error.data)) {
+    const data = error.data as unknown as InvalidDefinitionData;
+    if (Array.isArray(data.problems) && data.problems.length > 0) {
+      return data.problems.map((p) => {
+        if (positions === 'template') {
+          // A compile problem's line/column are inside the template text: the field's place in the file is ours.
+          const message = p.message.replace(/\((line \d+, column \d+)\)$/, '(template $1)');
+          return diagnostic(file, message, locateNearest(locate, p.path), p.path);
+        }
+        const place = p.line === undefined ? locateNearest(locate, p.path) : { line: p.line, column: p.column ?? 1 };
+        return diagnostic(file, p.message, place, p.path);
+      });
+    }
+  }
+  if (error instanceof RangeError) return [diagnostic(file, 'the definition is nested too deeply')];
+  const message = error instanceof Error ? error.message : String(error);
+  return [diagnostic(file, message.replace(/^.*?: invalid prompt definition\n\s*/, ''))];
+}
+
+function parseByFormat(format: PromptFileFormat, text: string) {
+  if (format === 'json') return parseJsonSource(text);
+  if (format === 'yaml') return parseYamlSource(text);
+  return parseMarkdownSource(text);
+}
+
+const DIRECTIVE = /\{\{\{?\s*resource:/g;
+
+/** The template strings of a definition's messages, with their pointers. */
+function* templates(definition: PromptDefinition): Generator<[string, string]> {
+  const messages = definition.messages ?? [];
+  for (let i = 0; i < messages.length; i++) {
+    const content = messages[i]!.content;
+    if (typeof content === 'string') {
+      yield [`/messages/${i}/content`, content];
+      continue;
+    }
+    for (const [key, value] of Object.entries(content)) {
+      if (typeof value === 'string' && key !== 'type') yield [`/messages/${i}/content/${key}`, value];
+    }
+  }
+}
+
+function checkStaticLimits(parsed: ParsedPromptFile, definition: PromptDefinition, limits: PromptFileLimits, locate: Locate): void {
+  let directives = 0;
+  for (const [pointer, text] of templates(definition)) {
+    if (text.length > limits.maxTemplateBytes / 3 && Buffer.byteLength(text) > limits.maxTemplateBytes) {
+      parsed.diagnostics.push(
+        diagnostic(parsed.file, `template is ${Buffer.byteLength(text)} bytes, over the ${limits.maxTemplateBytes}-byte rendered-size limit`, locateNearest(locate, pointer), pointer),
+      );
+    }
+    directives += text.match(DIRECTIVE)?.length ?? 0;
+  }
+  if (directives > limits.maxResourceDirectives) {
+    parsed.diagnostics.push(
+      diagnostic(parsed.file, `prompt has ${directives} resource directives, over the limit of ${limits.maxResourceDirectives}`, locateNearest(locate, '/messages'), '/messages'),
+    );
+  }
+}
+
+/**
+ * Points each image/audio `path` at the prompt directory: a path is relative to its own file, so `sub/a.yaml` with
+ * `path: logo.png` becomes `sub/logo.png`. A static path must stay inside the directory and exist; a templated one
+ * (`{{name}}.png`) is checked when it is read.
+ */
+async function resolveAssetPaths(
+  parsed: ParsedPromptFile,
+  definition: PromptDefinition,
+  root: string,
+  locate: Locate,
+): Promise<PromptDefinition> {
+  const messages = definition.messages;
+  if (messages === undefined || !messages.some((m) => typeof m.content === 'object' && 'path' in m.content)) return definition;
+  const base = posix.dirname(parsed.rel);
+  const rewritten = await Promise.all(
+    messages.map(async (message, i) => {
+      const content = message.content;
+      if (typeof content !== 'object' || !('path' in content) || typeof content.path !== 'string') {
+        return message;
+      }
+      const pointer = `/messages/${i}/content/path`;
+      const given = content.path;
+      let path: string;
+      if (given.includes('{{')) {
+        path = base === '.' ? given : `${base}/${given}`;
+      } else {
+        path = posix.join(base, given);
+        const outside = given.startsWith('/') || path === '..' || path.startsWith('../');
+        const found = outside ? undefined : await resolveConfined(root, path);
+        if (found === undefined || !found.ok) {
+          const why =
+            found === undefined || found.reason === 'denied'
+              ? `${content.type} path '${given}' leads outside the prompt directory${found !== undefined && !found.ok && found.reason === 'denied' ? ` (${found.detail})` : ''}`
+              : `${content.type} file not found: '${given}' (relative to this file)`;
+          parsed.diagnostics.push(diagnostic(parsed.file, why, locateNearest(locate, pointer), pointer));
+        }
+      }
+      return Object.freeze({ ...message, content: Object.freeze({ ...content, path }) });
+    }),
+  );
+  return Object.freeze({ ...definition, messages: Object.freeze(rewritten) }) as PromptDefinition;
+}
+
+/**
+ * @internal Reads and checks one prompt file. Never throws for a problem of the file: those are diagnostics, and the
+ * result has no definition when any of them is an error.
+ */
+export async function readPromptFile(scanned: ScannedFile, context: PromptFileContext): Promise<ParsedPromptFile> {
+  const file = posix.join(context.dir.split('\\').join('/'), scanned.rel);
+  const parsed: ParsedPromptFile = { rel: scanned.rel, file, diagnostics: [] };
+  const format = promptFileFormat(scanned.rel);
+  if (format === undefined) return parsed;
+  const { maxFileBytes } = context.limits;
+  if (scanned.stats.size > maxFileBytes) {
+    parsed.diagnostics.push(diagnostic(file, `file is ${scanned.stats.size} bytes, over the ${maxFileBytes}-byte limit for a prompt file`));
+    return parsed;
+  }
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(scanned.path);
+  } catch (error) {
+    parsed.diagnostics.push(diagnostic(file, `cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`));
+    return parsed;
+  }
+  if (bytes.length > maxFileBytes) {
+    parsed.diagnostics.push(diagnostic(file, `file is ${bytes.length} bytes, over the ${maxFileBytes}-byte limit for a prompt file`));
+    return parsed;
+  }
+  let text = bytes.toString('utf8');
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const source = parseByFormat(format, text);
+  if ('noFrontMatter' in source) {
+    parsed.diagnostics.push({ ...diagnostic(file, 'no YAML front matter (--- at the first line): not a prompt file, skipped'), severity: 'warning' });
+    return parsed;
+  }
+  if (!('value' in source)) {
+    parsed.diagnostics.push(diagnostic(file, source.message, { line: source.line, column: source.column }));
+    return parsed;
+  }
+  parsed.locate = source.locate;
+  let definition: PromptDefinition;
+  try {
+    const options: { source: string; locate: Locate; systemRole?: SystemRolePolicy } = { source: file, locate: source.locate };
+    if (context.systemRole !== undefined) options.systemRole = context.systemRole;
+    definition = parsePromptDefinition(source.value, options);
+  } catch (error) {
+    parsed.diagnostics.push(...definitionDiagnostics(file, error, source.locate));
+    return parsed;
+  }
+  checkStaticLimits(parsed, definition, context.limits, source.locate);
+  definition = await resolveAssetPaths(parsed, definition, context.dir, source.locate);
+  if (!parsed.diagnostics.some((d) => d.severity === 'error')) parsed.definition = definition;
+  return parsed;
+}

@@ -1,0 +1,295 @@
+/**
+ * The file resource resolver: `scheme://path` URIs served from configured root directories, confined to them, size
+ * limited, cached (the cache follows file changes), with glob listing for `{{resource:scheme://dir/*}}` directives
+ * and what MCP `resources/list` and `resources/read` need.
+ *
+ * @module
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PromptError, isPromptError, matchResourcePattern } from '../index.js';
+import type { BlobResourceContents, ResourceResolver, TextResourceContents } from '../index.js';
+import { resolveConfined, relativePathProblem } from './confine.js';
+import { isTextMimeType, mimeTypeOf } from './mime.js';
+import { fingerprint, scanTree } from './scan.js';
+
+/** Options of {@link createFileResourceResolver}. */
+export interface FileResourceResolverOptions {
+  /** URI scheme -> directory: `{ architecture: './docs' }` serves `architecture://patterns/x.md` from docs/patterns/x.md. */
+  roots: Readonly<Record<string, string>>;
+  /** Largest document, in bytes (default 1 MiB); a larger one is LIMIT_EXCEEDED. */
+  maxDocumentBytes?: number;
+  /** Most bytes one glob may embed, all matches together (default 1 MiB); more is LIMIT_EXCEEDED. */
+  maxTotalBytes?: number;
+  /** Most documents one glob may match (default 50); more is LIMIT_EXCEEDED. */
+  maxMatches?: number;
+  /** Most documents listed or walked per root (default 10,000). */
+  maxListed?: number;
+  /** Bytes of document contents kept in the cache (default 32 MiB). */
+  maxCacheBytes?: number;
+  /** Extra or overriding MIME types by extension: `{ '.adr': 'text/markdown' }`. */
+  mimeTypes?: Readonly<Record<string, string>>;
+  /**
+   * Tried in order when a URI names no file and its last segment has no extension (default `['.md']`):
+   * `architecture://adr/001` finds adr/001.md. `[]` turns this off.
+   */
+  extensions?: readonly string[];
+}
+
+/** One document as MCP `resources/list` describes it. */
+export interface FileResource {
+  uri: string;
+  /** The path under its root (`patterns/cqrs.md`). */
+  name: string;
+  mimeType: string;
+  /** Size in bytes. */
+  size: number;
+}
+
+/** One document's contents: text for text types, base64 blob otherwise. */
+export type FileResourceContents = TextResourceContents | BlobResourceContents;
+
+/** A {@link ResourceResolver} over files, with what an MCP server's resources/list and resources/read need. */
+export interface FileResourceResolver extends ResourceResolver {
+  /** The document at `uri`, or undefined. Throws RESOURCE_DENIED (outside the root) or LIMIT_EXCEEDED (too large). */
+  read(uri: string): Promise<FileResourceContents | undefined>;
+  /** Every document matching a glob (`*` within a segment, `**` across), sorted by URI. */
+  list(pattern: string): Promise<FileResourceContents[]>;
+  /** Every document under every root, sorted by URI (for MCP `resources/list`). */
+  listResources(): Promise<FileResource[]>;
+  /** MCP `resources/read`: `{contents: [...]}`; RESOURCE_NOT_FOUND for an unknown URI. */
+  readResource(uri: string): Promise<{ contents: FileResourceContents[] }>;
+  /** The configured roots, by scheme. */
+  readonly roots: Readonly<Record<string, string>>;
+  /** Drops cached contents (reads check file versions anyway; watchers call this when files change). */
+  invalidate(): void;
+}
+
+const SCHEME = /^[a-z][a-z0-9+.-]*$/;
+const ENCODED_TRAVERSAL = /%(?:2e|2f|5c|00)/i;
+
+interface Cached {
+  version: string;
+  contents: { mimeType: string; text: string } | { mimeType: string; blob: string };
+  bytes: number;
+}
+
+function denied(uri: string, why: string): PromptError {
+  return new PromptError('RESOURCE_DENIED', `Resource access denied: ${uri}`, { data: { uri, reason: why } });
+}
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value <= 0) throw new RangeError(`createFileResourceResolver: ${name} must be a positive integer, got ${value}`);
+  return value;
+}
+
+/** Splits `scheme://path` (path still percent-encoded); undefined when it is not one. */
+function splitUri(uri: string): { scheme: string; path: string } | undefined {
+  const at = uri.indexOf('://');
+  if (at <= 0) return undefined;
+  return { scheme: uri.slice(0, at), path: uri.slice(at + 3) };
+}
+
+/** The decoded relative path of a URI's path part, or the reason it is refused. */
+function decodePath(raw: string): { path: string } | { refused: string } {
+  if (ENCODED_TRAVERSAL.test(raw)) return { refused: "percent-encoded '.', '/', '\\' or NUL" };
+  let path: string;
+  try {
+    path = decodeURIComponent(raw);
+  } catch {
+    return { refused: 'malformed percent-encoding' };
+  }
+  const problem = relativePathProblem(path);
+  return problem === undefined ? { path } : { refused: problem };
+}
+
+/** @internal The URI of a document: its scheme and its relative path, each segment percent-encoded. */
+export function documentUri(scheme: string, rel: string): string {
+  return `${scheme}://${rel.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+/**
+ * Creates a resolver serving `scheme://path` from directories. Confinement is checked on real paths: `..`, absolute
+ * paths, percent-encoded traversal (`%2e%2e`, `%2f`), NUL bytes, hidden files and symlinks leading outside the root
+ * are RESOURCE_DENIED. A document over `maxDocumentBytes`, or a glob over `maxMatches` documents or `maxTotalBytes`,
+ * is LIMIT_EXCEEDED. Only configured schemes resolve; anything else is not found. The MIME type comes from the file
+ * extension; text types are served as `text`, others as base64 `blob`.
+ *
+ * @example
+ * ```ts
+ * const resources = createFileResourceResolver({ roots: { architecture: './docs' } });
+ * const registry = new PromptRegistry({ resources });
+ * await resources.read('architecture://patterns/cqrs.md'); // { uri, mimeType: 'text/markdown', text: '...' }
+ * ```
+ */
+export function createFileResourceResolver(options: FileResourceResolverOptions): FileResourceResolver {
+  const roots: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [scheme, dir] of Object.entries(options.roots)) {
+    if (!SCHEME.test(scheme)) throw new TypeError(`createFileResourceResolver: invalid URI scheme '${scheme}' (lowercase letters, digits, '+', '-', '.')`);
+    if (typeof dir !== 'string' || dir === '') throw new TypeError(`createFileResourceResolver: the directory of '${scheme}' must be a non-empty string`);
+    roots[scheme] = dir;
+  }
+  const maxDocumentBytes = positive(options.maxDocumentBytes, 1_048_576, 'maxDocumentBytes');
+  const maxTotalBytes = positive(options.maxTotalBytes, 1_048_576, 'maxTotalBytes');
+  const maxMatches = positive(options.maxMatches, 50, 'maxMatches');
+  const maxListed = positive(options.maxListed, 10_000, 'maxListed');
+  const maxCacheBytes = positive(options.maxCacheBytes, 32 * 1_048_576, 'maxCacheBytes');
+  const mimeTypes = options.mimeTypes;
+  const extensions = [...(options.extensions ?? ['.md'])];
+  for (const ext of extensions) {
+    if (!/^\.[A-Za-z0-9_-]+$/.test(ext)) throw new TypeError(`createFileResourceResolver: invalid extension '${ext}' (like '.md')`);
+  }
+  const cache = new Map<string, Cached>();
+  let cachedBytes = 0;
+
+  const remember = (real: string, entry: Cached): void => {
+    const old = cache.get(real);
+    if (old !== undefined) cachedBytes -= old.bytes;
+    cache.delete(real);
+    if (entry.bytes > maxCacheBytes) return;
+    cache.set(real, entry);
+    cachedBytes += entry.bytes;
+    for (const [key, value] of cache) {
+      if (cachedBytes <= maxCacheBytes) break;
+      cache.delete(key); // the least recently used first (Map keeps insertion order; hits re-insert)
+      cachedBytes -= value.bytes;
+    }
+  };
+
+  /** Reads one document by scheme and decoded path; undefined when it does not exist. */
+  const readPath = async (uri: string, root: string, rel: string): Promise<FileResourceContents | undefined> => {
+    const found = await resolveConfined(root, rel);
+    if (!found.ok) {
+      if (found.reason === 'denied') throw denied(uri, found.detail);
+      return undefined;
+    }
+    if (found.stats.size > maxDocumentBytes) {
+      throw new PromptError('LIMIT_EXCEEDED', `Resource ${uri} is ${found.stats.size} bytes, over the ${maxDocumentBytes}-byte limit`, {
+        data: { limit: 'maxDocumentBytes', max: maxDocumentBytes },
+      });
+    }
+    const version = fingerprint(found.stats);
+    const hit = cache.get(found.path);
+    if (hit !== undefined && hit.version === version) {
+      cache.delete(found.path);
+      cache.set(found.path, hit);
+      return { uri, ...hit.contents };
+    }
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(found.path);
+    } catch {
+      return undefined; // removed between the check and the read
+    }
+    if (bytes.length > maxDocumentBytes) {
+      throw new PromptError('LIMIT_EXCEEDED', `Resource ${uri} is over the ${maxDocumentBytes}-byte limit`, {
+        data: { limit: 'maxDocumentBytes', max: maxDocumentBytes },
+      });
+    }
+    const mimeType = mimeTypeOf(rel, mimeTypes);
+    const contents: Cached['contents'] = isTextMimeType(mimeType)
+      ? { mimeType, text: bytes.toString('utf8') }
+      : { mimeType, blob: bytes.toString('base64') };
+    remember(found.path, { version, contents, bytes: bytes.length });
+    return { uri, ...contents };
+  };
+
+  const read = async (uri: string): Promise<FileResourceContents | undefined> => {
+    const parts = splitUri(uri);
+    if (parts === undefined) return undefined;
+    const root = roots[parts.scheme];
+    if (root === undefined) return undefined;
+    if (parts.path === '') return undefined;
+    const decoded = decodePath(parts.path);
+    if ('refused' in decoded) throw denied(uri, decoded.refused);
+    const found = await readPath(uri, root, decoded.path);
+    if (found !== undefined || decoded.path.slice(decoded.path.lastIndexOf('/') + 1).includes('.')) return found;
+    for (const ext of extensions) {
+      const withExtension = await readPath(uri, root, decoded.path + ext);
+      if (withExtension !== undefined) return withExtension;
+    }
+    return undefined;
+  };
+
+  /** Every file under one root (or one directory of it), as [uri, rel, size]. */
+  const walk = async (scheme: string, root: string, under: string): Promise<{ uri: string; rel: string; size: number }[]> => {
+    let scan;
+    try {
+      scan = await scanTree(under === '' ? root : join(root, under), { acceptFile: () => true, maxFiles: maxListed });
+    } catch {
+      return [];
+    }
+    return scan.files.map((f) => {
+      const rel = under === '' ? f.rel : `${under}/${f.rel}`;
+      return { uri: documentUri(scheme, rel), rel, size: f.stats.size };
+    });
+  };
+
+  const list = async (pattern: string): Promise<FileResourceContents[]> => {
+    const parts = splitUri(pattern);
+    if (parts === undefined) return [];
+    const root = roots[parts.scheme];
+    if (root === undefined) return [];
+    // Walk only the directory the pattern's literal prefix names.
+    const star = parts.path.indexOf('*');
+    const literal = star === -1 ? parts.path : parts.path.slice(0, star);
+    const dirPart = literal.slice(0, Math.max(0, literal.lastIndexOf('/')));
+    let under = '';
+    if (dirPart !== '') {
+      const decoded = decodePath(dirPart);
+      if ('refused' in decoded) throw denied(pattern, decoded.refused);
+      under = decoded.path;
+    }
+    const matches = (await walk(parts.scheme, root, under)).filter((f) => matchResourcePattern(pattern, f.uri));
+    if (matches.length > maxMatches) {
+      throw new PromptError('LIMIT_EXCEEDED', `Resource pattern ${pattern} matches more than ${maxMatches} documents`, {
+        data: { limit: 'maxMatches', max: maxMatches },
+      });
+    }
+    const total = matches.reduce((sum, m) => sum + m.size, 0);
+    if (total > maxTotalBytes) {
+      throw new PromptError('LIMIT_EXCEEDED', `Resource pattern ${pattern} matches ${total} bytes, over the ${maxTotalBytes}-byte limit`, {
+        data: { limit: 'maxTotalBytes', max: maxTotalBytes },
+      });
+    }
+    const docs = await Promise.all(
+      matches.map(async (m) => {
+        try {
+          return await readPath(m.uri, root, m.rel);
+        } catch (error) {
+          // A listed file that is hidden, or a symlink leading outside the root, is simply not part of the listing.
+          if (isPromptError(error) && error.code === 'RESOURCE_DENIED') return undefined;
+          throw error;
+        }
+      }),
+    );
+    return docs.filter((c): c is FileResourceContents => c !== undefined);
+  };
+
+  return {
+    roots: Object.freeze({ ...roots }),
+    read,
+    list,
+    async listResources() {
+      const out: FileResource[] = [];
+      for (const scheme of Object.keys(roots).sort()) {
+        for (const f of await walk(scheme, roots[scheme]!, '')) {
+          const found = await resolveConfined(roots[scheme]!, f.rel);
+          if (!found.ok) continue; // symlinks leading outside the root are not listed
+          out.push({ uri: f.uri, name: f.rel, mimeType: mimeTypeOf(f.rel, mimeTypes), size: f.size });
+        }
+      }
+      return out.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+    },
+    async readResource(uri) {
+      const contents = await read(uri);
+      if (contents === undefined) throw new PromptError('RESOURCE_NOT_FOUND', `Resource not found: ${uri}`);
+      return { contents: [contents] };
+    },
+    invalidate() {
+      cache.clear();
+      cachedBytes = 0;
+    },
+  };
+}

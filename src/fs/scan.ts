@@ -1,0 +1,131 @@
+/**
+ * Walking a directory tree: every accepted file with its stats, sorted by relative path, following symlinks (a
+ * Kubernetes ConfigMap mount is symlinks into a `..data` directory) without looping, bounded in files and depth.
+ *
+ * @module
+ */
+import { readdir, realpath, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { join } from 'node:path';
+
+/** One file found by {@link scanTree}. */
+export interface ScannedFile {
+  /** POSIX path relative to the root (`sub/review.yaml`). */
+  rel: string;
+  /** The path joined onto the root as given. */
+  path: string;
+  stats: Stats;
+}
+
+/** What {@link scanTree} found. */
+export interface ScanResult {
+  files: ScannedFile[];
+  /** Every directory walked (the root first), as joined paths: what a watcher watches. */
+  dirs: string[];
+  /** Files beyond `maxFiles`, or directories beyond `maxDepth`, that were left out. */
+  truncated: boolean;
+}
+
+/** Options of {@link scanTree}. */
+export interface ScanOptions {
+  /** Whether a file (by its base name) is wanted. */
+  acceptFile(name: string): boolean;
+  /** Most files kept (default 10,000). */
+  maxFiles?: number;
+  /** Deepest directory level walked (default 16). */
+  maxDepth?: number;
+}
+
+/**
+ * Hidden entries (`.git`, `..data`, `.#draft.json`, `.review.json.swp`) and editor backups (`review.json~`,
+ * `#review.json#`, `*.bak`, `*.orig`, `*.tmp`) are never prompt files or documents.
+ *
+ * @example
+ * ```ts
+ * isIgnoredName('review.json~'); // true
+ * ```
+ */
+export function isIgnoredName(name: string): boolean {
+  return (
+    name.startsWith('.') ||
+    name.endsWith('~') ||
+    (name.startsWith('#') && name.endsWith('#')) ||
+    /\.(?:swp|swo|swx|bak|orig|tmp)$/i.test(name)
+  );
+}
+
+/** A fingerprint of a file's content version: identity, size and times (follows symlinks). */
+export function fingerprint(stats: Stats): string {
+  return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
+}
+
+/**
+ * Walks `root`. Throws (ENOENT/ENOTDIR from the file system) when `root` itself is not a readable directory;
+ * anything that vanishes or cannot be read during the walk is skipped.
+ *
+ * @example
+ * ```ts
+ * const { files } = await scanTree('prompts', { acceptFile: (name) => name.endsWith('.json') });
+ * ```
+ */
+export async function scanTree(root: string, options: ScanOptions): Promise<ScanResult> {
+  const maxFiles = options.maxFiles ?? 10_000;
+  const maxDepth = options.maxDepth ?? 16;
+  const rootStats = await stat(root);
+  if (!rootStats.isDirectory()) throw Object.assign(new Error(`not a directory: ${root}`), { code: 'ENOTDIR' });
+  const files: ScannedFile[] = [];
+  const dirs: string[] = [];
+  let truncated = false;
+
+  const walk = async (dir: string, rel: string, depth: number, chain: readonly string[]): Promise<void> => {
+    let real: string;
+    try {
+      real = await realpath(dir);
+    } catch {
+      return;
+    }
+    if (chain.includes(real)) return; // a symlink loop
+    dirs.push(dir);
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const inner = [...chain, real];
+    const wanted = entries.filter((entry) => !isIgnoredName(entry.name));
+    // Stat every entry of the directory at once (symlinks are followed: a ConfigMap's files are symlinks).
+    const found = await Promise.all(
+      wanted.map(async (entry) => {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) return { entry, path, stats: undefined, isDir: true };
+        if (!entry.isFile() && !entry.isSymbolicLink()) return undefined;
+        if (entry.isFile() && !options.acceptFile(entry.name)) return undefined;
+        try {
+          const stats = await stat(path);
+          return { entry, path, stats, isDir: stats.isDirectory() };
+        } catch {
+          return undefined; // a dangling symlink, or removed meanwhile
+        }
+      }),
+    );
+    for (const item of found) {
+      if (item === undefined) continue;
+      const childRel = rel === '' ? item.entry.name : `${rel}/${item.entry.name}`;
+      if (item.isDir) {
+        if (depth >= maxDepth) truncated = true;
+        else await walk(item.path, childRel, depth + 1, inner);
+      } else if (item.stats !== undefined && item.stats.isFile() && options.acceptFile(item.entry.name)) {
+        if (files.length >= maxFiles) {
+          truncated = true;
+          continue;
+        }
+        files.push({ rel: childRel, path: item.path, stats: item.stats });
+      }
+    }
+  };
+  await walk(root, '', 0, []);
+  files.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  return { files, dirs, truncated };
+}

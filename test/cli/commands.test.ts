@@ -1,0 +1,129 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir, writeFiles } from '../fs/temp.js';
+import { ROOT, runCli } from './process.js';
+
+const EXAMPLES = join(ROOT, 'examples/prompts');
+const DOCS = `architecture=${join(ROOT, 'examples/docs')}`;
+
+async function brokenDir(): Promise<string> {
+  const dir = await tempDir();
+  await writeFiles(dir, {
+    'good.yaml': 'name: good\narguments: [{name: who, required: true}]\nmessages: [{role: user, content: "Hello {{who}}"}]\n',
+    'bad.json': '{\n  "name": "bad",\n  "messages": [\n    { "role": "system", "content": "x" }\n  ]\n}\n',
+    'broken.yaml': 'name: broken\nmessages: [\n',
+  });
+  return dir;
+}
+
+describe('mcp-prompt-kit check', () => {
+  it('passes the examples (exit 0) and says what it checked', async () => {
+    const result = await runCli(['check', EXAMPLES, '--docs', DOCS]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^\d+ file\(s\), 6 prompt\(s\): 0 error\(s\), 1 warning\(s\)$/m);
+    expect(result.stdout).toBe(`${join(EXAMPLES, 'style-guide.md')}: warning: no YAML front matter (--- at the first line): not a prompt file, skipped\n`);
+  });
+
+  it('prints file:line:col: message per problem and exits 1', async () => {
+    const dir = await brokenDir();
+    const result = await runCli(['check', dir]);
+    expect(result.code).toBe(1);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(new RegExp(`^${join(dir, 'bad.json')}:4:7: /messages/0/role: .*'system'`));
+    expect(lines[1]).toMatch(new RegExp(`^${join(dir, 'broken.yaml')}:\\d+:\\d+: invalid YAML: `));
+    expect(result.stderr).toBe('3 file(s), 1 prompt(s): 2 error(s), 0 warning(s)\n');
+  });
+
+  it('prints JSON for machines with --json', async () => {
+    const dir = await brokenDir();
+    const result = await runCli(['check', dir, '--json']);
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout) as { files: number; prompts: number; errors: number; diagnostics: { file: string; line: number; pointer?: string }[] };
+    expect(report).toMatchObject({ files: 3, prompts: 1, errors: 2, warnings: 0 });
+    expect(report.diagnostics[0]).toMatchObject({ file: join(dir, 'bad.json'), line: 4, column: 7, pointer: '/messages/0/role', severity: 'error' });
+    expect(result.stderr).toBe('');
+  });
+});
+
+describe('mcp-prompt-kit list and render', () => {
+  it('lists names, arguments (* = required) and descriptions', async () => {
+    const result = await runCli(['list', EXAMPLES]);
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines.map((l) => l.split(/\s+/, 1)[0])).toEqual([
+      'create-adr',
+      'explain_error',
+      'review-code-against-patterns',
+      'review_code',
+      'suggest-patterns',
+      'write_commit_message',
+    ]);
+    expect(lines[2]).toMatch(/^review-code-against-patterns {2}code\*, language +Review a code snippet against/);
+  });
+
+  it('lists the prompts/list result with --json', async () => {
+    const result = await runCli(['list', EXAMPLES, '--json']);
+    const listing = JSON.parse(result.stdout) as { prompts: { name: string; arguments?: unknown[] }[] };
+    expect(listing.prompts.find((p) => p.name === 'create-adr')?.arguments).toEqual([
+      { name: 'title', description: 'What is being decided', required: true },
+      expect.objectContaining({ name: 'context', description: 'Background, forces and options considered (optional)' }),
+    ]);
+  });
+
+  it('renders a prompt with --arg values and embedded documents, without HTML escaping', async () => {
+    const result = await runCli(['render', EXAMPLES, 'review-code-against-patterns', '--arg', 'code=if (a < b && c) {}', '--arg', 'language=ts', '--docs', DOCS]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('1. User: Review the following ts code against our architectural patterns:\n\n```ts\nif (a < b && c) {}\n```');
+    expect(result.stdout).toContain('--- architecture://patterns/cqrs.md ---\n# CQRS (Command Query Responsibility Segregation)');
+    expect(result.stdout).toContain('# Code review guidelines');
+  });
+
+  it('renders GetPromptResult JSON with --json and --args-json', async () => {
+    const result = await runCli(['render', EXAMPLES, 'create-adr', '--args-json', '{"title":"Adopt CQRS","context":"Reads dominate."}', '--json', '--docs', DOCS]);
+    expect(result.code).toBe(0);
+    const prompt = JSON.parse(result.stdout) as { messages: { role: string; content: { type: string; text: string } }[] };
+    expect(prompt.messages).toHaveLength(1);
+    expect(prompt.messages[0]?.content.text).toMatch(/^Draft an architecture decision record titled "Adopt CQRS"\.\n\nContext and options considered:\n\nReads dominate\.\n/);
+    expect(prompt.messages[0]?.content.text).toContain('# ADR NNN: <short title of the decision>');
+  });
+
+  it('fails with one line and exit 1 when the prompt refuses the arguments', async () => {
+    const missing = await runCli(['render', EXAMPLES, 'create-adr', '--docs', DOCS]);
+    expect(missing).toMatchObject({ code: 1, stdout: '', stderr: 'mcp-prompt-kit render: Missing required prompt arguments: title\n' });
+    const unknown = await runCli(['render', EXAMPLES, 'nope']);
+    expect(unknown).toMatchObject({ code: 1, stderr: expect.stringMatching(/^mcp-prompt-kit render: Unknown prompt: nope\n$/) });
+  });
+});
+
+describe('mcp-prompt-kit usage', () => {
+  it('prints --help and --version', async () => {
+    const help = await runCli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: mcp-prompt-kit <command> \[options\]/);
+    const serveHelp = await runCli(['serve', '--help']);
+    expect(serveHelp.stdout).toMatch(/^Usage: mcp-prompt-kit serve <dir>/);
+    const version = await runCli(['--version']);
+    expect(version).toMatchObject({ code: 0, stdout: '0.1.0\n' });
+  });
+
+  const mistakes: [string[], string][] = [
+    [['frobnicate'], "mcp-prompt-kit: unknown command 'frobnicate' (commands: check, list, render, serve; see --help)"],
+    [['check'], 'mcp-prompt-kit check: missing <dir>'],
+    [['check', 'a', 'b'], "mcp-prompt-kit check: unexpected argument 'b'"],
+    [['list', EXAMPLES, '--bogus'], 'mcp-prompt-kit list: unknown option --bogus'],
+    [['render', EXAMPLES, 'x', '--arg'], 'mcp-prompt-kit render: option --arg needs a value'],
+    [['render', EXAMPLES, 'x', '--arg', 'novalue'], "mcp-prompt-kit render: --arg expects key=value, got 'novalue'"],
+    [['render', EXAMPLES, 'x', '--args-json', '{nope'], 'mcp-prompt-kit render: --args-json is not valid JSON'],
+    [['check', EXAMPLES, '--docs', 'nodir'], "mcp-prompt-kit check: --docs expects scheme=directory (for example architecture=./docs), got 'nodir'"],
+    [['serve', EXAMPLES, '--http', 'abc'], "mcp-prompt-kit serve: --http must be an integer from 0 to 65535, got 'abc'"],
+    [['serve', EXAMPLES, '--host', '0.0.0.0'], 'mcp-prompt-kit serve: --host needs --http <port>'],
+    [['check', '/nonexistent/prompts'], 'mcp-prompt-kit check: prompt directory /nonexistent/prompts does not exist'],
+  ];
+  for (const [args, message] of mistakes) {
+    it(`exits 2 with one line for: ${args.map((a) => a.replace(ROOT, '')).join(' ')}`, async () => {
+      const result = await runCli(args);
+      expect(result).toEqual({ code: 2, stdout: '', stderr: `${message}\n` });
+    });
+  }
+});

@@ -1,0 +1,139 @@
+/**
+ * The README's sections on prompt files, file resources, hot reload and the command line: their code is the example
+ * files verbatim, and every snippet runs (the TypeScript examples as child processes, each documented command
+ * through the real CLI, the client configuration's arguments with a real SDK client).
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLI_COMMAND, ROOT, runCli } from './process.js';
+
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(cleanup.splice(0).map((close) => close().catch(() => {})));
+});
+
+/** The README section under `## <title>` (up to the next `## `). */
+function section(title: string): string {
+  const start = README.indexOf(`\n## ${title}\n`);
+  if (start === -1) throw new Error(`README has no section '${title}'`);
+  const end = README.indexOf('\n## ', start + 1);
+  return README.slice(start, end === -1 ? undefined : end);
+}
+
+function blocks(text: string, lang: string): string[] {
+  return [...text.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
+}
+
+/** Splits a shell command line into words (spaces separate; single quotes group, as in `--arg code='a b'`). */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let inWord = false;
+  let quoted = false;
+  for (const ch of line) {
+    if (quoted) {
+      if (ch === "'") quoted = false;
+      else word += ch;
+    } else if (ch === "'") {
+      quoted = true;
+      inWord = true;
+    } else if (ch === ' ') {
+      if (inWord) words.push(word);
+      word = '';
+      inWord = false;
+    } else {
+      word += ch;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push(word);
+  return words;
+}
+
+async function stdioClient(command: string, args: string[]): Promise<Client> {
+  const client = new Client({ name: 'readme-test', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command, args, cwd: ROOT, stderr: 'ignore' }));
+  cleanup.push(() => client.close());
+  return client;
+}
+
+describe('README: prompt files, file resources, hot reload', () => {
+  it('shows examples/prompts/load-directory.ts verbatim, and it runs', async () => {
+    const source = readFileSync(join(ROOT, 'examples/prompts/load-directory.ts'), 'utf8');
+    expect(blocks(section('Prompt files'), 'ts')).toEqual([source]);
+    const child = spawn(process.execPath, ['--import', 'tsx', 'examples/prompts/load-directory.ts'], { cwd: ROOT });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    expect(await new Promise((resolve) => child.once('close', resolve))).toBe(0);
+    expect(stdout).toMatch(/^Draft an architecture decision record titled "Adopt CQRS for reporting"\.\n\nFollow our ADR template exactly:\n\n# ADR NNN/);
+  });
+
+  it('shows examples/prompts/architecture/create-adr.md verbatim as the Markdown format', () => {
+    const source = readFileSync(join(ROOT, 'examples/prompts/architecture/create-adr.md'), 'utf8');
+    expect(blocks(section('Prompt files'), 'md')).toEqual([source]);
+  });
+
+  it('shows examples/prompts/serve-directory.ts verbatim, and it serves the examples over stdio', async () => {
+    const source = readFileSync(join(ROOT, 'examples/prompts/serve-directory.ts'), 'utf8');
+    expect(blocks(section('Hot reload'), 'ts')).toEqual([source]);
+    const client = await stdioClient(process.execPath, ['--import', 'tsx', 'examples/prompts/serve-directory.ts']);
+    const names = (await client.listPrompts()).prompts.map((p) => p.name);
+    expect(names).toEqual(expect.arrayContaining(['create-adr', 'review-code-against-patterns', 'suggest-patterns']));
+    const result = await client.getPrompt({ name: 'suggest-patterns', arguments: { problem: 'Reports are slow' } });
+    const content = result.messages[0]?.content;
+    expect(content?.type === 'text' ? content.text : '').toContain('--- architecture://patterns/outbox.md ---\n# Transactional outbox');
+  });
+});
+
+describe('README: command line', () => {
+  const commands = blocks(section('Command line'), 'sh')
+    .flatMap((b) => b.split('\n'))
+    .filter((line) => line.startsWith('npx mcp-prompt-kit '));
+
+  it('documents check, list, render and serve (stdio and HTTP)', () => {
+    expect(commands.map((c) => c.split(' ').slice(2, 3)[0])).toEqual(['check', 'list', 'render', 'serve', 'serve']);
+  });
+
+  for (const line of commands.filter((c) => !c.includes(' serve '))) {
+    it(`runs: ${line}`, async () => {
+      const result = await runCli(shellWords(line).slice(2));
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).not.toBe('');
+    });
+  }
+
+  it('serves over stdio with the documented serve command', async () => {
+    const line = commands.find((c) => c.includes(' serve ') && !c.includes('--http'))!;
+    const client = await stdioClient(CLI_COMMAND.command, [...CLI_COMMAND.args, ...shellWords(line).slice(2)]);
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain('review-code-against-patterns');
+  });
+
+  it('serves over HTTP with the documented serve --http command', async () => {
+    const line = commands.find((c) => c.includes('--http'))!;
+    const args = shellWords(line).slice(2).map((a) => (a === '3001' ? '0' : a)); // a free port instead of 3001
+    const child = spawn(CLI_COMMAND.command, [...CLI_COMMAND.args, ...args], { cwd: ROOT });
+    cleanup.push(async () => void child.kill('SIGTERM'));
+    const url = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+  });
+
+  it('shows a stdio client configuration whose arguments start the server', async () => {
+    const config = JSON.parse(blocks(section('Command line'), 'json')[0]!) as {
+      mcpServers: Record<string, { command: string; args: string[] }>;
+    };
+    const server = config.mcpServers['architecture-prompts']!;
+    expect(server.command).toBe('npx');
+    expect(server.args.slice(0, 3)).toEqual(['-y', 'mcp-prompt-kit', 'serve']);
+    const args = server.args
+      .slice(2)
+      .map((a) => a.replace('/path/to/prompts', 'examples/prompts').replace('/path/to/docs', 'examples/docs'));
+    const client = await stdioClient(CLI_COMMAND.command, [...CLI_COMMAND.args, ...args]);
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain('create-adr');
+  });
+});

@@ -1,0 +1,223 @@
+/**
+ * `mcp-prompt-kit serve` as a real child process, with real SDK clients: stdio (both protocol eras, SDK v1 and v2
+ * clients), hot reload reaching a connected client, documents as resources, and streamable HTTP with Host and
+ * Origin checks.
+ */
+import { spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { StdioClientTransport as StdioClientV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport as HttpClientV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport as HttpClientV2 } from '@modelcontextprotocol/client';
+import { StdioClientTransport as StdioClientV2 } from '@modelcontextprotocol/client/stdio';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestClient, wireError } from '../mcp/fixtures/clients.js';
+import type { ClientKind, TestClient } from '../mcp/fixtures/clients.js';
+import { tempDir, waitFor, writeFiles } from '../fs/temp.js';
+import { CLI_COMMAND, ROOT } from './process.js';
+
+const DOCS = join(ROOT, 'examples/docs');
+const open: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((close) => close().catch(() => {})));
+});
+
+const greet = (text: string) =>
+  JSON.stringify({ name: 'greet', arguments: [{ name: 'who', required: true }], messages: [{ role: 'user', content: text }] });
+
+async function promptDir(): Promise<string> {
+  const dir = await tempDir();
+  await writeFiles(dir, {
+    'greet.json': greet('Hello {{who}}'),
+    'patterns.md': '---\nname: patterns\n---\nOur patterns:\n{{resource:architecture://patterns/*}}\n',
+  });
+  return dir;
+}
+
+async function textOf(client: TestClient, name: string, args: Record<string, string>): Promise<string | undefined> {
+  const result = await client.getPrompt(name, args);
+  const content = result.messages[0]?.content;
+  return content?.type === 'text' ? content.text : undefined;
+}
+
+function stdioTransport(kind: ClientKind, args: string[], stderr: string[]): unknown {
+  const params = { ...CLI_COMMAND, args: [...CLI_COMMAND.args, ...args], cwd: ROOT, stderr: 'pipe' as const };
+  const transport = kind === 'v1' ? new StdioClientV1(params) : new StdioClientV2(params);
+  transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString('utf8')));
+  return transport;
+}
+
+const PAIRINGS: [ClientKind, boolean][] = [
+  ['v1', false],
+  ['v2', false],
+  ['v2', true],
+];
+
+describe('mcp-prompt-kit serve over stdio', () => {
+  for (const [kind, modern] of PAIRINGS) {
+    const era = modern ? '2026-07-28 (server/discover)' : '2025-11-25 (initialize)';
+    it(`serves prompts and documents, and a --watch edit reaches the client: SDK ${kind} client, ${era}`, async () => {
+      const dir = await promptDir();
+      const stderr: string[] = [];
+      const client = createTestClient(kind, { modern });
+      await client.connect(stdioTransport(kind, ['serve', dir, '--watch', '--debounce', '30', '--docs', `architecture=${DOCS}`], stderr));
+      open.push(() => client.close());
+
+      const listed = await client.listPage();
+      expect(listed.prompts.map((p) => p.name)).toEqual(['greet', 'patterns']);
+      expect(await textOf(client, 'greet', { who: '<Ada & "Bob">' })).toBe('Hello <Ada & "Bob">');
+      expect(await textOf(client, 'patterns', {})).toContain('--- architecture://patterns/cqrs.md ---\n# CQRS');
+      const doc = await client.readResource('architecture://adr/template.md');
+      expect(doc.contents[0]?.text).toMatch(/^# ADR NNN/);
+      expect(await wireError(client.readResource('architecture://../prompts/architecture/create-adr.md'))).toMatchObject({
+        code: -32602,
+        message: 'Resource access denied: architecture://../prompts/architecture/create-adr.md',
+      });
+
+      await writeFile(join(dir, 'greet.json'), greet('Good morning, {{who}}!'));
+      await waitFor(() => client.listChangedCount() >= 1, 10_000, 'notifications/prompts/list_changed');
+      expect(await textOf(client, 'greet', { who: 'Ada' })).toBe('Good morning, Ada!');
+      expect(stderr.join('')).toMatch(/serving 2 prompt\(s\) from .* over stdio, watching for changes/);
+    });
+  }
+
+  it('writes nothing but JSON-RPC messages to stdout', async () => {
+    const dir = await promptDir();
+    const child = spawn(CLI_COMMAND.command, [...CLI_COMMAND.args, 'serve', dir, '--docs', `architecture=${DOCS}`], {
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    open.push(async () => void child.kill());
+    const lines: string[] = [];
+    createInterface({ input: child.stdout }).on('line', (line) => lines.push(line));
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
+    await waitFor(() => lines.length >= 1, 10_000, 'the initialize result');
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'prompts/get', params: { name: 'greet', arguments: {} } });
+    await waitFor(() => lines.length >= 2, 10_000, 'the prompts/get error');
+    child.stdin.end();
+    await new Promise((resolve) => child.once('close', resolve));
+    const messages = lines.map((line) => JSON.parse(line) as { jsonrpc: string; id?: number; error?: { code: number; message: string } });
+    expect(messages.every((m) => m.jsonrpc === '2.0')).toBe(true);
+    expect(messages[1]).toMatchObject({ id: 2, error: { code: -32602, message: 'Missing required prompt arguments' } });
+    expect(stderr).toMatch(/mcp-prompt-kit: serving 2 prompt\(s\)/);
+    expect(stderr).toMatch(/mcp-prompt-kit: stopping \(stdin closed\)/);
+  });
+
+  it('reports prompts that embed documents when no --docs is given, and serves the others', async () => {
+    const dir = await promptDir();
+    const child = spawn(CLI_COMMAND.command, [...CLI_COMMAND.args, 'serve', dir], { cwd: ROOT });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    await waitFor(() => stderr.includes('serving'), 10_000, 'the server to start');
+    child.stdin.end();
+    await new Promise((resolve) => child.once('close', resolve));
+    expect(stderr).toContain(`${join(dir, 'patterns.md')}:4:1: /messages: `);
+    expect(stderr).toContain('mcp-prompt-kit: hint: prompts embed documents ({{resource:...}}): pass --docs scheme=dir');
+    expect(stderr).toContain('mcp-prompt-kit: serving 1 prompt(s)');
+  });
+
+  it('a missing directory is a one-line error, exit 2', async () => {
+    const child = spawn(CLI_COMMAND.command, [...CLI_COMMAND.args, 'serve', '/nonexistent/prompts', '--watch'], { cwd: ROOT });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const code = await new Promise((resolve) => child.once('close', resolve));
+    expect(code).toBe(2);
+    expect(stderr).toBe('mcp-prompt-kit serve: prompt directory /nonexistent/prompts does not exist\n');
+  });
+});
+
+/** Starts `serve --http 0`; resolves with its URL (the first stdout line). */
+async function startHttp(dir: string, extra: string[] = []): Promise<{ url: string; child: ChildProcessWithoutNullStreams }> {
+  const child = spawn(CLI_COMMAND.command, [...CLI_COMMAND.args, 'serve', dir, '--http', '0', ...extra], { cwd: ROOT });
+  open.push(
+    () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('close', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('close', (code) => reject(new Error(`serve exited early (code ${code})`)));
+    createInterface({ input: child.stdout }).once('line', resolve);
+  });
+  return { url, child };
+}
+
+describe('mcp-prompt-kit serve --http', () => {
+  const clients: [ClientKind, boolean][] = [
+    ['v1', false],
+    ['v2', false],
+    ['v2', true],
+  ];
+  for (const [kind, modern] of clients) {
+    it(`serves an SDK ${kind} client, ${modern ? '2026-07-28 era' : '2025-11-25 era'}`, async () => {
+      const dir = await promptDir();
+      const { url } = await startHttp(dir, ['--docs', `architecture=${DOCS}`]);
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+      const client = createTestClient(kind, { modern });
+      await client.connect(kind === 'v1' ? new HttpClientV1(new URL(url)) : new HttpClientV2(new URL(url)));
+      open.push(() => client.close());
+      expect((await client.listPage()).prompts.map((p) => p.name)).toEqual(['greet', 'patterns']);
+      expect(await textOf(client, 'greet', { who: 'Ada' })).toBe('Hello Ada');
+      expect(await wireError(client.getPrompt('greet', {}))).toMatchObject({ code: -32602, message: 'Missing required prompt arguments' });
+      expect((await client.readResource('architecture://patterns/outbox.md')).contents[0]?.text).toMatch(/^# Transactional outbox/);
+    });
+  }
+
+  it('answers the server/discover probe of the 2026-07-28 era', async () => {
+    const { url } = await startHttp(await promptDir());
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'server/discover',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'server/discover',
+        params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'probe', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } },
+      }),
+    });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    const body = JSON.parse(text) as { result: { supportedVersions: string[]; capabilities: Record<string, unknown> } };
+    expect(body.result.supportedVersions).toContain('2026-07-28');
+    expect(body.result.capabilities).toMatchObject({ prompts: { listChanged: true } });
+  });
+
+  it('refuses a foreign Host header and a foreign Origin with 403, and unknown paths with 404', async () => {
+    const { url } = await startHttp(await promptDir());
+    const { port } = new URL(url);
+    const post = (headers: Record<string, string>, path = '/mcp') =>
+      new Promise<number>((resolve, reject) => {
+        // node:http lets us send any Host header (fetch does not).
+        import('node:http').then(({ request }) => {
+          const req = request({ host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          });
+          req.once('error', reject);
+          req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }));
+        }, reject);
+      });
+    expect(await post({ host: 'evil.example' })).toBe(403);
+    expect(await post({ host: `127.0.0.1:${port}`, origin: 'http://evil.example' })).toBe(403);
+    expect(await post({ host: `localhost:${port}`, origin: `http://localhost:${port}` })).not.toBe(403);
+    expect(await post({ host: `127.0.0.1:${port}` }, '/other')).toBe(404);
+  });
+});

@@ -1,0 +1,190 @@
+import { symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PromptRegistry } from '../../src/index.js';
+import { createFileResourceResolver } from '../../src/fs/index.js';
+import { tempDir, writeFiles } from './temp.js';
+
+async function docs(files: Record<string, string | Uint8Array> = {}) {
+  const root = await tempDir();
+  const dir = join(root, 'docs');
+  await writeFiles(dir, {
+    'patterns/cqrs.md': '# CQRS',
+    'patterns/saga.md': '# Saga',
+    'patterns/deep/outbox.md': '# Outbox',
+    'adr/001-postgres.md': '# ADR 001',
+    'guidelines.txt': 'Prefer pure functions.',
+    ...files,
+  });
+  await writeFile(join(root, 'secret.txt'), 'top secret');
+  return { root, dir };
+}
+
+async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (error) {
+    return (error as { code?: string }).code;
+  }
+}
+
+describe('createFileResourceResolver: reading', () => {
+  it('maps scheme://path to a file under the root, with the MIME type of its extension', async () => {
+    const { dir } = await docs({ 'data/config.json': '{"a":1}', 'img/logo.png': Uint8Array.from([1, 2, 3]) });
+    const resources = createFileResourceResolver({ roots: { architecture: dir } });
+    expect(await resources.read('architecture://patterns/cqrs.md')).toEqual({
+      uri: 'architecture://patterns/cqrs.md',
+      mimeType: 'text/markdown',
+      text: '# CQRS',
+    });
+    expect(await resources.read('architecture://data/config.json')).toMatchObject({ mimeType: 'application/json', text: '{"a":1}' });
+    expect(await resources.read('architecture://img/logo.png')).toEqual({
+      uri: 'architecture://img/logo.png',
+      mimeType: 'image/png',
+      blob: Buffer.from([1, 2, 3]).toString('base64'),
+    });
+  });
+
+  it('answers undefined for unknown files, directories and schemes it was not given', async () => {
+    const { dir } = await docs();
+    const resources = createFileResourceResolver({ roots: { architecture: dir } });
+    expect(await resources.read('architecture://patterns/nope.md')).toBeUndefined();
+    expect(await resources.read('architecture://patterns')).toBeUndefined();
+    expect(await resources.read('other://patterns/cqrs.md')).toBeUndefined();
+    expect(await resources.read('file:///etc/passwd')).toBeUndefined();
+    expect(await codeOf(resources.readResource('architecture://patterns/nope.md'))).toBe('RESOURCE_NOT_FOUND');
+  });
+
+  it('finds a document named without its .md extension', async () => {
+    const { dir } = await docs({ 'adr/002.markdown': '# 002' });
+    const resources = createFileResourceResolver({ roots: { architecture: dir } });
+    expect(await resources.read('architecture://adr/001-postgres')).toEqual({
+      uri: 'architecture://adr/001-postgres',
+      mimeType: 'text/markdown',
+      text: '# ADR 001',
+    });
+    expect(await resources.read('architecture://adr/002')).toBeUndefined();
+    const exact = createFileResourceResolver({ roots: { architecture: dir }, extensions: [] });
+    expect(await exact.read('architecture://adr/001-postgres')).toBeUndefined();
+  });
+
+  it('expands globs: * within a segment, ** across segments, sorted by URI', async () => {
+    const { dir } = await docs();
+    const resources = createFileResourceResolver({ roots: { architecture: dir } });
+    const uris = async (pattern: string) => (await resources.list(pattern)).map((c) => c.uri);
+    expect(await uris('architecture://patterns/*')).toEqual(['architecture://patterns/cqrs.md', 'architecture://patterns/saga.md']);
+    expect(await uris('architecture://patterns/**')).toEqual([
+      'architecture://patterns/cqrs.md',
+      'architecture://patterns/deep/outbox.md',
+      'architecture://patterns/saga.md',
+    ]);
+    expect(await uris('architecture://**/*.md')).toHaveLength(4);
+    expect(await uris('other://**')).toEqual([]);
+  });
+
+  it('serves what prompts embed with {{resource:...}} directives', async () => {
+    const { dir } = await docs();
+    const registry = new PromptRegistry({ resources: createFileResourceResolver({ roots: { architecture: dir } }) });
+    registry.add({ name: 'p', messages: [{ role: 'user', content: 'Patterns:\n{{resource:architecture://patterns/*}}' }] });
+    const result = await registry.getPrompt('p');
+    expect(result.messages[0]?.content).toEqual({
+      type: 'text',
+      text: 'Patterns:\n--- architecture://patterns/cqrs.md ---\n# CQRS\n\n--- architecture://patterns/saga.md ---\n# Saga',
+    });
+  });
+
+  it('lists every document for resources/list and reads it for resources/read', async () => {
+    const { dir } = await docs();
+    const resources = createFileResourceResolver({ roots: { architecture: dir } });
+    const listed = await resources.listResources();
+    expect(listed.map((r) => r.uri)).toEqual([
+      'architecture://adr/001-postgres.md',
+      'architecture://guidelines.txt',
+      'architecture://patterns/cqrs.md',
+      'architecture://patterns/deep/outbox.md',
+      'architecture://patterns/saga.md',
+    ]);
+    expect(listed[1]).toEqual({ uri: 'architecture://guidelines.txt', name: 'guidelines.txt', mimeType: 'text/plain', size: 22 });
+    expect(await resources.readResource('architecture://guidelines.txt')).toEqual({
+      contents: [{ uri: 'architecture://guidelines.txt', mimeType: 'text/plain', text: 'Prefer pure functions.' }],
+    });
+  });
+});
+
+describe('createFileResourceResolver: confinement', () => {
+  const refused = [
+    ['a .. segment', 'architecture://patterns/../../secret.txt'],
+    ['a leading ..', 'architecture://../secret.txt'],
+    ['an absolute path', 'architecture:///etc/passwd'],
+    ['percent-encoded dots', 'architecture://%2e%2e/secret.txt'],
+    ['percent-encoded dots in capitals', 'architecture://%2E%2E/secret.txt'],
+    ['a percent-encoded slash', 'architecture://..%2fsecret.txt'],
+    ['a percent-encoded backslash', 'architecture://..%5csecret.txt'],
+    ['an encoded NUL byte', 'architecture://guidelines.txt%00.md'],
+    ['a NUL byte', 'architecture://guidelines.txt\0.md'],
+    ['a backslash', 'architecture://patterns\\..\\..\\secret.txt'],
+    ['a hidden file', 'architecture://.env'],
+    ['malformed percent-encoding', 'architecture://%E0%A4%A'],
+  ] as const;
+  for (const [what, uri] of refused) {
+    it(`refuses ${what} with RESOURCE_DENIED`, async () => {
+      const { dir } = await docs({ '.env': 'SECRET=1' });
+      const resources = createFileResourceResolver({ roots: { architecture: dir } });
+      expect(await codeOf(resources.read(uri))).toBe('RESOURCE_DENIED');
+    });
+  }
+
+  it('refuses a symlink leading outside the root, and serves one that stays inside', async () => {
+    const { root, dir } = await docs();
+    await symlink(join(root, 'secret.txt'), join(dir, 'escape.txt'));
+    await symlink(join(root), join(dir, 'up'));
+    await symlink(join(dir, 'patterns', 'cqrs.md'), join(dir, 'alias.md'));
+    const resources = createFileResourceResolver({ roots: { architecture: dir } });
+    expect(await codeOf(resources.read('architecture://escape.txt'))).toBe('RESOURCE_DENIED');
+    expect(await codeOf(resources.read('architecture://up/secret.txt'))).toBe('RESOURCE_DENIED');
+    expect(await resources.read('architecture://alias.md')).toMatchObject({ text: '# CQRS' });
+    const listed = (await resources.listResources()).map((r) => r.uri);
+    expect(listed).toContain('architecture://alias.md');
+    expect(listed.filter((u) => u.includes('secret') || u.includes('escape'))).toEqual([]);
+    expect((await resources.list('architecture://*')).map((c) => c.uri)).toEqual(['architecture://alias.md', 'architecture://guidelines.txt']);
+  });
+
+  it('refuses a glob whose directory part leaves the root', async () => {
+    const { dir } = await docs();
+    const resources = createFileResourceResolver({ roots: { architecture: dir } });
+    expect(await codeOf(resources.list('architecture://../*'))).toBe('RESOURCE_DENIED');
+  });
+});
+
+describe('createFileResourceResolver: limits and cache', () => {
+  it('refuses a document over maxDocumentBytes with LIMIT_EXCEEDED', async () => {
+    const { dir } = await docs({ 'big.md': 'x'.repeat(2_000) });
+    const resources = createFileResourceResolver({ roots: { architecture: dir }, maxDocumentBytes: 1_000 });
+    expect(await codeOf(resources.read('architecture://big.md'))).toBe('LIMIT_EXCEEDED');
+  });
+
+  it('refuses a glob over maxMatches documents or maxTotalBytes before reading them', async () => {
+    const { dir } = await docs();
+    const few = createFileResourceResolver({ roots: { architecture: dir }, maxMatches: 2 });
+    expect(await codeOf(few.list('architecture://patterns/**'))).toBe('LIMIT_EXCEEDED');
+    const small = createFileResourceResolver({ roots: { architecture: dir }, maxTotalBytes: 10 });
+    expect(await codeOf(small.list('architecture://patterns/*'))).toBe('LIMIT_EXCEEDED');
+    expect(await small.list('architecture://patterns/cqrs*')).toHaveLength(1);
+  });
+
+  it('serves the new contents after a file changes (the cache follows file versions)', async () => {
+    const { dir } = await docs();
+    const resources = createFileResourceResolver({ roots: { architecture: dir } });
+    expect(await resources.read('architecture://patterns/cqrs.md')).toMatchObject({ text: '# CQRS' });
+    await writeFile(join(dir, 'patterns/cqrs.md'), '# CQRS v2');
+    expect(await resources.read('architecture://patterns/cqrs.md')).toMatchObject({ text: '# CQRS v2' });
+    await writeFile(join(dir, 'patterns/cqrs.md'), '# CQRS v3'); // same size as v2
+    expect(await resources.read('architecture://patterns/cqrs.md')).toMatchObject({ text: '# CQRS v3' });
+  });
+
+  it('rejects invalid schemes and options at creation', () => {
+    expect(() => createFileResourceResolver({ roots: { 'Bad Scheme': '.' } })).toThrow(/invalid URI scheme 'Bad Scheme'/);
+    expect(() => createFileResourceResolver({ roots: { docs: '.' }, maxMatches: 0 })).toThrow(/maxMatches must be a positive integer/);
+  });
+});

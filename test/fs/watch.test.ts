@@ -1,0 +1,221 @@
+import { mkdir, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PromptRegistry } from '../../src/index.js';
+import type { RegistryChangeEvent, ResourceResolver } from '../../src/index.js';
+import { createFileResourceResolver, watchPromptDirectory } from '../../src/fs/index.js';
+import type { PromptDirectoryWatcher, PromptFileDiagnostic, WatchPromptDirectoryOptions } from '../../src/fs/index.js';
+import { tempDir, waitFor, writeFiles } from './temp.js';
+
+const DEBOUNCE_MS = 30;
+const watchers: PromptDirectoryWatcher[] = [];
+afterEach(async () => {
+  await Promise.all(watchers.splice(0).map((w) => w.close()));
+});
+
+const json = (name: string, text: string) => JSON.stringify({ name, messages: [{ role: 'user', content: text }] }, null, 2);
+
+/** A watched directory with a registry that records its events and how many synchronous bursts they came in. */
+async function watched(files: Record<string, string>, options: WatchPromptDirectoryOptions = {}, registry = new PromptRegistry()) {
+  const dir = await tempDir();
+  await writeFiles(dir, files);
+  const events: RegistryChangeEvent[] = [];
+  let bursts = 0;
+  let inBurst = false;
+  registry.onChange((event) => {
+    events.push(event);
+    if (!inBurst) {
+      inBurst = true;
+      bursts++;
+      queueMicrotask(() => (inBurst = false));
+    }
+  });
+  const diagnostics: PromptFileDiagnostic[] = [];
+  const changes: unknown[] = [];
+  const watcher = watchPromptDirectory(dir, registry, {
+    debounceMs: DEBOUNCE_MS,
+    onDiagnostic: (d) => diagnostics.push(d),
+    onChange: (c) => changes.push(c),
+    ...options,
+  });
+  watchers.push(watcher);
+  await watcher.ready;
+  const text = async (name: string) => {
+    const result = await registry.getPrompt(name);
+    const content = result.messages[0]?.content;
+    return content?.type === 'text' ? content.text : undefined;
+  };
+  return { dir, registry, watcher, events, diagnostics, changes, text, bursts: () => bursts };
+}
+
+describe('watchPromptDirectory', () => {
+  it('loads the directory before ready resolves', async () => {
+    const { registry, text } = await watched({ 'a.json': json('a', 'first'), 'sub/b.yaml': 'name: b\nmessages: [{role: user, content: bee}]\n' });
+    expect(registry.definitions().map((d) => d.name)).toEqual(['a', 'b']);
+    expect(await text('b')).toBe('bee');
+  });
+
+  it('rejects ready for a missing directory, naming it', async () => {
+    const dir = join(await tempDir(), 'missing');
+    const watcher = watchPromptDirectory(dir, new PromptRegistry());
+    await expect(watcher.ready).rejects.toThrow(`prompt directory ${dir} does not exist`);
+  });
+
+  it('applies additions, changes, deletions and renames of one window as one registry step', async () => {
+    const { dir, registry, events, changes, bursts, text } = await watched({
+      'a.json': json('a', 'one'),
+      'b.json': json('b', 'bee'),
+      'c.json': json('c', 'sea'),
+    });
+    const before = bursts();
+    await writeFile(join(dir, 'a.json'), json('a', 'two'));
+    await unlink(join(dir, 'b.json'));
+    await rename(join(dir, 'c.json'), join(dir, 'renamed.json'));
+    await writeFile(join(dir, 'd.yaml'), 'name: d\nmessages: [{role: user, content: dee}]\n');
+    await waitFor(() => changes.length === 1, 5_000, 'one reload');
+    await new Promise((resolve) => setTimeout(resolve, DEBOUNCE_MS * 3));
+    expect(changes).toEqual([{ set: ['a', 'd'], removed: ['b'] }]);
+    expect(bursts() - before).toBe(1);
+    expect(events.slice(-2)).toEqual([
+      { type: 'set', names: ['a', 'd'] },
+      { type: 'remove', names: ['b'] },
+    ]);
+    expect(registry.definitions().map((d) => d.name)).toEqual(['a', 'c', 'd']);
+    expect(await text('a')).toBe('two');
+  });
+
+  it('survives an atomic save (write a temp file, rename it over the prompt) and ignores swap and backup files', async () => {
+    const { dir, changes, text, registry } = await watched({ 'a.json': json('a', 'one') });
+    await writeFile(join(dir, '.a.json.swp'), '{ broken');
+    await writeFile(join(dir, 'a.json~'), '{ broken');
+    await writeFile(join(dir, '.a.json.tmp-123'), json('a', 'saved atomically'));
+    await rename(join(dir, '.a.json.tmp-123'), join(dir, 'a.json'));
+    await waitFor(() => changes.length === 1, 5_000, 'the reload');
+    expect(await text('a')).toBe('saved atomically');
+    expect(registry.size).toBe(1);
+  });
+
+  it('keeps the last good version of a file that stops parsing, reports where, and applies the fix', async () => {
+    const { dir, diagnostics, text, watcher, changes } = await watched({ 'a.json': json('a', 'good') });
+    await writeFile(join(dir, 'a.json'), '{\n  "name": "a",\n  "messages": [\n');
+    await waitFor(() => diagnostics.length === 1, 5_000, 'a diagnostic');
+    expect(diagnostics[0]).toMatchObject({ file: join(dir, 'a.json'), line: 4, column: 1, severity: 'error' });
+    expect(diagnostics[0]?.message).toMatch(/^invalid JSON: unexpected end of the file/);
+    expect(watcher.diagnostics).toHaveLength(1);
+    expect(await text('a')).toBe('good');
+    await writeFile(join(dir, 'a.json'), json('a', 'fixed'));
+    await waitFor(() => changes.length === 1, 5_000, 'the fix');
+    expect(await text('a')).toBe('fixed');
+    expect(watcher.diagnostics).toEqual([]);
+  });
+
+  it('keeps the last good version when a template no longer compiles', async () => {
+    const { dir, diagnostics, text, changes } = await watched({ 'a.yaml': 'name: a\nmessages:\n  - role: user\n    content: good\n' });
+    await writeFile(join(dir, 'a.yaml'), 'name: a\nmessages:\n  - role: user\n    content: "{{#open}}never closed"\n');
+    await waitFor(() => diagnostics.length > 0, 5_000, 'a diagnostic');
+    expect(diagnostics[0]).toMatchObject({ file: join(dir, 'a.yaml'), pointer: '/messages/0/content/text', line: 4 });
+    expect(changes).toEqual([]);
+    expect(await text('a')).toBe('good');
+  });
+
+  it('removes the prompt of a deleted file', async () => {
+    const { dir, registry, changes } = await watched({ 'a.json': json('a', 'x'), 'b.json': json('b', 'y') });
+    await rm(join(dir, 'b.json'));
+    await waitFor(() => changes.length === 1, 5_000, 'the reload');
+    expect(changes).toEqual([{ set: [], removed: ['b'] }]);
+    expect(registry.has('b')).toBe(false);
+  });
+
+  it('keeps serving while the directory is deleted, and follows it when it is re-created', async () => {
+    const { dir, registry, diagnostics, text, changes } = await watched({ 'a.json': json('a', 'old'), 'b.json': json('b', 'bee') });
+    await rm(dir, { recursive: true });
+    await waitFor(() => diagnostics.some((d) => d.file === dir), 5_000, 'the missing-directory diagnostic');
+    expect(diagnostics.at(-1)?.message).toBe('prompt directory is gone; its 2 prompt(s) stay served until it is back');
+    expect(registry.size).toBe(2);
+    await mkdir(dir);
+    await writeFile(join(dir, 'a.json'), json('a', 'new'));
+    await waitFor(() => changes.length === 1, 5_000, 'the reload after re-creation');
+    expect(await text('a')).toBe('new');
+    expect(registry.has('b')).toBe(false);
+    // and it keeps watching the new directory
+    await writeFile(join(dir, 'c.json'), json('c', 'sea'));
+    await waitFor(() => registry.has('c'), 5_000, 'c');
+  });
+
+  it('follows a Kubernetes ConfigMap update (the ..data symlink swap)', async () => {
+    const dir = await tempDir();
+    await writeFiles(dir, { '..2026_01_01/a.json': json('a', 'version 1'), '..2026_01_01/b.json': json('b', 'bee') });
+    await symlink('..2026_01_01', join(dir, '..data'));
+    await symlink('..data/a.json', join(dir, 'a.json'));
+    await symlink('..data/b.json', join(dir, 'b.json'));
+    const registry = new PromptRegistry();
+    const changes: unknown[] = [];
+    const watcher = watchPromptDirectory(dir, registry, { debounceMs: DEBOUNCE_MS, onChange: (c) => changes.push(c) });
+    watchers.push(watcher);
+    await watcher.ready;
+    expect(registry.definitions().map((d) => d.name)).toEqual(['a', 'b']);
+    // What the kubelet does: a new timestamped directory, a new ..data_tmp symlink renamed over ..data, old dir removed.
+    await writeFiles(dir, { '..2026_01_02/a.json': json('a', 'version 2'), '..2026_01_02/b.json': json('b', 'bee') });
+    await symlink('..2026_01_02', join(dir, '..data_tmp'));
+    await rename(join(dir, '..data_tmp'), join(dir, '..data'));
+    await rm(join(dir, '..2026_01_01'), { recursive: true });
+    await waitFor(() => changes.length >= 1, 5_000, 'the ConfigMap reload');
+    const result = await registry.getPrompt('a');
+    expect(result.messages[0]?.content).toEqual({ type: 'text', text: 'version 2' });
+    expect(registry.size).toBe(2);
+  });
+
+  it('gives a request in flight the version it started with, whole', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const resources: ResourceResolver = {
+      read: async (uri) => {
+        await gate;
+        return { uri, text: 'DOC' };
+      },
+    };
+    const { dir, registry, changes } = await watched(
+      { 'a.json': json('a', 'old start {{resource:docs://x}} old end') },
+      {},
+      new PromptRegistry({ resources }),
+    );
+    const inFlight = registry.getPrompt('a');
+    await writeFile(join(dir, 'a.json'), json('a', 'new start {{resource:docs://x}} new end'));
+    await waitFor(() => changes.length === 1, 5_000, 'the reload');
+    release();
+    expect((await inFlight).messages[0]?.content).toEqual({ type: 'text', text: 'old start DOC old end' });
+    expect((await registry.getPrompt('a')).messages[0]?.content).toEqual({ type: 'text', text: 'new start DOC new end' });
+  });
+
+  it('reports a duplicate name once and serves the first file in sort order', async () => {
+    const { dir, diagnostics, text, changes } = await watched({ 'a.json': json('greet', 'from a') });
+    await writeFile(join(dir, 'b.json'), json('greet', 'from b'));
+    await waitFor(() => diagnostics.length === 1, 5_000, 'the duplicate diagnostic');
+    expect(diagnostics[0]?.message).toBe(`duplicate prompt name 'greet': already defined in ${join(dir, 'a.json')} (that one is used)`);
+    expect(await text('greet')).toBe('from a');
+    await rm(join(dir, 'a.json'));
+    await waitFor(() => changes.length === 1, 5_000, 'b taking over');
+    expect(await text('greet')).toBe('from b');
+  });
+
+  it('watches the documents under the resolver roots too', async () => {
+    const docs = await tempDir();
+    await writeFiles(docs, { 'patterns/cqrs.md': '# CQRS' });
+    const resources = createFileResourceResolver({ roots: { architecture: docs } });
+    const changed: string[][] = [];
+    const { registry } = await watched(
+      { 'p.yaml': 'name: p\nmessages: [{role: user, content: "{{resource:architecture://patterns/*}}"}]\n' },
+      { resources, onResourcesChanged: (uris) => changed.push(uris) },
+      new PromptRegistry({ resources }),
+    );
+    await writeFile(join(docs, 'patterns/cqrs.md'), '# CQRS, revised');
+    await writeFile(join(docs, 'patterns/saga.md'), '# Saga');
+    await waitFor(() => changed.flat().length >= 2, 5_000, 'document changes');
+    expect([...new Set(changed.flat())].sort()).toEqual(['architecture://patterns/cqrs.md', 'architecture://patterns/saga.md']);
+    const result = await registry.getPrompt('p');
+    expect(result.messages[0]?.content).toEqual({
+      type: 'text',
+      text: '--- architecture://patterns/cqrs.md ---\n# CQRS, revised\n\n--- architecture://patterns/saga.md ---\n# Saga',
+    });
+  });
+});
