@@ -1,15 +1,537 @@
 /**
- * {@link ArgumentValidatorCache}: what a registry owns to turn argument declarations into validators.
+ * The caches behind argument validation: canonical keys, the plans shared by identical declarations, the ajv
+ * schemas shared by identical schemas (checked once, compiled once, reference-counted, ajv recycled), and
+ * {@link ArgumentValidatorCache}, which a registry owns. How ajv memory stays bounded: README, "Argument validation".
  *
  * @module
  */
-import type { PromptArgumentDefinition } from '../definition/types.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import formatsModule from 'ajv-formats';
+import type { DefinitionProblem, PromptArgumentDefinition } from '../definition/types.js';
+import { PromptError } from '../errors.js';
+import { escapePointerSegment } from '../json.js';
 import type { JsonSchema } from '../types.js';
-import { SchemaStore } from './schema-store.js';
-import type { StoreStats } from './schema-store.js';
-import type { ArgumentValidationOptions, ArgumentValidatorCacheOptions, CompiledArgumentValidator } from './types.js';
-import { PlanCache } from './plan-cache.js';
+import { definitionError, describeAjvError } from './failures.js';
+import { buildPlan } from './plan.js';
+import type { ArgumentPlan } from './plan.js';
+import { defaultProblems, schemaProblems } from './schema-checks.js';
+import type { SchemaProblem } from './schema-checks.js';
+import type {
+  ArgumentValidationOptions,
+  ArgumentValidatorCacheOptions,
+  CompiledArgumentValidator,
+} from './types.js';
 import { ArgumentValidator } from './validator.js';
+
+// ---------------------------------------------------------------------------------------------- canonical keys
+
+/** Keys and strings that need no escaping in JSON (the common case: skips JSON.stringify). */
+const PLAIN = /^[\w $#./:@+-]*$/;
+
+function quote(text: string): string {
+  return PLAIN.test(text) ? `"${text}"` : JSON.stringify(text);
+}
+
+/** A value JSON cannot hold, found in a schema: where (a JSON pointer into it) and what. */
+export class NonJsonValueError extends Error {
+  constructor(
+    readonly pointer: string,
+    readonly what: string,
+  ) {
+    super(`must be a JSON value (got ${what})`);
+  }
+}
+
+/** Bare (unquoted) tokens of non-JSON values: no JSON text contains them where a value goes. */
+function nonJsonToken(value: unknown): string {
+  switch (typeof value) {
+    case 'undefined':
+      return '~undefined';
+    case 'number':
+      return `~${String(value)}`;
+    case 'bigint':
+      return `~${String(value)}n`;
+    case 'symbol':
+      return `~${String(value.description)}@symbol`;
+    default:
+      return '~function';
+  }
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'object' && value !== null) {
+    const name = (Object.getPrototypeOf(value) as { constructor?: { name?: string } } | null)?.constructor?.name;
+    return `a ${name ?? 'non-plain'} object`;
+  }
+  return typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`;
+}
+
+function isPlainObject(value: object): boolean {
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** `path` is kept only in strict mode (to name where a non-JSON value is). */
+function write(value: unknown, stack: object[], strict: boolean, path: string): string {
+  switch (typeof value) {
+    case 'string':
+      return quote(value);
+    case 'number':
+      if (Number.isFinite(value)) return String(value);
+      if (strict) throw new NonJsonValueError(path, describe(value));
+      return nonJsonToken(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object':
+      break;
+    default:
+      // undefined (an array element), functions, symbols, bigints: not JSON.
+      if (strict && typeof value !== 'undefined') throw new NonJsonValueError(path, describe(value));
+      return nonJsonToken(value);
+  }
+  if (value === null) return 'null';
+  if (stack.includes(value)) {
+    throw new PromptError('INVALID_PROMPT_DEFINITION', 'Invalid argument schema: it contains a cycle');
+  }
+  stack.push(value);
+  let out: string;
+  if (Array.isArray(value)) {
+    out = '[';
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += ',';
+      out += write(value[i], stack, strict, strict ? `${path}/${i}` : path);
+    }
+    out += ']';
+  } else {
+    const plain = isPlainObject(value);
+    if (!plain && strict) throw new NonJsonValueError(path, describe(value));
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record);
+    if (keys.length > 1) keys.sort();
+    // A non-plain object (a Date, a Map) is not the plain object of its own keys.
+    out = plain ? '{' : `~${describe(value)}{`;
+    let first = true;
+    for (const key of keys) {
+      const v = record[key];
+      // Functions (a `complete` callback) are left out, as JSON.stringify does; undefined is kept, as a token.
+      if (typeof v === 'function' || (typeof v === 'symbol' && !strict)) continue;
+      if (!first) out += ',';
+      first = false;
+      out += `${quote(key)}:${write(v, stack, strict, strict ? `${path}/${escapePointerSegment(key)}` : path)}`;
+    }
+    out += '}';
+  }
+  stack.pop();
+  return out;
+}
+
+/**
+ * JSON with object keys sorted at every level; non-JSON values get tokens no JSON value has (with `strict`, a schema:
+ * they throw a {@link NonJsonValueError} naming where). Throws PromptError `INVALID_PROMPT_DEFINITION` on a cycle.
+ */
+export function canonicalJson(value: unknown, strict = false): string {
+  return write(value, [], strict, '');
+}
+
+/** `JSON.stringify`'s replacer giving non-JSON values tokens of their own (see {@link orderedKeyJson}). */
+function tokenize(this: unknown, key: string, value: unknown): unknown {
+  const original = (this as Record<string, unknown>)[key];
+  switch (typeof original) {
+    case 'string':
+      // A string that looks like a token is escaped (tokens start with one NUL, it with two).
+      return original.startsWith('\u0000') ? `\u0000${original}` : value;
+    case 'undefined':
+    case 'bigint':
+    case 'symbol':
+      return `\u0000${nonJsonToken(original)}`;
+    case 'number':
+      return Number.isFinite(original) ? value : `\u0000${nonJsonToken(original)}`;
+    case 'object':
+      return original === null || isPlainObject(original) || Array.isArray(original)
+        ? value
+        : { '\u0000type': describe(original), value };
+    default:
+      return value;
+  }
+}
+
+/** `JSON.stringify(value)` (key order kept) where non-JSON values get forms of their own; throws on a cycle. */
+export function orderedKeyJson(value: unknown): string {
+  return JSON.stringify(value, tokenize) ?? '';
+}
+
+// ---------------------------------------------------------------------------------------------- plans
+
+interface PlanEntry {
+  readonly plan: ArgumentPlan;
+  /** The map's own key string, handed out instead of each caller's equal copy (a copy per prompt adds up). */
+  readonly key: string;
+  refs: number;
+}
+
+/** A plan taken from a {@link PlanCache}; give the key back to `release` when done. */
+export interface AcquiredPlan {
+  readonly plan: ArgumentPlan;
+  readonly key: string;
+}
+
+/** One plan per distinct (declarations, options), keyed by their JSON (key order kept), reference-counted. */
+export class PlanCache {
+  readonly #entries = new Map<string, PlanEntry>();
+
+  acquire(
+    promptArguments: readonly PromptArgumentDefinition[] | undefined,
+    inputSchema: JsonSchema | undefined,
+    options: ArgumentValidationOptions,
+  ): AcquiredPlan {
+    let declarations: string;
+    try {
+      declarations =
+        inputSchema === undefined || inputSchema === null
+          ? `A${orderedKeyJson(promptArguments ?? [])}`
+          : `S${orderedKeyJson(inputSchema)}`;
+    } catch {
+      // Not plain JSON (a cycle): build an unshared plan, which reports the problem as a definition error.
+      return { plan: buildPlan(promptArguments, inputSchema, options), key: '' };
+    }
+    // Typed: a maxLength of '5' (refused) must not find the plan of 5.
+    const key = `${orderedKeyJson([options.maxLength, options.extraArguments])}|${declarations}`;
+    const entry = this.#entries.get(key);
+    if (entry !== undefined) {
+      entry.refs++;
+      return entry;
+    }
+    const created: PlanEntry = { plan: buildPlan(promptArguments, inputSchema, options), key, refs: 1 };
+    this.#entries.set(key, created);
+    return created;
+  }
+
+  release(key: string): void {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return;
+    if (--entry.refs <= 0) this.#entries.delete(key);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------- ajv schemas
+
+// ajv-formats is CommonJS whose `module.exports` is the plugin with a `.default` pointing to itself: `.default` is
+// right under Node ESM, CJS bundles and TypeScript's NodeNext view alike.
+const addFormats = formatsModule.default;
+
+/** Unused compiled schemas an ajv instance may hold before it is recycled, at least. */
+export const RECYCLE_MIN = 1000;
+
+/** One ajv instance that compiles, and what its scope holds. */
+interface Compiler {
+  readonly ajv: Ajv2020;
+  /** Schemas compiled into its scope (ajv keeps each one for the instance's lifetime). */
+  compiles: number;
+  /** Live entries whose compiled function came from it. */
+  pinned: number;
+}
+
+/** One distinct schema: checked when first acquired, compiled on first validate, shared by identical schemas. */
+export interface StoreEntry {
+  readonly key: string;
+  readonly schema: JsonSchema;
+  /** Plain `JSON.stringify` forms that led to this entry (a cheap first lookup; at most a few). */
+  readonly raws: string[];
+  /** The compiled function; reset when the instance that compiled it is dropped, so validators read it from here. */
+  validate: ValidateFunction | undefined;
+  /** The instance {@link validate} came from. */
+  compiler: Compiler | undefined;
+  /** Why compiling failed (a definition error), so validators sharing the entry do not compile it again. */
+  failure: unknown;
+  refs: number;
+}
+
+/** Counters of a store's ajv instances (our own bookkeeping; memory tests read them). */
+export interface StoreStats {
+  /** ajv instances held, the checker included. */
+  instances: number;
+  /** Schemas compiled into the compiling instances held (ajv keeps each one while the instance lives). */
+  compiled: number;
+  /** Live entries whose function came from those instances. */
+  pinned: number;
+}
+
+/** Maps a JSON pointer into a schema to one into the prompt definition. */
+export type Locate = (schemaPointer: string) => string;
+
+/** Base URI of a schema without `$id`: ajv resolves `$ref: '#'` (recursion to the root) only against an id. */
+const ROOT_ID = 'https://mcp-prompt-kit.invalid/arguments';
+
+function rooted(schema: JsonSchema): JsonSchema {
+  return schema['$id'] === undefined ? { $id: ROOT_ID, ...schema } : schema;
+}
+
+function createAjv(warnings: string[]): Ajv2020 {
+  const ajv = new Ajv2020({
+    allErrors: true,
+    // Unknown keywords (vendor extensions) are tolerated; unknown formats are caught by our own check.
+    strict: false,
+    // NaN and Infinity are not numbers (JSON has neither).
+    strictNumbers: true,
+    // Decimal steps: 0.3 is a multiple of 0.1 (floating-point division leaves 2.9999999999999996).
+    multipleOfPrecision: 9,
+    useDefaults: false,
+    coerceTypes: false,
+    // We validate schemas against the meta-schema ourselves (on the checker), to report every problem with its path.
+    validateSchema: false,
+    // Never register a schema's $id in the instance: prompts cannot collide or reach each other.
+    addUsedSchema: false,
+    logger: { log() {}, warn: (...args: unknown[]) => void warnings.push(args.map(String).join(' ')), error() {} },
+  });
+  addFormats(ajv);
+  return ajv;
+}
+
+/**
+ * The ajv instances of one cache and its schemas. ajv keeps every schema it compiled for its lifetime, so the
+ * compiling instance is replaced once unused compiled schemas exceed max({@link RECYCLE_MIN}, 2 × live); entries
+ * still using the instance retired before are compiled again, lazily, at the replacement after.
+ */
+export class SchemaStore {
+  /** Meta-schema checks and the format list only: compiles nothing else, so it never grows. */
+  private checkerInstance: Ajv2020 | undefined;
+  /** The instance that compiles now. */
+  private current: Compiler | undefined;
+  /** The instance recycled last, while live entries still use functions it compiled. */
+  private retired: Compiler | undefined;
+  private readonly entries = new Map<string, StoreEntry>();
+  /** Entries by the plain JSON of a schema that led to them: identical schemas mostly share their key order too. */
+  private readonly byRaw = new Map<string, StoreEntry>();
+  private readonly warnings: string[] = [];
+  private readonly knownFormat = (name: string): boolean =>
+    Object.prototype.hasOwnProperty.call(this.checker.formats, name);
+  private readonly compileOnce = (raw: JsonSchema): ValidateFunction => {
+    const compiler = this.compiler();
+    const schema = rooted(raw);
+    compiler.compiles++;
+    try {
+      return compiler.ajv.compile(schema);
+    } finally {
+      compiler.ajv.removeSchema(schema);
+    }
+  };
+
+  /** Distinct schemas alive (checked or compiled). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private get checker(): Ajv2020 {
+    return (this.checkerInstance ??= createAjv([]));
+  }
+
+  /** The compiling instance, recycled first when what it holds unused exceeds the bound. */
+  private compiler(): Compiler {
+    const current = this.current;
+    if (current !== undefined && current.compiles - current.pinned <= Math.max(RECYCLE_MIN, 2 * this.entries.size)) {
+      return current;
+    }
+    if (current !== undefined) this.retire(current);
+    const fresh: Compiler = { ajv: createAjv(this.warnings), compiles: 0, pinned: 0 };
+    this.current = fresh;
+    return fresh;
+  }
+
+  private retire(current: Compiler): void {
+    const older = this.retired;
+    if (older !== undefined) {
+      // Its live entries compile again, lazily, into the fresh instance: nothing references the old scope then.
+      for (const entry of this.entries.values()) {
+        if (entry.compiler === older) {
+          entry.validate = undefined;
+          entry.compiler = undefined;
+        }
+      }
+    }
+    this.retired = current.pinned > 0 ? current : undefined;
+  }
+
+  stats(): StoreStats {
+    const stats: StoreStats = { instances: this.checkerInstance === undefined ? 0 : 1, compiled: 0, pinned: 0 };
+    for (const compiler of [this.current, this.retired]) {
+      if (compiler === undefined) continue;
+      stats.instances++;
+      stats.compiled += compiler.compiles;
+      stats.pinned += compiler.pinned;
+    }
+    return stats;
+  }
+
+  /** The shared entry of `schema`, checked when new (no ajv compile); the caller must {@link release} it. */
+  acquire(schema: JsonSchema, locate: Locate): StoreEntry {
+    const raw = rawJson(schema);
+    let entry = raw === undefined ? undefined : this.byRaw.get(raw);
+    if (entry === undefined) {
+      const key = schemaKey(schema, locate);
+      entry = this.entries.get(key);
+      if (entry === undefined) {
+        this.inspect(schema, locate);
+        entry = { key, schema, raws: [], validate: undefined, compiler: undefined, failure: undefined, refs: 0 };
+        this.entries.set(key, entry);
+      }
+      if (raw !== undefined && entry.raws.length < MAX_RAWS) {
+        entry.raws.push(raw);
+        this.byRaw.set(raw, entry);
+      }
+    }
+    entry.refs++;
+    return entry;
+  }
+
+  /** The compiled ajv function of an acquired entry, compiling it on first call (and after its instance went). */
+  compiled(entry: StoreEntry, locate: Locate): ValidateFunction {
+    if (entry.validate !== undefined) return entry.validate;
+    if (entry.failure !== undefined) throw entry.failure;
+    const compiler = this.compiler();
+    let validate: ValidateFunction;
+    try {
+      validate = this.compile(compiler, entry.schema, locate);
+    } catch (error) {
+      if (entry.refs > 0) entry.failure = error;
+      throw error;
+    }
+    compiler.ajv.removeSchema(entry.schema);
+    if (entry.refs > 0) {
+      entry.validate = validate;
+      entry.compiler = compiler;
+      compiler.pinned++;
+    }
+    return validate;
+  }
+
+  /** Drops one reference; the last one removes the schema from the store (and releases its compiled function). */
+  release(entry: StoreEntry): void {
+    if (entry.refs <= 0) return;
+    entry.refs--;
+    if (entry.refs === 0 && this.entries.get(entry.key) === entry) {
+      this.entries.delete(entry.key);
+      for (const raw of entry.raws) this.byRaw.delete(raw);
+      const compiler = entry.compiler;
+      if (compiler !== undefined) {
+        compiler.pinned--;
+        if (compiler === this.retired && compiler.pinned === 0) this.retired = undefined;
+      }
+    }
+  }
+
+  /** Checks `schema` like {@link acquire} without keeping anything (a live identical entry is already checked). */
+  checkDetached(schema: JsonSchema, locate: Locate): void {
+    if (!this.entries.has(schemaKey(schema, locate))) this.inspect(schema, locate);
+  }
+
+  /** A validator for `schema` that holds no reference: the live shared one, or a fresh one ajv does not keep. */
+  detached(schema: JsonSchema, locate: Locate): ValidateFunction {
+    const live = this.entries.get(schemaKey(schema, locate));
+    if (live !== undefined) return this.compiled(live, locate);
+    this.inspect(schema, locate);
+    const compiler = this.compiler();
+    const validate = this.compile(compiler, schema, locate);
+    compiler.ajv.removeSchema(schema);
+    return validate;
+  }
+
+  /** Throws the definition error of `schema`'s problems, if any. */
+  private inspect(schema: JsonSchema, locate: Locate): void {
+    const problems = this.problems(schema);
+    if (problems.length > 0) throw definitionError(located(problems, locate));
+  }
+
+  /** Meta-schema problems; else formats, patterns, `__proto__` names and references; else defaults. */
+  private problems(schema: JsonSchema): SchemaProblem[] {
+    const checker = this.checker;
+    let valid: boolean;
+    try {
+      valid = checker.validateSchema(schema) as boolean;
+    } catch (error) {
+      // An unknown `$schema` dialect.
+      return [{ pointer: '/$schema', message: error instanceof Error ? error.message : String(error) }];
+    }
+    if (!valid) return (checker.errors ?? []).map((e) => ({ pointer: e.instancePath, message: describeAjvError(e) }));
+    const found = schemaProblems(schema, this.knownFormat);
+    return found.length > 0 ? found : defaultProblems(schema, this.compileOnce);
+  }
+
+  /** Compiles into `compiler` (counted: ajv keeps it in the scope whatever happens next). */
+  private compile(compiler: Compiler, raw: JsonSchema, locate: Locate): ValidateFunction {
+    const ajv = compiler.ajv;
+    const schema = rooted(raw);
+    compiler.compiles++;
+    this.warnings.length = 0;
+    let validate: ValidateFunction;
+    try {
+      validate = ajv.compile(schema);
+    } catch (error) {
+      ajv.removeSchema(schema);
+      const message = error instanceof Error ? error.message : String(error);
+      throw definitionError([{ path: locate(''), message }], error);
+    }
+    const problems = formatProblems(this.warnings, locate);
+    this.warnings.length = 0;
+    if (problems.length > 0) {
+      ajv.removeSchema(schema);
+      throw definitionError(problems);
+    }
+    return validate;
+  }
+}
+
+/** How many plain-JSON forms (key orders) an entry remembers. */
+const MAX_RAWS = 4;
+
+/** `orderedKeyJson(schema)`, or undefined on a cycle (the canonical form reports it). */
+function rawJson(schema: JsonSchema): string | undefined {
+  try {
+    return orderedKeyJson(schema);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The canonical JSON of a schema; a value JSON cannot hold is a definition error at its location. */
+function schemaKey(schema: JsonSchema, locate: Locate): string {
+  try {
+    return canonicalJson(schema, true);
+  } catch (error) {
+    if (error instanceof NonJsonValueError) throw definitionError([{ path: locate(error.pointer), message: error.message }]);
+    throw error;
+  }
+}
+
+/** Definition problems from schema problems: one per location (ajv reports an `anyOf` failure and each branch). */
+function located(problems: readonly SchemaProblem[], locate: Locate): DefinitionProblem[] {
+  const seen = new Set<string>();
+  const out: DefinitionProblem[] = [];
+  for (const p of problems) {
+    const path = locate(p.pointer);
+    if (seen.has(path)) continue;
+    seen.add(path);
+    out.push({ path, message: p.message });
+  }
+  return out;
+}
+
+const UNKNOWN_FORMAT = /^unknown format "(.*)" ignored in schema at path "#(.*)"$/;
+
+/** Problems from ajv's compile warnings: an unknown format is a definition error, not something to ignore. */
+function formatProblems(warnings: readonly string[], locate: Locate): DefinitionProblem[] {
+  const problems = new Map<string, DefinitionProblem>();
+  for (const warning of warnings) {
+    const m = UNKNOWN_FORMAT.exec(warning);
+    if (m === null) continue;
+    const path = locate(`${m[2] ?? ''}/format`);
+    problems.set(path, { path, message: `unknown format "${m[1] ?? ''}"` });
+  }
+  return [...problems.values()];
+}
+
+// ---------------------------------------------------------------------------------------------- the cache
 
 /** Turns argument declarations into validators sharing one private ajv store (lazy; see README, Argument validation). */
 export class ArgumentValidatorCache {
@@ -21,10 +543,7 @@ export class ArgumentValidatorCache {
     this.defaults = { ...options.defaults };
   }
 
-  /**
-   * A validator for `promptArguments` (or `inputSchema`, which wins entirely when given). Lazy: see the class docs.
-   * The declarations must not be mutated afterwards.
-   */
+  /** A validator for `promptArguments` (or `inputSchema`, which wins entirely); the declarations must not change. */
   compile(
     promptArguments: readonly PromptArgumentDefinition[] | undefined,
     inputSchema: JsonSchema | undefined,
@@ -34,17 +553,14 @@ export class ArgumentValidatorCache {
     return new ArgumentValidator(this.store, this.plans, promptArguments, inputSchema, merged);
   }
 
-  /**
-   * Number of distinct schemas alive: checked (by `check()`) or compiled (by a first `validate()`). Validators on
-   * the ajv-free fast path hold none.
-   */
+  /** Distinct schemas alive: checked (by `check()`) or compiled (by a first `validate()`); fast-path ones hold none. */
   get size(): number {
     return this.store.size;
   }
 
-  /** @internal The ajv instances' counters (memory tests). */
-  storeStats(): StoreStats {
-    return this.store.debugStats();
+  /** The ajv counters of this cache's store. */
+  stats(): StoreStats {
+    return this.store.stats();
   }
 }
 
@@ -56,4 +572,51 @@ function stripUndefined(options: ArgumentValidationOptions): ArgumentValidationO
   if (options.maxItems !== undefined) out.maxItems = options.maxItems;
   if (options.maxBytes !== undefined) out.maxBytes = options.maxBytes;
   return out;
+}
+
+/** Keeps the validators of the last `size` distinct declarations (the standalone `validatePromptArguments`). */
+export class RecentValidators {
+  private readonly recent = new Map<string, CompiledArgumentValidator>();
+  readonly cache = new ArgumentValidatorCache();
+
+  constructor(private readonly capacity: number) {}
+
+  get(
+    promptArguments: readonly PromptArgumentDefinition[] | undefined,
+    inputSchema: JsonSchema | undefined,
+    options: ArgumentValidationOptions | undefined,
+  ): CompiledArgumentValidator {
+    let key: string;
+    try {
+      key = canonicalJson([
+        promptArguments ?? null,
+        inputSchema ?? null,
+        options?.maxLength ?? null,
+        options?.extraArguments ?? null,
+        options?.maxDepth ?? null,
+        options?.maxItems ?? null,
+        options?.maxBytes ?? null,
+      ]);
+    } catch {
+      // Too deep (or cyclic) to key: not kept; the validator reports where.
+      return this.cache.compile(promptArguments, inputSchema, options);
+    }
+    const recent = this.recent;
+    const hit = recent.get(key);
+    if (hit !== undefined) {
+      recent.delete(key);
+      recent.set(key, hit);
+      return hit;
+    }
+    const validator = this.cache.compile(promptArguments, inputSchema, options);
+    recent.set(key, validator);
+    if (recent.size > this.capacity) {
+      const oldest = recent.keys().next();
+      if (oldest.done !== true) {
+        recent.get(oldest.value)?.release();
+        recent.delete(oldest.value);
+      }
+    }
+    return validator;
+  }
 }

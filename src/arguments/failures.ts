@@ -1,23 +1,26 @@
 /**
- * Builders of the -32602 failure objects (seed 003 shapes), their mapping to PromptError, and the
- * INVALID_PROMPT_DEFINITION error thrown for a broken argument schema.
+ * Error shaping: the -32602 failure objects and their PromptErrors, the wording of ajv's errors as
+ * `{argument, keyword, message}` details, and the INVALID_PROMPT_DEFINITION error of a broken argument schema.
  *
  * @module
  */
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import type { DefinitionProblem, InvalidDefinitionData } from '../definition/types.js';
 import { PromptError } from '../errors.js';
-import { MAX_DETAILS } from './ajv-errors.js';
-import type { ArgumentValidationFailure, SchemaValidationData, SchemaValidationDetail } from './types.js';
+import { unescapePointerSegment } from '../json.js';
+import type {
+  ArgumentValidationFailure,
+  SchemaValidationData,
+  SchemaValidationDetail,
+} from './types.js';
 
-/**
- * A "Missing required prompt arguments" failure.
- *
- * @internal
- * @example
- * ```ts
- * missingFailure(['code'], 0, 1).data; // { missing_arguments: ['code'], provided_count: 0, required_count: 1 }
- * ```
- */
+/** How many allowed values a message lists before it ends with `, …`. */
+export const MAX_LISTED_VALUES = 10;
+
+/** How many details a schema failure carries at most (the rest are counted in `total_errors`). */
+export const MAX_DETAILS = 20;
+
+/** A "Missing required prompt arguments" failure. */
 export function missingFailure(missing: string[], provided: number, required: number): ArgumentValidationFailure {
   return {
     code: -32602,
@@ -26,17 +29,7 @@ export function missingFailure(missing: string[], provided: number, required: nu
   };
 }
 
-/**
- * A "Prompt arguments do not conform to schema" failure: at most {@link MAX_DETAILS} details; when there were more
- * (`total` problems found), `truncated: true` and `total_errors` say so.
- *
- * @internal
- * @example
- * ```ts
- * schemaFailure([{ argument: 'n', keyword: 'type', message: 'must be number' }], 1, 0).data.error_type;
- * // 'schema_validation_failed'
- * ```
- */
+/** A "Prompt arguments do not conform to schema" failure: at most {@link MAX_DETAILS} details, then a count. */
 export function schemaFailure(
   details: SchemaValidationDetail[],
   provided: number,
@@ -57,15 +50,7 @@ export function schemaFailure(
   return { code: -32602, message: 'Prompt arguments do not conform to schema', data };
 }
 
-/**
- * An "Argument '<name>' exceeds <limit> characters" failure.
- *
- * @internal
- * @example
- * ```ts
- * tooLongFailure('code', 10_000, 1, 1).message; // "Argument 'code' exceeds 10000 characters"
- * ```
- */
+/** An "Argument '<name>' exceeds <limit> characters" failure. */
 export function tooLongFailure(
   argument: string,
   limit: number,
@@ -99,16 +84,7 @@ export function argumentFailureToPromptError(failure: ArgumentValidationFailure)
   return new PromptError(code, failure.message, { data });
 }
 
-/**
- * An `INVALID_PROMPT_DEFINITION` error whose data lists every problem (the message names the first). A server-side
- * fault: clients only ever see it as -32603 "Internal error" (see the error table).
- *
- * @internal
- * @example
- * ```ts
- * throw definitionError([{ path: '/arguments/0/type', message: 'must be one of: string, number' }]);
- * ```
- */
+/** The `INVALID_PROMPT_DEFINITION` error of a broken argument schema: every problem in data, the first in the message. */
 export function definitionError(problems: DefinitionProblem[], cause?: unknown): PromptError {
   const first = problems[0];
   const where = first === undefined ? '' : `${first.path}: ${first.message}`;
@@ -118,4 +94,78 @@ export function definitionError(problems: DefinitionProblem[], cause?: unknown):
     data,
     ...(cause === undefined ? {} : { cause }),
   });
+}
+
+/** A value as text in a message: a string as it is, anything else as JSON. */
+export function showValue(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** `must be one of: a, b, …`: the first {@link MAX_LISTED_VALUES} values only. */
+export function oneOfMessage(values: Iterable<unknown>): string {
+  let out = 'must be one of: ';
+  let i = 0;
+  for (const v of values) {
+    if (i === MAX_LISTED_VALUES) return `${out}, …`;
+    out += i === 0 ? showValue(v) : `, ${showValue(v)}`;
+    i++;
+  }
+  return out;
+}
+
+/** The message of one ajv error, reworded where ajv's is unhelpful (enum, const, format, required, extras). */
+export function describeAjvError(error: ErrorObject, atRoot = false): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'enum':
+      return Array.isArray(params['allowedValues'])
+        ? oneOfMessage(params['allowedValues'] as unknown[])
+        : (error.message ?? 'must be one of the allowed values');
+    case 'const':
+      return `must be ${showValue(params['allowedValue'])}`;
+    case 'format':
+      return `must be a valid ${String(params['format'])}`;
+    case 'required':
+    case 'dependentRequired':
+    case 'dependencies':
+      return atRoot ? 'is required' : `must have required property '${String(params['missingProperty'])}'`;
+    case 'additionalProperties':
+      return atRoot ? 'is not a declared argument' : `must not have property '${String(params['additionalProperty'])}'`;
+    case 'unevaluatedProperties':
+      return atRoot ? 'is not a declared argument' : `must not have property '${String(params['unevaluatedProperty'])}'`;
+    default:
+      return error.message ?? `must pass "${error.keyword}" keyword validation`;
+  }
+}
+
+/** The top-level argument a root-level error names through its params, or `''`. */
+function rootArgument(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  const named =
+    params['missingProperty'] ?? params['additionalProperty'] ?? params['unevaluatedProperty'] ?? params['propertyName'];
+  return typeof named === 'string' ? named : '';
+}
+
+/**
+ * Details of the first `max` ajv errors of an arguments object: `argument` is the top-level key the error is under
+ * (or the one a root-level error names); a nested location prefixes the message (`/0: must be string`).
+ */
+export function toDetails(errors: readonly ErrorObject[], max = MAX_DETAILS): SchemaValidationDetail[] {
+  const details: SchemaValidationDetail[] = [];
+  const n = Math.min(errors.length, max);
+  for (let i = 0; i < n; i++) {
+    const error = errors[i] as ErrorObject;
+    const path = error.instancePath;
+    if (path === '') {
+      const argument = rootArgument(error);
+      details.push({ argument, keyword: error.keyword, message: describeAjvError(error, argument !== '') });
+      continue;
+    }
+    const slash = path.indexOf('/', 1);
+    const argument = unescapePointerSegment(slash < 0 ? path.slice(1) : path.slice(1, slash));
+    const rest = slash < 0 ? '' : path.slice(slash);
+    const message = describeAjvError(error);
+    details.push({ argument, keyword: error.keyword, message: rest === '' ? message : `${rest}: ${message}` });
+  }
+  return details;
 }

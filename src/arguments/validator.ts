@@ -13,16 +13,14 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { PromptArgumentDefinition } from '../definition/types.js';
 import { PromptError } from '../errors.js';
 import type { JsonSchema } from '../types.js';
-import { oneOfMessage, toDetails } from './ajv-errors.js';
-import { coerceValue } from './coerce.js';
-import { definitionError, missingFailure, schemaFailure, tooLongFailure } from './failures.js';
-import { boundedCopy, exceedsLimit, ILL_FORMED, isWellFormedText } from './length.js';
-import type { ValueLimits } from './length.js';
+import { boundedCopy, exceedsLimit, ILL_FORMED, isWellFormedText } from './bounds.js';
+import type { ValueLimits } from './bounds.js';
+import type { PlanCache, SchemaStore, StoreEntry } from './cache.js';
+import { coerceValue } from './coercion.js';
+import { definitionError, missingFailure, oneOfMessage, schemaFailure, toDetails, tooLongFailure } from './failures.js';
 import { buildPlan, isPlainFastDeclaration } from './plan.js';
-import { nestingProblem } from './schema-walk.js';
 import type { ArgumentPlan, ArgumentSlot } from './plan.js';
-import type { PlanCache } from './plan-cache.js';
-import type { SchemaStore, StoreEntry } from './schema-store.js';
+import { nestingProblem } from './schema-checks.js';
 import type {
   ArgumentValidationOptions,
   ArgumentValidationResult,

@@ -52,6 +52,16 @@ const rows: { title: string; args?: PromptArgumentDefinition[]; schema?: JsonSch
   { title: 'a default that breaks the schema its $ref points to', schema: { type: 'object', $defs: { n: { type: 'integer', minimum: 0 } }, properties: { n: { $ref: '#/$defs/n', default: -1 } } }, path: '/inputSchema/properties/n/default', message: /default value must be >= 0/ },
 ];
 
+function problemOf(error: PromptError): { path: string; message: string } {
+  return (error.data as { problems: { path: string; message: string }[] }).problems[0] as { path: string; message: string };
+}
+
+const object = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}): JsonSchema => ({
+  type: 'object',
+  properties,
+  ...extra,
+});
+
 describe('an invalid argument schema', () => {
   for (const row of rows) {
     it(`throws INVALID_PROMPT_DEFINITION naming the location for ${row.title}`, () => {
@@ -127,12 +137,12 @@ describe('an invalid argument schema', () => {
     const cache = new ArgumentValidatorCache();
     const good = cache.compile([{ name: 'n', minimum: 0 }], undefined);
     good.validate({});
-        expect(cache.storeStats().pinned).toBe(1);
+    expect(cache.stats().pinned).toBe(1);
     for (const args of [bad({ pattern: '[' }), bad({ format: 'emial' }), bad({ type: 'strnig' })]) {
       thrownBy(() => cache.compile(args, undefined).validate({}));
     }
     expect(cache.size).toBe(1);
-    expect(cache.storeStats().pinned).toBe(1);
+    expect(cache.stats().pinned).toBe(1);
   });
 
   it('rejects an invalid options.maxLength', () => {
@@ -149,44 +159,38 @@ describe('an invalid argument schema', () => {
   });
 });
 
-describe('inputSchema dialect', () => {
-  it('evaluates 2020-12 keywords such as prefixItems and $defs references', () => {
-    const schema: JsonSchema = {
-      $schema: 'https://json-schema.org/draft/2020-12/schema',
-      type: 'object',
-      $defs: { lang: { enum: ['typescript', 'python'] } },
-      properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }] }, lang: { $ref: '#/$defs/lang' } },
-    };
-    expect(validatePromptArguments({ pair: '["a", 1]', lang: 'python' }, undefined, schema).ok).toBe(true);
-    const result = validatePromptArguments({ pair: '["a", "b"]', lang: 'rust' }, undefined, schema);
-    expect(result).toMatchObject({
-      ok: false,
-      error: {
-        data: {
-          details: [
-            { argument: 'pair', keyword: 'type', message: '/1: must be integer' },
-            { argument: 'lang', keyword: 'enum', message: 'must be one of: typescript, python' },
-          ],
-        },
-      },
+describe('check() rejects references that cannot resolve locally', () => {
+  const defs = { $defs: { x: { type: 'string', $anchor: 'ex' } } };
+  const cases: { title: string; schema: JsonSchema; path: string; message: RegExp }[] = [
+    { title: 'an absolute URI', schema: object({ a: { $ref: 'https://example.com/s.json' } }, defs), path: '/inputSchema/properties/a/$ref', message: /external reference .* not supported/ },
+    { title: 'a relative file', schema: object({ a: { $ref: 'other.json' } }, defs), path: '/inputSchema/properties/a/$ref', message: /external reference other\.json/ },
+    { title: 'an unknown anchor', schema: object({ a: { $ref: '#nope' } }, defs), path: '/inputSchema/properties/a/$ref', message: /can't resolve reference #nope/ },
+    { title: 'an unknown $dynamicRef anchor', schema: object({ a: { $dynamicRef: '#nope' } }, defs), path: '/inputSchema/properties/a/$dynamicRef', message: /can't resolve/ },
+    { title: 'a pointer into an embedded resource that is not there', schema: object({ a: { $ref: 'sub.json#/$defs/none' } }, { $defs: { s: { $id: 'sub.json', $defs: {} } } }), path: '/inputSchema/properties/a/$ref', message: /can't resolve/ },
+    { title: 'a $ref next to a nested $id (ajv overflows its stack)', schema: object({ a: { $id: 'https://x.test/a', $defs: { n: { type: 'integer' } }, $ref: '#/$defs/n' } }), path: '/inputSchema/properties/a/$ref', message: /nested \$id/ },
+  ];
+  for (const c of cases) {
+    it(`rejects ${c.title} with the pointer of the reference`, () => {
+      const validator = new ArgumentValidatorCache().compile(undefined, c.schema);
+      const error = thrownBy(() => validator.check());
+      expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
+      expect(problemOf(error).path).toBe(c.path);
+      expect(problemOf(error).message).toMatch(c.message);
     });
-  });
+  }
 
-  it('keeps two prompts whose inputSchemas share an $id apart', () => {
-    const cache = new ArgumentValidatorCache();
-    const a = cache.compile(undefined, { $id: 'https://example.com/args', type: 'object', properties: { n: { type: 'integer' } } });
-    const b = cache.compile(undefined, { $id: 'https://example.com/args', type: 'object', properties: { n: { type: 'string' } } });
-    expect(a.validate({ n: '1' })).toMatchObject({ ok: true, arguments: { n: 1 } });
-    expect(b.validate({ n: '1' })).toMatchObject({ ok: true, arguments: { n: '1' } });
-    expect(cache.size).toBe(2);
-  });
-
-  it('reports a root-level problem with an empty argument name', () => {
-    const result = validatePromptArguments({ a: 'x', b: 'y' }, undefined, { type: 'object', maxProperties: 1 });
-    expect(result).toMatchObject({
-      ok: false,
-      error: { data: { details: [{ argument: '', keyword: 'maxProperties', message: 'must NOT have more than 1 properties' }] } },
-    });
+  it('accepts anchors, embedded resources and the document $id', () => {
+    const schemas: JsonSchema[] = [
+      object({ a: { $ref: '#ex' } }, defs),
+      object({ a: { $ref: 'sub.json#k' } }, { $defs: { s: { $id: 'sub.json', $defs: { n: { $anchor: 'k', type: 'integer' } } } } }),
+      object({ a: { $ref: 'https://x.test/root#/$defs/x' } }, { $id: 'https://x.test/root', ...defs }),
+      object({ a: { $id: 'https://x.test/a', $defs: { n: { type: 'integer' } }, allOf: [{ $ref: '#/$defs/n' }] } }),
+    ];
+    for (const schema of schemas) {
+      const validator = new ArgumentValidatorCache().compile(undefined, schema);
+      expect(() => validator.check()).not.toThrow();
+      expect(validator.validate({ a: 'x' }).ok).toBe(schema === schemas[0] || schema === schemas[2]);
+    }
   });
 });
 
