@@ -10,6 +10,7 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import type { DefinitionProblem, PromptArgumentDefinition } from '../definition/types.js';
 import { PromptError } from '../errors.js';
+import { MAX_SCHEMA_NODES } from '../definition/keywords.js';
 import { escapePointerSegment } from '../json.js';
 import type { JsonSchema } from '../types.js';
 import { definitionError, describeAjvError } from './failures.js';
@@ -73,8 +74,16 @@ function isPlainObject(value: object): boolean {
   return proto === Object.prototype || proto === null;
 }
 
+interface Writer {
+  readonly stack: object[];
+  readonly strict: boolean;
+  /** Objects and arrays written so far (a shared one each time): more than MAX_SCHEMA_NODES is not keyed. */
+  containers: number;
+}
+
 /** `path` is kept only in strict mode (to name where a non-JSON value is). */
-function write(value: unknown, stack: object[], strict: boolean, path: string): string {
+function write(value: unknown, w: Writer, path: string): string {
+  const strict = w.strict;
   switch (typeof value) {
     case 'string':
       return quote(value);
@@ -92,8 +101,12 @@ function write(value: unknown, stack: object[], strict: boolean, path: string): 
       return nonJsonToken(value);
   }
   if (value === null) return 'null';
+  const stack = w.stack;
   if (stack.includes(value)) {
     throw new PromptError('INVALID_PROMPT_DEFINITION', 'Invalid argument schema: it contains a cycle');
+  }
+  if (++w.containers > MAX_SCHEMA_NODES) {
+    throw new PromptError('INVALID_PROMPT_DEFINITION', `Invalid argument schema: more than ${MAX_SCHEMA_NODES} objects and arrays`);
   }
   stack.push(value);
   let out: string;
@@ -101,7 +114,7 @@ function write(value: unknown, stack: object[], strict: boolean, path: string): 
     out = '[';
     for (let i = 0; i < value.length; i++) {
       if (i > 0) out += ',';
-      out += write(value[i], stack, strict, strict ? `${path}/${i}` : path);
+      out += write(value[i], w, strict ? `${path}/${i}` : path);
     }
     out += ']';
   } else {
@@ -119,7 +132,7 @@ function write(value: unknown, stack: object[], strict: boolean, path: string): 
       if (typeof v === 'function' || (typeof v === 'symbol' && !strict)) continue;
       if (!first) out += ',';
       first = false;
-      out += `${quote(key)}:${write(v, stack, strict, strict ? `${path}/${escapePointerSegment(key)}` : path)}`;
+      out += `${quote(key)}:${write(v, w, strict ? `${path}/${escapePointerSegment(key)}` : path)}`;
     }
     out += '}';
   }
@@ -129,10 +142,11 @@ function write(value: unknown, stack: object[], strict: boolean, path: string): 
 
 /**
  * JSON with object keys sorted at every level; non-JSON values get tokens no JSON value has (with `strict`, a schema:
- * they throw a {@link NonJsonValueError} naming where). Throws PromptError `INVALID_PROMPT_DEFINITION` on a cycle.
+ * they throw a {@link NonJsonValueError} naming where). Throws PromptError `INVALID_PROMPT_DEFINITION` on a cycle or
+ * more than `MAX_SCHEMA_NODES` objects and arrays.
  */
 export function canonicalJson(value: unknown, strict = false): string {
-  return write(value, [], strict, '');
+  return write(value, { stack: [], strict, containers: 0 }, '');
 }
 
 /** `JSON.stringify`'s replacer giving non-JSON values tokens of their own (see {@link orderedKeyJson}). */

@@ -6,8 +6,8 @@
  * @module
  */
 import { isRecord } from '../json.js';
-import { RefIndex } from './schema-checks.js';
-import type { RefTarget } from './schema-checks.js';
+import { RefIndex, spend } from './schema-checks.js';
+import type { RefTarget, StepBudget } from './schema-checks.js';
 
 /** Bit flags of declared JSON-Schema types. */
 export const TYPE_STRING = 1;
@@ -311,16 +311,26 @@ function intersection(a: Allowed, b: Allowed): Allowed {
   return { types, strings, numbers, booleans };
 }
 
-/** The document references resolve in (indexed on first use), when known. */
+/** The document references resolve in (indexed on first use), when known, and what was inferred in it so far. */
 interface Context {
   readonly root: unknown;
   refs: RefIndex | undefined;
   /** What each (subschema, base) allows, once: references back into a schema cost nothing twice. */
-  memo?: Map<object, Map<string, Allowed | undefined>>;
+  readonly memo: Map<object, Map<string, Allowed | undefined>>;
+  readonly budget: StepBudget;
+}
+
+function contextOf(root: unknown, budget: StepBudget = { steps: 0 }): Context {
+  return { root, refs: undefined, memo: new Map(), budget };
 }
 
 function indexOf(ctx: Context): RefIndex {
-  return (ctx.refs ??= ctx.root instanceof RefIndex ? ctx.root : new RefIndex(ctx.root));
+  return (ctx.refs ??= new RefIndex(ctx.root));
+}
+
+/** The work of combining two sets of allowed values. */
+function sizeOf(a: Allowed): number {
+  return 1 + a.strings.size + a.numbers.size + a.booleans.size;
 }
 
 /** The base URI of `schema` (its own `$id`, resolved), given its parent's. */
@@ -349,7 +359,8 @@ function valuesOf(schema: Record<string, unknown>): Allowed | undefined {
 function allowedBy(schema: unknown, ctx: Context, parentBase: string, depth: number): Allowed | undefined {
   if (schema === false) return { types: 0, strings: NO_VALUES, numbers: NO_VALUES, booleans: NO_VALUES };
   if (!isRecord(schema) || depth > MAX_DEPTH) return undefined;
-  const byBase = (ctx.memo ??= new Map()).get(schema) ?? new Map<string, Allowed | undefined>();
+  spend(ctx.budget, 1, '');
+  const byBase = ctx.memo.get(schema) ?? new Map<string, Allowed | undefined>();
   ctx.memo.set(schema, byBase);
   if (byBase.has(parentBase)) return byBase.get(parentBase);
   // A reference back to a schema being worked out says nothing (undefined) until it is known.
@@ -380,7 +391,9 @@ function allowedUncached(schema: Record<string, unknown>, ctx: Context, parentBa
   if (Array.isArray(all)) {
     for (const branch of all) {
       const allowed = allowedBy(branch, ctx, base, depth + 1);
-      if (allowed !== undefined) result = result === undefined ? allowed : intersection(result, allowed);
+      if (allowed === undefined) continue;
+      if (result !== undefined) spend(ctx.budget, sizeOf(result) + sizeOf(allowed), '');
+      result = result === undefined ? allowed : intersection(result, allowed);
     }
     if (result !== undefined) return result;
   }
@@ -392,6 +405,7 @@ function allowedUncached(schema: Record<string, unknown>, ctx: Context, parentBa
       const allowed = allowedBy(branch, ctx, base, depth + 1);
       // A branch that says nothing about types may accept the value as it is: leave it alone.
       if (allowed === undefined) return undefined;
+      if (result !== undefined) spend(ctx.budget, sizeOf(result) + sizeOf(allowed), '');
       result = result === undefined ? allowed : union(result, allowed);
     }
     return result;
@@ -420,22 +434,21 @@ function coercionOfAllowed(a: Allowed): Coercion {
 }
 
 /**
- * The coercion of one property schema: its literal `type` when it has one; else inferred from its `enum`/`const`
- * values (`const` first; {@link coercionOfValues}); else, when `root` is given, that of the schema a local `$ref`
- * points to (followed up to 8 deep); else that of its combinators: `allOf` -> what every typed branch allows,
- * `anyOf`/`oneOf` -> what any branch allows (nothing when some branch says nothing about types), where the
- * `enum`/`const` branches allow just their values (a string is kept when a branch allows it as is, else becomes the
- * number, boolean or JSON array/object a branch allows; see `coerceValue`). No coercion otherwise.
- *
- * @example
- * ```ts
- * coercionOf({ enum: [1, 2, 10] }).types === TYPE_INTEGER; // true
- * coercionOf({ $ref: '#/$defs/n' }, { $defs: { n: { type: 'number' } } }).types === TYPE_NUMBER; // true
- * coercionOf({ anyOf: [{ type: 'integer' }, { type: 'boolean' }] }).types === (TYPE_INTEGER | TYPE_BOOLEAN); // true
- * ```
+ * The coercion of one property schema: its literal `type`; else its `enum`/`const` values (`const` first); else
+ * what the schema its local `$ref` points to allows (up to 8 deep); else what its `allOf` branches all allow, or its
+ * `anyOf`/`oneOf` branches together allow (nothing when a branch says nothing about types). No coercion otherwise.
  */
-export function coercionOf(property: unknown, root?: unknown, depth = 0): Coercion {
-  return coercionIn(property, { root, refs: undefined }, '', depth);
+export function coercionOf(property: unknown): Coercion {
+  return coercionIn(property, contextOf(undefined), '', 0);
+}
+
+/**
+ * {@link coercionOf} for the properties of one schema whose references resolve in `root`: what is inferred about a
+ * subschema is shared, and all of it takes steps from one budget (throws `SchemaTooComplexError` when none are left).
+ */
+export function schemaCoercions(root: unknown): (property: unknown) => Coercion {
+  const ctx = contextOf(root);
+  return (property) => coercionIn(property, ctx, '', 0);
 }
 
 /** Whether a type mask names one kind of value (null aside; integer and number count as one). */
@@ -467,6 +480,6 @@ function coercionIn(property: unknown, ctx: Context, parentBase: string, depth: 
   if (property['allOf'] === undefined && property['anyOf'] === undefined && property['oneOf'] === undefined) {
     return NONE;
   }
-  const allowed = allowedBy(property, ctx.root === undefined ? { root: property, refs: undefined } : ctx, base, depth);
+  const allowed = allowedBy(property, ctx.root === undefined ? contextOf(property, ctx.budget) : ctx, base, depth);
   return allowed === undefined ? NONE : coercionOfAllowed(allowed);
 }

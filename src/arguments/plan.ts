@@ -10,11 +10,11 @@ import { RESERVED_ARGUMENT_NAMES } from '../definition/names.js';
 import type { DefinitionProblem, PromptArgumentDefinition } from '../definition/types.js';
 import { escapePointerSegment, hasOwn, isRecord, setOwn, unescapePointerSegment } from '../json.js';
 import type { JsonSchema } from '../types.js';
-import { TYPE_CHOICE, TYPE_OBJECT, TYPE_STRING, coercionOf, typeMask } from './coercion.js';
+import { TYPE_CHOICE, TYPE_OBJECT, TYPE_STRING, coercionOf, schemaCoercions, typeMask } from './coercion.js';
 import type { Choices, Coercion } from './coercion.js';
 import { codePointLength } from './bounds.js';
 import { definitionError } from './failures.js';
-import { RefIndex } from './schema-checks.js';
+import { SchemaTooComplexError } from './schema-checks.js';
 import type { ArgumentValidationOptions } from './types.js';
 
 // ---------------------------------------------------------------------------------------------- argument schema
@@ -183,6 +183,7 @@ function argumentCoercion(arg: Record<string, unknown>): Coercion {
 }
 
 const STRING: Coercion = Object.freeze({ types: TYPE_STRING, choices: undefined });
+const NO_COERCION: Coercion = Object.freeze({ types: 0, choices: undefined });
 
 /**
  * The length limit of an argument: its declared `maxLength` when its value may be a string (its types include
@@ -420,7 +421,8 @@ function fromInputSchema(inputSchema: unknown, options: ArgumentValidationOption
   const problems: DefinitionProblem[] = [...rootCompositionProblems(inputSchema, properties)];
   const slots = new Map<string, ArgumentSlot>();
   const defaults: ArgumentSlot[] = [];
-  let refs: RefIndex | undefined;
+  const coercionOfProperty = schemaCoercions(inputSchema);
+  let inferable = true;
   for (const name of names) {
     const property = properties[name];
     const p = isRecord(property) ? property : {};
@@ -429,7 +431,17 @@ function fromInputSchema(inputSchema: unknown, options: ArgumentValidationOption
       problems.push(RESERVED.has(name) ? reservedProblem(name, path) : defaultTooLongProblem(p, path));
     }
     const def = p['default'];
-    const coercion = coercionOf(p, p['type'] === undefined ? (refs ??= new RefIndex(inputSchema)) : inputSchema);
+    let coercion: Coercion = NO_COERCION;
+    try {
+      if (inferable) coercion = coercionOfProperty(p);
+    } catch (error) {
+      if (!(error instanceof SchemaTooComplexError)) throw error;
+      inferable = false;
+      problems.push({
+        path: `/inputSchema/properties/${escapePointerSegment(name)}`,
+        message: `is too complex to infer its type from (${error.message}): declare its type or simplify it`,
+      });
+    }
     const slot: ArgumentSlot = {
       name,
       types: coercion.types,

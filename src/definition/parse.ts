@@ -5,7 +5,7 @@
  */
 import { ARGUMENT_SCHEMA_KEYWORDS, matchesJsonType } from './keywords.js';
 import type { Icon, Role } from '../types.js';
-import { CycleError, describeType, frozenCopy, has, own, quote, unknownKeyMessage } from './raw-data.js';
+import { CopyError, describeType, frozenCopy, has, own, quote, unknownKeyMessage } from './raw-data.js';
 import { argumentNameKey, argumentNameProblem, promptNameProblem } from './names.js';
 import { childPointer, isRecord } from '../json.js';
 import { createDefinitionError, type LocatePointer } from './problems.js';
@@ -145,7 +145,7 @@ class Reader {
     try {
       return frozenCopy(value);
     } catch (error) {
-      if (!(error instanceof CycleError)) throw error;
+      if (!(error instanceof CopyError)) throw error;
       this.problem(path + error.at, error.reason);
       return undefined;
     }

@@ -335,3 +335,27 @@ describe('parsePromptDefinition: definitions are JSON data', () => {
     expect(problemsOf(parseError({ name: 'p', render: () => 'x', ...extra }))).toEqual([{ path, message }]);
   });
 });
+
+describe('parsePromptDefinition: the size of definition data is bounded', () => {
+  it('reports data nested 20,000 levels deep at the level where it goes too deep, not a stack overflow', () => {
+    let node: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 20_000; i++) node = { not: node };
+    const [problem] = problemsOf(parseError({ name: 'p', render: () => 'x', inputSchema: { type: 'object', properties: { a: node } } }));
+    expect(problem?.path).toBe(`/inputSchema/properties/a${'/not'.repeat(254)}`);
+    expect(problem?.message).toBe('nests deeper than 256 levels');
+  });
+
+  it('counts an object shared 2^40 times in programmatic data each time, and stops at the limit', () => {
+    let node: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 40; i++) node = { allOf: [node, node] };
+    const [problem] = problemsOf(parseError({ name: 'p', render: () => 'x', _meta: { shared: node } }));
+    expect(problem?.path).toMatch(/^\/_meta\/shared\/allOf\/0\//);
+    expect(problem?.message).toBe('is too large: more than 100000 objects and arrays (a shared object counts each time it appears)');
+  });
+
+  it('accepts the same object shared a few times (copied each time)', () => {
+    const shared = { type: 'string' };
+    const def = parsePromptDefinition({ name: 'p', render: () => 'x', inputSchema: { type: 'object', properties: { a: shared, b: shared } } });
+    expect(def.inputSchema).toEqual({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } } });
+  });
+});
