@@ -152,6 +152,8 @@ export function unknownKeyMessage(key: string, known: readonly string[]): string
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of known) {
+    // Only names within two characters in length can be within distance 2 (and a long key costs nothing then).
+    if (Math.abs(candidate.length - key.length) > 2) continue;
     const d = distance(key.toLowerCase(), candidate.toLowerCase());
     if (d < bestDistance) {
       best = candidate;

@@ -359,3 +359,18 @@ describe('parsePromptDefinition: the size of definition data is bounded', () => 
     expect(def.inputSchema).toEqual({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } } });
   });
 });
+
+describe('parsePromptDefinition: unknown properties', () => {
+  it('reports 6,000 unknown 5,000-character keys of an argument, each once, without a hint', () => {
+    const argument: Record<string, unknown> = { name: 'a' };
+    for (let i = 0; i < 6_000; i++) argument[`${'x'.repeat(4_995)}${String(i).padStart(5, '0')}`] = 1;
+    const problems = problemsOf(parseError({ name: 'p', render: () => 'x', arguments: [argument] }));
+    expect(problems).toHaveLength(6_000);
+    expect(problems[0]?.message).toBe(`unknown property '${'x'.repeat(57)}...'`);
+  });
+
+  it('still hints at a near miss', () => {
+    const problems = problemsOf(parseError({ name: 'p', render: () => 'x', arguments: [{ name: 'a', requird: true }] }));
+    expect(problems).toEqual([{ path: '/arguments/0/requird', message: "unknown property 'requird' (did you mean 'required'?)" }]);
+  });
+});
