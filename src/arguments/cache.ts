@@ -140,11 +140,7 @@ function write(value: unknown, w: Writer, path: string): string {
   return out;
 }
 
-/**
- * JSON with object keys sorted at every level; non-JSON values get tokens no JSON value has (with `strict`, a schema:
- * they throw a {@link NonJsonValueError} naming where). Throws PromptError `INVALID_PROMPT_DEFINITION` on a cycle or
- * more than `MAX_SCHEMA_NODES` objects and arrays.
- */
+/** JSON with sorted keys; non-JSON values get tokens of their own (`strict`: they throw); a cycle or too much throws. */
 export function canonicalJson(value: unknown, strict = false): string {
   return write(value, { stack: [], strict, containers: 0 }, '');
 }
@@ -303,11 +299,7 @@ function createAjv(warnings: string[]): Ajv2020 {
   return ajv;
 }
 
-/**
- * The ajv instances of one cache and its schemas. ajv keeps every schema it compiled for its lifetime, so the
- * compiling instance is replaced once unused compiled schemas exceed max({@link RECYCLE_MIN}, 2 × live); entries
- * still using the instance retired before are compiled again, lazily, at the replacement after.
- */
+/** The ajv instances of one cache and its schemas; the compiling instance is recycled (README: ajv memory). */
 export class SchemaStore {
   /** Meta-schema checks and the format list only: compiles nothing else, so it never grows. */
   private checkerInstance: Ajv2020 | undefined;

@@ -17,10 +17,7 @@ export const TYPE_BOOLEAN = 8;
 export const TYPE_ARRAY = 16;
 export const TYPE_OBJECT = 32;
 export const TYPE_NULL = 64;
-/**
- * Not a JSON-Schema type: besides the other flags' types, specific values are allowed (an untyped `enum`/`const`
- * whose values are of different kinds, or the `enum`/`const` branches of an `anyOf`); see {@link coerceValue}.
- */
+/** Not a JSON-Schema type: specific values (of a mixed `enum`/`const`) are allowed besides the flags' types. */
 export const TYPE_CHOICE = 128;
 const TYPE_NUMERIC = TYPE_NUMBER | TYPE_INTEGER;
 
@@ -52,14 +49,7 @@ function typeBit(name: unknown): number {
   }
 }
 
-/**
- * The type flags of a JSON-Schema `type` keyword (a name or an array of names); 0 when absent (no coercion).
- *
- * @example
- * ```ts
- * typeMask(['string', 'number']) === (TYPE_STRING | TYPE_NUMBER); // true
- * ```
- */
+/** The type flags of a JSON-Schema `type` keyword (a name or an array of names); 0 when absent (no coercion). */
 export function typeMask(type: unknown): number {
   if (Array.isArray(type)) {
     let mask = 0;
@@ -74,10 +64,7 @@ const NUMERIC = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 const DIGITS = /^[+-]?\d+$/;
 
-/**
- * The finite number `t` (trimmed text) spells, or undefined: not numeric, out of range (`1e400`), or whole-number digits
- * a double cannot hold exactly (`9007199254740993`): those stay text and the schema rejects them.
- */
+/** The finite number `t` spells, or undefined (also for `1e400`, and digits a double cannot hold exactly). */
 function numberOf(t: string): number | undefined {
   if (!NUMERIC.test(t)) return undefined;
   const n = Number(t);
@@ -118,13 +105,7 @@ function fromText(text: string, mask: number): unknown {
   return text;
 }
 
-/**
- * Coercion with specific allowed values (`choices`) besides the types of `mask`: a value becomes another only if
- * that other is allowed (by a type of `mask` or as one of the values). A string is kept when allowed as is (a string
- * type, or one of the strings: the literal string wins), else becomes the number its numeric text spells, else the
- * boolean it spells, else (array/object types) the JSON it holds; a number or boolean not allowed as is becomes its
- * string form when that is allowed.
- */
+/** Coercion with allowed values besides `mask`'s types: only ever to an allowed value; a literal string wins. */
 function choose(value: unknown, mask: number, choices: Choices): unknown {
   switch (typeof value) {
     case 'string': {
@@ -151,23 +132,7 @@ function choose(value: unknown, mask: number, choices: Choices): unknown {
   }
 }
 
-/**
- * Coerces `value` to the declared types `mask` (from {@link typeMask}); returns `value` itself when nothing applies,
- * so schema validation reports the mismatch.
- *
- * - a string for a non-string type: numeric text -> number (only a finite one: `1e400` stays text), `true`/`false`
- *   (any case) -> boolean, JSON text of an array/object -> the parsed value (only if it parses to that kind);
- * - a number or boolean for a string type (and not for its own type) -> its string form;
- * - with {@link TYPE_CHOICE} (and `choices`): only ever to an allowed value (a type of `mask`, or a listed value).
- *
- * @example
- * ```ts
- * coerceValue(' 42 ', TYPE_INTEGER); // 42
- * coerceValue('abc', TYPE_NUMBER);   // 'abc' (left for the schema to reject)
- * coerceValue(3, TYPE_STRING);       // '3'
- * coerceValue('1e400', TYPE_NUMBER); // '1e400' (not Infinity)
- * ```
- */
+/** `value` coerced to the types `mask` (see the README's argument section), or itself for the schema to judge. */
 export function coerceValue(value: unknown, mask: number, choices?: Choices): unknown {
   if (mask === 0) return value;
   if (mask & TYPE_CHOICE) return choices === undefined ? value : choose(value, mask, choices);
@@ -201,18 +166,7 @@ function ofMask(types: number): Coercion {
   return c;
 }
 
-/**
- * The coercion that fits a list of allowed values (`null` ignored: a null argument counts as omitted):
- * all strings -> string; all integers -> integer; all numbers -> number; all booleans -> boolean; all arrays ->
- * array; all objects -> object; a mix -> {@link TYPE_CHOICE} over its scalar values, plus the array/object types of
- * its array/object values (a value only ever becomes an allowed one; see `coerceValue`); nothing left -> no coercion.
- *
- * @example
- * ```ts
- * coercionOfValues([1, 2, 10]).types === TYPE_INTEGER; // true
- * coercionOfValues(['auto', 0]).types === TYPE_CHOICE; // true
- * ```
- */
+/** The coercion that fits a list of allowed values: their one kind, else {@link TYPE_CHOICE} over them (nulls aside). */
 export function coercionOfValues(values: readonly unknown[]): Coercion {
   let kinds = 0;
   let allIntegers = true;
@@ -248,10 +202,7 @@ export function coercionOfValues(values: readonly unknown[]): Coercion {
 /** How many `$ref`s and combinator levels are followed before giving up (cycles, long chains). */
 const MAX_DEPTH = 8;
 
-/**
- * What one subschema allows, as far as coercion cares: whole types (flags), and specific scalar values (from an
- * `enum`/`const`). Undefined where a schema says nothing about types: any value may pass it as it is.
- */
+/** What a subschema allows, as far as coercion cares: whole types, and scalar values (undefined: it does not say). */
 interface Allowed {
   readonly types: number;
   readonly strings: ReadonlySet<string>;
@@ -352,10 +303,7 @@ function valuesOf(schema: Record<string, unknown>): Allowed | undefined {
   return Array.isArray(en) ? ofValues(en) : undefined;
 }
 
-/**
- * What `schema` allows (see {@link Allowed}): its `type` (narrowed to the `enum`/`const` values beside it), else
- * its `const`/`enum`, `$ref` or combinators, first found.
- */
+/** What `schema` allows: its `type` (narrowed by `enum`/`const`), else its values, `$ref` or combinators. */
 function allowedBy(schema: unknown, ctx: Context, parentBase: string, depth: number): Allowed | undefined {
   if (schema === false) return { types: 0, strings: NO_VALUES, numbers: NO_VALUES, booleans: NO_VALUES };
   if (!isRecord(schema) || depth > MAX_DEPTH) return undefined;
@@ -433,19 +381,12 @@ function coercionOfAllowed(a: Allowed): Coercion {
   });
 }
 
-/**
- * The coercion of one property schema: its literal `type`; else its `enum`/`const` values (`const` first); else
- * what the schema its local `$ref` points to allows (up to 8 deep); else what its `allOf` branches all allow, or its
- * `anyOf`/`oneOf` branches together allow (nothing when a branch says nothing about types). No coercion otherwise.
- */
+/** The coercion of a property: its `type`, else its `enum`/`const`, else its local `$ref` or `allOf`/`anyOf`/`oneOf`. */
 export function coercionOf(property: unknown): Coercion {
   return coercionIn(property, contextOf(undefined), '', 0);
 }
 
-/**
- * {@link coercionOf} for the properties of one schema whose references resolve in `root`: what is inferred about a
- * subschema is shared, and all of it takes steps from one budget (throws `SchemaTooComplexError` when none are left).
- */
+/** {@link coercionOf} for the properties of `root`, sharing what is inferred and one step budget (then it throws). */
 export function schemaCoercions(root: unknown): (property: unknown) => Coercion {
   const ctx = contextOf(root);
   return (property) => coercionIn(property, ctx, '', 0);

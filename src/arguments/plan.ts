@@ -21,32 +21,12 @@ import type { ArgumentValidationOptions } from './types.js';
 
 const ANNOTATION_KEYWORDS = ['title', 'description'] as const;
 
-/**
- * Whether a per-argument declaration is a plain MCP argument: no `type`, no `enum`, no `const`. Such arguments are
- * strings (the MCP wire carries nothing else) and are validated as `type: 'string'`.
- *
- * @internal
- * @example
- * ```ts
- * isUntyped({ name: 'code', required: true }); // true
- * isUntyped({ name: 'language', enum: ['go'] }); // false
- * ```
- */
+/** Whether a declaration is a plain MCP argument (no `type`, `enum` or `const`): a string. */
 export function isUntyped(arg: Readonly<Record<string, unknown>>): boolean {
   return arg['type'] === undefined && arg['enum'] === undefined && arg['const'] === undefined;
 }
 
-/**
- * The object schema of per-argument declarations, with or without title/description annotations (validators leave
- * them out so prompts that differ only in wording share one compiled schema).
- *
- * @internal
- * @example
- * ```ts
- * buildArgumentSchema([{ name: 'a', description: 'x' }], false);
- * // { type: 'object', properties: { a: { type: 'string' } } }
- * ```
- */
+/** The object schema of declarations; validators leave the annotations out to share schemas across wordings. */
 export function buildArgumentSchema(
   promptArguments: readonly PromptArgumentDefinition[] | null | undefined,
   annotations: boolean,
@@ -70,12 +50,9 @@ export function buildArgumentSchema(
 }
 
 /**
- * The JSON Schema of the arguments object that per-argument declarations describe:
- * `{type: 'object', properties, required?}` (`required` only when some argument is required). Each property holds
- * the argument's JSON-Schema keywords (type, enum, pattern, format, minLength, maxLength, minimum, maximum, default,
- * items) and its title/description; an argument with no `type` and no `enum` (a plain MCP argument) gets
- * `type: 'string'`, which is how it is validated. Extra arguments are not forbidden (the default
- * `extraArguments: 'accept'`).
+ * The JSON Schema of the arguments object that per-argument declarations describe: `{type: 'object', properties,
+ * required?}`, each property holding the argument's JSON-Schema keywords and title/description; a plain argument
+ * (no `type`, no `enum`) is `type: 'string'`. Extra arguments are not forbidden.
  *
  * @example
  * ```ts
@@ -151,10 +128,7 @@ function defaultLimitOf(options: ArgumentValidationOptions): number {
   return limit;
 }
 
-/**
- * Whether one argument declaration is fully checked by the fast path (so ajv is not needed for it, neither to
- * validate nor to check the declaration: its default is known to satisfy it).
- */
+/** Whether the fast path alone validates and checks one declaration (no ajv, its default known to fit). */
 function fastEligible(arg: Record<string, unknown>): boolean {
   const type = arg['type'];
   if (type !== undefined && type !== 'string') return false;
@@ -185,10 +159,7 @@ function argumentCoercion(arg: Record<string, unknown>): Coercion {
 const STRING: Coercion = Object.freeze({ types: TYPE_STRING, choices: undefined });
 const NO_COERCION: Coercion = Object.freeze({ types: 0, choices: undefined });
 
-/**
- * The length limit of an argument: its declared `maxLength` when its value may be a string (its types include
- * string, or are unknown); else the default limit (a `maxLength` does not apply to a number's wire text).
- */
+/** An argument's length limit: its `maxLength` when its value may be a string, else the default (wire text). */
 function limitOf(declared: unknown, coercion: Coercion, defaultLimit: number): number {
   if (!isLimit(declared)) return defaultLimit;
   const types = coercion.types;
@@ -287,11 +258,7 @@ function hasDuplicate(values: readonly unknown[]): boolean {
   return false;
 }
 
-/**
- * Whether per-argument declarations are all fast-path declarations that {@link buildPlan} would accept (unique,
- * non-reserved names; defaults that fit). Then `check()` has nothing to find and needs no plan: registration of a
- * large catalogue allocates nothing here. Anything else returns false and is checked by building the plan.
- */
+/** Whether all declarations are valid fast-path ones: then `check()` needs no plan (a catalogue allocates nothing). */
 export function isPlainFastDeclaration(promptArguments: readonly PromptArgumentDefinition[] | undefined): boolean {
   if (promptArguments === undefined) return true;
   if (!Array.isArray(promptArguments)) return false;
@@ -504,17 +471,7 @@ function withoutLengths(schema: JsonSchema): JsonSchema {
   return copy === undefined ? schema : { ...schema, properties: copy };
 }
 
-/**
- * Builds the plan of a validator. `inputSchema`, when given, wins entirely: names, required, types, defaults and
- * limits come from it, and per-argument keywords (and `required` flags) are ignored for validation.
- * Throws PromptError `INVALID_PROMPT_DEFINITION` for malformed declarations (non-array arguments, nameless or
- * duplicate arguments, a non-object inputSchema).
- *
- * @example
- * ```ts
- * buildPlan([{ name: 'code', required: true }], undefined, {}).ajvFree; // true: no ajv needed
- * ```
- */
+/** The plan of a validator (an `inputSchema` wins entirely); throws `INVALID_PROMPT_DEFINITION` for bad declarations. */
 export function buildPlan(
   promptArguments: readonly PromptArgumentDefinition[] | undefined,
   inputSchema: JsonSchema | undefined,

@@ -45,11 +45,7 @@ export function spend(budget: StepBudget, steps: number, pointer: string): void 
   if (budget.steps > MAX_CHECK_STEPS) throw new SchemaTooComplexError(pointer);
 }
 
-/**
- * Where `value` nests deeper than {@link MAX_SCHEMA_DEPTH} or holds more than {@link MAX_SCHEMA_NODES} objects and
- * arrays (a shared object counts each time it appears), as a pointer under `base`; without recursion. A cycle is
- * left for the cycle check to report.
- */
+/** Where `value` nests too deep or holds too many objects and arrays (a pointer under `base`); cycles are skipped. */
 export function nestingProblem(value: unknown, base: string): SchemaProblem | undefined {
   const onPath = new Set<object>();
   const stack: { node: unknown; pointer: string; depth: number; leave: boolean }[] = [
@@ -446,12 +442,7 @@ class Components {
   }
 }
 
-/**
- * Where a recursive reference is ambiguous: from some subschema on a cycle, two ways back into the cycle read the
- * same part of the value (`{allOf: [{properties: {x: {$ref: '#'}}}, {properties: {x: {$ref: '#'}}}]}`), so a value
- * nested n levels deep is checked 2^n times on every request. Recursion whose branches read different properties or
- * different kinds of value (a tree, a JSON value) is linear and passes.
- */
+/** Where two ways back into a recursion read the same part of a value (2^depth work per request; see README). */
 function recursionProblem(root: Record<string, unknown>, refs: RefIndex, budget: StepBudget): SchemaProblem | undefined {
   const graph = new Components(refs, budget, false);
   graph.of(root, refs.rootBase);
@@ -495,11 +486,7 @@ function ambiguity(refs: RefIndex, at: Record<string, unknown>): SchemaProblem {
   };
 }
 
-/**
- * The first subschema (post-order) checked against one value more than {@link MAX_EXPANDED_SUBSCHEMAS} times once
- * references are expanded (`d2: {allOf: [{$ref: d1}, {$ref: d1}]}`, and so on: 2^n): ajv would take as long on
- * every request. A recursive reference counts once (see {@link recursionProblem}).
- */
+/** The first subschema whose references expand past {@link MAX_EXPANDED_SUBSCHEMAS} (recursion counted once). */
 function expansionProblem(root: Record<string, unknown>, refs: RefIndex, budget: StepBudget): SchemaProblem | undefined {
   const sizes = new Map<object, number>();
   const active = new Set<object>();

@@ -45,12 +45,6 @@ function formatProblem(problem: DefinitionProblem): string {
 /**
  * The readable multi-line summary of definition problems: a heading (the source, or the prompt's name), then one
  * line per problem (at most {@link MAX_LISTED_PROBLEMS}, then "and N more").
- *
- * @example
- * ```ts
- * formatDefinitionProblems([{ path: '/messages/0/role', message: "invalid role 'system'" }], { source: 'a.json' });
- * // "a.json: invalid prompt definition\n  /messages/0/role: invalid role 'system'"
- * ```
  */
 export function formatDefinitionProblems(
   problems: readonly DefinitionProblem[],

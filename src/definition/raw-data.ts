@@ -10,11 +10,6 @@ import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from './keywords.js';
 
 /**
  * Whether `key` is an own property of `record` whose value is not `undefined`.
- *
- * @example
- * ```ts
- * has({ a: undefined }, 'a'); // false
- * ```
  */
 export function has(record: Record<string, unknown>, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(record, key) && record[key] !== undefined;
@@ -22,11 +17,6 @@ export function has(record: Record<string, unknown>, key: string): boolean {
 
 /**
  * The value of an own property (never an inherited one).
- *
- * @example
- * ```ts
- * own({}, 'toString'); // undefined
- * ```
  */
 export function own(record: Record<string, unknown>, key: string): unknown {
   return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
@@ -34,12 +24,6 @@ export function own(record: Record<string, unknown>, key: string): unknown {
 
 /**
  * A short description of a value's type for messages.
- *
- * @example
- * ```ts
- * describeType([]); // 'an array'
- * describeType(1); // 'a number'
- * ```
  */
 export function describeType(value: unknown): string {
   if (value === null || value === undefined) return String(value);
@@ -50,12 +34,6 @@ export function describeType(value: unknown): string {
 
 /**
  * A short quoted rendering of a value for messages: strings as `'x'`, others as JSON.
- *
- * @example
- * ```ts
- * quote('system'); // "'system'"
- * quote(42); // '42'
- * ```
  */
 export function quote(value: unknown): string {
   if (typeof value === 'string') return `'${value.length > 60 ? `${value.slice(0, 57)}...` : value}'`;
@@ -90,11 +68,7 @@ interface CopyState {
   containers: number;
 }
 
-/**
- * A deep, frozen copy of JSON-like data (plain objects and arrays; class instances and functions are kept by
- * reference). Throws {@link CopyError} on a cycle, a non-finite number, nesting deeper than {@link MAX_SCHEMA_DEPTH}
- * or more than {@link MAX_SCHEMA_NODES} objects and arrays (a shared object counts each time it appears).
- */
+/** A deep frozen copy of JSON-like data; {@link CopyError} on a cycle, a non-finite number, or too deep or large. */
 export function frozenCopy(value: unknown): unknown {
   return copyOf(value, { ancestors: [], containers: 0 }, '');
 }
@@ -142,11 +116,6 @@ function distance(a: string, b: string): number {
 
 /**
  * The message for an unknown property, with a hint when a known one is close.
- *
- * @example
- * ```ts
- * unknownKeyMessage('argument', ['arguments']); // "unknown property 'argument' (did you mean 'arguments'?)"
- * ```
  */
 export function unknownKeyMessage(key: string, known: readonly string[]): string {
   let best: string | undefined;
