@@ -31,7 +31,9 @@ export type PromptErrorCode =
   | 'INTERNAL_ERROR'
   | 'METHOD_NOT_FOUND'
   | 'INVALID_REQUEST'
-  | 'PARSE_ERROR';
+  | 'PARSE_ERROR'
+  | 'FUNCTION_NOT_FOUND'
+  | 'FUNCTION_FAILED';
 
 /** One row of the error table. */
 export interface ErrorTableEntry {
@@ -80,6 +82,9 @@ export const ERROR_TABLE: Readonly<Record<PromptErrorCode, ErrorTableEntry>> = d
   METHOD_NOT_FOUND: { rpcCode: -32601, httpStatus: 404, expose: true, clientMessage: 'Method not found' },
   INVALID_REQUEST: { rpcCode: -32600, httpStatus: 400, expose: true, clientMessage: 'Invalid request' },
   PARSE_ERROR: { rpcCode: -32700, httpStatus: 400, expose: true, clientMessage: 'Invalid JSON body' },
+  // Functions: an unknown name, and an error thrown by `run` (a tool execution error: its message is the client's).
+  FUNCTION_NOT_FOUND: { rpcCode: -32602, httpStatus: 404, expose: true, clientMessage: 'Function not found' },
+  FUNCTION_FAILED: { rpcCode: -32603, httpStatus: 500, expose: true, clientMessage: 'Function failed' },
 });
 
 function deepFreeze<T extends Record<string, object>>(table: T): Readonly<T> {

@@ -133,3 +133,15 @@ export type { PromptStore, StoreChangeEvent, StoreReadOptions, StoredPrompt } fr
 export { createMemoryPromptStore } from './stores/memory.js';
 export { syncRegistry } from './stores/sync.js';
 export type { RegistrySync, SyncRegistryOptions } from './stores/sync.js';
+// Functions: plain functions validated like prompts, answered as {"result": …} over MCP tools and HTTP.
+export { FunctionRegistry, defineFunction } from './functions/index.js';
+export type {
+  CallFunctionOptions,
+  FunctionContext,
+  FunctionDefinition,
+  FunctionListing,
+  FunctionRegistryOptions,
+  FunctionResults,
+  SuccessBody,
+} from './functions/index.js';
+export type { ToolErrorOptions } from './response.js';

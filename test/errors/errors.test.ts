@@ -19,6 +19,8 @@ const architectureTable: [PromptErrorCode, number, number][] = [
   ['METHOD_NOT_FOUND', -32601, 404],
   ['INVALID_REQUEST', -32600, 400],
   ['PARSE_ERROR', -32700, 400],
+  ['FUNCTION_NOT_FOUND', -32602, 404],
+  ['FUNCTION_FAILED', -32603, 500],
 ];
 
 describe('PromptError and the error table', () => {

@@ -7,6 +7,7 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
   '.': [
     'DEFAULT_RENDER_LIMITS',
     'ERROR_TABLE',
+    'FunctionRegistry',
     'JSON_RPC_ERROR_CODES',
     'JsonRpcError',
     'PROMPT_DEFINITION_SCHEMA_ID',
@@ -20,6 +21,7 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'createMemoryPromptStore',
     'createMemoryResourceResolver',
     'createPromptHandlers',
+    'defineFunction',
     'definePrompt',
     'errorResponseFor',
     'errorTableEntry',
