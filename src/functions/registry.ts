@@ -161,7 +161,7 @@ export class FunctionRegistry {
   async call(name: string, args?: unknown, options: CallFunctionOptions = {}): Promise<SuccessBody> {
     if (typeof name !== 'string') throw new PromptError('INVALID_PARAMS', 'Function name must be a string');
     const entry = this.#entries.get(name);
-    if (entry === undefined) throw new PromptError('FUNCTION_NOT_FOUND', `Function not found: ${clip(name)}`);
+    if (entry === undefined) throw functionNotFound(name);
     const checked = entry.validator.validate(args ?? {});
     if (!checked.ok) throw argumentFailureToPromptError(checked.error);
     const context: FunctionContext = { functionName: name };
@@ -218,8 +218,10 @@ export class FunctionRegistry {
   }
 }
 
-function clip(name: string): string {
-  return name.length > MAX_ECHOED_NAME ? `${name.slice(0, MAX_ECHOED_NAME)}…` : name;
+/** @internal The error for an unknown function name (the name is cut at 128 characters). */
+export function functionNotFound(name: string): PromptError {
+  const shown = name.length > MAX_ECHOED_NAME ? `${name.slice(0, MAX_ECHOED_NAME)}…` : name;
+  return new PromptError('FUNCTION_NOT_FOUND', `Function not found: ${shown}`);
 }
 
 function definitionProblems(def: unknown): DefinitionProblem[] {

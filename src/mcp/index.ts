@@ -17,3 +17,5 @@ export type {
   ResourceTemplateLike,
 } from './resource-completion.js';
 export type { AttachableServer, SdkMcpServerLike, SdkServerLike, SdkVersion } from './server-shape.js';
+export { attachFunctions } from './functions.js';
+export type { AttachFunctionsOptions, DetachFunctions, ToolListing } from './functions.js';

@@ -42,6 +42,7 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
   ],
   './mcp': [
     'DEFAULT_DEBOUNCE_MS',
+    'attachFunctions',
     'attachPrompts',
     'completeFromResourceTemplates',
   ],
