@@ -71,6 +71,8 @@ export interface ParsedPromptFile {
   /** The path as diagnostics name it (the directory joined with `rel`). */
   file: string;
   definition?: PromptDefinition;
+  /** The `name` field as written, even when the definition is invalid. */
+  rawName?: string;
   diagnostics: PromptFileDiagnostic[];
   /** Places definition fields (for errors found later, when the definition is compiled). */
   locate?: (pointer: string) => SourcePosition | undefined;
@@ -247,6 +249,7 @@ export async function readPromptFile(scanned: ScannedFile, context: PromptFileCo
     return parsed;
   }
   parsed.locate = source.locate;
+  if (isRecord(source.value) && typeof source.value['name'] === 'string') parsed.rawName = source.value['name'];
   let definition: PromptDefinition;
   try {
     const options: { source: string; locate: Locate; systemRole?: SystemRolePolicy } = { source: file, locate: source.locate };
