@@ -74,7 +74,8 @@ export function parseYamlSource(text: string, lineOffset = 0): YamlSource | Sour
     const pos = lines.linePos(offset);
     return { line: pos.line + lineOffset, column: pos.col };
   };
-  const first = doc.errors[0];
+  // An unknown tag (`!!js/function`, `!custom`) would silently become a string: prompt files are plain data, refuse it.
+  const first = doc.errors[0] ?? doc.warnings.find((w) => w.code === 'TAG_RESOLVE_FAILED');
   if (first !== undefined) return { message: `invalid YAML: ${shortMessage(first.message)}`, ...place(first.pos[0]) };
   let value: unknown;
   try {
