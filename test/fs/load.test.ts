@@ -247,8 +247,10 @@ describe('loadPromptDirectory: image and audio paths', () => {
     const { definitions, diagnostics } = await loadPromptDirectory(dir);
     expect(definitions).toEqual([]);
     expect(diagnostics.map((d) => d.message)).toEqual(["image path 'logo.png' leads outside the prompt directory (it leads outside the root)"]);
-    const loader = createFileAssetLoader(dir);
-    await expect(loader.read('logo.png')).rejects.toMatchObject({ code: 'RESOURCE_DENIED' });
+    // Registered by hand (past the loader), the asset loader still refuses it when the prompt is rendered.
+    const registry = new PromptRegistry({ assets: createFileAssetLoader(dir) });
+    registry.add({ name: 'show', messages: [{ role: 'user', content: { type: 'image', path: 'logo.png', mimeType: 'image/png' } }] });
+    await expect(registry.getPrompt('show')).rejects.toMatchObject({ code: 'RESOURCE_DENIED' });
   });
 
   it('reports a path leading outside the directory and a missing file', async () => {
