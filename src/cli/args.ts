@@ -1,8 +1,4 @@
-/**
- * Command-line arguments: `node:util` parseArgs, with every mistake turned into a one-line {@link UsageError}.
- *
- * @module
- */
+/** Command-line arguments: node:util parseArgs, every mistake a one-line UsageError. */
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
 
