@@ -75,8 +75,10 @@ function pathsRelativeTo(definition: TemplatePromptDefinition, rel: string): Tem
 function serialize(format: PromptFileFormat, definition: TemplatePromptDefinition): string {
   if (format === 'json') return `${JSON.stringify(definition, null, 2)}\n`;
   if (format === 'yaml') return stringify(definition);
+  // One user text message can be the body; anything else stays in the front matter.
   const only = definition.messages.length === 1 ? definition.messages[0] : undefined;
-  const text = only?.role === 'user' && typeof only.content === 'object' && only.content.type === 'text' ? only.content.text : undefined;
+  const content = only?.role === 'user' ? only.content : undefined;
+  const text = typeof content === 'object' && content.type === 'text' ? content.text : undefined;
   if (text !== undefined && text !== '' && text === text.trim()) {
     const { messages: _body, ...front } = definition;
     return `---\n${stringify(front)}---\n${text}\n`;

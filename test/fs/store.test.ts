@@ -53,6 +53,23 @@ describe('the directory source', () => {
     expect((await store.get('note'))?.definition.messages[0]?.content).toEqual({ type: 'text', text: 'New note for {{who}}' });
   });
 
+  it('keeps what a Markdown body cannot hold (several messages, an assistant turn) in the front matter', async () => {
+    const dir = await tempDir();
+    await writeFiles(dir, { 'note.md': '---\nname: note\n---\nold note\n' });
+    const store = createDirectoryPromptStore(dir);
+    const turns = {
+      name: 'note',
+      messages: [
+        { role: 'user' as const, content: 'Hi' },
+        { role: 'assistant' as const, content: 'Hello' },
+      ],
+    };
+    const saved = await store.put(turns);
+    expect(saved.definition.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(await store.get('note')).toEqual(saved);
+    expect(await readFile(join(dir, 'note.md'), 'utf8')).toMatch(/^---\nname: note\nmessages:\n[\s\S]*text: Hello\n---\n$/);
+  });
+
   it('refuses a definition the loader would refuse and leaves the file as it was', async () => {
     const dir = await tempDir();
     await writeFiles(dir, { 'big.yaml': yaml('big', 'small') });
