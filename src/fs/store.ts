@@ -48,6 +48,8 @@ interface Session {
   tree: TreeWatcher;
   job: WindowedJob;
   known: Map<string, string> | undefined;
+  /** A change was signalled before `known` was first taken: it may or may not be in it. */
+  dirty: boolean;
   closed: boolean;
 }
 
@@ -111,6 +113,7 @@ export function createDirectoryPromptStore(dir: string, options: DirectoryPrompt
   const files = new Map<string, { version: string; parsed: ParsedPromptFile }>();
   const watchers = new Set<(event: StoreChangeEvent) => void>();
   let session: Session | undefined;
+  let knownDirs: string[] = [];
   let temps = 0;
   let closed = false;
 
@@ -127,6 +130,7 @@ export function createDirectoryPromptStore(dir: string, options: DirectoryPrompt
     stale.forEach((f, i) => files.set(f.rel, { version: fingerprint(f.stats), parsed: parsed[i]! }));
     const present = new Set(scan.files.map((f) => f.rel));
     for (const rel of [...files.keys()]) if (!present.has(rel)) files.delete(rel);
+    knownDirs = scan.dirs;
     const all = scan.files.map((f) => files.get(f.rel)!.parsed);
     const snapshot: Snapshot = { valid: new Map(), invalid: new Map(), owners: new Map(), dirs: scan.dirs };
     const relOf = new Map(all.map((p) => [p.file, p.rel]));
@@ -184,7 +188,10 @@ export function createDirectoryPromptStore(dir: string, options: DirectoryPrompt
     }
     const known = current.known;
     current.known = next;
-    if (known === undefined) return;
+    if (known === undefined) {
+      if (current.dirty) emit({ type: 'reset' }); // whether the first scan saw that change is unknown: read it all again
+      return;
+    }
     for (const [name, key] of next) if (known.get(name) !== key) emit({ type: 'put', name, version: 1 });
     for (const name of known.keys()) if (!next.has(name)) emit({ type: 'delete', name });
   };
@@ -192,12 +199,18 @@ export function createDirectoryPromptStore(dir: string, options: DirectoryPrompt
   const startWatching = (): void => {
     let baseline: Promise<void> = Promise.resolve();
     const current: Session = {
-      tree: new TreeWatcher(dir, (): void => current.job.trigger()),
+      tree: new TreeWatcher(dir, (): void => {
+        if (current.known === undefined) current.dirty = true;
+        current.job.trigger();
+      }),
       job: new WindowedJob(debounceMs, (): Promise<void> => baseline.then(() => rescan(current))),
       known: undefined,
+      dirty: false,
       closed: false,
     };
     session = current;
+    // Watch at once what is known of the tree, so that a change during the first scan is signalled (see `dirty`).
+    current.tree.sync([...new Set([dir, ...knownDirs])]);
     baseline = rescan(current);
   };
 

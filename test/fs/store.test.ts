@@ -117,6 +117,19 @@ describe('the directory source', () => {
     await store.close();
   });
 
+  it('never loses an edit made while watching starts: it is reported as a put, or as a reset to read everything again', async () => {
+    const dir = await tempDir();
+    await writeFiles(dir, { 'a.yaml': yaml('a', 'one') });
+    const store = createDirectoryPromptStore(dir, { debounceMs: 20 });
+    try {
+      const seen = nextEvent<StoreChangeEvent>(store.watch.bind(store), (e) => e.type === 'reset' || (e.type === 'put' && e.name === 'a'), 5_000);
+      await writeFile(join(dir, 'a.yaml'), yaml('a', 'two'));
+      await seen;
+    } finally {
+      await store.close();
+    }
+  });
+
   it('keeps a registry in step with edits made by hand, through syncRegistry', async () => {
     const dir = await tempDir();
     await writeFiles(dir, { 'greet.yaml': yaml('greet', 'Hello') });
