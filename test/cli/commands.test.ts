@@ -127,6 +127,7 @@ describe('mcp-prompt-kit usage', () => {
     [['render', EXAMPLES, 'x', '--arg', 'novalue'], "mcp-prompt-kit render: --arg expects key=value, got 'novalue'"],
     [['render', EXAMPLES, 'x', '--args-json', '{nope'], 'mcp-prompt-kit render: --args-json is not valid JSON'],
     [['check', EXAMPLES, '--docs', 'nodir'], "mcp-prompt-kit check: --docs expects scheme=directory (for example architecture=./docs), got 'nodir'"],
+    [['render', EXAMPLES, 'create-adr', '--docs', 'architecture=/nonexistent/docs'], 'mcp-prompt-kit render: --docs architecture=/nonexistent/docs: not a directory'],
     [['serve', EXAMPLES, '--http', 'abc'], "mcp-prompt-kit serve: --http must be an integer from 0 to 65535, got 'abc'"],
     [['serve', EXAMPLES, '--host', '0.0.0.0'], 'mcp-prompt-kit serve: --host needs --http <port>'],
     [['check', '/nonexistent/prompts'], 'mcp-prompt-kit check: prompt directory /nonexistent/prompts does not exist'],
