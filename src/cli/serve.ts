@@ -1,10 +1,4 @@
-/**
- * `serve <dir>`: the prompts as an MCP server over stdio or streamable HTTP, with SDK v2 (`@modelcontextprotocol/server`,
- * an optional peer dependency loaded only here), which speaks both protocol eras: 2025-11-25 `initialize` and the
- * 2026-07-28 `server/discover` probe.
- *
- * @module
- */
+/** `serve <dir>`: an MCP server over stdio or streamable HTTP with SDK v2 (an optional peer, loaded only here). */
 import type { McpServer as McpServerType } from '@modelcontextprotocol/server';
 import { JsonRpcError, PromptRegistry, isPromptError } from '../index.js';
 import { attachPrompts } from '../mcp/index.js';

@@ -48,6 +48,7 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
   ],
   './fs': [
     'DEFAULT_PROMPT_FILE_LIMITS',
+    'createDirectoryPromptStore',
     'createFileAssetLoader',
     'createFileResourceResolver',
     'formatDiagnostic',
