@@ -41,6 +41,7 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
   './mcp': [
     'DEFAULT_DEBOUNCE_MS',
     'attachPrompts',
+    'attachResources',
     'completeFromResourceTemplates',
   ],
   './postgres': [
