@@ -1,6 +1,6 @@
 /** `serve <dir>`: an MCP server over stdio or streamable HTTP with SDK v2 (an optional peer, loaded only here). */
 import type { McpServer as McpServerType } from '@modelcontextprotocol/server';
-import { JsonRpcError, PromptRegistry, isPromptError } from '../index.js';
+import { PromptRegistry, isPromptError } from '../index.js';
 import { attachPrompts, attachResources } from '../mcp/index.js';
 import { createFileAssetLoader } from '../fs/assets.js';
 import { loadPromptDirectoryInto } from '../fs/directory-state.js';
