@@ -1,8 +1,4 @@
-/**
- * The `check`, `list` and `render` commands.
- *
- * @module
- */
+/** The `check`, `list` and `render` commands. */
 import { PromptRegistry, formatPromptResult, isPromptError } from '../index.js';
 import type { ResourceResolver } from '../index.js';
 import { isRecord } from '../json.js';
@@ -24,10 +20,7 @@ export interface OpenedDirectory {
   files: number;
 }
 
-/**
- * Loads `dir` into a fresh registry (assets from the directory, documents from `--docs`). A directory that cannot
- * be read is a usage mistake.
- */
+/** Loads `dir` into a fresh registry (assets from the directory, documents from --docs); an unreadable directory is a usage mistake. */
 export async function openDirectory(command: string, dir: string, docs: Record<string, string> | undefined): Promise<OpenedDirectory> {
   const resolver = docs === undefined ? undefined : createFileResourceResolver({ roots: docs });
   const resources = resolver ?? NO_DOCUMENTS;

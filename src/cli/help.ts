@@ -1,8 +1,4 @@
-/**
- * The command's help texts.
- *
- * @module
- */
+/** The command's help texts. */
 
 export const MAIN_HELP = `Usage: mcp-prompt-kit <command> [options]
 

@@ -1,9 +1,5 @@
 #!/usr/bin/env node
-/**
- * The `mcp-prompt-kit` command: check, list, render and serve prompt files.
- *
- * @module
- */
+/** The `mcp-prompt-kit` command: check, list, render and serve prompt files. */
 import { UsageError } from './args.js';
 import { check, list, render } from './commands.js';
 import { COMMAND_HELP, MAIN_HELP } from './help.js';

@@ -1,10 +1,4 @@
-/**
- * The file resource resolver: `scheme://path` URIs served from configured root directories, confined to them, size
- * limited, cached (the cache follows file changes), with glob listing for `{{resource:scheme://dir/*}}` directives
- * and what MCP `resources/list` and `resources/read` need.
- *
- * @module
- */
+/** The file resource resolver: `scheme://path` from root directories, confined, size-limited, cached, with glob listing. */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PromptError, isPromptError, matchResourcePattern } from '../index.js';

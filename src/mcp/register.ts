@@ -30,7 +30,7 @@ export type RequestHandler = (method: PromptMethod, read: () => SdkRequest) => P
  * `_def.value`, and `safeParse`/`parse`); this object has that shape, with a parse that passes the request through.
  * That keeps this module free of zod and of a synchronous `require` of the SDK, and works with every v1 release.
  */
-function v1RequestSchema(method: PromptMethod): object {
+function v1RequestSchema(method: string): object {
   const literal = { value: method, _def: { typeName: 'ZodLiteral', value: method } };
   return {
     shape: { method: literal },
@@ -67,10 +67,28 @@ export function registerRequestHandler(
   method: PromptMethod,
   handle: RequestHandler,
 ): void {
+  registerMethod(sdk, server, method, (params, extra) =>
+    handle(method, () => ({
+      params,
+      info: sdk === 'v1' ? requestInfoFromV1(method, extra) : requestInfoFromV2(method, extra),
+    })),
+  );
+}
+
+/**
+ * @internal Registers `handle` for any request method: it gets the params as sent and the SDK's handler extra
+ * (v1) or context (v2).
+ */
+export function registerMethod(
+  sdk: SdkVersion,
+  server: LowLevelServer,
+  method: string,
+  handle: (params: unknown, extra: unknown) => Promise<unknown>,
+): void {
   if (sdk === 'v1') {
     try {
       server.setRequestHandler(v1RequestSchema(method), (request: unknown, extra: unknown) =>
-        handle(method, () => ({ params: paramsOf(request), info: requestInfoFromV1(method, extra) })),
+        handle(paramsOf(request), extra),
       );
     } catch (cause) {
       throw new Error(shapeChanged(method, V1_SHAPE, cause), { cause });
@@ -78,7 +96,7 @@ export function registerRequestHandler(
   } else {
     try {
       server.setRequestHandler(method, { params: PASS_THROUGH_PARAMS }, (params: unknown, ctx: unknown) =>
-        handle(method, () => ({ params, info: requestInfoFromV2(method, ctx) })),
+        handle(params, ctx),
       );
     } catch (cause) {
       throw new Error(shapeChanged(method, V2_SHAPE, cause), { cause });
@@ -93,10 +111,10 @@ const V2_SHAPE =
   'SDK v2 (@modelcontextprotocol/server) refused the 3-argument setRequestHandler(method, { params }, handler) with a ' +
   'Standard Schema for params';
 
-function shapeChanged(method: PromptMethod, shape: string, cause: unknown): string {
+function shapeChanged(method: string, shape: string, cause: unknown): string {
   const reason = cause instanceof Error ? cause.message : String(cause);
   return (
-    `attachPrompts: registering ${method} failed: ${shape}. This SDK release changed how request handlers are ` +
+    `mcp-prompt-kit: registering ${method} failed: ${shape}. This SDK release changed how request handlers are ` +
     `registered; mcp-prompt-kit supports the installed major's documented shape — please report it. (${reason})`
   );
 }

@@ -88,6 +88,14 @@ describe('mcp-prompt-kit list and render', () => {
     expect(prompt.messages[0]?.content.text).toContain('# ADR NNN: <short title of the decision>');
   });
 
+  it('refuses code over 10,000 characters for review-code-against-patterns, and renders without the optional language', async () => {
+    const long = await runCli(['render', EXAMPLES, 'review-code-against-patterns', '--arg', `code=${'x'.repeat(10_001)}`, '--docs', DOCS]);
+    expect(long).toMatchObject({ code: 1, stdout: '', stderr: "mcp-prompt-kit render: Argument 'code' exceeds 10000 characters\n" });
+    const plain = await runCli(['render', EXAMPLES, 'review-code-against-patterns', '--arg', `code=${'x'.repeat(10_000)}`, '--docs', DOCS]);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stdout).toContain('Review the following code against our architectural patterns:');
+  });
+
   it('fails with one line and exit 1 when the prompt refuses the arguments', async () => {
     const missing = await runCli(['render', EXAMPLES, 'create-adr', '--docs', DOCS]);
     expect(missing).toMatchObject({ code: 1, stdout: '', stderr: 'mcp-prompt-kit render: Missing required prompt arguments: title\n' });
@@ -101,8 +109,11 @@ describe('mcp-prompt-kit usage', () => {
     const help = await runCli(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: mcp-prompt-kit <command> \[options\]/);
-    const serveHelp = await runCli(['serve', '--help']);
-    expect(serveHelp.stdout).toMatch(/^Usage: mcp-prompt-kit serve <dir>/);
+    for (const command of ['check', 'list', 'render', 'serve']) {
+      const commandHelp = await runCli([command, '--help']);
+      expect(commandHelp.code).toBe(0);
+      expect(commandHelp.stdout).toMatch(new RegExp(`^Usage: mcp-prompt-kit ${command} <dir>`));
+    }
     const version = await runCli(['--version']);
     expect(version).toMatchObject({ code: 0, stdout: '0.1.0\n' });
   });
@@ -116,6 +127,7 @@ describe('mcp-prompt-kit usage', () => {
     [['render', EXAMPLES, 'x', '--arg', 'novalue'], "mcp-prompt-kit render: --arg expects key=value, got 'novalue'"],
     [['render', EXAMPLES, 'x', '--args-json', '{nope'], 'mcp-prompt-kit render: --args-json is not valid JSON'],
     [['check', EXAMPLES, '--docs', 'nodir'], "mcp-prompt-kit check: --docs expects scheme=directory (for example architecture=./docs), got 'nodir'"],
+    [['render', EXAMPLES, 'create-adr', '--docs', 'architecture=/nonexistent/docs'], 'mcp-prompt-kit render: --docs architecture=/nonexistent/docs: not a directory'],
     [['serve', EXAMPLES, '--http', 'abc'], "mcp-prompt-kit serve: --http must be an integer from 0 to 65535, got 'abc'"],
     [['serve', EXAMPLES, '--host', '0.0.0.0'], 'mcp-prompt-kit serve: --host needs --http <port>'],
     [['check', '/nonexistent/prompts'], 'mcp-prompt-kit check: prompt directory /nonexistent/prompts does not exist'],

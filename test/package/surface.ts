@@ -44,6 +44,7 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'DEFAULT_DEBOUNCE_MS',
     'attachFunctions',
     'attachPrompts',
+    'attachResources',
     'completeFromResourceTemplates',
   ],
   './postgres': [
@@ -51,6 +52,7 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
   ],
   './fs': [
     'DEFAULT_PROMPT_FILE_LIMITS',
+    'createDirectoryPromptStore',
     'createFileAssetLoader',
     'createFileResourceResolver',
     'formatDiagnostic',
