@@ -37,30 +37,22 @@ async function connect(
   const [clientSide, serverSide] = v1 ? InMemoryV1.createLinkedPair() : InMemoryV2.createLinkedPair();
   await server.connect(serverSide);
   const info = { name: 'functions-test', version: '1.0.0' };
-  let connected: Connected;
-  if (v1) {
-    const client = new ClientV1(info, { capabilities: {} });
-    await client.connect(clientSide as InMemoryV1);
-    connected = {
-      listTools: () => client.listTools() as never,
-      callTool: (name, args) => client.callTool(args === undefined ? { name } : { name, arguments: args }) as Promise<ToolResult>,
-      close: async () => {
-        await client.close();
-        await server.close();
-      },
-    };
-  } else {
-    const client = new ClientV2(info, { capabilities: {} });
-    await client.connect(clientSide as InMemoryV2);
-    connected = {
-      listTools: () => client.listTools() as never,
-      callTool: (name, args) => client.callTool(args === undefined ? { name } : { name, arguments: args }) as Promise<ToolResult>,
-      close: async () => {
-        await client.close();
-        await server.close();
-      },
-    };
-  }
+  // Both SDKs' clients have the same listTools/callTool/close; only their classes differ.
+  const client = (v1 ? new ClientV1(info, { capabilities: {} }) : new ClientV2(info, { capabilities: {} })) as unknown as {
+    connect(transport: unknown): Promise<void>;
+    listTools(): ReturnType<Connected['listTools']>;
+    callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<ToolResult>;
+    close(): Promise<void>;
+  };
+  await client.connect(clientSide);
+  const connected: Connected = {
+    listTools: () => client.listTools(),
+    callTool: (name, args) => client.callTool(args === undefined ? { name } : { name, arguments: args }),
+    close: async () => {
+      await client.close();
+      await server.close();
+    },
+  };
   open.push(connected);
   return connected;
 }
