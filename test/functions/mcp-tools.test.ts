@@ -168,6 +168,22 @@ for (const serverKind of SERVER_KINDS) {
   });
 }
 
+describe('prompts as tools: failures', () => {
+  it('keeps a prompt that fails to render generic in get_prompt', async () => {
+    const prompts = new PromptRegistry();
+    prompts.add({
+      name: 'broken',
+      render: () => {
+        throw new Error('secret detail');
+      },
+    });
+    const client = await connect('v1-server', new FunctionRegistry(), prompts);
+    const result = await client.callTool('get_prompt', { name: 'broken' });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toBe('{"error":"Internal error"}');
+  });
+});
+
 describe('attachFunctions setup', () => {
   it('works beside attachPrompts on the same server', async () => {
     const server = createTestServer('v2-mcp');

@@ -123,6 +123,27 @@ describe('FunctionRegistry', () => {
     expect(error.message).toBe("Argument 's' exceeds 5 characters");
   });
 
+  it('bounds typed argument values like prompt arguments (depth, items)', async () => {
+    let ran = false;
+    const functions = new FunctionRegistry().add(
+      defineFunction({
+        name: 'count',
+        arguments: [{ name: 'xs', type: 'array', required: true }],
+        run: ({ xs }) => {
+          ran = true;
+          return xs.length;
+        },
+      }),
+    );
+    expect(await functions.call('count', { xs: [1, 2, 3] })).toStrictEqual({ result: 3 });
+    ran = false;
+    let deep: unknown = [];
+    for (let i = 0; i < 200; i++) deep = [deep];
+    expect((await rejection(functions.call('count', { xs: deep }))).rpcCode).toBe(-32602);
+    expect((await rejection(functions.call('count', { xs: new Array(20_000).fill(0) }))).rpcCode).toBe(-32602);
+    expect(ran).toBe(false);
+  });
+
   it('turns an error thrown by run into FUNCTION_FAILED carrying its message', async () => {
     const warnings: unknown[] = [];
     const functions = new FunctionRegistry({ logger: { warn: (fields) => warnings.push(fields) } }).add(
