@@ -9,15 +9,51 @@ import { PromptError } from '../errors.js';
 export interface RenderLimits {
   /** Most documents one render may embed (each glob match counts; default 50). */
   maxResources: number;
-  /** Most UTF-8 bytes of rendered text per prompt (default 1,048,576). */
+  /**
+   * Most UTF-8 bytes of rendered text per prompt (default 1,048,576), enforced while rendering; sections may also
+   * repeat at most this many times in one render.
+   */
   maxRenderedBytes: number;
+  /** Milliseconds one render may wait for its resources and assets in total (default 10,000). */
+  resourceTimeoutMs: number;
 }
 
-/** The default limits: 50 resources, 1 MiB of rendered text. */
+/** The default limits: 50 resources, 1 MiB of rendered text, 10 s for resources. */
 export const DEFAULT_RENDER_LIMITS: Readonly<RenderLimits> = Object.freeze({
   maxResources: 50,
   maxRenderedBytes: 1_048_576,
+  resourceTimeoutMs: 10_000,
 });
+
+/** Argument values nested deeper than this are not rendered (LIMIT_EXCEEDED). */
+export const MAX_VALUE_DEPTH = 100;
+
+/** One render's running budget, checked on every append: a render over the limit stops there, not at the end. */
+export class RenderBudget {
+  /** UTF-16 units still allowed: a lower bound of UTF-8 bytes, so going below zero means the byte limit is crossed. */
+  units: number;
+  /** Section repetitions still allowed (so empty bodies over huge arrays are bounded too). */
+  repeats: number;
+
+  constructor(readonly maxBytes: number) {
+    this.units = maxBytes;
+    this.repeats = maxBytes;
+  }
+
+  /** Counts `text` as written; throws LIMIT_EXCEEDED past the limit. */
+  spend(text: string): void {
+    if ((this.units -= text.length) < 0) throw tooManyBytes(this.maxBytes);
+  }
+
+  /** Counts one section repetition; throws LIMIT_EXCEEDED past the limit. */
+  repeat(): void {
+    if (--this.repeats < 0) {
+      throw new PromptError('LIMIT_EXCEEDED', `Template sections repeat more than ${this.maxBytes} times in one render`, {
+        data: { limit: 'maxRenderedBytes', max: this.maxBytes },
+      });
+    }
+  }
+}
 
 /**
  * The UTF-8 byte length of `text` without encoding it (no `Buffer`, no allocation). Lone surrogates count as 3 bytes

@@ -8,7 +8,8 @@
  * @module
  */
 import { PromptError } from '../errors.js';
-import { formatValue, lookupName } from './values.js';
+import type { RenderBudget } from './limits.js';
+import { lookupName, valueText } from './values.js';
 
 /** `{{name}}`, `{{{name}}}` or `{{&name}}` (all the same: nothing is escaped). */
 export const VARIABLE = 1;
@@ -50,15 +51,15 @@ function unresolved(uri: string): PromptError {
 }
 
 /**
- * Renders nodes against a context stack (`stack[0]` is the view, `stack[depth]` the innermost context).
+ * Renders nodes against a context stack (`stack[0]` is the view, `stack[depth]` the innermost context), counting
+ * every append and every section repetition against `budget` (so an amplifying template stops at the limit).
  * Sections follow mustache: a falsy value (or empty array) skips the body; an array repeats it per item; an object,
  * string or number becomes the innermost context; `true` renders the body in the current context. Functions in the
- * data are never called (a function value counts as "nothing"). Recursion goes one level per nested section, which
- * compiling caps at `MAX_SECTION_DEPTH` (100, partials counted in), so it cannot exhaust the call stack.
+ * data are never called. Recursion goes one level per nested section, capped at compile time (`MAX_SECTION_DEPTH`).
  *
  * @example
  * ```ts
- * renderNodes(['Hi ', new TagNode(VARIABLE, 'name', null, null)], [{ name: 'Ada' }], 0, undefined); // 'Hi Ada'
+ * renderNodes(['Hi ', new TagNode(VARIABLE, 'name', null, null)], [{ name: 'Ada' }], 0, undefined, new RenderBudget(1024)); // 'Hi Ada'
  * ```
  */
 export function renderNodes(
@@ -66,19 +67,25 @@ export function renderNodes(
   stack: unknown[],
   depth: number,
   resources: ReadonlyMap<string, string> | undefined,
+  budget: RenderBudget,
 ): string {
   let out = '';
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i] as TemplateNode;
     if (typeof node === 'string') {
+      budget.spend(node);
       out += node;
       continue;
     }
     switch (node.kind) {
       case VARIABLE: {
         const value = lookupName(stack, depth, node.key, node.rest);
-        if (typeof value === 'string') out += value;
-        else if (value !== undefined && value !== null) out += formatValue(value);
+        if (typeof value === 'string') {
+          budget.spend(value);
+          out += value;
+        } else if (value !== undefined && value !== null) {
+          out += valueText(value, budget);
+        }
         break;
       }
       case SECTION: {
@@ -87,27 +94,29 @@ export function renderNodes(
         const children = node.children as readonly TemplateNode[];
         if (Array.isArray(value)) {
           for (let j = 0; j < value.length; j++) {
+            budget.repeat();
             stack[depth + 1] = value[j];
-            out += renderNodes(children, stack, depth + 1, resources);
+            out += renderNodes(children, stack, depth + 1, resources, budget);
           }
         } else if (typeof value === 'object' || typeof value === 'string' || typeof value === 'number') {
           stack[depth + 1] = value;
-          out += renderNodes(children, stack, depth + 1, resources);
+          out += renderNodes(children, stack, depth + 1, resources, budget);
         } else if (typeof value !== 'function') {
-          out += renderNodes(children, stack, depth, resources);
+          out += renderNodes(children, stack, depth, resources, budget);
         }
         break;
       }
       case INVERTED: {
         const value = lookupName(stack, depth, node.key, node.rest);
         if (!value || (Array.isArray(value) && value.length === 0)) {
-          out += renderNodes(node.children as readonly TemplateNode[], stack, depth, resources);
+          out += renderNodes(node.children as readonly TemplateNode[], stack, depth, resources, budget);
         }
         break;
       }
       default: {
         const text = resources?.get(node.key);
         if (text === undefined) throw unresolved(node.key);
+        budget.spend(text);
         out += text;
       }
     }
@@ -117,12 +126,12 @@ export function renderNodes(
 
 /**
  * Adds to `found` the directive URIs a render with this context stack would reach (sections evaluated exactly as
- * {@link renderNodes} does; recursion is bounded the same way).
+ * {@link renderNodes} does, repetitions counted against the same kind of budget).
  *
  * @example
  * ```ts
  * const found = new Set<string>();
- * collectDirectives([new TagNode(DIRECTIVE, 'docs://a', null, null)], [{}], 0, found); // found has 'docs://a'
+ * collectDirectives([new TagNode(DIRECTIVE, 'docs://a', null, null)], [{}], 0, found, new RenderBudget(1024));
  * ```
  */
 export function collectDirectives(
@@ -130,6 +139,7 @@ export function collectDirectives(
   stack: unknown[],
   depth: number,
   found: Set<string>,
+  budget: RenderBudget,
 ): void {
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i] as TemplateNode;
@@ -141,20 +151,20 @@ export function collectDirectives(
     const value = lookupName(stack, depth, node.key, node.rest);
     const children = node.children as readonly TemplateNode[];
     if (node.kind === INVERTED) {
-      if (!value || (Array.isArray(value) && value.length === 0)) collectDirectives(children, stack, depth, found);
+      if (!value || (Array.isArray(value) && value.length === 0)) collectDirectives(children, stack, depth, found, budget);
     } else if (!value) {
       continue;
     } else if (Array.isArray(value)) {
-      // Every item reaches the same literal URIs unless a nested section depends on the item.
       for (let j = 0; j < value.length; j++) {
+        budget.repeat();
         stack[depth + 1] = value[j];
-        collectDirectives(children, stack, depth + 1, found);
+        collectDirectives(children, stack, depth + 1, found, budget);
       }
     } else if (typeof value === 'object' || typeof value === 'string' || typeof value === 'number') {
       stack[depth + 1] = value;
-      collectDirectives(children, stack, depth + 1, found);
+      collectDirectives(children, stack, depth + 1, found, budget);
     } else if (typeof value !== 'function') {
-      collectDirectives(children, stack, depth, found);
+      collectDirectives(children, stack, depth, found, budget);
     }
   }
 }

@@ -20,11 +20,12 @@
  */
 import { PromptError } from '../errors.js';
 import type { DefinitionProblem, InvalidDefinitionData } from '../definition/types.js';
-import { TemplateCompileError, compileSource } from './compile.js';
-import type { CompiledBody, NameRef, PartialLookup } from './compile.js';
+import { TemplateCompileError, compileSource } from './parse.js';
+import type { CompiledBody, NameRef, PartialLookup } from './parse.js';
 import { collectDirectives, renderNodes } from './nodes.js';
 import type { TemplateNode } from './nodes.js';
 import { offsetToPosition } from './position.js';
+import { DEFAULT_RENDER_LIMITS, RenderBudget } from './limits.js';
 
 /** Options of {@link compileTemplate} and {@link TemplateCache.acquire}. */
 export interface CompileTemplateOptions {
@@ -76,15 +77,16 @@ export interface CompiledTemplate {
   readonly partialNames: readonly string[];
   /**
    * Render with a view (null-prototype object of argument values) and the resolved directive texts
-   * (directive URI -> text). Synchronous. Throws INTERNAL_ERROR if a directive the render reaches is missing from
-   * `resources`.
+   * (directive URI -> text). Synchronous. Output over the budget (default: {@link DEFAULT_RENDER_LIMITS}, 1 MiB) stops
+   * the render with LIMIT_EXCEEDED as soon as it is crossed. Throws INTERNAL_ERROR if a directive the render reaches is
+   * missing from `resources`.
    */
-  render(view: Readonly<Record<string, unknown>>, resources?: ReadonlyMap<string, string>): string;
+  render(view: Readonly<Record<string, unknown>>, resources?: ReadonlyMap<string, string>, budget?: RenderBudget): string;
   /**
    * The directives a render with this view actually reaches (a directive inside a section whose argument is absent
    * is skipped), in order of first appearance: resolve these, not all of `resourceDirectives`.
    */
-  resourceDirectivesFor(view: Readonly<Record<string, unknown>>): readonly string[];
+  resourceDirectivesFor(view: Readonly<Record<string, unknown>>, budget?: RenderBudget): readonly string[];
 }
 
 const EMPTY: readonly string[] = Object.freeze([]);
@@ -126,15 +128,25 @@ class Template implements CompiledTemplate {
     }
   }
 
-  render(view: Readonly<Record<string, unknown>>, resources?: ReadonlyMap<string, string>): string {
-    if (this.text !== undefined) return this.text;
-    return renderNodes(this.nodes, [view], 0, resources);
+  render(
+    view: Readonly<Record<string, unknown>>,
+    resources?: ReadonlyMap<string, string>,
+    budget: RenderBudget = new RenderBudget(DEFAULT_RENDER_LIMITS.maxRenderedBytes),
+  ): string {
+    if (this.text !== undefined) {
+      budget.spend(this.text);
+      return this.text;
+    }
+    return renderNodes(this.nodes, [view], 0, resources, budget);
   }
 
-  resourceDirectivesFor(view: Readonly<Record<string, unknown>>): readonly string[] {
+  resourceDirectivesFor(
+    view: Readonly<Record<string, unknown>>,
+    budget: RenderBudget = new RenderBudget(DEFAULT_RENDER_LIMITS.maxRenderedBytes),
+  ): readonly string[] {
     if (!this.conditional) return this.resourceDirectives;
     const found = new Set<string>();
-    collectDirectives(this.nodes, [view], 0, found);
+    collectDirectives(this.nodes, [view], 0, found, budget);
     return found.size === this.resourceDirectives.length
       ? this.resourceDirectives
       : this.resourceDirectives.filter((uri) => found.has(uri));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GetPromptResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { PromptError } from '../../src/errors.js';
-import { guardPromptResult, normalizeRenderOutput } from '../../src/guard.js';
+import { guardPromptResult, normalizeRenderOutput } from '../../src/render/result-guard.js';
 import { assertRenderedSize } from '../../src/render/limits.js';
 import { errorResponseFor } from '../../src/response.js';
 import { thrownBy } from '../support/errors.js';

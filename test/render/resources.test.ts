@@ -230,7 +230,7 @@ describe('resolveResourceDirectives', () => {
       const started = Date.now();
       const error = await rejection(
         resolveResourceDirectives(['a://slow', 'a://big'], resolver, ctx, {
-          limits: { maxResources: 50, maxRenderedBytes: 1000 },
+          limits: { ...DEFAULT_RENDER_LIMITS, maxRenderedBytes: 1000 },
           onResourceError: 'error',
         }),
       );
@@ -348,7 +348,7 @@ describe('resolveEmbeddedResource', () => {
 
   it('fails with LIMIT_EXCEEDED for a resource larger than maxRenderedBytes', async () => {
     const error = await rejection(
-      resolveEmbeddedResource('docs://guide', resolver, ctx, { limits: { maxResources: 50, maxRenderedBytes: 10 } }),
+      resolveEmbeddedResource('docs://guide', resolver, ctx, { limits: { ...DEFAULT_RENDER_LIMITS, maxRenderedBytes: 10 } }),
     );
     expect(error.code).toBe('LIMIT_EXCEEDED');
   });

@@ -1,18 +1,16 @@
 /**
- * The last gate before a prompt result goes on the wire: whatever a programmatic `render` function returned is checked
- * against the spec (roles `user` | `assistant`, exactly ONE content block per message, required fields of the right
- * types) and the size limit. A bad result never becomes a malformed success (seed 000): it becomes
- * `INTERNAL_ERROR` (clients see "Internal error"; the detailed message is for the logs) or `LIMIT_EXCEEDED`.
- *
- * The guard returns a fresh copy holding only the fields the spec defines; unknown keys are dropped (so internal
- * objects a render function attached never leak onto the wire) and the caller's objects are never mutated or shared,
- * except the values inside `_meta` objects, which are copied one level deep.
+ * The last gate before a render function's result goes on the wire: roles `user` | `assistant`, exactly one content
+ * block per message, fields of the right types, base64 data, non-empty mimeTypes, JSON-serializable `_meta`, and the
+ * size limit. A bad result never becomes a malformed success: it becomes INTERNAL_ERROR (details only in the logs).
+ * The guard returns a fresh copy with only the fields the spec defines; lone surrogates in strings become U+FFFD.
  *
  * @module
+ * @internal
  */
-import { isRecord } from './json.js';
-import { PromptError } from './errors.js';
-import { assertRenderedSize } from './render/limits.js';
+import { isBase64 } from '../encoding.js';
+import { isRecord } from '../json.js';
+import { PromptError } from '../errors.js';
+import { assertRenderedSize } from './limits.js';
 import type {
   Annotations,
   ContentBlock,
@@ -23,7 +21,7 @@ import type {
   PromptMessage,
   ResourceLink,
   Role,
-} from './types.js';
+} from '../types.js';
 
 /** Options of {@link guardPromptResult}. */
 export interface GuardOptions {
@@ -31,6 +29,20 @@ export interface GuardOptions {
   maxRenderedBytes: number;
   /** The prompt's name, for the log message. */
   promptName: string;
+}
+
+interface WellFormedString {
+  isWellFormed?(): boolean;
+  toWellFormed?(): string;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** `text` with every lone surrogate replaced by U+FFFD, so the JSON on the wire is well-formed UTF-16/UTF-8. */
+export function wellFormed(text: string): string {
+  const s = text as unknown as WellFormedString;
+  if (typeof s.isWellFormed === 'function') return s.isWellFormed() ? text : s.toWellFormed!();
+  return text.replace(LONE_SURROGATE, '\uFFFD');
 }
 
 /** A path into the result and what is wrong there; turned into a PromptError by {@link guardPromptResult}. */
@@ -194,7 +206,9 @@ function copyBlock(value: unknown, path: string, sizes: string[]): ContentBlock 
     case 'image':
     case 'audio': {
       const data = requireString(value.data, `${path}.data`);
+      if (!isBase64(data)) throw new GuardFailure(`${path}.data`, `${path}.data: must be base64 (standard alphabet, padded, no whitespace)`);
       const mimeType = requireString(value.mimeType, `${path}.mimeType`);
+      if (mimeType.trim() === '') throw new GuardFailure(`${path}.mimeType`, `${path}.mimeType: must not be empty`);
       sizes.push(data);
       block = { type, data, mimeType };
       break;
@@ -257,6 +271,7 @@ function copyResource(value: unknown, path: string, sizes: string[]): EmbeddedRe
     return { ...base, text };
   }
   const blob = requireString(value.blob, `${path}.blob`);
+  if (!isBase64(blob)) throw new GuardFailure(`${path}.blob`, `${path}.blob: must be base64 (standard alphabet, padded, no whitespace)`);
   sizes.push(blob);
   return { ...base, blob };
 }
@@ -303,10 +318,18 @@ function optionalAnnotations(value: unknown, path: string): Annotations | undefi
 function optionalMeta(value: unknown, path: string): Meta | undefined {
   if (value === undefined) return undefined;
   if (!isRecord(value)) fail(path, value, 'must be an object');
-  return { ...value };
+  const copy = { ...value };
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(copy);
+  } catch (error) {
+    throw new GuardFailure(path, `${path}: cannot be serialized as JSON (${error instanceof Error ? error.name : 'error'}: a BigInt or a cycle)`);
+  }
+  if (json === undefined) throw new GuardFailure(path, `${path}: cannot be serialized as JSON`);
+  return copy;
 }
 
 function requireString(value: unknown, path: string): string {
   if (typeof value !== 'string') fail(path, value, 'must be a string');
-  return value;
+  return wellFormed(value);
 }
