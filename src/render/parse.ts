@@ -66,6 +66,8 @@ export interface CompiledBody {
   inclusions: number;
   /** The deepest section nesting in the fully expanded body (0: no section). */
   depth: number;
+  /** Offset of the first `{{.}}` whose context is the whole view (outside every `{{#section}}`), if any. */
+  viewDot: number | undefined;
 }
 
 /** Resolves a partial's name to its source text. */
@@ -131,7 +133,7 @@ class NestingLimitError extends TemplateCompileError {
 }
 
 function emptyBody(): CompiledBody {
-  return { nodes: [], names: [], seen: new Set(), directives: [], conditional: false, partials: new Map(), inclusions: 0, depth: 0 };
+  return { nodes: [], names: [], seen: new Set(), directives: [], conditional: false, partials: new Map(), inclusions: 0, depth: 0, viewDot: undefined };
 }
 
 function quote(text: string): string {
@@ -292,6 +294,7 @@ function includePartial(
     );
   }
   if (depth - base + sub.depth > body.depth) body.depth = depth - base + sub.depth;
+  if (sub.viewDot !== undefined && sections.length === 0) body.viewDot ??= offset;
   for (let i = 0; i < sub.nodes.length; i++) nodes.push(sub.nodes[i] as TemplateNode);
   for (const ref of names) {
     const inner = sections.length === 0 ? ref.sections : ref.sections.length === 0 ? sections : [...sections, ...ref.sections];
@@ -333,6 +336,7 @@ function build(
       } else {
         const [key, rest] = splitName(value, token[2]);
         addName(body, key, token[2], sections, '');
+        if (key === '.' && sections.length === 0) body.viewDot ??= token[2];
         nodes.push(new TagNode(VARIABLE, key, rest, null));
       }
     } else if (type === '#' || type === '^') {

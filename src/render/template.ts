@@ -102,6 +102,8 @@ class Template implements CompiledTemplate {
   readonly names: readonly NameRef[];
   /** @internal the inlined text of each of `partialNames` (TemplateCache checks they are unchanged). */
   readonly partialTexts: readonly string[];
+  /** @internal offset of a `{{.}}` that would render the whole view, if any. */
+  readonly viewDot: number | undefined;
   private readonly nodes: readonly TemplateNode[];
   /** The whole output when it does not depend on the view. */
   private readonly text: string | undefined;
@@ -119,6 +121,7 @@ class Template implements CompiledTemplate {
     this.variables = variables.length === 0 ? EMPTY : variables;
     this.resourceDirectives = body.directives.length === 0 ? EMPTY : body.directives;
     this.conditional = body.conditional;
+    this.viewDot = body.viewDot;
     if (body.partials.size === 0) {
       this.partialNames = EMPTY;
       this.partialTexts = EMPTY;
@@ -182,6 +185,8 @@ function build(source: string, options: CompileTemplateOptions): Template {
   }
 }
 
+const VIEW_DOT = '{{.}} outside every section would render all arguments, undeclared ones too: name the arguments instead';
+
 /** Whether a name inside these `{{#section}}`s is looked up in the arguments (see `declaredArguments`). */
 function isChecked(
   sections: readonly string[],
@@ -203,12 +208,19 @@ function checkDeclared(template: Template, options: CompileTemplateOptions): voi
   const iterable = options.iterableArguments;
   let reported: Set<string> | undefined;
   let problems: DefinitionProblem[] | undefined;
+  const found: { message: string; offset: number }[] = [];
+  if (template.viewDot !== undefined) {
+    found.push({ message: VIEW_DOT, offset: template.viewDot });
+  }
   for (const ref of template.names) {
     if (declared.has(ref.name) || reported?.has(ref.name) || !isChecked(ref.sections, declared, iterable)) continue;
     (reported ??= new Set()).add(ref.name);
     const message =
       ref.via === '' ? `undeclared argument '${ref.name}' in template` : `${ref.via}undeclared argument '${ref.name}'`;
-    const problem = problemAt(template.source, message, ref.offset, options.pointer ?? '');
+    found.push({ message, offset: ref.offset });
+  }
+  for (const { message, offset } of found) {
+    const problem = problemAt(template.source, message, offset, options.pointer ?? '');
     if (options.undeclared === 'warn') {
       const where = `${options.source === undefined ? '' : `${options.source}: `}${
         options.pointer ? `${options.pointer}: ` : ''
