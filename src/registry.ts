@@ -322,7 +322,9 @@ export class PromptRegistry {
     if (signal !== undefined) renderContext.signal = signal;
     if (context.extra !== undefined) renderContext.extra = context.extra;
     try {
-      return await prompt.render(values, renderContext, this.#renderEnv);
+      const rendered = prompt.render(values, renderContext, this.#renderEnv);
+      // A synchronous render (text templates, no resources) skips one await.
+      return rendered instanceof Promise ? await rendered : rendered;
     } catch (error) {
       if (isAborted(signal)) {
         // The caller gave up: whatever failed because of that is not a server fault worth an error log.

@@ -9,7 +9,7 @@ import type { PromptDefinition, RenderContext } from '../definition/types.js';
 import { bytesToBase64, isBase64 } from '../encoding.js';
 import { PromptError, errorClassName, isPromptError } from '../errors.js';
 import type { ResourceReadContext } from '../resources.js';
-import type { ContentBlock, GetPromptResult, Meta, PromptMessage, Role } from '../types.js';
+import type { ContentBlock, GetPromptResult, Meta, PromptMessage, Role, TextContent } from '../types.js';
 import { ResourceDeadline } from './deadline.js';
 import { resolveEmbeddedResource, resolveResourceDirectives } from './directives.js';
 import { RenderBudget, assertRenderedSize, tooManyResources } from './limits.js';
@@ -41,6 +41,8 @@ export interface TemplatePlan {
   readonly directiveTemplates: readonly CompiledTemplate[];
   /** How many `{type: "resource"}` blocks the prompt embeds (they count toward `maxResources`). */
   readonly embedded: number;
+  /** Whether every message is a text block (then a render without directives needs no I/O at all). */
+  readonly textOnly: boolean;
 }
 
 /** @internal Runs a render function and guards what it returns. */
@@ -113,11 +115,37 @@ export function renderTemplates(
     }
   }
   if (embedded > env.limits.maxResources) throw tooManyResources(env.limits.maxResources);
-  if (messages.every((m) => m.content.kind === 'text')) {
-    return renderMessages(promptName, description, messages, args, undefined, undefined, env, budget);
-  }
+  if (plan.textOnly) return renderTextMessages(description, messages, args, env, budget);
   const deadline = new ResourceDeadline(readContextOf(promptName, context), env.limits.resourceTimeoutMs);
   return within(deadline, () => renderMessages(promptName, description, messages, args, undefined, deadline, env, budget));
+}
+
+/** The common case: text messages only, no directives; sizes come from the budget (texts measured only near the limit). */
+function renderTextMessages(
+  description: string | undefined,
+  messages: TemplatePlan['messages'],
+  args: Record<string, unknown>,
+  env: RenderEnvironment,
+  budget: RenderBudget,
+): GetPromptResult {
+  const n = messages.length;
+  const out: PromptMessage[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const m = messages[i]!;
+    const c = m.content as Extract<CompiledContent, { kind: 'text' }>;
+    const text = c.text.render(args, undefined, budget);
+    // Well-formed already: template texts are made so at registration and the arguments layer refuses lone surrogates.
+    const content: TextContent = { type: 'text', text };
+    if (c.meta !== undefined) content._meta = c.meta;
+    out[i] = { role: m.role, content };
+  }
+  // Units spent are a lower bound of the UTF-8 bytes; only when 3 bytes per unit could cross the limit, measure.
+  if ((budget.maxBytes - budget.units) * 3 > budget.maxBytes) {
+    const sized = out.map((m) => (m.content as TextContent).text);
+    if (description !== undefined) sized.push(description);
+    assertRenderedSize(sized, env.limits);
+  }
+  return description === undefined ? { messages: out } : { description, messages: out };
 }
 
 function renderMessages(

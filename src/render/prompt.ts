@@ -14,6 +14,7 @@ import { promptListing, schemaProperties } from '../listing.js';
 import type { AssetLoader, ResourceResolver } from '../resources.js';
 import type { GetPromptResult, Prompt } from '../types.js';
 import { utf8ByteLength } from './limits.js';
+import { wellFormed } from './result-guard.js';
 import type { RenderLimits } from './limits.js';
 import { renderProgrammatic, renderTemplates } from './messages.js';
 import type { CompiledContent, TemplatePlan } from './messages.js';
@@ -127,7 +128,7 @@ class PromptCompiler {
   }
 
   template(text: string, pointer: string): CompiledTemplate {
-    const tpl = this.env.templates.acquire(text, {
+    const tpl = this.env.templates.acquire(typeof text === 'string' ? wellFormed(text) : text, {
       pointer,
       source: this.source,
       declaredArguments: this.#declared,
@@ -197,6 +198,7 @@ class PromptCompiler {
       messages: compiled,
       directiveTemplates: withDirectives(this.acquired),
       embedded: compiled.filter((m) => m.content.kind === 'resource').length,
+      textOnly: compiled.every((m) => m.content.kind === 'text'),
     };
     if (env.resources === undefined) {
       const i = compiled.findIndex((m) => m.content.kind === 'resource');

@@ -201,6 +201,13 @@ describe('a template result is never malformed', () => {
     expect(result.messages[0]?.content).toMatchObject({ data: 'iVBORwE=' });
   });
 
+  it('replaces lone surrogates in template text, and arguments holding them are refused before rendering', async () => {
+    const registry = new PromptRegistry();
+    registry.add({ name: 'echo', arguments: [{ name: 'text' }], messages: [{ role: 'user', content: 'odd \uDC00 {{text}}' }] });
+    expect((await registry.getPrompt('echo', { text: 'ok' })).messages[0]?.content).toEqual({ type: 'text', text: 'odd \uFFFD ok' });
+    expect((await rejectionOf(registry.getPrompt('echo', { text: 'a\uD800b' }))).toJsonRpcError().code).toBe(-32602);
+  });
+
   it('replaces lone surrogates in rendered text and resource texts with U+FFFD', async () => {
     const resources = createMemoryResourceResolver({ 'docs://odd': 'a\uD800b\uDC00c 😀' });
     const registry = new PromptRegistry({ resources });
