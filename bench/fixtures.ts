@@ -71,3 +71,24 @@ export function distinctCatalogue(templates: readonly string[]): PromptDefinitio
     messages: [{ role: 'user' as const, content: template }],
   }));
 }
+
+/** A word of letters only, distinct for every i (base 26). */
+function distinctWord(i: number): string {
+  let word = '';
+  let n = i + 1;
+  while (n > 0) {
+    word = String.fromCharCode(97 + ((n - 1) % 26)) + word;
+    n = Math.floor((n - 1) / 26);
+  }
+  return word;
+}
+
+/** The review_code definition whose user template has a distinct word at the end of every line (a real-looking multi-line template). */
+export function distinctMultilineDefinition(i: number): PromptDefinition {
+  const word = distinctWord(i);
+  const text = REVIEW_USER_TEMPLATE.split('\n')
+    .map((line) => (line === '' ? line : `${line} ${word}`))
+    .join('\n');
+  const def = reviewCodeDefinition(`distinct_multiline_${i}`);
+  return { ...def, messages: [{ role: 'user', content: text }, { role: 'assistant', content: REVIEW_ASSISTANT_TEMPLATE }] };
+}
