@@ -20,7 +20,7 @@ export const REVIEW_USER_TEMPLATE =
 export const REVIEW_ASSISTANT_TEMPLATE =
   'Understood. I will review the {{language}} code for correctness, clarity and safety, and report findings by severity.';
 
-export function reviewCodeDefinition(name = 'review_code'): PromptDefinition {
+export function reviewCodeDefinition(name = 'review_code', userTemplate = REVIEW_USER_TEMPLATE): PromptDefinition {
   return {
     name,
     description: 'Review code against our guidelines',
@@ -30,7 +30,7 @@ export function reviewCodeDefinition(name = 'review_code'): PromptDefinition {
       { name: 'focus', description: 'Optional focus' },
     ],
     messages: [
-      { role: 'user', content: REVIEW_USER_TEMPLATE },
+      { role: 'user', content: userTemplate },
       { role: 'assistant', content: REVIEW_ASSISTANT_TEMPLATE },
     ],
   };
@@ -89,6 +89,5 @@ export function distinctMultilineDefinition(i: number): PromptDefinition {
   const text = REVIEW_USER_TEMPLATE.split('\n')
     .map((line) => (line === '' ? line : `${line} ${word}`))
     .join('\n');
-  const def = reviewCodeDefinition(`distinct_multiline_${i}`);
-  return { ...def, messages: [{ role: 'user', content: text }, { role: 'assistant', content: REVIEW_ASSISTANT_TEMPLATE }] };
+  return reviewCodeDefinition(`distinct_multiline_${i}`, text);
 }

@@ -18,13 +18,22 @@ export function schemaProperties(def: PromptDefinition): Readonly<Record<string,
 
 /** The frozen prompts/list entry of a definition. */
 export function promptListing(def: PromptDefinition): Prompt {
-  const listing: Prompt = { name: def.name };
-  if (def.title !== undefined) listing.title = def.title;
-  if (def.description !== undefined) listing.description = def.description;
-  const args = listArguments(def);
-  if (args.length > 0) listing.arguments = args;
-  if (def.icons !== undefined) listing.icons = def.icons.map((icon) => Object.freeze({ ...icon }));
-  if (def._meta !== undefined) listing._meta = def._meta;
+  const listed = listArguments(def);
+  const args = listed.length > 0 ? listed : undefined;
+  const { name, description } = def;
+  let listing: Prompt;
+  if (def.title === undefined && def.icons === undefined && def._meta === undefined) {
+    // One literal per common shape: every property stays in-object (10,000 listings, no property backing stores).
+    if (description === undefined) listing = args === undefined ? { name } : { name, arguments: args };
+    else listing = args === undefined ? { name, description } : { name, description, arguments: args };
+  } else {
+    listing = { name };
+    if (def.title !== undefined) listing.title = def.title;
+    if (description !== undefined) listing.description = description;
+    if (args !== undefined) listing.arguments = args;
+    if (def.icons !== undefined) listing.icons = def.icons.map((icon) => Object.freeze({ ...icon }));
+    if (def._meta !== undefined) listing._meta = def._meta;
+  }
   if (listing.arguments) for (const a of listing.arguments) Object.freeze(a);
   Object.freeze(listing.arguments);
   Object.freeze(listing.icons);
@@ -57,9 +66,6 @@ function listArguments(def: PromptDefinition): PromptArgument[] {
 }
 
 function listed(name: string, title: string | undefined, description: string | undefined, required: boolean): PromptArgument {
-  const out: PromptArgument = { name };
-  if (title !== undefined) out.title = title;
-  if (description !== undefined) out.description = description;
-  out.required = required;
-  return out;
+  if (title === undefined) return description === undefined ? { name, required } : { name, description, required };
+  return description === undefined ? { name, title, required } : { name, title, description, required };
 }

@@ -43,6 +43,8 @@ export interface TemplatePlan {
   readonly embedded: number;
   /** Whether every message is a text block (then a render without directives needs no I/O at all). */
   readonly textOnly: boolean;
+  /** For a plan shared between prompts: the templates each of them acquired, in order. */
+  readonly templates?: readonly CompiledTemplate[];
 }
 
 /** @internal Runs a render function and guards what it returns. */

@@ -34,6 +34,8 @@ export interface CompileEnvironment {
   resources: ResourceResolver | undefined;
   /** The rendered-size limit: static text over it can never render (a definition error). Default 1 MiB. */
   maxRenderedBytes?: number;
+  /** Text-only plans shared between prompts with the same roles and templates (keyed by their first template). */
+  plans?: WeakMap<CompiledTemplate, TemplatePlan[]>;
 }
 
 /** @internal Everything a render needs from its registry. */
@@ -216,7 +218,26 @@ class PromptCompiler {
       }
     });
     this.checkStaticSize(compiled);
-    return plan;
+    return this.shared(plan);
+  }
+
+  /** An equal text-only plan already in use (same roles, same shared templates, no _meta), else this one. */
+  shared(plan: TemplatePlan): TemplatePlan {
+    const first = this.acquired[0];
+    if (!plan.textOnly || first === undefined || this.acquired.length !== plan.messages.length) return plan;
+    if (plan.messages.some((m) => m.content.kind !== 'text' || m.content.meta !== undefined)) return plan;
+    const plans = (this.env.plans ??= new WeakMap());
+    const candidates = plans.get(first);
+    const same = candidates?.find(
+      (p) =>
+        p.messages.length === plan.messages.length &&
+        p.messages.every((m, i) => m.role === plan.messages[i]!.role && (m.content as { text: unknown }).text === this.acquired[i]),
+    );
+    if (same !== undefined) return same;
+    const owned = { ...plan, templates: this.acquired.slice() };
+    if (candidates === undefined) plans.set(first, [owned]);
+    else if (candidates.length < 16) candidates.push(owned);
+    return owned;
   }
 
   /** Static text that alone exceeds the rendered-size limit could never render: say so now, not on every get. */
@@ -261,7 +282,9 @@ export function compilePrompt(def: PromptDefinition, env: CompileEnvironment, so
     validator = env.validators.compile(def.arguments, def.inputSchema, env.validation);
     // Broken schemas and defaults fail here, at registration (cheap: no ajv compile, nothing for the fast path).
     validator.check();
-    return new ServedPrompt(def, promptListing(def), validator, plan, compiler.acquired, env.templates);
+    // A shared plan holds the same templates this compile acquired, in order: its list stands in for ours.
+    const acquired = plan?.templates ?? compiler.acquired;
+    return new ServedPrompt(def, promptListing(def), validator, plan, acquired, env.templates);
   } catch (error) {
     for (const tpl of compiler.acquired) env.templates.release(tpl);
     validator?.release();
