@@ -35,7 +35,7 @@ export interface CompileEnvironment {
   /** The rendered-size limit: static text over it can never render (a definition error). Default 1 MiB. */
   maxRenderedBytes?: number;
   /** Text-only plans shared between prompts with the same roles and templates (keyed by their first template). */
-  plans?: WeakMap<CompiledTemplate, TemplatePlan[]>;
+  plans?: WeakMap<CompiledTemplate, TemplatePlan | TemplatePlan[]>;
 }
 
 /** @internal Everything a render needs from its registry. */
@@ -227,16 +227,18 @@ class PromptCompiler {
     if (!plan.textOnly || first === undefined || this.acquired.length !== plan.messages.length) return plan;
     if (plan.messages.some((m) => m.content.kind !== 'text' || m.content.meta !== undefined)) return plan;
     const plans = (this.env.plans ??= new WeakMap());
-    const candidates = plans.get(first);
-    const same = candidates?.find(
+    const known = plans.get(first);
+    const candidates = known === undefined ? [] : Array.isArray(known) ? known : [known];
+    const textOf = (content: CompiledContent): unknown => (content as { text: unknown }).text;
+    const same = candidates.find(
       (p) =>
         p.messages.length === plan.messages.length &&
-        p.messages.every((m, i) => m.role === plan.messages[i]!.role && (m.content as { text: unknown }).text === this.acquired[i]),
+        p.messages.every((m, i) => m.role === plan.messages[i]!.role && textOf(m.content) === textOf(plan.messages[i]!.content)),
     );
     if (same !== undefined) return same;
-    const owned = { ...plan, templates: this.acquired.slice() };
-    if (candidates === undefined) plans.set(first, [owned]);
-    else if (candidates.length < 16) candidates.push(owned);
+    const owned: TemplatePlan = { ...plan, templates: this.acquired };
+    if (known === undefined) plans.set(first, owned);
+    else if (candidates.length < 16) plans.set(first, [...candidates, owned]);
     return owned;
   }
 

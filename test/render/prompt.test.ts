@@ -253,3 +253,24 @@ describe('definitions that can never render', () => {
     expect(registry.has('items')).toBe(true);
   });
 });
+
+describe('prompts sharing templates', () => {
+  it('render and release independently when they share every template', async () => {
+    const registry = new PromptRegistry();
+    const def = (name: string) => ({
+      name,
+      arguments: [{ name: 'x' }],
+      messages: [
+        { role: 'user' as const, content: 'one {{x}}' },
+        { role: 'assistant' as const, content: 'two {{x}}' },
+      ],
+    });
+    registry.add([def('a'), def('b'), { ...def('c'), messages: [{ role: 'assistant' as const, content: 'one {{x}}' }] }]);
+    registry.remove('a');
+    expect((await registry.getPrompt('b', { x: '1' })).messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', { type: 'text', text: 'one 1' }],
+      ['assistant', { type: 'text', text: 'two 1' }],
+    ]);
+    expect((await registry.getPrompt('c', { x: '2' })).messages).toEqual([{ role: 'assistant', content: { type: 'text', text: 'one 2' } }]);
+  });
+});
