@@ -94,7 +94,6 @@ const EMPTY_NAMES: readonly NameRef[] = Object.freeze([]);
 
 class Template implements CompiledTemplate {
   readonly source: string;
-  readonly variables: readonly string[];
   readonly resourceDirectives: readonly string[];
   readonly isStatic: boolean;
   readonly partialNames: readonly string[];
@@ -116,9 +115,6 @@ class Template implements CompiledTemplate {
     const only = body.nodes.length === 1 ? body.nodes[0] : undefined;
     this.text = body.nodes.length === 0 ? '' : typeof only === 'string' ? only : undefined;
     this.names = body.names.length === 0 ? EMPTY_NAMES : body.names;
-    const variables: string[] = [];
-    for (const ref of body.names) if (ref.sections.length === 0) variables.push(ref.name);
-    this.variables = variables.length === 0 ? EMPTY : variables;
     this.resourceDirectives = body.directives.length === 0 ? EMPTY : body.directives;
     this.conditional = body.conditional;
     this.viewDot = body.viewDot;
@@ -129,6 +125,13 @@ class Template implements CompiledTemplate {
       this.partialNames = [...body.partials.keys()];
       this.partialTexts = [...body.partials.values()];
     }
+  }
+
+  /** Derived on demand: 10,000 templates keep no second array of names. */
+  get variables(): readonly string[] {
+    const variables: string[] = [];
+    for (const ref of this.names) if (ref.sections.length === 0) variables.push(ref.name);
+    return variables.length === 0 ? EMPTY : variables;
   }
 
   render(
