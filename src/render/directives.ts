@@ -208,16 +208,6 @@ async function resolveGlob(pattern: string, resolver: ResourceResolver, budget: 
  * (`Resource not found: <uri>`); a resolver's `RESOURCE_DENIED` passes through; with `onResourceError: 'inline'`
  * both render a visible note instead. Any other resolver failure, a glob without `resolver.list`, or no resolver at
  * all -> `INTERNAL_ERROR` (an operator fault; the cause is kept for the logs).
- *
- * @example
- * ```ts
- * const resolver = createMemoryResourceResolver({ 'architecture://adr/001': '# ADR 001' });
- * const texts = await resolveResourceDirectives(['architecture://adr/001'], resolver, { promptName: 'create-adr' }, {
- *   limits: DEFAULT_RENDER_LIMITS,
- *   onResourceError: 'error',
- * });
- * texts.get('architecture://adr/001'); // '# ADR 001'
- * ```
  */
 export async function resolveResourceDirectives(
   directives: readonly string[],
@@ -265,16 +255,6 @@ export async function resolveResourceDirectives(
  * `resolveResourceDirectives(..., {alreadyEmbedded})`. The result's mimeType is the resolver's, or `options.mimeType`
  * only when the resolver gives none. Internal errors name `options.uriTemplate` (when given) instead of the rendered
  * URI, so no argument value reaches the logs.
- *
- * @example
- * ```ts
- * const resolver = createMemoryResourceResolver({ 'docs://guide': { mimeType: 'text/markdown', text: '# Guide' } });
- * await resolveEmbeddedResource('docs://guide', resolver, { promptName: 'p' }, {
- *   mimeType: 'text/plain', // only if the resolver gave none
- *   uriTemplate: 'docs://{{page}}', // what internal errors name instead of the rendered URI
- * });
- * // { uri: 'docs://guide', mimeType: 'text/markdown', text: '# Guide' }
- * ```
  */
 export async function resolveEmbeddedResource(
   uri: string,

@@ -88,11 +88,6 @@ export function utf8ByteLength(text: string): number {
 
 /**
  * The LIMIT_EXCEEDED error for too many embedded resources.
- *
- * @example
- * ```ts
- * throw tooManyResources(50); // "Prompt embeds more than 50 resources"
- * ```
  */
 export function tooManyResources(max: number): PromptError {
   return new PromptError('LIMIT_EXCEEDED', `Prompt embeds more than ${max} resources`, {
@@ -102,11 +97,6 @@ export function tooManyResources(max: number): PromptError {
 
 /**
  * The LIMIT_EXCEEDED error for too much rendered text.
- *
- * @example
- * ```ts
- * throw tooManyBytes(1_048_576); // "Rendered prompt exceeds 1048576 bytes"
- * ```
  */
 export function tooManyBytes(max: number): PromptError {
   return new PromptError('LIMIT_EXCEEDED', `Rendered prompt exceeds ${max} bytes`, {
@@ -118,12 +108,6 @@ export function tooManyBytes(max: number): PromptError {
  * Throws PromptError `LIMIT_EXCEEDED` ("Rendered prompt exceeds N bytes") when the rendered text is over
  * `limits.maxRenderedBytes` UTF-8 bytes. Give a byte count, or the text(s) themselves: texts are only measured when
  * their UTF-16 length cannot settle the question (length <= bytes <= 3 x length), so the common case costs nothing.
- *
- * @example
- * ```ts
- * assertRenderedSize(['first message', 'second message'], DEFAULT_RENDER_LIMITS); // ok
- * assertRenderedSize(2_000_000, DEFAULT_RENDER_LIMITS); // throws LIMIT_EXCEEDED
- * ```
  */
 export function assertRenderedSize(
   rendered: number | string | readonly string[],

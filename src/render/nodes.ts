@@ -25,11 +25,6 @@ export type TagKind = typeof VARIABLE | typeof SECTION | typeof INVERTED | typeo
 
 /**
  * A tag of a compiled template (one shape for every kind, so the render loop stays monomorphic).
- *
- * @example
- * ```ts
- * new TagNode(VARIABLE, 'user', ['name'], null); // {{user.name}}
- * ```
  */
 export class TagNode {
   constructor(
@@ -56,11 +51,6 @@ function unresolved(uri: string): PromptError {
  * Sections follow mustache: a falsy value (or empty array) skips the body; an array repeats it per item; an object,
  * string or number becomes the innermost context; `true` renders the body in the current context. Functions in the
  * data are never called. Recursion goes one level per nested section, capped at compile time (`MAX_SECTION_DEPTH`).
- *
- * @example
- * ```ts
- * renderNodes(['Hi ', new TagNode(VARIABLE, 'name', null, null)], [{ name: 'Ada' }], 0, undefined, new RenderBudget(1024)); // 'Hi Ada'
- * ```
  */
 export function renderNodes(
   nodes: readonly TemplateNode[],
@@ -127,12 +117,6 @@ export function renderNodes(
 /**
  * Adds to `found` the directive URIs a render with this context stack would reach (sections evaluated exactly as
  * {@link renderNodes} does, repetitions counted against the same kind of budget).
- *
- * @example
- * ```ts
- * const found = new Set<string>();
- * collectDirectives([new TagNode(DIRECTIVE, 'docs://a', null, null)], [{}], 0, found, new RenderBudget(1024));
- * ```
  */
 export function collectDirectives(
   nodes: readonly TemplateNode[],

@@ -16,11 +16,6 @@ import { describeSyntaxError } from './syntax-errors.js';
 /**
  * A problem found while compiling a template: a message and the offset of the tag (inside the top template).
  * compileTemplate turns it into PromptError `INVALID_PROMPT_DEFINITION`.
- *
- * @example
- * ```ts
- * throw new TemplateCompileError("unknown partial 'p'", 12);
- * ```
  */
 export class TemplateCompileError extends Error {
   constructor(
@@ -380,11 +375,6 @@ function compileBody(source: string, env: CompileEnv, base: number): CompiledBod
 
 /**
  * Compiles a top-level template into nodes. Throws {@link TemplateCompileError} with an offset into `source`.
- *
- * @example
- * ```ts
- * compileSource('{{#a}}{{resource:docs://x}}{{/a}}', undefined).conditional; // true
- * ```
  */
 export function compileSource(source: string, partials: PartialLookup | undefined): CompiledBody {
   return compileBody(source, { partials, stack: [], done: new Map() }, 0);

@@ -63,14 +63,6 @@ const BLOCK_TYPES = 'text, image, audio, resource_link, resource';
  * exceed `maxRenderedBytes` UTF-8 bytes (the render function broke the limit: a server fault, logged; clients see
  * "Internal error") and for anything malformed, with a message for the logs such as
  * `prompt 'x' render returned messages[1].role 'system': must be 'user' or 'assistant'`.
- *
- * @example
- * ```ts
- * const result = guardPromptResult(normalizeRenderOutput(await def.render(args, ctx), def.description), {
- *   maxRenderedBytes: 1_048_576,
- *   promptName: def.name,
- * });
- * ```
  */
 export function guardPromptResult(value: unknown, options: GuardOptions): GetPromptResult {
   /** The strings that count toward the size limit, measured lazily by assertRenderedSize. */
@@ -105,12 +97,6 @@ export function guardPromptResult(value: unknown, options: GuardOptions): GetPro
  * becomes one user text message, an array becomes `{messages}`; `description` (the definition's) is added when the
  * output has none. Anything else is returned as it is, for {@link guardPromptResult} to reject. Never mutates
  * `output`.
- *
- * @example
- * ```ts
- * normalizeRenderOutput('Review this', 'Reviews code');
- * // { description: 'Reviews code', messages: [{ role: 'user', content: { type: 'text', text: 'Review this' } }] }
- * ```
  */
 export function normalizeRenderOutput(output: unknown, description?: string): unknown {
   let normalized: unknown = output;
@@ -147,7 +133,7 @@ function quoted(value: string): string {
   return KNOWN_WORDS.has(value) ? `'${value}'` : `(a string of ${value.length} characters)`;
 }
 
-function fail(path: string, value: unknown, expectation: string): never {
+function reject(path: string, value: unknown, expectation: string): never {
   const found = path === '' ? kind(value) : `${path} as ${kind(value)}`;
   throw new GuardFailure(path, `${found}: ${expectation}`);
 }
@@ -157,9 +143,9 @@ function failValue(path: string, value: string, expectation: string): never {
 }
 
 function copyResult(value: unknown, sizes: string[]): GetPromptResult {
-  if (!isRecord(value)) fail('', value, 'must be an object with a messages array');
+  if (!isRecord(value)) reject('', value, 'must be an object with a messages array');
   const source = value.messages;
-  if (!Array.isArray(source)) fail('messages', source, 'must be an array');
+  if (!Array.isArray(source)) reject('messages', source, 'must be an array');
   const messages: PromptMessage[] = new Array<PromptMessage>(source.length);
   for (let i = 0; i < source.length; i++) messages[i] = copyMessage(source[i], `messages[${i}]`, sizes);
   let result: GetPromptResult;
@@ -176,24 +162,24 @@ function copyResult(value: unknown, sizes: string[]): GetPromptResult {
 }
 
 function copyMessage(value: unknown, path: string, sizes: string[]): PromptMessage {
-  if (!isRecord(value)) fail(path, value, 'must be an object with role and content');
+  if (!isRecord(value)) reject(path, value, 'must be an object with role and content');
   const role = value.role;
   if (role !== 'user' && role !== 'assistant') {
     if (typeof role === 'string') failValue(`${path}.role`, role, "must be 'user' or 'assistant'");
-    fail(`${path}.role`, role, "must be 'user' or 'assistant'");
+    reject(`${path}.role`, role, "must be 'user' or 'assistant'");
   }
   const content = value.content;
   if (typeof content === 'string') {
-    fail(`${path}.content`, content, 'must be exactly one content block object, not a bare string');
+    reject(`${path}.content`, content, 'must be exactly one content block object, not a bare string');
   }
   if (Array.isArray(content)) {
-    fail(`${path}.content`, content, 'must be exactly one content block object, not an array');
+    reject(`${path}.content`, content, 'must be exactly one content block object, not an array');
   }
   return { role: role satisfies Role, content: copyBlock(content, `${path}.content`, sizes) };
 }
 
 function copyBlock(value: unknown, path: string, sizes: string[]): ContentBlock {
-  if (!isRecord(value)) fail(path, value, 'must be a content block object');
+  if (!isRecord(value)) reject(path, value, 'must be a content block object');
   const type = value.type;
   let block: ContentBlock;
   switch (type) {
@@ -221,7 +207,7 @@ function copyBlock(value: unknown, path: string, sizes: string[]): ContentBlock 
       break;
     default:
       if (typeof type === 'string') failValue(`${path}.type`, type, `must be one of ${BLOCK_TYPES}`);
-      fail(`${path}.type`, type, `must be one of ${BLOCK_TYPES}`);
+      reject(`${path}.type`, type, `must be one of ${BLOCK_TYPES}`);
   }
   const annotations = optionalAnnotations(value.annotations, `${path}.annotations`);
   if (annotations !== undefined) block.annotations = annotations;
@@ -241,7 +227,7 @@ function copyResourceLink(value: Record<string, unknown>, path: string): Resourc
   }
   if (value.size !== undefined) {
     if (typeof value.size !== 'number' || !Number.isFinite(value.size) || value.size < 0) {
-      fail(`${path}.size`, value.size, 'must be a non-negative number');
+      reject(`${path}.size`, value.size, 'must be a non-negative number');
     }
     link.size = value.size;
   }
@@ -250,7 +236,7 @@ function copyResourceLink(value: Record<string, unknown>, path: string): Resourc
 }
 
 function copyResource(value: unknown, path: string, sizes: string[]): EmbeddedResource['resource'] {
-  if (!isRecord(value)) fail(path, value, 'must be an object with uri and text or blob');
+  if (!isRecord(value)) reject(path, value, 'must be an object with uri and text or blob');
   const uri = requireString(value.uri, `${path}.uri`);
   const mimeType = value.mimeType === undefined ? undefined : requireString(value.mimeType, `${path}.mimeType`);
   const meta = optionalMeta(value._meta, `${path}._meta`);
@@ -277,18 +263,18 @@ function copyResource(value: unknown, path: string, sizes: string[]): EmbeddedRe
 }
 
 function copyIcons(value: unknown, path: string): Icon[] {
-  if (!Array.isArray(value)) fail(path, value, 'must be an array of icons');
+  if (!Array.isArray(value)) reject(path, value, 'must be an array of icons');
   return value.map((icon: unknown, i): Icon => {
     const at = `${path}[${i}]`;
-    if (!isRecord(icon)) fail(at, icon, 'must be an icon object');
+    if (!isRecord(icon)) reject(at, icon, 'must be an icon object');
     const copy: Icon = { src: requireString(icon.src, `${at}.src`) };
     if (icon.mimeType !== undefined) copy.mimeType = requireString(icon.mimeType, `${at}.mimeType`);
     if (icon.sizes !== undefined) {
-      if (!Array.isArray(icon.sizes)) fail(`${at}.sizes`, icon.sizes, 'must be an array of strings');
+      if (!Array.isArray(icon.sizes)) reject(`${at}.sizes`, icon.sizes, 'must be an array of strings');
       copy.sizes = icon.sizes.map((s: unknown, j) => requireString(s, `${at}.sizes[${j}]`));
     }
     if (icon.theme !== undefined) {
-      if (icon.theme !== 'light' && icon.theme !== 'dark') fail(`${at}.theme`, icon.theme, "must be 'light' or 'dark'");
+      if (icon.theme !== 'light' && icon.theme !== 'dark') reject(`${at}.theme`, icon.theme, "must be 'light' or 'dark'");
       copy.theme = icon.theme;
     }
     return copy;
@@ -297,18 +283,18 @@ function copyIcons(value: unknown, path: string): Icon[] {
 
 function optionalAnnotations(value: unknown, path: string): Annotations | undefined {
   if (value === undefined) return undefined;
-  if (!isRecord(value)) fail(path, value, 'must be an object');
+  if (!isRecord(value)) reject(path, value, 'must be an object');
   const copy: Annotations = {};
   if (value.audience !== undefined) {
-    if (!Array.isArray(value.audience)) fail(`${path}.audience`, value.audience, 'must be an array of roles');
+    if (!Array.isArray(value.audience)) reject(`${path}.audience`, value.audience, 'must be an array of roles');
     copy.audience = value.audience.map((r: unknown, i): Role => {
-      if (r !== 'user' && r !== 'assistant') fail(`${path}.audience[${i}]`, r, "must be 'user' or 'assistant'");
+      if (r !== 'user' && r !== 'assistant') reject(`${path}.audience[${i}]`, r, "must be 'user' or 'assistant'");
       return r;
     });
   }
   if (value.priority !== undefined) {
     const p = value.priority;
-    if (typeof p !== 'number' || !(p >= 0 && p <= 1)) fail(`${path}.priority`, p, 'must be a number from 0 to 1');
+    if (typeof p !== 'number' || !(p >= 0 && p <= 1)) reject(`${path}.priority`, p, 'must be a number from 0 to 1');
     copy.priority = p;
   }
   if (value.lastModified !== undefined) copy.lastModified = requireString(value.lastModified, `${path}.lastModified`);
@@ -317,7 +303,7 @@ function optionalAnnotations(value: unknown, path: string): Annotations | undefi
 
 function optionalMeta(value: unknown, path: string): Meta | undefined {
   if (value === undefined) return undefined;
-  if (!isRecord(value)) fail(path, value, 'must be an object');
+  if (!isRecord(value)) reject(path, value, 'must be an object');
   const copy = { ...value };
   let json: string | undefined;
   try {
@@ -330,6 +316,6 @@ function optionalMeta(value: unknown, path: string): Meta | undefined {
 }
 
 function requireString(value: unknown, path: string): string {
-  if (typeof value !== 'string') fail(path, value, 'must be a string');
+  if (typeof value !== 'string') reject(path, value, 'must be a string');
   return wellFormed(value);
 }

@@ -280,15 +280,6 @@ function partialsUnchanged(template: Template, partials: PartialLookup | undefin
  * Reference counted: every `acquire` must be paired with a `release`; the last release frees the entry. A cached
  * template is reused only while the partials it inlined still have the same text. Declared-argument checks run on
  * every `acquire` (they depend on the caller's options).
- *
- * @example
- * ```ts
- * const cache = new TemplateCache();
- * const a = cache.acquire('Hello {{name}}');
- * const b = cache.acquire('Hello {{name}}'); // a === b, cache.size === 1
- * cache.release(a);
- * cache.release(b); // cache.size === 0
- * ```
  */
 export class TemplateCache {
   readonly #entries = new Map<string, CacheEntry[]>();
@@ -302,11 +293,6 @@ export class TemplateCache {
   /**
    * Returns the compiled template for `source` (compiling it on first use) and takes a reference to it.
    * Throws like {@link compileTemplate}; a failed acquire takes no reference.
-   *
-   * @example
-   * ```ts
-   * const t = new TemplateCache().acquire('{{a}}', { declaredArguments: new Set(['a']) });
-   * ```
    */
   acquire(source: string, options: CompileTemplateOptions = {}): CompiledTemplate {
     const list = this.#entries.get(source);
@@ -330,12 +316,6 @@ export class TemplateCache {
   /**
    * Drops one reference taken by {@link TemplateCache.acquire}; the entry is freed with its last reference.
    * Releasing a template this cache does not hold does nothing.
-   *
-   * @example
-   * ```ts
-   * const cache = new TemplateCache();
-   * cache.release(cache.acquire('x')); // cache.size === 0
-   * ```
    */
   release(template: CompiledTemplate): void {
     const list = this.#entries.get(template.source);

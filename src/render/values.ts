@@ -128,12 +128,6 @@ export function valueText(value: unknown, budget: RenderBudget): string {
  * - any other array or object: compact JSON of its own enumerable data properties (like `JSON.stringify`, but
  *   `toJSON` and getters are never called, bigints are written as numbers, and values nested deeper than 100 levels
  *   are LIMIT_EXCEEDED).
- *
- * @example
- * ```ts
- * formatValue(['ts', 'go']); // 'ts, go'
- * formatValue({ a: 1 }); // '{"a":1}'
- * ```
  */
 export function formatValue(value: unknown): string {
   return valueText(value, new RenderBudget(DEFAULT_RENDER_LIMITS.maxRenderedBytes));
@@ -143,12 +137,6 @@ export function formatValue(value: unknown): string {
  * Looks `key` (and then the `rest` of a dotted name) up through the context stack, innermost first, mustache-style:
  * a plain name is only found on object contexts; a dotted path is walked from each context until one resolves it
  * completely. Every step reads own properties only. `key === '.'` is the current context.
- *
- * @example
- * ```ts
- * lookupName([{ a: { b: 1 } }], 0, 'a', ['b']); // 1
- * lookupName([Object.create(null)], 0, 'constructor', null); // undefined
- * ```
  */
 export function lookupName(
   stack: readonly unknown[],
