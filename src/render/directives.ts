@@ -199,16 +199,7 @@ async function resolveGlob(pattern: string, resolver: ResourceResolver, budget: 
   return text;
 }
 
-/**
- * Resolves the directives of ONE render (all templates of one prompt) in parallel, and returns directive URI ->
- * the text it renders (see the module notes for the format). Enforces `limits` across the whole render: more than
- * `maxResources` documents (each glob match counts; `alreadyEmbedded` included) or directive texts longer than
- * `maxRenderedBytes` -> PromptError `LIMIT_EXCEEDED`, thrown as soon as the limit is crossed (pending reads are
- * aborted through the context's signal). Unknown resource or a glob with no match -> `RESOURCE_NOT_FOUND`
- * (`Resource not found: <uri>`); a resolver's `RESOURCE_DENIED` passes through; with `onResourceError: 'inline'`
- * both render a visible note instead. Any other resolver failure, a glob without `resolver.list`, or no resolver at
- * all -> `INTERNAL_ERROR` (an operator fault; the cause is kept for the logs).
- */
+/** Resolves one render's directives in parallel into URI -> text, within `limits` (LIMIT_EXCEEDED as soon as crossed) and the deadline. */
 export async function resolveResourceDirectives(
   directives: readonly string[],
   resolver: ResourceResolver | undefined,
@@ -246,16 +237,7 @@ export async function resolveResourceDirectives(
   }
 }
 
-/**
- * Resolves a `{type: "resource"}` content block's (already rendered) URI into the `resource` of an EmbeddedResource:
- * `{uri, mimeType?, text}` or `{uri, mimeType?, blob}`. The URI is read exactly (no globs). Unknown ->
- * `RESOURCE_NOT_FOUND` (or, inline, a text resource holding `[resource not found: <uri>]`); denied passes through
- * (inline: `[resource denied: <uri>]`); text or blob longer than `maxRenderedBytes` -> `LIMIT_EXCEEDED`; any other
- * failure -> `INTERNAL_ERROR`. Count these blocks against `maxResources` via
- * `resolveResourceDirectives(..., {alreadyEmbedded})`. The result's mimeType is the resolver's, or `options.mimeType`
- * only when the resolver gives none. Internal errors name `options.uriTemplate` (when given) instead of the rendered
- * URI, so no argument value reaches the logs.
- */
+/** Resolves a resource block's rendered URI into EmbeddedResource contents (errors name `uriTemplate` when given). */
 export async function resolveEmbeddedResource(
   uri: string,
   resolver: ResourceResolver | undefined,

@@ -86,29 +86,21 @@ export function utf8ByteLength(text: string): number {
   return bytes;
 }
 
-/**
- * The LIMIT_EXCEEDED error for too many embedded resources.
- */
+/** The LIMIT_EXCEEDED error for too many embedded resources. */
 export function tooManyResources(max: number): PromptError {
   return new PromptError('LIMIT_EXCEEDED', `Prompt embeds more than ${max} resources`, {
     data: { limit: 'maxResources', max },
   });
 }
 
-/**
- * The LIMIT_EXCEEDED error for too much rendered text.
- */
+/** The LIMIT_EXCEEDED error for too much rendered text. */
 export function tooManyBytes(max: number): PromptError {
   return new PromptError('LIMIT_EXCEEDED', `Rendered prompt exceeds ${max} bytes`, {
     data: { limit: 'maxRenderedBytes', max },
   });
 }
 
-/**
- * Throws PromptError `LIMIT_EXCEEDED` ("Rendered prompt exceeds N bytes") when the rendered text is over
- * `limits.maxRenderedBytes` UTF-8 bytes. Give a byte count, or the text(s) themselves: texts are only measured when
- * their UTF-16 length cannot settle the question (length <= bytes <= 3 x length), so the common case costs nothing.
- */
+/** Throws LIMIT_EXCEEDED when the texts (or a byte count) exceed `maxRenderedBytes`; measures UTF-8 only when UTF-16 length cannot decide. */
 export function assertRenderedSize(
   rendered: number | string | readonly string[],
   limits: Pick<RenderLimits, 'maxRenderedBytes'> = DEFAULT_RENDER_LIMITS,

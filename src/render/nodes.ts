@@ -45,13 +45,7 @@ function unresolved(uri: string): PromptError {
   return new PromptError('INTERNAL_ERROR', `Resource directive '${uri}' was not resolved before rendering`);
 }
 
-/**
- * Renders nodes against a context stack (`stack[0]` is the view, `stack[depth]` the innermost context), counting
- * every append and every section repetition against `budget` (so an amplifying template stops at the limit).
- * Sections follow mustache: a falsy value (or empty array) skips the body; an array repeats it per item; an object,
- * string or number becomes the innermost context; `true` renders the body in the current context. Functions in the
- * data are never called. Recursion goes one level per nested section, capped at compile time (`MAX_SECTION_DEPTH`).
- */
+/** Renders nodes against a context stack (mustache section rules, functions never called), counting every append and repetition against `budget`. */
 export function renderNodes(
   nodes: readonly TemplateNode[],
   stack: unknown[],
@@ -114,10 +108,7 @@ export function renderNodes(
   return out;
 }
 
-/**
- * Adds to `found` the directive URIs a render with this context stack would reach (sections evaluated exactly as
- * {@link renderNodes} does, repetitions counted against the same kind of budget).
- */
+/** Adds the directive URIs a render with this stack would reach to `found` (same section rules and budget as renderNodes). */
 export function collectDirectives(
   nodes: readonly TemplateNode[],
   stack: unknown[],

@@ -56,14 +56,7 @@ class GuardFailure {
 
 const BLOCK_TYPES = 'text, image, audio, resource_link, resource';
 
-/**
- * Validates what a programmatic render produced (after {@link normalizeRenderOutput}) and returns a spec-exact copy.
- *
- * Throws `PromptError('INTERNAL_ERROR', ...)` when the texts, resource texts, base64 data and description together
- * exceed `maxRenderedBytes` UTF-8 bytes (the render function broke the limit: a server fault, logged; clients see
- * "Internal error") and for anything malformed, with a message for the logs such as
- * `prompt 'x' render returned messages[1].role 'system': must be 'user' or 'assistant'`.
- */
+/** Validates a render function's (normalized) output and returns a spec-exact copy; anything malformed or oversized is INTERNAL_ERROR. */
 export function guardPromptResult(value: unknown, options: GuardOptions): GetPromptResult {
   /** The strings that count toward the size limit, measured lazily by assertRenderedSize. */
   const sizes: string[] = [];
@@ -92,12 +85,7 @@ export function guardPromptResult(value: unknown, options: GuardOptions): GetPro
   return result;
 }
 
-/**
- * Turns what a `render` function may return into the shape of a `GetPromptResult` (not yet validated): a string
- * becomes one user text message, an array becomes `{messages}`; `description` (the definition's) is added when the
- * output has none. Anything else is returned as it is, for {@link guardPromptResult} to reject. Never mutates
- * `output`.
- */
+/** A render function's string or message array as `{description?, messages}`; anything else is returned for the guard to reject. */
 export function normalizeRenderOutput(output: unknown, description?: string): unknown {
   let normalized: unknown = output;
   if (typeof output === 'string') {

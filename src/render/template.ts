@@ -1,20 +1,6 @@
 /**
  * Templates: compile once (mustache syntax, no HTML escaping, partials inlined, `{{resource:URI}}` directives found),
- * render many times from the compact parsed form.
- *
- * Rules of the template language (logic-less mustache):
- * - `{{name}}`, `{{{name}}}` and `{{&name}}` are the same: values are NEVER escaped.
- * - `{{#name}}...{{/name}}` renders when the value is truthy (repeated per item for arrays, with the item as the
- *   innermost context); `{{^name}}...{{/name}}` renders when it is falsy or an empty array.
- * - Dotted names (`{{user.name}}`) read own properties only, at every step; prototype members (`constructor`,
- *   `__proto__`, `toString`) are never found.
- * - `{{> name}}` includes a partial, resolved when the template is compiled (an unknown partial is a definition
- *   error; recursive partials are not supported).
- * - `{{resource:URI}}` (or `{{{resource:URI}}}`) embeds a resource's text; the URI is literal text (arguments are not
- *   interpolated into it); a URI containing `*` is a glob.
- * - Values render as `formatValue` (values.ts) describes; a value containing `{{x}}` is inserted literally.
- * - Sections nest at most 100 levels deep, counting the sections of included partials; partials include partials at
- *   most 100 levels deep (deeper is a definition error, never a stack overflow).
+ * render many times from the compact parsed form. The language rules are in the README ("Templates").
  *
  * @module
  */
@@ -275,12 +261,7 @@ function partialsUnchanged(template: Template, partials: PartialLookup | undefin
   return true;
 }
 
-/**
- * Shares compiled templates between identical template texts, per owner (a registry), never module-global.
- * Reference counted: every `acquire` must be paired with a `release`; the last release frees the entry. A cached
- * template is reused only while the partials it inlined still have the same text. Declared-argument checks run on
- * every `acquire` (they depend on the caller's options).
- */
+/** Shares compiled templates between identical texts, per registry; reference counted (`acquire` / `release`). */
 export class TemplateCache {
   readonly #entries = new Map<string, CacheEntry[]>();
   #size = 0;

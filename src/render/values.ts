@@ -133,11 +133,7 @@ export function formatValue(value: unknown): string {
   return valueText(value, new RenderBudget(DEFAULT_RENDER_LIMITS.maxRenderedBytes));
 }
 
-/**
- * Looks `key` (and then the `rest` of a dotted name) up through the context stack, innermost first, mustache-style:
- * a plain name is only found on object contexts; a dotted path is walked from each context until one resolves it
- * completely. Every step reads own properties only. `key === '.'` is the current context.
- */
+/** Looks a (dotted) name up through the context stack, innermost first, reading own properties only; `.` is the current context. */
 export function lookupName(
   stack: readonly unknown[],
   depth: number,
