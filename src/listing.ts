@@ -6,6 +6,7 @@
  */
 import type { PromptDefinition } from './definition/types.js';
 import { isRecord } from './json.js';
+import { wellFormed } from './render/result-guard.js';
 import type { Prompt, PromptArgument } from './types.js';
 
 const NO_PROPERTIES: Readonly<Record<string, unknown>> = Object.freeze({});
@@ -20,7 +21,8 @@ export function schemaProperties(def: PromptDefinition): Readonly<Record<string,
 export function promptListing(def: PromptDefinition): Prompt {
   const listed = listArguments(def);
   const args = listed.length > 0 ? listed : undefined;
-  const { name, description } = def;
+  const name = def.name;
+  const description = def.description === undefined ? undefined : wellFormed(def.description);
   let listing: Prompt;
   if (def.title === undefined && def.icons === undefined && def._meta === undefined) {
     // One literal per common shape: every property stays in-object (10,000 listings, no property backing stores).
@@ -28,7 +30,7 @@ export function promptListing(def: PromptDefinition): Prompt {
     else listing = args === undefined ? { name, description } : { name, description, arguments: args };
   } else {
     listing = { name };
-    if (def.title !== undefined) listing.title = def.title;
+    if (def.title !== undefined) listing.title = wellFormed(def.title);
     if (description !== undefined) listing.description = description;
     if (args !== undefined) listing.arguments = args;
     if (def.icons !== undefined) listing.icons = def.icons.map((icon) => Object.freeze({ ...icon }));
@@ -65,7 +67,9 @@ function listArguments(def: PromptDefinition): PromptArgument[] {
   return out;
 }
 
-function listed(name: string, title: string | undefined, description: string | undefined, required: boolean): PromptArgument {
+function listed(name: string, rawTitle: string | undefined, rawDescription: string | undefined, required: boolean): PromptArgument {
+  const title = rawTitle === undefined ? undefined : wellFormed(rawTitle);
+  const description = rawDescription === undefined ? undefined : wellFormed(rawDescription);
   if (title === undefined) return description === undefined ? { name, required } : { name, description, required };
   return description === undefined ? { name, title, required } : { name, title, description, required };
 }

@@ -98,7 +98,7 @@ export function renderTemplates(
 ): GetPromptResult | Promise<GetPromptResult> {
   const { messages, directiveTemplates, embedded } = plan;
   const budget = new RenderBudget(env.limits.maxRenderedBytes);
-  if (description !== undefined) budget.spend(description);
+  if (description !== undefined) budget.spend((description = wellFormed(description)));
   if (directiveTemplates.length > 0) {
     // Only the directives this view reaches (one inside a section that will not render is neither read nor counted).
     const needed = new Set<string>();

@@ -208,6 +208,13 @@ describe('a template result is never malformed', () => {
     expect((await rejectionOf(registry.getPrompt('echo', { text: 'a\uD800b' }))).toJsonRpcError().code).toBe(-32602);
   });
 
+  it('replaces lone surrogates in descriptions, in results and in the listing', async () => {
+    const registry = new PromptRegistry();
+    registry.add({ name: 'described', description: 'odd \uD800', arguments: [{ name: 'a', description: '\uDC00' }], messages: [{ role: 'user', content: 'hi {{a}}' }] });
+    expect((await registry.getPrompt('described', { a: 'x' })).description).toBe('odd \uFFFD');
+    expect(registry.get('described')).toMatchObject({ description: 'odd \uFFFD', arguments: [{ name: 'a', description: '\uFFFD' }] });
+  });
+
   it('replaces lone surrogates in rendered text and resource texts with U+FFFD', async () => {
     const resources = createMemoryResourceResolver({ 'docs://odd': 'a\uD800b\uDC00c 😀' });
     const registry = new PromptRegistry({ resources });
