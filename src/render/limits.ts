@@ -45,6 +45,11 @@ export class RenderBudget {
     if ((this.units -= text.length) < 0) throw tooManyBytes(this.maxBytes);
   }
 
+  /** Counts `units` UTF-16 code units as written; throws LIMIT_EXCEEDED past the limit. */
+  spendUnits(units: number): void {
+    if ((this.units -= units) < 0) throw tooManyBytes(this.maxBytes);
+  }
+
   /** Counts one section repetition; throws LIMIT_EXCEEDED past the limit. */
   repeat(): void {
     if (--this.repeats < 0) {

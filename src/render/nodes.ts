@@ -54,10 +54,13 @@ export function renderNodes(
   budget: RenderBudget,
 ): string {
   let out = '';
+  // Text and string values written here are counted once at the end (bounded by this call's own nodes); nested
+  // sections count their output as each repetition returns, so amplification still stops at the limit.
+  let own = 0;
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i] as TemplateNode;
     if (typeof node === 'string') {
-      budget.spend(node);
+      own += node.length;
       out += node;
       continue;
     }
@@ -65,7 +68,7 @@ export function renderNodes(
       case VARIABLE: {
         const value = lookupName(stack, depth, node.key, node.rest);
         if (typeof value === 'string') {
-          budget.spend(value);
+          own += value.length;
           out += value;
         } else if (value !== undefined && value !== null) {
           out += valueText(value, budget);
@@ -100,11 +103,12 @@ export function renderNodes(
       default: {
         const text = resources?.get(node.key);
         if (text === undefined) throw unresolved(node.key);
-        budget.spend(text);
+        own += text.length;
         out += text;
       }
     }
   }
+  budget.spendUnits(own);
   return out;
 }
 
