@@ -197,17 +197,16 @@ function checkDeclared(template: Template, options: CompileTemplateOptions): voi
   const iterable = options.iterableArguments;
   let reported: Set<string> | undefined;
   let problems: DefinitionProblem[] | undefined;
-  const found: { message: string; offset: number }[] = [];
-  if (template.viewDot !== undefined) {
-    found.push({ message: VIEW_DOT, offset: template.viewDot });
-  }
+  let found: { message: string; offset: number }[] | undefined;
+  if (template.viewDot !== undefined) found = [{ message: VIEW_DOT, offset: template.viewDot }];
   for (const ref of template.names) {
     if (declared.has(ref.name) || reported?.has(ref.name) || !isChecked(ref.sections, declared, iterable)) continue;
     (reported ??= new Set()).add(ref.name);
     const message =
       ref.via === '' ? `undeclared argument '${ref.name}' in template` : `${ref.via}undeclared argument '${ref.name}'`;
-    found.push({ message, offset: ref.offset });
+    (found ??= []).push({ message, offset: ref.offset });
   }
+  if (found === undefined) return;
   for (const { message, offset } of found) {
     const problem = problemAt(template.source, message, offset, options.pointer ?? '');
     if (options.undeclared === 'warn') {
