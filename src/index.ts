@@ -39,7 +39,7 @@ export type {
 } from './types.js';
 export { ERROR_TABLE, JSON_RPC_ERROR_CODES, PromptError, errorTableEntry, isPromptError, toPromptError } from './errors.js';
 export type { ErrorTableEntry, PromptErrorCode, PromptErrorOptions } from './errors.js';
-export type { ResourceContents, ResourceReadContext, ResourceResolver } from './resources.js';
+export type { AssetLoader, ResourceContents, ResourceReadContext, ResourceResolver } from './resources.js';
 export type {
   ArgumentType,
   ArgumentValue,
@@ -108,7 +108,6 @@ export type {
   RenderLimits,
   ResourceErrorMode,
 } from './render/index.js';
-export type { AssetLoader } from './compile.js';
 export { PromptRegistry } from './registry.js';
 export type {
   CompletionValues,

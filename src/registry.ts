@@ -5,8 +5,8 @@
  */
 import { ArgumentValidatorCache } from './arguments/index.js';
 import type { ArgumentValidationOptions } from './arguments/index.js';
-import type { AssetLoader, CompileEnvironment, CompiledPrompt, RenderEnvironment } from './compile.js';
-import { compilePrompt, validateArguments } from './compile.js';
+import type { CompileEnvironment, CompiledPrompt, RenderEnvironment } from './render/prompt.js';
+import { compilePrompt, validateArguments } from './render/prompt.js';
 import { CursorCodec } from './cursor.js';
 import { createDefinitionError, parsePromptDefinition } from './definition/index.js';
 import type { DefinitionErrorOptions } from './definition/index.js';
@@ -16,7 +16,7 @@ import type { Logger, SafeLogger } from './logger.js';
 import { toSafeLogger } from './logger.js';
 import { DEFAULT_RENDER_LIMITS, TemplateCache } from './render/index.js';
 import type { RenderLimits, ResourceErrorMode } from './render/index.js';
-import type { ResourceResolver } from './resources.js';
+import type { AssetLoader, ResourceResolver } from './resources.js';
 import type { GetPromptResult, ListPromptsResult, Prompt } from './types.js';
 
 /** Options of {@link PromptRegistry}. */
@@ -27,7 +27,7 @@ export interface PromptRegistryOptions {
   assets?: AssetLoader;
   /** Default page size of {@link PromptRegistry.list}; by default every prompt is in one page. */
   pageSize?: number;
-  /** Render limits: resources per render (default 50) and rendered bytes per prompt (default 1 MiB). */
+  /** Render limits: resources per render (default 50), rendered bytes per prompt (default 1 MiB), resource wait (default 10 s). */
   limits?: Partial<RenderLimits>;
   /** Unknown resource: `"error"` (RESOURCE_NOT_FOUND, default) or `"inline"` (a visible note in the text). */
   onResourceError?: ResourceErrorMode;
@@ -117,6 +117,7 @@ export class PromptRegistry {
     this.#pageSize = options.pageSize;
     this.#systemRole = options.systemRole ?? 'reject';
     const partials = options.partials === undefined ? undefined : copyPartials(options.partials);
+    const limits = renderLimits(options.limits);
     const validation: ArgumentValidationOptions = {};
     if (options.maxArgumentLength !== undefined) {
       assertPositiveInteger(options.maxArgumentLength, 'maxArgumentLength');
@@ -132,11 +133,12 @@ export class PromptRegistry {
       onWarning: (message) => this.#log.warn({ event: 'definition_warning' }, message),
       assets: options.assets,
       resources: options.resources,
+      maxRenderedBytes: limits.maxRenderedBytes,
     };
     this.#renderEnv = {
       resources: options.resources,
       assets: options.assets,
-      limits: renderLimits(options.limits),
+      limits,
       onResourceError: options.onResourceError ?? 'error',
     };
   }
@@ -320,7 +322,9 @@ export class PromptRegistry {
     if (signal !== undefined) renderContext.signal = signal;
     if (context.extra !== undefined) renderContext.extra = context.extra;
     try {
-      return await prompt.render(values, renderContext, this.#renderEnv);
+      const rendered = prompt.render(values, renderContext, this.#renderEnv);
+      // A synchronous render (text templates, no resources) skips one await.
+      return rendered instanceof Promise ? await rendered : rendered;
     } catch (error) {
       if (isAborted(signal)) {
         // The caller gave up: whatever failed because of that is not a server fault worth an error log.
@@ -513,6 +517,10 @@ function renderLimits(limits: Partial<RenderLimits> | undefined): RenderLimits {
   if (limits?.maxRenderedBytes !== undefined) {
     assertPositiveInteger(limits.maxRenderedBytes, 'limits.maxRenderedBytes');
     out.maxRenderedBytes = limits.maxRenderedBytes;
+  }
+  if (limits?.resourceTimeoutMs !== undefined) {
+    assertPositiveInteger(limits.resourceTimeoutMs, 'limits.resourceTimeoutMs');
+    out.resourceTimeoutMs = limits.resourceTimeoutMs;
   }
   return out;
 }

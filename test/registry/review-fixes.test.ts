@@ -82,12 +82,13 @@ describe('PromptRegistry: resources and limits', () => {
 
   it('counts the description toward the rendered size of a template prompt', async () => {
     const registry = new PromptRegistry({ limits: { maxRenderedBytes: 10 } });
+    const text = { role: 'user' as const, content: '{{text}}' };
     registry.add([
-      { name: 'fits', description: '12345', messages: [{ role: 'user', content: '12345' }] },
-      { name: 'over', description: '123456', messages: [{ role: 'user', content: '12345' }] },
+      { name: 'fits', description: '12345', arguments: [{ name: 'text' }], messages: [text] },
+      { name: 'over', description: '123456', arguments: [{ name: 'text' }], messages: [text] },
     ]);
-    await registry.getPrompt('fits');
-    expect((await rejectionOf(registry.getPrompt('over'))).code).toBe('LIMIT_EXCEEDED');
+    await registry.getPrompt('fits', { text: '12345' });
+    expect((await rejectionOf(registry.getPrompt('over', { text: '12345' }))).code).toBe('LIMIT_EXCEEDED');
   });
 });
 
