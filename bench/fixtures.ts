@@ -1,4 +1,4 @@
-/** Shared benchmark fixtures: the `review_code` prompt of issue 3 §5 and generated catalogues. */
+/** Shared benchmark fixtures: the `review_code` prompt and generated catalogues. */
 import type { PromptDefinition } from '../src/index.js';
 
 export const LANGUAGES = ['typescript', 'python', 'go', 'rust', 'java'] as const;

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the speed and memory targets of issue 3 §5, measured side by side in one run.
+ * `npm run bench`: the speed and memory targets, measured side by side in one run.
  *
  * - getPrompt vs the floor (mustache render of pre-parsed tokens + a precompiled ajv validator + building the
  *   result) and vs the official SDK's McpServer.registerPrompt handler, on `review_code`.

@@ -250,3 +250,11 @@ export function errorClassName(error: unknown): string {
   }
   return 'Object';
 }
+
+/** Longest piece of client input (a name, a URI) quoted in an error message. */
+const MAX_ECHOED = 128;
+
+/** @internal Client input as quoted in an error message: cut at 128 characters with an ellipsis. */
+export function echoed(text: string): string {
+  return text.length > MAX_ECHOED ? `${text.slice(0, MAX_ECHOED)}…` : text;
+}

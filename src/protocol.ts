@@ -5,7 +5,7 @@
  * @module
  */
 import { isRecord } from './json.js';
-import { JSON_RPC_ERROR_CODES, PromptError, toPromptError } from './errors.js';
+import { JSON_RPC_ERROR_CODES, PromptError, echoed, toPromptError } from './errors.js';
 import type { PromptRegistry, RequestContext } from './registry.js';
 import type {
   CompleteParams,
@@ -240,7 +240,7 @@ export async function handleJsonRpc(
   const method = parsed['method'];
   if (id === undefined) return null;
   if (!METHODS.has(method)) {
-    return errorResponse(id, { code: JSON_RPC_ERROR_CODES.METHOD_NOT_FOUND, message: `Method not found: ${method}` });
+    return errorResponse(id, { code: JSON_RPC_ERROR_CODES.METHOD_NOT_FOUND, message: `Method not found: ${echoed(method)}` });
   }
   const handlers = isHandlers(target) ? target : handlersFor(target);
   try {

@@ -11,7 +11,7 @@ import { CursorCodec } from './cursor.js';
 import { createDefinitionError, parsePromptDefinition } from './definition/index.js';
 import type { DefinitionErrorOptions } from './definition/index.js';
 import type { PromptDefinition, RenderContext, SystemRolePolicy } from './definition/types.js';
-import { PromptError, errorClassName, isPromptError, toPromptError } from './errors.js';
+import { PromptError, echoed, errorClassName, isPromptError, toPromptError } from './errors.js';
 import type { Logger, SafeLogger } from './logger.js';
 import { toSafeLogger } from './logger.js';
 import { DEFAULT_RENDER_LIMITS, TemplateCache } from './render/index.js';
@@ -99,7 +99,8 @@ const MAX_COMPLETION_VALUES = 100;
  */
 export class PromptRegistry {
   readonly #prompts = new Map<string, CompiledPrompt>();
-  #sorted: string[] | undefined;
+  /** Names in code-unit order, kept sorted on every change (binary-search insert/remove). */
+  readonly #sorted: string[] = [];
   #allListings: Prompt[] | undefined;
   readonly #listeners = new Set<(event: RegistryChangeEvent) => void>();
   readonly #pending: RegistryChangeEvent[] = [];
@@ -206,7 +207,8 @@ export class PromptRegistry {
       removed.push(name);
     }
     if (removed.length === 0) return false;
-    this.#invalidate();
+    removeSorted(this.#sorted, removed);
+    this.#allListings = undefined;
     this.#emit({ type: 'remove', names: removed });
     return true;
   }
@@ -305,34 +307,41 @@ export class PromptRegistry {
    * const { messages } = await registry.getPrompt('review_code', { code: 'x = 1', language: 'python' });
    * ```
    */
-  async getPrompt(name: string, args?: unknown, context: RequestContext = {}): Promise<GetPromptResult> {
+  getPrompt(name: string, args?: unknown, context: RequestContext = {}): Promise<GetPromptResult> {
+    // Not async: a synchronous render (text templates, no resources) settles without an extra await.
     const prompt = this.#prompts.get(name);
-    if (prompt === undefined) throw new PromptError('PROMPT_NOT_FOUND', `Unknown prompt: ${name}`);
+    if (prompt === undefined) return Promise.reject(unknownPrompt(name));
     let values: Record<string, unknown>;
     try {
       values = validateArguments(prompt, args);
     } catch (error) {
       // A client's mistake passes through; a broken schema (a server fault) is logged like a render failure.
-      throw this.#reportRenderError(name, error);
+      return Promise.reject(this.#reportRenderError(name, error));
     }
     const signal = context.signal;
-    if (isAborted(signal)) throw cancelled(name, signal!);
+    if (isAborted(signal)) return Promise.reject(cancelled(name, signal!));
     const renderContext: RenderContext = { promptName: name };
     if (this.#renderEnv.resources !== undefined) renderContext.resources = this.#renderEnv.resources;
     if (signal !== undefined) renderContext.signal = signal;
     if (context.extra !== undefined) renderContext.extra = context.extra;
     try {
       const rendered = prompt.render(values, renderContext, this.#renderEnv);
-      // A synchronous render (text templates, no resources) skips one await.
-      return rendered instanceof Promise ? await rendered : rendered;
+      if (!(rendered instanceof Promise)) return Promise.resolve(rendered);
+      return rendered.catch((error: unknown) => {
+        throw this.#renderFailure(name, signal, error);
+      });
     } catch (error) {
-      if (isAborted(signal)) {
-        // The caller gave up: whatever failed because of that is not a server fault worth an error log.
-        this.#log.debug({ event: 'prompt_cancelled', prompt: name }, 'prompt request cancelled');
-        throw cancelled(name, signal!);
-      }
-      throw this.#reportRenderError(name, error);
+      return Promise.reject(this.#renderFailure(name, signal, error));
     }
+  }
+
+  #renderFailure(name: string, signal: AbortSignal | undefined, error: unknown): PromptError {
+    if (isAborted(signal)) {
+      // The caller gave up: whatever failed because of that is not a server fault worth an error log.
+      this.#log.debug({ event: 'prompt_cancelled', prompt: name }, 'prompt request cancelled');
+      return cancelled(name, signal!);
+    }
+    return this.#reportRenderError(name, error);
   }
 
   /**
@@ -346,7 +355,7 @@ export class PromptRegistry {
    */
   async complete(name: string, argumentName: string, value: string, context: RequestContext = {}): Promise<CompletionValues> {
     const prompt = this.#prompts.get(name);
-    if (prompt === undefined) throw new PromptError('PROMPT_NOT_FOUND', `Unknown prompt: ${name}`);
+    if (prompt === undefined) throw unknownPrompt(name);
     const arg = prompt.argument(argumentName);
     let all: readonly string[] = [];
     if (arg?.complete !== undefined) {
@@ -409,22 +418,19 @@ export class PromptRegistry {
 
   #commit(compiled: CompiledPrompt[], type: 'add' | 'set'): void {
     if (compiled.length === 0) return;
+    const added: string[] = [];
     for (const c of compiled) {
       const old = this.#prompts.get(c.name);
       this.#prompts.set(c.name, c);
-      old?.release();
+      if (old === undefined) added.push(c.name);
+      else old.release();
     }
-    this.#invalidate();
+    insertSorted(this.#sorted, added);
+    this.#allListings = undefined;
     this.#emit({ type, names: compiled.map((c) => c.name) });
   }
 
-  #invalidate(): void {
-    this.#sorted = undefined;
-    this.#allListings = undefined;
-  }
-
   #names(): string[] {
-    if (this.#sorted === undefined) this.#sorted = [...this.#prompts.keys()].sort(compareCodeUnits);
     return this.#sorted;
   }
 
@@ -465,6 +471,10 @@ function isAborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
 }
 
+function unknownPrompt(name: string): PromptError {
+  return new PromptError('PROMPT_NOT_FOUND', `Unknown prompt: ${echoed(name)}`);
+}
+
 function cancelled(name: string, signal: AbortSignal): PromptError {
   return new PromptError('INTERNAL_ERROR', `prompt '${name}': request cancelled`, { cause: signal.reason });
 }
@@ -488,6 +498,37 @@ function isDefinitionArray(value: PromptDefinition | readonly PromptDefinition[]
 
 function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Inserts names (none already present) keeping `sorted` in order: in place for a few, by one merge for many. */
+function insertSorted(sorted: string[], names: readonly string[]): void {
+  if (names.length === 0) return;
+  if (names.length <= 32) {
+    for (const name of names) sorted.splice(upperBound(sorted, name), 0, name);
+    return;
+  }
+  const incoming = [...names].sort(compareCodeUnits);
+  const merged: string[] = new Array(sorted.length + incoming.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < sorted.length && j < incoming.length) merged[k++] = sorted[i]! < incoming[j]! ? sorted[i++]! : incoming[j++]!;
+  while (i < sorted.length) merged[k++] = sorted[i++]!;
+  while (j < incoming.length) merged[k++] = incoming[j++]!;
+  sorted.length = 0;
+  for (const name of merged) sorted.push(name);
+}
+
+/** Removes names (all present) from `sorted`: in place for a few, by one filter pass for many. */
+function removeSorted(sorted: string[], names: readonly string[]): void {
+  if (names.length <= 32) {
+    for (const name of names) sorted.splice(upperBound(sorted, name) - 1, 1);
+    return;
+  }
+  const gone = new Set(names);
+  let k = 0;
+  for (const name of sorted) if (!gone.has(name)) sorted[k++] = name;
+  sorted.length = k;
 }
 
 /** Index of the first name strictly greater than `after`. */

@@ -1,8 +1,7 @@
 /**
  * Response helpers shared by every adapter (HTTP, CGI, MCP tool, agent tool), so one value has one JSON shape
- * whatever the transport (seed 004): `{"result": ...}` / `{"result0": ..., "result1": ...}` / `{}` on success,
- * `{"error": "..."}` (+ `data` for exposed errors) on failure. Also the plain-text rendering of a prompt for agents
- * (seed 001).
+ * whatever the transport: `{"result": ...}` / `{"result0": ..., "result1": ...}` / `{}` on success,
+ * `{"error": "..."}` (+ `data` for exposed errors) on failure. Also the plain-text rendering of a prompt for agents.
  *
  * @module
  */
@@ -193,7 +192,7 @@ function errorToolResult(body: ErrorResponseBody): CallToolResult {
 }
 
 /**
- * Formats a prompt as plain text for an agent's tool result (seed 001):
+ * Formats a prompt as plain text for an agent's tool result:
  * `Prompt: <name>\nDescription: <d>\n\nMessages:\n1. User: ...\n2. Assistant: ...\n`. The Description line is
  * present only for a non-empty description. Non-text blocks are described: `[image image/png, 1234 bytes]`,
  * `[audio audio/wav, 5 bytes]` (decoded sizes), `[resource <uri>]` followed by its text on the next line,

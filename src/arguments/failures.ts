@@ -1,5 +1,5 @@
 /**
- * Builders of the -32602 failure objects (seed 003 shapes), their mapping to PromptError, and the
+ * Builders of the -32602 failure objects, their mapping to PromptError, and the
  * INVALID_PROMPT_DEFINITION error thrown for a broken argument schema.
  *
  * @module

@@ -1,5 +1,5 @@
 /**
- * Types of argument validation: options, the -32602 failure shapes (seed 003 contract) and the compiled validator.
+ * Types of argument validation: options, the -32602 failure shapes and the compiled validator.
  *
  * @module
  */

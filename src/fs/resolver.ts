@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PromptError, isPromptError, matchResourcePattern } from '../index.js';
+import { echoed } from '../errors.js';
 import type { BlobResourceContents, ResourceResolver, TextResourceContents } from '../index.js';
 import { resolveConfined, relativePathProblem } from './confine.js';
 import { isTextMimeType, mimeTypeOf } from './mime.js';
@@ -69,7 +70,7 @@ interface Cached {
 }
 
 function denied(uri: string, why: string): PromptError {
-  return new PromptError('RESOURCE_DENIED', `Resource access denied: ${uri}`, { data: { uri, reason: why } });
+  return new PromptError('RESOURCE_DENIED', `Resource access denied: ${echoed(uri)}`, { data: { uri: echoed(uri), reason: why } });
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {
@@ -278,7 +279,7 @@ export function createFileResourceResolver(options: FileResourceResolverOptions)
     },
     async readResource(uri) {
       const contents = await read(uri);
-      if (contents === undefined) throw new PromptError('RESOURCE_NOT_FOUND', `Resource not found: ${uri}`);
+      if (contents === undefined) throw new PromptError('RESOURCE_NOT_FOUND', `Resource not found: ${echoed(uri)}`);
       return { contents: [contents] };
     },
     invalidate() {

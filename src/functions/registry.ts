@@ -7,7 +7,7 @@ import { ArgumentValidatorCache, argumentFailureToPromptError, getArgumentSchema
 import type { ArgumentValidationOptions, CompiledArgumentValidator } from '../arguments/index.js';
 import { argumentNameProblem, createDefinitionError, promptNameProblem } from '../definition/index.js';
 import type { DefinitionProblem, PromptArgumentDefinition } from '../definition/types.js';
-import { PromptError, errorClassName, isPromptError } from '../errors.js';
+import { PromptError, echoed, errorClassName, isPromptError } from '../errors.js';
 import { isRecord } from '../json.js';
 import { toSafeLogger } from '../logger.js';
 import type { Logger, SafeLogger } from '../logger.js';
@@ -44,8 +44,6 @@ interface Entry {
 }
 
 const RESULTS: readonly FunctionResults[] = ['one', 'many', 'none'];
-/** Names echoed in error messages are cut here (client input is bounded in what we send back). */
-const MAX_ECHOED_NAME = 128;
 
 /**
  * A set of functions served as MCP tools (`attachFunctions` in `mcp-prompt-kit/mcp`) or HTTP endpoints. Arguments
@@ -220,8 +218,7 @@ export class FunctionRegistry {
 
 /** @internal The error for an unknown function name (the name is cut at 128 characters). */
 export function functionNotFound(name: string): PromptError {
-  const shown = name.length > MAX_ECHOED_NAME ? `${name.slice(0, MAX_ECHOED_NAME)}…` : name;
-  return new PromptError('FUNCTION_NOT_FOUND', `Function not found: ${shown}`);
+  return new PromptError('FUNCTION_NOT_FOUND', `Function not found: ${echoed(name)}`);
 }
 
 function definitionProblems(def: unknown): DefinitionProblem[] {

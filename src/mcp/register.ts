@@ -3,7 +3,7 @@
  *
  * Both registrations hand our handler the request's params untouched: the SDKs' own request schemas would turn a
  * malformed request (say `name: 5`) into -32603, while our protocol handlers answer every client mistake with
- * -32602, and accept `arguments` omitted (SDK issue #1869).
+ * -32602, and accept `arguments` omitted (typescript-sdk#1869).
  *
  * @module
  */

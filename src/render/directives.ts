@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { PromptError, errorClassName, isPromptError } from '../errors.js';
+import { PromptError, echoed, errorClassName, isPromptError } from '../errors.js';
 import type { BlobResourceContents, TextResourceContents } from '../types.js';
 import { base64DecodedSize, isBase64 } from '../encoding.js';
 import type { ResourceContents, ResourceReadContext, ResourceResolver } from '../resources.js';
@@ -56,7 +56,7 @@ export interface ResolveEmbeddedOptions {
 type Outcome = { kind: 'ok'; contents: ResourceContents } | { kind: 'not-found' } | { kind: 'denied'; error: PromptError };
 
 function notFound(uri: string, cause?: unknown): PromptError {
-  return new PromptError('RESOURCE_NOT_FOUND', `Resource not found: ${uri}`, cause === undefined ? {} : { cause });
+  return new PromptError('RESOURCE_NOT_FOUND', `Resource not found: ${echoed(uri)}`, cause === undefined ? {} : { cause });
 }
 
 /** What a log may say about a foreign error: its class ("TypeError"), never its message (see errorClassName). */

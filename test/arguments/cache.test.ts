@@ -283,7 +283,7 @@ describe('check() at registration', () => {
 describe('validatePromptArguments (standalone) cache', () => {
   it('gives correct answers while cycling through more declarations than its cache holds', () => {
     const decl = (i: number): PromptArgumentDefinition[] => [{ name: 'n', type: 'integer', maximum: i }];
-    for (let round = 0; round < 2; round++) {
+    for (let pass = 0; pass < 2; pass++) {
       for (let i = 0; i < 300; i++) {
         expect(validatePromptArguments({ n: String(i) }, decl(i)).ok).toBe(true);
         expect(validatePromptArguments({ n: String(i + 1) }, decl(i)).ok).toBe(false);

@@ -102,7 +102,7 @@ describe('numbers that are not finite', () => {
   });
 });
 
-describe('seed 003 error details', () => {
+describe('error details of argument failures', () => {
   const args: PromptArgumentDefinition[] = [
     { name: 'name', required: true },
     { name: 'email', required: true },

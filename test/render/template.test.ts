@@ -43,8 +43,8 @@ describe('render rules (shared case table)', () => {
 });
 
 /** A small deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed;
+function prng(start: number): () => number {
+  let a = start;
   return () => {
     a = (a + 0x6d2b79f5) | 0;
     let t = Math.imul(a ^ (a >>> 15), 1 | a);

@@ -9,7 +9,7 @@ function single(content: ContentBlock): GetPromptResult {
 }
 
 describe('formatPromptResult', () => {
-  it('formats the seed 001 example with description and numbered role labels', () => {
+  it('formats a prompt with its description and numbered role labels', () => {
     const result: GetPromptResult = {
       description: 'A friendly greeting template for customer support interactions',
       messages: [
