@@ -316,6 +316,31 @@ async function benchListing(): Promise<void> {
   record('full listing of 10,000', full, sdkFull, 'µs', '<= 0.3x SDK', full <= 0.3 * sdkFull, 'SDK');
 }
 
+/** 100,000 prompts: one add or remove, then one page; the sorted order is kept incrementally, not re-sorted. */
+async function benchListingAtScale(): Promise<void> {
+  const build = (size: number): PromptRegistry => {
+    const r = new PromptRegistry();
+    r.add(Array.from({ length: size }, (_, i) => ({ name: `p${String(i).padStart(6, '0')}`, messages: [{ role: 'user' as const, content: 'Hi' }] })));
+    return r;
+  };
+  const extra = { name: 'p050000x', messages: [{ role: 'user' as const, content: 'Hi' }] };
+  const mutateAndPage = (r: PromptRegistry, cursor: string) => () => {
+    if (r.has(extra.name)) r.remove(extra.name);
+    else r.add(extra);
+    return r.list({ cursor, pageSize: 20 });
+  };
+  const huge = build(100_000);
+  const small = build(100);
+  const hugeCursor = huge.list({ pageSize: 50_000 }).nextCursor!;
+  const smallCursor = small.list({ pageSize: 50 }).nextCursor!;
+  const bench = new Bench({ time: TIME, warmupTime: 200 });
+  bench.add('mutation + page at 100,000', mutateAndPage(huge, hugeCursor)).add('mutation + page at 100', mutateAndPage(small, smallCursor));
+  const t = await meanMicros(bench);
+  const ours = t.get('mutation + page at 100,000')!;
+  const base = t.get('mutation + page at 100')!;
+  record('one add/remove + one page of 20 at 100,000 prompts vs at 100', ours, base, 'µs', '<= 2.0x (no re-sort)', ours <= 2 * base, 'at 100');
+}
+
 // ---------------------------------------------------------------- main
 const started = new Date();
 console.log(`mcp-prompt-kit bench — node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} x${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB${quick ? ' (BENCH_QUICK)' : ''}`);
@@ -324,6 +349,7 @@ benchRegistration();
 benchDistinct();
 benchDistinctMultiline();
 await benchListing();
+await benchListingAtScale();
 await benchPromptFiles(record, quick);
 await benchReload(record, quick);
 // PostgreSQL store (starts its own embedded server): see bench/postgres.ts.

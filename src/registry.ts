@@ -8,6 +8,7 @@ import type { ArgumentValidationOptions } from './arguments/index.js';
 import type { CompileEnvironment, CompiledPrompt, RenderEnvironment } from './render/prompt.js';
 import { compilePrompt, validateArguments } from './render/prompt.js';
 import { CursorCodec } from './cursor.js';
+import { SortedNames } from './sorted-names.js';
 import { createDefinitionError, parsePromptDefinition } from './definition/index.js';
 import type { DefinitionErrorOptions } from './definition/index.js';
 import type { PromptDefinition, RenderContext, SystemRolePolicy } from './definition/types.js';
@@ -99,8 +100,7 @@ const MAX_COMPLETION_VALUES = 100;
  */
 export class PromptRegistry {
   readonly #prompts = new Map<string, CompiledPrompt>();
-  /** Names in code-unit order, kept sorted on every change (binary-search insert/remove). */
-  readonly #sorted: string[] = [];
+  readonly #sorted = new SortedNames();
   #allListings: Prompt[] | undefined;
   readonly #listeners = new Set<(event: RegistryChangeEvent) => void>();
   readonly #pending: RegistryChangeEvent[] = [];
@@ -207,7 +207,7 @@ export class PromptRegistry {
       removed.push(name);
     }
     if (removed.length === 0) return false;
-    removeSorted(this.#sorted, removed);
+    this.#sorted.remove(removed);
     this.#allListings = undefined;
     this.#emit({ type: 'remove', names: removed });
     return true;
@@ -282,19 +282,18 @@ export class PromptRegistry {
   list(options: ListOptions = {}): ListPromptsResult {
     const pageSize = options.pageSize ?? this.#pageSize;
     if (options.pageSize !== undefined) assertPositiveInteger(options.pageSize, 'pageSize');
-    const names = this.#names();
-    let start = 0;
+    let after: string | undefined;
     if (options.cursor !== undefined) {
       if (typeof options.cursor !== 'string') throw new PromptError('INVALID_CURSOR', 'Invalid cursor');
-      start = upperBound(names, this.#cursors.decode(options.cursor));
+      after = this.#cursors.decode(options.cursor);
     }
-    if (start === 0 && (pageSize === undefined || pageSize >= names.length)) {
+    if (after === undefined && (pageSize === undefined || pageSize >= this.#sorted.size)) {
       return { prompts: this.#allListingsArray().slice() };
     }
-    const end = pageSize === undefined ? names.length : Math.min(names.length, start + pageSize);
-    const prompts: Prompt[] = new Array(end - start);
-    for (let i = start; i < end; i++) prompts[i - start] = this.#prompts.get(names[i]!)!.listing;
-    return end < names.length ? { prompts, nextCursor: this.#cursors.encode(names[end - 1]!) } : { prompts };
+    const { names, more } = this.#sorted.page(after, pageSize ?? this.#sorted.size);
+    const prompts: Prompt[] = new Array(names.length);
+    for (let i = 0; i < names.length; i++) prompts[i] = this.#prompts.get(names[i]!)!.listing;
+    return more ? { prompts, nextCursor: this.#cursors.encode(names[names.length - 1]!) } : { prompts };
   }
 
   /**
@@ -425,13 +424,13 @@ export class PromptRegistry {
       if (old === undefined) added.push(c.name);
       else old.release();
     }
-    insertSorted(this.#sorted, added);
+    this.#sorted.insert(added);
     this.#allListings = undefined;
     this.#emit({ type, names: compiled.map((c) => c.name) });
   }
 
   #names(): string[] {
-    return this.#sorted;
+    return this.#sorted.all();
   }
 
   #allListingsArray(): Prompt[] {
@@ -494,53 +493,6 @@ function schemaEnum(prompt: CompiledPrompt, argumentName: string): readonly unkn
 
 function isDefinitionArray(value: PromptDefinition | readonly PromptDefinition[]): value is readonly PromptDefinition[] {
   return Array.isArray(value);
-}
-
-function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** Inserts names (none already present) keeping `sorted` in order: in place for a few, by one merge for many. */
-function insertSorted(sorted: string[], names: readonly string[]): void {
-  if (names.length === 0) return;
-  if (names.length <= 32) {
-    for (const name of names) sorted.splice(upperBound(sorted, name), 0, name);
-    return;
-  }
-  const incoming = [...names].sort(compareCodeUnits);
-  const merged: string[] = new Array(sorted.length + incoming.length);
-  let i = 0;
-  let j = 0;
-  let k = 0;
-  while (i < sorted.length && j < incoming.length) merged[k++] = sorted[i]! < incoming[j]! ? sorted[i++]! : incoming[j++]!;
-  while (i < sorted.length) merged[k++] = sorted[i++]!;
-  while (j < incoming.length) merged[k++] = incoming[j++]!;
-  sorted.length = 0;
-  for (const name of merged) sorted.push(name);
-}
-
-/** Removes names (all present) from `sorted`: in place for a few, by one filter pass for many. */
-function removeSorted(sorted: string[], names: readonly string[]): void {
-  if (names.length <= 32) {
-    for (const name of names) sorted.splice(upperBound(sorted, name) - 1, 1);
-    return;
-  }
-  const gone = new Set(names);
-  let k = 0;
-  for (const name of sorted) if (!gone.has(name)) sorted[k++] = name;
-  sorted.length = k;
-}
-
-/** Index of the first name strictly greater than `after`. */
-function upperBound(sorted: readonly string[], after: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! <= after) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 function assertPositiveInteger(value: unknown, what: string, min = 1): void {

@@ -33,6 +33,39 @@ describe('PromptRegistry listing', () => {
     expect(registry.list().prompts.map((p) => p.name)).toEqual(['B', 'a-1', 'a_1', 'b']);
   });
 
+  it('keeps the listing sorted through small and large additions, replacements and removals', () => {
+    const registry = new PromptRegistry();
+    let x = 7;
+    const next = (n: number): number => (x = (x * 1103515245 + 12345) % 2147483648) % n;
+    const initial = Array.from({ length: 3000 }, (_, i) => `p${i * 2}`); // thousands: several internal blocks
+    registry.add(initial.map((n) => simple(n)));
+    const live = new Set<string>(initial);
+    for (let step = 0; step < 80; step++) {
+      const size = step % 5 === 0 ? 40 + next(2000) : 1 + next(3); // batches above and below the in-place threshold
+      const names = [...new Set(Array.from({ length: size }, () => `p${next(6000)}`))];
+      if (next(3) === 0) {
+        registry.remove(names);
+        for (const n of names) live.delete(n);
+      } else {
+        registry.set(names.map((n) => simple(n)));
+        for (const n of names) live.add(n);
+      }
+      const expected = [...live].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      expect(registry.list().prompts.map((p) => p.name)).toEqual(expected);
+      const firstPage = registry.list({ pageSize: 700 });
+      expect(firstPage.prompts.map((p) => p.name)).toEqual(expected.slice(0, 700));
+      const secondPage = registry.list({ pageSize: 700, cursor: firstPage.nextCursor! });
+      expect(secondPage.prompts.map((p) => p.name)).toEqual(expected.slice(700, 1400));
+    }
+  });
+
+  it('quotes at most 128 characters of an unknown prompt name', async () => {
+    const registry = new PromptRegistry();
+    const error = await rejection(registry.getPrompt('x'.repeat(1_000_000)));
+    expect(error.code).toBe('PROMPT_NOT_FOUND');
+    expect(error.message).toBe(`Unknown prompt: ${'x'.repeat(128)}…`);
+  });
+
   it('returns every prompt in one page by default, without nextCursor', () => {
     const registry = new PromptRegistry();
     registry.add(Array.from({ length: 250 }, (_, i) => simple(`p${String(i).padStart(3, '0')}`)));
