@@ -11,7 +11,7 @@ import { CursorCodec } from './cursor.js';
 import { SortedNames } from './sorted-names.js';
 import { createDefinitionError, parsePromptDefinition } from './definition/index.js';
 import type { DefinitionErrorOptions } from './definition/index.js';
-import type { PromptDefinition, RenderContext, SystemRolePolicy } from './definition/types.js';
+import type { PromptArgumentDefinition, PromptDefinition, RenderContext, SystemRolePolicy } from './definition/types.js';
 import { PromptError, echoed, errorClassName, isPromptError, toPromptError } from './errors.js';
 import type { Logger, SafeLogger } from './logger.js';
 import { toSafeLogger } from './logger.js';
@@ -42,6 +42,8 @@ export interface PromptRegistryOptions {
   maxArgumentLength?: number;
   /** Undeclared arguments from clients: accepted (default) or rejected. */
   extraArguments?: 'accept' | 'reject';
+  /** How long an argument's `complete()` may take, in milliseconds (default 10,000); then -32603, logged. */
+  completionTimeoutMs?: number;
   /** pino-style logger; silent by default. Argument values are never logged. */
   logger?: Logger;
 }
@@ -82,6 +84,12 @@ export interface RequestContext {
 }
 
 const MAX_COMPLETION_VALUES = 100;
+/** Characters of all completion values together in one answer. */
+const MAX_COMPLETION_CHARS = 64 * 1024;
+/** Characters of `argument.value` and of each context argument a client may send. */
+const MAX_COMPLETION_INPUT = 10_000;
+/** Context arguments a client may send with a completion request. */
+const MAX_COMPLETION_CONTEXT = 100;
 
 /**
  * An in-memory registry of prompts. Definitions are validated and compiled once when added; requests only look up
@@ -111,12 +119,17 @@ export class PromptRegistry {
   readonly #log: SafeLogger;
   readonly #pageSize: number | undefined;
   readonly #systemRole: SystemRolePolicy;
+  readonly #completionTimeoutMs: number;
+  /** Lower-cased enum values, per enum array, computed once. */
+  readonly #enumIndex = new WeakMap<readonly unknown[], { values: string[]; lower: string[] }>();
 
   constructor(options: PromptRegistryOptions = {}) {
     this.#log = toSafeLogger(options.logger);
     if (options.pageSize !== undefined) assertPositiveInteger(options.pageSize, 'pageSize');
     this.#pageSize = options.pageSize;
     this.#systemRole = options.systemRole ?? 'reject';
+    if (options.completionTimeoutMs !== undefined) assertPositiveInteger(options.completionTimeoutMs, 'completionTimeoutMs');
+    this.#completionTimeoutMs = options.completionTimeoutMs ?? 10_000;
     const partials = options.partials === undefined ? undefined : copyPartials(options.partials);
     const limits = renderLimits(options.limits);
     const validation: ArgumentValidationOptions = {};
@@ -355,31 +368,94 @@ export class PromptRegistry {
   async complete(name: string, argumentName: string, value: string, context: RequestContext = {}): Promise<CompletionValues> {
     const prompt = this.#prompts.get(name);
     if (prompt === undefined) throw unknownPrompt(name);
+    checkCompletionInput(value, context.arguments);
     const arg = prompt.argument(argumentName);
-    let all: readonly string[] = [];
     if (arg?.complete !== undefined) {
-      try {
-        const given = Object.assign(Object.create(null) as Record<string, string>, context.arguments);
-        all = await arg.complete(value, { promptName: name, arguments: given });
-      } catch (error) {
-        throw this.#reportRenderError(
-          name,
-          isPromptError(error)
-            ? error
-            : new PromptError('INTERNAL_ERROR', `prompt '${name}' argument '${argumentName}' complete() threw ${errorClassName(error)}`, { cause: error }),
-        );
-      }
-      if (!Array.isArray(all) || all.some((v) => typeof v !== 'string')) {
-        throw this.#reportRenderError(name, new PromptError('INTERNAL_ERROR', `prompt '${name}' argument '${argumentName}' complete() must return an array of strings`));
-      }
-    } else {
-      const values = arg?.enum ?? schemaEnum(prompt, argumentName);
-      if (values !== undefined) {
-        const prefix = value.toLowerCase();
-        all = values.filter((v) => v !== null).map(String).filter((v) => v.toLowerCase().startsWith(prefix));
-      }
+      const all = await this.#runCompleter(name, argumentName, arg.complete, value, context);
+      return bounded(all, all.length);
     }
-    return { values: all.slice(0, MAX_COMPLETION_VALUES), total: all.length, hasMore: all.length > MAX_COMPLETION_VALUES };
+    const declared = arg?.enum ?? schemaEnum(prompt, argumentName);
+    if (declared === undefined) return { values: [], total: 0, hasMore: false };
+    const index = this.#enumOf(declared);
+    const prefix = value.toLowerCase();
+    const matches: string[] = [];
+    let total = 0;
+    for (let i = 0; i < index.lower.length; i++) {
+      if (!index.lower[i]!.startsWith(prefix)) continue;
+      total++;
+      if (matches.length < MAX_COMPLETION_VALUES) matches.push(index.values[i]!);
+    }
+    return bounded(matches, total);
+  }
+
+  /** Runs an argument's `complete()` under the request's signal and the completion timeout; checks what it returns. */
+  async #runCompleter(
+    name: string,
+    argumentName: string,
+    complete: NonNullable<PromptArgumentDefinition['complete']>,
+    value: string,
+    context: RequestContext,
+  ): Promise<string[]> {
+    const controller = new AbortController();
+    const outer = context.signal;
+    if (isAborted(outer)) throw cancelled(name, outer!);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort: (() => void) | undefined;
+    const stop = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = new PromptError('INTERNAL_ERROR', `prompt '${name}' argument '${argumentName}' complete() took longer than ${this.#completionTimeoutMs} ms`);
+        controller.abort(error);
+        reject(error);
+      }, this.#completionTimeoutMs);
+      if (outer !== undefined) {
+        onAbort = () => {
+          controller.abort(outer.reason);
+          reject(cancelled(name, outer));
+        };
+        outer.addEventListener('abort', onAbort, { once: true });
+      }
+    });
+    let result: unknown;
+    try {
+      const given = Object.assign(Object.create(null) as Record<string, string>, context.arguments);
+      result = await Promise.race([complete(value, { promptName: name, arguments: given, signal: controller.signal }), stop]);
+    } catch (error) {
+      if (isAborted(outer)) throw cancelled(name, outer!);
+      throw this.#reportRenderError(
+        name,
+        isPromptError(error)
+          ? error
+          : new PromptError('INTERNAL_ERROR', `prompt '${name}' argument '${argumentName}' complete() threw ${errorClassName(error)}`, { cause: error }),
+      );
+    } finally {
+      clearTimeout(timer);
+      if (onAbort !== undefined) outer?.removeEventListener('abort', onAbort);
+    }
+    if (!Array.isArray(result)) return this.#badCompletion(name, argumentName);
+    const values: string[] = new Array(result.length);
+    for (let i = 0; i < result.length; i++) {
+      const v: unknown = result[i]; // a hole reads as undefined: never null on the wire
+      if (typeof v !== 'string') return this.#badCompletion(name, argumentName);
+      values[i] = v;
+    }
+    return values;
+  }
+
+  #badCompletion(name: string, argumentName: string): never {
+    throw this.#reportRenderError(name, new PromptError('INTERNAL_ERROR', `prompt '${name}' argument '${argumentName}' complete() must return an array of strings`));
+  }
+
+  /** Suggestable enum values (strings, numbers, booleans; never objects or null) with their lower case, once. */
+  #enumOf(declared: readonly unknown[]): { values: string[]; lower: string[] } {
+    let index = this.#enumIndex.get(declared);
+    if (index === undefined) {
+      const values = declared
+        .filter((v) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
+        .map(String);
+      index = { values, lower: values.map((v) => v.toLowerCase()) };
+      this.#enumIndex.set(declared, index);
+    }
+    return index;
   }
 
   #reportRenderError(name: string, error: unknown): PromptError {
@@ -468,6 +544,35 @@ export class PromptRegistry {
 /** Read through a call so the compiler does not assume `aborted` stays what it was before an await. */
 function isAborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
+}
+
+/** At most 100 values and 64 Ki characters together; `hasMore` says when any were left out. */
+function bounded(all: readonly string[], total: number): CompletionValues {
+  const values: string[] = [];
+  let chars = 0;
+  for (const v of all) {
+    if (values.length === MAX_COMPLETION_VALUES || chars + v.length > MAX_COMPLETION_CHARS) break;
+    chars += v.length;
+    values.push(v);
+  }
+  return { values, total: Math.max(total, values.length), hasMore: total > values.length };
+}
+
+/** A completion request's client input is bounded: -32602 naming the limit. */
+function checkCompletionInput(value: string, given: Readonly<Record<string, string>> | undefined): void {
+  if (value.length > MAX_COMPLETION_INPUT) {
+    throw new PromptError('INVALID_PARAMS', `argument.value exceeds ${MAX_COMPLETION_INPUT} characters`);
+  }
+  if (given === undefined) return;
+  let count = 0;
+  for (const key in given) {
+    if (++count > MAX_COMPLETION_CONTEXT) {
+      throw new PromptError('INVALID_PARAMS', `context.arguments has more than ${MAX_COMPLETION_CONTEXT} entries`);
+    }
+    if (key.length > MAX_COMPLETION_INPUT || String(given[key]).length > MAX_COMPLETION_INPUT) {
+      throw new PromptError('INVALID_PARAMS', `context.arguments entries exceed ${MAX_COMPLETION_INPUT} characters`);
+    }
+  }
 }
 
 function unknownPrompt(name: string): PromptError {

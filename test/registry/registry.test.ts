@@ -393,6 +393,89 @@ describe('PromptRegistry.complete', () => {
   it('fails completion for an unknown prompt with PROMPT_NOT_FOUND', async () => {
     expect((await rejection(new PromptRegistry().complete('nope', 'a', ''))).code).toBe('PROMPT_NOT_FOUND');
   });
+
+  function completing(complete: NonNullable<PromptDefinition['arguments']>[number]['complete'], options = {}) {
+    const logs: Record<string, unknown>[] = [];
+    const registry = new PromptRegistry({ ...options, logger: { error: (fields) => logs.push(fields) } });
+    registry.add({ name: 'p', arguments: [{ name: 'a', complete }], messages: [{ role: 'user', content: '{{a}}' }] });
+    return { registry, logs };
+  }
+
+  it('gives up on a complete() that never settles after completionTimeoutMs, with -32603 and a log', async () => {
+    let seen: AbortSignal | undefined;
+    const { registry, logs } = completing((_value, ctx) => {
+      seen = ctx.signal;
+      return new Promise<string[]>(() => {});
+    }, { completionTimeoutMs: 30 });
+    const error = await rejection(registry.complete('p', 'a', 'x'));
+    expect(error.code).toBe('INTERNAL_ERROR');
+    expect(error.toJsonRpcError().code).toBe(-32603);
+    expect(seen?.aborted).toBe(true);
+    expect(logs).toHaveLength(1);
+    expect(JSON.stringify(logs)).toContain('took longer than 30 ms');
+  });
+
+  it('stops waiting for complete() when the request is cancelled, and aborts its signal', async () => {
+    let seen: AbortSignal | undefined;
+    const { registry, logs } = completing((_value, ctx) => {
+      seen = ctx.signal;
+      return new Promise<string[]>(() => {});
+    });
+    const controller = new AbortController();
+    const pending = registry.complete('p', 'a', 'x', { signal: controller.signal });
+    controller.abort();
+    expect((await rejection(pending)).message).toContain('request cancelled');
+    expect(seen?.aborted).toBe(true);
+    expect(logs).toEqual([]);
+  });
+
+  it('refuses an oversized argument.value or context with -32602 naming the limit', async () => {
+    const { registry } = completing(() => ['never']);
+    const long = await rejection(registry.complete('p', 'a', 'x'.repeat(10_001)));
+    expect(long.toJsonRpcError()).toMatchObject({ code: -32602, message: 'argument.value exceeds 10000 characters' });
+    const wide = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, 'v']));
+    expect((await rejection(registry.complete('p', 'a', '', { arguments: wide }))).message).toBe(
+      'context.arguments has more than 100 entries',
+    );
+    const big = await rejection(registry.complete('p', 'a', '', { arguments: { k: 'v'.repeat(10_001) } }));
+    expect(big.message).toBe('context.arguments entries exceed 10000 characters');
+  });
+
+  it('never puts null on the wire for a sparse or mixed completion array', async () => {
+    const sparse = completing(() => ['a', , 'b'] as string[]);
+    expect((await rejection(sparse.registry.complete('p', 'a', ''))).code).toBe('INTERNAL_ERROR');
+    const mixed = completing(() => ['a', 5] as unknown as string[]);
+    expect((await rejection(mixed.registry.complete('p', 'a', ''))).code).toBe('INTERNAL_ERROR');
+    expect(sparse.logs).toHaveLength(1);
+  });
+
+  it('caps completion values in characters as well as in count', async () => {
+    const { registry } = completing(() => Array.from({ length: 100 }, (_, i) => `${i}`.padEnd(2000, '.')));
+    const result = await registry.complete('p', 'a', '');
+    expect(result.values.length).toBe(32); // 32 x 2,000 characters fit in 64 Ki, 33 do not
+    expect(result).toMatchObject({ total: 100, hasMore: true });
+  });
+
+  it('suggests only scalar enum values, stringified, never [object Object]', async () => {
+    const registry = new PromptRegistry();
+    registry.add({
+      name: 'e',
+      inputSchema: { type: 'object', properties: { level: { enum: ['Low', 2, true, { deep: 1 }, null, ['x']] } } },
+      messages: [{ role: 'user', content: '{{level}}' }],
+    });
+    expect(await registry.complete('e', 'level', '')).toEqual({ values: ['Low', '2', 'true'], total: 3, hasMore: false });
+    expect((await registry.complete('e', 'level', 'l')).values).toEqual(['Low']);
+  });
+
+  it('counts every enum match in total while returning the first 100', async () => {
+    const registry = new PromptRegistry();
+    const values = Array.from({ length: 100_000 }, (_, i) => `V${i}`);
+    registry.add({ name: 'big', arguments: [{ name: 'v', enum: values }], messages: [{ role: 'user', content: '{{v}}' }] });
+    const first = await registry.complete('big', 'v', 'v9');
+    expect(first).toMatchObject({ total: 11_111, hasMore: true });
+    expect(first.values.slice(0, 3)).toEqual(['V9', 'V90', 'V91']);
+    expect((await registry.complete('big', 'v', 'V99999')).values).toEqual(['V99999']);
+  });
 });
 
 describe('PromptRegistry: listing follows the schema that validates', () => {
