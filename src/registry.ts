@@ -65,6 +65,8 @@ export interface RegistryChangeEvent {
 export interface RegisterOptions {
   /** Where the definitions came from (a file path), for error messages. */
   source?: string;
+  /** The version being registered (one for the batch, or per name), logged with each get it serves. */
+  version?: string | number | ((name: string) => string | number | undefined);
 }
 
 /** The result of {@link PromptRegistry.complete}. */
@@ -120,11 +122,16 @@ export class PromptRegistry {
   readonly #pageSize: number | undefined;
   readonly #systemRole: SystemRolePolicy;
   readonly #completionTimeoutMs: number;
+  readonly #versions = new Map<string, string | number>();
+  /** Prompts withheld because their source is broken: name -> reason (logged, never sent). */
+  readonly #withheld = new Map<string, string>();
+  readonly #logServed: boolean;
   /** Lower-cased enum values, per enum array, computed once. */
   readonly #enumIndex = new WeakMap<readonly unknown[], { values: string[]; lower: string[] }>();
 
   constructor(options: PromptRegistryOptions = {}) {
     this.#log = toSafeLogger(options.logger);
+    this.#logServed = typeof options.logger?.debug === 'function';
     if (options.pageSize !== undefined) assertPositiveInteger(options.pageSize, 'pageSize');
     this.#pageSize = options.pageSize;
     this.#systemRole = options.systemRole ?? 'reject';
@@ -186,7 +193,7 @@ export class PromptRegistry {
         definitionErrorOptions(options.source, duplicate.name),
       );
     }
-    this.#commit(compiled, 'add');
+    this.#commit(compiled, 'add', options);
   }
 
   /**
@@ -198,7 +205,7 @@ export class PromptRegistry {
    * ```
    */
   set(definitions: PromptDefinition | readonly PromptDefinition[], options: RegisterOptions = {}): void {
-    this.#commit(this.#compileBatch(definitions, options), 'set');
+    this.#commit(this.#compileBatch(definitions, options), 'set', options);
   }
 
   /**
@@ -213,6 +220,8 @@ export class PromptRegistry {
     const list = typeof names === 'string' ? [names] : names;
     const removed: string[] = [];
     for (const name of list) {
+      this.#withheld.delete(name);
+      this.#versions.delete(name);
       const old = this.#prompts.get(name);
       if (old === undefined) continue;
       this.#prompts.delete(name);
@@ -224,6 +233,21 @@ export class PromptRegistry {
     this.#allListings = undefined;
     this.#emit({ type: 'remove', names: removed });
     return true;
+  }
+
+  /**
+   * Withholds a prompt whose source turned invalid (a broken stored row): it leaves the listing, and a get of its
+   * name answers -32603 with a generic message while the reason is logged, instead of -32602 "Unknown prompt".
+   * Registering the name again, or removing it, ends this.
+   *
+   * @example
+   * ```ts
+   * registry.withhold('review_code', 'stored row has role "system"');
+   * ```
+   */
+  withhold(name: string, reason: string): void {
+    this.remove(name);
+    this.#withheld.set(name, reason);
   }
 
   /**
@@ -322,7 +346,7 @@ export class PromptRegistry {
   getPrompt(name: string, args?: unknown, context: RequestContext = {}): Promise<GetPromptResult> {
     // Not async: a synchronous render (text templates, no resources) settles without an extra await.
     const prompt = this.#prompts.get(name);
-    if (prompt === undefined) return Promise.reject(unknownPrompt(name));
+    if (prompt === undefined) return Promise.reject(this.#missing(name));
     let values: Record<string, unknown>;
     try {
       values = validateArguments(prompt, args);
@@ -338,13 +362,34 @@ export class PromptRegistry {
     if (context.extra !== undefined) renderContext.extra = context.extra;
     try {
       const rendered = prompt.render(values, renderContext, this.#renderEnv);
-      if (!(rendered instanceof Promise)) return Promise.resolve(rendered);
-      return rendered.catch((error: unknown) => {
-        throw this.#renderFailure(name, signal, error);
-      });
+      if (!(rendered instanceof Promise)) {
+        if (this.#logServed) this.#served(name);
+        return Promise.resolve(rendered);
+      }
+      return rendered.then(
+        (result) => {
+          if (this.#logServed) this.#served(name);
+          return result;
+        },
+        (error: unknown) => {
+          throw this.#renderFailure(name, signal, error);
+        },
+      );
     } catch (error) {
       return Promise.reject(this.#renderFailure(name, signal, error));
     }
+  }
+
+  #served(name: string): void {
+    const version = this.#versions.get(name);
+    this.#log.debug(version === undefined ? { event: 'prompt_served', prompt: name } : { event: 'prompt_served', prompt: name, version }, 'prompt served');
+  }
+
+  /** The error for a name that is not served: withheld (-32603, logged) or unknown (-32602). */
+  #missing(name: string): PromptError {
+    const reason = this.#withheld.get(name);
+    if (reason === undefined) return unknownPrompt(name);
+    return this.#reportRenderError(name, new PromptError('INTERNAL_ERROR', `prompt '${name}' is withheld: ${reason}`));
   }
 
   #renderFailure(name: string, signal: AbortSignal | undefined, error: unknown): PromptError {
@@ -367,7 +412,7 @@ export class PromptRegistry {
    */
   async complete(name: string, argumentName: string, value: string, context: RequestContext = {}): Promise<CompletionValues> {
     const prompt = this.#prompts.get(name);
-    if (prompt === undefined) throw unknownPrompt(name);
+    if (prompt === undefined) throw this.#missing(name);
     checkCompletionInput(value, context.arguments);
     const arg = prompt.argument(argumentName);
     if (arg?.complete !== undefined) {
@@ -491,10 +536,14 @@ export class PromptRegistry {
     return compiled;
   }
 
-  #commit(compiled: CompiledPrompt[], type: 'add' | 'set'): void {
+  #commit(compiled: CompiledPrompt[], type: 'add' | 'set', options: RegisterOptions): void {
     if (compiled.length === 0) return;
     const added: string[] = [];
     for (const c of compiled) {
+      this.#withheld.delete(c.name);
+      const version = typeof options.version === 'function' ? options.version(c.name) : options.version;
+      if (version === undefined) this.#versions.delete(c.name);
+      else this.#versions.set(c.name, version);
       const old = this.#prompts.get(c.name);
       this.#prompts.set(c.name, c);
       if (old === undefined) added.push(c.name);

@@ -101,6 +101,9 @@ export async function syncRegistry(
     // A prompt whose current version the registry refuses is withdrawn rather than served stale.
     const removals = [...gone, ...refused].filter((name) => applied.delete(name) && versions.delete(name));
     if (removals.length > 0) registry.remove(removals);
+    // Withheld names answer -32603 (a server fault), not "Unknown prompt", until the entry is valid or deleted.
+    for (const [name, reason] of withheld) registry.withhold(name, reason);
+    withheld.clear();
     for (const e of changed) {
       if (refused.has(e.name)) continue;
       versions.set(e.name, e.version);
@@ -113,14 +116,16 @@ export async function syncRegistry(
   const setAll = (entries: StoredPrompt[]): string[] => {
     if (entries.length === 0) return [];
     const definitions: TemplatePromptDefinition[] = entries.map((e) => e.definition);
+    const byName = new Map(entries.map((e) => [e.name, e.version]));
+    const options = { version: (name: string) => byName.get(name) };
     try {
-      registry.set(definitions);
+      registry.set(definitions, options);
       return [];
     } catch {
       const refused: string[] = [];
       for (const e of entries) {
         try {
-          registry.set(e.definition);
+          registry.set(e.definition, { version: e.version });
         } catch (error) {
           refused.push(e.name);
           withhold(e.name, error);
@@ -130,7 +135,9 @@ export async function syncRegistry(
     }
   };
 
+  const withheld = new Map<string, string>();
   const withhold = (name: string, error: unknown): void => {
+    withheld.set(name, isPromptError(error) ? error.message : errorClassName(error));
     log.warn(
       { event: 'prompt_withheld', prompt: name, code: isPromptError(error) ? error.code : 'INTERNAL_ERROR', detail: isPromptError(error) ? error.message : errorClassName(error) },
       'stored prompt withheld from the registry',

@@ -360,6 +360,36 @@ describe('PromptRegistry.getPrompt', () => {
   });
 });
 
+describe('PromptRegistry: withheld prompts and served versions', () => {
+  it('withholds a prompt: not listed, its get is a generic -32603 with the reason logged, until registered again', async () => {
+    const logs: Record<string, unknown>[] = [];
+    const registry = new PromptRegistry({ logger: { error: (fields) => logs.push(fields) } });
+    registry.add([simple('a'), simple('b')]);
+    registry.withhold('a', 'stored row has role "system"');
+    expect(registry.list().prompts.map((p) => p.name)).toEqual(['b']);
+    const error = await rejection(registry.getPrompt('a'));
+    expect(error.toJsonRpcError()).toEqual({ code: -32603, message: 'Internal error' });
+    expect(JSON.stringify(logs)).toContain('stored row has role');
+    registry.set(simple('a'));
+    expect((await registry.getPrompt('a')).messages).toHaveLength(1);
+    registry.withhold('a', 'broken again');
+    registry.remove('a');
+    expect((await rejection(registry.getPrompt('a'))).code).toBe('PROMPT_NOT_FOUND');
+  });
+
+  it('logs each served get with the registered version at debug level', async () => {
+    const served: Record<string, unknown>[] = [];
+    const registry = new PromptRegistry({ logger: { debug: (fields) => served.push(fields) } });
+    registry.set([simple('a'), simple('b')], { version: (name) => (name === 'a' ? 7 : undefined) });
+    await registry.getPrompt('a');
+    await registry.getPrompt('b');
+    expect(served).toEqual([
+      { event: 'prompt_served', prompt: 'a', version: 7 },
+      { event: 'prompt_served', prompt: 'b' },
+    ]);
+  });
+});
+
 describe('PromptRegistry.complete', () => {
   it('completes from the enum with a case-insensitive prefix match', async () => {
     const registry = new PromptRegistry();

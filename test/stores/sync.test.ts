@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PromptRegistry, createMemoryPromptStore, syncRegistry } from '../../src/index.js';
+import { PromptError, PromptRegistry, createMemoryPromptStore, syncRegistry } from '../../src/index.js';
 import type { Logger, PromptStore, RegistryChangeEvent } from '../../src/index.js';
 import { nextEvent, prompt } from './contract.js';
 
@@ -57,6 +57,14 @@ describe('syncRegistry', () => {
       expect(registry.list().prompts.map((p) => p.name)).toEqual(['also-fine', 'fine']);
       expect(warnings).toContainEqual(expect.objectContaining({ event: 'prompt_withheld', prompt: 'undeclared', code: 'INVALID_PROMPT_DEFINITION' }));
       expect(sync.versions.has('undeclared')).toBe(false);
+      // Withheld, not unknown: the client is not blamed for the server's broken entry.
+      const error = await registry.getPrompt('undeclared').catch((e: unknown) => e);
+      expect((error as PromptError).toJsonRpcError()).toEqual({ code: -32603, message: 'Internal error' });
+      const fixed = registryChange(registry, (e) => e.names.includes('undeclared'));
+      await store.put(prompt('undeclared'));
+      await fixed;
+      await sync.settled();
+      expect(registry.has('undeclared')).toBe(true);
     } finally {
       sync.close();
     }
