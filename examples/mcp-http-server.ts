@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { PromptError, errorTableEntry } from '../src/index.js';
+import { ERROR_TABLE, PromptError } from '../src/index.js';
 import type { PromptRegistry } from '../src/index.js';
 import { attachPrompts } from '../src/mcp/index.js';
 import { createExampleRegistry } from './prompts/catalog.js';
@@ -197,7 +197,7 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
     try {
       body = JSON.parse(raw.toString('utf8'));
     } catch {
-      const parse = errorTableEntry('PARSE_ERROR');
+      const parse = ERROR_TABLE.PARSE_ERROR;
       return sendJsonRpcError(res, parse.httpStatus, parse.rpcCode, parse.clientMessage);
     }
     if (session !== undefined) return session.transport.handleRequest(req, res, body);
@@ -206,7 +206,7 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
     }
     const transport = await openSession();
     if (transport === undefined) {
-      const internal = errorTableEntry('INTERNAL_ERROR');
+      const internal = ERROR_TABLE.INTERNAL_ERROR;
       return sendJsonRpcError(res, internal.httpStatus, internal.rpcCode, internal.clientMessage);
     }
     return transport.handleRequest(req, res, body);
@@ -216,7 +216,7 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
     handle(req, res).catch((error: unknown) => {
       log(error instanceof Error ? (error.stack ?? error.message) : String(error));
       if (!res.headersSent) {
-        const internal = errorTableEntry('INTERNAL_ERROR');
+        const internal = ERROR_TABLE.INTERNAL_ERROR;
         sendJsonRpcError(res, internal.httpStatus, internal.rpcCode, internal.clientMessage);
       } else {
         res.end();

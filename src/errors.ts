@@ -213,18 +213,6 @@ export function toPromptError(error: unknown): PromptError {
 }
 
 /**
- * The entry of {@link ERROR_TABLE} for a code.
- *
- * @example
- * ```ts
- * errorTableEntry('LIMIT_EXCEEDED').httpStatus; // 413
- * ```
- */
-export function errorTableEntry(code: PromptErrorCode): ErrorTableEntry {
-  return ERROR_TABLE[code];
-}
-
-/**
  * What a log may say about a thrown value: its class ("TypeError", or the `name` an Error gives itself, such as
  * "AbortError"), `typeof` for a non-object, never its message (which may quote argument values).
  *
@@ -249,6 +237,55 @@ export function errorClassName(error: unknown): string {
     /* a hostile getter: fall through */
   }
   return 'Object';
+}
+
+/**
+ * A wire error with a numeric JSON-RPC code. The official SDKs (v1 and v2) forward `code`, `message` and `data`
+ * of a thrown error intact, so handlers throw this.
+ *
+ * @example
+ * ```ts
+ * throw new JsonRpcError(-32602, 'Unknown prompt: x');
+ * ```
+ */
+export class JsonRpcError extends Error {
+  readonly code: number;
+  readonly data?: unknown;
+
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    this.name = 'JsonRpcError';
+    this.code = code;
+    if (data !== undefined) this.data = data;
+  }
+
+  /**
+   * The error as mapped through the error table (internal errors carry only the generic message).
+   *
+   * @example
+   * ```ts
+   * JsonRpcError.from(new PromptError('PROMPT_NOT_FOUND', 'Unknown prompt: x')).code; // -32602
+   * ```
+   */
+  static from(error: unknown): JsonRpcError {
+    if (error instanceof JsonRpcError) return error;
+    const wire = toPromptError(error).toJsonRpcError();
+    return new JsonRpcError(wire.code, wire.message, wire.data);
+  }
+
+  /**
+   * The JSON-RPC error object.
+   *
+   * @example
+   * ```ts
+   * new JsonRpcError(-32602, 'Invalid cursor').toJSON(); // { code: -32602, message: 'Invalid cursor' }
+   * ```
+   */
+  toJSON(): JsonRpcErrorObject {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
 }
 
 /** Longest piece of client input (a name, a URI) quoted in an error message. */

@@ -5,7 +5,7 @@
  * @module
  */
 import { isRecord } from './json.js';
-import { JSON_RPC_ERROR_CODES, PromptError, echoed, toPromptError } from './errors.js';
+import { JSON_RPC_ERROR_CODES, JsonRpcError, PromptError, echoed } from './errors.js';
 import type { PromptRegistry, RequestContext } from './registry.js';
 import type {
   CompleteParams,
@@ -16,55 +16,6 @@ import type {
   JsonRpcResponse,
   ListPromptsResult,
 } from './types.js';
-
-/**
- * A wire error with a numeric JSON-RPC code. The official SDKs (v1 and v2) forward `code`, `message` and `data`
- * of a thrown error intact, so handlers throw this.
- *
- * @example
- * ```ts
- * throw new JsonRpcError(-32602, 'Unknown prompt: x');
- * ```
- */
-export class JsonRpcError extends Error {
-  readonly code: number;
-  readonly data?: unknown;
-
-  constructor(code: number, message: string, data?: unknown) {
-    super(message);
-    this.name = 'JsonRpcError';
-    this.code = code;
-    if (data !== undefined) this.data = data;
-  }
-
-  /**
-   * The error as mapped through the error table (internal errors carry only the generic message).
-   *
-   * @example
-   * ```ts
-   * JsonRpcError.from(new PromptError('PROMPT_NOT_FOUND', 'Unknown prompt: x')).code; // -32602
-   * ```
-   */
-  static from(error: unknown): JsonRpcError {
-    if (error instanceof JsonRpcError) return error;
-    const wire = toPromptError(error).toJsonRpcError();
-    return new JsonRpcError(wire.code, wire.message, wire.data);
-  }
-
-  /**
-   * The JSON-RPC error object.
-   *
-   * @example
-   * ```ts
-   * new JsonRpcError(-32602, 'Invalid cursor').toJSON(); // { code: -32602, message: 'Invalid cursor' }
-   * ```
-   */
-  toJSON(): JsonRpcErrorObject {
-    return this.data === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, data: this.data };
-  }
-}
 
 /** Per-request extras an adapter passes through. */
 export interface HandlerExtra {

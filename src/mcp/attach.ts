@@ -4,10 +4,10 @@
  *
  * @module
  */
-import { JSON_RPC_ERROR_CODES, PromptError, errorClassName, isPromptError, toPromptError } from '../errors.js';
+import { JSON_RPC_ERROR_CODES, JsonRpcError, PromptError, errorClassName, isPromptError, toPromptError } from '../errors.js';
 import { toSafeLogger } from '../logger.js';
 import type { Logger, SafeLogger } from '../logger.js';
-import { JsonRpcError, createPromptHandlers } from '../protocol.js';
+import { createPromptHandlers } from '../protocol.js';
 import type { HandlerExtra, PromptHandlers, PromptMethod } from '../protocol.js';
 import type { PromptRegistry } from '../registry.js';
 import { checkDebounceMs, createListChangedNotifier } from './notifier.js';

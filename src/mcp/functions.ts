@@ -4,11 +4,11 @@
  *
  * @module
  */
-import { isPromptError } from '../errors.js';
+import { JsonRpcError, isPromptError } from '../errors.js';
 import type { FunctionListing, SuccessBody } from '../functions/types.js';
 import { functionNotFound } from '../functions/registry.js';
 import type { FunctionRegistry } from '../functions/registry.js';
-import { JsonRpcError, createPromptHandlers } from '../protocol.js';
+import { createPromptHandlers } from '../protocol.js';
 import type { HandlerExtra, PromptHandlers, PromptMethod } from '../protocol.js';
 import type { PromptRegistry } from '../registry.js';
 import { buildErrorResponse, errorResponseFor } from '../response.js';

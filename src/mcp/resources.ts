@@ -5,11 +5,10 @@
  * @module
  */
 import { CursorCodec } from '../cursor.js';
-import { PromptError, errorClassName, isPromptError } from '../errors.js';
+import { JsonRpcError, PromptError, errorClassName, isPromptError } from '../errors.js';
 import { isRecord } from '../json.js';
 import { toSafeLogger } from '../logger.js';
 import type { Logger } from '../logger.js';
-import { JsonRpcError } from '../protocol.js';
 import type { ResourceContents } from '../resources.js';
 import { registerMethod } from './register.js';
 import { detectServer, isClientInitialized } from './server-shape.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_TABLE, PromptError, errorClassName, errorTableEntry, isPromptError, toPromptError } from '../../src/errors.js';
+import { ERROR_TABLE, PromptError, errorClassName, isPromptError, toPromptError } from '../../src/errors.js';
 import type { PromptErrorCode } from '../../src/errors.js';
 
 // The table of ../shared/ARCHITECTURE.md, row by row.
@@ -27,7 +27,7 @@ describe('PromptError and the error table', () => {
   it.each(architectureTable)('maps %s to JSON-RPC %i and HTTP %i', (code, rpc, http) => {
     const error = new PromptError(code, 'detail');
     expect([error.rpcCode, error.httpStatus]).toEqual([rpc, http]);
-    expect(errorTableEntry(code)).toBe(ERROR_TABLE[code]);
+    expect([ERROR_TABLE[code].rpcCode, ERROR_TABLE[code].httpStatus]).toEqual([rpc, http]);
   });
 
   it('has exactly the rows of the architecture table', () => {

@@ -24,7 +24,6 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'defineFunction',
     'definePrompt',
     'errorResponseFor',
-    'errorTableEntry',
     'formatPromptResult',
     'getArgumentSchema',
     'handleJsonRpc',
@@ -37,7 +36,6 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'syncRegistry',
     'toCallToolResult',
     'toPromptError',
-    'utf8ByteLength',
     'validatePromptArguments',
   ],
   './mcp': [

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { JsonRpcError, createPromptHandlers, handleJsonRpc } from '../../src/protocol.js';
+import { JsonRpcError } from '../../src/errors.js';
+import { createPromptHandlers, handleJsonRpc } from '../../src/protocol.js';
 import { PromptRegistry } from '../../src/registry.js';
 
 function registry(): PromptRegistry {
