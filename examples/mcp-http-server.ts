@@ -42,6 +42,11 @@ export interface McpHttpServerOptions {
   createMcpServer?: () => McpServer;
   /** Where operational errors go (default: stderr). */
   log?: (message: string) => void;
+  /**
+   * Browser origins allowed to call the server (default: this server's own loopback origins). A request with an
+   * `Origin` header not in the list gets 403 (MCP 2025-11-25 transport rules); a request without one is allowed.
+   */
+  allowedOrigins?: readonly string[];
 }
 
 export interface RunningMcpHttpServer {
@@ -115,6 +120,7 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
     options.createMcpServer ?? (() => new McpServer({ name: options.name ?? 'mcp-prompt-kit-example', version: '1.0.0' }));
   const sessions = new Map<string, Session>();
   let allowedHosts: Set<string> = new Set();
+  let allowedOrigins: Set<string> = new Set();
 
   const closeSession = (session: Session, why: string): void => {
     if (session.idleTimer !== undefined) clearTimeout(session.idleTimer);
@@ -163,6 +169,8 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     // DNS-rebinding protection: a page in a browser must not reach this loopback server under another host name.
     if (!allowedHosts.has(req.headers.host ?? '')) return sendJsonRpcError(res, 403, -32000, 'Forbidden host');
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowedOrigins.has(origin)) return sendJsonRpcError(res, 403, -32000, 'Forbidden origin');
     if (new URL(req.url ?? '/', 'http://localhost').pathname !== '/mcp') {
       return sendJsonRpcError(res, 404, -32601, 'Not found: the MCP endpoint is /mcp');
     }
@@ -230,6 +238,7 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
   });
   const { port } = http.address() as AddressInfo;
   allowedHosts = new Set([`${host}:${port}`, `localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`]);
+  allowedOrigins = new Set(options.allowedOrigins ?? [...allowedHosts].map((h) => `http://${h}`));
 
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp`,
