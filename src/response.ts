@@ -194,7 +194,7 @@ function errorToolResult(body: ErrorResponseBody): CallToolResult {
 /**
  * Formats a prompt as plain text for an agent's tool result:
  * `Prompt: <name>\nDescription: <d>\n\nMessages:\n1. User: ...\n2. Assistant: ...\n`. The Description line is
- * present only for a non-empty description. Non-text blocks are described: `[image image/png, 1234 bytes]`,
+ * present only for a non-empty description. Non-text blocks are described: `[image image/png, 12 KB]`,
  * `[audio audio/wav, 5 bytes]` (decoded sizes), `[resource <uri>]` followed by its text on the next line,
  * `[resource <uri>, <mimeType>, N bytes]` for a blob, `[resource link <uri>]`. Tolerates what a non-conforming
  * remote server may send (content as a string or an array, unknown block types).
@@ -240,7 +240,7 @@ function describeBlock(block: unknown): string {
       return typeof b.text === 'string' ? b.text : '';
     case 'image':
     case 'audio':
-      return `[${String(b.type)} ${stringOr(b.mimeType, 'unknown type')}, ${sizeOf(b.data)} bytes]`;
+      return `[${String(b.type)} ${stringOr(b.mimeType, 'unknown type')}, ${sizeOf(b.data)}]`;
     case 'resource_link':
       return `[resource link ${stringOr(b.uri, '')}]`;
     case 'resource': {
@@ -251,7 +251,7 @@ function describeBlock(block: unknown): string {
       if (typeof r.text === 'string') return `[resource ${uri}]\n${r.text}`;
       if (typeof r.blob === 'string') {
         const mime = typeof r.mimeType === 'string' ? `, ${r.mimeType}` : '';
-        return `[resource ${uri}${mime}, ${sizeOf(r.blob)} bytes]`;
+        return `[resource ${uri}${mime}, ${sizeOf(r.blob)}]`;
       }
       return `[resource ${uri}]`;
     }
@@ -264,6 +264,9 @@ function stringOr(value: unknown, fallback: string): string {
   return typeof value === 'string' ? value : fallback;
 }
 
-function sizeOf(base64: unknown): number {
-  return typeof base64 === 'string' ? base64DecodedSize(base64) : 0;
+function sizeOf(base64: unknown): string {
+  const bytes = typeof base64 === 'string' ? base64DecodedSize(base64) : 0;
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }

@@ -30,7 +30,8 @@ export type RequestHandler = (method: PromptMethod, read: () => SdkRequest) => P
  * `_def.value`, and `safeParse`/`parse`); this object has that shape, with a parse that passes the request through.
  * That keeps this module free of zod and of a synchronous `require` of the SDK, and works with every v1 release.
  */
-function v1RequestSchema(method: string): object {
+/** @internal A Zod-3-shaped schema object for `method` that passes messages through (SDK v1 handler registration). */
+export function v1MethodSchema(method: string): object {
   const literal = { value: method, _def: { typeName: 'ZodLiteral', value: method } };
   return {
     shape: { method: literal },
@@ -87,7 +88,7 @@ export function registerMethod(
 ): void {
   if (sdk === 'v1') {
     try {
-      server.setRequestHandler(v1RequestSchema(method), (request: unknown, extra: unknown) =>
+      server.setRequestHandler(v1MethodSchema(method), (request: unknown, extra: unknown) =>
         handle(paramsOf(request), extra),
       );
     } catch (cause) {

@@ -45,6 +45,14 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'attachResources',
     'completeFromResourceTemplates',
   ],
+  './agent': [
+    'createPromptRetrievalTool',
+    'toAiSdkTool',
+    'toAnthropicMessages',
+    'toAnthropicTool',
+    'toOpenAiMessages',
+    'toOpenAiTool',
+  ],
   './postgres': [
     'createPostgresPromptStore',
   ],
