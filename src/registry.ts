@@ -8,6 +8,7 @@ import type { ArgumentValidationOptions } from './arguments/index.js';
 import type { CompileEnvironment, CompiledPrompt, RenderEnvironment } from './render/prompt.js';
 import { compilePrompt, validateArguments } from './render/prompt.js';
 import { CursorCodec } from './cursor.js';
+import { NameTable } from './name-table.js';
 import { SortedNames } from './sorted-names.js';
 import { createDefinitionError, parsePromptDefinition } from './definition/index.js';
 import type { DefinitionErrorOptions } from './definition/index.js';
@@ -109,7 +110,7 @@ const MAX_COMPLETION_CONTEXT = 100;
  * ```
  */
 export class PromptRegistry {
-  readonly #prompts = new Map<string, CompiledPrompt>();
+  readonly #prompts = new NameTable<CompiledPrompt>();
   readonly #sorted = new SortedNames();
   #allListings: Prompt[] | undefined;
   readonly #listeners = new Set<(event: RegistryChangeEvent) => void>();
