@@ -33,7 +33,10 @@ export type PromptErrorCode =
   | 'INVALID_REQUEST'
   | 'PARSE_ERROR'
   | 'FUNCTION_NOT_FOUND'
-  | 'FUNCTION_FAILED';
+  | 'FUNCTION_FAILED'
+  | 'METHOD_NOT_ALLOWED'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'REQUEST_TIMEOUT';
 
 /** One row of the error table. */
 export interface ErrorTableEntry {
@@ -85,6 +88,10 @@ export const ERROR_TABLE: Readonly<Record<PromptErrorCode, ErrorTableEntry>> = d
   // Functions: an unknown name, and an error thrown by `run` (a tool execution error: its message is the client's).
   FUNCTION_NOT_FOUND: { rpcCode: -32602, httpStatus: 404, expose: true, clientMessage: 'Function not found' },
   FUNCTION_FAILED: { rpcCode: -32603, httpStatus: 500, expose: true, clientMessage: 'Function failed' },
+  // HTTP and CGI transport errors (a wrong method on a known route, a body that is not JSON, a body too slow to arrive).
+  METHOD_NOT_ALLOWED: { rpcCode: -32601, httpStatus: 405, expose: true, clientMessage: 'Method not allowed' },
+  UNSUPPORTED_MEDIA_TYPE: { rpcCode: -32600, httpStatus: 415, expose: true, clientMessage: 'Content-Type must be application/json' },
+  REQUEST_TIMEOUT: { rpcCode: -32600, httpStatus: 408, expose: true, clientMessage: 'Request body timed out' },
 });
 
 function deepFreeze<T extends Record<string, object>>(table: T): Readonly<T> {

@@ -21,6 +21,9 @@ const architectureTable: [PromptErrorCode, number, number][] = [
   ['PARSE_ERROR', -32700, 400],
   ['FUNCTION_NOT_FOUND', -32602, 404],
   ['FUNCTION_FAILED', -32603, 500],
+  ['METHOD_NOT_ALLOWED', -32601, 405],
+  ['UNSUPPORTED_MEDIA_TYPE', -32600, 415],
+  ['REQUEST_TIMEOUT', -32600, 408],
 ];
 
 describe('PromptError and the error table', () => {

@@ -53,6 +53,12 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'toOpenAiMessages',
     'toOpenAiTool',
   ],
+  './http': [
+    'createFetchHandler',
+    'createNodeHandler',
+    'createOpenApiDocument',
+    'runCgi',
+  ],
   './postgres': [
     'createPostgresPromptStore',
   ],
