@@ -352,6 +352,8 @@ await benchListing();
 await benchListingAtScale();
 await benchPromptFiles(record, quick);
 await benchReload(record, quick);
+const { benchHttp } = await import('./http.js');
+await benchHttp(record, quick);
 // PostgreSQL store (starts its own embedded server): see bench/postgres.ts.
 const { benchPostgres } = await import('./postgres.js');
 await benchPostgres(

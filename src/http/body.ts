@@ -1,6 +1,31 @@
 /** Reading a request body within a byte limit (413 as soon as it is passed) and a time limit (408). */
 import { PromptError } from '../errors.js';
 
+/** @internal Chunks of a body, refused (413) as soon as they pass `limit` bytes. */
+export class BodyBuffer {
+  readonly #chunks: Uint8Array[] = [];
+  #size = 0;
+
+  constructor(readonly limit: number) {}
+
+  push(chunk: Uint8Array): void {
+    this.#size += chunk.byteLength;
+    if (this.#size > this.limit) throw bodyTooLarge(this.limit);
+    this.#chunks.push(chunk);
+  }
+
+  bytes(): Uint8Array {
+    if (this.#chunks.length === 1) return this.#chunks[0]!;
+    const out = new Uint8Array(this.#size);
+    let offset = 0;
+    for (const chunk of this.#chunks) {
+      out.set(chunk, offset);
+      offset += chunk.byteLength;
+    }
+    return out;
+  }
+}
+
 /** @internal Collects chunks from `next()` until it returns undefined; `cancel()` runs when a limit stops it. */
 export async function collectBody(
   next: () => Promise<Uint8Array | undefined>,
@@ -8,17 +33,14 @@ export async function collectBody(
   limit: number,
   timeoutMs: number,
 ): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+  const buffer = new BodyBuffer(limit);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new PromptError('REQUEST_TIMEOUT', 'Request body timed out')), timeoutMs);
+    timer = setTimeout(() => reject(bodyTimedOut()), timeoutMs);
   });
   try {
     for (let chunk = await Promise.race([next(), timeout]); chunk !== undefined; chunk = await Promise.race([next(), timeout])) {
-      size += chunk.byteLength;
-      if (size > limit) throw bodyTooLarge(limit);
-      chunks.push(chunk);
+      buffer.push(chunk);
     }
   } catch (error) {
     cancel();
@@ -26,13 +48,12 @@ export async function collectBody(
   } finally {
     clearTimeout(timer);
   }
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
+  return buffer.bytes();
+}
+
+/** @internal 408 for a body that did not arrive in time. */
+export function bodyTimedOut(): PromptError {
+  return new PromptError('REQUEST_TIMEOUT', 'Request body timed out');
 }
 
 /** @internal 413 for a body over `limit` bytes. */

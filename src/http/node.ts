@@ -1,6 +1,6 @@
 /** `createNodeHandler`: the HTTP routes for node:http and Express. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { checkDeclaredLength, collectBody } from './body.js';
+import { BodyBuffer, bodyTimedOut, checkDeclaredLength } from './body.js';
 import { createHttpCore, transportError } from './router.js';
 import type { CoreResponse, HttpHandlerOptions } from './router.js';
 import type { HttpSource } from './sources.js';
@@ -26,16 +26,18 @@ export function createNodeHandler(
   return async (req, res, next) => {
     let reply: CoreResponse;
     try {
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      if (next !== undefined && !core.owns(url.pathname)) {
+      const target = req.url ?? '/';
+      const q = target.indexOf('?');
+      const pathname = q === -1 ? target : target.slice(0, q);
+      if (next !== undefined && !core.owns(pathname)) {
         next();
         return;
       }
       const parsed = (req as ExpressishRequest)._body === true ? (req as ExpressishRequest).body : undefined;
       reply = await core.handle({
         method: (req.method ?? 'GET').toUpperCase(),
-        path: url.pathname,
-        query: url.searchParams,
+        path: pathname,
+        query: new URLSearchParams(q === -1 ? '' : target.slice(q + 1)),
         contentType: req.headers['content-type'],
         readBody: (limit, timeoutMs) =>
           parsed !== undefined ? Promise.resolve(new TextEncoder().encode(JSON.stringify(parsed))) : readNodeBody(req, limit, timeoutMs),
@@ -49,25 +51,32 @@ export function createNodeHandler(
   };
 }
 
-/** Reads a node request body within the limits; a request stopped early is drained so the connection can answer. */
+/** Reads a node request body within the limits (events, one timer); a body stopped early is drained and dropped. */
 function readNodeBody(req: IncomingMessage, limit: number, timeoutMs: number): Promise<Uint8Array> {
-  try {
-    checkDeclaredLength(req.headers['content-length'], limit);
-  } catch (error) {
-    req.resume();
-    throw error;
-  }
-  const chunks = req[Symbol.asyncIterator]();
-  return collectBody(
-    async () => {
-      const { done, value } = await chunks.next();
-      return done === true ? undefined : (value as Uint8Array);
-    },
-    () => {
-      req.unpipe();
+  return new Promise((resolve, reject) => {
+    const buffer = new BodyBuffer(limit);
+    const finish = (error: unknown): void => {
+      clearTimeout(timer);
+      req.off('data', onData).off('end', onEnd).off('error', finish);
+      if (error === undefined) return resolve(buffer.bytes());
       req.resume(); // discard the rest; the answer goes out at once
-    },
-    limit,
-    timeoutMs,
-  );
+      reject(error);
+    };
+    const onData = (chunk: Uint8Array): void => {
+      try {
+        buffer.push(chunk);
+      } catch (error) {
+        finish(error);
+      }
+    };
+    const onEnd = (): void => finish(undefined);
+    const timer = setTimeout(() => finish(bodyTimedOut()), timeoutMs);
+    try {
+      checkDeclaredLength(req.headers['content-length'], limit);
+    } catch (error) {
+      finish(error);
+      return;
+    }
+    req.on('data', onData).on('end', onEnd).on('error', finish); // an aborted request errors (or times out)
+  });
 }
