@@ -104,12 +104,33 @@ describe('mcp-prompt-kit list and render', () => {
   });
 });
 
+describe('mcp-prompt-kit openapi', () => {
+  it('prints a valid OpenAPI 3.1 document of the directory\'s prompts as the HTTP handlers serve them', async () => {
+    const result = await runCli(['openapi', EXAMPLES, '--docs', DOCS, '--title', 'Architecture prompts', '--base-path', '/api']);
+    expect(result.code).toBe(0);
+    const doc = JSON.parse(result.stdout) as { openapi: string; info: { title: string }; paths: Record<string, unknown> };
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.title).toBe('Architecture prompts');
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/prompts', '/api/prompts/review-code-against-patterns']));
+    const { validate } = await import('@readme/openapi-parser');
+    expect((await validate(doc as never)).valid).toBe(true);
+  });
+
+  it('exits 1 and names the file when a prompt file has an error', async () => {
+    const dir = await brokenDir();
+    const result = await runCli(['openapi', dir]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(join(dir, 'bad.json'));
+    expect(Object.keys((JSON.parse(result.stdout) as { paths: object }).paths)).toContain('/prompts/good');
+  });
+});
+
 describe('mcp-prompt-kit usage', () => {
   it('prints --help and --version', async () => {
     const help = await runCli(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: mcp-prompt-kit <command> \[options\]/);
-    for (const command of ['check', 'list', 'render', 'serve']) {
+    for (const command of ['check', 'list', 'openapi', 'render', 'serve']) {
       const commandHelp = await runCli([command, '--help']);
       expect(commandHelp.code).toBe(0);
       expect(commandHelp.stdout).toMatch(new RegExp(`^Usage: mcp-prompt-kit ${command} <dir>`));
@@ -119,7 +140,7 @@ describe('mcp-prompt-kit usage', () => {
   });
 
   const mistakes: [string[], string][] = [
-    [['frobnicate'], "mcp-prompt-kit: unknown command 'frobnicate' (commands: check, list, render, serve; see --help)"],
+    [['frobnicate'], "mcp-prompt-kit: unknown command 'frobnicate' (commands: check, list, openapi, render, serve; see --help)"],
     [['check'], 'mcp-prompt-kit check: missing <dir>'],
     [['check', 'a', 'b'], "mcp-prompt-kit check: unexpected argument 'b'"],
     [['list', EXAMPLES, '--bogus'], 'mcp-prompt-kit list: unknown option --bogus'],
