@@ -101,8 +101,8 @@ describe('README: command line', () => {
     .flatMap((b) => b.split('\n'))
     .filter((line) => line.startsWith('npx mcp-prompt-kit '));
 
-  it('documents check, list, render and serve (stdio and HTTP)', () => {
-    expect(commands.map((c) => c.split(' ').slice(2, 3)[0])).toEqual(['check', 'list', 'render', 'serve', 'serve']);
+  it('documents check, list, render, serve (stdio and HTTP) and openapi', () => {
+    expect(commands.map((c) => c.split(' ').slice(2, 3)[0])).toEqual(['check', 'list', 'render', 'serve', 'serve', 'openapi']);
   });
 
   for (const line of commands.filter((c) => !c.includes(' serve '))) {
