@@ -49,7 +49,7 @@ export class SortedNames {
   page(after: string | undefined, count: number): { names: string[]; more: boolean } {
     const names: string[] = [];
     let b = after === undefined ? 0 : this.#blockFor(after);
-    let i = after === undefined ? 0 : upperBound(this.#blocks[b] ?? [], after);
+    let i = after === undefined ? 0 : upperBound(this.#blocks[b] ?? [], after, self);
     for (; b < this.#blocks.length; b++, i = 0) {
       const block = this.#blocks[b]!;
       for (; i < block.length; i++) {
@@ -82,7 +82,7 @@ export class SortedNames {
     }
     const b = this.#blockFor(name);
     const block = this.#blocks[b]!;
-    block.splice(upperBound(block, name), 0, name);
+    block.splice(upperBound(block, name, self), 0, name);
     if (block.length > 2 * BLOCK) this.#blocks.splice(b, 1, block.slice(0, BLOCK), block.slice(BLOCK));
   }
 
@@ -90,7 +90,7 @@ export class SortedNames {
     if (this.#blocks.length === 0) return;
     const b = this.#blockFor(name);
     const block = this.#blocks[b]!;
-    const i = upperBound(block, name) - 1;
+    const i = upperBound(block, name, self) - 1;
     if (i < 0 || block[i] !== name) return;
     this.#size--;
     block.splice(i, 1);
@@ -120,14 +120,16 @@ function mergeSorted(a: readonly string[], b: readonly string[]): string[] {
   return out;
 }
 
-/** Index of the first name strictly greater than `after`. */
-function upperBound(sorted: readonly string[], after: string): number {
+/** @internal Index of the first item whose key sorts strictly after `after` (code-unit order). */
+export function upperBound<T>(sorted: readonly T[], after: string, key: (item: T) => string): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! <= after) lo = mid + 1;
+    if (key(sorted[mid]!) <= after) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
+
+const self = (name: string): string => name;

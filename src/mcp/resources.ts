@@ -10,19 +10,14 @@ import { isRecord } from '../json.js';
 import { toSafeLogger } from '../logger.js';
 import type { Logger } from '../logger.js';
 import type { ResourceContents } from '../resources.js';
+import { upperBound } from '../sorted-names.js';
+import type { ResourceLink } from '../types.js';
 import { registerMethod } from './register.js';
 import { detectServer, isClientInitialized } from './server-shape.js';
 import type { AttachableServer, LowLevelServer } from './server-shape.js';
 
-/** One entry of `resources/list`. */
-export interface ListedResource {
-  uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  size?: number;
-}
+/** One entry of `resources/list` (an MCP `Resource`). */
+export type ListedResource = Omit<ResourceLink, 'type'>;
 
 /** What {@link attachResources} serves: `createFileResourceResolver` from `mcp-prompt-kit/fs` is one. */
 export interface ResourceSource {
@@ -100,7 +95,7 @@ export function attachResources(
     let start = 0;
     if (cursor !== undefined) {
       try {
-        start = firstAfter(sorted, cursors.decode(cursor));
+        start = upperBound(sorted, cursors.decode(cursor), (entry) => entry.uri);
       } catch (error) {
         throw JsonRpcError.from(error);
       }
@@ -158,16 +153,4 @@ function optionalString(params: unknown, key: string, max: number): string | und
     throw JsonRpcError.from(new PromptError('INVALID_PARAMS', `params.${key} exceeds ${max} characters`));
   }
   return value;
-}
-
-/** Index of the first entry whose URI sorts after `uri`. */
-function firstAfter(sorted: readonly ListedResource[], uri: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]!.uri <= uri) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
