@@ -260,9 +260,12 @@ export function createDirectoryPromptStore(dir: string, options: DirectoryPrompt
       reportInvalid(name, bad);
       throw invalidEntryError(name, bad.reason);
     },
-    async list() {
+    async list(options) {
       const snapshot = await read();
-      for (const [name, bad] of snapshot.invalid) reportInvalid(name, bad);
+      for (const [name, bad] of snapshot.invalid) {
+        reportInvalid(name, bad);
+        options?.onInvalid?.(name, `${bad.file}: ${bad.reason}`);
+      }
       return [...snapshot.valid.keys()].sort().map((name) => stored(name, snapshot.valid.get(name)!.definition));
     },
     async put(input) {

@@ -145,7 +145,9 @@ export async function syncRegistry(
   };
 
   const loadAll = async (): Promise<void> => {
-    const entries = await store.list(reads);
+    const invalid = new Map<string, string>();
+    const entries = await store.list({ ...reads, onInvalid: (name, reason) => invalid.set(name, reason) });
+    for (const [name, reason] of invalid) withheld.set(name, reason);
     const present = new Set(entries.map((e) => e.name));
     apply(entries, [...versions.keys()].filter((name) => !present.has(name)));
   };
