@@ -7,7 +7,7 @@ import { formatPromptResult } from '../response.js';
 import type { JsonSchema, Prompt } from '../types.js';
 import { toPromptSource } from './sources.js';
 import type { Integration, PromptSource } from './sources.js';
-import { startRetrievalSpan } from './tracing.js';
+import { NO_SPAN, startRetrievalSpan } from './tracing.js';
 import type { TracerLike } from './tracing.js';
 
 /** Options of {@link createPromptRetrievalTool}. */
@@ -51,6 +51,8 @@ interface IntegrationState {
   source: PromptSource;
   /** Known prompts by name once listed; undefined while unknown; null when listing failed. */
   prompts: Map<string, Prompt> | undefined | null;
+  /** Bumped per listing started: a listing that finishes after a newer one is dropped. */
+  generation: number;
   unsubscribe?: () => void;
 }
 
@@ -84,7 +86,7 @@ export function createPromptRetrievalTool(options: PromptRetrievalToolOptions): 
   const maxDescription = options.maxDescriptionLength ?? 4000;
   const states = new Map<string, IntegrationState>();
   for (const [id, integration] of Object.entries(options.integrations)) {
-    states.set(id, { id, source: toPromptSource(id, integration), prompts: undefined });
+    states.set(id, { id, source: toPromptSource(id, integration), prompts: undefined, generation: 0 });
   }
   const ids = [...states.keys()];
   let closed = false;
@@ -108,6 +110,7 @@ export function createPromptRetrievalTool(options: PromptRetrievalToolOptions): 
 
   const listIntegration = async (state: IntegrationState): Promise<void> => {
     if (state.source.listPrompts === undefined) return;
+    const generation = ++state.generation;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     try {
@@ -121,8 +124,9 @@ export function createPromptRetrievalTool(options: PromptRetrievalToolOptions): 
         cursor = typeof result?.nextCursor === 'string' && result.nextCursor !== '' ? result.nextCursor : undefined;
         if (cursor === undefined) break;
       }
-      state.prompts = found;
+      if (generation === state.generation) state.prompts = found;
     } catch (error) {
+      if (generation !== state.generation) return;
       state.prompts = null;
       log.warn({ event: 'prompt_listing_failed', integrationId: state.id, error: errorCodeOf(error) }, 'integration could not list its prompts');
     } finally {
@@ -142,7 +146,7 @@ export function createPromptRetrievalTool(options: PromptRetrievalToolOptions): 
     const started = Date.now();
     const integrationId = isRecord(params) && typeof params['integrationId'] === 'string' ? params['integrationId'] : undefined;
     const promptName = isRecord(params) && typeof params['promptName'] === 'string' ? params['promptName'] : undefined;
-    const span = startRetrievalSpan(options.tracer, promptName, integrationId);
+    let span = NO_SPAN;
     const done = (fields: Record<string, unknown>, text: string): string => {
       log.info(
         { event: 'prompt_retrieval', integrationId: integrationId ?? null, promptName: promptName ?? null, durationMs: Date.now() - started, ...fields },
@@ -153,6 +157,7 @@ export function createPromptRetrievalTool(options: PromptRetrievalToolOptions): 
     try {
       const call = checkCall(params, states, ids);
       const args = call.args;
+      span = startRetrievalSpan(options.tracer, call.promptName, call.state.id); // only around the MCP call
       const result = await withDeadline(
         (deadline) => call.state.source.getPrompt(call.promptName, args, span.meta === undefined ? { signal: deadline } : { signal: deadline, meta: span.meta }),
         signal,

@@ -24,7 +24,8 @@ export interface RetrievalSpan {
   end(errorType: string | undefined): void;
 }
 
-const NO_SPAN: RetrievalSpan = { meta: undefined, end: () => {} };
+/** @internal No tracer, or nothing sent yet. */
+export const NO_SPAN: RetrievalSpan = { meta: undefined, end: () => {} };
 
 /** @internal Starts the client span `prompts/get <promptName>` when a tracer is given. */
 export function startRetrievalSpan(tracer: TracerLike | undefined, promptName: string | undefined, integrationId: string | undefined): RetrievalSpan {
@@ -48,6 +49,7 @@ export function startRetrievalSpan(tracer: TracerLike | undefined, promptName: s
       try {
         if (errorType !== undefined) {
           span.setAttribute('error.type', errorType);
+          if (/^-?\d+$/.test(errorType)) span.setAttribute('rpc.response.status_code', errorType);
           span.setStatus({ code: STATUS_ERROR, message: errorType });
         }
         span.end();

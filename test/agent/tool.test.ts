@@ -5,6 +5,8 @@ import { InMemoryTransport as InMemoryV1 } from '@modelcontextprotocol/sdk/inMem
 import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Client as ClientV2, InMemoryTransport as InMemoryV2 } from '@modelcontextprotocol/client';
 import { McpServer as McpServerV2 } from '@modelcontextprotocol/server';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createPromptRetrievalTool,
@@ -125,6 +127,22 @@ describe('retrieve_mcp_prompt definition', () => {
     expect(definition.description).toContain("Integration 'local':");
     expect(definition.description).toContain('- review_code(code (required), language, focus) — Review a snippet of code');
     expect(definition.description).toContain("Integration 'broken': unavailable");
+  });
+
+  it('keeps the newest listing when an older one finishes last', async () => {
+    let calls = 0;
+    const source: PromptSource = {
+      getPrompt: () => Promise.reject(new Error('unused')),
+      listPrompts: () => {
+        calls++;
+        const prompts = [{ name: calls === 1 ? 'old_prompt' : 'new_prompt' }];
+        return new Promise((resolve) => setTimeout(() => resolve({ prompts }), calls === 1 ? 60 : 5));
+      },
+    };
+    const tool = createPromptRetrievalTool({ integrations: { svc: source } });
+    await Promise.all([tool.refresh(), tool.refresh()]);
+    expect(tool.definition!.description).toContain('- new_prompt');
+    expect(tool.definition!.description).not.toContain('old_prompt');
   });
 
   it('follows nextCursor and caps the description with "… and N more"', async () => {
@@ -251,6 +269,28 @@ describe('retrieve_mcp_prompt logs and traces', () => {
     expect(spans[0]).toMatchObject({ name: 'prompts/get hello', attributes: { 'mcp.method.name': 'prompts/get', 'gen_ai.prompt.name': 'hello' }, ended: true });
     expect(spans[0]!.status).toBeUndefined();
     expect(spans[1]).toMatchObject({ name: 'prompts/get missing', attributes: { 'error.type': '-32602' }, status: { code: 2 }, ended: true });
+  });
+});
+
+describe('retrieve_mcp_prompt with the real OpenTelemetry SDK', () => {
+  it('exports a CLIENT span per MCP call, none for a call refused locally, and sends its traceparent', async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const { client } = await connectedClient('v2', createTestRegistry());
+    const tool = createPromptRetrievalTool({ integrations: { code: client }, tracer: provider.getTracer('agent-test') });
+    cleanup.push(() => tool.close());
+    await tool.refresh();
+    await tool.execute({ integrationId: 'code', promptName: 'review_code' }); // refused locally: no MCP call
+    expect(exporter.getFinishedSpans()).toEqual([]);
+    await tool.execute({ integrationId: 'code', promptName: 'optional_only', arguments: { tone: 'dry' } });
+    await tool.execute({ integrationId: 'code', promptName: 'broken' });
+    const [ok, failed] = exporter.getFinishedSpans();
+    expect(ok?.name).toBe('prompts/get optional_only');
+    expect(ok?.kind).toBe(SpanKind.CLIENT);
+    expect(ok?.attributes).toMatchObject({ 'mcp.method.name': 'prompts/get', 'gen_ai.prompt.name': 'optional_only' });
+    expect(ok?.status.code).not.toBe(SpanStatusCode.ERROR);
+    expect(failed?.attributes).toMatchObject({ 'error.type': '-32603', 'rpc.response.status_code': '-32603' });
+    expect(failed?.status.code).toBe(SpanStatusCode.ERROR);
   });
 });
 
