@@ -39,6 +39,7 @@ export function createNodeHandler(
         path: pathname,
         query: new URLSearchParams(q === -1 ? '' : target.slice(q + 1)),
         contentType: req.headers['content-type'],
+        mountPath: (req as ExpressishRequest).baseUrl ?? '',
         readBody: (limit, timeoutMs) =>
           parsed !== undefined ? Promise.resolve(new TextEncoder().encode(JSON.stringify(parsed))) : readNodeBody(req, limit, timeoutMs),
       });

@@ -33,6 +33,8 @@ export interface CoreRequest {
   path: string;
   query: URLSearchParams;
   contentType: string | undefined;
+  /** Where a framework mounted the handler (Express's `req.baseUrl`), for the OpenAPI document's paths. */
+  mountPath?: string;
   /** Reads the whole body (at most `limit` bytes, else LIMIT_EXCEEDED; REQUEST_TIMEOUT when too slow). */
   readBody(limit: number, timeoutMs: number): Promise<Uint8Array>;
 }
@@ -154,7 +156,7 @@ async function serve(
       return sources.functions!.call(found.name, await readArguments(request, maxBodyBytes, bodyTimeoutMs));
     }
     case 'openapi':
-      return openApiDocument(sources, openapi);
+      return openApiDocument(sources, request.mountPath ? { ...openapi, basePath: `${request.mountPath}${openapi.basePath ?? ''}` } : openapi);
   }
 }
 

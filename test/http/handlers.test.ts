@@ -61,6 +61,16 @@ describe('HTTP handlers', () => {
     }
   });
 
+  it('documents the Express mount path in the OpenAPI paths it serves', async () => {
+    const server = await startServer('express', { functions: createExampleFunctions() });
+    try {
+      const doc = JSON.parse((await send(server.base, { method: 'GET', path: '/openapi.json' })).text) as { paths: Record<string, unknown> };
+      expect(Object.keys(doc.paths)).toContain('/api/functions/Add');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('answers a body that drips in slower than bodyTimeoutMs with 408', async () => {
     const server = await startServer('node:http', { functions: createExampleFunctions() }, { bodyTimeoutMs: 200 });
     try {
