@@ -1,14 +1,24 @@
 /**
- * {@link ArgumentValidatorCache}: what a registry owns to turn argument declarations into validators.
+ * The caches behind argument validation, owned per registry: {@link ArgumentValidatorCache} (declarations ->
+ * validators), the plan cache (one plan per distinct declarations + options, reference-counted) and the schema store
+ * (ajv 2020-12 + formats; each identical schema checked and compiled once, reference-counted). ajv never forgets
+ * what it compiled, so the compiling instance is recycled once its unused schemas exceed max(1000, 2 x live): at most
+ * two compiling instances are held, and live entries recompile into the current one on next use.
  *
  * @module
  */
-import type { PromptArgumentDefinition } from '../definition/types.js';
+import formatsModule from 'ajv-formats';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import type { DefinitionProblem, PromptArgumentDefinition } from '../definition/types.js';
 import type { JsonSchema } from '../types.js';
-import { SchemaStore } from './schema-store.js';
-import type { StoreStats } from './schema-store.js';
+import { NonJsonValueError, canonicalJson, orderedKeyJson } from './canonical.js';
+import { definitionError, describeAjvError } from './failures.js';
+import { buildPlan } from './plan.js';
+import type { ArgumentPlan } from './plan.js';
+import { defaultProblems, schemaProblems } from './schema-checks.js';
+import type { SchemaProblem } from './schema-checks.js';
 import type { ArgumentValidationOptions, ArgumentValidatorCacheOptions, CompiledArgumentValidator } from './types.js';
-import { PlanCache } from './plan-cache.js';
 import { ArgumentValidator } from './validator.js';
 
 /** Turns argument declarations into validators sharing one private ajv store (lazy; see README, Argument validation). */
@@ -56,4 +66,413 @@ function stripUndefined(options: ArgumentValidationOptions): ArgumentValidationO
   if (options.maxItems !== undefined) out.maxItems = options.maxItems;
   if (options.maxBytes !== undefined) out.maxBytes = options.maxBytes;
   return out;
+}
+
+interface PlanEntry {
+  readonly plan: ArgumentPlan;
+  /** The map's own key string, handed out instead of each caller's equal copy (a copy per prompt adds up). */
+  readonly key: string;
+  refs: number;
+}
+
+/** A plan taken from a {@link PlanCache}; give the key back to `release` when done. */
+export interface AcquiredPlan {
+  readonly plan: ArgumentPlan;
+  readonly key: string;
+}
+
+/**
+ * @internal Plans keyed by the JSON of the declarations and options (key order kept: it orders the names).
+ * Plans are immutable, and the declarations they read are frozen copies from the definition parser; functions
+ * (`complete`) do not affect a plan, so the key leaves them out; values JSON cannot hold (NaN, undefined members,
+ * a Date) get forms of their own (see `orderedKeyJson`), so they never share a plan with a JSON value.
+ *
+ * @example
+ * ```ts
+ * const plans = new PlanCache();
+ * const { plan, key } = plans.acquire([{ name: 'code', required: true }], undefined, {});
+ * plans.release(key);
+ * ```
+ */
+export class PlanCache {
+  readonly #entries = new Map<string, PlanEntry>();
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  acquire(
+    promptArguments: readonly PromptArgumentDefinition[] | undefined,
+    inputSchema: JsonSchema | undefined,
+    options: ArgumentValidationOptions,
+  ): AcquiredPlan {
+    let declarations: string;
+    try {
+      declarations =
+        inputSchema === undefined || inputSchema === null
+          ? `A${orderedKeyJson(promptArguments ?? [])}`
+          : `S${orderedKeyJson(inputSchema)}`;
+    } catch {
+      // Not plain JSON (a cycle): build an unshared plan, which reports the problem as a definition error.
+      return { plan: buildPlan(promptArguments, inputSchema, options), key: '' };
+    }
+    // Typed: a maxLength of '5' (refused) must not find the plan of 5.
+    const key = `${orderedKeyJson([options.maxLength, options.extraArguments])}|${declarations}`;
+    const entry = this.#entries.get(key);
+    if (entry !== undefined) {
+      entry.refs++;
+      return entry;
+    }
+    const created: PlanEntry = { plan: buildPlan(promptArguments, inputSchema, options), key, refs: 1 };
+    this.#entries.set(key, created);
+    return created;
+  }
+
+  release(key: string): void {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return;
+    if (--entry.refs <= 0) this.#entries.delete(key);
+  }
+}
+
+// ajv-formats is CommonJS whose `module.exports` is the plugin with a `.default` pointing to itself: `.default` is
+// right under Node ESM, CJS bundles and TypeScript's NodeNext view alike.
+const addFormats = formatsModule.default;
+
+/** Unused compiled schemas an ajv instance may hold before it is recycled, at least (see the module docs). */
+export const RECYCLE_MIN = 1000;
+
+/** @internal One ajv instance that compiles, and what its scope holds. */
+export interface Compiler {
+  readonly ajv: Ajv2020;
+  /** Schemas compiled into its scope (ajv keeps each one for the instance's lifetime). */
+  compiles: number;
+  /** Live entries whose compiled function came from it. */
+  pinned: number;
+}
+
+/**
+ * One distinct schema: checked when first acquired (meta-schema, formats, patterns, references, defaults), compiled
+ * by ajv only when a validator first validates with it; shared by every validator of an identical schema.
+ */
+export interface StoreEntry {
+  readonly key: string;
+  readonly schema: JsonSchema;
+  /** Plain `JSON.stringify` forms that led to this entry (a cheap first lookup; at most a few). */
+  readonly raws: string[];
+  /**
+   * The compiled ajv function, once some validator validated; reset (compiled again on next use) when the instance
+   * that compiled it is dropped, so validators read it from here rather than keeping it.
+   */
+  validate: ValidateFunction | undefined;
+  /** The instance {@link validate} came from. */
+  compiler: Compiler | undefined;
+  /** Why compiling failed (a definition error), so validators sharing the entry do not compile it again. */
+  failure: unknown;
+  refs: number;
+}
+
+/** @internal What {@link SchemaStore.debugStats} reports. */
+export interface StoreStats {
+  instances: number;
+  compiled: number;
+  pinned: number;
+  scopeSize: number;
+}
+
+/** Maps a JSON pointer into a schema to one into the prompt definition. */
+export type Locate = (schemaPointer: string) => string;
+
+/** Base URI of a schema without `$id`: ajv resolves `$ref: '#'` (recursion to the root) only against an id. */
+const ROOT_ID = 'https://mcp-prompt-kit.invalid/arguments';
+
+function rooted(schema: JsonSchema): JsonSchema {
+  return schema['$id'] === undefined ? { $id: ROOT_ID, ...schema } : schema;
+}
+
+function createAjv(warnings: string[]): Ajv2020 {
+  const ajv = new Ajv2020({
+    allErrors: true,
+    // Unknown keywords (vendor extensions) are tolerated; unknown formats are caught by our own check.
+    strict: false,
+    // NaN and Infinity are not numbers (JSON has neither).
+    strictNumbers: true,
+    // Decimal steps: 0.3 is a multiple of 0.1 (floating-point division leaves 2.9999999999999996).
+    multipleOfPrecision: 9,
+    useDefaults: false,
+    coerceTypes: false,
+    // We validate schemas against the meta-schema ourselves (on the checker), to report every problem with its path.
+    validateSchema: false,
+    // Never register a schema's $id in the instance: prompts cannot collide or reach each other.
+    addUsedSchema: false,
+    logger: { log() {}, warn: (...args: unknown[]) => void warnings.push(args.map(String).join(' ')), error() {} },
+  });
+  addFormats(ajv);
+  return ajv;
+}
+
+/**
+ * The schema store behind an {@link ArgumentValidatorCache}. ajv is created on first need.
+ *
+ * @example
+ * ```ts
+ * const store = new SchemaStore();
+ * const entry = store.acquire({ type: 'object' }, (p) => p); // checked, not compiled
+ * store.compiled(entry, (p) => p)({}); // true
+ * store.release(entry); // store.size === 0
+ * ```
+ */
+export class SchemaStore {
+  /** Meta-schema checks and the format list only: compiles nothing else, so it never grows. */
+  private checkerInstance: Ajv2020 | undefined;
+  /** The instance that compiles now. */
+  private current: Compiler | undefined;
+  /** The instance recycled last, while live entries still use functions it compiled. */
+  private retired: Compiler | undefined;
+  private readonly entries = new Map<string, StoreEntry>();
+  /** Entries by the plain JSON of a schema that led to them: identical schemas mostly share their key order too. */
+  private readonly byRaw = new Map<string, StoreEntry>();
+  private readonly warnings: string[] = [];
+  private readonly knownFormat = (name: string): boolean =>
+    Object.prototype.hasOwnProperty.call(this.checker.formats, name);
+  private readonly compileOnce = (raw: JsonSchema): ValidateFunction => {
+    const compiler = this.compiler();
+    const schema = rooted(raw);
+    compiler.compiles++;
+    try {
+      return compiler.ajv.compile(schema);
+    } finally {
+      compiler.ajv.removeSchema(schema);
+    }
+  };
+
+  /** Distinct schemas alive (checked or compiled). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private get checker(): Ajv2020 {
+    return (this.checkerInstance ??= createAjv([]));
+  }
+
+  /** The compiling instance, recycled first when what it holds unused exceeds the bound (see the module docs). */
+  private compiler(): Compiler {
+    const current = this.current;
+    if (current !== undefined && current.compiles - current.pinned <= Math.max(RECYCLE_MIN, 2 * this.entries.size)) {
+      return current;
+    }
+    if (current !== undefined) this.retire(current);
+    const fresh: Compiler = { ajv: createAjv(this.warnings), compiles: 0, pinned: 0 };
+    this.current = fresh;
+    return fresh;
+  }
+
+  private retire(current: Compiler): void {
+    const older = this.retired;
+    if (older !== undefined) {
+      // Its live entries compile again, lazily, into the fresh instance: nothing references the old scope then.
+      for (const entry of this.entries.values()) {
+        if (entry.compiler === older) {
+          entry.validate = undefined;
+          entry.compiler = undefined;
+        }
+      }
+    }
+    this.retired = current.pinned > 0 ? current : undefined;
+  }
+
+  /**
+   * @internal For tests: ajv instances held (checker included), schemas compiled into and live entries served by
+   * the compiling instances held (the current one and the retired one), and how many values (schemas, functions,
+   * patterns, ...) their code scopes contain.
+   */
+  debugStats(): StoreStats {
+    const instances = this.checkerInstance === undefined ? 0 : 1;
+    const stats: StoreStats = { instances, compiled: 0, pinned: 0, scopeSize: 0 };
+    for (const compiler of [this.current, this.retired]) {
+      if (compiler === undefined) continue;
+      stats.instances++;
+      stats.compiled += compiler.compiles;
+      stats.pinned += compiler.pinned;
+      const values = (compiler.ajv.scope as unknown as { _values: Record<string, Map<unknown, unknown>> })._values;
+      for (const prefix of Object.keys(values)) stats.scopeSize += values[prefix]?.size ?? 0;
+    }
+    return stats;
+  }
+
+  /**
+   * The shared entry of `schema`, checking it when it is new (see {@link StoreEntry}; no ajv compile); the caller
+   * must {@link release} it. Throws PromptError `INVALID_PROMPT_DEFINITION` when the schema is broken (nothing is
+   * kept then).
+   */
+  acquire(schema: JsonSchema, locate: Locate): StoreEntry {
+    const raw = rawJson(schema);
+    let entry = raw === undefined ? undefined : this.byRaw.get(raw);
+    if (entry === undefined) {
+      const key = schemaKey(schema, locate);
+      entry = this.entries.get(key);
+      if (entry === undefined) {
+        this.inspect(schema, locate);
+        entry = { key, schema, raws: [], validate: undefined, compiler: undefined, failure: undefined, refs: 0 };
+        this.entries.set(key, entry);
+      }
+      if (raw !== undefined && entry.raws.length < MAX_RAWS) {
+        entry.raws.push(raw);
+        this.byRaw.set(raw, entry);
+      }
+    }
+    entry.refs++;
+    return entry;
+  }
+
+  /** The compiled ajv function of an acquired entry, compiling it on first call (and after its instance went). */
+  compiled(entry: StoreEntry, locate: Locate): ValidateFunction {
+    if (entry.validate !== undefined) return entry.validate;
+    if (entry.failure !== undefined) throw entry.failure;
+    const compiler = this.compiler();
+    let validate: ValidateFunction;
+    try {
+      validate = this.compile(compiler, entry.schema, locate);
+    } catch (error) {
+      if (entry.refs > 0) entry.failure = error;
+      throw error;
+    }
+    compiler.ajv.removeSchema(entry.schema);
+    if (entry.refs > 0) {
+      entry.validate = validate;
+      entry.compiler = compiler;
+      compiler.pinned++;
+    }
+    return validate;
+  }
+
+  /** Drops one reference; the last one removes the schema from the store (and releases its compiled function). */
+  release(entry: StoreEntry): void {
+    if (entry.refs <= 0) return;
+    entry.refs--;
+    if (entry.refs === 0 && this.entries.get(entry.key) === entry) {
+      this.entries.delete(entry.key);
+      for (const raw of entry.raws) this.byRaw.delete(raw);
+      const compiler = entry.compiler;
+      if (compiler !== undefined) {
+        compiler.pinned--;
+        if (compiler === this.retired && compiler.pinned === 0) this.retired = undefined;
+      }
+    }
+  }
+
+  /** Checks `schema` like {@link acquire} without keeping anything (a live identical entry is already checked). */
+  checkDetached(schema: JsonSchema, locate: Locate): void {
+    if (!this.entries.has(schemaKey(schema, locate))) this.inspect(schema, locate);
+  }
+
+  /** A validator for `schema` that holds no reference: the live shared one, or a fresh one ajv does not keep. */
+  detached(schema: JsonSchema, locate: Locate): ValidateFunction {
+    const live = this.entries.get(schemaKey(schema, locate));
+    if (live !== undefined) return this.compiled(live, locate);
+    this.inspect(schema, locate);
+    const compiler = this.compiler();
+    const validate = this.compile(compiler, schema, locate);
+    compiler.ajv.removeSchema(schema);
+    return validate;
+  }
+
+  /** Throws the definition error of `schema`'s problems, if any. */
+  private inspect(schema: JsonSchema, locate: Locate): void {
+    const problems = this.problems(schema);
+    if (problems.length > 0) throw definitionError(located(problems, locate));
+  }
+
+  /** Meta-schema problems; else formats, patterns, `__proto__` names and references; else defaults. */
+  private problems(schema: JsonSchema): SchemaProblem[] {
+    const checker = this.checker;
+    let valid: boolean;
+    try {
+      valid = checker.validateSchema(schema) as boolean;
+    } catch (error) {
+      // An unknown `$schema` dialect.
+      return [{ pointer: '/$schema', message: error instanceof Error ? error.message : String(error) }];
+    }
+    if (!valid) return (checker.errors ?? []).map((e) => ({ pointer: e.instancePath, message: describeAjvError(e) }));
+    const found = schemaProblems(schema, this.knownFormat);
+    return found.length > 0 ? found : defaultProblems(schema, this.compileOnce);
+  }
+
+  /** Compiles into `compiler` (counted: ajv keeps it in the scope whatever happens next). */
+  private compile(compiler: Compiler, raw: JsonSchema, locate: Locate): ValidateFunction {
+    const ajv = compiler.ajv;
+    const schema = rooted(raw);
+    compiler.compiles++;
+    this.warnings.length = 0;
+    let validate: ValidateFunction;
+    try {
+      validate = ajv.compile(schema);
+    } catch (error) {
+      ajv.removeSchema(schema);
+      const message = error instanceof Error ? error.message : String(error);
+      throw definitionError([{ path: locate(''), message }], error);
+    }
+    const problems = formatProblems(this.warnings, locate);
+    this.warnings.length = 0;
+    if (problems.length > 0) {
+      ajv.removeSchema(schema);
+      throw definitionError(problems);
+    }
+    return validate;
+  }
+}
+
+/** How many plain-JSON forms (key orders) an entry remembers. */
+const MAX_RAWS = 4;
+
+/**
+ * `JSON.stringify(schema)` with non-JSON values kept apart ({@link orderedKeyJson}), or undefined when it throws (a
+ * cycle: the canonical form reports it). Two schemas with the same such JSON have the same canonical JSON.
+ */
+function rawJson(schema: JsonSchema): string | undefined {
+  try {
+    return orderedKeyJson(schema);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The canonical JSON of a schema; a value JSON cannot hold (NaN, Infinity, a function, a Date...) is a definition
+ * error at its location.
+ */
+function schemaKey(schema: JsonSchema, locate: Locate): string {
+  try {
+    return canonicalJson(schema, true);
+  } catch (error) {
+    if (error instanceof NonJsonValueError) throw definitionError([{ path: locate(error.pointer), message: error.message }]);
+    throw error;
+  }
+}
+
+/** Definition problems from schema problems: one per location (ajv reports an `anyOf` failure and each branch). */
+function located(problems: readonly SchemaProblem[], locate: Locate): DefinitionProblem[] {
+  const seen = new Set<string>();
+  const out: DefinitionProblem[] = [];
+  for (const p of problems) {
+    const path = locate(p.pointer);
+    if (seen.has(path)) continue;
+    seen.add(path);
+    out.push({ path, message: p.message });
+  }
+  return out;
+}
+
+const UNKNOWN_FORMAT = /^unknown format "(.*)" ignored in schema at path "#(.*)"$/;
+
+/** Problems from ajv's compile warnings: an unknown format is a definition error, not something to ignore. */
+function formatProblems(warnings: readonly string[], locate: Locate): DefinitionProblem[] {
+  const problems = new Map<string, DefinitionProblem>();
+  for (const warning of warnings) {
+    const m = UNKNOWN_FORMAT.exec(warning);
+    if (m === null) continue;
+    const path = locate(`${m[2] ?? ''}/format`);
+    problems.set(path, { path, message: `unknown format "${m[1] ?? ''}"` });
+  }
+  return [...problems.values()];
 }

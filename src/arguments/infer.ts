@@ -6,20 +6,10 @@
  * @internal
  */
 import { isRecord } from '../json.js';
-import {
-  TYPE_ARRAY,
-  TYPE_BOOLEAN,
-  TYPE_CHOICE,
-  TYPE_INTEGER,
-  TYPE_NULL,
-  TYPE_NUMBER,
-  TYPE_OBJECT,
-  TYPE_STRING,
-  typeMask,
-} from './coerce.js';
+import { TYPE_ARRAY, TYPE_BOOLEAN, TYPE_CHOICE, TYPE_INTEGER, TYPE_NULL, TYPE_NUMBER, TYPE_OBJECT, TYPE_STRING, typeMask } from './coerce.js';
 import type { Choices } from './coerce.js';
-import { RefIndex, atPointer } from './refs.js';
-import type { RefTarget } from './refs.js';
+import { RefIndex, atPointer } from './schema-checks.js';
+import type { RefTarget } from './schema-checks.js';
 
 /** How the hot path coerces one argument: type flags, and the allowed values for {@link TYPE_CHOICE}. */
 export interface Coercion {

@@ -7,17 +7,17 @@
  */
 import { RESERVED_ARGUMENT_NAMES } from '../definition/names.js';
 import type { DefinitionProblem, PromptArgumentDefinition } from '../definition/types.js';
+import { escapePointerSegment, hasOwn, isRecord, setOwn, unescapePointerSegment } from '../json.js';
 import type { JsonSchema } from '../types.js';
+import { buildArgumentSchema, isUntyped } from './argument-schema.js';
 import { TYPE_CHOICE, TYPE_OBJECT, TYPE_STRING, typeMask } from './coerce.js';
 import type { Choices } from './coerce.js';
 import { definitionError } from './failures.js';
-import { buildArgumentSchema, isUntyped } from './argument-schema.js';
 import { coercionOf } from './infer.js';
 import type { Coercion } from './infer.js';
 import { codePointLength } from './length.js';
-import { RefIndex } from './refs.js';
+import { RefIndex } from './schema-checks.js';
 import type { ArgumentValidationOptions } from './types.js';
-import { escapePointerSegment, hasOwn, isRecord, setOwn, unescapePointerSegment } from '../json.js';
 
 /** Default code-point limit of every string argument. */
 export const DEFAULT_MAX_LENGTH = 10_000;

@@ -7,8 +7,8 @@
 import type { PromptArgumentDefinition } from '../definition/types.js';
 import type { JsonSchema } from '../types.js';
 import { ArgumentValidatorCache } from './cache.js';
+import type { StoreStats } from './cache.js';
 import { canonicalJson } from './canonical.js';
-import type { StoreStats } from './schema-store.js';
 import type { ArgumentValidationOptions, ArgumentValidationResult, CompiledArgumentValidator } from './types.js';
 
 /** How many distinct declarations the standalone function keeps compiled. */

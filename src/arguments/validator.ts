@@ -13,22 +13,15 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { PromptArgumentDefinition } from '../definition/types.js';
 import { PromptError } from '../errors.js';
 import type { JsonSchema } from '../types.js';
-import { oneOfMessage, toDetails } from './ajv-errors.js';
+import type { PlanCache, SchemaStore, StoreEntry } from './cache.js';
 import { coerceValue } from './coerce.js';
-import { definitionError, missingFailure, schemaFailure, tooLongFailure } from './failures.js';
-import { boundedCopy, exceedsLimit, ILL_FORMED, isWellFormedText } from './length.js';
+import { definitionError, missingFailure, oneOfMessage, schemaFailure, toDetails, tooLongFailure } from './failures.js';
+import { ILL_FORMED, boundedCopy, exceedsLimit, isWellFormedText } from './length.js';
 import type { ValueLimits } from './length.js';
 import { buildPlan, isPlainFastDeclaration } from './plan.js';
-import { nestingProblem } from './schema-walk.js';
 import type { ArgumentPlan, ArgumentSlot } from './plan.js';
-import type { PlanCache } from './plan-cache.js';
-import type { SchemaStore, StoreEntry } from './schema-store.js';
-import type {
-  ArgumentValidationOptions,
-  ArgumentValidationResult,
-  CompiledArgumentValidator,
-  SchemaValidationDetail,
-} from './types.js';
+import { nestingProblem } from './schema-checks.js';
+import type { ArgumentValidationOptions, ArgumentValidationResult, CompiledArgumentValidator, SchemaValidationDetail } from './types.js';
 
 const hasOwn = Object.prototype.hasOwnProperty;
 const EMPTY: Readonly<Record<string, unknown>> = Object.freeze(Object.create(null) as Record<string, unknown>);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { sameShapeCatalogue } from '../../bench/fixtures.js';
+import { RECYCLE_MIN } from '../../src/arguments/cache.js';
+import type { StoreStats } from '../../src/arguments/cache.js';
 import { ArgumentValidatorCache, validatePromptArguments } from '../../src/arguments/index.js';
-import { RECYCLE_MIN } from '../../src/arguments/schema-store.js';
-import type { StoreStats } from '../../src/arguments/schema-store.js';
 import { standaloneStoreStats } from '../../src/arguments/validate.js';
 import type { PromptArgumentDefinition } from '../../src/definition/types.js';
 import type { JsonSchema } from '../../src/types.js';
@@ -301,7 +301,7 @@ describe('validatePromptArguments (standalone) cache', () => {
 });
 
 describe('ajv memory: recycling the compiling instance', () => {
-  /** ajv's scope keeps every compiled schema; the bound on what the store still holds (see schema-store.ts). */
+  /** ajv's scope keeps every compiled schema; the bound on what the store still holds (see cache.ts). */
   const retainedBound = (live: number): number => 2 * (live + Math.max(RECYCLE_MIN, 2 * live) + 1);
 
   /** A distinct schema per `i`, with a pattern (kept in ajv's scope too) and a default checked through ajv. */
