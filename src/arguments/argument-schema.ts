@@ -15,11 +15,6 @@ const ANNOTATION_KEYWORDS = ['title', 'description'] as const;
  * strings (the MCP wire carries nothing else) and are validated as `type: 'string'`.
  *
  * @internal
- * @example
- * ```ts
- * isUntyped({ name: 'code', required: true }); // true
- * isUntyped({ name: 'language', enum: ['go'] }); // false
- * ```
  */
 export function isUntyped(arg: Readonly<Record<string, unknown>>): boolean {
   return arg['type'] === undefined && arg['enum'] === undefined && arg['const'] === undefined;
@@ -30,11 +25,6 @@ export function isUntyped(arg: Readonly<Record<string, unknown>>): boolean {
  * them out so prompts that differ only in wording share one compiled schema).
  *
  * @internal
- * @example
- * ```ts
- * buildArgumentSchema([{ name: 'a', description: 'x' }], false);
- * // { type: 'object', properties: { a: { type: 'string' } } }
- * ```
  */
 export function buildArgumentSchema(
   promptArguments: readonly PromptArgumentDefinition[] | null | undefined,

@@ -86,13 +86,6 @@ export interface AcquiredPlan {
  * Plans are immutable, and the declarations they read are frozen copies from the definition parser; functions
  * (`complete`) do not affect a plan, so the key leaves them out; values JSON cannot hold (NaN, undefined members,
  * a Date) get forms of their own (see `orderedKeyJson`), so they never share a plan with a JSON value.
- *
- * @example
- * ```ts
- * const plans = new PlanCache();
- * const { plan, key } = plans.acquire([{ name: 'code', required: true }], undefined, {});
- * plans.release(key);
- * ```
  */
 export class PlanCache {
   readonly #entries = new Map<string, PlanEntry>();
@@ -213,14 +206,6 @@ function createAjv(warnings: string[]): Ajv2020 {
 
 /**
  * The schema store behind an {@link ArgumentValidatorCache}. ajv is created on first need.
- *
- * @example
- * ```ts
- * const store = new SchemaStore();
- * const entry = store.acquire({ type: 'object' }, (p) => p); // checked, not compiled
- * store.compiled(entry, (p) => p)({}); // true
- * store.release(entry); // store.size === 0
- * ```
  */
 export class SchemaStore {
   /** Meta-schema checks and the format list only: compiles nothing else, so it never grows. */

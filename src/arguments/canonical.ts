@@ -121,12 +121,6 @@ function write(value: unknown, stack: object[], strict: boolean, path: string): 
  * `JSON.stringify` does); undefined, NaN, ±Infinity, bigints and non-plain objects get tokens no JSON value has.
  * With `strict` (a schema), any non-JSON value other than an undefined member or a function member throws a
  * {@link NonJsonValueError} naming where it is. Throws PromptError `INVALID_PROMPT_DEFINITION` on a cycle.
- *
- * @example
- * ```ts
- * canonicalJson({ b: 1, a: [2, { d: 3, c: 4 }] }); // '{"a":[2,{"c":4,"d":3}],"b":1}'
- * canonicalJson({ a: NaN }) !== canonicalJson({ a: null }); // true
- * ```
  */
 export function canonicalJson(value: unknown, strict = false): string {
   return write(value, [], strict, '');
@@ -158,11 +152,6 @@ function tokenize(this: unknown, key: string, value: unknown): unknown {
  * `JSON.stringify(value)` (key order kept) where values JSON cannot hold (undefined members, NaN, ±Infinity,
  * bigints, non-plain objects) get forms of their own instead of colliding with `null` or a plain value; function
  * members are left out. Throws on a cycle.
- *
- * @example
- * ```ts
- * orderedKeyJson({ default: NaN }) !== orderedKeyJson({ default: null }); // true
- * ```
  */
 export function orderedKeyJson(value: unknown): string {
   return JSON.stringify(value, tokenize) ?? '';

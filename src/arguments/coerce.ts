@@ -51,11 +51,6 @@ function typeBit(name: unknown): number {
 
 /**
  * The type flags of a JSON-Schema `type` keyword (a name or an array of names); 0 when absent (no coercion).
- *
- * @example
- * ```ts
- * typeMask(['string', 'number']) === (TYPE_STRING | TYPE_NUMBER); // true
- * ```
  */
 export function typeMask(type: unknown): number {
   if (Array.isArray(type)) {
@@ -156,14 +151,6 @@ function choose(value: unknown, mask: number, choices: Choices): unknown {
  *   (any case) -> boolean, JSON text of an array/object -> the parsed value (only if it parses to that kind);
  * - a number or boolean for a string type (and not for its own type) -> its string form;
  * - with {@link TYPE_CHOICE} (and `choices`): only ever to an allowed value (a type of `mask`, or a listed value).
- *
- * @example
- * ```ts
- * coerceValue(' 42 ', TYPE_INTEGER); // 42
- * coerceValue('abc', TYPE_NUMBER);   // 'abc' (left for the schema to reject)
- * coerceValue(3, TYPE_STRING);       // '3'
- * coerceValue('1e400', TYPE_NUMBER); // '1e400' (not Infinity)
- * ```
  */
 export function coerceValue(value: unknown, mask: number, choices?: Choices): unknown {
   if (mask === 0) return value;

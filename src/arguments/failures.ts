@@ -14,10 +14,6 @@ import type { ArgumentValidationFailure, SchemaValidationData, SchemaValidationD
  * A "Missing required prompt arguments" failure.
  *
  * @internal
- * @example
- * ```ts
- * missingFailure(['code'], 0, 1).data; // { missing_arguments: ['code'], provided_count: 0, required_count: 1 }
- * ```
  */
 export function missingFailure(missing: string[], provided: number, required: number): ArgumentValidationFailure {
   return {
@@ -32,11 +28,6 @@ export function missingFailure(missing: string[], provided: number, required: nu
  * (`total` problems found), `truncated: true` and `total_errors` say so.
  *
  * @internal
- * @example
- * ```ts
- * schemaFailure([{ argument: 'n', keyword: 'type', message: 'must be number' }], 1, 0).data.error_type;
- * // 'schema_validation_failed'
- * ```
  */
 export function schemaFailure(
   details: SchemaValidationDetail[],
@@ -62,10 +53,6 @@ export function schemaFailure(
  * An "Argument '<name>' exceeds <limit> characters" failure.
  *
  * @internal
- * @example
- * ```ts
- * tooLongFailure('code', 10_000, 1, 1).message; // "Argument 'code' exceeds 10000 characters"
- * ```
  */
 export function tooLongFailure(
   argument: string,
@@ -105,10 +92,6 @@ export function argumentFailureToPromptError(failure: ArgumentValidationFailure)
  * fault: clients only ever see it as -32603 "Internal error" (see the error table).
  *
  * @internal
- * @example
- * ```ts
- * throw definitionError([{ path: '/arguments/0/type', message: 'must be one of: string, number' }]);
- * ```
  */
 export function definitionError(problems: DefinitionProblem[], cause?: unknown): PromptError {
   const first = problems[0];
@@ -134,11 +117,6 @@ export const MAX_DETAILS = 20;
 /**
  * `must be one of: a, b, …`: the first {@link MAX_LISTED_VALUES} values (a long enum must not be repeated in full
  * in every detail of a response).
- *
- * @example
- * ```ts
- * oneOfMessage(['a', 'b']); // 'must be one of: a, b'
- * ```
  */
 export function oneOfMessage(values: Iterable<unknown>): string {
   let out = 'must be one of: ';
@@ -153,12 +131,6 @@ export function oneOfMessage(values: Iterable<unknown>): string {
 
 /**
  * The message of one ajv error, reworded where ajv's is unhelpful (enum, const, format, required, extras).
- *
- * @example
- * ```ts
- * describeAjvError({ keyword: 'enum', params: { allowedValues: ['a', 'b'] }, instancePath: '/x', schemaPath: '' });
- * // 'must be one of: a, b'
- * ```
  */
 export function describeAjvError(error: ErrorObject, atRoot = false): string {
   const params = error.params as Record<string, unknown>;
@@ -196,12 +168,6 @@ function rootArgument(error: ErrorObject): string {
  * Maps ajv errors of an arguments object to details: `argument` is the top-level key the error is under (or the key
  * a root-level `required` / `additionalProperties` error names); a nested location prefixes the message. Only the
  * first `max` errors are described (the caller reports how many there were).
- *
- * @example
- * ```ts
- * toDetails([{ keyword: 'type', instancePath: '/tags/0', params: { type: 'string' }, message: 'must be string', schemaPath: '' }]);
- * // [{ argument: 'tags', keyword: 'type', message: '/0: must be string' }]
- * ```
  */
 export function toDetails(errors: readonly ErrorObject[], max = MAX_DETAILS): SchemaValidationDetail[] {
   const details: SchemaValidationDetail[] = [];

@@ -32,12 +32,6 @@ function ofMask(types: number): Coercion {
  * all strings -> string; all integers -> integer; all numbers -> number; all booleans -> boolean; all arrays ->
  * array; all objects -> object; a mix -> {@link TYPE_CHOICE} over its scalar values, plus the array/object types of
  * its array/object values (a value only ever becomes an allowed one; see `coerceValue`); nothing left -> no coercion.
- *
- * @example
- * ```ts
- * coercionOfValues([1, 2, 10]).types === TYPE_INTEGER; // true
- * coercionOfValues(['auto', 0]).types === TYPE_CHOICE; // true
- * ```
  */
 export function coercionOfValues(values: readonly unknown[]): Coercion {
   let kinds = 0;
@@ -73,11 +67,6 @@ export function coercionOfValues(values: readonly unknown[]): Coercion {
 
 /**
  * The value at a local `$ref` (`#/$defs/x`, `#/definitions/x`, any `#/...` JSON pointer) in `root`, or undefined.
- *
- * @example
- * ```ts
- * resolveLocalRef({ $defs: { n: { type: 'integer' } } }, '#/$defs/n'); // { type: 'integer' }
- * ```
  */
 export function resolveLocalRef(root: unknown, ref: string): unknown {
   if (ref === '#') return root;
@@ -265,13 +254,6 @@ function coercionOfAllowed(a: Allowed): Coercion {
  * `anyOf`/`oneOf` -> what any branch allows (nothing when some branch says nothing about types), where the
  * `enum`/`const` branches allow just their values (a string is kept when a branch allows it as is, else becomes the
  * number, boolean or JSON array/object a branch allows; see `coerceValue`). No coercion otherwise.
- *
- * @example
- * ```ts
- * coercionOf({ enum: [1, 2, 10] }).types === TYPE_INTEGER; // true
- * coercionOf({ $ref: '#/$defs/n' }, { $defs: { n: { type: 'number' } } }).types === TYPE_NUMBER; // true
- * coercionOf({ anyOf: [{ type: 'integer' }, { type: 'boolean' }] }).types === (TYPE_INTEGER | TYPE_BOOLEAN); // true
- * ```
  */
 export function coercionOf(property: unknown, root?: unknown, depth = 0): Coercion {
   return coercionIn(property, { root, refs: undefined }, '', depth);

@@ -9,11 +9,6 @@ import { setOwn } from '../json.js';
 /**
  * Number of Unicode code points in `text` (a surrogate pair counts once; a lone surrogate counts once), the way
  * JSON Schema's `maxLength` counts.
- *
- * @example
- * ```ts
- * codePointLength('a😀'); // 2 (3 UTF-16 units)
- * ```
  */
 export function codePointLength(text: string): number {
   const units = text.length;
@@ -34,11 +29,6 @@ export function codePointLength(text: string): number {
 /**
  * Whether `text` has more than `limit` code points. Never walks a string whose UTF-16 length is within the limit
  * (it cannot exceed it in code points), nor one longer than twice the limit (it must exceed it).
- *
- * @example
- * ```ts
- * exceedsLimit('😀'.repeat(6000), 10_000); // false: 12,000 UTF-16 units but 6,000 code points
- * ```
  */
 export function exceedsLimit(text: string, limit: number): boolean {
   const units = text.length;

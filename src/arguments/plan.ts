@@ -426,11 +426,6 @@ function withoutLengths(schema: JsonSchema): JsonSchema {
  * limits come from it, and per-argument keywords (and `required` flags) are ignored for validation.
  * Throws PromptError `INVALID_PROMPT_DEFINITION` for malformed declarations (non-array arguments, nameless or
  * duplicate arguments, a non-object inputSchema).
- *
- * @example
- * ```ts
- * buildPlan([{ name: 'code', required: true }], undefined, {}).ajvFree; // true: no ajv needed
- * ```
  */
 export function buildPlan(
   promptArguments: readonly PromptArgumentDefinition[] | undefined,

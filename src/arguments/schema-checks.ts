@@ -68,11 +68,6 @@ export function forEachSubschema(node: Record<string, unknown>, visit: (child: u
 
 /**
  * The value at a JSON pointer fragment (`/a/b`, already without `#`) in `root`, or undefined.
- *
- * @example
- * ```ts
- * atPointer({ $defs: { n: { type: 'integer' } } }, '/$defs/n'); // { type: 'integer' }
- * ```
  */
 export function atPointer(root: unknown, fragment: string): unknown {
   if (fragment === '') return root;
@@ -105,12 +100,6 @@ export interface RefTarget {
 
 /**
  * The resources (`$id`s) and anchors of one schema document, indexed once.
- *
- * @example
- * ```ts
- * const refs = new RefIndex({ $defs: { n: { $anchor: 'n', type: 'integer' } } });
- * refs.resolve('#n', refs.rootBase); // { node: { $anchor: 'n', type: 'integer' }, base: 'https://schema.invalid/' }
- * ```
  */
 export class RefIndex {
   /** The base URI of the document's root. */
@@ -327,12 +316,6 @@ function walk(node: unknown, pointer: string, base: string, w: Walk): void {
 /**
  * Problems of `schema` the meta-schema does not catch (see the module docs). Assumes `schema` is acyclic and valid
  * against the meta-schema.
- *
- * @example
- * ```ts
- * schemaProblems({ properties: { a: { pattern: '[' } } }, () => true);
- * // [{ pointer: '/properties/a/pattern', message: 'Invalid regular expression: /[/u: Unterminated character class' }]
- * ```
  */
 export function schemaProblems(schema: unknown, knownFormat: (name: string) => boolean): SchemaProblem[] {
   const w: Walk = { root: schema, knownFormat, out: [], refs: undefined };
@@ -482,12 +465,6 @@ function viaAjv(
 /**
  * Problems of top-level property defaults (`null` and absent defaults are not applied, so not checked) against
  * their own property schemas. `compileOnce` is only called when some property schema is not simple.
- *
- * @example
- * ```ts
- * defaultProblems({ properties: { n: { type: 'integer', default: 'ten' } } }, (s) => ajv.compile(s));
- * // [{ pointer: '/properties/n/default', message: 'default value must be integer' }]
- * ```
  */
 export function defaultProblems(schema: Record<string, unknown>, compileOnce: CompileOnce): SchemaProblem[] {
   const properties = schema['properties'];

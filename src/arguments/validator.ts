@@ -49,12 +49,6 @@ function copyDefault(value: unknown): unknown {
 
 /**
  * A {@link CompiledArgumentValidator} bound to a {@link SchemaStore}.
- *
- * @example
- * ```ts
- * const validator = new ArgumentValidator(store, new PlanCache(), [{ name: 'code', required: true }], undefined, {});
- * validator.validate({ code: 'x' }); // { ok: true, arguments: { code: 'x' } }
- * ```
  */
 export class ArgumentValidator implements CompiledArgumentValidator {
   private plan: ArgumentPlan | undefined;

@@ -460,10 +460,6 @@ export interface DefinitionCheck {
  * the legacy normalizer.
  *
  * @internal
- * @example
- * ```ts
- * const { definition, problems } = checkPromptDefinition(json, 'reject');
- * ```
  */
 export function checkPromptDefinition(input: unknown, systemRole: SystemRolePolicy = 'reject'): DefinitionCheck {
   const r = new Reader(systemRole);

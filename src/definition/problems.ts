@@ -45,12 +45,6 @@ function formatProblem(problem: DefinitionProblem): string {
 /**
  * The readable multi-line summary of definition problems: a heading (the source, or the prompt's name), then one
  * line per problem (at most {@link MAX_LISTED_PROBLEMS}, then "and N more").
- *
- * @example
- * ```ts
- * formatDefinitionProblems([{ path: '/messages/0/role', message: "invalid role 'system'" }], { source: 'a.json' });
- * // "a.json: invalid prompt definition\n  /messages/0/role: invalid role 'system'"
- * ```
  */
 export function formatDefinitionProblems(
   problems: readonly DefinitionProblem[],
@@ -72,14 +66,6 @@ export function formatDefinitionProblems(
  * Builds the `INVALID_PROMPT_DEFINITION` {@link PromptError} for a list of problems: a readable message and
  * `data: {source?, problems}` (every problem, with line/column when `locate` finds them). Use it for any load-time
  * definition problem (template syntax, file syntax) so every such error has the same shape.
- *
- * @example
- * ```ts
- * throw createDefinitionError(
- *   [{ path: '/messages/0/content/text', message: 'unclosed section "items"' }],
- *   { source: 'prompts/review.json' },
- * );
- * ```
  */
 export function createDefinitionError(
   problems: readonly DefinitionProblem[],

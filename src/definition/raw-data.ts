@@ -9,11 +9,6 @@ import { childPointer, setOwn } from '../json.js';
 
 /**
  * Whether `key` is an own property of `record` whose value is not `undefined`.
- *
- * @example
- * ```ts
- * has({ a: undefined }, 'a'); // false
- * ```
  */
 export function has(record: Record<string, unknown>, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(record, key) && record[key] !== undefined;
@@ -21,11 +16,6 @@ export function has(record: Record<string, unknown>, key: string): boolean {
 
 /**
  * The value of an own property (never an inherited one).
- *
- * @example
- * ```ts
- * own({}, 'toString'); // undefined
- * ```
  */
 export function own(record: Record<string, unknown>, key: string): unknown {
   return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
@@ -33,12 +23,6 @@ export function own(record: Record<string, unknown>, key: string): unknown {
 
 /**
  * A short description of a value's type for messages.
- *
- * @example
- * ```ts
- * describeType([]); // 'an array'
- * describeType(1); // 'a number'
- * ```
  */
 export function describeType(value: unknown): string {
   if (value === null || value === undefined) return String(value);
@@ -49,12 +33,6 @@ export function describeType(value: unknown): string {
 
 /**
  * A short quoted rendering of a value for messages: strings as `'x'`, others as JSON.
- *
- * @example
- * ```ts
- * quote('system'); // "'system'"
- * quote(42); // '42'
- * ```
  */
 export function quote(value: unknown): string {
   if (typeof value === 'string') return `'${value.length > 60 ? `${value.slice(0, 57)}...` : value}'`;
@@ -76,11 +54,6 @@ function isPlain(value: object): boolean {
 
 /**
  * Thrown by {@link frozenCopy} on a cycle; carries the pointer suffix where the cycle closes.
- *
- * @example
- * ```ts
- * try { frozenCopy(cyclic); } catch (e) { if (e instanceof CycleError) console.log(e.at); }
- * ```
  */
 export class CycleError extends Error {
   constructor(
@@ -95,11 +68,6 @@ export class CycleError extends Error {
 /**
  * A deep, frozen copy of JSON-like data (plain objects and arrays). Other objects (class instances, functions) are
  * kept by reference. Throws {@link CycleError} on a cycle or a non-finite number (not JSON).
- *
- * @example
- * ```ts
- * const copy = frozenCopy({ a: [1] }); // Object.isFrozen(copy.a) === true
- * ```
  */
 export function frozenCopy(value: unknown, ancestors: object[] = [], at = ''): unknown {
   if (typeof value === 'number' && !Number.isFinite(value)) {
@@ -139,11 +107,6 @@ function distance(a: string, b: string): number {
 
 /**
  * The message for an unknown property, with a hint when a known one is close.
- *
- * @example
- * ```ts
- * unknownKeyMessage('argument', ['arguments']); // "unknown property 'argument' (did you mean 'arguments'?)"
- * ```
  */
 export function unknownKeyMessage(key: string, known: readonly string[]): string {
   let best: string | undefined;
