@@ -34,8 +34,9 @@ function roleOf(role: unknown): 'user' | 'assistant' {
 }
 
 /**
- * The prompt's messages for an OpenAI-style chat API: text stays text, images become `image_url` parts (data URLs),
- * everything else (audio, embedded resources, resource links) a text part describing it.
+ * The prompt's messages for an OpenAI-style chat API: text stays text, a user's images become `image_url` parts (data
+ * URLs), everything else (audio, embedded resources, resource links, an assistant's images, which the API refuses)
+ * text describing it.
  *
  * @example
  * ```ts
@@ -45,16 +46,16 @@ function roleOf(role: unknown): 'user' | 'assistant' {
 export function toOpenAiMessages(result: GetPromptResult): OpenAiChatMessage[] {
   return result.messages.map((message) => {
     const block = message.content;
-    if (block.type === 'image') {
-      return { role: roleOf(message.role), content: [{ type: 'image_url', image_url: { url: `data:${block.mimeType};base64,${block.data}` } }] };
+    if (block.type === 'image' && roleOf(message.role) === 'user') {
+      return { role: 'user', content: [{ type: 'image_url', image_url: { url: `data:${block.mimeType};base64,${block.data}` } }] };
     }
     return { role: roleOf(message.role), content: describe(block) };
   });
 }
 
 /**
- * The prompt's messages for an Anthropic-style Messages API: text blocks, base64 image blocks, and a text block
- * describing anything else.
+ * The prompt's messages for an Anthropic-style Messages API: text blocks, a user's images as base64 image blocks, and
+ * a text block describing anything else (an assistant's images included: images are user content there).
  *
  * @example
  * ```ts
@@ -64,8 +65,8 @@ export function toOpenAiMessages(result: GetPromptResult): OpenAiChatMessage[] {
 export function toAnthropicMessages(result: GetPromptResult): AnthropicMessage[] {
   return result.messages.map((message) => {
     const block = message.content;
-    if (block.type === 'image') {
-      return { role: roleOf(message.role), content: [{ type: 'image', source: { type: 'base64', media_type: block.mimeType, data: block.data } }] };
+    if (block.type === 'image' && roleOf(message.role) === 'user') {
+      return { role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: block.mimeType, data: block.data } }] };
     }
     return { role: roleOf(message.role), content: [{ type: 'text', text: describe(block) }] };
   });

@@ -35,7 +35,10 @@ export interface PromptRetrievalToolDefinition {
 export interface PromptRetrievalTool {
   /** The definition, or `null` when there are no integrations (offer the tool only when it can work). */
   readonly definition: PromptRetrievalToolDefinition | null;
-  /** Runs one call; never throws or rejects: failures are `Prompt retrieval failed: <message>`. */
+  /**
+   * Runs one call with the model's parameters (an object, or the JSON string OpenAI-style APIs give); never throws or
+   * rejects: failures are `Prompt retrieval failed: <message>`.
+   */
   execute(params: unknown, options?: { signal?: AbortSignal }): Promise<string>;
   /** Lists every integration's prompts again (done at start and on each `list_changed`). */
   refresh(): Promise<void>;
@@ -142,14 +145,15 @@ export function createPromptRetrievalTool(options: PromptRetrievalToolOptions): 
   }
   rebuildDefinition();
 
-  const execute = async (params: unknown, signal: AbortSignal | undefined): Promise<string> => {
+  const execute = async (raw: unknown, signal: AbortSignal | undefined): Promise<string> => {
     const started = Date.now();
+    const params = parseParams(raw);
     const integrationId = isRecord(params) && typeof params['integrationId'] === 'string' ? params['integrationId'] : undefined;
     const promptName = isRecord(params) && typeof params['promptName'] === 'string' ? params['promptName'] : undefined;
     let span = NO_SPAN;
     const done = (fields: Record<string, unknown>, text: string): string => {
       log.info(
-        { event: 'prompt_retrieval', integrationId: integrationId ?? null, promptName: promptName ?? null, durationMs: Date.now() - started, ...fields },
+        { event: 'prompt_retrieval', integrationId: integrationId === undefined ? null : echoed(integrationId), promptName: promptName === undefined ? null : echoed(promptName), durationMs: Date.now() - started, ...fields },
         'prompt retrieval',
       );
       return text;
@@ -176,13 +180,26 @@ export function createPromptRetrievalTool(options: PromptRetrievalToolOptions): 
   return tool;
 }
 
+/** OpenAI-style APIs hand tool arguments over as a JSON string: parse it (an unparsable string is refused later). */
+function parseParams(raw: unknown): unknown {
+  if (typeof raw !== 'string') return raw;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+}
+
 /** Checks a call's parameters against what is configured and, where listed, what the integration offers. */
 function checkCall(
   params: unknown,
   states: ReadonlyMap<string, IntegrationState>,
   ids: readonly string[],
 ): { state: IntegrationState; promptName: string; args: Record<string, string> } {
-  if (!isRecord(params)) throw new RetrievalError('parameters must be an object with integrationId and promptName', 'INVALID_PARAMS');
+  if (!isRecord(params)) {
+    const what = typeof params === 'string' ? 'a JSON object' : 'an object';
+    throw new RetrievalError(`parameters must be ${what} with integrationId and promptName`, 'INVALID_PARAMS');
+  }
   const id = params['integrationId'];
   if (typeof id !== 'string' || id === '') throw new RetrievalError('integrationId is required', 'INVALID_PARAMS');
   const state = states.get(id);
@@ -196,7 +213,7 @@ function checkCall(
   if (state.prompts instanceof Map && listed === undefined) {
     const known = [...state.prompts.keys()].sort();
     throw new RetrievalError(
-      `unknown prompt '${echoed(promptName)}' in integration '${id}' (available: ${known.length === 0 ? 'none' : known.slice(0, 20).join(', ')}${known.length > 20 ? ', …' : ''})`,
+      `unknown prompt '${echoed(promptName)}' in integration '${id}' (available: ${known.length === 0 ? 'none' : known.slice(0, 20).map(echoed).join(', ')}${known.length > 20 ? ', …' : ''})`,
       'PROMPT_NOT_FOUND',
     );
   }

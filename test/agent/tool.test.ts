@@ -186,6 +186,17 @@ describe('retrieve_mcp_prompt parameters', () => {
     expect(calls).toEqual([]);
   });
 
+  it('takes the parameters as the JSON string OpenAI-style APIs hand over', async () => {
+    const tool = createPromptRetrievalTool({ integrations: { svc: source } });
+    await tool.refresh();
+    const json = JSON.stringify({ integrationId: 'svc', promptName: 'greet', arguments: { who: 'Ada' } });
+    expect(await tool.execute(json)).toContain('greet {"who":"Ada"}');
+    expect(await tool.execute('{"integrationId": "svc", ')).toBe(
+      'Prompt retrieval failed: parameters must be a JSON object with integrationId and promptName',
+    );
+    expect(await tool.execute('"svc"')).toBe('Prompt retrieval failed: parameters must be a JSON object with integrationId and promptName');
+  });
+
   it('coerces numbers and booleans to strings, as MCP prompt arguments are', async () => {
     const tool = createPromptRetrievalTool({ integrations: { svc: source } });
     await tool.refresh();
@@ -237,6 +248,17 @@ describe('retrieve_mcp_prompt logs and traces', () => {
       { event: 'prompt_retrieval', integrationId: 'local', promptName: 'review_code', durationMs: expect.any(Number), status: 'error', errorCode: 'INVALID_PARAMS' },
     ]);
     expect(JSON.stringify(lines)).not.toContain('SECRET-TOKEN');
+  });
+
+  it('logs at most a bounded prefix of a prompt name the model made up', async () => {
+    const { lines, logger } = recordingLogger();
+    const tool = createPromptRetrievalTool({ integrations: { local: createTestRegistry() }, logger });
+    await tool.refresh();
+    const text = await tool.execute({ integrationId: 'local', promptName: 'x'.repeat(100_000) });
+    expect(text).toMatch(/^Prompt retrieval failed: unknown prompt 'x+…' in integration 'local'/);
+    expect(text.length).toBeLessThan(1000);
+    const [line] = lines.filter((l) => l['event'] === 'prompt_retrieval');
+    expect(String(line?.['promptName']).length).toBeLessThan(200);
   });
 
   it('opens a client span per retrieval with the MCP attributes and sends its traceparent in _meta', async () => {
@@ -333,6 +355,12 @@ describe('prompt messages for LLM APIs', () => {
       { role: 'assistant', content: '[resource docs://a]\nDoc A' },
       { role: 'user', content: '[audio audio/wav, 3 bytes]' },
     ]);
+  });
+
+  it("describes an assistant's image in text, as both APIs take images from the user only", () => {
+    const drawn: GetPromptResult = { messages: [{ role: 'assistant', content: { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' } }] };
+    expect(toOpenAiMessages(drawn)).toEqual([{ role: 'assistant', content: '[image image/png, 8 bytes]' }]);
+    expect(toAnthropicMessages(drawn)).toEqual([{ role: 'assistant', content: [{ type: 'text', text: '[image image/png, 8 bytes]' }] }]);
   });
 
   it('keeps images as base64 image blocks (Anthropic style)', () => {
