@@ -261,18 +261,29 @@ async function withDeadline<T>(task: (signal: AbortSignal) => Promise<T>, outer:
   }
 }
 
-/** A readable message: names the missing arguments of a remote -32602, strips the SDKs' `MCP error N:` prefix. */
+/**
+ * A readable message: names the missing arguments from the error's data (a remote -32602 or a local registry's error),
+ * adds which argument failed which check (`data.details`), strips the SDKs' `MCP error N:` prefix.
+ */
 function messageOf(error: unknown): string {
   if (error instanceof RetrievalError) return error.message;
   const e = isRecord(error) ? error : {};
   const data = isRecord(e['data']) ? e['data'] : undefined;
   const missing = data?.['missing_arguments'];
-  if (e['code'] === -32602 && Array.isArray(missing) && missing.every((m) => typeof m === 'string')) {
-    return `missing required arguments: ${missing.join(', ')}`;
+  if (Array.isArray(missing) && missing.length > 0 && missing.every((m) => typeof m === 'string')) {
+    return `missing required arguments: ${missing.slice(0, MAX_DETAILS).map(echoed).join(', ')}`;
   }
   const raw = error instanceof Error ? error.message : typeof e['message'] === 'string' ? e['message'] : String(error);
-  return echoed(raw.replace(/^MCP error -?\d+: /, '')) || 'unknown error';
+  const message = echoed(raw.replace(/^MCP error -?\d+: /, '')) || 'unknown error';
+  const details = Array.isArray(data?.['details']) ? data['details'].filter(isRecord).slice(0, MAX_DETAILS) : [];
+  const checks = details
+    .filter((d) => typeof d['argument'] === 'string' && typeof d['message'] === 'string')
+    .map((d) => `${echoed(d['argument'] as string)} ${echoed(d['message'] as string)}`);
+  return checks.length === 0 ? message : `${message}: ${checks.join('; ')}`;
 }
+
+/** How many missing arguments or failed checks an error message names. */
+const MAX_DETAILS = 10;
 
 /** The JSON-RPC code of a remote error, or the tool's own code, as a string (`error.type` in traces). */
 function errorCodeOf(error: unknown): string {
@@ -313,7 +324,8 @@ function describe(states: readonly IntegrationState[], max: number): string {
       continue;
     }
     if (state.prompts === undefined) {
-      text += `${header} prompts not listed yet\n`;
+      const unlisted = state.source.listPrompts === undefined ? 'does not list its prompts (ask by name)' : 'prompts not listed yet';
+      text += `${header} ${unlisted}\n`;
       continue;
     }
     const prompts = [...state.prompts.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

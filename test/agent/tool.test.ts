@@ -7,6 +7,8 @@ import { Client as ClientV2, InMemoryTransport as InMemoryV2 } from '@modelconte
 import { McpServer as McpServerV2 } from '@modelcontextprotocol/server';
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { generateText, jsonSchema, stepCountIs, tool as aiTool } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createPromptRetrievalTool,
@@ -89,6 +91,15 @@ describe.each(['v1', 'v2'] as const)('retrieve_mcp_prompt over a real SDK %s cli
     expect(await tool.execute({ integrationId: 'code', promptName: 'nope' })).toBe('Prompt retrieval failed: Unknown prompt: nope');
   });
 
+  it('names the argument that failed its check, from the remote error data', async () => {
+    const { client } = await connectedClient(kind, createTestRegistry());
+    const tool = createPromptRetrievalTool({ integrations: { code: client } });
+    await tool.refresh();
+    expect(await tool.execute({ integrationId: 'code', promptName: 'review_code', arguments: { code: 'x', language: 'cobol' } })).toBe(
+      'Prompt retrieval failed: Prompt arguments do not conform to schema: language must be one of: typescript, python, go',
+    );
+  });
+
   it('updates its description after the server announces list_changed', async () => {
     const registry = createTestRegistry();
     const { client } = await connectedClient(kind, registry);
@@ -127,6 +138,15 @@ describe('retrieve_mcp_prompt definition', () => {
     expect(definition.description).toContain("Integration 'local':");
     expect(definition.description).toContain('- review_code(code (required), language, focus) — Review a snippet of code');
     expect(definition.description).toContain("Integration 'broken': unavailable");
+  });
+
+  it('says which integrations cannot list their prompts and which are not listed yet', async () => {
+    const byName: PromptSource = { getPrompt: () => Promise.resolve({ messages: [] }) };
+    const tool = createPromptRetrievalTool({ integrations: { local: createTestRegistry(), byName } });
+    expect(tool.definition!.description).toContain("Integration 'local': prompts not listed yet");
+    await tool.refresh();
+    expect(tool.definition!.description).toContain("Integration 'local':\n- ");
+    expect(tool.definition!.description).toContain("Integration 'byName': does not list its prompts (ask by name)");
   });
 
   it('keeps the newest listing when an older one finishes last', async () => {
@@ -384,5 +404,33 @@ describe('prompt messages for LLM APIs', () => {
     expect(wrapped?.inputSchema).toEqual({ wrapped: definition.inputSchema });
     expect(await wrapped!.execute({ integrationId: 'local', promptName: 'optional_only' })).toContain('Write something.');
     expect(toAiSdkTool(createPromptRetrievalTool({ integrations: {} }), (s) => s)).toBeUndefined();
+  });
+
+  it("runs as a tool of the AI SDK's generateText when the model calls it", async () => {
+    const retrieval = createPromptRetrievalTool({ integrations: { local: createTestRegistry() } });
+    await retrieval.refresh();
+    const usage = {
+      inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+      outputTokens: { total: 1, text: 1, reasoning: undefined },
+    };
+    const input = JSON.stringify({ integrationId: 'local', promptName: 'review_code', arguments: { code: 'let y = 2', language: 'typescript' } });
+    const model = new MockLanguageModelV3({
+      doGenerate: [
+        { content: [{ type: 'tool-call', toolCallId: 'call-1', toolName: 'retrieve_mcp_prompt', input }], finishReason: { unified: 'tool-calls', raw: undefined }, usage, warnings: [] },
+        { content: [{ type: 'text', text: 'done' }], finishReason: { unified: 'stop', raw: undefined }, usage, warnings: [] },
+      ],
+    });
+    const result = await generateText({
+      model,
+      prompt: 'Review my code',
+      tools: { retrieve_mcp_prompt: aiTool(toAiSdkTool(retrieval, jsonSchema)!) },
+      stopWhen: stepCountIs(2),
+    });
+    expect(model.doGenerateCalls[0]?.tools).toMatchObject([{ type: 'function', name: 'retrieve_mcp_prompt', inputSchema: retrieval.definition!.inputSchema }]);
+    expect(result.steps[0]?.toolResults[0]?.output).toBe(
+      'Prompt: review_code\nDescription: Review a snippet of code\n\nMessages:\n1. User: Review this typescript code:\nlet y = 2\n',
+    );
+    expect(JSON.stringify(model.doGenerateCalls[1]?.prompt)).toContain('let y = 2');
+    expect(result.text).toBe('done');
   });
 });
