@@ -116,7 +116,7 @@ describe.each(['v1', 'v2'] as const)('retrieve_mcp_prompt over a real SDK %s cli
     const tool = createPromptRetrievalTool({ integrations: { code: client }, timeoutMs: 2000 });
     await closeServer();
     const text = await tool.execute({ integrationId: 'code', promptName: 'optional_only' });
-    expect(text).toMatch(/^Prompt retrieval failed: /);
+    expect(text).toBe('Prompt retrieval failed: Not connected');
   });
 });
 
