@@ -5,7 +5,8 @@
  * @module
  */
 import { isRecord } from '../json.js';
-import { PromptError } from '../errors.js';
+import { boundCompletionValues } from '../completion.js';
+import { PromptError, echoed } from '../errors.js';
 import { readCompleteParams } from '../protocol.js';
 import type { CompleteResult } from '../types.js';
 import type { McpRequestInfo } from './request-info.js';
@@ -26,9 +27,6 @@ export type CompleteResource = (
   params: CompleteResourceParams,
   request: McpRequestInfo,
 ) => CompleteResult | Promise<CompleteResult>;
-
-/** The largest number of values one completion may carry (MCP spec). */
-const MAX_COMPLETION_VALUES = 100;
 
 /**
  * Reads the params of a `ref/resource` completion request; `undefined` when the request is not one (its `ref.type`
@@ -64,10 +62,10 @@ function readValues(values: unknown): string[] {
 /**
  * Checks what a {@link CompleteResource} function returned (anything off-spec is a server fault: INTERNAL_ERROR,
  * -32603 with a generic message; the error's own message names the broken rule, never a value) and returns a fresh
- * result holding only the spec's fields, within the spec's 100 values:
+ * result holding only the spec's fields, within 100 values and 64 KiB:
  *
- * - `completion.values`: an array of strings; over 100 are cut to the first 100, with `hasMore: true` and `total`
- *   (the given one, or the uncut count);
+ * - `completion.values`: an array of strings; over 100 (or 64 KiB) are cut to the first that fit, with
+ *   `hasMore: true` and `total` (the given one, or the uncut count);
  * - `completion.total`: optional, a non-negative integer no smaller than the number of values given;
  * - `completion.hasMore`: optional, a boolean;
  * - `_meta`: optional, an object (copied shallowly).
@@ -93,9 +91,10 @@ export function checkCompleteResult(result: unknown): CompleteResult {
   if (meta !== undefined && !isRecord(meta)) throw badResult('_meta is not an object');
 
   const checked: CompleteResult['completion'] = { values };
-  if (values.length > MAX_COMPLETION_VALUES) {
-    checked.values = values.slice(0, MAX_COMPLETION_VALUES);
-    checked.total = total ?? values.length;
+  const kept = boundCompletionValues(values, total ?? values.length);
+  if (kept.values.length < values.length) {
+    checked.values = kept.values;
+    checked.total = kept.total;
     checked.hasMore = true;
   } else {
     if (total !== undefined) checked.total = total;
@@ -159,15 +158,10 @@ export function completeFromResourceTemplates(
   const list = [...templates];
   return async (params) => {
     const template = list.map(templateOf).find((t) => t.uriTemplate.toString() === params.ref.uri);
-    if (template === undefined) throw new PromptError('RESOURCE_NOT_FOUND', `Resource template not found: ${params.ref.uri}`);
+    if (template === undefined) throw new PromptError('RESOURCE_NOT_FOUND', `Resource template not found: ${echoed(params.ref.uri)}`);
     const complete = template.completeCallback(params.argument.name);
     const values = complete === undefined ? [] : await complete(params.argument.value, params.context);
-    return {
-      completion: {
-        values: values.slice(0, MAX_COMPLETION_VALUES),
-        total: values.length,
-        hasMore: values.length > MAX_COMPLETION_VALUES,
-      },
-    };
+    // checkCompleteResult (attachPrompts) cuts these to what one answer may carry.
+    return { completion: { values, total: values.length, hasMore: false } };
   };
 }
