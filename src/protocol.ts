@@ -100,15 +100,7 @@ export function createPromptHandlers(registry: PromptRegistry): PromptHandlers {
   };
 }
 
-/**
- * Checks the params of `completion/complete` (-32602 `INVALID_PARAMS` naming the bad member or the size limit) and
- * returns a fresh copy: the client's objects are never handed on; `context.arguments` has a null prototype.
- *
- * @example
- * ```ts
- * readCompleteParams({ ref: { type: 'ref/prompt', name: 'review_code' }, argument: { name: 'language', value: 'ty' } });
- * ```
- */
+/** A fresh copy of `completion/complete` params (null-prototype context); INVALID_PARAMS naming the member or limit. */
 export function readCompleteParams(params: unknown): CompleteParams {
   const p = paramsObject(params);
   const ref = p['ref'];

@@ -28,16 +28,7 @@ export type CompleteResource = (
   request: McpRequestInfo,
 ) => CompleteResult | Promise<CompleteResult>;
 
-/**
- * Reads the params of a `ref/resource` completion request; `undefined` when the request is not one (its `ref.type`
- * is something else, or `ref` is missing: the prompt handler answers those). Malformed params throw
- * `INVALID_PARAMS` (-32602). Returns fresh objects: the client's are never handed on.
- *
- * @example
- * ```ts
- * readCompleteResourceParams({ ref: { type: 'ref/resource', uri: 'docs://{id}' }, argument: { name: 'id', value: 'a' } });
- * ```
- */
+/** The checked params of a `ref/resource` completion (INVALID_PARAMS when malformed); undefined for other refs. */
 export function readCompleteResourceParams(params: unknown): CompleteResourceParams | undefined {
   if (!isRecord(params) || !isRecord(params['ref']) || params['ref']['type'] !== 'ref/resource') return undefined;
   return readCompleteParams(params) as CompleteResourceParams;
@@ -59,23 +50,7 @@ function readValues(values: unknown): string[] {
   return copy;
 }
 
-/**
- * Checks what a {@link CompleteResource} function returned (anything off-spec is a server fault: INTERNAL_ERROR,
- * -32603 with a generic message; the error's own message names the broken rule, never a value) and returns a fresh
- * result holding only the spec's fields, within 100 values and 64 KiB:
- *
- * - `completion.values`: an array of strings; over 100 (or 64 KiB) are cut to the first that fit, with
- *   `hasMore: true` and `total` (the given one, or the uncut count);
- * - `completion.total`: optional, a non-negative integer no smaller than the number of values given;
- * - `completion.hasMore`: optional, a boolean;
- * - `_meta`: optional, an object (copied shallowly).
- *
- * @example
- * ```ts
- * checkCompleteResult({ completion: { values: ['a'], extra: 1 } }); // { completion: { values: ['a'] } }
- * checkCompleteResult({ completion: { values: ['a'], total: 'x' } }); // throws PromptError INTERNAL_ERROR
- * ```
- */
+/** A fresh, spec-shaped copy of a completeResource result within 100 values and 64 KiB; off-spec is INTERNAL_ERROR. */
 export function checkCompleteResult(result: unknown): CompleteResult {
   if (!isRecord(result)) throw badResult('the result is not an object');
   const completion = result['completion'];
