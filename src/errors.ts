@@ -301,7 +301,7 @@ export class JsonRpcError extends Error {
 const MAX_ECHOED = 128;
 /** Longest message, and longest string in `data`, of an error a client sees. */
 const MAX_CLIENT_TEXT = 1_024;
-/** Nesting of error data walked for long strings (deeper data is ours, never a request's). */
+/** Nesting of error data walked for long strings (the library's error data is at most three deep). */
 const MAX_DATA_DEPTH = 8;
 
 /** @internal Client input as quoted in an error message: cut at 128 characters with an ellipsis. */
