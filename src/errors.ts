@@ -132,12 +132,14 @@ export class PromptError extends Error {
 
   constructor(code: PromptErrorCode, message?: string, options: PromptErrorOptions = {}) {
     const entry = ERROR_TABLE[code];
-    super(message ?? entry.clientMessage, options.cause === undefined ? undefined : { cause: options.cause });
+    const text = message ?? entry.clientMessage;
+    // What a client sees stays bounded whatever request input it quotes.
+    super(entry.expose ? cut(text, MAX_CLIENT_TEXT) : text, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'PromptError';
     this.code = code;
     this.rpcCode = entry.rpcCode;
     this.httpStatus = entry.httpStatus;
-    if (options.data !== undefined) this.data = options.data;
+    if (options.data !== undefined) this.data = entry.expose ? boundedData(options.data, 0) : options.data;
   }
 
   /** Whether clients may see this error's message and data (false for internal errors). */
@@ -297,8 +299,39 @@ export class JsonRpcError extends Error {
 
 /** Longest piece of client input (a name, a URI) quoted in an error message. */
 const MAX_ECHOED = 128;
+/** Longest message, and longest string in `data`, of an error a client sees. */
+const MAX_CLIENT_TEXT = 1_024;
+/** Nesting of error data walked for long strings (the library's error data is at most three deep). */
+const MAX_DATA_DEPTH = 8;
 
 /** @internal Client input as quoted in an error message: cut at 128 characters with an ellipsis. */
 export function echoed(text: string): string {
-  return text.length > MAX_ECHOED ? `${text.slice(0, MAX_ECHOED)}…` : text;
+  return cut(text, MAX_ECHOED);
+}
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** Error data with every long string cut; the same object when nothing needed cutting. */
+function boundedData(data: unknown, depth: number): unknown {
+  if (typeof data === 'string') return cut(data, MAX_CLIENT_TEXT);
+  if (typeof data !== 'object' || data === null || depth >= MAX_DATA_DEPTH) return data;
+  if (Array.isArray(data)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < data.length; i++) {
+      const v = boundedData(data[i], depth + 1);
+      if (v !== data[i]) (copy ??= data.slice())[i] = v;
+    }
+    return copy ?? data;
+  }
+  const proto: unknown = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return data;
+  let copy: Record<string, unknown> | undefined;
+  for (const key of Object.keys(data)) {
+    const old = (data as Record<string, unknown>)[key];
+    const v = boundedData(old, depth + 1);
+    if (v !== old) (copy ??= { ...(data as Record<string, unknown>) })[key] = v;
+  }
+  return copy ?? data;
 }

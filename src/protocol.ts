@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { checkCompletionInput } from './completion.js';
 import { isRecord } from './json.js';
 import { JSON_RPC_ERROR_CODES, JsonRpcError, PromptError, echoed } from './errors.js';
 import type { PromptRegistry, RequestContext } from './registry.js';
@@ -99,15 +100,7 @@ export function createPromptHandlers(registry: PromptRegistry): PromptHandlers {
   };
 }
 
-/**
- * Checks the params of `completion/complete` (-32602 `INVALID_PARAMS` naming the bad member) and returns a fresh
- * copy: the client's objects are never handed on; `context.arguments` has a null prototype.
- *
- * @example
- * ```ts
- * readCompleteParams({ ref: { type: 'ref/prompt', name: 'review_code' }, argument: { name: 'language', value: 'ty' } });
- * ```
- */
+/** A fresh copy of `completion/complete` params (null-prototype context); INVALID_PARAMS naming the member or limit. */
 export function readCompleteParams(params: unknown): CompleteParams {
   const p = paramsObject(params);
   const ref = p['ref'];
@@ -118,6 +111,7 @@ export function readCompleteParams(params: unknown): CompleteParams {
   }
   let read: CompleteParams;
   const arg = { name: argument['name'], value: argument['value'] };
+  checkCompletionInput(arg.value, undefined);
   if (ref['type'] === 'ref/prompt') {
     if (typeof ref['name'] !== 'string') throw invalid('params.ref.name must be a string');
     read = { ref: { type: 'ref/prompt', name: ref['name'] }, argument: arg };
@@ -132,6 +126,7 @@ export function readCompleteParams(params: unknown): CompleteParams {
     if (!isRecord(context)) throw invalid('params.context must be an object');
     const given = context['arguments'];
     if (given !== undefined && given !== null) {
+      if (isRecord(given)) checkCompletionInput(arg.value, given);
       if (!isRecord(given) || Object.values(given).some((v) => typeof v !== 'string')) {
         throw invalid('params.context.arguments must be an object of strings');
       }

@@ -7,6 +7,7 @@ import { ArgumentValidatorCache } from './arguments/index.js';
 import type { ArgumentValidationOptions } from './arguments/index.js';
 import type { CompileEnvironment, CompiledPrompt, RenderEnvironment } from './render/prompt.js';
 import { compilePrompt, validateArguments } from './render/prompt.js';
+import { MAX_COMPLETION_VALUES, boundCompletionValues, checkCompletionInput } from './completion.js';
 import { CursorCodec } from './cursor.js';
 import { NameTable } from './name-table.js';
 import { SortedNames } from './sorted-names.js';
@@ -85,14 +86,6 @@ export interface RequestContext {
   /** For completion: the other arguments the client has already filled in. */
   arguments?: Readonly<Record<string, string>>;
 }
-
-const MAX_COMPLETION_VALUES = 100;
-/** Characters of all completion values together in one answer. */
-const MAX_COMPLETION_CHARS = 64 * 1024;
-/** Characters of `argument.value` and of each context argument a client may send. */
-const MAX_COMPLETION_INPUT = 10_000;
-/** Context arguments a client may send with a completion request. */
-const MAX_COMPLETION_CONTEXT = 100;
 
 /**
  * An in-memory registry of prompts. Definitions are validated and compiled once when added; requests only look up
@@ -404,7 +397,8 @@ export class PromptRegistry {
 
   /**
    * Completion values for a prompt argument: from its `complete` function, else a case-insensitive prefix match on
-   * its `enum`. At most 100 values; `total` counts all matches.
+   * its `enum`. At most 100 values and 64 KiB; `total` counts all matches. An `argument.value` over 10,000
+   * characters, or a context over 100 entries or 10,000 characters an entry, is INVALID_PARAMS (-32602).
    *
    * @example
    * ```ts
@@ -418,7 +412,7 @@ export class PromptRegistry {
     const arg = prompt.argument(argumentName);
     if (arg?.complete !== undefined) {
       const all = await this.#runCompleter(name, argumentName, arg.complete, value, context);
-      return bounded(all, all.length);
+      return boundCompletionValues(all, all.length);
     }
     const declared = arg?.enum ?? schemaEnum(prompt, argumentName);
     if (declared === undefined) return { values: [], total: 0, hasMore: false };
@@ -431,7 +425,7 @@ export class PromptRegistry {
       total++;
       if (matches.length < MAX_COMPLETION_VALUES) matches.push(index.values[i]!);
     }
-    return bounded(matches, total);
+    return boundCompletionValues(matches, total);
   }
 
   /** Runs an argument's `complete()` under the request's signal and the completion timeout; checks what it returns. */
@@ -594,35 +588,6 @@ export class PromptRegistry {
 /** Read through a call so the compiler does not assume `aborted` stays what it was before an await. */
 function isAborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
-}
-
-/** At most 100 values and 64 Ki characters together; `hasMore` says when any were left out. */
-function bounded(all: readonly string[], total: number): CompletionValues {
-  const values: string[] = [];
-  let chars = 0;
-  for (const v of all) {
-    if (values.length === MAX_COMPLETION_VALUES || chars + v.length > MAX_COMPLETION_CHARS) break;
-    chars += v.length;
-    values.push(v);
-  }
-  return { values, total: Math.max(total, values.length), hasMore: total > values.length };
-}
-
-/** A completion request's client input is bounded: -32602 naming the limit. */
-function checkCompletionInput(value: string, given: Readonly<Record<string, string>> | undefined): void {
-  if (value.length > MAX_COMPLETION_INPUT) {
-    throw new PromptError('INVALID_PARAMS', `argument.value exceeds ${MAX_COMPLETION_INPUT} characters`);
-  }
-  if (given === undefined) return;
-  let count = 0;
-  for (const key in given) {
-    if (++count > MAX_COMPLETION_CONTEXT) {
-      throw new PromptError('INVALID_PARAMS', `context.arguments has more than ${MAX_COMPLETION_CONTEXT} entries`);
-    }
-    if (key.length > MAX_COMPLETION_INPUT || String(given[key]).length > MAX_COMPLETION_INPUT) {
-      throw new PromptError('INVALID_PARAMS', `context.arguments entries exceed ${MAX_COMPLETION_INPUT} characters`);
-    }
-  }
 }
 
 function unknownPrompt(name: string): PromptError {

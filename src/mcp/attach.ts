@@ -191,27 +191,9 @@ function conflictMessage(method: PromptMethod, target: DetectedServer): string {
 }
 
 /**
- * Serves a registry's prompts from an official MCP SDK server: registers `prompts/list`, `prompts/get` and
- * `completion/complete`, declares the capabilities `prompts: {listChanged: true}` and `completions: {}`, and sends
- * one `notifications/prompts/list_changed` per burst of registry changes (trailing debounce), only while connected
- * and after the client has initialized.
- *
- * Works with SDK v1 (`@modelcontextprotocol/sdk`) and v2 (`@modelcontextprotocol/server`), low-level `Server` or
- * `McpServer` (tools and resources registered through McpServer keep working). Call it BEFORE `connect()`: the SDK
- * fixes capabilities when it connects, so attaching to a connected server throws. Resource templates with
- * `complete` callbacks share the one completion handler: see the `completeResource` option.
- *
- * Setup mistakes (not a server, already connected, another prompts handler present, bad options) throw a plain
- * `TypeError`/`Error`/`RangeError` at once: they are programming errors with no JSON-RPC or HTTP meaning, so they are
- * not `PromptError`s.
- *
- * Errors reach clients intact: unknown prompt -> -32602 `Unknown prompt: <name>`; missing arguments -> -32602 with
- * `data.missing_arguments`, `provided_count`, `required_count`; internal failures -> -32603 `Internal error` (the
- * detail goes to the registry's logger, or to `options.logger` for the adapter's own layer).
- *
- * @returns `detach()`, synchronous: removes the three handlers, the registry subscription and any pending
- *   notification (declared capabilities stay, the SDK cannot take them back; an McpServer completion handler that
- *   `completeResource` replaced is not restored).
+ * Serves a registry's prompts from an official MCP SDK server (v1 or v2, `Server` or `McpServer`): `prompts/list`,
+ * `prompts/get`, `completion/complete` and one `list_changed` per burst of changes. Call it before `connect()`;
+ * returns `detach()`. Options and error rules: README, "attachPrompts options".
  *
  * @example
  * ```ts

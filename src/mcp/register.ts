@@ -54,14 +54,7 @@ function paramsOf(request: unknown): unknown {
   return typeof request === 'object' && request !== null ? (request as { params?: unknown }).params : undefined;
 }
 
-/**
- * Registers `handle` for `method` on a server of the given SDK major.
- *
- * @example
- * ```ts
- * registerRequestHandler('v2', server, 'prompts/list', async (method, read) => handlers[method](read().params));
- * ```
- */
+/** Registers `handle` for `method` on a server of the given SDK major. */
 export function registerRequestHandler(
   sdk: SdkVersion,
   server: LowLevelServer,

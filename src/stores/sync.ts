@@ -99,13 +99,21 @@ export async function syncRegistry(
     const changed = entries.filter((e) => applied.get(e.name) !== JSON.stringify(e.definition) || !registry.has(e.name));
     const refused = new Set(setAll(changed));
     // A prompt whose current version the registry refuses is withdrawn rather than served stale.
-    const removals = [...gone, ...refused].filter((name) => applied.delete(name) && versions.delete(name));
+    const removals = [...gone, ...refused].filter(
+      (name) => (applied.delete(name) && versions.delete(name)) || withheldNames.delete(name),
+    );
     if (removals.length > 0) registry.remove(removals);
-    // Withheld names answer -32603 (a server fault), not "Unknown prompt", until the entry is valid or deleted.
-    for (const [name, reason] of withheld) registry.withhold(name, reason);
+    // Withheld names answer -32603 (a server fault), not "Unknown prompt", until the entry is valid or deleted;
+    // a prompt of that name from another source stays as it is.
+    for (const [name, reason] of withheld) {
+      if (registry.has(name)) continue;
+      registry.withhold(name, reason);
+      withheldNames.add(name);
+    }
     withheld.clear();
     for (const e of changed) {
       if (refused.has(e.name)) continue;
+      withheldNames.delete(e.name);
       versions.set(e.name, e.version);
       applied.set(e.name, JSON.stringify(e.definition));
       log.info({ event: 'prompt_synced', prompt: e.name, version: e.version, label: label ?? null }, 'prompt synced from store');
@@ -135,7 +143,9 @@ export async function syncRegistry(
     }
   };
 
+  /** Names withheld by the next apply (name -> reason), and the names this sync withholds in the registry. */
   const withheld = new Map<string, string>();
+  const withheldNames = new Set<string>();
   const withhold = (name: string, error: unknown): void => {
     withheld.set(name, isPromptError(error) ? error.message : errorClassName(error));
     log.warn(
@@ -149,7 +159,7 @@ export async function syncRegistry(
     const entries = await store.list({ ...reads, onInvalid: (name, reason) => invalid.set(name, reason) });
     for (const [name, reason] of invalid) withheld.set(name, reason);
     const present = new Set(entries.map((e) => e.name));
-    apply(entries, [...versions.keys()].filter((name) => !present.has(name)));
+    apply(entries, [...versions.keys(), ...withheldNames].filter((name) => !present.has(name)));
   };
 
   const loadSome = async (names: string[]): Promise<void> => {

@@ -114,6 +114,25 @@ describe('PromptError and the error table', () => {
   });
 });
 
+describe('PromptError: what a client sees is bounded', () => {
+  it('cuts a long exposed message and long strings in its data at 1,024 characters, with an ellipsis', () => {
+    const long = 'n'.repeat(100_000);
+    const data = { details: [{ argument: long, message: 'ok' }], count: 1 };
+    const error = new PromptError('PROMPT_ARGUMENT_INVALID', `bad ${long}`, { data });
+    const wire = error.toJsonRpcError();
+    expect(wire.message).toBe(`bad ${'n'.repeat(1_020)}…`);
+    expect(wire.data).toEqual({ details: [{ argument: `${'n'.repeat(1_024)}…`, message: 'ok' }], count: 1 });
+    expect(data.details[0]!.argument).toBe(long); // the caller's object is copied, never changed
+  });
+
+  it('keeps short data as the same object and internal detail whole for the logs', () => {
+    const data = { argument: 'code' };
+    expect(new PromptError('PROMPT_ARGUMENT_INVALID', 'x', { data }).data).toBe(data);
+    const detail = 'd'.repeat(5_000);
+    expect(new PromptError('INTERNAL_ERROR', detail).message).toBe(detail);
+  });
+});
+
 describe('errorClassName', () => {
   it('names a thrown value by its class, never by its message', () => {
     expect(errorClassName(new SyntaxError('Unexpected token "hunter2"'))).toBe('SyntaxError');

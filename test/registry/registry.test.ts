@@ -479,10 +479,10 @@ describe('PromptRegistry.complete', () => {
     expect(sparse.logs).toHaveLength(1);
   });
 
-  it('caps completion values in characters as well as in count', async () => {
+  it('caps completion values in UTF-8 bytes as well as in count', async () => {
     const { registry } = completing(() => Array.from({ length: 100 }, (_, i) => `${i}`.padEnd(2000, '.')));
     const result = await registry.complete('p', 'a', '');
-    expect(result.values.length).toBe(32); // 32 x 2,000 characters fit in 64 Ki, 33 do not
+    expect(result.values.length).toBe(32); // 32 x 2,000 bytes fit in 64 KiB, 33 do not
     expect(result).toMatchObject({ total: 100, hasMore: true });
   });
 
