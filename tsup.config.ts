@@ -2,7 +2,7 @@ import { defineConfig } from 'tsup';
 
 export default defineConfig([
   {
-    entry: { index: 'src/index.ts', mcp: 'src/mcp/index.ts', fs: 'src/fs/index.ts', postgres: 'src/stores/postgres.ts' },
+    entry: { index: 'src/index.ts', mcp: 'src/mcp/index.ts', fs: 'src/fs/index.ts', postgres: 'src/stores/postgres.ts', agent: 'src/agent/index.ts', http: 'src/http/index.ts' },
     format: ['esm', 'cjs'],
     dts: true,
     sourcemap: true,

@@ -1,4 +1,4 @@
-/** Shared benchmark fixtures: the `review_code` prompt of issue 3 §5 and generated catalogues. */
+/** Shared benchmark fixtures: the `review_code` prompt and generated catalogues. */
 import type { PromptDefinition } from '../src/index.js';
 
 export const LANGUAGES = ['typescript', 'python', 'go', 'rust', 'java'] as const;
@@ -20,7 +20,7 @@ export const REVIEW_USER_TEMPLATE =
 export const REVIEW_ASSISTANT_TEMPLATE =
   'Understood. I will review the {{language}} code for correctness, clarity and safety, and report findings by severity.';
 
-export function reviewCodeDefinition(name = 'review_code'): PromptDefinition {
+export function reviewCodeDefinition(name = 'review_code', userTemplate = REVIEW_USER_TEMPLATE): PromptDefinition {
   return {
     name,
     description: 'Review code against our guidelines',
@@ -30,7 +30,7 @@ export function reviewCodeDefinition(name = 'review_code'): PromptDefinition {
       { name: 'focus', description: 'Optional focus' },
     ],
     messages: [
-      { role: 'user', content: REVIEW_USER_TEMPLATE },
+      { role: 'user', content: userTemplate },
       { role: 'assistant', content: REVIEW_ASSISTANT_TEMPLATE },
     ],
   };
@@ -70,4 +70,24 @@ export function distinctCatalogue(templates: readonly string[]): PromptDefinitio
     arguments: [{ name: 'topic', required: true }, { name: 'detail' }, { name: 'language' }],
     messages: [{ role: 'user' as const, content: template }],
   }));
+}
+
+/** A word of letters only, distinct for every i (base 26). */
+function distinctWord(i: number): string {
+  let word = '';
+  let n = i + 1;
+  while (n > 0) {
+    word = String.fromCharCode(97 + ((n - 1) % 26)) + word;
+    n = Math.floor((n - 1) / 26);
+  }
+  return word;
+}
+
+/** The review_code definition whose user template has a distinct word at the end of every line (a real-looking multi-line template). */
+export function distinctMultilineDefinition(i: number): PromptDefinition {
+  const word = distinctWord(i);
+  const text = REVIEW_USER_TEMPLATE.split('\n')
+    .map((line) => (line === '' ? line : `${line} ${word}`))
+    .join('\n');
+  return reviewCodeDefinition(`distinct_multiline_${i}`, text);
 }

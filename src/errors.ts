@@ -31,7 +31,12 @@ export type PromptErrorCode =
   | 'INTERNAL_ERROR'
   | 'METHOD_NOT_FOUND'
   | 'INVALID_REQUEST'
-  | 'PARSE_ERROR';
+  | 'PARSE_ERROR'
+  | 'FUNCTION_NOT_FOUND'
+  | 'FUNCTION_FAILED'
+  | 'METHOD_NOT_ALLOWED'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'REQUEST_TIMEOUT';
 
 /** One row of the error table. */
 export interface ErrorTableEntry {
@@ -80,6 +85,13 @@ export const ERROR_TABLE: Readonly<Record<PromptErrorCode, ErrorTableEntry>> = d
   METHOD_NOT_FOUND: { rpcCode: -32601, httpStatus: 404, expose: true, clientMessage: 'Method not found' },
   INVALID_REQUEST: { rpcCode: -32600, httpStatus: 400, expose: true, clientMessage: 'Invalid request' },
   PARSE_ERROR: { rpcCode: -32700, httpStatus: 400, expose: true, clientMessage: 'Invalid JSON body' },
+  // Functions: an unknown name, and an error thrown by `run` (a tool execution error: its message is the client's).
+  FUNCTION_NOT_FOUND: { rpcCode: -32602, httpStatus: 404, expose: true, clientMessage: 'Function not found' },
+  FUNCTION_FAILED: { rpcCode: -32603, httpStatus: 500, expose: true, clientMessage: 'Function failed' },
+  // HTTP and CGI transport errors (a wrong method on a known route, a body that is not JSON, a body too slow to arrive).
+  METHOD_NOT_ALLOWED: { rpcCode: -32601, httpStatus: 405, expose: true, clientMessage: 'Method not allowed' },
+  UNSUPPORTED_MEDIA_TYPE: { rpcCode: -32600, httpStatus: 415, expose: true, clientMessage: 'Content-Type must be application/json' },
+  REQUEST_TIMEOUT: { rpcCode: -32600, httpStatus: 408, expose: true, clientMessage: 'Request body timed out' },
 });
 
 function deepFreeze<T extends Record<string, object>>(table: T): Readonly<T> {
@@ -120,12 +132,14 @@ export class PromptError extends Error {
 
   constructor(code: PromptErrorCode, message?: string, options: PromptErrorOptions = {}) {
     const entry = ERROR_TABLE[code];
-    super(message ?? entry.clientMessage, options.cause === undefined ? undefined : { cause: options.cause });
+    const text = message ?? entry.clientMessage;
+    // What a client sees stays bounded whatever request input it quotes.
+    super(entry.expose ? cut(text, MAX_CLIENT_TEXT) : text, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'PromptError';
     this.code = code;
     this.rpcCode = entry.rpcCode;
     this.httpStatus = entry.httpStatus;
-    if (options.data !== undefined) this.data = options.data;
+    if (options.data !== undefined) this.data = entry.expose ? boundedData(options.data, 0) : options.data;
   }
 
   /** Whether clients may see this error's message and data (false for internal errors). */
@@ -208,18 +222,6 @@ export function toPromptError(error: unknown): PromptError {
 }
 
 /**
- * The entry of {@link ERROR_TABLE} for a code.
- *
- * @example
- * ```ts
- * errorTableEntry('LIMIT_EXCEEDED').httpStatus; // 413
- * ```
- */
-export function errorTableEntry(code: PromptErrorCode): ErrorTableEntry {
-  return ERROR_TABLE[code];
-}
-
-/**
  * What a log may say about a thrown value: its class ("TypeError", or the `name` an Error gives itself, such as
  * "AbortError"), `typeof` for a non-object, never its message (which may quote argument values).
  *
@@ -244,4 +246,92 @@ export function errorClassName(error: unknown): string {
     /* a hostile getter: fall through */
   }
   return 'Object';
+}
+
+/**
+ * A wire error with a numeric JSON-RPC code. The official SDKs (v1 and v2) forward `code`, `message` and `data`
+ * of a thrown error intact, so handlers throw this.
+ *
+ * @example
+ * ```ts
+ * throw new JsonRpcError(-32602, 'Unknown prompt: x');
+ * ```
+ */
+export class JsonRpcError extends Error {
+  readonly code: number;
+  readonly data?: unknown;
+
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    this.name = 'JsonRpcError';
+    this.code = code;
+    if (data !== undefined) this.data = data;
+  }
+
+  /**
+   * The error as mapped through the error table (internal errors carry only the generic message).
+   *
+   * @example
+   * ```ts
+   * JsonRpcError.from(new PromptError('PROMPT_NOT_FOUND', 'Unknown prompt: x')).code; // -32602
+   * ```
+   */
+  static from(error: unknown): JsonRpcError {
+    if (error instanceof JsonRpcError) return error;
+    const wire = toPromptError(error).toJsonRpcError();
+    return new JsonRpcError(wire.code, wire.message, wire.data);
+  }
+
+  /**
+   * The JSON-RPC error object.
+   *
+   * @example
+   * ```ts
+   * new JsonRpcError(-32602, 'Invalid cursor').toJSON(); // { code: -32602, message: 'Invalid cursor' }
+   * ```
+   */
+  toJSON(): JsonRpcErrorObject {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+/** Longest piece of client input (a name, a URI) quoted in an error message. */
+const MAX_ECHOED = 128;
+/** Longest message, and longest string in `data`, of an error a client sees. */
+const MAX_CLIENT_TEXT = 1_024;
+/** Nesting of error data walked for long strings (the library's error data is at most three deep). */
+const MAX_DATA_DEPTH = 8;
+
+/** @internal Client input as quoted in an error message: cut at 128 characters with an ellipsis. */
+export function echoed(text: string): string {
+  return cut(text, MAX_ECHOED);
+}
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** Error data with every long string cut; the same object when nothing needed cutting. */
+function boundedData(data: unknown, depth: number): unknown {
+  if (typeof data === 'string') return cut(data, MAX_CLIENT_TEXT);
+  if (typeof data !== 'object' || data === null || depth >= MAX_DATA_DEPTH) return data;
+  if (Array.isArray(data)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < data.length; i++) {
+      const v = boundedData(data[i], depth + 1);
+      if (v !== data[i]) (copy ??= data.slice())[i] = v;
+    }
+    return copy ?? data;
+  }
+  const proto: unknown = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return data;
+  let copy: Record<string, unknown> | undefined;
+  for (const key of Object.keys(data)) {
+    const old = (data as Record<string, unknown>)[key];
+    const v = boundedData(old, depth + 1);
+    if (v !== old) (copy ??= { ...(data as Record<string, unknown>) })[key] = v;
+  }
+  return copy ?? data;
 }

@@ -6,6 +6,7 @@
  *
  * @module
  */
+// MCP wire types (spec 2025-11-25) and JSON-RPC shapes.
 export type {
   Annotations,
   AudioContent,
@@ -37,9 +38,14 @@ export type {
   TextContent,
   TextResourceContents,
 } from './types.js';
-export { ERROR_TABLE, JSON_RPC_ERROR_CODES, PromptError, errorTableEntry, isPromptError, toPromptError } from './errors.js';
+// Logging (pino-style, silent by default).
+export type { Logger, LogFn } from './logger.js';
+// Errors: PromptError, JsonRpcError and the one table mapping codes to JSON-RPC, HTTP and client messages.
+export { ERROR_TABLE, JSON_RPC_ERROR_CODES, JsonRpcError, PromptError, isPromptError, toPromptError } from './errors.js';
 export type { ErrorTableEntry, PromptErrorCode, PromptErrorOptions } from './errors.js';
-export type { ResourceContents, ResourceReadContext, ResourceResolver } from './resources.js';
+// Where embedded resources and image/audio files come from.
+export type { AssetLoader, ResourceContents, ResourceReadContext, ResourceResolver } from './resources.js';
+// Prompt definitions: types, parsing, legacy normalisation and the published JSON Schema.
 export type {
   ArgumentType,
   ArgumentValue,
@@ -63,7 +69,6 @@ export type {
   TemplatePromptDefinition,
   TextContentTemplate,
 } from './definition/types.js';
-export type { Logger, LogFn } from './logger.js';
 export {
   PROMPT_DEFINITION_SCHEMA_ID,
   argumentNameProblem,
@@ -79,6 +84,7 @@ export type {
   NormalizeLegacyPromptOptions,
   ParsePromptDefinitionOptions,
 } from './definition/index.js';
+// Argument validation (JSON Schema with ajv; -32602 data).
 export {
   argumentFailureToPromptError,
   getArgumentSchema,
@@ -93,12 +99,12 @@ export type {
   SchemaValidationData,
   SchemaValidationDetail,
 } from './arguments/index.js';
+// Templates and resources (mustache syntax, no HTML escaping, budgets).
 export {
   DEFAULT_RENDER_LIMITS,
   compileTemplate,
   createMemoryResourceResolver,
   matchResourcePattern,
-  utf8ByteLength,
 } from './render/index.js';
 export type {
   CompileTemplateOptions,
@@ -108,7 +114,7 @@ export type {
   RenderLimits,
   ResourceErrorMode,
 } from './render/index.js';
-export type { AssetLoader } from './compile.js';
+// The registry: compiled prompts, listing, get, completion, change events.
 export { PromptRegistry } from './registry.js';
 export type {
   CompletionValues,
@@ -118,8 +124,10 @@ export type {
   RegistryChangeEvent,
   RequestContext,
 } from './registry.js';
-export { JsonRpcError, createPromptHandlers, handleJsonRpc } from './protocol.js';
+// Transport-agnostic protocol handlers (prompts/list, prompts/get, completion/complete).
+export { createPromptHandlers, handleJsonRpc } from './protocol.js';
 export type { HandlerExtra, PromptHandlers, PromptMethod } from './protocol.js';
+// Response helpers: one JSON shape for every transport.
 export {
   buildErrorResponse,
   buildSuccessResponse,
@@ -127,9 +135,20 @@ export {
   formatPromptResult,
   toCallToolResult,
 } from './response.js';
-export type { CallToolResult, ErrorResponse, ErrorResponseBody, ToolOutcome } from './response.js';
+export type { CallToolResult, ErrorResponse, ErrorResponseBody, ToolErrorOptions, ToolOutcome } from './response.js';
 // Prompt stores: the interface every store implements, the in-memory store, and keeping a registry in step with one.
 export type { PromptStore, StoreChangeEvent, StoreReadOptions, StoredPrompt } from './store.js';
 export { createMemoryPromptStore } from './stores/memory.js';
 export { syncRegistry } from './stores/sync.js';
 export type { RegistrySync, SyncRegistryOptions } from './stores/sync.js';
+// Functions: plain functions validated like prompts, answered as {"result": …} over MCP tools and HTTP.
+export { FunctionRegistry, defineFunction } from './functions/index.js';
+export type {
+  CallFunctionOptions,
+  FunctionContext,
+  FunctionDefinition,
+  FunctionListing,
+  FunctionRegistryOptions,
+  FunctionResults,
+  SuccessBody,
+} from './functions/index.js';

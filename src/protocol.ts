@@ -4,8 +4,9 @@
  *
  * @module
  */
+import { checkCompletionInput } from './completion.js';
 import { isRecord } from './json.js';
-import { JSON_RPC_ERROR_CODES, PromptError, toPromptError } from './errors.js';
+import { JSON_RPC_ERROR_CODES, JsonRpcError, PromptError, echoed } from './errors.js';
 import type { PromptRegistry, RequestContext } from './registry.js';
 import type {
   CompleteParams,
@@ -16,55 +17,6 @@ import type {
   JsonRpcResponse,
   ListPromptsResult,
 } from './types.js';
-
-/**
- * A wire error with a numeric JSON-RPC code. The official SDKs (v1 and v2) forward `code`, `message` and `data`
- * of a thrown error intact, so handlers throw this.
- *
- * @example
- * ```ts
- * throw new JsonRpcError(-32602, 'Unknown prompt: x');
- * ```
- */
-export class JsonRpcError extends Error {
-  readonly code: number;
-  readonly data?: unknown;
-
-  constructor(code: number, message: string, data?: unknown) {
-    super(message);
-    this.name = 'JsonRpcError';
-    this.code = code;
-    if (data !== undefined) this.data = data;
-  }
-
-  /**
-   * The error as mapped through the error table (internal errors carry only the generic message).
-   *
-   * @example
-   * ```ts
-   * JsonRpcError.from(new PromptError('PROMPT_NOT_FOUND', 'Unknown prompt: x')).code; // -32602
-   * ```
-   */
-  static from(error: unknown): JsonRpcError {
-    if (error instanceof JsonRpcError) return error;
-    const wire = toPromptError(error).toJsonRpcError();
-    return new JsonRpcError(wire.code, wire.message, wire.data);
-  }
-
-  /**
-   * The JSON-RPC error object.
-   *
-   * @example
-   * ```ts
-   * new JsonRpcError(-32602, 'Invalid cursor').toJSON(); // { code: -32602, message: 'Invalid cursor' }
-   * ```
-   */
-  toJSON(): JsonRpcErrorObject {
-    return this.data === undefined
-      ? { code: this.code, message: this.message }
-      : { code: this.code, message: this.message, data: this.data };
-  }
-}
 
 /** Per-request extras an adapter passes through. */
 export interface HandlerExtra {
@@ -148,15 +100,7 @@ export function createPromptHandlers(registry: PromptRegistry): PromptHandlers {
   };
 }
 
-/**
- * Checks the params of `completion/complete` (-32602 `INVALID_PARAMS` naming the bad member) and returns a fresh
- * copy: the client's objects are never handed on; `context.arguments` has a null prototype.
- *
- * @example
- * ```ts
- * readCompleteParams({ ref: { type: 'ref/prompt', name: 'review_code' }, argument: { name: 'language', value: 'ty' } });
- * ```
- */
+/** A fresh copy of `completion/complete` params (null-prototype context); INVALID_PARAMS naming the member or limit. */
 export function readCompleteParams(params: unknown): CompleteParams {
   const p = paramsObject(params);
   const ref = p['ref'];
@@ -167,6 +111,7 @@ export function readCompleteParams(params: unknown): CompleteParams {
   }
   let read: CompleteParams;
   const arg = { name: argument['name'], value: argument['value'] };
+  checkCompletionInput(arg.value, undefined);
   if (ref['type'] === 'ref/prompt') {
     if (typeof ref['name'] !== 'string') throw invalid('params.ref.name must be a string');
     read = { ref: { type: 'ref/prompt', name: ref['name'] }, argument: arg };
@@ -181,6 +126,7 @@ export function readCompleteParams(params: unknown): CompleteParams {
     if (!isRecord(context)) throw invalid('params.context must be an object');
     const given = context['arguments'];
     if (given !== undefined && given !== null) {
+      if (isRecord(given)) checkCompletionInput(arg.value, given);
       if (!isRecord(given) || Object.values(given).some((v) => typeof v !== 'string')) {
         throw invalid('params.context.arguments must be an object of strings');
       }
@@ -240,7 +186,7 @@ export async function handleJsonRpc(
   const method = parsed['method'];
   if (id === undefined) return null;
   if (!METHODS.has(method)) {
-    return errorResponse(id, { code: JSON_RPC_ERROR_CODES.METHOD_NOT_FOUND, message: `Method not found: ${method}` });
+    return errorResponse(id, { code: JSON_RPC_ERROR_CODES.METHOD_NOT_FOUND, message: `Method not found: ${echoed(method)}` });
   }
   const handlers = isHandlers(target) ? target : handlersFor(target);
   try {

@@ -5,18 +5,21 @@
  */
 import { ArgumentValidatorCache } from './arguments/index.js';
 import type { ArgumentValidationOptions } from './arguments/index.js';
-import type { AssetLoader, CompileEnvironment, CompiledPrompt, RenderEnvironment } from './compile.js';
-import { compilePrompt, validateArguments } from './compile.js';
+import type { CompileEnvironment, CompiledPrompt, RenderEnvironment } from './render/prompt.js';
+import { compilePrompt, validateArguments } from './render/prompt.js';
+import { MAX_COMPLETION_VALUES, boundCompletionValues, checkCompletionInput } from './completion.js';
 import { CursorCodec } from './cursor.js';
+import { NameTable } from './name-table.js';
+import { SortedNames } from './sorted-names.js';
 import { createDefinitionError, parsePromptDefinition } from './definition/index.js';
 import type { DefinitionErrorOptions } from './definition/index.js';
-import type { PromptDefinition, RenderContext, SystemRolePolicy } from './definition/types.js';
-import { PromptError, errorClassName, isPromptError, toPromptError } from './errors.js';
+import type { PromptArgumentDefinition, PromptDefinition, RenderContext, SystemRolePolicy } from './definition/types.js';
+import { PromptError, echoed, errorClassName, isPromptError, toPromptError } from './errors.js';
 import type { Logger, SafeLogger } from './logger.js';
 import { toSafeLogger } from './logger.js';
 import { DEFAULT_RENDER_LIMITS, TemplateCache } from './render/index.js';
 import type { RenderLimits, ResourceErrorMode } from './render/index.js';
-import type { ResourceResolver } from './resources.js';
+import type { AssetLoader, ResourceResolver } from './resources.js';
 import type { GetPromptResult, ListPromptsResult, Prompt } from './types.js';
 
 /** Options of {@link PromptRegistry}. */
@@ -27,7 +30,7 @@ export interface PromptRegistryOptions {
   assets?: AssetLoader;
   /** Default page size of {@link PromptRegistry.list}; by default every prompt is in one page. */
   pageSize?: number;
-  /** Render limits: resources per render (default 50) and rendered bytes per prompt (default 1 MiB). */
+  /** Render limits: resources per render (default 50), rendered bytes per prompt (default 1 MiB), resource wait (default 10 s). */
   limits?: Partial<RenderLimits>;
   /** Unknown resource: `"error"` (RESOURCE_NOT_FOUND, default) or `"inline"` (a visible note in the text). */
   onResourceError?: ResourceErrorMode;
@@ -41,6 +44,8 @@ export interface PromptRegistryOptions {
   maxArgumentLength?: number;
   /** Undeclared arguments from clients: accepted (default) or rejected. */
   extraArguments?: 'accept' | 'reject';
+  /** How long an argument's `complete()` may take, in milliseconds (default 10,000); then -32603, logged. */
+  completionTimeoutMs?: number;
   /** pino-style logger; silent by default. Argument values are never logged. */
   logger?: Logger;
 }
@@ -62,6 +67,8 @@ export interface RegistryChangeEvent {
 export interface RegisterOptions {
   /** Where the definitions came from (a file path), for error messages. */
   source?: string;
+  /** The version being registered (one for the batch, or per name), logged with each get it serves. */
+  version?: string | number | ((name: string) => string | number | undefined);
 }
 
 /** The result of {@link PromptRegistry.complete}. */
@@ -80,8 +87,6 @@ export interface RequestContext {
   arguments?: Readonly<Record<string, string>>;
 }
 
-const MAX_COMPLETION_VALUES = 100;
-
 /**
  * An in-memory registry of prompts. Definitions are validated and compiled once when added; requests only look up
  * and run compiled code. Readers see whole snapshots: a render in flight is unaffected by a concurrent replace.
@@ -98,8 +103,8 @@ const MAX_COMPLETION_VALUES = 100;
  * ```
  */
 export class PromptRegistry {
-  readonly #prompts = new Map<string, CompiledPrompt>();
-  #sorted: string[] | undefined;
+  readonly #prompts = new NameTable<CompiledPrompt>();
+  readonly #sorted = new SortedNames();
   #allListings: Prompt[] | undefined;
   readonly #listeners = new Set<(event: RegistryChangeEvent) => void>();
   readonly #pending: RegistryChangeEvent[] = [];
@@ -110,13 +115,24 @@ export class PromptRegistry {
   readonly #log: SafeLogger;
   readonly #pageSize: number | undefined;
   readonly #systemRole: SystemRolePolicy;
+  readonly #completionTimeoutMs: number;
+  readonly #versions = new Map<string, string | number>();
+  /** Prompts withheld because their source is broken: name -> reason (logged, never sent). */
+  readonly #withheld = new Map<string, string>();
+  readonly #logServed: boolean;
+  /** Lower-cased enum values, per enum array, computed once. */
+  readonly #enumIndex = new WeakMap<readonly unknown[], { values: string[]; lower: string[] }>();
 
   constructor(options: PromptRegistryOptions = {}) {
     this.#log = toSafeLogger(options.logger);
+    this.#logServed = typeof options.logger?.debug === 'function';
     if (options.pageSize !== undefined) assertPositiveInteger(options.pageSize, 'pageSize');
     this.#pageSize = options.pageSize;
     this.#systemRole = options.systemRole ?? 'reject';
+    if (options.completionTimeoutMs !== undefined) assertPositiveInteger(options.completionTimeoutMs, 'completionTimeoutMs');
+    this.#completionTimeoutMs = options.completionTimeoutMs ?? 10_000;
     const partials = options.partials === undefined ? undefined : copyPartials(options.partials);
+    const limits = renderLimits(options.limits);
     const validation: ArgumentValidationOptions = {};
     if (options.maxArgumentLength !== undefined) {
       assertPositiveInteger(options.maxArgumentLength, 'maxArgumentLength');
@@ -132,11 +148,12 @@ export class PromptRegistry {
       onWarning: (message) => this.#log.warn({ event: 'definition_warning' }, message),
       assets: options.assets,
       resources: options.resources,
+      maxRenderedBytes: limits.maxRenderedBytes,
     };
     this.#renderEnv = {
       resources: options.resources,
       assets: options.assets,
-      limits: renderLimits(options.limits),
+      limits,
       onResourceError: options.onResourceError ?? 'error',
     };
   }
@@ -170,7 +187,7 @@ export class PromptRegistry {
         definitionErrorOptions(options.source, duplicate.name),
       );
     }
-    this.#commit(compiled, 'add');
+    this.#commit(compiled, 'add', options);
   }
 
   /**
@@ -182,7 +199,7 @@ export class PromptRegistry {
    * ```
    */
   set(definitions: PromptDefinition | readonly PromptDefinition[], options: RegisterOptions = {}): void {
-    this.#commit(this.#compileBatch(definitions, options), 'set');
+    this.#commit(this.#compileBatch(definitions, options), 'set', options);
   }
 
   /**
@@ -197,6 +214,8 @@ export class PromptRegistry {
     const list = typeof names === 'string' ? [names] : names;
     const removed: string[] = [];
     for (const name of list) {
+      this.#withheld.delete(name);
+      this.#versions.delete(name);
       const old = this.#prompts.get(name);
       if (old === undefined) continue;
       this.#prompts.delete(name);
@@ -204,9 +223,25 @@ export class PromptRegistry {
       removed.push(name);
     }
     if (removed.length === 0) return false;
-    this.#invalidate();
+    this.#sorted.remove(removed);
+    this.#allListings = undefined;
     this.#emit({ type: 'remove', names: removed });
     return true;
+  }
+
+  /**
+   * Withholds a prompt whose source turned invalid (a broken stored row): it leaves the listing, and a get of its
+   * name answers -32603 with a generic message while the reason is logged, instead of -32602 "Unknown prompt".
+   * Registering the name again, or removing it, ends this.
+   *
+   * @example
+   * ```ts
+   * registry.withhold('review_code', 'stored row has role "system"');
+   * ```
+   */
+  withhold(name: string, reason: string): void {
+    this.remove(name);
+    this.#withheld.set(name, reason);
   }
 
   /**
@@ -278,19 +313,18 @@ export class PromptRegistry {
   list(options: ListOptions = {}): ListPromptsResult {
     const pageSize = options.pageSize ?? this.#pageSize;
     if (options.pageSize !== undefined) assertPositiveInteger(options.pageSize, 'pageSize');
-    const names = this.#names();
-    let start = 0;
+    let after: string | undefined;
     if (options.cursor !== undefined) {
       if (typeof options.cursor !== 'string') throw new PromptError('INVALID_CURSOR', 'Invalid cursor');
-      start = upperBound(names, this.#cursors.decode(options.cursor));
+      after = this.#cursors.decode(options.cursor);
     }
-    if (start === 0 && (pageSize === undefined || pageSize >= names.length)) {
+    if (after === undefined && (pageSize === undefined || pageSize >= this.#sorted.size)) {
       return { prompts: this.#allListingsArray().slice() };
     }
-    const end = pageSize === undefined ? names.length : Math.min(names.length, start + pageSize);
-    const prompts: Prompt[] = new Array(end - start);
-    for (let i = start; i < end; i++) prompts[i - start] = this.#prompts.get(names[i]!)!.listing;
-    return end < names.length ? { prompts, nextCursor: this.#cursors.encode(names[end - 1]!) } : { prompts };
+    const { names, more } = this.#sorted.page(after, pageSize ?? this.#sorted.size);
+    const prompts: Prompt[] = new Array(names.length);
+    for (let i = 0; i < names.length; i++) prompts[i] = this.#prompts.get(names[i]!)!.listing;
+    return more ? { prompts, nextCursor: this.#cursors.encode(names[names.length - 1]!) } : { prompts };
   }
 
   /**
@@ -303,37 +337,68 @@ export class PromptRegistry {
    * const { messages } = await registry.getPrompt('review_code', { code: 'x = 1', language: 'python' });
    * ```
    */
-  async getPrompt(name: string, args?: unknown, context: RequestContext = {}): Promise<GetPromptResult> {
+  getPrompt(name: string, args?: unknown, context: RequestContext = {}): Promise<GetPromptResult> {
+    // Not async: a synchronous render (text templates, no resources) settles without an extra await.
     const prompt = this.#prompts.get(name);
-    if (prompt === undefined) throw new PromptError('PROMPT_NOT_FOUND', `Unknown prompt: ${name}`);
+    if (prompt === undefined) return Promise.reject(this.#missing(name));
     let values: Record<string, unknown>;
     try {
       values = validateArguments(prompt, args);
     } catch (error) {
       // A client's mistake passes through; a broken schema (a server fault) is logged like a render failure.
-      throw this.#reportRenderError(name, error);
+      return Promise.reject(this.#reportRenderError(name, error));
     }
     const signal = context.signal;
-    if (isAborted(signal)) throw cancelled(name, signal!);
+    if (isAborted(signal)) return Promise.reject(cancelled(name, signal!));
     const renderContext: RenderContext = { promptName: name };
     if (this.#renderEnv.resources !== undefined) renderContext.resources = this.#renderEnv.resources;
     if (signal !== undefined) renderContext.signal = signal;
     if (context.extra !== undefined) renderContext.extra = context.extra;
     try {
-      return await prompt.render(values, renderContext, this.#renderEnv);
-    } catch (error) {
-      if (isAborted(signal)) {
-        // The caller gave up: whatever failed because of that is not a server fault worth an error log.
-        this.#log.debug({ event: 'prompt_cancelled', prompt: name }, 'prompt request cancelled');
-        throw cancelled(name, signal!);
+      const rendered = prompt.render(values, renderContext, this.#renderEnv);
+      if (!(rendered instanceof Promise)) {
+        if (this.#logServed) this.#served(name);
+        return Promise.resolve(rendered);
       }
-      throw this.#reportRenderError(name, error);
+      return rendered.then(
+        (result) => {
+          if (this.#logServed) this.#served(name);
+          return result;
+        },
+        (error: unknown) => {
+          throw this.#renderFailure(name, signal, error);
+        },
+      );
+    } catch (error) {
+      return Promise.reject(this.#renderFailure(name, signal, error));
     }
+  }
+
+  #served(name: string): void {
+    const version = this.#versions.get(name);
+    this.#log.debug(version === undefined ? { event: 'prompt_served', prompt: name } : { event: 'prompt_served', prompt: name, version }, 'prompt served');
+  }
+
+  /** The error for a name that is not served: withheld (-32603, logged) or unknown (-32602). */
+  #missing(name: string): PromptError {
+    const reason = this.#withheld.get(name);
+    if (reason === undefined) return unknownPrompt(name);
+    return this.#reportRenderError(name, new PromptError('INTERNAL_ERROR', `prompt '${name}' is withheld: ${reason}`));
+  }
+
+  #renderFailure(name: string, signal: AbortSignal | undefined, error: unknown): PromptError {
+    if (isAborted(signal)) {
+      // The caller gave up: whatever failed because of that is not a server fault worth an error log.
+      this.#log.debug({ event: 'prompt_cancelled', prompt: name }, 'prompt request cancelled');
+      return cancelled(name, signal!);
+    }
+    return this.#reportRenderError(name, error);
   }
 
   /**
    * Completion values for a prompt argument: from its `complete` function, else a case-insensitive prefix match on
-   * its `enum`. At most 100 values; `total` counts all matches.
+   * its `enum`. At most 100 values and 64 KiB; `total` counts all matches. An `argument.value` over 10,000
+   * characters, or a context over 100 entries or 10,000 characters an entry, is INVALID_PARAMS (-32602).
    *
    * @example
    * ```ts
@@ -342,32 +407,95 @@ export class PromptRegistry {
    */
   async complete(name: string, argumentName: string, value: string, context: RequestContext = {}): Promise<CompletionValues> {
     const prompt = this.#prompts.get(name);
-    if (prompt === undefined) throw new PromptError('PROMPT_NOT_FOUND', `Unknown prompt: ${name}`);
+    if (prompt === undefined) throw this.#missing(name);
+    checkCompletionInput(value, context.arguments);
     const arg = prompt.argument(argumentName);
-    let all: readonly string[] = [];
     if (arg?.complete !== undefined) {
-      try {
-        const given = Object.assign(Object.create(null) as Record<string, string>, context.arguments);
-        all = await arg.complete(value, { promptName: name, arguments: given });
-      } catch (error) {
-        throw this.#reportRenderError(
-          name,
-          isPromptError(error)
-            ? error
-            : new PromptError('INTERNAL_ERROR', `prompt '${name}' argument '${argumentName}' complete() threw ${errorClassName(error)}`, { cause: error }),
-        );
-      }
-      if (!Array.isArray(all) || all.some((v) => typeof v !== 'string')) {
-        throw this.#reportRenderError(name, new PromptError('INTERNAL_ERROR', `prompt '${name}' argument '${argumentName}' complete() must return an array of strings`));
-      }
-    } else {
-      const values = arg?.enum ?? schemaEnum(prompt, argumentName);
-      if (values !== undefined) {
-        const prefix = value.toLowerCase();
-        all = values.filter((v) => v !== null).map(String).filter((v) => v.toLowerCase().startsWith(prefix));
-      }
+      const all = await this.#runCompleter(name, argumentName, arg.complete, value, context);
+      return boundCompletionValues(all, all.length);
     }
-    return { values: all.slice(0, MAX_COMPLETION_VALUES), total: all.length, hasMore: all.length > MAX_COMPLETION_VALUES };
+    const declared = arg?.enum ?? schemaEnum(prompt, argumentName);
+    if (declared === undefined) return { values: [], total: 0, hasMore: false };
+    const index = this.#enumOf(declared);
+    const prefix = value.toLowerCase();
+    const matches: string[] = [];
+    let total = 0;
+    for (let i = 0; i < index.lower.length; i++) {
+      if (!index.lower[i]!.startsWith(prefix)) continue;
+      total++;
+      if (matches.length < MAX_COMPLETION_VALUES) matches.push(index.values[i]!);
+    }
+    return boundCompletionValues(matches, total);
+  }
+
+  /** Runs an argument's `complete()` under the request's signal and the completion timeout; checks what it returns. */
+  async #runCompleter(
+    name: string,
+    argumentName: string,
+    complete: NonNullable<PromptArgumentDefinition['complete']>,
+    value: string,
+    context: RequestContext,
+  ): Promise<string[]> {
+    const controller = new AbortController();
+    const outer = context.signal;
+    if (isAborted(outer)) throw cancelled(name, outer!);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort: (() => void) | undefined;
+    const stop = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const error = new PromptError('INTERNAL_ERROR', `prompt '${name}' argument '${argumentName}' complete() took longer than ${this.#completionTimeoutMs} ms`);
+        controller.abort(error);
+        reject(error);
+      }, this.#completionTimeoutMs);
+      if (outer !== undefined) {
+        onAbort = () => {
+          controller.abort(outer.reason);
+          reject(cancelled(name, outer));
+        };
+        outer.addEventListener('abort', onAbort, { once: true });
+      }
+    });
+    let result: unknown;
+    try {
+      const given = Object.assign(Object.create(null) as Record<string, string>, context.arguments);
+      result = await Promise.race([complete(value, { promptName: name, arguments: given, signal: controller.signal }), stop]);
+    } catch (error) {
+      if (isAborted(outer)) throw cancelled(name, outer!);
+      throw this.#reportRenderError(
+        name,
+        isPromptError(error)
+          ? error
+          : new PromptError('INTERNAL_ERROR', `prompt '${name}' argument '${argumentName}' complete() threw ${errorClassName(error)}`, { cause: error }),
+      );
+    } finally {
+      clearTimeout(timer);
+      if (onAbort !== undefined) outer?.removeEventListener('abort', onAbort);
+    }
+    if (!Array.isArray(result)) return this.#badCompletion(name, argumentName);
+    const values: string[] = new Array(result.length);
+    for (let i = 0; i < result.length; i++) {
+      const v: unknown = result[i]; // a hole reads as undefined: never null on the wire
+      if (typeof v !== 'string') return this.#badCompletion(name, argumentName);
+      values[i] = v;
+    }
+    return values;
+  }
+
+  #badCompletion(name: string, argumentName: string): never {
+    throw this.#reportRenderError(name, new PromptError('INTERNAL_ERROR', `prompt '${name}' argument '${argumentName}' complete() must return an array of strings`));
+  }
+
+  /** Suggestable enum values (strings, numbers, booleans; never objects or null) with their lower case, once. */
+  #enumOf(declared: readonly unknown[]): { values: string[]; lower: string[] } {
+    let index = this.#enumIndex.get(declared);
+    if (index === undefined) {
+      const values = declared
+        .filter((v) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
+        .map(String);
+      index = { values, lower: values.map((v) => v.toLowerCase()) };
+      this.#enumIndex.set(declared, index);
+    }
+    return index;
   }
 
   #reportRenderError(name: string, error: unknown): PromptError {
@@ -403,25 +531,26 @@ export class PromptRegistry {
     return compiled;
   }
 
-  #commit(compiled: CompiledPrompt[], type: 'add' | 'set'): void {
+  #commit(compiled: CompiledPrompt[], type: 'add' | 'set', options: RegisterOptions): void {
     if (compiled.length === 0) return;
+    const added: string[] = [];
     for (const c of compiled) {
+      this.#withheld.delete(c.name);
+      const version = typeof options.version === 'function' ? options.version(c.name) : options.version;
+      if (version === undefined) this.#versions.delete(c.name);
+      else this.#versions.set(c.name, version);
       const old = this.#prompts.get(c.name);
       this.#prompts.set(c.name, c);
-      old?.release();
+      if (old === undefined) added.push(c.name);
+      else old.release();
     }
-    this.#invalidate();
+    this.#sorted.insert(added);
+    this.#allListings = undefined;
     this.#emit({ type, names: compiled.map((c) => c.name) });
   }
 
-  #invalidate(): void {
-    this.#sorted = undefined;
-    this.#allListings = undefined;
-  }
-
   #names(): string[] {
-    if (this.#sorted === undefined) this.#sorted = [...this.#prompts.keys()].sort(compareCodeUnits);
-    return this.#sorted;
+    return this.#sorted.all();
   }
 
   #allListingsArray(): Prompt[] {
@@ -461,6 +590,10 @@ function isAborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
 }
 
+function unknownPrompt(name: string): PromptError {
+  return new PromptError('PROMPT_NOT_FOUND', `Unknown prompt: ${echoed(name)}`);
+}
+
 function cancelled(name: string, signal: AbortSignal): PromptError {
   return new PromptError('INTERNAL_ERROR', `prompt '${name}': request cancelled`, { cause: signal.reason });
 }
@@ -482,22 +615,6 @@ function isDefinitionArray(value: PromptDefinition | readonly PromptDefinition[]
   return Array.isArray(value);
 }
 
-function compareCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** Index of the first name strictly greater than `after`. */
-function upperBound(sorted: readonly string[], after: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! <= after) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 function assertPositiveInteger(value: unknown, what: string, min = 1): void {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
     throw new RangeError(`${what} must be ${min === 0 ? 'a non-negative' : 'a positive'} integer, got ${String(value)}`);
@@ -513,6 +630,10 @@ function renderLimits(limits: Partial<RenderLimits> | undefined): RenderLimits {
   if (limits?.maxRenderedBytes !== undefined) {
     assertPositiveInteger(limits.maxRenderedBytes, 'limits.maxRenderedBytes');
     out.maxRenderedBytes = limits.maxRenderedBytes;
+  }
+  if (limits?.resourceTimeoutMs !== undefined) {
+    assertPositiveInteger(limits.resourceTimeoutMs, 'limits.resourceTimeoutMs');
+    out.resourceTimeoutMs = limits.resourceTimeoutMs;
   }
   return out;
 }

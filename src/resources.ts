@@ -1,5 +1,6 @@
 /**
- * The resource resolver interface used by `{{resource:URI}}` directives and `{type: "resource"}` content templates.
+ * Where a render's outside content comes from: the {@link ResourceResolver} (directives and resource blocks) and the
+ * {@link AssetLoader} (image and audio paths).
  *
  * @module
  */
@@ -12,18 +13,26 @@ export interface ResourceContents {
   blob?: string;
 }
 
-/** Context passed to a resolver on each call. */
+/** Context passed to a resolver or asset loader on each call. */
 export interface ResourceReadContext {
   /** The prompt being rendered. */
   promptName: string;
-  /** Aborts slow reads when the request is cancelled. */
+  /** Aborts when the request is cancelled or the render's resource timeout passes: stop reading then. */
   signal?: AbortSignal;
 }
 
 /**
  * Where embedded resources come from. `read` returns `undefined`/`null` (or throws a PromptError
  * `RESOURCE_NOT_FOUND`) for an unknown URI; `list` expands a glob pattern (`architecture://patterns/*`) and is only
- * needed for glob directives.
+ * needed for glob directives. Every entry `list` returns needs a string `uri` and a string `text` or `blob`.
+ *
+ * @example
+ * ```ts
+ * const resources: ResourceResolver = {
+ *   read: (uri) => (uri === 'docs://guide' ? { uri, mimeType: 'text/markdown', text: '# Guide' } : undefined),
+ * };
+ * const registry = new PromptRegistry({ resources });
+ * ```
  */
 export interface ResourceResolver {
   read(
@@ -31,4 +40,18 @@ export interface ResourceResolver {
     context: ResourceReadContext,
   ): ResourceContents | null | undefined | Promise<ResourceContents | null | undefined>;
   list?(pattern: string, context: ResourceReadContext): ResourceContents[] | Promise<ResourceContents[]>;
+}
+
+/**
+ * Loads the bytes of `{type: "image" | "audio", path}` content at render time (mcp-prompt-kit/fs ships one). A string
+ * result must be base64.
+ *
+ * @example
+ * ```ts
+ * const assets: AssetLoader = { read: (path) => new Uint8Array([0x89, 0x50, 0x4e, 0x47]) };
+ * const registry = new PromptRegistry({ assets });
+ * ```
+ */
+export interface AssetLoader {
+  read(path: string, context: ResourceReadContext): Uint8Array | string | Promise<Uint8Array | string>;
 }

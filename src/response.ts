@@ -1,13 +1,14 @@
 /**
  * Response helpers shared by every adapter (HTTP, CGI, MCP tool, agent tool), so one value has one JSON shape
- * whatever the transport (seed 004): `{"result": ...}` / `{"result0": ..., "result1": ...}` / `{}` on success,
- * `{"error": "..."}` (+ `data` for exposed errors) on failure. Also the plain-text rendering of a prompt for agents
- * (seed 001).
+ * whatever the transport: `{"result": ...}` / `{"result0": ..., "result1": ...}` / `{}` on success,
+ * `{"error": "..."}` (+ `data` for exposed errors) on failure. Also the plain-text rendering of a prompt for agents.
  *
  * @module
  */
-import { toPromptError } from './errors.js';
+import { PromptError, errorClassName, isPromptError, toPromptError } from './errors.js';
 import { base64DecodedSize } from './encoding.js';
+import { toSafeLogger } from './logger.js';
+import type { Logger } from './logger.js';
 import type { ContentBlock, GetPromptResult, Meta, TextContent } from './types.js';
 
 /** The JSON body of an error response: `{"error": "<message>"}` plus `data` when there is some to show. */
@@ -45,36 +46,83 @@ export type ToolOutcome = { result: unknown } | { results: readonly unknown[] } 
 
 /**
  * Builds the success body from a function's return values: one value -> `{result}`, several ->
- * `{result0, result1, ...}`, none -> `{}`.
+ * `{result0, result1, ...}`, none -> `{}`. An `undefined` value is kept as `null` (JSON has no `undefined`, and a
+ * key must not vanish from the body).
  *
  * @example
  * ```ts
- * buildSuccessResponse([10]);     // { result: 10 }
- * buildSuccessResponse([10, 20]); // { result0: 10, result1: 20 }
- * buildSuccessResponse([]);       // {}
+ * buildSuccessResponse([10]);            // { result: 10 }
+ * buildSuccessResponse([10, 20]);        // { result0: 10, result1: 20 }
+ * buildSuccessResponse([10, undefined]); // { result0: 10, result1: null }
+ * buildSuccessResponse([]);              // {}
  * ```
  */
 export function buildSuccessResponse(results: readonly unknown[]): Record<string, unknown> {
   const response: Record<string, unknown> = {};
   if (results.length === 1) {
-    response.result = results[0];
+    response.result = results[0] ?? null;
   } else {
-    for (let i = 0; i < results.length; i++) response[`result${i}`] = results[i];
+    for (let i = 0; i < results.length; i++) response[`result${i}`] = results[i] ?? null;
   }
   return response;
 }
 
 /**
- * Builds the error body `{error: message}`, with a `data` key only when `data` is given (not `undefined`).
+ * Builds the error body `{error: message}`, with a `data` key only when `data` is given (not `undefined`). An empty
+ * or non-string message becomes `"Internal error"`: the body always has a non-empty `error` string.
  *
  * @example
  * ```ts
  * buildErrorResponse('Invalid JSON body');                 // { error: 'Invalid JSON body' }
  * buildErrorResponse('Missing required prompt arguments', { missing_arguments: ['code'] });
+ * buildErrorResponse('');                                  // { error: 'Internal error' }
  * ```
  */
 export function buildErrorResponse(message: string, data?: unknown): ErrorResponseBody {
-  return data === undefined ? { error: message } : { error: message, data };
+  const error = typeof message === 'string' && message !== '' ? message : ERROR_FALLBACK;
+  return data === undefined ? { error } : { error, data };
+}
+
+const ERROR_FALLBACK = 'Internal error';
+
+/** Options of {@link toCallToolResult} and {@link toolExecutionError}. */
+export interface ToolErrorOptions {
+  /**
+   * Hide the message of errors that are not {@link PromptError}s (default false): the client gets
+   * `{"error":"Internal error"}` and the logger gets the error's class name.
+   */
+  maskErrors?: boolean;
+  /** Where a masked error is logged (silent by default). */
+  logger?: Logger;
+}
+
+/**
+ * The PromptError a tool execution error becomes: a PromptError keeps its code (internal codes stay generic for
+ * clients); anything else is `FUNCTION_FAILED` with the thrown message, or `INTERNAL_ERROR` (logged) with
+ * `maskErrors`. The README's "Error messages" section states the rule.
+ *
+ * @example
+ * ```ts
+ * toolExecutionError(new Error('x must be a number')).clientMessage; // 'x must be a number'
+ * toolExecutionError(new Error('db password wrong'), { maskErrors: true }).clientMessage; // 'Internal error'
+ * ```
+ */
+export function toolExecutionError(error: unknown, options: ToolErrorOptions = {}): PromptError {
+  if (isPromptError(error)) return toPromptError(error);
+  if (options.maskErrors === true) {
+    toSafeLogger(options.logger).error(
+      { event: 'tool_failed', code: 'INTERNAL_ERROR', error: errorClassName(error) },
+      'Tool execution failed',
+    );
+    return new PromptError('INTERNAL_ERROR', messageOf(error), { cause: error });
+  }
+  const message = messageOf(error);
+  return new PromptError('FUNCTION_FAILED', message === '' ? undefined : message, { cause: error });
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) return typeof error.message === 'string' ? error.message : '';
+  return typeof error === 'string' ? error : '';
 }
 
 /**
@@ -98,20 +146,22 @@ export function errorResponseFor(error: unknown): ErrorResponse {
 
 /**
  * Turns a tool outcome into an MCP `CallToolResult` whose single text block is exactly the JSON an HTTP client would
- * get, with `structuredContent` holding the same object (numbers stay numbers) and `isError: true` on errors. Errors
- * are mapped through the error table like {@link errorResponseFor}. A result that cannot be serialized as JSON
- * (a `BigInt`, a cycle) becomes an internal error rather than a malformed success.
+ * get, with `structuredContent` holding the same object (numbers stay numbers) and `isError: true` on errors. A
+ * thrown value that is not a {@link PromptError} is a tool execution error and keeps its message (unless
+ * `maskErrors`); PromptErrors map through the error table (internal ones, such as a prompt that failed to render,
+ * stay generic). A result that cannot be serialized as JSON (a `BigInt`, a cycle) becomes an internal error rather
+ * than a malformed success.
  *
  * @example
  * ```ts
  * toCallToolResult({ result: 10 });
  * // { content: [{ type: 'text', text: '{"result":10}' }], structuredContent: { result: 10 } }
- * toCallToolResult({ error: new PromptError('PROMPT_NOT_FOUND', 'Unknown prompt: x') });
- * // { content: [{ type: 'text', text: '{"error":"Unknown prompt: x"}' }], structuredContent: {...}, isError: true }
+ * toCallToolResult({ error: new Error('x must be a number') });
+ * // { content: [{ type: 'text', text: '{"error":"x must be a number"}' }], structuredContent: {...}, isError: true }
  * ```
  */
-export function toCallToolResult(outcome: ToolOutcome): CallToolResult {
-  if ('error' in outcome) return errorToolResult(errorResponseFor(outcome.error).body);
+export function toCallToolResult(outcome: ToolOutcome, options: ToolErrorOptions = {}): CallToolResult {
+  if ('error' in outcome) return errorToolResult(errorResponseFor(toolExecutionError(outcome.error, options)).body);
   const body = 'results' in outcome ? buildSuccessResponse(outcome.results) : buildSuccessResponse([outcome.result]);
   let text: string;
   try {
@@ -142,9 +192,9 @@ function errorToolResult(body: ErrorResponseBody): CallToolResult {
 }
 
 /**
- * Formats a prompt as plain text for an agent's tool result (seed 001):
+ * Formats a prompt as plain text for an agent's tool result:
  * `Prompt: <name>\nDescription: <d>\n\nMessages:\n1. User: ...\n2. Assistant: ...\n`. The Description line is
- * present only for a non-empty description. Non-text blocks are described: `[image image/png, 1234 bytes]`,
+ * present only for a non-empty description. Non-text blocks are described: `[image image/png, 12 KB]`,
  * `[audio audio/wav, 5 bytes]` (decoded sizes), `[resource <uri>]` followed by its text on the next line,
  * `[resource <uri>, <mimeType>, N bytes]` for a blob, `[resource link <uri>]`. Tolerates what a non-conforming
  * remote server may send (content as a string or an array, unknown block types).
@@ -190,7 +240,7 @@ function describeBlock(block: unknown): string {
       return typeof b.text === 'string' ? b.text : '';
     case 'image':
     case 'audio':
-      return `[${String(b.type)} ${stringOr(b.mimeType, 'unknown type')}, ${sizeOf(b.data)} bytes]`;
+      return `[${String(b.type)} ${stringOr(b.mimeType, 'unknown type')}, ${sizeOf(b.data)}]`;
     case 'resource_link':
       return `[resource link ${stringOr(b.uri, '')}]`;
     case 'resource': {
@@ -201,7 +251,7 @@ function describeBlock(block: unknown): string {
       if (typeof r.text === 'string') return `[resource ${uri}]\n${r.text}`;
       if (typeof r.blob === 'string') {
         const mime = typeof r.mimeType === 'string' ? `, ${r.mimeType}` : '';
-        return `[resource ${uri}${mime}, ${sizeOf(r.blob)} bytes]`;
+        return `[resource ${uri}${mime}, ${sizeOf(r.blob)}]`;
       }
       return `[resource ${uri}]`;
     }
@@ -214,6 +264,9 @@ function stringOr(value: unknown, fallback: string): string {
   return typeof value === 'string' ? value : fallback;
 }
 
-function sizeOf(base64: unknown): number {
-  return typeof base64 === 'string' ? base64DecodedSize(base64) : 0;
+function sizeOf(base64: unknown): string {
+  const bytes = typeof base64 === 'string' ? base64DecodedSize(base64) : 0;
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }

@@ -1,6 +1,8 @@
 /**
- * The example prompt catalogue: every `*.json` definition in this folder, plus the documents they embed.
- * (The prompt-file loader with YAML/Markdown and hot reload is `mcp-prompt-kit/fs`; this example just reads JSON.)
+ * The example prompt catalogue of the core-only examples: the three `*.json` definitions at the top of this folder,
+ * validated with the core's parsePromptDefinition, plus the document they embed. For a whole directory (JSON, YAML,
+ * Markdown, subfolders, diagnostics with lines, hot reload) use `loadPromptDirectory` / `watchPromptDirectory` from
+ * `mcp-prompt-kit/fs`, as load-directory.ts and serve-directory.ts here do.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';

@@ -2,7 +2,7 @@ import { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { PromptRegistry } from 'mcp-prompt-kit';
 import { createFileAssetLoader, createFileResourceResolver, formatDiagnostic, watchPromptDirectory } from 'mcp-prompt-kit/fs';
-import { attachPrompts } from 'mcp-prompt-kit/mcp';
+import { attachPrompts, attachResources } from 'mcp-prompt-kit/mcp';
 
 const resources = createFileResourceResolver({ roots: { architecture: 'examples/docs' } });
 const registry = new PromptRegistry({ resources, assets: createFileAssetLoader('examples/prompts') });
@@ -15,5 +15,6 @@ await watcher.ready;
 serveStdio(() => {
   const server = new McpServer({ name: 'architecture-prompts', version: '1.0.0' });
   attachPrompts(server, registry); // list_changed goes out after each reload
+  attachResources(server, resources); // resources/list + resources/read: what the prompts embed, for clients to read
   return server;
 });

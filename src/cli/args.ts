@@ -1,8 +1,5 @@
-/**
- * Command-line arguments: `node:util` parseArgs, with every mistake turned into a one-line {@link UsageError}.
- *
- * @module
- */
+/** Command-line arguments: node:util parseArgs, every mistake a one-line UsageError. */
+import { statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
 
@@ -62,6 +59,7 @@ export function docsRoots(command: string, values: readonly string[] | undefined
       throw new UsageError(`${command}: --docs expects scheme=directory (for example architecture=./docs), got '${value}'`);
     }
     if (scheme in roots) throw new UsageError(`${command}: --docs gives the scheme '${scheme}' twice`);
+    if (!isDirectory(dir)) throw new UsageError(`${command}: --docs ${scheme}=${dir}: not a directory`);
     roots[scheme] = dir;
   }
   return roots;
@@ -75,4 +73,12 @@ export function integerOption(command: string, name: string, value: string | und
     throw new UsageError(`${command}: --${name} must be an integer from ${min} to ${max}, got '${value}'`);
   }
   return n;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

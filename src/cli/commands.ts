@@ -1,8 +1,4 @@
-/**
- * The `check`, `list` and `render` commands.
- *
- * @module
- */
+/** The `check`, `list`, `render` and `openapi` commands. */
 import { PromptRegistry, formatPromptResult, isPromptError } from '../index.js';
 import type { ResourceResolver } from '../index.js';
 import { isRecord } from '../json.js';
@@ -11,6 +7,8 @@ import { formatDiagnostic } from '../fs/diagnostics.js';
 import type { PromptFileDiagnostic } from '../fs/diagnostics.js';
 import { loadPromptDirectoryInto } from '../fs/directory-state.js';
 import { createFileResourceResolver } from '../fs/resolver.js';
+import { createOpenApiDocument } from '../http/openapi.js';
+import type { OpenApiOptions } from '../http/openapi.js';
 import { UsageError, docsRoots, parseCommand, positionals } from './args.js';
 import type { Output } from './output.js';
 
@@ -24,10 +22,7 @@ export interface OpenedDirectory {
   files: number;
 }
 
-/**
- * Loads `dir` into a fresh registry (assets from the directory, documents from `--docs`). A directory that cannot
- * be read is a usage mistake.
- */
+/** Loads `dir` into a fresh registry (assets from the directory, documents from --docs); an unreadable directory is a usage mistake. */
 export async function openDirectory(command: string, dir: string, docs: Record<string, string> | undefined): Promise<OpenedDirectory> {
   const resolver = docs === undefined ? undefined : createFileResourceResolver({ roots: docs });
   const resources = resolver ?? NO_DOCUMENTS;
@@ -135,4 +130,26 @@ export async function render(args: readonly string[], out: Output): Promise<numb
     out.stderr(`mcp-prompt-kit render: ${reason}`);
     return 1;
   }
+}
+
+/** `openapi <dir>`: the OpenAPI 3.1 document of the prompts served over HTTP (mcp-prompt-kit/http). */
+export async function openapi(args: readonly string[], out: Output): Promise<number> {
+  const { values, positionals: given } = parseCommand('openapi', args, {
+    title: { type: 'string' },
+    version: { type: 'string' },
+    'server-url': { type: 'string' },
+    'base-path': { type: 'string' },
+    ...DOCS_OPTION,
+  });
+  const [dir] = positionals('openapi', given, ['dir']) as [string];
+  const opened = await openDirectory('openapi', dir, docsRoots('openapi', values['docs'] as string[] | undefined));
+  reportErrors(opened.diagnostics, out);
+  const options: OpenApiOptions = {
+    title: (values['title'] as string | undefined) ?? 'Prompts',
+    version: (values['version'] as string | undefined) ?? '1.0.0',
+  };
+  if (values['server-url'] !== undefined) options.serverUrl = values['server-url'] as string;
+  if (values['base-path'] !== undefined) options.basePath = values['base-path'] as string;
+  out.json(createOpenApiDocument(opened.registry, options));
+  return opened.diagnostics.some((d) => d.severity === 'error') ? 1 : 0;
 }

@@ -1,8 +1,4 @@
-/**
- * The command's help texts.
- *
- * @module
- */
+/** The command's help texts. */
 
 export const MAIN_HELP = `Usage: mcp-prompt-kit <command> [options]
 
@@ -13,6 +9,7 @@ Commands:
   list <dir>           list the prompts a directory defines
   render <dir> <name>  render one prompt with arguments
   serve <dir>          serve the prompts over MCP (stdio, or streamable HTTP with --http)
+  openapi <dir>        print the OpenAPI 3.1 document of the prompts over HTTP (mcp-prompt-kit/http)
 
 Options:
   -h, --help           show help (also after a command: mcp-prompt-kit serve --help)
@@ -49,6 +46,19 @@ Options:
   --arg <key=value>    an argument (repeatable; wins over --args-json)
   --args-json <json>   arguments as a JSON object
   --json               print the GetPromptResult as JSON
+${DOCS}
+`,
+  openapi: `Usage: mcp-prompt-kit openapi <dir> [--title T] [--version V] [--server-url URL] [--base-path /api] [--docs scheme=dir]...
+
+Prints the OpenAPI 3.1 document of the prompts under <dir> as createFetchHandler / createNodeHandler serve them
+(mcp-prompt-kit/http): GET /prompts, GET and POST /prompts/{name}, GET /openapi.json. Problems go to stderr; exits 1
+when a file has an error.
+
+Options:
+  --title <text>       info.title (default "Prompts")
+  --version <text>     info.version (default "1.0.0")
+  --server-url <url>   servers[0].url
+  --base-path <path>   the handlers' basePath
 ${DOCS}
 `,
   serve: `Usage: mcp-prompt-kit serve <dir> [--docs scheme=dir]... [--watch] [--http <port> [--host 127.0.0.1]]

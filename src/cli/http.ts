@@ -1,9 +1,4 @@
-/**
- * `serve --http`: a node:http server in front of a fetch-shaped MCP handler (SDK v2's createMcpHandler), at `/mcp`,
- * with the Host and Origin headers checked first (DNS-rebinding protection).
- *
- * @module
- */
+/** `serve --http`: node:http in front of SDK v2's fetch-shaped handler at /mcp, Host and Origin checked first. */
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,18 +1,14 @@
 #!/usr/bin/env node
-/**
- * The `mcp-prompt-kit` command: check, list, render and serve prompt files.
- *
- * @module
- */
+/** The `mcp-prompt-kit` command: check, list, render, serve prompt files and describe them as OpenAPI. */
 import { UsageError } from './args.js';
-import { check, list, render } from './commands.js';
+import { check, list, openapi, render } from './commands.js';
 import { COMMAND_HELP, MAIN_HELP } from './help.js';
 import { processOutput } from './output.js';
 import type { Output } from './output.js';
 import { ServeFailure, serve } from './serve.js';
 import { VERSION } from './version.js';
 
-const COMMANDS: Readonly<Record<string, (args: readonly string[], out: Output) => Promise<number>>> = { check, list, render, serve };
+const COMMANDS: Readonly<Record<string, (args: readonly string[], out: Output) => Promise<number>>> = { check, list, openapi, render, serve };
 
 /** Runs the command line; resolves with the exit code. Never throws for a user mistake. */
 async function runCli(argv: readonly string[], out: Output = processOutput): Promise<number> {
@@ -27,7 +23,7 @@ async function runCli(argv: readonly string[], out: Output = processOutput): Pro
   }
   const run = Object.prototype.hasOwnProperty.call(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (run === undefined) {
-    out.stderr(`mcp-prompt-kit: unknown command '${command}' (commands: check, list, render, serve; see --help)`);
+    out.stderr(`mcp-prompt-kit: unknown command '${command}' (commands: check, list, openapi, render, serve; see --help)`);
     return 2;
   }
   if (rest.includes('--help') || rest.includes('-h')) {

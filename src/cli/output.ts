@@ -1,8 +1,4 @@
-/**
- * Where the command writes: stdout for results, stderr for diagnostics and logs (over stdio, stdout is the protocol).
- *
- * @module
- */
+/** Where the command writes: results on stdout, diagnostics and logs on stderr (over stdio stdout is the protocol). */
 
 /** The command's output streams, one line at a time. */
 export interface Output {

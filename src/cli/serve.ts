@@ -1,17 +1,10 @@
-/**
- * `serve <dir>`: the prompts as an MCP server over stdio or streamable HTTP, with SDK v2 (`@modelcontextprotocol/server`,
- * an optional peer dependency loaded only here), which speaks both protocol eras: 2025-11-25 `initialize` and the
- * 2026-07-28 `server/discover` probe.
- *
- * @module
- */
+/** `serve <dir>`: an MCP server over stdio or streamable HTTP with SDK v2 (an optional peer, loaded only here). */
 import type { McpServer as McpServerType } from '@modelcontextprotocol/server';
-import { JsonRpcError, PromptRegistry, isPromptError } from '../index.js';
-import { attachPrompts } from '../mcp/index.js';
+import { PromptRegistry, isPromptError } from '../index.js';
+import { attachPrompts, attachResources } from '../mcp/index.js';
 import { createFileAssetLoader } from '../fs/assets.js';
 import { loadPromptDirectoryInto } from '../fs/directory-state.js';
 import { createFileResourceResolver } from '../fs/resolver.js';
-import type { FileResourceResolver } from '../fs/resolver.js';
 import { watchPromptDirectory } from '../fs/watch.js';
 import { reportErrors } from './commands.js';
 import { UsageError, docsRoots, integerOption, parseCommand, positionals } from './args.js';
@@ -34,20 +27,6 @@ async function loadSdk(): Promise<{ server: ServerSdk; stdio: StdioSdk }> {
       'serve needs the MCP SDK v2, which is not installed: npm install @modelcontextprotocol/server (check, list and render work without it)',
     );
   }
-}
-
-/** Serves the resolver's documents: resources/list and resources/read, errors through the error table. */
-function attachResources(server: McpServerType, resolver: FileResourceResolver): void {
-  const low = server.server;
-  low.registerCapabilities({ resources: { listChanged: true } });
-  low.setRequestHandler('resources/list', async () => ({ resources: await resolver.listResources() }));
-  low.setRequestHandler('resources/read', async (request) => {
-    try {
-      return await resolver.readResource(request.params.uri);
-    } catch (error) {
-      throw JsonRpcError.from(error);
-    }
-  });
 }
 
 /** Host names the HTTP server answers to: localhost names, the bound host, and --allowed-host ones. */

@@ -1,8 +1,4 @@
-/**
- * The package version, read from its package.json (found by the package's own name, so it works from src/ and dist/).
- *
- * @module
- */
+/** The package version, read from its own package.json (works from src/ and dist/). */
 import { createRequire } from 'node:module';
 
 function readVersion(): string {

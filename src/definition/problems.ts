@@ -66,14 +66,6 @@ export function formatDefinitionProblems(
  * Builds the `INVALID_PROMPT_DEFINITION` {@link PromptError} for a list of problems: a readable message and
  * `data: {source?, problems}` (every problem, with line/column when `locate` finds them). Use it for any load-time
  * definition problem (template syntax, file syntax) so every such error has the same shape.
- *
- * @example
- * ```ts
- * throw createDefinitionError(
- *   [{ path: '/messages/0/content/text', message: 'unclosed section "items"' }],
- *   { source: 'prompts/review.json' },
- * );
- * ```
  */
 export function createDefinitionError(
   problems: readonly DefinitionProblem[],

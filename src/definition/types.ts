@@ -15,6 +15,8 @@ export interface CompletionContext {
   promptName: string;
   /** The other arguments already given by the client. */
   arguments: Readonly<Record<string, string>>;
+  /** Aborts when the request is cancelled or the completion timeout (default 10 s) passes. */
+  signal: AbortSignal;
 }
 
 /** A declared prompt argument: MCP metadata plus JSON-Schema keywords for its value. */

@@ -1,8 +1,4 @@
-/**
- * The file asset loader: image/audio `path` content read from the prompt directory, confined to it.
- *
- * @module
- */
+/** The file asset loader: image/audio `path` content read from the prompt directory, confined to it. */
 import { readFile } from 'node:fs/promises';
 import { PromptError } from '../index.js';
 import type { AssetLoader } from '../index.js';

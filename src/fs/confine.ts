@@ -1,9 +1,4 @@
-/**
- * Confinement: turning an untrusted relative path (from a resource URI or a prompt's image path) into a real file
- * inside a root, or a refusal. Checked on the real path, so symlinks that lead outside are refused too.
- *
- * @module
- */
+/** Confinement: an untrusted relative path becomes a real file inside a root (checked after realpath), or a refusal. */
 import { realpath, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { isAbsolute, join, sep } from 'node:path';
@@ -16,15 +11,7 @@ export type ConfinedPath =
 
 const DENIED_SEGMENT = /^\.\.?$/;
 
-/**
- * Checks the shape of a relative path before touching the file system: no NUL byte, no backslash, not absolute, no
- * `.`/`..` segment, no empty segment, no hidden (dot) segment. Returns the problem, or undefined when it is fine.
- *
- * @example
- * ```ts
- * relativePathProblem('patterns/../../etc/passwd'); // "'..' segments are not allowed"
- * ```
- */
+/** The shape problem of a relative path (NUL, backslash, absolute, `.`/`..`, empty or hidden segment), or undefined. */
 export function relativePathProblem(path: string): string | undefined {
   if (path.includes('\0')) return 'NUL bytes are not allowed';
   if (path.includes('\\')) return 'backslashes are not allowed';
@@ -43,16 +30,7 @@ export function isInside(root: string, path: string): boolean {
   return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
-/**
- * Resolves `relative` inside `root`: the shape check, then realpath, then the containment check on the real path
- * (a symlink pointing outside is denied), then it must be a regular file.
- *
- * @example
- * ```ts
- * const found = await resolveConfined('/srv/docs', 'patterns/cqrs.md');
- * if (found.ok) await readFile(found.path, 'utf8');
- * ```
- */
+/** Resolves `relative` inside `root`: shape check, realpath, containment of the real path, regular file. */
 export async function resolveConfined(root: string, relative: string): Promise<ConfinedPath> {
   const problem = relativePathProblem(relative);
   if (problem !== undefined) return { ok: false, reason: 'denied', detail: problem };

@@ -1,9 +1,4 @@
-/**
- * A fixed-window job runner for watchers: the first trigger opens a window; the job runs once when it ends; triggers
- * while the job runs queue exactly one more window.
- *
- * @module
- */
+/** A fixed-window job runner: the first trigger opens a window, the job runs once at its end. */
 
 /** @internal Runs `job` at most once per window. */
 export class WindowedJob {

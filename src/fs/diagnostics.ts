@@ -1,8 +1,4 @@
-/**
- * Diagnostics of prompt files: one problem in one file, with its line, column and JSON pointer when known.
- *
- * @module
- */
+/** Diagnostics of prompt files: one problem in one file, with its line, column and JSON pointer when known. */
 
 /** How bad a diagnostic is: an `error` skips the file (or keeps its last good version); a `warning` does not. */
 export type DiagnosticSeverity = 'error' | 'warning';

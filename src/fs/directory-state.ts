@@ -1,9 +1,4 @@
-/**
- * A prompt directory's files and what a registry serves from them: the one place where file versions become
- * registry changes (used by the watcher and the command line).
- *
- * @module
- */
+/** A prompt directory's files and what a registry serves from them: the one place file versions become registry changes. */
 import type { Logger, PromptDefinition, PromptRegistry } from '../index.js';
 import type { PromptFileDiagnostic } from './diagnostics.js';
 import { fileContext, pickUnique, readPromptFiles, scanPromptDirectory, truncatedDiagnostic } from './load.js';
@@ -108,10 +103,7 @@ export class DirectoryState {
     }
   }
 
-  /**
-   * Brings the registry in step, synchronously: one `set` (falling back to one per prompt when something does not
-   * compile, keeping the last good version of those) and one `remove`.
-   */
+  /** Brings the registry in step synchronously: one `set` (one per prompt if the batch fails to compile) and one `remove`. */
   apply(): PromptDirectoryChange {
     const set: string[] = [];
     let want = this.#wanted();
@@ -191,10 +183,7 @@ export function applyFiles(
   return parsed.length > 0 || gone.length > 0 ? state.apply() : { set: [], removed: [] };
 }
 
-/**
- * @internal Loads a directory into a registry once: like {@link loadPromptDirectory}, but templates are compiled by
- * the registry and compile problems become diagnostics too (with the line of the field). The command line uses it.
- */
+/** @internal Loads a directory into a registry once, compile problems included as diagnostics (for the command line). */
 export async function loadPromptDirectoryInto(
   registry: PromptRegistry,
   dir: string,

@@ -1,9 +1,4 @@
-/**
- * JSON prompt files: `JSON.parse` for the value, and (only when something is wrong) a small scanner that finds where
- * a syntax error is, and where each JSON pointer's member starts, for `file:line:col` diagnostics.
- *
- * @module
- */
+/** JSON prompt files: JSON.parse for the value; a small scanner for syntax-error places and pointer positions. */
 import { childPointer } from '../json.js';
 import { LineIndex } from './diagnostics.js';
 import type { SourcePosition } from './diagnostics.js';
@@ -171,16 +166,7 @@ export interface SourceSyntaxError {
   column: number;
 }
 
-/**
- * Parses JSON text. Returns the value with a `locate` (scanning the text only when first asked), or the syntax error
- * with its line and column.
- *
- * @example
- * ```ts
- * const parsed = parseJsonSource('{\n  "name": 1\n}');
- * if ('value' in parsed) parsed.locate('/name'); // { line: 2, column: 3 }
- * ```
- */
+/** Parses JSON text: the value with a lazy `locate`, or the syntax error with its line and column. */
 export function parseJsonSource(text: string): JsonSource | SourceSyntaxError {
   let value: unknown;
   try {

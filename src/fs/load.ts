@@ -1,9 +1,4 @@
-/**
- * Loading a prompt directory: every prompt file under it (recursive, sorted), each read and checked, duplicates
- * resolved (the first path in sort order wins).
- *
- * @module
- */
+/** Loading a prompt directory: every prompt file under it, sorted, read and checked; the first of a duplicate name wins. */
 import type { PromptDefinition, SystemRolePolicy } from '../index.js';
 import { PromptError } from '../index.js';
 import type { PromptFileDiagnostic } from './diagnostics.js';
@@ -79,10 +74,7 @@ export function truncatedDiagnostic(context: PromptFileContext): PromptFileDiagn
   };
 }
 
-/**
- * @internal Picks one definition per name: the first file in sort order wins; every later file with the same name
- * gets a diagnostic naming both files.
- */
+/** @internal One definition per name: the first file in sort order wins; later ones get a diagnostic naming both files. */
 export function pickUnique(parsed: readonly { file: string; definition?: PromptDefinition; locate?: ParsedPromptFile['locate'] }[]): {
   winners: Map<string, { file: string; definition: PromptDefinition }>;
   diagnostics: PromptFileDiagnostic[];

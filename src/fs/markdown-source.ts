@@ -1,9 +1,4 @@
-/**
- * Markdown prompt files: YAML front matter between `---` lines holds the definition fields; the body (what follows)
- * is the text of one user message unless the front matter gives `messages`.
- *
- * @module
- */
+/** Markdown prompt files: YAML front matter holds the fields; the body is one user message unless `messages` is given. */
 import { isRecord } from '../json.js';
 import type { SourcePosition } from './diagnostics.js';
 import type { SourceSyntaxError } from './json-source.js';
@@ -29,17 +24,7 @@ function lineCount(text: string): number {
   return n;
 }
 
-/**
- * Splits and parses a Markdown prompt file. The body (trimmed of surrounding blank lines) becomes
- * `messages: [{role: 'user', content: body}]` when the front matter has no `messages`; both at once is a problem
- * reported at the body's first line.
- *
- * @example
- * ```ts
- * parseMarkdownSource('---\nname: greet\n---\nSay hello to {{name}}.\n');
- * // { value: { name: 'greet', messages: [{ role: 'user', content: 'Say hello to {{name}}.' }] }, locate }
- * ```
- */
+/** Splits and parses a Markdown prompt file; `messages` and a body at once is a problem at the body's first line. */
 export function parseMarkdownSource(text: string): MarkdownSource | SourceSyntaxError | NoFrontMatter {
   const opening = OPENING.exec(text);
   if (opening === null) return { noFrontMatter: true };

@@ -1,8 +1,4 @@
-/**
- * MIME types of documents by file extension, and whether a type is served as text.
- *
- * @module
- */
+/** MIME types of documents by file extension, and whether a type is served as text. */
 
 const BY_EXTENSION: Readonly<Record<string, string>> = Object.freeze({
   '.md': 'text/markdown',
@@ -41,14 +37,7 @@ const BY_EXTENSION: Readonly<Record<string, string>> = Object.freeze({
   '.pdf': 'application/pdf',
 });
 
-/**
- * The MIME type of a file name by its extension (`application/octet-stream` when unknown).
- *
- * @example
- * ```ts
- * mimeTypeOf('patterns/cqrs.md'); // 'text/markdown'
- * ```
- */
+/** The MIME type of a file name by its extension (`application/octet-stream` when unknown). */
 export function mimeTypeOf(name: string, overrides?: Readonly<Record<string, string>>): string {
   const dot = name.lastIndexOf('.');
   if (dot === -1 || dot < name.lastIndexOf('/')) return 'application/octet-stream';

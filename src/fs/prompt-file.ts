@@ -1,9 +1,4 @@
-/**
- * One prompt file: read it (size-limited), parse it by its format, validate it as a prompt definition, check the
- * static limits, and point image/audio `path`s at the prompt directory. Every problem is a diagnostic with its place.
- *
- * @module
- */
+/** One prompt file: read (size-limited), parsed by format, validated, limits checked, asset paths made directory-relative. */
 import { readFile } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { DEFAULT_RENDER_LIMITS, isPromptError, parsePromptDefinition } from '../index.js';
@@ -71,6 +66,8 @@ export interface ParsedPromptFile {
   /** The path as diagnostics name it (the directory joined with `rel`). */
   file: string;
   definition?: PromptDefinition;
+  /** The `name` field as written, even when the definition is invalid. */
+  rawName?: string;
   diagnostics: PromptFileDiagnostic[];
   /** Places definition fields (for errors found later, when the definition is compiled). */
   locate?: (pointer: string) => SourcePosition | undefined;
@@ -97,11 +94,7 @@ function locateNearest(locate: Locate | undefined, pointer: string): SourcePosit
   }
 }
 
-/**
- * @internal Turns an `INVALID_PROMPT_DEFINITION` error into one diagnostic per problem, any other error into one
- * diagnostic. `positions`: whether the problems' line/column are places in the file (parsing with `locate`) or in a
- * template (compiling, where the field's place comes from `locate`).
- */
+/** @internal An error as diagnostics, one per problem; `template` positions are inside a template, so the field is placed. */
 export function definitionDiagnostics(
   file: string,
   error: unknown,
@@ -167,11 +160,7 @@ function checkStaticLimits(parsed: ParsedPromptFile, definition: PromptDefinitio
   }
 }
 
-/**
- * Points each image/audio `path` at the prompt directory: a path is relative to its own file, so `sub/a.yaml` with
- * `path: logo.png` becomes `sub/logo.png`. A static path must stay inside the directory and exist; a templated one
- * (`{{name}}.png`) is checked when it is read.
- */
+/** Makes image/audio paths relative to the directory; a static one must exist inside it, a templated one is checked on read. */
 async function resolveAssetPaths(
   parsed: ParsedPromptFile,
   definition: PromptDefinition,
@@ -210,10 +199,7 @@ async function resolveAssetPaths(
   return Object.freeze({ ...definition, messages: Object.freeze(rewritten) }) as PromptDefinition;
 }
 
-/**
- * @internal Reads and checks one prompt file. Never throws for a problem of the file: those are diagnostics, and the
- * result has no definition when any of them is an error.
- */
+/** @internal Reads and checks one file; never throws for its problems (diagnostics; no definition on any error). */
 export async function readPromptFile(scanned: ScannedFile, context: PromptFileContext): Promise<ParsedPromptFile> {
   const file = posix.join(context.dir.split('\\').join('/'), scanned.rel);
   const parsed: ParsedPromptFile = { rel: scanned.rel, file, diagnostics: [] };
@@ -247,6 +233,7 @@ export async function readPromptFile(scanned: ScannedFile, context: PromptFileCo
     return parsed;
   }
   parsed.locate = source.locate;
+  if (isRecord(source.value) && typeof source.value['name'] === 'string') parsed.rawName = source.value['name'];
   let definition: PromptDefinition;
   try {
     const options: { source: string; locate: Locate; systemRole?: SystemRolePolicy } = { source: file, locate: source.locate };

@@ -1,13 +1,8 @@
-/**
- * The file resource resolver: `scheme://path` URIs served from configured root directories, confined to them, size
- * limited, cached (the cache follows file changes), with glob listing for `{{resource:scheme://dir/*}}` directives
- * and what MCP `resources/list` and `resources/read` need.
- *
- * @module
- */
+/** The file resource resolver: `scheme://path` from root directories, confined, size-limited, cached, with glob listing. */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PromptError, isPromptError, matchResourcePattern } from '../index.js';
+import { echoed } from '../errors.js';
 import type { BlobResourceContents, ResourceResolver, TextResourceContents } from '../index.js';
 import { resolveConfined, relativePathProblem } from './confine.js';
 import { isTextMimeType, mimeTypeOf } from './mime.js';
@@ -75,7 +70,7 @@ interface Cached {
 }
 
 function denied(uri: string, why: string): PromptError {
-  return new PromptError('RESOURCE_DENIED', `Resource access denied: ${uri}`, { data: { uri, reason: why } });
+  return new PromptError('RESOURCE_DENIED', `Resource access denied: ${echoed(uri)}`, { data: { uri: echoed(uri), reason: why } });
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {
@@ -284,7 +279,7 @@ export function createFileResourceResolver(options: FileResourceResolverOptions)
     },
     async readResource(uri) {
       const contents = await read(uri);
-      if (contents === undefined) throw new PromptError('RESOURCE_NOT_FOUND', `Resource not found: ${uri}`);
+      if (contents === undefined) throw new PromptError('RESOURCE_NOT_FOUND', `Resource not found: ${echoed(uri)}`);
       return { contents: [contents] };
     },
     invalidate() {

@@ -1,9 +1,4 @@
-/**
- * Walking a directory tree: every accepted file with its stats, sorted by relative path, following symlinks (a
- * Kubernetes ConfigMap mount is symlinks into a `..data` directory) without looping, bounded in files and depth.
- *
- * @module
- */
+/** Walking a directory tree: accepted files with stats, sorted, symlinks followed (ConfigMaps) without loops, bounded. */
 import { readdir, realpath, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { join } from 'node:path';
@@ -36,15 +31,7 @@ export interface ScanOptions {
   maxDepth?: number;
 }
 
-/**
- * Hidden entries (`.git`, `..data`, `.#draft.json`, `.review.json.swp`) and editor backups (`review.json~`,
- * `#review.json#`, `*.bak`, `*.orig`, `*.tmp`) are never prompt files or documents.
- *
- * @example
- * ```ts
- * isIgnoredName('review.json~'); // true
- * ```
- */
+/** Hidden entries (`.git`, `..data`, `.x.swp`) and editor backups (`x~`, `#x#`, `.bak`, `.orig`, `.tmp`) are never read. */
 export function isIgnoredName(name: string): boolean {
   return (
     name.startsWith('.') ||
@@ -59,15 +46,7 @@ export function fingerprint(stats: Stats): string {
   return `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
 }
 
-/**
- * Walks `root`. Throws (ENOENT/ENOTDIR from the file system) when `root` itself is not a readable directory;
- * anything that vanishes or cannot be read during the walk is skipped.
- *
- * @example
- * ```ts
- * const { files } = await scanTree('prompts', { acceptFile: (name) => name.endsWith('.json') });
- * ```
- */
+/** Walks `root`; throws (ENOENT/ENOTDIR) when the root is not a directory, skips what vanishes during the walk. */
 export async function scanTree(root: string, options: ScanOptions): Promise<ScanResult> {
   const maxFiles = options.maxFiles ?? 10_000;
   const maxDepth = options.maxDepth ?? 16;

@@ -1,12 +1,4 @@
-/**
- * Change signals for a directory tree from Node's `fs.watch`: one non-recursive watcher per directory (the set is
- * kept in step with each rescan), plus one on the root's parent so that deleting and re-creating the root is seen.
- * Events carry no meaning here beyond "something may have changed": the caller rescans and compares, which makes
- * atomic saves, renames, and ConfigMap `..data` symlink swaps (where no event names the prompt file) all the same
- * case.
- *
- * @module
- */
+/** Change signals for a tree from fs.watch (per directory, plus the root's parent); callers rescan to learn what changed. */
 import { statSync, watch } from 'node:fs';
 import type { FSWatcher } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';

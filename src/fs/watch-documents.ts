@@ -1,9 +1,4 @@
-/**
- * Watching the documents of a file resource resolver: its roots rescanned once per window; added, changed and
- * removed documents drop the resolver's cache and are reported by URI.
- *
- * @module
- */
+/** Watching a resolver's roots: rescanned once per window; changed documents drop its cache and are reported by URI. */
 import { WindowedJob } from './debounce.js';
 import { documentUri } from './resolver.js';
 import type { FileResourceResolver } from './resolver.js';

@@ -1,11 +1,4 @@
-/**
- * Hot reload: a prompt directory kept in step with a registry. Each debounce window rescans the tree, re-reads the
- * files whose version (inode, size, times) changed, and applies every addition, change and removal to the registry
- * in one synchronous step: one `set` of everything added or changed, then one `remove` (so an attached MCP server
- * sends one `list_changed`). A file that stops parsing keeps its last good version served.
- *
- * @module
- */
+/** Hot reload: a prompt directory kept in step with a registry, one registry batch per debounce window. */
 import type { Logger, PromptRegistry } from '../index.js';
 import { WindowedJob, checkMs } from './debounce.js';
 import { formatDiagnostic } from './diagnostics.js';

@@ -1,9 +1,4 @@
-/**
- * YAML prompt files (and Markdown front matter): the `yaml` package's core schema, data only (no custom tags, no
- * code), duplicate keys refused, aliases bounded; positions of JSON pointers from its syntax tree.
- *
- * @module
- */
+/** YAML prompt files and front matter: core schema, data only, unique keys, bounded aliases, pointer positions. */
 import { LineCounter, isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Node as YamlNode } from 'yaml';
 import { unescapePointerSegment } from '../json.js';
@@ -51,15 +46,7 @@ function shortMessage(message: string): string {
   return first.replace(/ at line \d+, column \d+:?$/, '');
 }
 
-/**
- * Parses YAML text. `lineOffset` shifts reported lines (front matter starts after the opening `---`).
- *
- * @example
- * ```ts
- * const parsed = parseYamlSource('name: x\nmessages: []\n');
- * if ('value' in parsed) parsed.locate('/messages'); // { line: 2, column: 1 }
- * ```
- */
+/** Parses YAML text; `lineOffset` shifts reported lines (front matter starts after the opening `---`). */
 export function parseYamlSource(text: string, lineOffset = 0): YamlSource | SourceSyntaxError {
   const lines = new LineCounter();
   const doc = parseDocument(text, {
@@ -74,7 +61,8 @@ export function parseYamlSource(text: string, lineOffset = 0): YamlSource | Sour
     const pos = lines.linePos(offset);
     return { line: pos.line + lineOffset, column: pos.col };
   };
-  const first = doc.errors[0];
+  // An unknown tag (`!!js/function`, `!custom`) would silently become a string: prompt files are plain data, refuse it.
+  const first = doc.errors[0] ?? doc.warnings.find((w) => w.code === 'TAG_RESOLVE_FAILED');
   if (first !== undefined) return { message: `invalid YAML: ${shortMessage(first.message)}`, ...place(first.pos[0]) };
   let value: unknown;
   try {

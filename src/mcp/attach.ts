@@ -4,10 +4,10 @@
  *
  * @module
  */
-import { JSON_RPC_ERROR_CODES, PromptError, errorClassName, isPromptError, toPromptError } from '../errors.js';
+import { JSON_RPC_ERROR_CODES, JsonRpcError, PromptError, errorClassName, isPromptError, toPromptError } from '../errors.js';
 import { toSafeLogger } from '../logger.js';
 import type { Logger, SafeLogger } from '../logger.js';
-import { JsonRpcError, createPromptHandlers } from '../protocol.js';
+import { createPromptHandlers } from '../protocol.js';
 import type { HandlerExtra, PromptHandlers, PromptMethod } from '../protocol.js';
 import type { PromptRegistry } from '../registry.js';
 import { checkDebounceMs, createListChangedNotifier } from './notifier.js';
@@ -20,49 +20,19 @@ import type { CompleteResource } from './resource-completion.js';
 import { detectServer, isClientInitialized } from './server-shape.js';
 import type { AttachableServer, DetectedServer, LowLevelServer } from './server-shape.js';
 
-/** Options of {@link attachPrompts}. */
+/** Options of {@link attachPrompts} (the README's "attachPrompts options" table says more). */
 export interface AttachPromptsOptions {
-  /**
-   * Quiet period, in milliseconds (default 50): one `notifications/prompts/list_changed` goes out once the registry
-   * has not changed for this long (trailing debounce). A steady stream of changes still notifies at least every
-   * 10 × `debounceMs`. From 0 to 2^31 - 1.
-   */
+  /** Quiet period before one `prompts/list_changed` goes out (ms, default 50; at least every 10 × this). */
   debounceMs?: number;
-  /**
-   * Serve `completion/complete` and declare the `completions` capability (default true). With false, the server's
-   * own completion handler (if any) answers — and cannot complete these prompts' arguments.
-   */
+  /** Serve `completion/complete` and declare `completions` (default true). */
   completions?: boolean;
-  /**
-   * Answers `completion/complete` for `ref/resource` (resource-template variables) from the same handler that
-   * completes the prompts. Needed when an `McpServer` also has resource templates with `complete` callbacks: the
-   * protocol has one completion handler per server. `completeFromResourceTemplates([template])` answers from the
-   * templates' own callbacks. Given an `McpServer` that already installed its completion handler (templates with
-   * `complete` callbacks registered before attachPrompts), attachPrompts replaces that handler. Without this option,
-   * `ref/resource` completions get no values.
-   */
+  /** Answers `ref/resource` completions from the same handler (see `completeFromResourceTemplates`). */
   completeResource?: CompleteResource;
-  /**
-   * Builds the per-request context passed to programmatic `render` functions as `context.extra` (for example the
-   * authenticated user from `request.authInfo`). Runs for `prompts/get` and `completion/complete` only. A thrown
-   * JSON-RPC error (an Error with an integer `code` from -32768 to -32000, such as the SDK's
-   * `McpError`/`ProtocolError`) or `PromptError` reaches the client as is; anything else becomes -32603 with a generic
-   * message (and is logged, see `logger`). Returning something other than an object or undefined is such a fault too.
-   */
+  /** Per-request data for render functions (`context.extra`); JSON-RPC errors it throws pass as they are. */
   context?: (
     request: McpRequestInfo,
   ) => Readonly<Record<string, unknown>> | undefined | Promise<Readonly<Record<string, unknown>> | undefined>;
-  /**
-   * pino-style logger (the registry's `Logger` type; silent by default). Every failure of the adapter's own layer that
-   * a client sees as -32603 `Internal error` — the `context` or `completeResource` option throwing, an off-spec
-   * `completeResource` or `context` result, an SDK request the adapter cannot read — is logged at `error` level with
-   * `{ event: 'mcp_request_failed', method, source, code, error }`: `source` is `'request'`, `'context'`,
-   * `'completeResource'` or `'result'`, `code` the PromptError code (`INTERNAL_ERROR` for anything else), `error` the
-   * thrown value's class name (never its message, which may quote argument values), and, for the adapter's own
-   * result checks only, `detail` naming the broken rule. Failures inside the registry (`prompts/get` rendering,
-   * argument `complete` callbacks) are logged by the registry's own logger, not again here; errors that reach the
-   * client with their own message (-32602, or a JSON-RPC error thrown on purpose) are not logged.
-   */
+  /** pino-style logger for the adapter's own -32603 failures (class names, never messages). */
   logger?: Logger;
 }
 
@@ -221,27 +191,9 @@ function conflictMessage(method: PromptMethod, target: DetectedServer): string {
 }
 
 /**
- * Serves a registry's prompts from an official MCP SDK server: registers `prompts/list`, `prompts/get` and
- * `completion/complete`, declares the capabilities `prompts: {listChanged: true}` and `completions: {}`, and sends
- * one `notifications/prompts/list_changed` per burst of registry changes (trailing debounce), only while connected
- * and after the client has initialized.
- *
- * Works with SDK v1 (`@modelcontextprotocol/sdk`) and v2 (`@modelcontextprotocol/server`), low-level `Server` or
- * `McpServer` (tools and resources registered through McpServer keep working). Call it BEFORE `connect()`: the SDK
- * fixes capabilities when it connects, so attaching to a connected server throws. Resource templates with
- * `complete` callbacks share the one completion handler: see the `completeResource` option.
- *
- * Setup mistakes (not a server, already connected, another prompts handler present, bad options) throw a plain
- * `TypeError`/`Error`/`RangeError` at once: they are programming errors with no JSON-RPC or HTTP meaning, so they are
- * not `PromptError`s.
- *
- * Errors reach clients intact: unknown prompt -> -32602 `Unknown prompt: <name>`; missing arguments -> -32602 with
- * `data.missing_arguments`, `provided_count`, `required_count`; internal failures -> -32603 `Internal error` (the
- * detail goes to the registry's logger, or to `options.logger` for the adapter's own layer).
- *
- * @returns `detach()`, synchronous: removes the three handlers, the registry subscription and any pending
- *   notification (declared capabilities stay, the SDK cannot take them back; an McpServer completion handler that
- *   `completeResource` replaced is not restored).
+ * Serves a registry's prompts from an official MCP SDK server (v1 or v2, `Server` or `McpServer`): `prompts/list`,
+ * `prompts/get`, `completion/complete` and one `list_changed` per burst of changes. Call it before `connect()`;
+ * returns `detach()`. Options and error rules: README, "attachPrompts options".
  *
  * @example
  * ```ts

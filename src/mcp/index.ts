@@ -17,3 +17,7 @@ export type {
   ResourceTemplateLike,
 } from './resource-completion.js';
 export type { AttachableServer, SdkMcpServerLike, SdkServerLike, SdkVersion } from './server-shape.js';
+export { attachResources } from './resources.js';
+export type { AttachResourcesOptions, AttachedResources, ListedResource, ResourceSource } from './resources.js';
+export { attachFunctions } from './functions.js';
+export type { AttachFunctionsOptions, DetachFunctions, ToolListing } from './functions.js';

@@ -21,19 +21,7 @@ export interface ListChangedNotifier {
   cancel(): void;
 }
 
-/**
- * Creates a trailing debouncer: each change restarts a `quietMs` timer, and one notification goes out when no change
- * came for `quietMs`. So that a steady stream of changes (one every < `quietMs`) still notifies, a notification is
- * also sent once the first unannounced change is `quietMs * MAX_WAIT_FACTOR` old. Nothing is sent, or scheduled,
- * while `isReady()` is false (disconnected, or the client has not initialized yet): a client lists the prompts after
- * initializing anyway.
- *
- * @example
- * ```ts
- * const notifier = createListChangedNotifier(() => void server.sendPromptListChanged(), () => !!server.transport, 50);
- * registry.onChange(() => notifier.trigger());
- * ```
- */
+/** A trailing debouncer of list_changed (also sent once a burst is 10 × quietMs old), silent while not ready. */
 export function createListChangedNotifier(send: () => void, isReady: () => boolean, quietMs: number): ListChangedNotifier {
   const maxWaitMs = Math.min(quietMs * MAX_WAIT_FACTOR, MAX_TIMER_MS);
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -65,14 +53,7 @@ export function createListChangedNotifier(send: () => void, isReady: () => boole
   };
 }
 
-/**
- * Checks a debounce option: a finite number of milliseconds from 0 to 2^31 - 1 (the largest `setTimeout` delay).
- *
- * @example
- * ```ts
- * checkDebounceMs(undefined); // 50
- * ```
- */
+/** A debounce option: milliseconds from 0 to 2^31 - 1 (the largest `setTimeout` delay); 50 when absent. */
 export function checkDebounceMs(value: unknown): number {
   if (value === undefined) return DEFAULT_DEBOUNCE_MS;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_TIMER_MS) {

@@ -3,7 +3,7 @@
  *
  * Both registrations hand our handler the request's params untouched: the SDKs' own request schemas would turn a
  * malformed request (say `name: 5`) into -32603, while our protocol handlers answer every client mistake with
- * -32602, and accept `arguments` omitted (SDK issue #1869).
+ * -32602, and accept `arguments` omitted (typescript-sdk#1869).
  *
  * @module
  */
@@ -30,7 +30,8 @@ export type RequestHandler = (method: PromptMethod, read: () => SdkRequest) => P
  * `_def.value`, and `safeParse`/`parse`); this object has that shape, with a parse that passes the request through.
  * That keeps this module free of zod and of a synchronous `require` of the SDK, and works with every v1 release.
  */
-function v1RequestSchema(method: PromptMethod): object {
+/** @internal A Zod-3-shaped schema object for `method` that passes messages through (SDK v1 handler registration). */
+export function v1MethodSchema(method: string): object {
   const literal = { value: method, _def: { typeName: 'ZodLiteral', value: method } };
   return {
     shape: { method: literal },
@@ -53,24 +54,35 @@ function paramsOf(request: unknown): unknown {
   return typeof request === 'object' && request !== null ? (request as { params?: unknown }).params : undefined;
 }
 
-/**
- * Registers `handle` for `method` on a server of the given SDK major.
- *
- * @example
- * ```ts
- * registerRequestHandler('v2', server, 'prompts/list', async (method, read) => handlers[method](read().params));
- * ```
- */
+/** Registers `handle` for `method` on a server of the given SDK major. */
 export function registerRequestHandler(
   sdk: SdkVersion,
   server: LowLevelServer,
   method: PromptMethod,
   handle: RequestHandler,
 ): void {
+  registerMethod(sdk, server, method, (params, extra) =>
+    handle(method, () => ({
+      params,
+      info: sdk === 'v1' ? requestInfoFromV1(method, extra) : requestInfoFromV2(method, extra),
+    })),
+  );
+}
+
+/**
+ * @internal Registers `handle` for any request method: it gets the params as sent and the SDK's handler extra
+ * (v1) or context (v2).
+ */
+export function registerMethod(
+  sdk: SdkVersion,
+  server: LowLevelServer,
+  method: string,
+  handle: (params: unknown, extra: unknown) => Promise<unknown>,
+): void {
   if (sdk === 'v1') {
     try {
-      server.setRequestHandler(v1RequestSchema(method), (request: unknown, extra: unknown) =>
-        handle(method, () => ({ params: paramsOf(request), info: requestInfoFromV1(method, extra) })),
+      server.setRequestHandler(v1MethodSchema(method), (request: unknown, extra: unknown) =>
+        handle(paramsOf(request), extra),
       );
     } catch (cause) {
       throw new Error(shapeChanged(method, V1_SHAPE, cause), { cause });
@@ -78,7 +90,7 @@ export function registerRequestHandler(
   } else {
     try {
       server.setRequestHandler(method, { params: PASS_THROUGH_PARAMS }, (params: unknown, ctx: unknown) =>
-        handle(method, () => ({ params, info: requestInfoFromV2(method, ctx) })),
+        handle(params, ctx),
       );
     } catch (cause) {
       throw new Error(shapeChanged(method, V2_SHAPE, cause), { cause });
@@ -93,10 +105,10 @@ const V2_SHAPE =
   'SDK v2 (@modelcontextprotocol/server) refused the 3-argument setRequestHandler(method, { params }, handler) with a ' +
   'Standard Schema for params';
 
-function shapeChanged(method: PromptMethod, shape: string, cause: unknown): string {
+function shapeChanged(method: string, shape: string, cause: unknown): string {
   const reason = cause instanceof Error ? cause.message : String(cause);
   return (
-    `attachPrompts: registering ${method} failed: ${shape}. This SDK release changed how request handlers are ` +
+    `mcp-prompt-kit: registering ${method} failed: ${shape}. This SDK release changed how request handlers are ` +
     `registered; mcp-prompt-kit supports the installed major's documented shape — please report it. (${reason})`
   );
 }

@@ -69,27 +69,13 @@ function withOptional(info: McpRequestInfo, sessionId: unknown, authInfo: unknow
   return info;
 }
 
-/**
- * Reads SDK v1's `RequestHandlerExtra` (`signal`, `sessionId`, `authInfo`).
- *
- * @example
- * ```ts
- * requestInfoFromV1('prompts/get', extra).signal?.aborted;
- * ```
- */
+/** Reads SDK v1's `RequestHandlerExtra` (`signal`, `sessionId`, `authInfo`). */
 export function requestInfoFromV1(method: PromptMethod, extra: unknown): McpRequestInfo {
   const e = record(extra);
   return withOptional({ sdk: 'v1', method, raw: extra }, e?.['sessionId'], e?.['authInfo'], e?.['signal']);
 }
 
-/**
- * Reads SDK v2's `ServerContext` (`mcpReq.signal`, `sessionId`, `http.authInfo`).
- *
- * @example
- * ```ts
- * requestInfoFromV2('prompts/get', ctx).sessionId;
- * ```
- */
+/** Reads SDK v2's `ServerContext` (`mcpReq.signal`, `sessionId`, `http.authInfo`). */
 export function requestInfoFromV2(method: PromptMethod, ctx: unknown): McpRequestInfo {
   const c = record(ctx);
   const mcpReq = record(c?.['mcpReq']);

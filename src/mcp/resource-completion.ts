@@ -5,7 +5,8 @@
  * @module
  */
 import { isRecord } from '../json.js';
-import { PromptError } from '../errors.js';
+import { boundCompletionValues } from '../completion.js';
+import { PromptError, echoed } from '../errors.js';
 import { readCompleteParams } from '../protocol.js';
 import type { CompleteResult } from '../types.js';
 import type { McpRequestInfo } from './request-info.js';
@@ -27,19 +28,7 @@ export type CompleteResource = (
   request: McpRequestInfo,
 ) => CompleteResult | Promise<CompleteResult>;
 
-/** The largest number of values one completion may carry (MCP spec). */
-const MAX_COMPLETION_VALUES = 100;
-
-/**
- * Reads the params of a `ref/resource` completion request; `undefined` when the request is not one (its `ref.type`
- * is something else, or `ref` is missing: the prompt handler answers those). Malformed params throw
- * `INVALID_PARAMS` (-32602). Returns fresh objects: the client's are never handed on.
- *
- * @example
- * ```ts
- * readCompleteResourceParams({ ref: { type: 'ref/resource', uri: 'docs://{id}' }, argument: { name: 'id', value: 'a' } });
- * ```
- */
+/** The checked params of a `ref/resource` completion (INVALID_PARAMS when malformed); undefined for other refs. */
 export function readCompleteResourceParams(params: unknown): CompleteResourceParams | undefined {
   if (!isRecord(params) || !isRecord(params['ref']) || params['ref']['type'] !== 'ref/resource') return undefined;
   return readCompleteParams(params) as CompleteResourceParams;
@@ -61,23 +50,7 @@ function readValues(values: unknown): string[] {
   return copy;
 }
 
-/**
- * Checks what a {@link CompleteResource} function returned (anything off-spec is a server fault: INTERNAL_ERROR,
- * -32603 with a generic message; the error's own message names the broken rule, never a value) and returns a fresh
- * result holding only the spec's fields, within the spec's 100 values:
- *
- * - `completion.values`: an array of strings; over 100 are cut to the first 100, with `hasMore: true` and `total`
- *   (the given one, or the uncut count);
- * - `completion.total`: optional, a non-negative integer no smaller than the number of values given;
- * - `completion.hasMore`: optional, a boolean;
- * - `_meta`: optional, an object (copied shallowly).
- *
- * @example
- * ```ts
- * checkCompleteResult({ completion: { values: ['a'], extra: 1 } }); // { completion: { values: ['a'] } }
- * checkCompleteResult({ completion: { values: ['a'], total: 'x' } }); // throws PromptError INTERNAL_ERROR
- * ```
- */
+/** A fresh, spec-shaped copy of a completeResource result within 100 values and 64 KiB; off-spec is INTERNAL_ERROR. */
 export function checkCompleteResult(result: unknown): CompleteResult {
   if (!isRecord(result)) throw badResult('the result is not an object');
   const completion = result['completion'];
@@ -93,9 +66,10 @@ export function checkCompleteResult(result: unknown): CompleteResult {
   if (meta !== undefined && !isRecord(meta)) throw badResult('_meta is not an object');
 
   const checked: CompleteResult['completion'] = { values };
-  if (values.length > MAX_COMPLETION_VALUES) {
-    checked.values = values.slice(0, MAX_COMPLETION_VALUES);
-    checked.total = total ?? values.length;
+  const kept = boundCompletionValues(values, total ?? values.length);
+  if (kept.values.length < values.length) {
+    checked.values = kept.values;
+    checked.total = kept.total;
     checked.hasMore = true;
   } else {
     if (total !== undefined) checked.total = total;
@@ -159,15 +133,10 @@ export function completeFromResourceTemplates(
   const list = [...templates];
   return async (params) => {
     const template = list.map(templateOf).find((t) => t.uriTemplate.toString() === params.ref.uri);
-    if (template === undefined) throw new PromptError('RESOURCE_NOT_FOUND', `Resource template not found: ${params.ref.uri}`);
+    if (template === undefined) throw new PromptError('RESOURCE_NOT_FOUND', `Resource template not found: ${echoed(params.ref.uri)}`);
     const complete = template.completeCallback(params.argument.name);
     const values = complete === undefined ? [] : await complete(params.argument.value, params.context);
-    return {
-      completion: {
-        values: values.slice(0, MAX_COMPLETION_VALUES),
-        total: values.length,
-        hasMore: values.length > MAX_COMPLETION_VALUES,
-      },
-    };
+    // checkCompleteResult (attachPrompts) cuts these to what one answer may carry.
+    return { completion: { values, total: values.length, hasMore: false } };
   };
 }

@@ -78,15 +78,7 @@ function sdkOf(server: LowLevelServer): SdkVersion {
   return server.setRequestHandler.length >= 3 ? 'v2' : 'v1';
 }
 
-/**
- * Recognises a server of either SDK by its shape. Throws a TypeError naming the packages to install when `value` is
- * not one (for instance a `Client`, or a plain object).
- *
- * @example
- * ```ts
- * detectServer(new McpServer({ name: 'x', version: '1.0.0' })); // { sdk: 'v1', server: mcp.server, viaMcpServer: true }
- * ```
- */
+/** Recognises a server of either SDK by its shape; a TypeError naming the packages to install otherwise. */
 export function detectServer(value: unknown): DetectedServer {
   if (isLowLevelServer(value)) return { sdk: sdkOf(value), server: value, viaMcpServer: false };
   if (typeof value === 'object' && value !== null) {
@@ -100,17 +92,7 @@ export function detectServer(value: unknown): DetectedServer {
   );
 }
 
-/**
- * Whether the client on the other end has initialized, so that notifications may go out: on the 2025 protocol era a
- * server must not send them before the client's `initialize`. SDK v1 tells through `getClientCapabilities()`; SDK v2
- * also through `getNegotiatedProtocolVersion()`, which the 2026-07-28 era (no `initialize`) sets at once. A server
- * with neither accessor (a future SDK) counts as initialized while connected.
- *
- * @example
- * ```ts
- * if (server.transport !== undefined && isClientInitialized(server)) void server.sendPromptListChanged();
- * ```
- */
+/** Whether the client has initialized, so notifications may go out (a server without the accessors: while connected). */
 export function isClientInitialized(server: LowLevelServer): boolean {
   if (typeof server.getClientCapabilities !== 'function' && typeof server.getNegotiatedProtocolVersion !== 'function') {
     return true;

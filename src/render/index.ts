@@ -14,5 +14,5 @@ export type { RenderLimits } from './limits.js';
 export { compileResourcePattern, isResourcePattern, matchResourcePattern } from './pattern.js';
 export { createMemoryResourceResolver } from './memory-resolver.js';
 export type { MemoryResourceInput, MemoryResourceResolver } from './memory-resolver.js';
-export { resolveEmbeddedResource, resolveResourceDirectives } from './resources.js';
-export type { ResolveDirectivesOptions, ResolveEmbeddedOptions, ResourceErrorMode } from './resources.js';
+export { resolveEmbeddedResource, resolveResourceDirectives } from './directives.js';
+export type { ResolveDirectivesOptions, ResolveEmbeddedOptions, ResourceErrorMode } from './directives.js';

@@ -9,15 +9,56 @@ import { PromptError } from '../errors.js';
 export interface RenderLimits {
   /** Most documents one render may embed (each glob match counts; default 50). */
   maxResources: number;
-  /** Most UTF-8 bytes of rendered text per prompt (default 1,048,576). */
+  /**
+   * Most UTF-8 bytes of rendered text per prompt (default 1,048,576), enforced while rendering; sections may also
+   * repeat at most this many times in one render.
+   */
   maxRenderedBytes: number;
+  /** Milliseconds one render may wait for its resources and assets in total (default 10,000). */
+  resourceTimeoutMs: number;
 }
 
-/** The default limits: 50 resources, 1 MiB of rendered text. */
+/** The default limits: 50 resources, 1 MiB of rendered text, 10 s for resources. */
 export const DEFAULT_RENDER_LIMITS: Readonly<RenderLimits> = Object.freeze({
   maxResources: 50,
   maxRenderedBytes: 1_048_576,
+  resourceTimeoutMs: 10_000,
 });
+
+/** Argument values nested deeper than this are not rendered (LIMIT_EXCEEDED). */
+export const MAX_VALUE_DEPTH = 100;
+
+/** One render's running budget, checked on every append: a render over the limit stops there, not at the end. */
+export class RenderBudget {
+  /** UTF-16 units still allowed: a lower bound of UTF-8 bytes, so going below zero means the byte limit is crossed. */
+  units: number;
+  /** Section repetitions still allowed (so empty bodies over huge arrays are bounded too). */
+  repeats: number;
+
+  constructor(readonly maxBytes: number) {
+    this.units = maxBytes;
+    this.repeats = maxBytes;
+  }
+
+  /** Counts `text` as written; throws LIMIT_EXCEEDED past the limit. */
+  spend(text: string): void {
+    if ((this.units -= text.length) < 0) throw tooManyBytes(this.maxBytes);
+  }
+
+  /** Counts `units` UTF-16 code units as written; throws LIMIT_EXCEEDED past the limit. */
+  spendUnits(units: number): void {
+    if ((this.units -= units) < 0) throw tooManyBytes(this.maxBytes);
+  }
+
+  /** Counts one section repetition; throws LIMIT_EXCEEDED past the limit. */
+  repeat(): void {
+    if (--this.repeats < 0) {
+      throw new PromptError('LIMIT_EXCEEDED', `Template sections repeat more than ${this.maxBytes} times in one render`, {
+        data: { limit: 'maxRenderedBytes', max: this.maxBytes },
+      });
+    }
+  }
+}
 
 /**
  * The UTF-8 byte length of `text` without encoding it (no `Buffer`, no allocation). Lone surrogates count as 3 bytes
@@ -50,45 +91,21 @@ export function utf8ByteLength(text: string): number {
   return bytes;
 }
 
-/**
- * The LIMIT_EXCEEDED error for too many embedded resources.
- *
- * @example
- * ```ts
- * throw tooManyResources(50); // "Prompt embeds more than 50 resources"
- * ```
- */
+/** The LIMIT_EXCEEDED error for too many embedded resources. */
 export function tooManyResources(max: number): PromptError {
   return new PromptError('LIMIT_EXCEEDED', `Prompt embeds more than ${max} resources`, {
     data: { limit: 'maxResources', max },
   });
 }
 
-/**
- * The LIMIT_EXCEEDED error for too much rendered text.
- *
- * @example
- * ```ts
- * throw tooManyBytes(1_048_576); // "Rendered prompt exceeds 1048576 bytes"
- * ```
- */
+/** The LIMIT_EXCEEDED error for too much rendered text. */
 export function tooManyBytes(max: number): PromptError {
   return new PromptError('LIMIT_EXCEEDED', `Rendered prompt exceeds ${max} bytes`, {
     data: { limit: 'maxRenderedBytes', max },
   });
 }
 
-/**
- * Throws PromptError `LIMIT_EXCEEDED` ("Rendered prompt exceeds N bytes") when the rendered text is over
- * `limits.maxRenderedBytes` UTF-8 bytes. Give a byte count, or the text(s) themselves: texts are only measured when
- * their UTF-16 length cannot settle the question (length <= bytes <= 3 x length), so the common case costs nothing.
- *
- * @example
- * ```ts
- * assertRenderedSize(['first message', 'second message'], DEFAULT_RENDER_LIMITS); // ok
- * assertRenderedSize(2_000_000, DEFAULT_RENDER_LIMITS); // throws LIMIT_EXCEEDED
- * ```
- */
+/** Throws LIMIT_EXCEEDED when the texts (or a byte count) exceed `maxRenderedBytes`; measures UTF-8 only when UTF-16 length cannot decide. */
 export function assertRenderedSize(
   rendered: number | string | readonly string[],
   limits: Pick<RenderLimits, 'maxRenderedBytes'> = DEFAULT_RENDER_LIMITS,

@@ -8,7 +8,8 @@
  * @module
  */
 import { PromptError } from '../errors.js';
-import { formatValue, lookupName } from './values.js';
+import type { RenderBudget } from './limits.js';
+import { lookupName, valueText } from './values.js';
 
 /** `{{name}}`, `{{{name}}}` or `{{&name}}` (all the same: nothing is escaped). */
 export const VARIABLE = 1;
@@ -24,11 +25,6 @@ export type TagKind = typeof VARIABLE | typeof SECTION | typeof INVERTED | typeo
 
 /**
  * A tag of a compiled template (one shape for every kind, so the render loop stays monomorphic).
- *
- * @example
- * ```ts
- * new TagNode(VARIABLE, 'user', ['name'], null); // {{user.name}}
- * ```
  */
 export class TagNode {
   constructor(
@@ -49,36 +45,34 @@ function unresolved(uri: string): PromptError {
   return new PromptError('INTERNAL_ERROR', `Resource directive '${uri}' was not resolved before rendering`);
 }
 
-/**
- * Renders nodes against a context stack (`stack[0]` is the view, `stack[depth]` the innermost context).
- * Sections follow mustache: a falsy value (or empty array) skips the body; an array repeats it per item; an object,
- * string or number becomes the innermost context; `true` renders the body in the current context. Functions in the
- * data are never called (a function value counts as "nothing"). Recursion goes one level per nested section, which
- * compiling caps at `MAX_SECTION_DEPTH` (100, partials counted in), so it cannot exhaust the call stack.
- *
- * @example
- * ```ts
- * renderNodes(['Hi ', new TagNode(VARIABLE, 'name', null, null)], [{ name: 'Ada' }], 0, undefined); // 'Hi Ada'
- * ```
- */
+/** Renders nodes against a context stack (mustache section rules, functions never called), counting every append and repetition against `budget`. */
 export function renderNodes(
   nodes: readonly TemplateNode[],
   stack: unknown[],
   depth: number,
   resources: ReadonlyMap<string, string> | undefined,
+  budget: RenderBudget,
 ): string {
   let out = '';
+  // Text and string values written here are counted once at the end (bounded by this call's own nodes); nested
+  // sections count their output as each repetition returns, so amplification still stops at the limit.
+  let own = 0;
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i] as TemplateNode;
     if (typeof node === 'string') {
+      own += node.length;
       out += node;
       continue;
     }
     switch (node.kind) {
       case VARIABLE: {
         const value = lookupName(stack, depth, node.key, node.rest);
-        if (typeof value === 'string') out += value;
-        else if (value !== undefined && value !== null) out += formatValue(value);
+        if (typeof value === 'string') {
+          own += value.length;
+          out += value;
+        } else if (value !== undefined && value !== null) {
+          out += valueText(value, budget);
+        }
         break;
       }
       case SECTION: {
@@ -87,49 +81,44 @@ export function renderNodes(
         const children = node.children as readonly TemplateNode[];
         if (Array.isArray(value)) {
           for (let j = 0; j < value.length; j++) {
+            budget.repeat();
             stack[depth + 1] = value[j];
-            out += renderNodes(children, stack, depth + 1, resources);
+            out += renderNodes(children, stack, depth + 1, resources, budget);
           }
         } else if (typeof value === 'object' || typeof value === 'string' || typeof value === 'number') {
           stack[depth + 1] = value;
-          out += renderNodes(children, stack, depth + 1, resources);
+          out += renderNodes(children, stack, depth + 1, resources, budget);
         } else if (typeof value !== 'function') {
-          out += renderNodes(children, stack, depth, resources);
+          out += renderNodes(children, stack, depth, resources, budget);
         }
         break;
       }
       case INVERTED: {
         const value = lookupName(stack, depth, node.key, node.rest);
         if (!value || (Array.isArray(value) && value.length === 0)) {
-          out += renderNodes(node.children as readonly TemplateNode[], stack, depth, resources);
+          out += renderNodes(node.children as readonly TemplateNode[], stack, depth, resources, budget);
         }
         break;
       }
       default: {
         const text = resources?.get(node.key);
         if (text === undefined) throw unresolved(node.key);
+        own += text.length;
         out += text;
       }
     }
   }
+  budget.spendUnits(own);
   return out;
 }
 
-/**
- * Adds to `found` the directive URIs a render with this context stack would reach (sections evaluated exactly as
- * {@link renderNodes} does; recursion is bounded the same way).
- *
- * @example
- * ```ts
- * const found = new Set<string>();
- * collectDirectives([new TagNode(DIRECTIVE, 'docs://a', null, null)], [{}], 0, found); // found has 'docs://a'
- * ```
- */
+/** Adds the directive URIs a render with this stack would reach to `found` (same section rules and budget as renderNodes). */
 export function collectDirectives(
   nodes: readonly TemplateNode[],
   stack: unknown[],
   depth: number,
   found: Set<string>,
+  budget: RenderBudget,
 ): void {
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i] as TemplateNode;
@@ -141,20 +130,20 @@ export function collectDirectives(
     const value = lookupName(stack, depth, node.key, node.rest);
     const children = node.children as readonly TemplateNode[];
     if (node.kind === INVERTED) {
-      if (!value || (Array.isArray(value) && value.length === 0)) collectDirectives(children, stack, depth, found);
+      if (!value || (Array.isArray(value) && value.length === 0)) collectDirectives(children, stack, depth, found, budget);
     } else if (!value) {
       continue;
     } else if (Array.isArray(value)) {
-      // Every item reaches the same literal URIs unless a nested section depends on the item.
       for (let j = 0; j < value.length; j++) {
+        budget.repeat();
         stack[depth + 1] = value[j];
-        collectDirectives(children, stack, depth + 1, found);
+        collectDirectives(children, stack, depth + 1, found, budget);
       }
     } else if (typeof value === 'object' || typeof value === 'string' || typeof value === 'number') {
       stack[depth + 1] = value;
-      collectDirectives(children, stack, depth + 1, found);
+      collectDirectives(children, stack, depth + 1, found, budget);
     } else if (typeof value !== 'function') {
-      collectDirectives(children, stack, depth, found);
+      collectDirectives(children, stack, depth, found, budget);
     }
   }
 }

@@ -7,11 +7,6 @@
 
 /**
  * Whether a directive URI is a glob (contains `*`).
- *
- * @example
- * ```ts
- * isResourcePattern('architecture://patterns/*'); // true
- * ```
  */
 export function isResourcePattern(uri: string): boolean {
   return uri.includes('*');
@@ -19,13 +14,6 @@ export function isResourcePattern(uri: string): boolean {
 
 /**
  * Compiles a glob into a matcher (use it when matching many URIs against one pattern).
- *
- * @example
- * ```ts
- * const match = compileResourcePattern('docs://guides/*');
- * match('docs://guides/setup'); // true
- * match('docs://guides/a/b'); // false
- * ```
  */
 export function compileResourcePattern(pattern: string): (uri: string) => boolean {
   let source = '^';

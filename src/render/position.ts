@@ -13,11 +13,6 @@ export interface TextPosition {
 /**
  * The 1-based line and column of a character offset in `text`. Lines end at `\n` (so `\r\n` is one line break);
  * columns count UTF-16 code units. An offset past the end points just after the last character.
- *
- * @example
- * ```ts
- * offsetToPosition('ab\ncd', 4); // { line: 2, column: 2 }
- * ```
  */
 export function offsetToPosition(text: string, offset: number): TextPosition {
   const end = Math.max(0, Math.min(offset, text.length));
@@ -33,12 +28,6 @@ export function offsetToPosition(text: string, offset: number): TextPosition {
 /**
  * A reusable offset -> position lookup for one text: finds line starts once, then answers each offset by binary
  * search (use it when locating many offsets in the same text; same results as {@link offsetToPosition}).
- *
- * @example
- * ```ts
- * const at = createPositionLookup('ab\ncd');
- * at(4); // { line: 2, column: 2 }
- * ```
  */
 export function createPositionLookup(text: string): (offset: number) => TextPosition {
   const starts = [0];

@@ -121,14 +121,6 @@ function closeTag(tags: Tags, name: string): string {
 
 /**
  * Describes an error thrown by mustache's parser for `source`.
- *
- * @example
- * ```ts
- * describeSyntaxError('{{#a}}x', new Error('Unclosed section "a" at 7'));
- * // { message: 'unclosed section "a": add {{/a}}', offset: 0 }
- * describeSyntaxError('{{=<% %>=}}<%#a%>x', new Error('Unclosed section "a" at 18'));
- * // { message: 'unclosed section "a": add <%/a%>', offset: 11 }
- * ```
  */
 export function describeSyntaxError(source: string, error: unknown): TemplateSyntaxProblem {
   const text = error instanceof Error ? error.message : String(error);

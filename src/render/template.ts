@@ -1,30 +1,17 @@
 /**
  * Templates: compile once (mustache syntax, no HTML escaping, partials inlined, `{{resource:URI}}` directives found),
- * render many times from the compact parsed form.
- *
- * Rules of the template language (logic-less mustache):
- * - `{{name}}`, `{{{name}}}` and `{{&name}}` are the same: values are NEVER escaped.
- * - `{{#name}}...{{/name}}` renders when the value is truthy (repeated per item for arrays, with the item as the
- *   innermost context); `{{^name}}...{{/name}}` renders when it is falsy or an empty array.
- * - Dotted names (`{{user.name}}`) read own properties only, at every step; prototype members (`constructor`,
- *   `__proto__`, `toString`) are never found.
- * - `{{> name}}` includes a partial, resolved when the template is compiled (an unknown partial is a definition
- *   error; recursive partials are not supported).
- * - `{{resource:URI}}` (or `{{{resource:URI}}}`) embeds a resource's text; the URI is literal text (arguments are not
- *   interpolated into it); a URI containing `*` is a glob.
- * - Values render as `formatValue` (values.ts) describes; a value containing `{{x}}` is inserted literally.
- * - Sections nest at most 100 levels deep, counting the sections of included partials; partials include partials at
- *   most 100 levels deep (deeper is a definition error, never a stack overflow).
+ * render many times from the compact parsed form. The language rules are in the README ("Templates").
  *
  * @module
  */
 import { PromptError } from '../errors.js';
 import type { DefinitionProblem, InvalidDefinitionData } from '../definition/types.js';
-import { TemplateCompileError, compileSource } from './compile.js';
-import type { CompiledBody, NameRef, PartialLookup } from './compile.js';
+import { TemplateCompileError, compileSource } from './parse.js';
+import type { CompiledBody, NameRef, PartialLookup } from './parse.js';
 import { collectDirectives, renderNodes } from './nodes.js';
 import type { TemplateNode } from './nodes.js';
 import { offsetToPosition } from './position.js';
+import { DEFAULT_RENDER_LIMITS, RenderBudget } from './limits.js';
 
 /** Options of {@link compileTemplate} and {@link TemplateCache.acquire}. */
 export interface CompileTemplateOptions {
@@ -76,15 +63,16 @@ export interface CompiledTemplate {
   readonly partialNames: readonly string[];
   /**
    * Render with a view (null-prototype object of argument values) and the resolved directive texts
-   * (directive URI -> text). Synchronous. Throws INTERNAL_ERROR if a directive the render reaches is missing from
-   * `resources`.
+   * (directive URI -> text). Synchronous. Output over the budget (default: {@link DEFAULT_RENDER_LIMITS}, 1 MiB) stops
+   * the render with LIMIT_EXCEEDED as soon as it is crossed. Throws INTERNAL_ERROR if a directive the render reaches is
+   * missing from `resources`.
    */
-  render(view: Readonly<Record<string, unknown>>, resources?: ReadonlyMap<string, string>): string;
+  render(view: Readonly<Record<string, unknown>>, resources?: ReadonlyMap<string, string>, budget?: RenderBudget): string;
   /**
    * The directives a render with this view actually reaches (a directive inside a section whose argument is absent
    * is skipped), in order of first appearance: resolve these, not all of `resourceDirectives`.
    */
-  resourceDirectivesFor(view: Readonly<Record<string, unknown>>): readonly string[];
+  resourceDirectivesFor(view: Readonly<Record<string, unknown>>, budget?: RenderBudget): readonly string[];
 }
 
 const EMPTY: readonly string[] = Object.freeze([]);
@@ -92,7 +80,6 @@ const EMPTY_NAMES: readonly NameRef[] = Object.freeze([]);
 
 class Template implements CompiledTemplate {
   readonly source: string;
-  readonly variables: readonly string[];
   readonly resourceDirectives: readonly string[];
   readonly isStatic: boolean;
   readonly partialNames: readonly string[];
@@ -100,6 +87,8 @@ class Template implements CompiledTemplate {
   readonly names: readonly NameRef[];
   /** @internal the inlined text of each of `partialNames` (TemplateCache checks they are unchanged). */
   readonly partialTexts: readonly string[];
+  /** @internal offset of a `{{.}}` that would render the whole view, if any. */
+  readonly viewDot: number | undefined;
   private readonly nodes: readonly TemplateNode[];
   /** The whole output when it does not depend on the view. */
   private readonly text: string | undefined;
@@ -112,11 +101,9 @@ class Template implements CompiledTemplate {
     const only = body.nodes.length === 1 ? body.nodes[0] : undefined;
     this.text = body.nodes.length === 0 ? '' : typeof only === 'string' ? only : undefined;
     this.names = body.names.length === 0 ? EMPTY_NAMES : body.names;
-    const variables: string[] = [];
-    for (const ref of body.names) if (ref.sections.length === 0) variables.push(ref.name);
-    this.variables = variables.length === 0 ? EMPTY : variables;
     this.resourceDirectives = body.directives.length === 0 ? EMPTY : body.directives;
     this.conditional = body.conditional;
+    this.viewDot = body.viewDot;
     if (body.partials.size === 0) {
       this.partialNames = EMPTY;
       this.partialTexts = EMPTY;
@@ -126,15 +113,32 @@ class Template implements CompiledTemplate {
     }
   }
 
-  render(view: Readonly<Record<string, unknown>>, resources?: ReadonlyMap<string, string>): string {
-    if (this.text !== undefined) return this.text;
-    return renderNodes(this.nodes, [view], 0, resources);
+  /** Derived on demand: 10,000 templates keep no second array of names. */
+  get variables(): readonly string[] {
+    const variables: string[] = [];
+    for (const ref of this.names) if (ref.sections.length === 0) variables.push(ref.name);
+    return variables.length === 0 ? EMPTY : variables;
   }
 
-  resourceDirectivesFor(view: Readonly<Record<string, unknown>>): readonly string[] {
+  render(
+    view: Readonly<Record<string, unknown>>,
+    resources?: ReadonlyMap<string, string>,
+    budget: RenderBudget = new RenderBudget(DEFAULT_RENDER_LIMITS.maxRenderedBytes),
+  ): string {
+    if (this.text !== undefined) {
+      budget.spend(this.text);
+      return this.text;
+    }
+    return renderNodes(this.nodes, [view], 0, resources, budget);
+  }
+
+  resourceDirectivesFor(
+    view: Readonly<Record<string, unknown>>,
+    budget: RenderBudget = new RenderBudget(DEFAULT_RENDER_LIMITS.maxRenderedBytes),
+  ): readonly string[] {
     if (!this.conditional) return this.resourceDirectives;
     const found = new Set<string>();
-    collectDirectives(this.nodes, [view], 0, found);
+    collectDirectives(this.nodes, [view], 0, found, budget);
     return found.size === this.resourceDirectives.length
       ? this.resourceDirectives
       : this.resourceDirectives.filter((uri) => found.has(uri));
@@ -170,6 +174,8 @@ function build(source: string, options: CompileTemplateOptions): Template {
   }
 }
 
+const VIEW_DOT = '{{.}} outside every section would render all arguments, undeclared ones too: name the arguments instead';
+
 /** Whether a name inside these `{{#section}}`s is looked up in the arguments (see `declaredArguments`). */
 function isChecked(
   sections: readonly string[],
@@ -191,12 +197,18 @@ function checkDeclared(template: Template, options: CompileTemplateOptions): voi
   const iterable = options.iterableArguments;
   let reported: Set<string> | undefined;
   let problems: DefinitionProblem[] | undefined;
+  let found: { message: string; offset: number }[] | undefined;
+  if (template.viewDot !== undefined) found = [{ message: VIEW_DOT, offset: template.viewDot }];
   for (const ref of template.names) {
     if (declared.has(ref.name) || reported?.has(ref.name) || !isChecked(ref.sections, declared, iterable)) continue;
     (reported ??= new Set()).add(ref.name);
     const message =
       ref.via === '' ? `undeclared argument '${ref.name}' in template` : `${ref.via}undeclared argument '${ref.name}'`;
-    const problem = problemAt(template.source, message, ref.offset, options.pointer ?? '');
+    (found ??= []).push({ message, offset: ref.offset });
+  }
+  if (found === undefined) return;
+  for (const { message, offset } of found) {
+    const problem = problemAt(template.source, message, offset, options.pointer ?? '');
     if (options.undeclared === 'warn') {
       const where = `${options.source === undefined ? '' : `${options.source}: `}${
         options.pointer ? `${options.pointer}: ` : ''
@@ -248,21 +260,7 @@ function partialsUnchanged(template: Template, partials: PartialLookup | undefin
   return true;
 }
 
-/**
- * Shares compiled templates between identical template texts, per owner (a registry), never module-global.
- * Reference counted: every `acquire` must be paired with a `release`; the last release frees the entry. A cached
- * template is reused only while the partials it inlined still have the same text. Declared-argument checks run on
- * every `acquire` (they depend on the caller's options).
- *
- * @example
- * ```ts
- * const cache = new TemplateCache();
- * const a = cache.acquire('Hello {{name}}');
- * const b = cache.acquire('Hello {{name}}'); // a === b, cache.size === 1
- * cache.release(a);
- * cache.release(b); // cache.size === 0
- * ```
- */
+/** Shares compiled templates between identical texts, per registry; reference counted (`acquire` / `release`). */
 export class TemplateCache {
   readonly #entries = new Map<string, CacheEntry[]>();
   #size = 0;
@@ -275,11 +273,6 @@ export class TemplateCache {
   /**
    * Returns the compiled template for `source` (compiling it on first use) and takes a reference to it.
    * Throws like {@link compileTemplate}; a failed acquire takes no reference.
-   *
-   * @example
-   * ```ts
-   * const t = new TemplateCache().acquire('{{a}}', { declaredArguments: new Set(['a']) });
-   * ```
    */
   acquire(source: string, options: CompileTemplateOptions = {}): CompiledTemplate {
     const list = this.#entries.get(source);
@@ -303,12 +296,6 @@ export class TemplateCache {
   /**
    * Drops one reference taken by {@link TemplateCache.acquire}; the entry is freed with its last reference.
    * Releasing a template this cache does not hold does nothing.
-   *
-   * @example
-   * ```ts
-   * const cache = new TemplateCache();
-   * cache.release(cache.acquire('x')); // cache.size === 0
-   * ```
    */
   release(template: CompiledTemplate): void {
     const list = this.#entries.get(template.source);

@@ -259,7 +259,10 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
       for (const row of rows) {
         const reading = readRow(row);
         if (reading.ok) entries.push(reading.entry);
-        else reportInvalid(reading, label);
+        else {
+          reportInvalid(reading, label);
+          read?.onInvalid?.(reading.name, reading.reason);
+        }
       }
       return entries;
     },

@@ -99,10 +99,21 @@ export async function syncRegistry(
     const changed = entries.filter((e) => applied.get(e.name) !== JSON.stringify(e.definition) || !registry.has(e.name));
     const refused = new Set(setAll(changed));
     // A prompt whose current version the registry refuses is withdrawn rather than served stale.
-    const removals = [...gone, ...refused].filter((name) => applied.delete(name) && versions.delete(name));
+    const removals = [...gone, ...refused].filter(
+      (name) => (applied.delete(name) && versions.delete(name)) || withheldNames.delete(name),
+    );
     if (removals.length > 0) registry.remove(removals);
+    // Withheld names answer -32603 (a server fault), not "Unknown prompt", until the entry is valid or deleted;
+    // a prompt of that name from another source stays as it is.
+    for (const [name, reason] of withheld) {
+      if (registry.has(name)) continue;
+      registry.withhold(name, reason);
+      withheldNames.add(name);
+    }
+    withheld.clear();
     for (const e of changed) {
       if (refused.has(e.name)) continue;
+      withheldNames.delete(e.name);
       versions.set(e.name, e.version);
       applied.set(e.name, JSON.stringify(e.definition));
       log.info({ event: 'prompt_synced', prompt: e.name, version: e.version, label: label ?? null }, 'prompt synced from store');
@@ -113,14 +124,16 @@ export async function syncRegistry(
   const setAll = (entries: StoredPrompt[]): string[] => {
     if (entries.length === 0) return [];
     const definitions: TemplatePromptDefinition[] = entries.map((e) => e.definition);
+    const byName = new Map(entries.map((e) => [e.name, e.version]));
+    const options = { version: (name: string) => byName.get(name) };
     try {
-      registry.set(definitions);
+      registry.set(definitions, options);
       return [];
     } catch {
       const refused: string[] = [];
       for (const e of entries) {
         try {
-          registry.set(e.definition);
+          registry.set(e.definition, { version: e.version });
         } catch (error) {
           refused.push(e.name);
           withhold(e.name, error);
@@ -130,7 +143,11 @@ export async function syncRegistry(
     }
   };
 
+  /** Names withheld by the next apply (name -> reason), and the names this sync withholds in the registry. */
+  const withheld = new Map<string, string>();
+  const withheldNames = new Set<string>();
   const withhold = (name: string, error: unknown): void => {
+    withheld.set(name, isPromptError(error) ? error.message : errorClassName(error));
     log.warn(
       { event: 'prompt_withheld', prompt: name, code: isPromptError(error) ? error.code : 'INTERNAL_ERROR', detail: isPromptError(error) ? error.message : errorClassName(error) },
       'stored prompt withheld from the registry',
@@ -138,9 +155,11 @@ export async function syncRegistry(
   };
 
   const loadAll = async (): Promise<void> => {
-    const entries = await store.list(reads);
+    const invalid = new Map<string, string>();
+    const entries = await store.list({ ...reads, onInvalid: (name, reason) => invalid.set(name, reason) });
+    for (const [name, reason] of invalid) withheld.set(name, reason);
     const present = new Set(entries.map((e) => e.name));
-    apply(entries, [...versions.keys()].filter((name) => !present.has(name)));
+    apply(entries, [...versions.keys(), ...withheldNames].filter((name) => !present.has(name)));
   };
 
   const loadSome = async (names: string[]): Promise<void> => {

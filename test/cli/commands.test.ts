@@ -88,6 +88,14 @@ describe('mcp-prompt-kit list and render', () => {
     expect(prompt.messages[0]?.content.text).toContain('# ADR NNN: <short title of the decision>');
   });
 
+  it('refuses code over 10,000 characters for review-code-against-patterns, and renders without the optional language', async () => {
+    const long = await runCli(['render', EXAMPLES, 'review-code-against-patterns', '--arg', `code=${'x'.repeat(10_001)}`, '--docs', DOCS]);
+    expect(long).toMatchObject({ code: 1, stdout: '', stderr: "mcp-prompt-kit render: Argument 'code' exceeds 10000 characters\n" });
+    const plain = await runCli(['render', EXAMPLES, 'review-code-against-patterns', '--arg', `code=${'x'.repeat(10_000)}`, '--docs', DOCS]);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stdout).toContain('Review the following code against our architectural patterns:');
+  });
+
   it('fails with one line and exit 1 when the prompt refuses the arguments', async () => {
     const missing = await runCli(['render', EXAMPLES, 'create-adr', '--docs', DOCS]);
     expect(missing).toMatchObject({ code: 1, stdout: '', stderr: 'mcp-prompt-kit render: Missing required prompt arguments: title\n' });
@@ -96,19 +104,43 @@ describe('mcp-prompt-kit list and render', () => {
   });
 });
 
+describe('mcp-prompt-kit openapi', () => {
+  it('prints a valid OpenAPI 3.1 document of the directory\'s prompts as the HTTP handlers serve them', async () => {
+    const result = await runCli(['openapi', EXAMPLES, '--docs', DOCS, '--title', 'Architecture prompts', '--base-path', '/api']);
+    expect(result.code).toBe(0);
+    const doc = JSON.parse(result.stdout) as { openapi: string; info: { title: string }; paths: Record<string, unknown> };
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info.title).toBe('Architecture prompts');
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/prompts', '/api/prompts/review-code-against-patterns']));
+    const { validate } = await import('@readme/openapi-parser');
+    expect((await validate(doc as never)).valid).toBe(true);
+  });
+
+  it('exits 1 and names the file when a prompt file has an error', async () => {
+    const dir = await brokenDir();
+    const result = await runCli(['openapi', dir]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(join(dir, 'bad.json'));
+    expect(Object.keys((JSON.parse(result.stdout) as { paths: object }).paths)).toContain('/prompts/good');
+  });
+});
+
 describe('mcp-prompt-kit usage', () => {
   it('prints --help and --version', async () => {
     const help = await runCli(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: mcp-prompt-kit <command> \[options\]/);
-    const serveHelp = await runCli(['serve', '--help']);
-    expect(serveHelp.stdout).toMatch(/^Usage: mcp-prompt-kit serve <dir>/);
+    for (const command of ['check', 'list', 'openapi', 'render', 'serve']) {
+      const commandHelp = await runCli([command, '--help']);
+      expect(commandHelp.code).toBe(0);
+      expect(commandHelp.stdout).toMatch(new RegExp(`^Usage: mcp-prompt-kit ${command} <dir>`));
+    }
     const version = await runCli(['--version']);
     expect(version).toMatchObject({ code: 0, stdout: '0.1.0\n' });
   });
 
   const mistakes: [string[], string][] = [
-    [['frobnicate'], "mcp-prompt-kit: unknown command 'frobnicate' (commands: check, list, render, serve; see --help)"],
+    [['frobnicate'], "mcp-prompt-kit: unknown command 'frobnicate' (commands: check, list, openapi, render, serve; see --help)"],
     [['check'], 'mcp-prompt-kit check: missing <dir>'],
     [['check', 'a', 'b'], "mcp-prompt-kit check: unexpected argument 'b'"],
     [['list', EXAMPLES, '--bogus'], 'mcp-prompt-kit list: unknown option --bogus'],
@@ -116,6 +148,7 @@ describe('mcp-prompt-kit usage', () => {
     [['render', EXAMPLES, 'x', '--arg', 'novalue'], "mcp-prompt-kit render: --arg expects key=value, got 'novalue'"],
     [['render', EXAMPLES, 'x', '--args-json', '{nope'], 'mcp-prompt-kit render: --args-json is not valid JSON'],
     [['check', EXAMPLES, '--docs', 'nodir'], "mcp-prompt-kit check: --docs expects scheme=directory (for example architecture=./docs), got 'nodir'"],
+    [['render', EXAMPLES, 'create-adr', '--docs', 'architecture=/nonexistent/docs'], 'mcp-prompt-kit render: --docs architecture=/nonexistent/docs: not a directory'],
     [['serve', EXAMPLES, '--http', 'abc'], "mcp-prompt-kit serve: --http must be an integer from 0 to 65535, got 'abc'"],
     [['serve', EXAMPLES, '--host', '0.0.0.0'], 'mcp-prompt-kit serve: --host needs --http <port>'],
     [['check', '/nonexistent/prompts'], 'mcp-prompt-kit check: prompt directory /nonexistent/prompts does not exist'],

@@ -88,6 +88,11 @@ describe('README: prompt files, file resources, hot reload', () => {
     const result = await client.getPrompt({ name: 'suggest-patterns', arguments: { problem: 'Reports are slow' } });
     const content = result.messages[0]?.content;
     expect(content?.type === 'text' ? content.text : '').toContain('--- architecture://patterns/outbox.md ---\n# Transactional outbox');
+    const listed = (await client.listResources()).resources.map((r) => r.uri);
+    expect(listed).toContain('architecture://adr/template.md');
+    const doc = await client.readResource({ uri: 'architecture://adr/template.md' });
+    expect(doc.contents[0]).toMatchObject({ mimeType: 'text/markdown', text: expect.stringMatching(/^# ADR NNN/) });
+    await expect(client.readResource({ uri: 'architecture://../prompts/catalog.ts' })).rejects.toMatchObject({ code: -32602 });
   });
 });
 
@@ -96,8 +101,8 @@ describe('README: command line', () => {
     .flatMap((b) => b.split('\n'))
     .filter((line) => line.startsWith('npx mcp-prompt-kit '));
 
-  it('documents check, list, render and serve (stdio and HTTP)', () => {
-    expect(commands.map((c) => c.split(' ').slice(2, 3)[0])).toEqual(['check', 'list', 'render', 'serve', 'serve']);
+  it('documents check, list, render, serve (stdio and HTTP) and openapi', () => {
+    expect(commands.map((c) => c.split(' ').slice(2, 3)[0])).toEqual(['check', 'list', 'render', 'serve', 'serve', 'openapi']);
   });
 
   for (const line of commands.filter((c) => !c.includes(' serve '))) {

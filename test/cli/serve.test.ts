@@ -58,11 +58,11 @@ const PAIRINGS: [ClientKind, boolean][] = [
 describe('mcp-prompt-kit serve over stdio', () => {
   for (const [kind, modern] of PAIRINGS) {
     const era = modern ? '2026-07-28 (server/discover)' : '2025-11-25 (initialize)';
-    it(`serves prompts and documents, and a --watch edit reaches the client: SDK ${kind} client, ${era}`, async () => {
+    it(`serves prompts and documents, and a --watch edit reaches the client in one list_changed: SDK ${kind} client, ${era}`, async () => {
       const dir = await promptDir();
       const stderr: string[] = [];
       const client = createTestClient(kind, { modern });
-      await client.connect(stdioTransport(kind, ['serve', dir, '--watch', '--debounce', '30', '--docs', `architecture=${DOCS}`], stderr));
+      await client.connect(stdioTransport(kind, ['serve', dir, '--watch', '--debounce', '200', '--docs', `architecture=${DOCS}`], stderr));
       open.push(() => client.close());
 
       const listed = await client.listPage();
@@ -76,9 +76,14 @@ describe('mcp-prompt-kit serve over stdio', () => {
         message: 'Resource access denied: architecture://../prompts/architecture/create-adr.md',
       });
 
+      // An edit and an addition in one debounce window: one registry batch, one notification.
       await writeFile(join(dir, 'greet.json'), greet('Good morning, {{who}}!'));
+      await writeFile(join(dir, 'added.yaml'), 'name: added\nmessages: [{role: user, content: new}]\n');
       await waitFor(() => client.listChangedCount() >= 1, 10_000, 'notifications/prompts/list_changed');
       expect(await textOf(client, 'greet', { who: 'Ada' })).toBe('Good morning, Ada!');
+      expect((await client.listPage()).prompts.map((p) => p.name)).toEqual(['added', 'greet', 'patterns']);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(client.listChangedCount()).toBe(1);
       expect(stderr.join('')).toMatch(/serving 2 prompt\(s\) from .* over stdio, watching for changes/);
     });
   }
@@ -104,12 +109,17 @@ describe('mcp-prompt-kit serve over stdio', () => {
     await waitFor(() => lines.length >= 1, 10_000, 'the initialize result');
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     send({ jsonrpc: '2.0', id: 2, method: 'prompts/get', params: { name: 'greet', arguments: {} } });
-    await waitFor(() => lines.length >= 2, 10_000, 'the prompts/get error');
+    send({ jsonrpc: '2.0', id: 3, method: 'resources/list', params: {} });
+    await waitFor(() => lines.length >= 3, 10_000, 'the prompts/get error and the resources/list result');
     child.stdin.end();
     await new Promise((resolve) => child.once('close', resolve));
-    const messages = lines.map((line) => JSON.parse(line) as { jsonrpc: string; id?: number; error?: { code: number; message: string } });
+    type Message = { jsonrpc: string; id?: number; error?: { code: number; message: string }; result?: { resources?: { uri: string; mimeType: string }[] } };
+    const messages = lines.map((line) => JSON.parse(line) as Message);
     expect(messages.every((m) => m.jsonrpc === '2.0')).toBe(true);
-    expect(messages[1]).toMatchObject({ id: 2, error: { code: -32602, message: 'Missing required prompt arguments' } });
+    expect(messages.find((m) => m.id === 2)).toMatchObject({ error: { code: -32602, message: 'Missing required prompt arguments' } });
+    const resources = messages.find((m) => m.id === 3)?.result?.resources ?? [];
+    expect(resources).toContainEqual(expect.objectContaining({ uri: 'architecture://adr/template.md', mimeType: 'text/markdown' }));
+    expect(resources.map((r) => r.uri)).toEqual([...resources.map((r) => r.uri)].sort());
     expect(stderr).toMatch(/mcp-prompt-kit: serving 2 prompt\(s\)/);
     expect(stderr).toMatch(/mcp-prompt-kit: stopping \(stdin closed\)/);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_TABLE, PromptError, errorClassName, errorTableEntry, isPromptError, toPromptError } from '../../src/errors.js';
+import { ERROR_TABLE, PromptError, errorClassName, isPromptError, toPromptError } from '../../src/errors.js';
 import type { PromptErrorCode } from '../../src/errors.js';
 
 // The table of ../shared/ARCHITECTURE.md, row by row.
@@ -19,13 +19,18 @@ const architectureTable: [PromptErrorCode, number, number][] = [
   ['METHOD_NOT_FOUND', -32601, 404],
   ['INVALID_REQUEST', -32600, 400],
   ['PARSE_ERROR', -32700, 400],
+  ['FUNCTION_NOT_FOUND', -32602, 404],
+  ['FUNCTION_FAILED', -32603, 500],
+  ['METHOD_NOT_ALLOWED', -32601, 405],
+  ['UNSUPPORTED_MEDIA_TYPE', -32600, 415],
+  ['REQUEST_TIMEOUT', -32600, 408],
 ];
 
 describe('PromptError and the error table', () => {
   it.each(architectureTable)('maps %s to JSON-RPC %i and HTTP %i', (code, rpc, http) => {
     const error = new PromptError(code, 'detail');
     expect([error.rpcCode, error.httpStatus]).toEqual([rpc, http]);
-    expect(errorTableEntry(code)).toBe(ERROR_TABLE[code]);
+    expect([ERROR_TABLE[code].rpcCode, ERROR_TABLE[code].httpStatus]).toEqual([rpc, http]);
   });
 
   it('has exactly the rows of the architecture table', () => {
@@ -106,6 +111,25 @@ describe('PromptError and the error table', () => {
       code: 'INTERNAL_ERROR',
       message: 'db down',
     });
+  });
+});
+
+describe('PromptError: what a client sees is bounded', () => {
+  it('cuts a long exposed message and long strings in its data at 1,024 characters, with an ellipsis', () => {
+    const long = 'n'.repeat(100_000);
+    const data = { details: [{ argument: long, message: 'ok' }], count: 1 };
+    const error = new PromptError('PROMPT_ARGUMENT_INVALID', `bad ${long}`, { data });
+    const wire = error.toJsonRpcError();
+    expect(wire.message).toBe(`bad ${'n'.repeat(1_020)}…`);
+    expect(wire.data).toEqual({ details: [{ argument: `${'n'.repeat(1_024)}…`, message: 'ok' }], count: 1 });
+    expect(data.details[0]!.argument).toBe(long); // the caller's object is copied, never changed
+  });
+
+  it('keeps short data as the same object and internal detail whole for the logs', () => {
+    const data = { argument: 'code' };
+    expect(new PromptError('PROMPT_ARGUMENT_INVALID', 'x', { data }).data).toBe(data);
+    const detail = 'd'.repeat(5_000);
+    expect(new PromptError('INTERNAL_ERROR', detail).message).toBe(detail);
   });
 });
 

@@ -20,4 +20,17 @@ describe('npm run demo (examples/quickstart.ts)', () => {
     expect(stdout).toContain('"message": "Unknown prompt: review-code"');
     expect(stdout).toMatch(/"status": 404,\s+"body": \{\s+"error": "Unknown prompt: nope"/);
   });
+
+  const run = (env: Record<string, string>) =>
+    promisify(execFile)(process.execPath, ['--import', 'tsx', 'examples/quickstart.ts'], {
+      cwd: root,
+      timeout: 30_000,
+      env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NO_COLOR' && k !== 'FORCE_COLOR')), ...env },
+    });
+
+  it('prints no ANSI escapes when piped, or with NO_COLOR even where colour is forced', async () => {
+    expect((await run({})).stdout).not.toContain('\x1b[');
+    expect((await run({ FORCE_COLOR: '1', NO_COLOR: '1' })).stdout).not.toContain('\x1b[');
+    expect((await run({ FORCE_COLOR: '1' })).stdout).toContain('\x1b[1m== '); // the check above can fail
+  });
 });

@@ -1,7 +1,8 @@
+import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PromptRegistry, isPromptError } from '../../src/index.js';
-import { createFileAssetLoader, formatDiagnostic, loadPromptDirectory } from '../../src/fs/index.js';
+import { DEFAULT_PROMPT_FILE_LIMITS, createFileAssetLoader, formatDiagnostic, loadPromptDirectory } from '../../src/fs/index.js';
 import { tempDir, writeFiles } from './temp.js';
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -145,6 +146,20 @@ describe('loadPromptDirectory: diagnostics with their place', () => {
     expect(lines[0]).toMatch(/^bomb\.yaml:1:1: invalid YAML: .*alias/i);
   });
 
+  it('reads front matter as data only: no script engines, no custom YAML tags', async () => {
+    const { lines, names } = await load({
+      'engine.md': '---js\n({ name: "x", messages: [] })\n---\nHi\n',
+      'tag.yaml': 'name: tagged\nmessages: [{role: user, content: !!js/function "function () { return 1 }"}]\n',
+      'custom.md': '---\nname: !include other.yaml\n---\nHi\n',
+    });
+    expect(names).toEqual([]);
+    expect(lines).toEqual([
+      'custom.md:2:7: invalid YAML: Unresolved tag: !include',
+      'engine.md: warning: no YAML front matter (--- at the first line): not a prompt file, skipped',
+      'tag.yaml:2:34: invalid YAML: Unresolved tag: tag:yaml.org,2002:js/function',
+    ]);
+  });
+
   it('reports a name defined twice, naming both files; the first file in sort order wins', async () => {
     const { definitions, lines } = await load({
       'b/greet.yaml': 'name: greet\nmessages: [{role: user, content: second}]\n',
@@ -168,6 +183,21 @@ describe('loadPromptDirectory: limits', () => {
     expect(lines).toHaveLength(2);
     expect(lines[0]).toBe('a.json: the definition is nested too deeply');
     expect(lines[1]).toMatch(/^b\.yaml:3:\d+: invalid YAML: /);
+  });
+
+  it('defaults to the limits of a prompt file: 1 MiB per file and template, 50 resource directives', async () => {
+    expect(DEFAULT_PROMPT_FILE_LIMITS).toMatchObject({ maxFileBytes: 1_048_576, maxTemplateBytes: 1_048_576, maxResourceDirectives: 50 });
+    const directives = (n: number) => Array.from({ length: n }, (_, i) => `{{resource:docs://${i}}}`).join(' ');
+    const { lines, names } = await load({
+      'fifty.yaml': `name: fifty\nmessages: [{role: user, content: "${directives(50)}"}]\n`,
+      'fifty-one.yaml': `name: fifty-one\nmessages: [{role: user, content: "${directives(51)}"}]\n`,
+      'huge.json': JSON.stringify({ name: 'huge', messages: [{ role: 'user', content: 'x'.repeat(1_048_577) }] }),
+    });
+    expect(names).toEqual(['fifty']);
+    expect(lines).toEqual([
+      'fifty-one.yaml:2:1: /messages: prompt has 51 resource directives, over the limit of 50',
+      expect.stringMatching(/^huge\.json: file is \d+ bytes, over the 1048576-byte limit for a prompt file$/),
+    ]);
   });
 
   it('skips a file over the size limit with a diagnostic', async () => {
@@ -206,6 +236,21 @@ describe('loadPromptDirectory: image and audio paths', () => {
     registry.add(definitions);
     const result = await registry.getPrompt('show');
     expect(result.messages[0]?.content).toEqual({ type: 'image', mimeType: 'image/png', data: Buffer.from(PNG).toString('base64') });
+  });
+
+  it('refuses an image path whose symlink leads outside the directory', async () => {
+    const outside = await tempDir();
+    await writeFiles(outside, { 'secret.png': PNG });
+    const dir = await tempDir();
+    await writeFiles(dir, { 'show.yaml': 'name: show\nmessages:\n  - role: user\n    content: {type: image, path: logo.png, mimeType: image/png}\n' });
+    await symlink(join(outside, 'secret.png'), join(dir, 'logo.png'));
+    const { definitions, diagnostics } = await loadPromptDirectory(dir);
+    expect(definitions).toEqual([]);
+    expect(diagnostics.map((d) => d.message)).toEqual(["image path 'logo.png' leads outside the prompt directory (it leads outside the root)"]);
+    // Registered by hand (past the loader), the asset loader still refuses it when the prompt is rendered.
+    const registry = new PromptRegistry({ assets: createFileAssetLoader(dir) });
+    registry.add({ name: 'show', messages: [{ role: 'user', content: { type: 'image', path: 'logo.png', mimeType: 'image/png' } }] });
+    await expect(registry.getPrompt('show')).rejects.toMatchObject({ code: 'RESOURCE_DENIED' });
   });
 
   it('reports a path leading outside the directory and a missing file', async () => {

@@ -173,6 +173,14 @@ describe('createFileResourceResolver: limits and cache', () => {
     expect(await small.list('architecture://patterns/cqrs*')).toHaveLength(1);
   });
 
+  it('refuses a render whose embedded documents exceed the rendered-size limit with LIMIT_EXCEEDED', async () => {
+    const { dir } = await docs({ 'patterns/big.md': 'y'.repeat(600) });
+    const resources = createFileResourceResolver({ roots: { architecture: dir } });
+    const registry = new PromptRegistry({ resources, limits: { maxRenderedBytes: 500 } });
+    registry.add({ name: 'p', messages: [{ role: 'user', content: '{{resource:architecture://patterns/*}}' }] });
+    expect(await codeOf(registry.getPrompt('p'))).toBe('LIMIT_EXCEEDED');
+  });
+
   it('serves the new contents after a file changes (the cache follows file versions)', async () => {
     const { dir } = await docs();
     const resources = createFileResourceResolver({ roots: { architecture: dir } });

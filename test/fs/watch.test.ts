@@ -95,13 +95,26 @@ describe('watchPromptDirectory', () => {
     expect(registry.size).toBe(1);
   });
 
-  it('keeps the last good version of a file that stops parsing, reports where, and applies the fix', async () => {
-    const { dir, diagnostics, text, watcher, changes } = await watched({ 'a.json': json('a', 'good') });
+  it('keeps the last good version of a file that stops parsing, reports where (callback and logger), and applies the fix', async () => {
+    const logged: { level: string; fields: Record<string, unknown>; message: string }[] = [];
+    const logger = {
+      info: (fields: Record<string, unknown>, message: string) => logged.push({ level: 'info', fields, message }),
+      warn: (fields: Record<string, unknown>, message: string) => logged.push({ level: 'warn', fields, message }),
+    };
+    const { dir, diagnostics, text, watcher, changes } = await watched({ 'a.json': json('a', 'good') }, { logger });
     await writeFile(join(dir, 'a.json'), '{\n  "name": "a",\n  "messages": [\n');
     await waitFor(() => diagnostics.length === 1, 5_000, 'a diagnostic');
     expect(diagnostics[0]).toMatchObject({ file: join(dir, 'a.json'), line: 4, column: 1, severity: 'error' });
     expect(diagnostics[0]?.message).toMatch(/^invalid JSON: unexpected end of the file/);
     expect(watcher.diagnostics).toHaveLength(1);
+    expect(logged.filter((l) => l.level === 'warn')).toEqual([
+      { level: 'warn', fields: { event: 'prompt_file_kept', file: join(dir, 'a.json'), prompt: 'a' }, message: "keeping the last good version of 'a'" },
+      {
+        level: 'warn',
+        fields: { event: 'prompt_file_diagnostic', file: join(dir, 'a.json'), line: 4 },
+        message: `${join(dir, 'a.json')}:4:1: invalid JSON: unexpected end of the file: a value is missing`,
+      },
+    ]);
     expect(await text('a')).toBe('good');
     await writeFile(join(dir, 'a.json'), json('a', 'fixed'));
     await waitFor(() => changes.length === 1, 5_000, 'the fix');

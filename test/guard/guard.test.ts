@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { GetPromptResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { PromptError } from '../../src/errors.js';
-import { guardPromptResult, normalizeRenderOutput } from '../../src/guard.js';
+import { guardPromptResult, normalizeRenderOutput } from '../../src/render/result-guard.js';
 import { assertRenderedSize } from '../../src/render/limits.js';
 import { errorResponseFor } from '../../src/response.js';
 import { thrownBy } from '../support/errors.js';
+import { base64DecodedSize, bytesToBase64, isBase64 } from '../../src/encoding.js';
 
 const OPTIONS = { maxRenderedBytes: 1_048_576, promptName: 'review-code' };
 
@@ -350,5 +351,50 @@ describe('guardPromptResult log messages', () => {
     expect(message('system')).toContain("'system'");
     expect(message('customer-4711-secret')).not.toContain('4711');
     expect(message('customer-4711-secret')).toContain('a string of 20 characters');
+  });
+});
+
+describe('media data, mimeTypes and _meta', () => {
+  it('rejects image and audio data that is not canonical base64, and blobs likewise', () => {
+    for (const data of ['not base64!', 'iVBORw0KGgo', 'iVBO\nRw0KGgo=', 'iVBORw0K-_o=']) {
+      const error = guardError(withContent({ type: 'image', data, mimeType: 'image/png' }));
+      expect(error.code).toBe('INTERNAL_ERROR');
+      expect(error.message).toContain('messages[0].content.data: must be base64');
+    }
+    const blob = guardError(withContent({ type: 'resource', resource: { uri: 'x://1', blob: '###' } }));
+    expect(blob.message).toContain('resource.blob: must be base64');
+  });
+
+  it('rejects an empty mimeType', () => {
+    const error = guardError(withContent({ type: 'audio', data: 'UklGRg==', mimeType: ' ' }));
+    expect(error.message).toContain('messages[0].content.mimeType: must not be empty');
+  });
+
+  it('rejects _meta that cannot be serialized (BigInt, cycle) with an internal error', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic['self'] = cyclic;
+    for (const meta of [{ n: 1n }, { inner: cyclic }]) {
+      const error = guardError({ _meta: meta, messages: [] });
+      expect(error.toJsonRpcError()).toEqual({ code: -32603, message: 'Internal error' });
+      expect(error.message).toContain('_meta: cannot be serialized as JSON');
+    }
+  });
+
+  it('replaces lone surrogates in strings with U+FFFD', () => {
+    const result = guardPromptResult(withContent({ type: 'text', text: 'a\uD800b' }), OPTIONS);
+    expect(result.messages[0]?.content).toEqual({ type: 'text', text: 'a\uFFFDb' });
+  });
+});
+
+describe('base64 helpers', () => {
+  it('agree about what base64 is and how many bytes it holds, line breaks included', () => {
+    for (const bytes of [[], [1], [1, 2], [1, 2, 3], [255, 254, 253, 252]]) {
+      const text = bytesToBase64(new Uint8Array(bytes));
+      expect(isBase64(text)).toBe(true);
+      expect(base64DecodedSize(text)).toBe(bytes.length);
+      const wrapped = `${text.slice(0, 2)}\r\n${text.slice(2)}\n`;
+      expect(base64DecodedSize(wrapped)).toBe(bytes.length);
+      expect(isBase64(wrapped)).toBe(false);
+    }
   });
 });

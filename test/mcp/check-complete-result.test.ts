@@ -71,4 +71,11 @@ describe('checkCompleteResult', () => {
     expect(counted).toEqual({ values: values.slice(0, 100), total: 150, hasMore: true });
     expect(checkCompleteResult({ completion: { values, total: 4000 } }).completion).toMatchObject({ total: 4000, hasMore: true });
   });
+
+  it('cuts values over 64 KiB together to the first that fit, with hasMore: true', () => {
+    const values = Array.from({ length: 50 }, (_, i) => `${i}`.padEnd(4000, 'é')); // about 8,000 bytes each
+    const checked = checkCompleteResult({ completion: { values } }).completion;
+    expect(checked.values).toEqual(values.slice(0, 8));
+    expect(checked).toMatchObject({ total: 50, hasMore: true });
+  });
 });

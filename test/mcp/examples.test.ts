@@ -71,9 +71,11 @@ async function exchange(
   return { status: response.status, body };
 }
 
-function status(url: string, host: string): Promise<number> {
+function status(url: string, host: string, origin?: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { host, 'content-type': 'application/json' } }, (res) => {
+    const headers: Record<string, string> = { host, 'content-type': 'application/json' };
+    if (origin !== undefined) headers['origin'] = origin;
+    const req = request(url, { method: 'POST', headers }, (res) => {
       res.resume();
       resolve(res.statusCode ?? 0);
     });
@@ -130,6 +132,16 @@ describe('examples/mcp-http-server.ts', () => {
     const port = new URL(url).port;
     expect(await status(url, `evil.example:${port}`)).toBe(403);
     expect(await status(url, `127.0.0.1:${port}`)).toBe(400); // allowed through, then rejected: no session
+  });
+
+  it('refuses a present Origin that is not allowed with 403, and lets requests without one through', async () => {
+    const { url } = await serve();
+    const port = new URL(url).port;
+    const host = `127.0.0.1:${port}`;
+    expect(await status(url, host, 'https://evil.example')).toBe(403);
+    expect(await status(url, host, 'null')).toBe(403);
+    expect(await status(url, host, `http://127.0.0.1:${port}`)).toBe(400); // own origin: through, then no session
+    expect(await status(url, host)).toBe(400);
   });
 });
 

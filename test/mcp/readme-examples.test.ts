@@ -19,8 +19,7 @@ afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
 });
 
-describe.each(['v1', 'v2'])('README example for SDK %s', (version) => {
-  const file = `examples/existing-server-${version}.ts`;
+describe.each(['examples/existing-server-v1.ts', 'examples/existing-server-v2.ts'])('README example %s', (file) => {
   const source = readFileSync(new URL(file, root), 'utf8');
 
   it('is shown verbatim in the README, in at most 15 lines of code', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { JsonRpcError, createPromptHandlers, handleJsonRpc } from '../../src/protocol.js';
+import { JsonRpcError, PromptError } from '../../src/errors.js';
+import { createPromptHandlers, handleJsonRpc, readCompleteParams } from '../../src/protocol.js';
 import { PromptRegistry } from '../../src/registry.js';
 
 function registry(): PromptRegistry {
@@ -111,6 +112,55 @@ describe('handleJsonRpc', () => {
     const response = await handleJsonRpc(r, { jsonrpc: '2.0', id: 1, method: 'prompts/get', params: { name: 'nope' } });
     expect(response).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Unknown prompt: nope' } });
   });
+});
+
+describe('handleJsonRpc: client input quoted in errors', () => {
+  const huge = 'x'.repeat(1_000_000);
+  const cases: [string, Record<string, unknown>][] = [
+    ['an unknown prompt name', { method: 'prompts/get', params: { name: huge } }],
+    ['an unknown method name', { method: huge }],
+    ['an undeclared argument name', { method: 'prompts/get', params: { name: 'strict', arguments: { [huge]: 'v' } } }],
+    ['a completion of an unknown prompt', { method: 'completion/complete', params: { ref: { type: 'ref/prompt', name: huge }, argument: { name: 'a', value: '' } } }],
+  ];
+  for (const [what, request] of cases) {
+    it(`answers ${what} of 1 MB with a short message and bounded data`, async () => {
+      const r = new PromptRegistry({ extraArguments: 'reject' });
+      r.add({ name: 'strict', messages: [{ role: 'user', content: 'hi' }] });
+      const response = await handleJsonRpc(r, { jsonrpc: '2.0', id: 1, ...request });
+      const error = (response as { error: { code: number; message: string } }).error;
+      expect(error.code).toBeGreaterThanOrEqual(-32602);
+      expect(error.message.length).toBeLessThan(300);
+      expect(JSON.stringify(response).length).toBeLessThan(4_000);
+      expect(JSON.stringify(response)).toContain('xxx…');
+    });
+  }
+});
+
+describe('readCompleteParams: bounded client input', () => {
+  for (const type of ['ref/prompt', 'ref/resource'] as const) {
+    const ref = type === 'ref/prompt' ? { type, name: 'greet' } : { type, uri: 'docs://{id}' };
+    it(`refuses an oversized argument.value or context for ${type} with -32602 naming the limit`, () => {
+      const read = (params: unknown): PromptError => {
+        try {
+          readCompleteParams(params);
+        } catch (error) {
+          if (error instanceof PromptError) return error;
+        }
+        throw new Error('expected readCompleteParams to throw');
+      };
+      expect(read({ ref, argument: { name: 'id', value: 'v'.repeat(10_001) } }).toJsonRpcError()).toEqual({
+        code: -32602,
+        message: 'argument.value exceeds 10000 characters',
+      });
+      const wide = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, 'v']));
+      expect(read({ ref, argument: { name: 'id', value: '' }, context: { arguments: wide } }).message).toBe(
+        'context.arguments has more than 100 entries',
+      );
+      expect(read({ ref, argument: { name: 'id', value: '' }, context: { arguments: { k: 'v'.repeat(10_001) } } }).message).toBe(
+        'context.arguments entries exceed 10000 characters',
+      );
+    });
+  }
 });
 
 describe('createPromptHandlers: null params members', () => {

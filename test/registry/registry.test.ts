@@ -33,6 +33,39 @@ describe('PromptRegistry listing', () => {
     expect(registry.list().prompts.map((p) => p.name)).toEqual(['B', 'a-1', 'a_1', 'b']);
   });
 
+  it('keeps the listing sorted through small and large additions, replacements and removals', () => {
+    const registry = new PromptRegistry();
+    let x = 7;
+    const next = (n: number): number => (x = (x * 1103515245 + 12345) % 2147483648) % n;
+    const initial = Array.from({ length: 3000 }, (_, i) => `p${i * 2}`); // thousands: several internal blocks
+    registry.add(initial.map((n) => simple(n)));
+    const live = new Set<string>(initial);
+    for (let step = 0; step < 80; step++) {
+      const size = step % 5 === 0 ? 40 + next(2000) : 1 + next(3); // batches above and below the in-place threshold
+      const names = [...new Set(Array.from({ length: size }, () => `p${next(6000)}`))];
+      if (next(3) === 0) {
+        registry.remove(names);
+        for (const n of names) live.delete(n);
+      } else {
+        registry.set(names.map((n) => simple(n)));
+        for (const n of names) live.add(n);
+      }
+      const expected = [...live].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      expect(registry.list().prompts.map((p) => p.name)).toEqual(expected);
+      const firstPage = registry.list({ pageSize: 700 });
+      expect(firstPage.prompts.map((p) => p.name)).toEqual(expected.slice(0, 700));
+      const secondPage = registry.list({ pageSize: 700, cursor: firstPage.nextCursor! });
+      expect(secondPage.prompts.map((p) => p.name)).toEqual(expected.slice(700, 1400));
+    }
+  });
+
+  it('quotes at most 128 characters of an unknown prompt name', async () => {
+    const registry = new PromptRegistry();
+    const error = await rejection(registry.getPrompt('x'.repeat(1_000_000)));
+    expect(error.code).toBe('PROMPT_NOT_FOUND');
+    expect(error.message).toBe(`Unknown prompt: ${'x'.repeat(128)}…`);
+  });
+
   it('returns every prompt in one page by default, without nextCursor', () => {
     const registry = new PromptRegistry();
     registry.add(Array.from({ length: 250 }, (_, i) => simple(`p${String(i).padStart(3, '0')}`)));
@@ -206,7 +239,7 @@ describe('PromptRegistry.getPrompt', () => {
     expect(error.toJsonRpcError()).toEqual({ code: -32602, message: 'Unknown prompt: review-code' });
   });
 
-  it('fails missing required arguments with -32602 and the seed 003 data', async () => {
+  it('fails missing required arguments with -32602 and the missing_arguments data', async () => {
     const registry = new PromptRegistry();
     registry.add(reviewCode);
     const error = await rejection(registry.getPrompt('review_code', { focus: 'naming' }));
@@ -327,6 +360,36 @@ describe('PromptRegistry.getPrompt', () => {
   });
 });
 
+describe('PromptRegistry: withheld prompts and served versions', () => {
+  it('withholds a prompt: not listed, its get is a generic -32603 with the reason logged, until registered again', async () => {
+    const logs: Record<string, unknown>[] = [];
+    const registry = new PromptRegistry({ logger: { error: (fields) => logs.push(fields) } });
+    registry.add([simple('a'), simple('b')]);
+    registry.withhold('a', 'stored row has role "system"');
+    expect(registry.list().prompts.map((p) => p.name)).toEqual(['b']);
+    const error = await rejection(registry.getPrompt('a'));
+    expect(error.toJsonRpcError()).toEqual({ code: -32603, message: 'Internal error' });
+    expect(JSON.stringify(logs)).toContain('stored row has role');
+    registry.set(simple('a'));
+    expect((await registry.getPrompt('a')).messages).toHaveLength(1);
+    registry.withhold('a', 'broken again');
+    registry.remove('a');
+    expect((await rejection(registry.getPrompt('a'))).code).toBe('PROMPT_NOT_FOUND');
+  });
+
+  it('logs each served get with the registered version at debug level', async () => {
+    const served: Record<string, unknown>[] = [];
+    const registry = new PromptRegistry({ logger: { debug: (fields) => served.push(fields) } });
+    registry.set([simple('a'), simple('b')], { version: (name) => (name === 'a' ? 7 : undefined) });
+    await registry.getPrompt('a');
+    await registry.getPrompt('b');
+    expect(served).toEqual([
+      { event: 'prompt_served', prompt: 'a', version: 7 },
+      { event: 'prompt_served', prompt: 'b' },
+    ]);
+  });
+});
+
 describe('PromptRegistry.complete', () => {
   it('completes from the enum with a case-insensitive prefix match', async () => {
     const registry = new PromptRegistry();
@@ -359,5 +422,375 @@ describe('PromptRegistry.complete', () => {
 
   it('fails completion for an unknown prompt with PROMPT_NOT_FOUND', async () => {
     expect((await rejection(new PromptRegistry().complete('nope', 'a', ''))).code).toBe('PROMPT_NOT_FOUND');
+  });
+
+  function completing(complete: NonNullable<PromptDefinition['arguments']>[number]['complete'], options = {}) {
+    const logs: Record<string, unknown>[] = [];
+    const registry = new PromptRegistry({ ...options, logger: { error: (fields) => logs.push(fields) } });
+    registry.add({ name: 'p', arguments: [{ name: 'a', complete }], messages: [{ role: 'user', content: '{{a}}' }] });
+    return { registry, logs };
+  }
+
+  it('gives up on a complete() that never settles after completionTimeoutMs, with -32603 and a log', async () => {
+    let seen: AbortSignal | undefined;
+    const { registry, logs } = completing((_value, ctx) => {
+      seen = ctx.signal;
+      return new Promise<string[]>(() => {});
+    }, { completionTimeoutMs: 30 });
+    const error = await rejection(registry.complete('p', 'a', 'x'));
+    expect(error.code).toBe('INTERNAL_ERROR');
+    expect(error.toJsonRpcError().code).toBe(-32603);
+    expect(seen?.aborted).toBe(true);
+    expect(logs).toHaveLength(1);
+    expect(JSON.stringify(logs)).toContain('took longer than 30 ms');
+  });
+
+  it('stops waiting for complete() when the request is cancelled, and aborts its signal', async () => {
+    let seen: AbortSignal | undefined;
+    const { registry, logs } = completing((_value, ctx) => {
+      seen = ctx.signal;
+      return new Promise<string[]>(() => {});
+    });
+    const controller = new AbortController();
+    const pending = registry.complete('p', 'a', 'x', { signal: controller.signal });
+    controller.abort();
+    expect((await rejection(pending)).message).toContain('request cancelled');
+    expect(seen?.aborted).toBe(true);
+    expect(logs).toEqual([]);
+  });
+
+  it('refuses an oversized argument.value or context with -32602 naming the limit', async () => {
+    const { registry } = completing(() => ['never']);
+    const long = await rejection(registry.complete('p', 'a', 'x'.repeat(10_001)));
+    expect(long.toJsonRpcError()).toMatchObject({ code: -32602, message: 'argument.value exceeds 10000 characters' });
+    const wide = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, 'v']));
+    expect((await rejection(registry.complete('p', 'a', '', { arguments: wide }))).message).toBe(
+      'context.arguments has more than 100 entries',
+    );
+    const big = await rejection(registry.complete('p', 'a', '', { arguments: { k: 'v'.repeat(10_001) } }));
+    expect(big.message).toBe('context.arguments entries exceed 10000 characters');
+  });
+
+  it('never puts null on the wire for a sparse or mixed completion array', async () => {
+    const sparse = completing(() => ['a', , 'b'] as string[]);
+    expect((await rejection(sparse.registry.complete('p', 'a', ''))).code).toBe('INTERNAL_ERROR');
+    const mixed = completing(() => ['a', 5] as unknown as string[]);
+    expect((await rejection(mixed.registry.complete('p', 'a', ''))).code).toBe('INTERNAL_ERROR');
+    expect(sparse.logs).toHaveLength(1);
+  });
+
+  it('caps completion values in UTF-8 bytes as well as in count', async () => {
+    const { registry } = completing(() => Array.from({ length: 100 }, (_, i) => `${i}`.padEnd(2000, '.')));
+    const result = await registry.complete('p', 'a', '');
+    expect(result.values.length).toBe(32); // 32 x 2,000 bytes fit in 64 KiB, 33 do not
+    expect(result).toMatchObject({ total: 100, hasMore: true });
+  });
+
+  it('suggests only scalar enum values, stringified, never [object Object]', async () => {
+    const registry = new PromptRegistry();
+    registry.add({
+      name: 'e',
+      inputSchema: { type: 'object', properties: { level: { enum: ['Low', 2, true, { deep: 1 }, null, ['x']] } } },
+      messages: [{ role: 'user', content: '{{level}}' }],
+    });
+    expect(await registry.complete('e', 'level', '')).toEqual({ values: ['Low', '2', 'true'], total: 3, hasMore: false });
+    expect((await registry.complete('e', 'level', 'l')).values).toEqual(['Low']);
+  });
+
+  it('counts every enum match in total while returning the first 100', async () => {
+    const registry = new PromptRegistry();
+    const values = Array.from({ length: 100_000 }, (_, i) => `V${i}`);
+    registry.add({ name: 'big', arguments: [{ name: 'v', enum: values }], messages: [{ role: 'user', content: '{{v}}' }] });
+    const first = await registry.complete('big', 'v', 'v9');
+    expect(first).toMatchObject({ total: 11_111, hasMore: true });
+    expect(first.values.slice(0, 3)).toEqual(['V9', 'V90', 'V91']);
+    expect((await registry.complete('big', 'v', 'V99999')).values).toEqual(['V99999']);
+  });
+});
+
+describe('PromptRegistry: listing follows the schema that validates', () => {
+  it('lists inputSchema properties with their required flags, titles from arguments, extras as optional', async () => {
+    const registry = new PromptRegistry();
+    registry.add({
+      name: 'p',
+      arguments: [{ name: 'a', required: true, description: 'from arguments' }, { name: 'extra' }],
+      inputSchema: {
+        type: 'object',
+        properties: { a: { type: 'string', description: 'from schema' }, b: { type: 'string', title: 'B' } },
+        required: ['b'],
+      },
+      render: (args) => JSON.stringify(args),
+    });
+    expect(registry.get('p')?.arguments).toEqual([
+      { name: 'a', description: 'from arguments', required: false },
+      { name: 'b', title: 'B', required: true },
+      { name: 'extra', required: false },
+    ]);
+    expect((await rejectionOf(registry.getPrompt('p', { a: 'x' }))).data).toMatchObject({ missing_arguments: ['b'] });
+  });
+
+  it('completes from an enum declared only in the inputSchema', async () => {
+    const registry = new PromptRegistry();
+    registry.add({
+      name: 'p',
+      inputSchema: { type: 'object', properties: { lang: { enum: ['go', 'gleam', 'rust'] } } },
+      render: () => 'x',
+    });
+    expect(await registry.complete('p', 'lang', 'G')).toEqual({ values: ['go', 'gleam'], total: 2, hasMore: false });
+  });
+});
+
+describe('PromptRegistry: resources and limits', () => {
+  it('counts resource blocks toward maxResources even without directives', async () => {
+    const resources = createMemoryResourceResolver({ 'doc://a': 'A' });
+    const registry = new PromptRegistry({ resources, limits: { maxResources: 2 } });
+    const block = { role: 'user' as const, content: { type: 'resource' as const, uri: 'doc://a' } };
+    registry.add([
+      { name: 'two', messages: [block, block] },
+      { name: 'three', messages: [block, block, block] },
+    ]);
+    expect((await registry.getPrompt('two')).messages).toHaveLength(2);
+    const error = await rejectionOf(registry.getPrompt('three'));
+    expect(error.code).toBe('LIMIT_EXCEEDED');
+    expect(error.message).toBe('Prompt embeds more than 2 resources');
+  });
+
+  it.each([
+    ['a directive', { role: 'user' as const, content: 'See {{resource:doc://a}}' }, '/messages'],
+    ['a resource block', { role: 'user' as const, content: { type: 'resource' as const, uri: 'doc://a' } }, '/messages/0/content/uri'],
+  ])('rejects %s at registration when the registry has no resource resolver', (_what, message, path) => {
+    const error = thrownBy(() => new PromptRegistry().add({ name: 'p', messages: [message] }));
+    expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
+    expect((error.data as { problems: { path: string }[] }).problems[0]?.path).toBe(path);
+    expect(error.message).toMatch(/resources/);
+  });
+
+  it("keeps the resolver's mimeType over the template's fallback", async () => {
+    const resources = createMemoryResourceResolver({ 'img://logo': { mimeType: 'image/png', blob: 'AQID' }, 'doc://a': 'A' });
+    const registry = new PromptRegistry({ resources });
+    registry.add([
+      { name: 'logo', messages: [{ role: 'user', content: { type: 'resource', uri: 'img://logo', mimeType: 'text/plain' } }] },
+      { name: 'doc', messages: [{ role: 'user', content: { type: 'resource', uri: 'doc://a', mimeType: 'text/markdown' } }] },
+    ]);
+    expect((await registry.getPrompt('logo')).messages[0]?.content).toMatchObject({ resource: { mimeType: 'image/png' } });
+    expect((await registry.getPrompt('doc')).messages[0]?.content).toMatchObject({ resource: { mimeType: 'text/markdown', text: 'A' } });
+  });
+
+  it.each([
+    [{ limits: { maxResources: Number.NaN } }, 'limits.maxResources must be a non-negative integer, got NaN'],
+    [{ limits: { maxRenderedBytes: -1 } }, 'limits.maxRenderedBytes must be a positive integer, got -1'],
+    [{ maxArgumentLength: 0 }, 'maxArgumentLength must be a positive integer, got 0'],
+    [{ pageSize: 2.5 }, 'pageSize must be a positive integer, got 2.5'],
+  ])('rejects the invalid option %j with a RangeError naming it', (options, message) => {
+    expect(() => new PromptRegistry(options)).toThrow(new RangeError(message));
+  });
+
+  it('counts the description toward the rendered size of a template prompt', async () => {
+    const registry = new PromptRegistry({ limits: { maxRenderedBytes: 10 } });
+    const text = { role: 'user' as const, content: '{{text}}' };
+    registry.add([
+      { name: 'fits', description: '12345', arguments: [{ name: 'text' }], messages: [text] },
+      { name: 'over', description: '123456', arguments: [{ name: 'text' }], messages: [text] },
+    ]);
+    await registry.getPrompt('fits', { text: '12345' });
+    expect((await rejectionOf(registry.getPrompt('over', { text: '12345' }))).code).toBe('LIMIT_EXCEEDED');
+  });
+});
+
+describe('PromptRegistry: logs', () => {
+  function capture(): { logs: Record<string, unknown>[]; registry: PromptRegistry } {
+    const logs: Record<string, unknown>[] = [];
+    const sink = (fields: Record<string, unknown>, message: string): void => {
+      logs.push({ ...fields, message });
+    };
+    return { logs, registry: new PromptRegistry({ logger: { error: sink, warn: sink, info: sink, debug: sink } }) };
+  }
+
+  it('never logs argument values quoted by an error a render function throws', async () => {
+    const { logs, registry } = capture();
+    registry.add({
+      name: 'parse',
+      arguments: [{ name: 'payload', required: true }],
+      render: (args) => JSON.stringify(JSON.parse(args.payload as string)),
+    });
+    const error = await rejectionOf(registry.getPrompt('parse', { payload: '{"token": "hunter2-secret"' }));
+    expect(error.toJsonRpcError()).toEqual({ code: -32603, message: 'Internal error' });
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatchObject({ prompt: 'parse', code: 'PROMPT_RENDER_FAILED' });
+    expect(String(logs[0]?.['detail'])).toContain('SyntaxError');
+    expect(JSON.stringify(logs)).not.toContain('hunter2');
+  });
+
+  it('never logs argument values that reached an asset path', async () => {
+    const logs: Record<string, unknown>[] = [];
+    const registry = new PromptRegistry({
+      logger: { error: (fields) => logs.push(fields) },
+      assets: {
+        read: (path) => {
+          throw new Error(`ENOENT: no such file ${path}`);
+        },
+      },
+    });
+    registry.add({
+      name: 'img',
+      arguments: [{ name: 'file', required: true }],
+      messages: [{ role: 'user', content: { type: 'image', path: 'images/{{file}}', mimeType: 'image/png' } }],
+    });
+    await rejectionOf(registry.getPrompt('img', { file: 'secret-customer-42.png' }));
+    expect(logs).toHaveLength(1);
+    expect(String(logs[0]?.['detail'])).toContain('images/{{file}}');
+    expect(JSON.stringify(logs)).not.toContain('secret-customer-42');
+  });
+});
+
+describe('PromptRegistry: snapshots', () => {
+  it('finishes a render in flight when its prompt is removed meanwhile', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const registry = new PromptRegistry();
+    registry.add({
+      name: 'slow',
+      render: async () => {
+        await gate;
+        return 'done';
+      },
+    });
+    const inFlight = registry.getPrompt('slow');
+    registry.remove('slow');
+    release();
+    expect((await inFlight).messages[0]?.content).toEqual({ type: 'text', text: 'done' });
+    expect((await rejectionOf(registry.getPrompt('slow'))).code).toBe('PROMPT_NOT_FOUND');
+  });
+});
+
+describe('PromptRegistry: broken argument schemas', () => {
+  it('rejects an invalid inputSchema at registration with the pointer to the problem', () => {
+    const error = thrownBy(() =>
+      new PromptRegistry().add({
+        name: 'p',
+        inputSchema: { type: 'object', properties: { x: { type: 'strin' } } },
+        render: () => 'x',
+      }),
+    );
+    expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
+    expect(JSON.stringify(error.data)).toContain('/inputSchema/properties/x/type');
+  });
+
+  it('rejects a default that does not satisfy its own schema at registration', () => {
+    const error = thrownBy(() =>
+      new PromptRegistry().add({
+        name: 'p',
+        inputSchema: { type: 'object', properties: { n: { type: 'integer', default: 'many' } } },
+        render: () => 'x',
+      }),
+    );
+    expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
+  });
+});
+
+describe('PromptRegistry: references a schema cannot resolve', () => {
+  it('rejects an external $ref at registration, since remote schemas are never loaded', () => {
+    const error = thrownBy(() =>
+      new PromptRegistry().add({
+        name: 'p',
+        inputSchema: { type: 'object', properties: { a: { $ref: 'https://schemas.example/never-loaded.json' } } },
+        render: () => 'x',
+      }),
+    );
+    expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
+    expect(JSON.stringify(error.data)).toContain('/inputSchema/properties/a/$ref');
+  });
+});
+
+describe('PromptRegistry: listing and validation agree on argument edge cases', () => {
+  it('lists a name the inputSchema requires without describing it, as required', async () => {
+    const registry = new PromptRegistry();
+    registry.add({
+      name: 'p',
+      inputSchema: { type: 'object', properties: { s: { type: 'string' } }, required: ['s', 'ghost'] },
+      render: () => 'x',
+    });
+    expect(registry.get('p')?.arguments).toEqual([
+      { name: 's', required: true },
+      { name: 'ghost', required: true },
+    ]);
+    expect((await rejectionOf(registry.getPrompt('p', { s: 'x' }))).data).toMatchObject({ missing_arguments: ['ghost'] });
+  });
+
+  it('rejects an argument declared beside an inputSchema that forbids it', () => {
+    const error = thrownBy(() =>
+      new PromptRegistry().add({
+        name: 'p',
+        arguments: [{ name: 'a' }, { name: 'extra' }],
+        inputSchema: { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false },
+        render: () => 'x',
+      }),
+    );
+    expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
+    expect((error.data as { problems: { path: string }[] }).problems.map((p) => p.path)).toEqual(['/arguments/1/name']);
+  });
+});
+
+describe('PromptRegistry: cancellation and event order', () => {
+  it('does not render, or log an error, for a request whose signal is already aborted', async () => {
+    const logs: unknown[] = [];
+    let rendered = 0;
+    const registry = new PromptRegistry({ logger: { error: (fields) => logs.push(fields) } });
+    registry.add({ name: 'p', render: () => `x${++rendered}` });
+    const controller = new AbortController();
+    controller.abort();
+    const error = await rejectionOf(registry.getPrompt('p', {}, { signal: controller.signal }));
+    expect(error.message).toBe("prompt 'p': request cancelled");
+    expect(rendered).toBe(0);
+    expect(logs).toEqual([]);
+  });
+
+  it('logs a failure caused by cancelling a request in flight at debug level, not as an error', async () => {
+    const errors: unknown[] = [];
+    const debug: Record<string, unknown>[] = [];
+    const resolver = {
+      read: (_uri: string, ctx: { signal?: AbortSignal }) =>
+        new Promise<undefined>((_resolve, reject) => {
+          ctx.signal?.addEventListener('abort', () => reject(new Error('aborted read')));
+        }),
+    };
+    const registry = new PromptRegistry({
+      resources: resolver,
+      logger: { error: (fields) => errors.push(fields), debug: (fields) => debug.push(fields) },
+    });
+    registry.add({ name: 'p', messages: [{ role: 'user', content: '{{resource:doc://slow}}' }] });
+    const controller = new AbortController();
+    const pending = registry.getPrompt('p', {}, { signal: controller.signal });
+    controller.abort();
+    expect((await rejectionOf(pending)).message).toBe("prompt 'p': request cancelled");
+    expect(errors).toEqual([]);
+    expect(debug).toEqual([{ event: 'prompt_cancelled', prompt: 'p' }]);
+  });
+
+  it('delivers a change made by a listener after the current change, to every listener in the same order', () => {
+    const registry = new PromptRegistry();
+    const seenA: string[] = [];
+    const seenB: string[] = [];
+    registry.onChange((e) => {
+      seenA.push(`${e.type}:${e.names.join()}`);
+      if (e.names.includes('q')) registry.set({ name: 'q2', messages: [{ role: 'user', content: 'x' }] });
+    });
+    registry.onChange((e) => seenB.push(`${e.type}:${e.names.join()}`));
+    registry.add({ name: 'q', messages: [{ role: 'user', content: 'x' }] });
+    expect(seenA).toEqual(['add:q', 'set:q2']);
+    expect(seenB).toEqual(['add:q', 'set:q2']);
+  });
+});
+
+describe('PromptRegistry: programmatic results over the size limit', () => {
+  it('turns a render function result over the limit into an internal error and a log entry', async () => {
+    const logs: Record<string, unknown>[] = [];
+    const registry = new PromptRegistry({ limits: { maxRenderedBytes: 100 }, logger: { error: (fields) => logs.push(fields) } });
+    registry.add({ name: 'big', render: () => 'x'.repeat(101) });
+    const error = await rejectionOf(registry.getPrompt('big'));
+    expect(error.toJsonRpcError()).toEqual({ code: -32603, message: 'Internal error' });
+    expect(logs).toEqual([
+      expect.objectContaining({ prompt: 'big', code: 'INTERNAL_ERROR', detail: "prompt 'big' render returned a result over the 100-byte limit" }),
+    ]);
   });
 });

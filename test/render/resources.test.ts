@@ -230,7 +230,7 @@ describe('resolveResourceDirectives', () => {
       const started = Date.now();
       const error = await rejection(
         resolveResourceDirectives(['a://slow', 'a://big'], resolver, ctx, {
-          limits: { maxResources: 50, maxRenderedBytes: 1000 },
+          limits: { ...DEFAULT_RENDER_LIMITS, maxRenderedBytes: 1000 },
           onResourceError: 'error',
         }),
       );
@@ -263,6 +263,45 @@ describe('resolveResourceDirectives', () => {
     const texts = await resolveResourceDirectives(t.resourceDirectivesFor(view), resolver, ctx);
     expect(t.render(view, texts)).toBe('A');
     expect(resolver.reads).toEqual(['docs://always']);
+  });
+});
+
+describe('resolver answers are checked', () => {
+  it('fails a listing entry without a string uri or with non-string text as a resolver error', async () => {
+    const entries: unknown[] = [{ text: 'no uri' }, { uri: 'docs://a', text: 42 }, { uri: 7, text: 'x' }];
+    for (const entry of entries) {
+      const resolver = { read: () => undefined, list: () => [entry] } as unknown as ResourceResolver;
+      const error = await rejection(resolveResourceDirectives(['docs://*'], resolver, ctx));
+      expect(error.code).toBe('INTERNAL_ERROR');
+      expect(error.message).toMatch(/^Resource resolver returned invalid contents for docs:\/\/\* \(/);
+    }
+  });
+
+  it('fails a blob that is not base64, and sizes wrapped base64 without its line breaks', async () => {
+    const bad = { read: (uri: string) => ({ uri, blob: 'not base64!' }) };
+    expect((await rejection(resolveEmbeddedResource('x://1', bad, ctx))).code).toBe('INTERNAL_ERROR');
+    const good = createMemoryResourceResolver({ 'x://1': { mimeType: 'image/png', blob: 'AAAA' } });
+    const texts = await resolveResourceDirectives(['x://1'], good, ctx);
+    expect(texts.get('x://1')).toBe('[binary resource x://1, image/png, 3 bytes]');
+  });
+});
+
+describe('waiting for a resolver', () => {
+  const never = { read: () => new Promise<undefined>(() => {}) };
+
+  it('gives up after limits.resourceTimeoutMs with an internal error naming the URI', async () => {
+    const error = await rejection(
+      resolveResourceDirectives(['docs://slow'], never, ctx, { limits: { ...DEFAULT_RENDER_LIMITS, resourceTimeoutMs: 20 } }),
+    );
+    expect(error.code).toBe('INTERNAL_ERROR');
+    expect(error.message).toBe('Reading docs://slow took longer than the 20 ms resource timeout');
+  });
+
+  it('stops waiting as soon as the caller aborts', async () => {
+    const controller = new AbortController();
+    const pending = rejection(resolveEmbeddedResource('docs://slow', never, { promptName: 'p', signal: controller.signal }));
+    controller.abort();
+    expect((await pending).message).toBe('Request cancelled while reading docs://slow');
   });
 });
 
@@ -348,7 +387,7 @@ describe('resolveEmbeddedResource', () => {
 
   it('fails with LIMIT_EXCEEDED for a resource larger than maxRenderedBytes', async () => {
     const error = await rejection(
-      resolveEmbeddedResource('docs://guide', resolver, ctx, { limits: { maxResources: 50, maxRenderedBytes: 10 } }),
+      resolveEmbeddedResource('docs://guide', resolver, ctx, { limits: { ...DEFAULT_RENDER_LIMITS, maxRenderedBytes: 10 } }),
     );
     expect(error.code).toBe('LIMIT_EXCEEDED');
   });

@@ -5,6 +5,7 @@ import { TemplateCache, compileTemplate } from '../../src/render/index.js';
 import type { CompileTemplateOptions } from '../../src/render/index.js';
 import { renderCases } from './cases.js';
 import { renderCase, toView } from './helpers.js';
+import { thrownBy } from '../support/errors.js';
 
 function compileError(source: string, options: CompileTemplateOptions = {}): PromptError {
   try {
@@ -42,8 +43,8 @@ describe('render rules (shared case table)', () => {
 });
 
 /** A small deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed;
+function prng(start: number): () => number {
+  let a = start;
   return () => {
     a = (a + 0x6d2b79f5) | 0;
     let t = Math.imul(a ^ (a >>> 15), 1 | a);
@@ -600,5 +601,82 @@ describe('TemplateCache', () => {
     expect(second.render(toView({ x: 1 }))).toBe('[v2 1]');
     expect(first.render(toView({ x: 1 }))).toBe('[v1 1]');
     expect(cache.size).toBe(2);
+  });
+});
+
+describe('rendering is bounded by its budget', () => {
+  const limit = /Rendered prompt exceeds 1048576 bytes/;
+
+  it('stops {{#xs}}{{.}}{{/xs}} over a 1M-item array with LIMIT_EXCEEDED', () => {
+    const xs = Array.from({ length: 1_000_000 }, (_, i) => i);
+    const error = thrownBy(() => compileTemplate('{{#xs}}{{.}}{{/xs}}').render(toView({ xs })));
+    expect(error.code).toBe('LIMIT_EXCEEDED');
+    expect(error.message).toMatch(limit);
+  });
+
+  it('stops an empty section body over a 2M-item array by counting repetitions', () => {
+    const xs = new Array(2_000_000).fill(1);
+    const error = thrownBy(() => compileTemplate('{{#xs}}{{/xs}}').render(toView({ xs })));
+    expect(error.code).toBe('LIMIT_EXCEEDED');
+    expect(error.message).toMatch(/repeat more than 1048576 times/);
+  });
+
+  it('stops a joined list and a JSON value as they grow past the limit', () => {
+    const list = Array.from({ length: 1_000_000 }, (_, i) => `item${i}`);
+    expect(thrownBy(() => compileTemplate('{{list}}').render(toView({ list }))).code).toBe('LIMIT_EXCEEDED');
+    const objects = list.map((name) => ({ name }));
+    expect(thrownBy(() => compileTemplate('{{objects}}').render(toView({ objects }))).code).toBe('LIMIT_EXCEEDED');
+  });
+
+  it('bounds directive collection over huge arrays the same way', () => {
+    const t = compileTemplate('{{#rows}}{{#cols}}{{resource:docs://x}}{{/cols}}{{/rows}}');
+    const rows = new Array(5000).fill(1);
+    expect(thrownBy(() => t.resourceDirectivesFor(toView({ rows, cols: rows }))).code).toBe('LIMIT_EXCEEDED');
+  });
+});
+
+describe('deeply nested values', () => {
+  function nestedArray(depth: number): unknown {
+    let value: unknown = [];
+    for (let i = 0; i < depth; i++) value = [value];
+    return value;
+  }
+  function nestedObject(depth: number): unknown {
+    let value: unknown = { leaf: true };
+    for (let i = 0; i < depth; i++) value = { next: value };
+    return value;
+  }
+
+  it('renders values nested up to 100 levels as JSON, like JSON.stringify', () => {
+    const value = { a: nestedArray(50), b: nestedObject(40), n: null, skip: undefined, f: Number.NaN };
+    expect(compileTemplate('{{v}}').render(toView({ v: value }))).toBe(JSON.stringify(value));
+  });
+
+  it('answers LIMIT_EXCEEDED for a deeper array or object passed from code, never a stack overflow', () => {
+    for (const v of [nestedArray(100_000), nestedObject(100_000)]) {
+      const error = thrownBy(() => compileTemplate('{{v}}').render(toView({ v })));
+      expect(error.code).toBe('LIMIT_EXCEEDED');
+      expect(error.message).toBe('An argument value nests deeper than 100 levels');
+    }
+  });
+
+  it('fails a value that refers to itself with a render error, not a transport crash', () => {
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic['self'] = cyclic;
+    expect(thrownBy(() => compileTemplate('{{v}}').render(toView({ v: cyclic }))).code).toBe('PROMPT_RENDER_FAILED');
+  });
+
+  it('never calls toJSON or getters of values passed from code', () => {
+    let called = 0;
+    const value = {
+      plain: 1,
+      toJSON: () => ((called += 1), 'replaced'),
+      get secret() {
+        called += 1;
+        return 'getter';
+      },
+    };
+    expect(compileTemplate('{{v}}').render(toView({ v: value }))).toBe('{"plain":1}');
+    expect(called).toBe(0);
   });
 });

@@ -9,7 +9,7 @@ function single(content: ContentBlock): GetPromptResult {
 }
 
 describe('formatPromptResult', () => {
-  it('formats the seed 001 example with description and numbered role labels', () => {
+  it('formats a prompt with its description and numbered role labels', () => {
     const result: GetPromptResult = {
       description: 'A friendly greeting template for customer support interactions',
       messages: [
@@ -44,7 +44,7 @@ describe('formatPromptResult', () => {
 
   it('describes an image block with its decoded size', () => {
     const result = single({ type: 'image', data: base64Of(1234), mimeType: 'image/png' });
-    expect(formatPromptResult(result, 'p')).toBe('Prompt: p\n\nMessages:\n1. User: [image image/png, 1234 bytes]\n');
+    expect(formatPromptResult(result, 'p')).toBe('Prompt: p\n\nMessages:\n1. User: [image image/png, 1 KB]\n');
   });
 
   it.each([0, 1, 2, 3, 4, 5, 1000])('computes the decoded size of %i bytes with and without padding', (n) => {
@@ -54,6 +54,14 @@ describe('formatPromptResult', () => {
       const text = formatPromptResult(single({ type: 'image', data, mimeType: 'image/gif' }), 'p');
       expect(text).toContain(`[image image/gif, ${n} bytes]`);
     }
+  });
+
+  it.each([
+    [12 * 1024, '12 KB'],
+    [1023, '1023 bytes'],
+    [3 * 1024 * 1024 + 512 * 1024, '3.5 MB'],
+  ])('gives %i decoded bytes as %s', (n, shown) => {
+    expect(formatPromptResult(single({ type: 'image', data: base64Of(n), mimeType: 'image/png' }), 'p')).toContain(`[image image/png, ${shown}]`);
   });
 
   it('describes an audio block with its decoded size', () => {

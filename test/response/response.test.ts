@@ -18,6 +18,11 @@ describe('buildSuccessResponse', () => {
   it('keeps a single array value as one result instead of spreading it', () => {
     expect(buildSuccessResponse([[1, 2]])).toStrictEqual({ result: [1, 2] });
   });
+
+  it('keeps an undefined value as null instead of dropping its key', () => {
+    expect(JSON.stringify(buildSuccessResponse([10, undefined]))).toBe('{"result0":10,"result1":null}');
+    expect(JSON.stringify(buildSuccessResponse([undefined]))).toBe('{"result":null}');
+  });
 });
 
 describe('buildErrorResponse', () => {
@@ -33,6 +38,13 @@ describe('buildErrorResponse', () => {
       data: { missing_arguments: ['code'] },
     });
     expect(buildErrorResponse('bad', 0)).toStrictEqual({ error: 'bad', data: 0 });
+  });
+
+  it('always yields a non-empty error message, even for an empty or non-string message', () => {
+    for (const message of ['', undefined, null, 42, { text: 'x' }]) {
+      expect(buildErrorResponse(message as never)).toStrictEqual({ error: 'Internal error' });
+    }
+    expect(buildErrorResponse('', { n: 1 })).toStrictEqual({ error: 'Internal error', data: { n: 1 } });
   });
 
   it('leaves the data key out when data is undefined', () => {
@@ -141,9 +153,25 @@ describe('toCallToolResult', () => {
     expect(result.structuredContent).toStrictEqual({ error: 'Missing', data });
   });
 
-  it('shows only "Internal error" for an internal failure', () => {
-    const result = toCallToolResult({ error: new Error('db password rejected') });
+  it('keeps the message of a tool execution error (anything thrown that is not a PromptError)', () => {
+    const result = toCallToolResult({ error: new Error('x must be a number') });
     expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toBe('{"error":"x must be a number"}');
+    expect(result.structuredContent).toStrictEqual({ error: 'x must be a number' });
+  });
+
+  it('shows only "Internal error" for a masked tool execution error and logs its class name only', () => {
+    const logged: Record<string, unknown>[] = [];
+    const result = toCallToolResult(
+      { error: new TypeError('db password rejected') },
+      { maskErrors: true, logger: { error: (fields) => logged.push(fields) } },
+    );
+    expect(result.content[0]?.text).toBe('{"error":"Internal error"}');
+    expect(logged).toStrictEqual([{ event: 'tool_failed', code: 'INTERNAL_ERROR', error: 'TypeError' }]);
+  });
+
+  it('keeps a failed prompt render generic: internal PromptErrors never show their message', () => {
+    const result = toCallToolResult({ error: new PromptError('PROMPT_RENDER_FAILED', 'template crashed on secret') });
     expect(result.content[0]?.text).toBe('{"error":"Internal error"}');
   });
 
@@ -166,6 +194,6 @@ describe('toCallToolResult', () => {
   it('treats an outcome with an error key as an error even when the error is undefined', () => {
     const result = toCallToolResult({ error: undefined });
     expect(result.isError).toBe(true);
-    expect(result.structuredContent).toStrictEqual({ error: 'Internal error' });
+    expect(result.structuredContent).toStrictEqual({ error: 'Function failed' });
   });
 });

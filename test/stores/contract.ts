@@ -1,14 +1,15 @@
 /**
  * The contract every PromptStore passes. A store's test file calls {@link describeStoreContract} with a factory that
- * builds a fresh, empty store (and, where the store can hold them, a way to plant an invalid entry), e.g. a directory:
+ * builds a fresh, empty store (and, where the store can hold them, a way to plant an invalid entry); the directory
+ * source's (test/fs/store.test.ts):
  *
  *   describeStoreContract('directory source', async () => {
- *     const dir = mkdtempSync(join(tmpdir(), 'prompts-'));
- *     const store = createDirectoryStore(dir);
+ *     const dir = await tempDir();
+ *     const store = createDirectoryPromptStore(dir, { debounceMs: 20 });
  *     return {
  *       store,
- *       corrupt: async (name) => writeFileSync(join(dir, `${name}.json`), '{"name": "' + name + '", "messages": [{"role": "system", "content": "x"}]}'),
- *       close: async () => { await store.close(); rmSync(dir, { recursive: true, force: true }); },
+ *       corrupt: async (name) => writeFile(join(dir, `${name}.json`), JSON.stringify({ name, messages: [{ role: 'system', content: 'x' }] })),
+ *       close: () => store.close(),
  *     };
  *   }, { versions: 'single', corruptible: true, eventTimeoutMs: 5_000 });
  */

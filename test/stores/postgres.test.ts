@@ -220,10 +220,17 @@ describe('rows that break the definition rules', () => {
 
     const { registry } = await replica(s);
     expect(registry.list().prompts.map((p) => p.name)).toEqual(['fine']);
+    // From the first load on, a broken row is withheld on replicas: -32603, never "Unknown prompt".
+    for (const name of ['system-role', 'not-an-array', 'bad-args']) {
+      const withheld = await rejection(registry.getPrompt(name));
+      expect((withheld as PromptError).toJsonRpcError(), name).toEqual({ code: -32603, message: 'Internal error' });
+    }
     const gone = change(registry, (e) => e.type === 'remove');
     await poolA.query(`UPDATE ${table} SET messages = '[{"role":"system","content":"now broken"}]' WHERE name = 'fine'`);
     expect((await gone).names).toEqual(['fine']);
-    await expect(registry.getPrompt('fine', { who: 'x' })).rejects.toMatchObject({ code: 'PROMPT_NOT_FOUND' });
+    // Withheld, not unknown: replicas answer the broken row with a generic -32603, never "Unknown prompt".
+    const error = await rejection(registry.getPrompt('fine', { who: 'x' }));
+    expect((error as PromptError).toJsonRpcError()).toEqual({ code: -32603, message: 'Internal error' });
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PromptRegistry, createMemoryPromptStore, syncRegistry } from '../../src/index.js';
+import { PromptError, PromptRegistry, createMemoryPromptStore, syncRegistry } from '../../src/index.js';
 import type { Logger, PromptStore, RegistryChangeEvent } from '../../src/index.js';
 import { nextEvent, prompt } from './contract.js';
 
@@ -14,6 +14,13 @@ function unreliable(store: PromptStore): PromptStore & { down: boolean } {
     watch: store.watch.bind(store),
   };
   return wrapped;
+}
+
+function wireError(pending: Promise<unknown>): Promise<unknown> {
+  return pending.then(
+    () => undefined,
+    (e: PromptError) => e.toJsonRpcError(),
+  );
 }
 
 function registryChange(registry: PromptRegistry, matches: (e: RegistryChangeEvent) => boolean): Promise<RegistryChangeEvent> {
@@ -57,6 +64,46 @@ describe('syncRegistry', () => {
       expect(registry.list().prompts.map((p) => p.name)).toEqual(['also-fine', 'fine']);
       expect(warnings).toContainEqual(expect.objectContaining({ event: 'prompt_withheld', prompt: 'undeclared', code: 'INVALID_PROMPT_DEFINITION' }));
       expect(sync.versions.has('undeclared')).toBe(false);
+      // Withheld, not unknown: the client is not blamed for the server's broken entry.
+      const error = await registry.getPrompt('undeclared').catch((e: unknown) => e);
+      expect((error as PromptError).toJsonRpcError()).toEqual({ code: -32603, message: 'Internal error' });
+      const fixed = registryChange(registry, (e) => e.names.includes('undeclared'));
+      await store.put(prompt('undeclared'));
+      await fixed;
+      await sync.settled();
+      expect(registry.has('undeclared')).toBe(true);
+    } finally {
+      sync.close();
+    }
+  });
+
+  it('ends withholding a broken entry once it is deleted from the store: its name is unknown again', async () => {
+    for (const path of ['event', 'reload'] as const) {
+      const store = createMemoryPromptStore([prompt('fine'), { name: 'broken', messages: [{ role: 'user', content: '{{nobody}}' }] }]);
+      const registry = new PromptRegistry();
+      const sync = await syncRegistry(store, registry, { batchMs: 0 });
+      try {
+        expect(await wireError(registry.getPrompt('broken'))).toEqual({ code: -32603, message: 'Internal error' });
+        await store.delete('broken');
+        await (path === 'event' ? sync.settled() : sync.reload());
+        expect(await wireError(registry.getPrompt('broken'))).toEqual({
+          code: -32602,
+          message: 'Unknown prompt: broken',
+        });
+      } finally {
+        sync.close();
+      }
+    }
+  });
+
+  it('never withholds, or removes, a prompt of the same name that another source registered', async () => {
+    const store = createMemoryPromptStore([{ name: 'shared', messages: [{ role: 'user', content: '{{nobody}}' }] }]);
+    const registry = new PromptRegistry();
+    registry.add(prompt('shared'));
+    const sync = await syncRegistry(store, registry, { batchMs: 0 });
+    try {
+      expect(registry.list().prompts.map((p) => p.name)).toEqual(['shared']);
+      expect((await registry.getPrompt('shared', { who: 'x' })).messages).toHaveLength(1);
     } finally {
       sync.close();
     }

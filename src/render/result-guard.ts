@@ -1,18 +1,16 @@
 /**
- * The last gate before a prompt result goes on the wire: whatever a programmatic `render` function returned is checked
- * against the spec (roles `user` | `assistant`, exactly ONE content block per message, required fields of the right
- * types) and the size limit. A bad result never becomes a malformed success (seed 000): it becomes
- * `INTERNAL_ERROR` (clients see "Internal error"; the detailed message is for the logs) or `LIMIT_EXCEEDED`.
- *
- * The guard returns a fresh copy holding only the fields the spec defines; unknown keys are dropped (so internal
- * objects a render function attached never leak onto the wire) and the caller's objects are never mutated or shared,
- * except the values inside `_meta` objects, which are copied one level deep.
+ * The last gate before a render function's result goes on the wire: roles `user` | `assistant`, exactly one content
+ * block per message, fields of the right types, base64 data, non-empty mimeTypes, JSON-serializable `_meta`, and the
+ * size limit. A bad result never becomes a malformed success: it becomes INTERNAL_ERROR (details only in the logs).
+ * The guard returns a fresh copy with only the fields the spec defines; lone surrogates in strings become U+FFFD.
  *
  * @module
+ * @internal
  */
-import { isRecord } from './json.js';
-import { PromptError } from './errors.js';
-import { assertRenderedSize } from './render/limits.js';
+import { isBase64 } from '../encoding.js';
+import { isRecord } from '../json.js';
+import { PromptError } from '../errors.js';
+import { assertRenderedSize } from './limits.js';
 import type {
   Annotations,
   ContentBlock,
@@ -23,7 +21,7 @@ import type {
   PromptMessage,
   ResourceLink,
   Role,
-} from './types.js';
+} from '../types.js';
 
 /** Options of {@link guardPromptResult}. */
 export interface GuardOptions {
@@ -31,6 +29,20 @@ export interface GuardOptions {
   maxRenderedBytes: number;
   /** The prompt's name, for the log message. */
   promptName: string;
+}
+
+interface WellFormedString {
+  isWellFormed?(): boolean;
+  toWellFormed?(): string;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** `text` with every lone surrogate replaced by U+FFFD, so the JSON on the wire is well-formed UTF-16/UTF-8. */
+export function wellFormed(text: string): string {
+  const s = text as unknown as WellFormedString;
+  if (typeof s.isWellFormed === 'function') return s.isWellFormed() ? text : s.toWellFormed!();
+  return text.replace(LONE_SURROGATE, '\uFFFD');
 }
 
 /** A path into the result and what is wrong there; turned into a PromptError by {@link guardPromptResult}. */
@@ -44,22 +56,7 @@ class GuardFailure {
 
 const BLOCK_TYPES = 'text, image, audio, resource_link, resource';
 
-/**
- * Validates what a programmatic render produced (after {@link normalizeRenderOutput}) and returns a spec-exact copy.
- *
- * Throws `PromptError('INTERNAL_ERROR', ...)` when the texts, resource texts, base64 data and description together
- * exceed `maxRenderedBytes` UTF-8 bytes (the render function broke the limit: a server fault, logged; clients see
- * "Internal error") and for anything malformed, with a message for the logs such as
- * `prompt 'x' render returned messages[1].role 'system': must be 'user' or 'assistant'`.
- *
- * @example
- * ```ts
- * const result = guardPromptResult(normalizeRenderOutput(await def.render(args, ctx), def.description), {
- *   maxRenderedBytes: 1_048_576,
- *   promptName: def.name,
- * });
- * ```
- */
+/** Validates a render function's (normalized) output and returns a spec-exact copy; anything malformed or oversized is INTERNAL_ERROR. */
 export function guardPromptResult(value: unknown, options: GuardOptions): GetPromptResult {
   /** The strings that count toward the size limit, measured lazily by assertRenderedSize. */
   const sizes: string[] = [];
@@ -88,18 +85,7 @@ export function guardPromptResult(value: unknown, options: GuardOptions): GetPro
   return result;
 }
 
-/**
- * Turns what a `render` function may return into the shape of a `GetPromptResult` (not yet validated): a string
- * becomes one user text message, an array becomes `{messages}`; `description` (the definition's) is added when the
- * output has none. Anything else is returned as it is, for {@link guardPromptResult} to reject. Never mutates
- * `output`.
- *
- * @example
- * ```ts
- * normalizeRenderOutput('Review this', 'Reviews code');
- * // { description: 'Reviews code', messages: [{ role: 'user', content: { type: 'text', text: 'Review this' } }] }
- * ```
- */
+/** A render function's string or message array as `{description?, messages}`; anything else is returned for the guard to reject. */
 export function normalizeRenderOutput(output: unknown, description?: string): unknown {
   let normalized: unknown = output;
   if (typeof output === 'string') {
@@ -135,7 +121,7 @@ function quoted(value: string): string {
   return KNOWN_WORDS.has(value) ? `'${value}'` : `(a string of ${value.length} characters)`;
 }
 
-function fail(path: string, value: unknown, expectation: string): never {
+function reject(path: string, value: unknown, expectation: string): never {
   const found = path === '' ? kind(value) : `${path} as ${kind(value)}`;
   throw new GuardFailure(path, `${found}: ${expectation}`);
 }
@@ -145,9 +131,9 @@ function failValue(path: string, value: string, expectation: string): never {
 }
 
 function copyResult(value: unknown, sizes: string[]): GetPromptResult {
-  if (!isRecord(value)) fail('', value, 'must be an object with a messages array');
+  if (!isRecord(value)) reject('', value, 'must be an object with a messages array');
   const source = value.messages;
-  if (!Array.isArray(source)) fail('messages', source, 'must be an array');
+  if (!Array.isArray(source)) reject('messages', source, 'must be an array');
   const messages: PromptMessage[] = new Array<PromptMessage>(source.length);
   for (let i = 0; i < source.length; i++) messages[i] = copyMessage(source[i], `messages[${i}]`, sizes);
   let result: GetPromptResult;
@@ -164,24 +150,24 @@ function copyResult(value: unknown, sizes: string[]): GetPromptResult {
 }
 
 function copyMessage(value: unknown, path: string, sizes: string[]): PromptMessage {
-  if (!isRecord(value)) fail(path, value, 'must be an object with role and content');
+  if (!isRecord(value)) reject(path, value, 'must be an object with role and content');
   const role = value.role;
   if (role !== 'user' && role !== 'assistant') {
     if (typeof role === 'string') failValue(`${path}.role`, role, "must be 'user' or 'assistant'");
-    fail(`${path}.role`, role, "must be 'user' or 'assistant'");
+    reject(`${path}.role`, role, "must be 'user' or 'assistant'");
   }
   const content = value.content;
   if (typeof content === 'string') {
-    fail(`${path}.content`, content, 'must be exactly one content block object, not a bare string');
+    reject(`${path}.content`, content, 'must be exactly one content block object, not a bare string');
   }
   if (Array.isArray(content)) {
-    fail(`${path}.content`, content, 'must be exactly one content block object, not an array');
+    reject(`${path}.content`, content, 'must be exactly one content block object, not an array');
   }
   return { role: role satisfies Role, content: copyBlock(content, `${path}.content`, sizes) };
 }
 
 function copyBlock(value: unknown, path: string, sizes: string[]): ContentBlock {
-  if (!isRecord(value)) fail(path, value, 'must be a content block object');
+  if (!isRecord(value)) reject(path, value, 'must be a content block object');
   const type = value.type;
   let block: ContentBlock;
   switch (type) {
@@ -194,7 +180,9 @@ function copyBlock(value: unknown, path: string, sizes: string[]): ContentBlock 
     case 'image':
     case 'audio': {
       const data = requireString(value.data, `${path}.data`);
+      if (!isBase64(data)) throw new GuardFailure(`${path}.data`, `${path}.data: must be base64 (standard alphabet, padded, no whitespace)`);
       const mimeType = requireString(value.mimeType, `${path}.mimeType`);
+      if (mimeType.trim() === '') throw new GuardFailure(`${path}.mimeType`, `${path}.mimeType: must not be empty`);
       sizes.push(data);
       block = { type, data, mimeType };
       break;
@@ -207,7 +195,7 @@ function copyBlock(value: unknown, path: string, sizes: string[]): ContentBlock 
       break;
     default:
       if (typeof type === 'string') failValue(`${path}.type`, type, `must be one of ${BLOCK_TYPES}`);
-      fail(`${path}.type`, type, `must be one of ${BLOCK_TYPES}`);
+      reject(`${path}.type`, type, `must be one of ${BLOCK_TYPES}`);
   }
   const annotations = optionalAnnotations(value.annotations, `${path}.annotations`);
   if (annotations !== undefined) block.annotations = annotations;
@@ -227,7 +215,7 @@ function copyResourceLink(value: Record<string, unknown>, path: string): Resourc
   }
   if (value.size !== undefined) {
     if (typeof value.size !== 'number' || !Number.isFinite(value.size) || value.size < 0) {
-      fail(`${path}.size`, value.size, 'must be a non-negative number');
+      reject(`${path}.size`, value.size, 'must be a non-negative number');
     }
     link.size = value.size;
   }
@@ -236,7 +224,7 @@ function copyResourceLink(value: Record<string, unknown>, path: string): Resourc
 }
 
 function copyResource(value: unknown, path: string, sizes: string[]): EmbeddedResource['resource'] {
-  if (!isRecord(value)) fail(path, value, 'must be an object with uri and text or blob');
+  if (!isRecord(value)) reject(path, value, 'must be an object with uri and text or blob');
   const uri = requireString(value.uri, `${path}.uri`);
   const mimeType = value.mimeType === undefined ? undefined : requireString(value.mimeType, `${path}.mimeType`);
   const meta = optionalMeta(value._meta, `${path}._meta`);
@@ -257,23 +245,24 @@ function copyResource(value: unknown, path: string, sizes: string[]): EmbeddedRe
     return { ...base, text };
   }
   const blob = requireString(value.blob, `${path}.blob`);
+  if (!isBase64(blob)) throw new GuardFailure(`${path}.blob`, `${path}.blob: must be base64 (standard alphabet, padded, no whitespace)`);
   sizes.push(blob);
   return { ...base, blob };
 }
 
 function copyIcons(value: unknown, path: string): Icon[] {
-  if (!Array.isArray(value)) fail(path, value, 'must be an array of icons');
+  if (!Array.isArray(value)) reject(path, value, 'must be an array of icons');
   return value.map((icon: unknown, i): Icon => {
     const at = `${path}[${i}]`;
-    if (!isRecord(icon)) fail(at, icon, 'must be an icon object');
+    if (!isRecord(icon)) reject(at, icon, 'must be an icon object');
     const copy: Icon = { src: requireString(icon.src, `${at}.src`) };
     if (icon.mimeType !== undefined) copy.mimeType = requireString(icon.mimeType, `${at}.mimeType`);
     if (icon.sizes !== undefined) {
-      if (!Array.isArray(icon.sizes)) fail(`${at}.sizes`, icon.sizes, 'must be an array of strings');
+      if (!Array.isArray(icon.sizes)) reject(`${at}.sizes`, icon.sizes, 'must be an array of strings');
       copy.sizes = icon.sizes.map((s: unknown, j) => requireString(s, `${at}.sizes[${j}]`));
     }
     if (icon.theme !== undefined) {
-      if (icon.theme !== 'light' && icon.theme !== 'dark') fail(`${at}.theme`, icon.theme, "must be 'light' or 'dark'");
+      if (icon.theme !== 'light' && icon.theme !== 'dark') reject(`${at}.theme`, icon.theme, "must be 'light' or 'dark'");
       copy.theme = icon.theme;
     }
     return copy;
@@ -282,18 +271,18 @@ function copyIcons(value: unknown, path: string): Icon[] {
 
 function optionalAnnotations(value: unknown, path: string): Annotations | undefined {
   if (value === undefined) return undefined;
-  if (!isRecord(value)) fail(path, value, 'must be an object');
+  if (!isRecord(value)) reject(path, value, 'must be an object');
   const copy: Annotations = {};
   if (value.audience !== undefined) {
-    if (!Array.isArray(value.audience)) fail(`${path}.audience`, value.audience, 'must be an array of roles');
+    if (!Array.isArray(value.audience)) reject(`${path}.audience`, value.audience, 'must be an array of roles');
     copy.audience = value.audience.map((r: unknown, i): Role => {
-      if (r !== 'user' && r !== 'assistant') fail(`${path}.audience[${i}]`, r, "must be 'user' or 'assistant'");
+      if (r !== 'user' && r !== 'assistant') reject(`${path}.audience[${i}]`, r, "must be 'user' or 'assistant'");
       return r;
     });
   }
   if (value.priority !== undefined) {
     const p = value.priority;
-    if (typeof p !== 'number' || !(p >= 0 && p <= 1)) fail(`${path}.priority`, p, 'must be a number from 0 to 1');
+    if (typeof p !== 'number' || !(p >= 0 && p <= 1)) reject(`${path}.priority`, p, 'must be a number from 0 to 1');
     copy.priority = p;
   }
   if (value.lastModified !== undefined) copy.lastModified = requireString(value.lastModified, `${path}.lastModified`);
@@ -302,11 +291,19 @@ function optionalAnnotations(value: unknown, path: string): Annotations | undefi
 
 function optionalMeta(value: unknown, path: string): Meta | undefined {
   if (value === undefined) return undefined;
-  if (!isRecord(value)) fail(path, value, 'must be an object');
-  return { ...value };
+  if (!isRecord(value)) reject(path, value, 'must be an object');
+  const copy = { ...value };
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(copy);
+  } catch (error) {
+    throw new GuardFailure(path, `${path}: cannot be serialized as JSON (${error instanceof Error ? error.name : 'error'}: a BigInt or a cycle)`);
+  }
+  if (json === undefined) throw new GuardFailure(path, `${path}: cannot be serialized as JSON`);
+  return copy;
 }
 
 function requireString(value: unknown, path: string): string {
-  if (typeof value !== 'string') fail(path, value, 'must be a string');
-  return value;
+  if (typeof value !== 'string') reject(path, value, 'must be a string');
+  return wellFormed(value);
 }

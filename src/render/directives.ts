@@ -1,34 +1,18 @@
 /**
- * Resolving `{{resource:URI}}` directives and `{type: "resource"}` content blocks through a {@link ResourceResolver}.
- *
- * Text a directive renders:
- * - exact URI: the resource's text, as it is (never rendered as a template);
- * - glob (contains `*`): every match sorted by URI (code-unit order), each headed by its URI, separated by a blank
- *   line: `--- architecture://patterns/a ---\n<text>\n\n--- architecture://patterns/b ---\n<text>`;
- * - a binary (blob) resource: `[binary resource <uri>, <mimeType>, <n> bytes]`;
- * - with `onResourceError: 'inline'`, an unknown resource renders `[resource not found: <uri>]` and a denied one
- *   `[resource denied: <uri>]` instead of failing the request.
- *
- * Errors and logs: client-facing errors (`Resource not found: <uri>`, a resolver's `RESOURCE_DENIED`) name the URI
- * the client's arguments produced. Internal errors (resolver failures, bad resolver output, no resolver) go to the
- * logs, which must never hold argument values: they name the directive URI as written in the template, or for an
- * embedded resource the unrendered URI template when the caller gives it (`uriTemplate`), and a failing resolver's
- * error only by its `name` (`TypeError`); the original error stays available as `cause`.
+ * Resolving `{{resource:URI}}` directives and `{type: "resource"}` content blocks through a {@link ResourceResolver}
+ * (formats and error rules: README, "Resources"). Logs never hold argument values: internal errors name the directive
+ * URI as written, or a block's URI template, and a failing resolver's error only by its class.
  *
  * @module
  */
-import { PromptError, errorClassName, isPromptError } from '../errors.js';
+import { PromptError, echoed, errorClassName, isPromptError } from '../errors.js';
 import type { BlobResourceContents, TextResourceContents } from '../types.js';
+import { base64DecodedSize, isBase64 } from '../encoding.js';
 import type { ResourceContents, ResourceReadContext, ResourceResolver } from '../resources.js';
+import { ResourceDeadline } from './deadline.js';
 import { DEFAULT_RENDER_LIMITS, tooManyBytes, tooManyResources } from './limits.js';
 import type { RenderLimits } from './limits.js';
 import { isResourcePattern } from './pattern.js';
-
-export { DEFAULT_RENDER_LIMITS, assertRenderedSize, utf8ByteLength } from './limits.js';
-export type { RenderLimits } from './limits.js';
-export { compileResourcePattern, isResourcePattern, matchResourcePattern } from './pattern.js';
-export { createMemoryResourceResolver } from './memory-resolver.js';
-export type { MemoryResourceInput, MemoryResourceResolver } from './memory-resolver.js';
 
 /** What an unknown or denied resource does: fail the request (default) or render a visible note. */
 export type ResourceErrorMode = 'error' | 'inline';
@@ -44,6 +28,8 @@ export interface ResolveDirectivesOptions {
    * `limits.maxResources` together with the directives.
    */
   alreadyEmbedded?: number;
+  /** The render's wait (request signal + resource timeout); by default one of `limits.resourceTimeoutMs`. */
+  deadline?: ResourceDeadline;
 }
 
 /** Options of {@link resolveEmbeddedResource}. */
@@ -63,12 +49,14 @@ export interface ResolveEmbeddedOptions {
    * errors (`Resource not found: <uri>`, RESOURCE_DENIED) and inline notes keep the rendered URI.
    */
   uriTemplate?: string;
+  /** The render's wait (request signal + resource timeout); by default one of `limits.resourceTimeoutMs`. */
+  deadline?: ResourceDeadline;
 }
 
 type Outcome = { kind: 'ok'; contents: ResourceContents } | { kind: 'not-found' } | { kind: 'denied'; error: PromptError };
 
 function notFound(uri: string, cause?: unknown): PromptError {
-  return new PromptError('RESOURCE_NOT_FOUND', `Resource not found: ${uri}`, cause === undefined ? {} : { cause });
+  return new PromptError('RESOURCE_NOT_FOUND', `Resource not found: ${echoed(uri)}`, cause === undefined ? {} : { cause });
 }
 
 /** What a log may say about a foreign error: its class ("TypeError"), never its message (see errorClassName). */
@@ -101,15 +89,17 @@ function classify(label: string, error: unknown): Outcome {
   throw resolverFault(label, error);
 }
 
-function checkContents(label: string, value: unknown): ResourceContents {
+function checkContents(label: string, value: unknown, listed: boolean): ResourceContents {
   const c = value as ResourceContents;
   let problem: string | undefined;
   if (typeof value !== 'object' || value === null) problem = 'not an object';
+  else if (c.text !== undefined && typeof c.text !== 'string') problem = 'text is not a string';
   else if (typeof c.text !== 'string' && typeof c.blob !== 'string') problem = 'no text or blob';
-  else if (c.uri !== undefined && typeof c.uri !== 'string') problem = 'uri is not a string';
-  else if (c.mimeType !== undefined && c.mimeType !== null && typeof c.mimeType !== 'string') {
+  else if (listed ? typeof c.uri !== 'string' || c.uri === '' : c.uri !== undefined && typeof c.uri !== 'string') {
+    problem = listed ? 'a listed entry has no string uri' : 'uri is not a string';
+  } else if (c.mimeType !== undefined && c.mimeType !== null && typeof c.mimeType !== 'string') {
     problem = 'mimeType is not a string';
-  }
+  } else if (typeof c.text !== 'string' && !isBase64(c.blob as string)) problem = 'blob is not valid base64';
   if (problem !== undefined) {
     throw new PromptError('INTERNAL_ERROR', `Resource resolver returned invalid contents for ${label} (${problem})`);
   }
@@ -126,28 +116,21 @@ async function readOne(
   uri: string,
   label: string,
   resolver: ResourceResolver,
-  context: ResourceReadContext,
+  deadline: ResourceDeadline,
 ): Promise<Outcome> {
   let value: ResourceContents | null | undefined;
   try {
-    value = await resolver.read(uri, context);
+    value = await deadline.wait(resolver.read(uri, deadline.context), label);
   } catch (error) {
     return classify(label, error);
   }
   if (value === null || value === undefined) return { kind: 'not-found' };
-  return { kind: 'ok', contents: checkContents(label, value) };
-}
-
-/** Decoded size of base64 text. */
-function base64Bytes(blob: string): number {
-  let end = blob.length;
-  while (end > 0 && (blob[end - 1] === '=' || blob[end - 1] === '\n' || blob[end - 1] === '\r')) end--;
-  return Math.floor((end * 3) / 4);
+  return { kind: 'ok', contents: checkContents(label, value, false) };
 }
 
 function contentsText(uri: string, contents: ResourceContents): string {
   if (typeof contents.text === 'string') return contents.text;
-  return `[binary resource ${uri}, ${givenMimeType(contents) ?? 'application/octet-stream'}, ${base64Bytes(
+  return `[binary resource ${uri}, ${givenMimeType(contents) ?? 'application/octet-stream'}, ${base64DecodedSize(
     contents.blob ?? '',
   )} bytes]`;
 }
@@ -163,7 +146,7 @@ interface Budget {
   resources: number;
   /** UTF-16 length of the texts so far: a lower bound of their UTF-8 bytes. */
   units: number;
-  readonly controller: AbortController;
+  readonly deadline: ResourceDeadline;
 }
 
 function spend(budget: Budget, text: string): string {
@@ -181,23 +164,13 @@ function failureNote(uri: string, outcome: Outcome, budget: Budget): string {
   return `[resource not found: ${uri}]`;
 }
 
-async function resolveExact(
-  uri: string,
-  resolver: ResourceResolver,
-  context: ResourceReadContext,
-  budget: Budget,
-): Promise<string> {
-  const outcome = await readOne(uri, uri, resolver, context);
+async function resolveExact(uri: string, resolver: ResourceResolver, budget: Budget): Promise<string> {
+  const outcome = await readOne(uri, uri, resolver, budget.deadline);
   if (outcome.kind !== 'ok') return spend(budget, failureNote(uri, outcome, budget));
   return spend(budget, contentsText(uri, outcome.contents));
 }
 
-async function resolveGlob(
-  pattern: string,
-  resolver: ResourceResolver,
-  context: ResourceReadContext,
-  budget: Budget,
-): Promise<string> {
+async function resolveGlob(pattern: string, resolver: ResourceResolver, budget: Budget): Promise<string> {
   if (typeof resolver.list !== 'function') {
     throw new PromptError(
       'INTERNAL_ERROR',
@@ -206,7 +179,7 @@ async function resolveGlob(
   }
   let matches: ResourceContents[];
   try {
-    matches = await resolver.list(pattern, context);
+    matches = await budget.deadline.wait(resolver.list(pattern, budget.deadline.context), pattern);
   } catch (error) {
     return spend(budget, failureNote(pattern, classify(pattern, error), budget));
   }
@@ -216,7 +189,7 @@ async function resolveGlob(
   if (matches.length === 0) return spend(budget, failureNote(pattern, { kind: 'not-found' }, budget));
   budget.resources += matches.length;
   if (budget.resources > budget.limits.maxResources) throw tooManyResources(budget.limits.maxResources);
-  const sorted = matches.map((m) => checkContents(pattern, m)).sort(byCodeUnits);
+  const sorted = matches.map((m) => checkContents(pattern, m, true)).sort(byCodeUnits);
   let text = '';
   for (let i = 0; i < sorted.length; i++) {
     const contents = sorted[i] as ResourceContents;
@@ -226,36 +199,7 @@ async function resolveGlob(
   return text;
 }
 
-/** A context whose signal also aborts when this resolution stops early (limit crossed, failure). */
-function linkedContext(context: ResourceReadContext, controller: AbortController): [ResourceReadContext, () => void] {
-  const outer = context.signal;
-  if (outer === undefined) return [{ ...context, signal: controller.signal }, () => undefined];
-  if (outer.aborted) controller.abort(outer.reason);
-  const onAbort = (): void => controller.abort(outer.reason);
-  outer.addEventListener('abort', onAbort, { once: true });
-  return [{ ...context, signal: controller.signal }, () => outer.removeEventListener('abort', onAbort)];
-}
-
-/**
- * Resolves the directives of ONE render (all templates of one prompt) in parallel, and returns directive URI ->
- * the text it renders (see the module notes for the format). Enforces `limits` across the whole render: more than
- * `maxResources` documents (each glob match counts; `alreadyEmbedded` included) or directive texts longer than
- * `maxRenderedBytes` -> PromptError `LIMIT_EXCEEDED`, thrown as soon as the limit is crossed (pending reads are
- * aborted through the context's signal). Unknown resource or a glob with no match -> `RESOURCE_NOT_FOUND`
- * (`Resource not found: <uri>`); a resolver's `RESOURCE_DENIED` passes through; with `onResourceError: 'inline'`
- * both render a visible note instead. Any other resolver failure, a glob without `resolver.list`, or no resolver at
- * all -> `INTERNAL_ERROR` (an operator fault; the cause is kept for the logs).
- *
- * @example
- * ```ts
- * const resolver = createMemoryResourceResolver({ 'architecture://adr/001': '# ADR 001' });
- * const texts = await resolveResourceDirectives(['architecture://adr/001'], resolver, { promptName: 'create-adr' }, {
- *   limits: DEFAULT_RENDER_LIMITS,
- *   onResourceError: 'error',
- * });
- * texts.get('architecture://adr/001'); // '# ADR 001'
- * ```
- */
+/** Resolves one render's directives in parallel into URI -> text, within `limits` (LIMIT_EXCEEDED as soon as crossed) and the deadline. */
 export async function resolveResourceDirectives(
   directives: readonly string[],
   resolver: ResourceResolver | undefined,
@@ -270,50 +214,30 @@ export async function resolveResourceDirectives(
   for (const uri of unique) if (!isResourcePattern(uri)) exact++;
   if (exact > limits.maxResources) throw tooManyResources(limits.maxResources);
   if (resolver === undefined) throw noResolver(unique[0] as string);
+  const owned = options.deadline === undefined;
+  const deadline = options.deadline ?? new ResourceDeadline(context, limits.resourceTimeoutMs);
   const budget: Budget = {
     limits,
     inline: options.onResourceError === 'inline',
     resources: exact,
     units: 0,
-    controller: new AbortController(),
+    deadline,
   };
-  const [linked, unlink] = linkedContext(context, budget.controller);
   try {
     const texts = await Promise.all(
-      unique.map((uri) =>
-        isResourcePattern(uri) ? resolveGlob(uri, resolver, linked, budget) : resolveExact(uri, resolver, linked, budget),
-      ),
+      unique.map((uri) => (isResourcePattern(uri) ? resolveGlob(uri, resolver, budget) : resolveExact(uri, resolver, budget))),
     );
     for (let i = 0; i < unique.length; i++) result.set(unique[i] as string, texts[i] as string);
     return result;
   } catch (error) {
-    budget.controller.abort(error);
+    deadline.fail(error);
     throw error;
   } finally {
-    unlink();
+    if (owned) deadline.end();
   }
 }
 
-/**
- * Resolves a `{type: "resource"}` content block's (already rendered) URI into the `resource` of an EmbeddedResource:
- * `{uri, mimeType?, text}` or `{uri, mimeType?, blob}`. The URI is read exactly (no globs). Unknown ->
- * `RESOURCE_NOT_FOUND` (or, inline, a text resource holding `[resource not found: <uri>]`); denied passes through
- * (inline: `[resource denied: <uri>]`); text or blob longer than `maxRenderedBytes` -> `LIMIT_EXCEEDED`; any other
- * failure -> `INTERNAL_ERROR`. Count these blocks against `maxResources` via
- * `resolveResourceDirectives(..., {alreadyEmbedded})`. The result's mimeType is the resolver's, or `options.mimeType`
- * only when the resolver gives none. Internal errors name `options.uriTemplate` (when given) instead of the rendered
- * URI, so no argument value reaches the logs.
- *
- * @example
- * ```ts
- * const resolver = createMemoryResourceResolver({ 'docs://guide': { mimeType: 'text/markdown', text: '# Guide' } });
- * await resolveEmbeddedResource('docs://guide', resolver, { promptName: 'p' }, {
- *   mimeType: 'text/plain', // only if the resolver gave none
- *   uriTemplate: 'docs://{{page}}', // what internal errors name instead of the rendered URI
- * });
- * // { uri: 'docs://guide', mimeType: 'text/markdown', text: '# Guide' }
- * ```
- */
+/** Resolves a resource block's rendered URI into EmbeddedResource contents (errors name `uriTemplate` when given). */
 export async function resolveEmbeddedResource(
   uri: string,
   resolver: ResourceResolver | undefined,
@@ -323,7 +247,13 @@ export async function resolveEmbeddedResource(
   const label = logLabel(uri, options.uriTemplate);
   if (resolver === undefined) throw noResolver(label);
   const limits = options.limits ?? DEFAULT_RENDER_LIMITS;
-  const outcome = await readOne(uri, label, resolver, context);
+  const deadline = options.deadline ?? new ResourceDeadline(context, limits.resourceTimeoutMs);
+  let outcome: Outcome;
+  try {
+    outcome = await readOne(uri, label, resolver, deadline);
+  } finally {
+    if (options.deadline === undefined) deadline.end();
+  }
   if (outcome.kind !== 'ok') {
     if (options.onResourceError !== 'inline') throw outcome.kind === 'denied' ? outcome.error : notFound(uri);
     const note = outcome.kind === 'denied' ? `[resource denied: ${uri}]` : `[resource not found: ${uri}]`;

@@ -16,11 +16,6 @@ import { describeSyntaxError } from './syntax-errors.js';
 /**
  * A problem found while compiling a template: a message and the offset of the tag (inside the top template).
  * compileTemplate turns it into PromptError `INVALID_PROMPT_DEFINITION`.
- *
- * @example
- * ```ts
- * throw new TemplateCompileError("unknown partial 'p'", 12);
- * ```
  */
 export class TemplateCompileError extends Error {
   constructor(
@@ -66,6 +61,8 @@ export interface CompiledBody {
   inclusions: number;
   /** The deepest section nesting in the fully expanded body (0: no section). */
   depth: number;
+  /** Offset of the first `{{.}}` whose context is the whole view (outside every `{{#section}}`), if any. */
+  viewDot: number | undefined;
 }
 
 /** Resolves a partial's name to its source text. */
@@ -131,7 +128,7 @@ class NestingLimitError extends TemplateCompileError {
 }
 
 function emptyBody(): CompiledBody {
-  return { nodes: [], names: [], seen: new Set(), directives: [], conditional: false, partials: new Map(), inclusions: 0, depth: 0 };
+  return { nodes: [], names: [], seen: new Set(), directives: [], conditional: false, partials: new Map(), inclusions: 0, depth: 0, viewDot: undefined };
 }
 
 function quote(text: string): string {
@@ -292,6 +289,7 @@ function includePartial(
     );
   }
   if (depth - base + sub.depth > body.depth) body.depth = depth - base + sub.depth;
+  if (sub.viewDot !== undefined && sections.length === 0) body.viewDot ??= offset;
   for (let i = 0; i < sub.nodes.length; i++) nodes.push(sub.nodes[i] as TemplateNode);
   for (const ref of names) {
     const inner = sections.length === 0 ? ref.sections : ref.sections.length === 0 ? sections : [...sections, ...ref.sections];
@@ -333,6 +331,7 @@ function build(
       } else {
         const [key, rest] = splitName(value, token[2]);
         addName(body, key, token[2], sections, '');
+        if (key === '.' && sections.length === 0) body.viewDot ??= token[2];
         nodes.push(new TagNode(VARIABLE, key, rest, null));
       }
     } else if (type === '#' || type === '^') {
@@ -376,11 +375,6 @@ function compileBody(source: string, env: CompileEnv, base: number): CompiledBod
 
 /**
  * Compiles a top-level template into nodes. Throws {@link TemplateCompileError} with an offset into `source`.
- *
- * @example
- * ```ts
- * compileSource('{{#a}}{{resource:docs://x}}{{/a}}', undefined).conditional; // true
- * ```
  */
 export function compileSource(source: string, partials: PartialLookup | undefined): CompiledBody {
   return compileBody(source, { partials, stack: [], done: new Map() }, 0);

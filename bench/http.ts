@@ -1,0 +1,62 @@
+/**
+ * HTTP benchmark (mcp-prompt-kit/http, the shipped build), run by bench/run.ts: POST /prompts/review_code through
+ * createNodeHandler on node:http over loopback, requests/s against a bare node:http handler that reads the same body
+ * and calls the same registry.getPrompt (same process, same run), load from autocannon.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import autocannon from 'autocannon';
+import type { RecordRow } from './fs.js';
+
+const { PromptRegistry } = (await import(new URL('../dist/index.js', import.meta.url).href)) as typeof import('../src/index.js');
+const { createNodeHandler } = (await import(new URL('../dist/http.js', import.meta.url).href)) as typeof import('../src/http/index.js');
+
+async function requestsPerSecond(handler: Parameters<typeof createServer>[1], seconds: number): Promise<number> {
+  const server = createServer(handler!).listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+  try {
+    const result = await autocannon({
+      url: `http://127.0.0.1:${port}/prompts/review_code`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code: 'function add(a, b) { return a + b; }', language: 'typescript' }),
+      connections: 10,
+      duration: seconds,
+    });
+    if (result.non2xx > 0 || result.errors > 0) throw new Error(`bench/http: ${result.non2xx} non-2xx, ${result.errors} errors`);
+    return result.requests.average;
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+export async function benchHttp(record: RecordRow, quick: boolean): Promise<void> {
+  const registry = new PromptRegistry();
+  registry.add({
+    name: 'review_code',
+    arguments: [{ name: 'code', required: true, maxLength: 10_000 }, { name: 'language', enum: ['typescript', 'python', 'go'] }],
+    messages: [{ role: 'user', content: 'Review this {{language}} code:\n{{code}}' }],
+  });
+  const bare: Parameters<typeof createServer>[1] = (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (d: Buffer) => chunks.push(d));
+    req.on('end', () => {
+      registry.getPrompt('review_code', JSON.parse(Buffer.concat(chunks).toString('utf8'))).then(
+        (result) => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ result }));
+        },
+        () => {
+          res.writeHead(500);
+          res.end();
+        },
+      );
+    });
+  };
+  const seconds = quick ? 2 : 5;
+  const baseline = await requestsPerSecond(bare, seconds);
+  const ours = await requestsPerSecond(createNodeHandler(registry), seconds);
+  record('POST /prompts/{name} through node:http (requests/s)', ours, baseline, 'req/s', '>= 0.8x bare node:http', ours >= 0.8 * baseline, 'bare node:http + getPrompt');
+}

@@ -1,0 +1,156 @@
+/**
+ * `attachResources`: serves the documents prompts embed as MCP `resources/list` and `resources/read`, on an official
+ * SDK server (v1 or v2), so that clients can read what `{{resource:...}}` directives embed.
+ *
+ * @module
+ */
+import { CursorCodec } from '../cursor.js';
+import { JsonRpcError, PromptError, errorClassName, isPromptError } from '../errors.js';
+import { isRecord } from '../json.js';
+import { toSafeLogger } from '../logger.js';
+import type { Logger } from '../logger.js';
+import type { ResourceContents } from '../resources.js';
+import { upperBound } from '../sorted-names.js';
+import type { ResourceLink } from '../types.js';
+import { registerMethod } from './register.js';
+import { detectServer, isClientInitialized } from './server-shape.js';
+import type { AttachableServer, LowLevelServer } from './server-shape.js';
+
+/** One entry of `resources/list` (an MCP `Resource`). */
+export type ListedResource = Omit<ResourceLink, 'type'>;
+
+/** What {@link attachResources} serves: `createFileResourceResolver` from `mcp-prompt-kit/fs` is one. */
+export interface ResourceSource {
+  /** Every resource, in any order (served sorted by URI, a page at a time). */
+  listResources(): readonly ListedResource[] | Promise<readonly ListedResource[]>;
+  /** `resources/read`: throws PromptError RESOURCE_NOT_FOUND / RESOURCE_DENIED / LIMIT_EXCEEDED (-32602). */
+  readResource(uri: string): { contents: ResourceContents[] } | Promise<{ contents: ResourceContents[] }>;
+}
+
+/** Options of {@link attachResources}. */
+export interface AttachResourcesOptions {
+  /** Resources per `resources/list` page (default 100, from 1 to 10,000). */
+  pageSize?: number;
+  /** pino-style logger: faults of the source (answered -32603) are logged with the URI, never file contents. */
+  logger?: Logger;
+}
+
+/** What {@link attachResources} returns. */
+export interface AttachedResources {
+  /** Sends `notifications/resources/list_changed` (when a client is connected and initialized). */
+  listChanged(): void;
+  /** Removes the two request handlers. */
+  detach(): void;
+}
+
+const MAX_URI_LENGTH = 8192;
+
+/**
+ * Serves `source` as the server's `resources/list` (paginated, sorted by URI) and `resources/read`, and declares the
+ * `resources` capability. Errors go through the one error table: unknown, denied or oversized documents are -32602,
+ * anything else -32603 with a generic message (logged).
+ *
+ * @example
+ * ```ts
+ * const resources = createFileResourceResolver({ roots: { architecture: './docs' } });
+ * const server = new McpServer({ name: 'docs', version: '1.0.0' });
+ * attachPrompts(server, new PromptRegistry({ resources }));
+ * attachResources(server, resources);
+ * ```
+ */
+export function attachResources(
+  server: AttachableServer,
+  source: ResourceSource,
+  options: AttachResourcesOptions = {},
+): AttachedResources {
+  const { sdk, server: low } = detectServer(server);
+  const pageSize = options.pageSize ?? 100;
+  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 10_000) {
+    throw new RangeError(`attachResources: pageSize must be an integer from 1 to 10000, got ${String(pageSize)}`);
+  }
+  const log = toSafeLogger(options.logger);
+  const cursors = new CursorCodec();
+
+  const fail = (method: string, uri: string | undefined, error: unknown): never => {
+    if (error instanceof JsonRpcError || isPromptError(error)) {
+      const wire = JsonRpcError.from(error);
+      if (wire.code !== -32603) throw wire;
+    }
+    const fields: Record<string, unknown> = { event: 'mcp_request_failed', method, error: errorClassName(error) };
+    if (uri !== undefined) fields['uri'] = uri;
+    log.error(fields, `${method} failed`);
+    throw JsonRpcError.from(new PromptError('INTERNAL_ERROR', 'Internal error'));
+  };
+
+  low.registerCapabilities({ resources: { listChanged: true } });
+  registerMethod(sdk, low, 'resources/list', async (params) => {
+    const cursor = optionalString(params, 'cursor', 1024);
+    let all: readonly ListedResource[];
+    try {
+      all = await source.listResources();
+    } catch (error) {
+      return fail('resources/list', undefined, error);
+    }
+    const sorted = [...all].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+    let start = 0;
+    if (cursor !== undefined) {
+      try {
+        start = upperBound(sorted, cursors.decode(cursor), (entry) => entry.uri);
+      } catch (error) {
+        throw JsonRpcError.from(error);
+      }
+    }
+    const page = sorted.slice(start, start + pageSize).map((entry) => ({ ...entry }));
+    const last = page[page.length - 1];
+    return start + pageSize < sorted.length && last !== undefined
+      ? { resources: page, nextCursor: cursors.encode(last.uri) }
+      : { resources: page };
+  });
+  registerMethod(sdk, low, 'resources/read', async (params) => {
+    const uri = optionalString(params, 'uri', MAX_URI_LENGTH);
+    if (uri === undefined) throw JsonRpcError.from(new PromptError('INVALID_PARAMS', 'params.uri must be a string'));
+    try {
+      return await source.readResource(uri);
+    } catch (error) {
+      return fail('resources/read', uri, error);
+    }
+  });
+
+  let detached = false;
+  return {
+    listChanged() {
+      if (!detached) sendListChanged(low);
+    },
+    detach() {
+      if (detached) return;
+      detached = true;
+      low.removeRequestHandler('resources/list');
+      low.removeRequestHandler('resources/read');
+    },
+  };
+}
+
+function sendListChanged(low: LowLevelServer): void {
+  const send = (low as unknown as { sendResourceListChanged?: () => Promise<void> | void }).sendResourceListChanged;
+  if (typeof send !== 'function' || low.transport === undefined || !isClientInitialized(low)) return;
+  try {
+    void Promise.resolve(send.call(low)).catch(() => undefined);
+  } catch {
+    /* a closed transport: nothing to notify */
+  }
+}
+
+/** The string at `params[key]`, undefined when absent; -32602 when it is not a string or is longer than `max`. */
+function optionalString(params: unknown, key: string, max: number): string | undefined {
+  if (params === undefined) return undefined;
+  if (!isRecord(params)) throw JsonRpcError.from(new PromptError('INVALID_PARAMS', 'params must be an object'));
+  const value = params[key];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') {
+    throw JsonRpcError.from(new PromptError('INVALID_PARAMS', `params.${key} must be a string`));
+  }
+  if (value.length > max) {
+    throw JsonRpcError.from(new PromptError('INVALID_PARAMS', `params.${key} exceeds ${max} characters`));
+  }
+  return value;
+}

@@ -1,0 +1,338 @@
+/**
+ * Compile once: a definition becomes a {@link CompiledPrompt} at registration (argument validator, template tokens,
+ * resource directives, the prompts/list entry). A request only looks things up and runs compiled code.
+ *
+ * @module
+ * @internal
+ */
+import type { ArgumentValidatorCache, ArgumentValidationOptions, CompiledArgumentValidator } from '../arguments/index.js';
+import { argumentFailureToPromptError } from '../arguments/index.js';
+import type { ContentTemplate, PromptArgumentDefinition, PromptDefinition, RenderContext } from '../definition/types.js';
+import { createDefinitionError } from '../definition/index.js';
+import { isRecord } from '../json.js';
+import { promptListing, schemaProperties } from '../listing.js';
+import type { AssetLoader, ResourceResolver } from '../resources.js';
+import type { GetPromptResult, Prompt } from '../types.js';
+import { utf8ByteLength } from './limits.js';
+import { wellFormed } from './result-guard.js';
+import type { RenderLimits } from './limits.js';
+import { renderProgrammatic, renderTemplates } from './messages.js';
+import type { CompiledContent, TemplatePlan } from './messages.js';
+import type { ResourceErrorMode } from './directives.js';
+import type { CompiledTemplate, TemplateCache } from './template.js';
+
+/** @internal Everything a compile needs from its registry. */
+export interface CompileEnvironment {
+  templates: TemplateCache;
+  validators: ArgumentValidatorCache;
+  validation: ArgumentValidationOptions;
+  partials: ((name: string) => string | undefined) | undefined;
+  undeclared: 'error' | 'warn';
+  onWarning: (message: string) => void;
+  assets: AssetLoader | undefined;
+  /** Whether the registry has a ResourceResolver (directives and resource blocks need one). */
+  resources: ResourceResolver | undefined;
+  /** The rendered-size limit: static text over it can never render (a definition error). Default 1 MiB. */
+  maxRenderedBytes?: number;
+  /** Text-only plans shared between prompts with the same roles and templates (keyed by their first template). */
+  plans?: WeakMap<CompiledTemplate, TemplatePlan | TemplatePlan[]>;
+}
+
+/** @internal Everything a render needs from its registry. */
+export interface RenderEnvironment {
+  resources: ResourceResolver | undefined;
+  assets: AssetLoader | undefined;
+  limits: RenderLimits;
+  onResourceError: ResourceErrorMode;
+}
+
+/** @internal A definition compiled for serving. Immutable; a replace creates a new one. */
+export interface CompiledPrompt {
+  readonly name: string;
+  readonly definition: PromptDefinition;
+  /** The frozen entry for prompts/list. */
+  readonly listing: Prompt;
+  readonly validator: CompiledArgumentValidator;
+  /** The declared argument of that name, if any. */
+  argument(name: string): PromptArgumentDefinition | undefined;
+  /** Renders validated arguments into a result (throws PromptError). */
+  render(args: Record<string, unknown>, context: RenderContext, env: RenderEnvironment): GetPromptResult | Promise<GetPromptResult>;
+  /** Releases shared compiled templates and validators. */
+  release(): void;
+}
+
+function declaredNames(def: PromptDefinition, properties: Readonly<Record<string, unknown>>): Set<string> {
+  const names = new Set<string>();
+  for (const a of def.arguments ?? []) names.add(a.name);
+  for (const k of Object.keys(properties)) names.add(k);
+  return names;
+}
+
+/** Declared arguments that may be arrays or objects (a schema saying nothing about the type counts). */
+function iterableNames(def: PromptDefinition, properties: Readonly<Record<string, unknown>>): Set<string> {
+  const names = new Set<string>();
+  for (const a of def.arguments ?? []) if (a.type === 'array' || a.type === 'object') names.add(a.name);
+  for (const [name, p] of Object.entries(properties)) {
+    const type = isRecord(p) ? p['type'] : undefined;
+    const types = typeof type === 'string' ? [type] : Array.isArray(type) ? type : ['array'];
+    if (types.includes('array') || types.includes('object')) names.add(name);
+  }
+  return names;
+}
+
+/** An argument the inputSchema forbids would be listed yet refused on every request: a definition error. */
+function checkDeclaredAgainstSchema(
+  def: PromptDefinition,
+  properties: Readonly<Record<string, unknown>>,
+  env: CompileEnvironment,
+  source: string | undefined,
+): void {
+  const schema = def.inputSchema;
+  if (schema === undefined || def.arguments === undefined) return;
+  const extras = schema['additionalProperties'];
+  const rejectsExtras = extras === false || (extras === undefined && env.validation.extraArguments === 'reject');
+  if (!rejectsExtras) return;
+  const problems = def.arguments
+    .map((a, i) => ({ a, i }))
+    .filter(({ a }) => !Object.hasOwn(properties, a.name))
+    .map(({ a, i }) => ({
+      path: `/arguments/${i}/name`,
+      message: `argument '${a.name}' is declared but the inputSchema rejects it (not among its properties, and extra arguments are rejected)`,
+    }));
+  if (problems.length > 0) {
+    throw createDefinitionError(problems, source === undefined ? { name: def.name } : { source, name: def.name });
+  }
+}
+
+/** Whether `value` survives JSON serialization unchanged in kind (no BigInt, cycle, function or symbol). */
+function isSerializable(value: unknown): boolean {
+  try {
+    return JSON.stringify(value) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** Compiles the templates of one definition, remembering what it acquired (released on failure or replace). */
+class PromptCompiler {
+  readonly acquired: CompiledTemplate[] = [];
+  readonly #declared: Set<string>;
+  readonly #iterable: Set<string>;
+
+  constructor(
+    readonly def: PromptDefinition,
+    readonly env: CompileEnvironment,
+    readonly source: string | undefined,
+    properties: Readonly<Record<string, unknown>>,
+  ) {
+    this.#declared = declaredNames(def, properties);
+    this.#iterable = iterableNames(def, properties);
+  }
+
+  template(text: string, pointer: string): CompiledTemplate {
+    const tpl = this.env.templates.acquire(typeof text === 'string' ? wellFormed(text) : text, {
+      pointer,
+      source: this.source,
+      declaredArguments: this.#declared,
+      iterableArguments: this.#iterable,
+      undeclared: this.env.undeclared,
+      onWarning: this.env.onWarning,
+      partials: this.env.partials,
+    });
+    this.acquired.push(tpl);
+    return tpl;
+  }
+
+  optionalTemplate(text: string | undefined, pointer: string): CompiledTemplate | undefined {
+    return text === undefined ? undefined : this.template(text, pointer);
+  }
+
+  definitionError(path: string, message: string): never {
+    const def = this.def;
+    throw createDefinitionError([{ path, message }], this.source === undefined ? { name: def.name } : { source: this.source, name: def.name });
+  }
+
+  meta(meta: Record<string, unknown> | undefined, pointer: string): Record<string, unknown> | undefined {
+    if (meta !== undefined && !isSerializable(meta)) this.definitionError(pointer, '_meta must be JSON (no BigInt, cycle or function)');
+    return meta;
+  }
+
+  content(content: ContentTemplate, pointer: string): CompiledContent {
+    if (typeof content === 'string') return { kind: 'text', text: this.template(content, pointer), meta: undefined };
+    const meta = this.meta(content._meta, `${pointer}/_meta`);
+    switch (content.type) {
+      case 'text':
+        return { kind: 'text', text: this.template(content.text, `${pointer}/text`), meta };
+      case 'image':
+      case 'audio':
+        return {
+          kind: 'media',
+          type: content.type,
+          data: this.optionalTemplate(content.data, `${pointer}/data`),
+          path: this.optionalTemplate(content.path, `${pointer}/path`),
+          mimeType: this.template(content.mimeType, `${pointer}/mimeType`),
+          meta,
+        };
+      case 'resource':
+        return {
+          kind: 'resource',
+          uri: this.template(content.uri, `${pointer}/uri`),
+          mimeType: this.optionalTemplate(content.mimeType, `${pointer}/mimeType`),
+          meta,
+        };
+      case 'resource_link':
+        return {
+          kind: 'link',
+          uri: this.template(content.uri, `${pointer}/uri`),
+          name: this.template(content.name, `${pointer}/name`),
+          title: this.optionalTemplate(content.title, `${pointer}/title`),
+          description: this.optionalTemplate(content.description, `${pointer}/description`),
+          mimeType: this.optionalTemplate(content.mimeType, `${pointer}/mimeType`),
+          meta,
+        };
+    }
+  }
+
+  plan(messages: NonNullable<PromptDefinition['messages']>): TemplatePlan {
+    const env = this.env;
+    const compiled = messages.map((m, i) => ({ role: m.role, content: this.content(m.content, `/messages/${i}/content`) }));
+    const plan: TemplatePlan = {
+      messages: compiled,
+      directiveTemplates: withDirectives(this.acquired),
+      embedded: compiled.filter((m) => m.content.kind === 'resource').length,
+      textOnly: compiled.every((m) => m.content.kind === 'text'),
+    };
+    if (env.resources === undefined) {
+      const i = compiled.findIndex((m) => m.content.kind === 'resource');
+      const needs = `needs the registry's \`resources\` option (a ResourceResolver)`;
+      if (i !== -1) this.definitionError(`/messages/${i}/content/uri`, `a resource block ${needs}`);
+      const first = plan.directiveTemplates[0]?.resourceDirectives[0];
+      if (first !== undefined) this.definitionError('/messages', `the directive {{resource:${first}}} ${needs}`);
+    }
+    compiled.forEach((m, i) => {
+      if (m.content.kind === 'media' && m.content.path !== undefined && env.assets === undefined) {
+        this.definitionError(
+          `/messages/${i}/content/path`,
+          `an ${m.content.type} path needs the registry's \`assets\` option (mcp-prompt-kit/fs provides a file loader)`,
+        );
+      }
+    });
+    this.checkStaticSize(compiled);
+    return this.shared(plan);
+  }
+
+  /** An equal text-only plan already in use (same roles, same shared templates, no _meta), else this one. */
+  shared(plan: TemplatePlan): TemplatePlan {
+    const first = this.acquired[0];
+    if (!plan.textOnly || first === undefined || this.acquired.length !== plan.messages.length) return plan;
+    if (plan.messages.some((m) => m.content.kind !== 'text' || m.content.meta !== undefined)) return plan;
+    const plans = (this.env.plans ??= new WeakMap());
+    const known = plans.get(first);
+    const candidates = known === undefined ? [] : Array.isArray(known) ? known : [known];
+    const textOf = (content: CompiledContent): unknown => (content as { text: unknown }).text;
+    const same = candidates.find(
+      (p) =>
+        p.messages.length === plan.messages.length &&
+        p.messages.every((m, i) => m.role === plan.messages[i]!.role && textOf(m.content) === textOf(plan.messages[i]!.content)),
+    );
+    if (same !== undefined) return same;
+    const owned: TemplatePlan = { ...plan, templates: this.acquired };
+    if (known === undefined) plans.set(first, owned);
+    else if (candidates.length < 16) plans.set(first, [...candidates, owned]);
+    return owned;
+  }
+
+  /** Static text that alone exceeds the rendered-size limit could never render: say so now, not on every get. */
+  checkStaticSize(messages: TemplatePlan['messages']): void {
+    const max = this.env.maxRenderedBytes ?? 1_048_576;
+    const description = this.def.description;
+    let total = description === undefined ? 0 : utf8ByteLength(description);
+    if (total > max) this.definitionError('/description', `the description is over the ${max}-byte rendered-size limit`);
+    messages.forEach((m, i) => {
+      const c = m.content;
+      if (c.kind !== 'text' || !c.text.isStatic) return;
+      const bytes = utf8ByteLength(c.text.source);
+      total += bytes;
+      if (bytes > max) this.definitionError(`/messages/${i}/content`, `the text is over the ${max}-byte rendered-size limit`);
+    });
+    if (total > max) this.definitionError('/messages', `the static texts together are over the ${max}-byte rendered-size limit`);
+  }
+}
+
+const NO_TEMPLATES: readonly CompiledTemplate[] = Object.freeze([]);
+
+/** The templates with resource directives; one shared empty array for the common case. */
+function withDirectives(templates: readonly CompiledTemplate[]): readonly CompiledTemplate[] {
+  return templates.some((tpl) => tpl.resourceDirectives.length > 0)
+    ? templates.filter((tpl) => tpl.resourceDirectives.length > 0)
+    : NO_TEMPLATES;
+}
+
+/**
+ * @internal Compiles a parsed definition. Throws INVALID_PROMPT_DEFINITION (template errors with pointer, line and
+ * column); on failure nothing stays acquired.
+ */
+export function compilePrompt(def: PromptDefinition, env: CompileEnvironment, source?: string): CompiledPrompt {
+  const properties = schemaProperties(def);
+  const compiler = new PromptCompiler(def, env, source, properties);
+  let validator: CompiledArgumentValidator | undefined;
+  try {
+    compiler.meta(def._meta, '/_meta');
+    const plan = def.messages === undefined ? undefined : compiler.plan(def.messages);
+    if (plan === undefined && def.description !== undefined) compiler.checkStaticSize([]);
+    checkDeclaredAgainstSchema(def, properties, env, source);
+    validator = env.validators.compile(def.arguments, def.inputSchema, env.validation);
+    // Broken schemas and defaults fail here, at registration (cheap: no ajv compile, nothing for the fast path).
+    validator.check();
+    // A shared plan holds the same templates this compile acquired, in order: its list stands in for ours.
+    const acquired = plan?.templates ?? compiler.acquired;
+    return new ServedPrompt(def, promptListing(def), validator, plan, acquired, env.templates);
+  } catch (error) {
+    for (const tpl of compiler.acquired) env.templates.release(tpl);
+    validator?.release();
+    throw error;
+  }
+}
+
+/** One class for every compiled prompt: methods live on the prototype, so 10,000 prompts allocate no closures. */
+class ServedPrompt implements CompiledPrompt {
+  readonly name: string;
+  #released = false;
+
+  constructor(
+    readonly definition: PromptDefinition,
+    readonly listing: Prompt,
+    readonly validator: CompiledArgumentValidator,
+    private readonly plan: TemplatePlan | undefined,
+    private readonly acquired: readonly CompiledTemplate[],
+    private readonly templates: TemplateCache,
+  ) {
+    this.name = definition.name;
+  }
+
+  argument(name: string): PromptArgumentDefinition | undefined {
+    const args = this.definition.arguments;
+    if (args !== undefined) for (const a of args) if (a.name === name) return a;
+    return undefined;
+  }
+
+  render(args: Record<string, unknown>, context: RenderContext, env: RenderEnvironment): GetPromptResult | Promise<GetPromptResult> {
+    const plan = this.plan;
+    if (plan === undefined) return renderProgrammatic(this.definition, args, context, env);
+    return renderTemplates(this.name, this.definition.description, plan, args, context, env);
+  }
+
+  release(): void {
+    if (this.#released) return;
+    this.#released = true;
+    for (const tpl of this.acquired) this.templates.release(tpl);
+    this.validator.release();
+  }
+}
+
+/** @internal Validates arguments with a compiled prompt's validator; throws the mapped PromptError. */
+export function validateArguments(prompt: CompiledPrompt, provided: unknown): Record<string, unknown> {
+  const result = prompt.validator.validate(provided);
+  if (!result.ok) throw argumentFailureToPromptError(result.error);
+  return result.arguments;
+}

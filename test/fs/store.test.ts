@@ -1,0 +1,150 @@
+import { readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PromptRegistry, syncRegistry } from '../../src/index.js';
+import type { RegistryChangeEvent, StoreChangeEvent } from '../../src/index.js';
+import { createDirectoryPromptStore } from '../../src/fs/index.js';
+import { describeStoreContract, nextEvent, prompt } from '../stores/contract.js';
+import { tempDir, writeFiles } from './temp.js';
+
+describeStoreContract(
+  'directory source',
+  async () => {
+    const dir = await tempDir();
+    const store = createDirectoryPromptStore(dir, { debounceMs: 20 });
+    return {
+      store,
+      corrupt: async (name) => writeFile(join(dir, `${name}.json`), JSON.stringify({ name, messages: [{ role: 'system', content: 'x' }] })),
+      close: () => store.close(),
+    };
+  },
+  { versions: 'single', corruptible: true, eventTimeoutMs: 5_000 },
+);
+
+const yaml = (name: string, text: string) => `name: ${name}\nmessages:\n  - role: user\n    content: ${text}\n`;
+
+describe('the directory source', () => {
+  it('serves every format at version 1, the first file in sort order winning a name', async () => {
+    const dir = await tempDir();
+    await writeFiles(dir, {
+      'a.json': JSON.stringify(prompt('greet', 'from json')),
+      'b/greet.yaml': yaml('greet', 'from yaml'),
+      'c.md': '---\nname: note\n---\nRemember {{who}}\n',
+    });
+    const store = createDirectoryPromptStore(dir);
+    expect((await store.list()).map((e) => [e.name, e.version, e.definition.messages[0]?.content])).toEqual([
+      ['greet', 1, { type: 'text', text: 'from json' }],
+      ['note', 1, { type: 'text', text: 'Remember {{who}}' }],
+    ]);
+  });
+
+  it('writes a new prompt as <name>.json and an edit into the file that defines it, in its format', async () => {
+    const dir = await tempDir();
+    await writeFiles(dir, { 'sub/review.yaml': yaml('review', 'old'), 'note.md': '---\nname: note\n---\nold note\n' });
+    const store = createDirectoryPromptStore(dir);
+    await store.put(prompt('fresh'));
+    await store.put(prompt('review', 'Review {{who}}'));
+    await store.put(prompt('note', 'New note for {{who}}'));
+    expect((await readdir(dir)).sort()).toEqual(['fresh.json', 'note.md', 'sub']);
+    expect(JSON.parse(await readFile(join(dir, 'fresh.json'), 'utf8'))).toMatchObject({ name: 'fresh' });
+    expect(await readFile(join(dir, 'sub/review.yaml'), 'utf8')).toMatch(/^name: review\n/);
+    expect(await readFile(join(dir, 'note.md'), 'utf8')).toMatch(/^---\nname: note\n[\s\S]*---\nNew note for \{\{who\}\}\n$/);
+    expect((await store.get('review'))?.definition.messages[0]?.content).toEqual({ type: 'text', text: 'Review {{who}}' });
+    expect((await store.get('note'))?.definition.messages[0]?.content).toEqual({ type: 'text', text: 'New note for {{who}}' });
+  });
+
+  it('keeps what a Markdown body cannot hold (several messages, an assistant turn) in the front matter', async () => {
+    const dir = await tempDir();
+    await writeFiles(dir, { 'note.md': '---\nname: note\n---\nold note\n' });
+    const store = createDirectoryPromptStore(dir);
+    const turns = {
+      name: 'note',
+      messages: [
+        { role: 'user' as const, content: 'Hi' },
+        { role: 'assistant' as const, content: 'Hello' },
+      ],
+    };
+    const saved = await store.put(turns);
+    expect(saved.definition.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(await store.get('note')).toEqual(saved);
+    expect(await readFile(join(dir, 'note.md'), 'utf8')).toMatch(/^---\nname: note\nmessages:\n[\s\S]*text: Hello\n---\n$/);
+  });
+
+  it('refuses a definition the loader would refuse and leaves the file as it was', async () => {
+    const dir = await tempDir();
+    await writeFiles(dir, { 'big.yaml': yaml('big', 'small') });
+    const store = createDirectoryPromptStore(dir, { limits: { maxTemplateBytes: 100 } });
+    await expect(store.put(prompt('big', 'x'.repeat(200)))).rejects.toMatchObject({ code: 'INVALID_PROMPT_DEFINITION' });
+    expect(await readFile(join(dir, 'big.yaml'), 'utf8')).toBe(yaml('big', 'small'));
+    expect(await readdir(dir)).toEqual(['big.yaml']);
+  });
+
+  it('logs the file and the reason when a prompt cannot be served', async () => {
+    const dir = await tempDir();
+    await writeFiles(dir, { 'broken.json': '{\n  "name": "broken",\n  "messages": [\n' });
+    const logged: Record<string, unknown>[] = [];
+    const store = createDirectoryPromptStore(dir, { logger: { error: (fields) => logged.push(fields) } });
+    await expect(store.get('broken')).rejects.toMatchObject({ code: 'INTERNAL_ERROR' });
+    expect(logged).toEqual([
+      {
+        event: 'prompt_store_invalid_file',
+        prompt: 'broken',
+        file: join(dir, 'broken.json'),
+        reason: `${join(dir, 'broken.json')}:4:1: invalid JSON: unexpected end of the file: a value is missing`,
+      },
+    ]);
+  });
+
+  it('reports edits by other writers (an atomic save, a delete) to watchers', async () => {
+    const dir = await tempDir();
+    await writeFiles(dir, { 'a.yaml': yaml('a', 'one'), 'b.yaml': yaml('b', 'two') });
+    const store = createDirectoryPromptStore(dir, { debounceMs: 20 });
+    const events: StoreChangeEvent[] = [];
+    const unwatch = store.watch((e) => events.push(e));
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the baseline
+    const put = nextEvent<StoreChangeEvent>(store.watch.bind(store), (e) => e.type === 'put' && e.name === 'a', 5_000);
+    await writeFile(join(dir, '.a.yaml.tmp'), yaml('a', 'saved'));
+    await rename(join(dir, '.a.yaml.tmp'), join(dir, 'a.yaml'));
+    await put;
+    const deleted = nextEvent<StoreChangeEvent>(store.watch.bind(store), (e) => e.type === 'delete', 5_000);
+    await rm(join(dir, 'b.yaml'));
+    expect(await deleted).toEqual({ type: 'delete', name: 'b' });
+    expect(events).toEqual([
+      { type: 'put', name: 'a', version: 1 },
+      { type: 'delete', name: 'b' },
+    ]);
+    unwatch();
+    await store.close();
+  });
+
+  it('never loses an edit made while watching starts: it is reported as a put, or as a reset to read everything again', async () => {
+    const dir = await tempDir();
+    await writeFiles(dir, { 'a.yaml': yaml('a', 'one') });
+    const store = createDirectoryPromptStore(dir, { debounceMs: 20 });
+    try {
+      const seen = nextEvent<StoreChangeEvent>(store.watch.bind(store), (e) => e.type === 'reset' || (e.type === 'put' && e.name === 'a'), 5_000);
+      await writeFile(join(dir, 'a.yaml'), yaml('a', 'two'));
+      await seen;
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('keeps a registry in step with edits made by hand, through syncRegistry', async () => {
+    const dir = await tempDir();
+    await writeFiles(dir, { 'greet.yaml': yaml('greet', 'Hello') });
+    const store = createDirectoryPromptStore(dir, { debounceMs: 20 });
+    const registry = new PromptRegistry();
+    const sync = await syncRegistry(store, registry, { batchMs: 0 });
+    try {
+      expect(registry.definitions().map((d) => d.name)).toEqual(['greet']);
+      const changed = nextEvent<RegistryChangeEvent>(registry.onChange.bind(registry), (e) => e.names.includes('greet'), 5_000);
+      await writeFile(join(dir, 'greet.yaml'), yaml('greet', 'Good morning'));
+      await changed;
+      expect((await registry.getPrompt('greet')).messages[0]?.content).toEqual({ type: 'text', text: 'Good morning' });
+    } finally {
+      sync.close();
+      await store.close();
+    }
+  });
+});

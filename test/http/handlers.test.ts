@@ -1,0 +1,107 @@
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createExampleFunctions, createExampleRegistry } from '../../examples/functions/app.js';
+import { createFetchHandler, createNodeHandler } from '../../src/http/index.js';
+import { PromptRegistry } from '../../src/registry.js';
+import { HTTP_CASES } from './cases.js';
+import { SERVER_KINDS, startServer } from './servers.js';
+import type { RunningServer, ServerKind } from './servers.js';
+
+async function send(base: string, c: { method: string; path: string; contentType?: string; body?: string | Uint8Array }) {
+  const headers: Record<string, string> = {};
+  if (c.contentType !== undefined) headers['content-type'] = c.contentType;
+  const response = await fetch(`${base}${c.path}`, { method: c.method, headers, ...(c.body === undefined ? {} : { body: c.body as BodyInit }) });
+  return { status: response.status, headers: response.headers, text: await response.text() };
+}
+
+describe.each(SERVER_KINDS)('HTTP routes on %s', (kind: ServerKind) => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer(kind, { prompts: createExampleRegistry(), functions: createExampleFunctions() });
+  });
+  afterAll(() => server.close());
+
+  const cases = HTTP_CASES.filter((c) => !(kind === 'express' && c.path === '/nothing/here'));
+  it.each(cases.map((c) => [c.title, c] as const))('%s', async (_title, c) => {
+    const response = await send(server.base, c);
+    expect(response.status).toBe(c.status);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    const body = JSON.parse(response.text) as Record<string, unknown>;
+    if (c.text !== undefined) expect(response.text).toBe(c.text);
+    c.check?.(body);
+    if (c.status >= 400) expect(typeof body['error']).toBe('string');
+    if (c.allow !== undefined) expect(response.headers.get('allow')).toBe(c.allow);
+    expect(Object.prototype).not.toHaveProperty('polluted');
+  });
+});
+
+describe('HTTP handlers', () => {
+  it('follows nextCursor through GET /prompts?cursor=', async () => {
+    const registry = new PromptRegistry({ pageSize: 2 });
+    registry.add(['a', 'b', 'c'].map((name) => ({ name, messages: [{ role: 'user' as const, content: name }] })));
+    const server = await startServer('node:http', registry);
+    try {
+      const first = JSON.parse((await send(server.base, { method: 'GET', path: '/prompts' })).text) as { result: { prompts: { name: string }[]; nextCursor: string } };
+      expect(first.result.prompts.map((p) => p.name)).toEqual(['a', 'b']);
+      const next = JSON.parse((await send(server.base, { method: 'GET', path: `/prompts?cursor=${encodeURIComponent(first.result.nextCursor)}` })).text);
+      expect(next).toEqual({ result: { prompts: [{ name: 'c' }] } });
+      const forged = await send(server.base, { method: 'GET', path: '/prompts?cursor=forged' });
+      expect([forged.status, forged.text]).toEqual([400, '{"error":"Invalid cursor"}']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('hands routes it does not own to Express through next()', async () => {
+    const server = await startServer('express', { functions: createExampleFunctions() });
+    try {
+      expect(JSON.parse((await send(server.base, { method: 'GET', path: '/health' })).text)).toEqual({ ok: true });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('documents the Express mount path in the OpenAPI paths it serves', async () => {
+    const server = await startServer('express', { functions: createExampleFunctions() });
+    try {
+      const doc = JSON.parse((await send(server.base, { method: 'GET', path: '/openapi.json' })).text) as { paths: Record<string, unknown> };
+      expect(Object.keys(doc.paths)).toContain('/api/functions/Add');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('answers a body that drips in slower than bodyTimeoutMs with 408', async () => {
+    const server = await startServer('node:http', { functions: createExampleFunctions() }, { bodyTimeoutMs: 200 });
+    try {
+      const url = new URL(`${server.base}/functions/Add`);
+      const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': '100' } }, (res) => {
+          let data = '';
+          res.on('data', (d: Buffer) => (data += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text: data }));
+        });
+        req.on('error', reject);
+        req.write('{"x":'); // and nothing more
+      });
+      expect(status).toBe(408);
+      expect(text).toBe('{"error":"Request body timed out"}');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('logs a 500 with the route and error class only, never the body', async () => {
+    const logs: Record<string, unknown>[] = [];
+    const registry = new PromptRegistry();
+    registry.add({ name: 'boom', arguments: [{ name: 'secret' }], render: () => { throw new Error('exploded with SECRET-1'); } });
+    const handle = createFetchHandler(registry, { logger: { error: (fields) => logs.push(fields) } });
+    const response = await handle(new Request('http://x/prompts/boom', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"secret":"SECRET-2"}' }));
+    expect([response.status, await response.text()]).toEqual([500, '{"error":"Internal error"}']);
+    expect(JSON.stringify(logs)).not.toMatch(/SECRET/);
+  });
+
+  it('refuses a source it cannot serve when created', () => {
+    expect(() => createNodeHandler({} as never)).toThrow(/source must be a PromptRegistry, a FunctionRegistry/);
+  });
+});

@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import { PromptError } from '../../src/errors.js';
+import { createFileResourceResolver } from '../../src/fs/resolver.js';
+import { attachResources } from '../../src/mcp/resources.js';
+import type { ListedResource, ResourceSource } from '../../src/mcp/resources.js';
+import { tempDir, writeFiles } from '../fs/temp.js';
+import { CLIENT_KINDS, createTestClient, linkedPair, waitFor, wireError } from './fixtures/clients.js';
+import type { ClientKind, TestClient } from './fixtures/clients.js';
+import { SERVER_KINDS, createTestServer } from './fixtures/servers.js';
+import type { ServerKind } from './fixtures/servers.js';
+
+interface Pair {
+  client: TestClient;
+  attached: ReturnType<typeof attachResources>;
+  close(): Promise<void>;
+}
+
+async function connect(
+  serverKind: ServerKind,
+  clientKind: ClientKind,
+  source: ResourceSource,
+  options: Parameters<typeof attachResources>[2] = {},
+): Promise<Pair> {
+  const server = createTestServer(serverKind);
+  const attached = attachResources(server.attachable, source, options);
+  const client = createTestClient(clientKind);
+  const [clientSide, serverSide] = linkedPair(clientKind);
+  await server.connect(serverSide);
+  await client.connect(clientSide);
+  return { client, attached, close: async () => (await client.close(), await server.close()) };
+}
+
+function memorySource(entries: readonly ListedResource[]): ResourceSource {
+  return {
+    listResources: () => entries,
+    readResource: (uri) => {
+      if (!entries.some((e) => e.uri === uri)) throw new PromptError('RESOURCE_NOT_FOUND', `Resource not found: ${uri}`);
+      return { contents: [{ uri, mimeType: 'text/plain', text: `text of ${uri}` }] };
+    },
+  };
+}
+
+const pairings = SERVER_KINDS.flatMap((s) => CLIENT_KINDS.filter((c) => s.startsWith(c)).map((c) => [s, c] as const));
+
+describe.each(pairings)('attachResources on %s with a %s client', (serverKind, clientKind) => {
+  it('lists and reads the documents of a file resource resolver', async () => {
+    const docs = await tempDir();
+    await writeFiles(docs, { 'patterns/retry.md': '# Retry\n', 'adr/001.md': 'Use JSON.\n' });
+    const resolver = createFileResourceResolver({ roots: { architecture: docs } });
+    const pair = await connect(serverKind, clientKind, resolver);
+    try {
+      expect(pair.client.serverCapabilities()?.['resources']).toEqual({ listChanged: true });
+      const listed = (await pair.client.raw('resources/list', {})) as { resources: ListedResource[] };
+      expect(listed.resources.map((r) => [r.uri, r.mimeType])).toEqual([
+        ['architecture://adr/001.md', 'text/markdown'],
+        ['architecture://patterns/retry.md', 'text/markdown'],
+      ]);
+      const read = await pair.client.readResource('architecture://patterns/retry.md');
+      expect(read.contents[0]?.text).toBe('# Retry\n');
+    } finally {
+      await pair.close();
+    }
+  });
+
+  it('answers a document outside the root and an unknown one with -32602 through the error table', async () => {
+    const docs = await tempDir();
+    await writeFiles(docs, { 'a.md': 'a' });
+    const pair = await connect(serverKind, clientKind, createFileResourceResolver({ roots: { architecture: docs } }));
+    try {
+      const denied = await wireError(pair.client.readResource('architecture://../etc/passwd'));
+      expect(denied.code).toBe(-32602);
+      const missing = await wireError(pair.client.readResource('architecture://nope.md'));
+      expect(missing).toMatchObject({ code: -32602, message: 'Resource not found: architecture://nope.md' });
+    } finally {
+      await pair.close();
+    }
+  });
+});
+
+describe('attachResources', () => {
+  it('pages resources/list in URI order with cursors that follow the last URI', async () => {
+    const entries = Array.from({ length: 25 }, (_, i) => ({ uri: `doc://${String(24 - i).padStart(2, '0')}`, name: `d${i}` }));
+    const pair = await connect('v2-server', 'v2', memorySource(entries), { pageSize: 10 });
+    try {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const page = (await pair.client.raw('resources/list', cursor === undefined ? {} : { cursor })) as {
+          resources: ListedResource[];
+          nextCursor?: string;
+        };
+        seen.push(...page.resources.map((r) => r.uri));
+        cursor = page.nextCursor;
+        pages++;
+      } while (cursor !== undefined);
+      expect(pages).toBe(3);
+      expect(seen).toEqual(entries.map((e) => e.uri).sort());
+    } finally {
+      await pair.close();
+    }
+  });
+
+  it('rejects a forged cursor and a non-string uri with -32602', async () => {
+    const pair = await connect('v1-server', 'v1', memorySource([{ uri: 'doc://a', name: 'a' }]));
+    try {
+      expect(await wireError(pair.client.raw('resources/list', { cursor: 'forged.x' }))).toMatchObject({
+        code: -32602,
+        message: 'Invalid cursor',
+      });
+      expect(await wireError(pair.client.raw('resources/read', { uri: 5 }))).toMatchObject({
+        code: -32602,
+        message: 'params.uri must be a string',
+      });
+      const long = await wireError(pair.client.raw('resources/read', { uri: 'x'.repeat(100_000) }));
+      expect(long.code).toBe(-32602);
+      expect(long.message.length).toBeLessThan(100);
+    } finally {
+      await pair.close();
+    }
+  });
+
+  it('answers a failing source with a generic -32603 and logs the uri, not the error message', async () => {
+    const logs: Record<string, unknown>[] = [];
+    const source: ResourceSource = {
+      listResources: () => [],
+      readResource: () => {
+        throw new Error('secret path /home/me/.ssh');
+      },
+    };
+    const pair = await connect('v2-mcp', 'v2', source, { logger: { error: (fields) => logs.push(fields) } });
+    try {
+      expect(await wireError(pair.client.readResource('doc://x'))).toEqual({ code: -32603, message: 'Internal error' });
+      expect(logs).toEqual([{ event: 'mcp_request_failed', method: 'resources/read', error: 'Error', uri: 'doc://x' }]);
+    } finally {
+      await pair.close();
+    }
+  });
+
+  it('sends resources list_changed on request and stops serving after detach', async () => {
+    const server = createTestServer('v1-mcp');
+    const attached = attachResources(server.attachable, memorySource([{ uri: 'doc://a', name: 'a' }]));
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { ResourceListChangedNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    const client = new Client({ name: 't', version: '1' });
+    let changed = 0;
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => {
+      changed++;
+    });
+    const [clientSide, serverSide] = linkedPair('v1');
+    await server.connect(serverSide);
+    await client.connect(clientSide as Parameters<typeof client.connect>[0]);
+    try {
+      attached.listChanged();
+      await waitFor(() => changed === 1);
+      attached.detach();
+      expect((await wireError(client.listResources())).code).toBe(-32601);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
+
+  it('refuses a page size outside 1 to 10000', () => {
+    const server = createTestServer('v2-server');
+    expect(() => attachResources(server.attachable, memorySource([]), { pageSize: 0 })).toThrow(RangeError);
+  });
+});

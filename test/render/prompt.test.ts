@@ -1,0 +1,283 @@
+import { describe, expect, it } from 'vitest';
+import { GetPromptResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { PromptRegistry } from '../../src/registry.js';
+import type { PromptRegistryOptions } from '../../src/registry.js';
+import type { ResourceResolver } from '../../src/resources.js';
+import { createMemoryResourceResolver } from '../../src/render/index.js';
+import { rejectionOf, thrownBy } from '../support/errors.js';
+
+type LogEntry = Record<string, unknown> & { message: string };
+
+function logged(options: PromptRegistryOptions = {}): { logs: LogEntry[]; registry: PromptRegistry } {
+  const logs: LogEntry[] = [];
+  const sink = (fields: Record<string, unknown>, message: string): void => {
+    logs.push({ ...fields, message });
+  };
+  return { logs, registry: new PromptRegistry({ ...options, logger: { error: sink, warn: sink, info: sink, debug: sink } }) };
+}
+
+const never = <T>(): Promise<T> => new Promise<T>(() => {});
+const items = (n: number, f: (i: number) => unknown = (i) => i): unknown[] => Array.from({ length: n }, (_, i) => f(i));
+
+describe('rendering stops at the rendered-size limit while it renders', () => {
+  it('ends nested sections over two 5,000-item arrays with LIMIT_EXCEEDED (-32602)', async () => {
+    const registry = new PromptRegistry();
+    registry.add({
+      name: 'grid',
+      arguments: [{ name: 'rows', type: 'array' }, { name: 'cols', type: 'array' }, { name: 'cell' }],
+      messages: [{ role: 'user', content: '{{#rows}}{{#cols}}{{cell}}{{/cols}}{{/rows}}' }],
+    });
+    const args = { rows: items(5000), cols: items(5000), cell: 'abcd' };
+    const error = await rejectionOf(registry.getPrompt('grid', args));
+    expect(error.code).toBe('LIMIT_EXCEEDED');
+    expect(error.toJsonRpcError()).toEqual({
+      code: -32602,
+      message: 'Rendered prompt exceeds 1048576 bytes',
+      data: { limit: 'maxRenderedBytes', max: 1048576 },
+    });
+  });
+
+  it('bounds sections with empty bodies over huge arrays by counting repetitions', async () => {
+    const registry = new PromptRegistry();
+    registry.add({
+      name: 'empty',
+      arguments: [{ name: 'rows', type: 'array' }, { name: 'cols', type: 'array' }],
+      messages: [{ role: 'user', content: 'x{{#rows}}{{#cols}}{{/cols}}{{/rows}}' }],
+    });
+    const error = await rejectionOf(registry.getPrompt('empty', { rows: items(5000), cols: items(5000) }));
+    expect(error.code).toBe('LIMIT_EXCEEDED');
+    expect(error.message).toBe('Template sections repeat more than 1048576 times in one render');
+  });
+
+  it('counts the text of partials against the same budget', async () => {
+    const registry = new PromptRegistry({ partials: { row: '{{#cols}}{{cell}}{{/cols}}' } });
+    registry.add({
+      name: 'partial-grid',
+      arguments: [{ name: 'rows', type: 'array' }, { name: 'cols', type: 'array' }, { name: 'cell' }],
+      messages: [{ role: 'user', content: '{{#rows}}{{> row}}{{/rows}}' }],
+    });
+    const error = await rejectionOf(registry.getPrompt('partial-grid', { rows: items(5000), cols: items(5000), cell: 'ab' }));
+    expect(error.code).toBe('LIMIT_EXCEEDED');
+  });
+
+  it('counts resource link fields and embedded resources against the same budget', async () => {
+    const big = 'r'.repeat(600_000);
+    const registry = new PromptRegistry({ resources: createMemoryResourceResolver({ 'docs://big': big }) });
+    registry.add({
+      name: 'link',
+      arguments: [{ name: 'rows', type: 'array' }, { name: 'cols', type: 'array' }],
+      messages: [
+        { role: 'user', content: { type: 'resource_link', uri: 'docs://x', name: 'x', title: '{{#rows}}{{#cols}}ab{{/cols}}{{/rows}}' } },
+      ],
+    });
+    registry.add({
+      name: 'two-blocks',
+      messages: [
+        { role: 'user', content: { type: 'resource', uri: 'docs://big' } },
+        { role: 'user', content: { type: 'resource', uri: 'docs://big' } },
+      ],
+    });
+    expect((await rejectionOf(registry.getPrompt('link', { rows: items(5000), cols: items(5000) }))).code).toBe('LIMIT_EXCEEDED');
+    expect((await rejectionOf(registry.getPrompt('two-blocks'))).code).toBe('LIMIT_EXCEEDED');
+  });
+
+  it('renders within the limit exactly as before', async () => {
+    const registry = new PromptRegistry();
+    registry.add({
+      name: 'grid',
+      arguments: [{ name: 'rows', type: 'array' }, { name: 'cols', type: 'array' }],
+      messages: [{ role: 'user', content: '{{#rows}}{{#cols}}{{.}}{{/cols}};{{/rows}}' }],
+    });
+    const result = await registry.getPrompt('grid', { rows: items(2), cols: ['a', 'b'] });
+    expect(result.messages[0]?.content).toEqual({ type: 'text', text: 'ab;ab;' });
+  });
+});
+
+describe('deeply nested argument values', () => {
+  it('answers -32602 for a deep array argument instead of overflowing the stack', async () => {
+    const registry = new PromptRegistry();
+    registry.add({ name: 'deep', arguments: [{ name: 'arr', type: 'array' }], messages: [{ role: 'user', content: '{{arr}}' }] });
+    const deep = `${'['.repeat(4999)}${']'.repeat(4999)}`;
+    const error = await rejectionOf(registry.getPrompt('deep', { arr: deep }));
+    expect(error.toJsonRpcError().code).toBe(-32602);
+  });
+});
+
+describe('waiting for resources and assets', () => {
+  const hanging: ResourceResolver = { read: () => never(), list: () => never() };
+
+  it('answers -32603 after the resource timeout and logs the directive URI, not argument values', async () => {
+    const { logs, registry } = logged({ resources: hanging, limits: { resourceTimeoutMs: 30 } });
+    registry.add({
+      name: 'adr',
+      arguments: [{ name: 'topic' }],
+      messages: [{ role: 'user', content: '{{topic}}: {{resource:architecture://adr/001}}' }],
+    });
+    const error = await rejectionOf(registry.getPrompt('adr', { topic: 'secret-topic-value' }));
+    expect(error.toJsonRpcError()).toEqual({ code: -32603, message: 'Internal error' });
+    const entry = logs.find((l) => l['event'] === 'prompt_failed');
+    expect(String(entry?.['detail'])).toContain('architecture://adr/001');
+    expect(String(entry?.['detail'])).toContain('30 ms resource timeout');
+    expect(JSON.stringify(logs)).not.toContain('secret-topic-value');
+  });
+
+  it('names the URI template of a resource block whose read never settles, never the rendered URI', async () => {
+    const { logs, registry } = logged({ resources: hanging, limits: { resourceTimeoutMs: 30 } });
+    registry.add({
+      name: 'doc',
+      arguments: [{ name: 'id' }],
+      messages: [{ role: 'user', content: { type: 'resource', uri: 'docs://{{id}}' } }],
+    });
+    expect((await rejectionOf(registry.getPrompt('doc', { id: 'private-id' }))).code).toBe('INTERNAL_ERROR');
+    const detail = String(logs.find((l) => l['event'] === 'prompt_failed')?.['detail']);
+    expect(detail).toContain('docs://{{id}}');
+    expect(JSON.stringify(logs)).not.toContain('private-id');
+  });
+
+  it('times out a glob listing and an asset loader that never settle', async () => {
+    const registry = new PromptRegistry({ resources: hanging, assets: { read: () => never() }, limits: { resourceTimeoutMs: 30 } });
+    registry.add([
+      { name: 'glob', messages: [{ role: 'user', content: '{{resource:docs://*}}' }] },
+      { name: 'image', messages: [{ role: 'user', content: { type: 'image', path: 'logo.png', mimeType: 'image/png' } }] },
+    ]);
+    expect((await rejectionOf(registry.getPrompt('glob'))).code).toBe('INTERNAL_ERROR');
+    const error = await rejectionOf(registry.getPrompt('image'));
+    expect(error.message).toContain("the image path template 'logo.png'");
+  });
+
+  it('stops waiting when the request is aborted, and aborts the signal the resolver got', async () => {
+    let seen: AbortSignal | undefined;
+    const registry = new PromptRegistry({
+      resources: { read: (_uri, context) => ((seen = context.signal), never()) },
+      limits: { resourceTimeoutMs: 60_000 },
+    });
+    registry.add({ name: 'adr', messages: [{ role: 'user', content: '{{resource:architecture://adr/001}}' }] });
+    const controller = new AbortController();
+    const pending = rejectionOf(registry.getPrompt('adr', {}, { signal: controller.signal }));
+    setTimeout(() => controller.abort(), 10);
+    const error = await pending;
+    expect(error.message).toContain('cancelled');
+    expect(seen?.aborted).toBe(true);
+  });
+
+  it('rejects a non-positive resource timeout when the registry is built', () => {
+    expect(() => new PromptRegistry({ limits: { resourceTimeoutMs: 0 } })).toThrow(/resourceTimeoutMs/);
+  });
+});
+
+describe('a template result is never malformed', () => {
+  it('answers -32603 and logs when an image data template renders text that is not base64', async () => {
+    const { logs, registry } = logged();
+    registry.add({
+      name: 'img',
+      arguments: [{ name: 'data' }],
+      messages: [{ role: 'user', content: { type: 'image', data: '{{data}}', mimeType: 'image/png' } }],
+    });
+    const error = await rejectionOf(registry.getPrompt('img', { data: 'not base64!' }));
+    expect(error.toJsonRpcError()).toEqual({ code: -32603, message: 'Internal error' });
+    expect(String(logs[0]?.['detail'])).toContain("image data template '{{data}}' did not render valid base64");
+    const ok = await registry.getPrompt('img', { data: 'iVBORw0KGgo=' });
+    expect(GetPromptResultSchema.parse(ok).messages[0]?.content).toEqual({ type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' });
+  });
+
+  it('answers -32603 for an empty mimeType and for an asset loader returning text that is not base64', async () => {
+    const registry = new PromptRegistry({ assets: { read: () => 'data:image/png;base64,xyz' } });
+    registry.add([
+      {
+        name: 'mime',
+        arguments: [{ name: 'type' }],
+        messages: [{ role: 'user', content: { type: 'audio', data: 'UklGRg==', mimeType: '{{type}}' } }],
+      },
+      { name: 'asset', messages: [{ role: 'user', content: { type: 'image', path: 'a.png', mimeType: 'image/png' } }] },
+    ]);
+    expect((await rejectionOf(registry.getPrompt('mime', { type: '' }))).code).toBe('INTERNAL_ERROR');
+    expect((await rejectionOf(registry.getPrompt('asset'))).code).toBe('INTERNAL_ERROR');
+  });
+
+  it('encodes asset bytes as base64 both SDK clients accept', async () => {
+    const registry = new PromptRegistry({ assets: { read: () => new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1]) } });
+    registry.add({ name: 'asset', messages: [{ role: 'user', content: { type: 'image', path: 'a.png', mimeType: 'image/png' } }] });
+    const result = GetPromptResultSchema.parse(await registry.getPrompt('asset'));
+    expect(result.messages[0]?.content).toMatchObject({ data: 'iVBORwE=' });
+  });
+
+  it('replaces lone surrogates in template text, and arguments holding them are refused before rendering', async () => {
+    const registry = new PromptRegistry();
+    registry.add({ name: 'echo', arguments: [{ name: 'text' }], messages: [{ role: 'user', content: 'odd \uDC00 {{text}}' }] });
+    expect((await registry.getPrompt('echo', { text: 'ok' })).messages[0]?.content).toEqual({ type: 'text', text: 'odd \uFFFD ok' });
+    expect((await rejectionOf(registry.getPrompt('echo', { text: 'a\uD800b' }))).toJsonRpcError().code).toBe(-32602);
+  });
+
+  it('replaces lone surrogates in descriptions, in results and in the listing', async () => {
+    const registry = new PromptRegistry();
+    registry.add({ name: 'described', description: 'odd \uD800', arguments: [{ name: 'a', description: '\uDC00' }], messages: [{ role: 'user', content: 'hi {{a}}' }] });
+    expect((await registry.getPrompt('described', { a: 'x' })).description).toBe('odd \uFFFD');
+    expect(registry.get('described')).toMatchObject({ description: 'odd \uFFFD', arguments: [{ name: 'a', description: '\uFFFD' }] });
+  });
+
+  it('replaces lone surrogates in rendered text and resource texts with U+FFFD', async () => {
+    const resources = createMemoryResourceResolver({ 'docs://odd': 'a\uD800b\uDC00c 😀' });
+    const registry = new PromptRegistry({ resources });
+    registry.add([
+      { name: 'directive', messages: [{ role: 'user', content: 'say {{resource:docs://odd}}' }] },
+      { name: 'block', messages: [{ role: 'user', content: { type: 'resource', uri: 'docs://odd' } }] },
+    ]);
+    const directive = await registry.getPrompt('directive');
+    expect(directive.messages[0]?.content).toEqual({ type: 'text', text: 'say a\uFFFDb\uFFFDc 😀' });
+    const block = await registry.getPrompt('block');
+    expect(block.messages[0]?.content).toMatchObject({ resource: { text: 'a\uFFFDb\uFFFDc 😀' } });
+  });
+});
+
+describe('definitions that can never render', () => {
+  it('rejects a static template or description over the rendered-size limit at registration', () => {
+    const registry = new PromptRegistry({ limits: { maxRenderedBytes: 100 } });
+    const template = thrownBy(() => registry.add({ name: 'big', messages: [{ role: 'user', content: 'x'.repeat(101) }] }));
+    expect(template.code).toBe('INVALID_PROMPT_DEFINITION');
+    expect(template.message).toContain('/messages/0/content');
+    const description = thrownBy(() =>
+      registry.add({ name: 'desc', description: 'é'.repeat(51), messages: [{ role: 'user', content: 'hi' }] }),
+    );
+    expect(description.message).toContain('/description');
+    registry.add({ name: 'fits', description: 'd'.repeat(50), messages: [{ role: 'user', content: 'x'.repeat(50) }] });
+    expect(registry.has('fits')).toBe(true);
+  });
+
+  it('rejects _meta that cannot be serialized at registration', () => {
+    const registry = new PromptRegistry();
+    const error = thrownBy(() =>
+      registry.add({ name: 'meta', messages: [{ role: 'user', content: { type: 'text', text: 'x', _meta: { n: 1n } } }] }),
+    );
+    expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
+  });
+
+  it('rejects a top-level {{.}}, which would render undeclared extra arguments', () => {
+    const registry = new PromptRegistry();
+    const error = thrownBy(() => registry.add({ name: 'dot', arguments: [{ name: 'a' }], messages: [{ role: 'user', content: 'all: {{.}}' }] }));
+    expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
+    expect(error.message).toContain('{{.}} outside every section');
+    registry.add({ name: 'items', arguments: [{ name: 'files', type: 'array' }], messages: [{ role: 'user', content: '{{#files}}{{.}} {{/files}}' }] });
+    expect(registry.has('items')).toBe(true);
+  });
+});
+
+describe('prompts sharing templates', () => {
+  it('render and release independently when they share every template', async () => {
+    const registry = new PromptRegistry();
+    const def = (name: string) => ({
+      name,
+      arguments: [{ name: 'x' }],
+      messages: [
+        { role: 'user' as const, content: 'one {{x}}' },
+        { role: 'assistant' as const, content: 'two {{x}}' },
+      ],
+    });
+    registry.add([def('a'), def('b'), { ...def('c'), messages: [{ role: 'assistant' as const, content: 'one {{x}}' }] }]);
+    registry.remove('a');
+    expect((await registry.getPrompt('b', { x: '1' })).messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', { type: 'text', text: 'one 1' }],
+      ['assistant', { type: 'text', text: 'two 1' }],
+    ]);
+    expect((await registry.getPrompt('c', { x: '2' })).messages).toEqual([{ role: 'assistant', content: { type: 'text', text: 'one 2' } }]);
+  });
+});
