@@ -1,72 +1,178 @@
 /**
- * The caches behind argument validation, owned per registry: {@link ArgumentValidatorCache} (declarations ->
- * validators), the plan cache (one plan per distinct declarations + options, reference-counted) and the schema store
- * (ajv 2020-12 + formats; each identical schema checked and compiled once, reference-counted). ajv never forgets
- * what it compiled, so the compiling instance is recycled once its unused schemas exceed max(1000, 2 x live): at most
- * two compiling instances are held, and live entries recompile into the current one on next use.
+ * The caches behind argument validation: canonical keys, the plans shared by identical declarations, the ajv
+ * schemas shared by identical schemas (checked once, compiled once, reference-counted, ajv recycled), and
+ * {@link ArgumentValidatorCache}, which a registry owns. How ajv memory stays bounded: README, "Argument validation".
  *
  * @module
  */
-import formatsModule from 'ajv-formats';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
+import formatsModule from 'ajv-formats';
 import type { DefinitionProblem, PromptArgumentDefinition } from '../definition/types.js';
+import { PromptError } from '../errors.js';
+import { MAX_SCHEMA_NODES } from '../definition/keywords.js';
+import { escapePointerSegment } from '../json.js';
 import type { JsonSchema } from '../types.js';
-import { NonJsonValueError, canonicalJson, orderedKeyJson } from './canonical.js';
 import { definitionError, describeAjvError } from './failures.js';
 import { buildPlan } from './plan.js';
 import type { ArgumentPlan } from './plan.js';
 import { defaultProblems, schemaProblems } from './schema-checks.js';
 import type { SchemaProblem } from './schema-checks.js';
-import type { ArgumentValidationOptions, ArgumentValidatorCacheOptions, CompiledArgumentValidator } from './types.js';
+import type {
+  ArgumentValidationOptions,
+  ArgumentValidatorCacheOptions,
+  CompiledArgumentValidator,
+} from './types.js';
 import { ArgumentValidator } from './validator.js';
 
-/** Turns argument declarations into validators sharing one private ajv store (lazy; see README, Argument validation). */
-export class ArgumentValidatorCache {
-  private readonly store = new SchemaStore();
-  private readonly plans = new PlanCache();
-  private readonly defaults: ArgumentValidationOptions;
+// ---------------------------------------------------------------------------------------------- canonical keys
 
-  constructor(options: ArgumentValidatorCacheOptions = {}) {
-    this.defaults = { ...options.defaults };
-  }
+/** Keys and strings that need no escaping in JSON (the common case: skips JSON.stringify). */
+const PLAIN = /^[\w $#./:@+-]*$/;
 
-  /**
-   * A validator for `promptArguments` (or `inputSchema`, which wins entirely when given). Lazy: see the class docs.
-   * The declarations must not be mutated afterwards.
-   */
-  compile(
-    promptArguments: readonly PromptArgumentDefinition[] | undefined,
-    inputSchema: JsonSchema | undefined,
-    options?: ArgumentValidationOptions,
-  ): CompiledArgumentValidator {
-    const merged = options === undefined ? this.defaults : { ...this.defaults, ...stripUndefined(options) };
-    return new ArgumentValidator(this.store, this.plans, promptArguments, inputSchema, merged);
-  }
+function quote(text: string): string {
+  return PLAIN.test(text) ? `"${text}"` : JSON.stringify(text);
+}
 
-  /**
-   * Number of distinct schemas alive: checked (by `check()`) or compiled (by a first `validate()`). Validators on
-   * the ajv-free fast path hold none.
-   */
-  get size(): number {
-    return this.store.size;
-  }
-
-  /** @internal The ajv instances' counters (memory tests). */
-  storeStats(): StoreStats {
-    return this.store.debugStats();
+/** A value JSON cannot hold, found in a schema: where (a JSON pointer into it) and what. */
+export class NonJsonValueError extends Error {
+  constructor(
+    readonly pointer: string,
+    readonly what: string,
+  ) {
+    super(`must be a JSON value (got ${what})`);
   }
 }
 
-function stripUndefined(options: ArgumentValidationOptions): ArgumentValidationOptions {
-  const out: ArgumentValidationOptions = {};
-  if (options.maxLength !== undefined) out.maxLength = options.maxLength;
-  if (options.extraArguments !== undefined) out.extraArguments = options.extraArguments;
-  if (options.maxDepth !== undefined) out.maxDepth = options.maxDepth;
-  if (options.maxItems !== undefined) out.maxItems = options.maxItems;
-  if (options.maxBytes !== undefined) out.maxBytes = options.maxBytes;
+/** Bare (unquoted) tokens of non-JSON values: no JSON text contains them where a value goes. */
+function nonJsonToken(value: unknown): string {
+  switch (typeof value) {
+    case 'undefined':
+      return '~undefined';
+    case 'number':
+      return `~${String(value)}`;
+    case 'bigint':
+      return `~${String(value)}n`;
+    case 'symbol':
+      return `~${String(value.description)}@symbol`;
+    default:
+      return '~function';
+  }
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'object' && value !== null) {
+    const name = (Object.getPrototypeOf(value) as { constructor?: { name?: string } } | null)?.constructor?.name;
+    return `a ${name ?? 'non-plain'} object`;
+  }
+  return typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`;
+}
+
+function isPlainObject(value: object): boolean {
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+interface Writer {
+  readonly stack: object[];
+  readonly strict: boolean;
+  /** Objects and arrays written so far (a shared one each time): more than MAX_SCHEMA_NODES is not keyed. */
+  containers: number;
+}
+
+/** `path` is kept only in strict mode (to name where a non-JSON value is). */
+function write(value: unknown, w: Writer, path: string): string {
+  const strict = w.strict;
+  switch (typeof value) {
+    case 'string':
+      return quote(value);
+    case 'number':
+      if (Number.isFinite(value)) return String(value);
+      if (strict) throw new NonJsonValueError(path, describe(value));
+      return nonJsonToken(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object':
+      break;
+    default:
+      // undefined (an array element), functions, symbols, bigints: not JSON.
+      if (strict && typeof value !== 'undefined') throw new NonJsonValueError(path, describe(value));
+      return nonJsonToken(value);
+  }
+  if (value === null) return 'null';
+  const stack = w.stack;
+  if (stack.includes(value)) {
+    throw new PromptError('INVALID_PROMPT_DEFINITION', 'Invalid argument schema: it contains a cycle');
+  }
+  if (++w.containers > MAX_SCHEMA_NODES) {
+    throw new PromptError('INVALID_PROMPT_DEFINITION', `Invalid argument schema: more than ${MAX_SCHEMA_NODES} objects and arrays`);
+  }
+  stack.push(value);
+  let out: string;
+  if (Array.isArray(value)) {
+    out = '[';
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += ',';
+      out += write(value[i], w, strict ? `${path}/${i}` : path);
+    }
+    out += ']';
+  } else {
+    const plain = isPlainObject(value);
+    if (!plain && strict) throw new NonJsonValueError(path, describe(value));
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record);
+    if (keys.length > 1) keys.sort();
+    // A non-plain object (a Date, a Map) is not the plain object of its own keys.
+    out = plain ? '{' : `~${describe(value)}{`;
+    let first = true;
+    for (const key of keys) {
+      const v = record[key];
+      // Functions (a `complete` callback) are left out, as JSON.stringify does; undefined is kept, as a token.
+      if (typeof v === 'function' || (typeof v === 'symbol' && !strict)) continue;
+      if (!first) out += ',';
+      first = false;
+      out += `${quote(key)}:${write(v, w, strict ? `${path}/${escapePointerSegment(key)}` : path)}`;
+    }
+    out += '}';
+  }
+  stack.pop();
   return out;
 }
+
+/** JSON with sorted keys; non-JSON values get tokens of their own (`strict`: they throw); a cycle or too much throws. */
+export function canonicalJson(value: unknown, strict = false): string {
+  return write(value, { stack: [], strict, containers: 0 }, '');
+}
+
+/** `JSON.stringify`'s replacer giving non-JSON values tokens of their own (see {@link orderedKeyJson}). */
+function tokenize(this: unknown, key: string, value: unknown): unknown {
+  const original = (this as Record<string, unknown>)[key];
+  switch (typeof original) {
+    case 'string':
+      // A string that looks like a token is escaped (tokens start with one NUL, it with two).
+      return original.startsWith('\u0000') ? `\u0000${original}` : value;
+    case 'undefined':
+    case 'bigint':
+    case 'symbol':
+      return `\u0000${nonJsonToken(original)}`;
+    case 'number':
+      return Number.isFinite(original) ? value : `\u0000${nonJsonToken(original)}`;
+    case 'object':
+      return original === null || isPlainObject(original) || Array.isArray(original)
+        ? value
+        : { '\u0000type': describe(original), value };
+    default:
+      return value;
+  }
+}
+
+/** `JSON.stringify(value)` (key order kept) where non-JSON values get forms of their own; throws on a cycle. */
+export function orderedKeyJson(value: unknown): string {
+  return JSON.stringify(value, tokenize) ?? '';
+}
+
+// ---------------------------------------------------------------------------------------------- plans
 
 interface PlanEntry {
   readonly plan: ArgumentPlan;
@@ -81,18 +187,9 @@ export interface AcquiredPlan {
   readonly key: string;
 }
 
-/**
- * @internal Plans keyed by the JSON of the declarations and options (key order kept: it orders the names).
- * Plans are immutable, and the declarations they read are frozen copies from the definition parser; functions
- * (`complete`) do not affect a plan, so the key leaves them out; values JSON cannot hold (NaN, undefined members,
- * a Date) get forms of their own (see `orderedKeyJson`), so they never share a plan with a JSON value.
- */
+/** One plan per distinct (declarations, options), keyed by their JSON (key order kept), reference-counted. */
 export class PlanCache {
   readonly #entries = new Map<string, PlanEntry>();
-
-  get size(): number {
-    return this.#entries.size;
-  }
 
   acquire(
     promptArguments: readonly PromptArgumentDefinition[] | undefined,
@@ -128,15 +225,17 @@ export class PlanCache {
   }
 }
 
+// ---------------------------------------------------------------------------------------------- ajv schemas
+
 // ajv-formats is CommonJS whose `module.exports` is the plugin with a `.default` pointing to itself: `.default` is
 // right under Node ESM, CJS bundles and TypeScript's NodeNext view alike.
 const addFormats = formatsModule.default;
 
-/** Unused compiled schemas an ajv instance may hold before it is recycled, at least (see the module docs). */
+/** Unused compiled schemas an ajv instance may hold before it is recycled, at least. */
 export const RECYCLE_MIN = 1000;
 
-/** @internal One ajv instance that compiles, and what its scope holds. */
-export interface Compiler {
+/** One ajv instance that compiles, and what its scope holds. */
+interface Compiler {
   readonly ajv: Ajv2020;
   /** Schemas compiled into its scope (ajv keeps each one for the instance's lifetime). */
   compiles: number;
@@ -144,19 +243,13 @@ export interface Compiler {
   pinned: number;
 }
 
-/**
- * One distinct schema: checked when first acquired (meta-schema, formats, patterns, references, defaults), compiled
- * by ajv only when a validator first validates with it; shared by every validator of an identical schema.
- */
+/** One distinct schema: checked when first acquired, compiled on first validate, shared by identical schemas. */
 export interface StoreEntry {
   readonly key: string;
   readonly schema: JsonSchema;
   /** Plain `JSON.stringify` forms that led to this entry (a cheap first lookup; at most a few). */
   readonly raws: string[];
-  /**
-   * The compiled ajv function, once some validator validated; reset (compiled again on next use) when the instance
-   * that compiled it is dropped, so validators read it from here rather than keeping it.
-   */
+  /** The compiled function; reset when the instance that compiled it is dropped, so validators read it from here. */
   validate: ValidateFunction | undefined;
   /** The instance {@link validate} came from. */
   compiler: Compiler | undefined;
@@ -165,12 +258,14 @@ export interface StoreEntry {
   refs: number;
 }
 
-/** @internal What {@link SchemaStore.debugStats} reports. */
+/** Counters of a store's ajv instances (our own bookkeeping; memory tests read them). */
 export interface StoreStats {
+  /** ajv instances held, the checker included. */
   instances: number;
+  /** Schemas compiled into the compiling instances held (ajv keeps each one while the instance lives). */
   compiled: number;
+  /** Live entries whose function came from those instances. */
   pinned: number;
-  scopeSize: number;
 }
 
 /** Maps a JSON pointer into a schema to one into the prompt definition. */
@@ -204,9 +299,7 @@ function createAjv(warnings: string[]): Ajv2020 {
   return ajv;
 }
 
-/**
- * The schema store behind an {@link ArgumentValidatorCache}. ajv is created on first need.
- */
+/** The ajv instances of one cache and its schemas; the compiling instance is recycled (README: ajv memory). */
 export class SchemaStore {
   /** Meta-schema checks and the format list only: compiles nothing else, so it never grows. */
   private checkerInstance: Ajv2020 | undefined;
@@ -240,7 +333,7 @@ export class SchemaStore {
     return (this.checkerInstance ??= createAjv([]));
   }
 
-  /** The compiling instance, recycled first when what it holds unused exceeds the bound (see the module docs). */
+  /** The compiling instance, recycled first when what it holds unused exceeds the bound. */
   private compiler(): Compiler {
     const current = this.current;
     if (current !== undefined && current.compiles - current.pinned <= Math.max(RECYCLE_MIN, 2 * this.entries.size)) {
@@ -266,30 +359,18 @@ export class SchemaStore {
     this.retired = current.pinned > 0 ? current : undefined;
   }
 
-  /**
-   * @internal For tests: ajv instances held (checker included), schemas compiled into and live entries served by
-   * the compiling instances held (the current one and the retired one), and how many values (schemas, functions,
-   * patterns, ...) their code scopes contain.
-   */
-  debugStats(): StoreStats {
-    const instances = this.checkerInstance === undefined ? 0 : 1;
-    const stats: StoreStats = { instances, compiled: 0, pinned: 0, scopeSize: 0 };
+  stats(): StoreStats {
+    const stats: StoreStats = { instances: this.checkerInstance === undefined ? 0 : 1, compiled: 0, pinned: 0 };
     for (const compiler of [this.current, this.retired]) {
       if (compiler === undefined) continue;
       stats.instances++;
       stats.compiled += compiler.compiles;
       stats.pinned += compiler.pinned;
-      const values = (compiler.ajv.scope as unknown as { _values: Record<string, Map<unknown, unknown>> })._values;
-      for (const prefix of Object.keys(values)) stats.scopeSize += values[prefix]?.size ?? 0;
     }
     return stats;
   }
 
-  /**
-   * The shared entry of `schema`, checking it when it is new (see {@link StoreEntry}; no ajv compile); the caller
-   * must {@link release} it. Throws PromptError `INVALID_PROMPT_DEFINITION` when the schema is broken (nothing is
-   * kept then).
-   */
+  /** The shared entry of `schema`, checked when new (no ajv compile); the caller must {@link release} it. */
   acquire(schema: JsonSchema, locate: Locate): StoreEntry {
     const raw = rawJson(schema);
     let entry = raw === undefined ? undefined : this.byRaw.get(raw);
@@ -410,10 +491,7 @@ export class SchemaStore {
 /** How many plain-JSON forms (key orders) an entry remembers. */
 const MAX_RAWS = 4;
 
-/**
- * `JSON.stringify(schema)` with non-JSON values kept apart ({@link orderedKeyJson}), or undefined when it throws (a
- * cycle: the canonical form reports it). Two schemas with the same such JSON have the same canonical JSON.
- */
+/** `orderedKeyJson(schema)`, or undefined on a cycle (the canonical form reports it). */
 function rawJson(schema: JsonSchema): string | undefined {
   try {
     return orderedKeyJson(schema);
@@ -422,10 +500,7 @@ function rawJson(schema: JsonSchema): string | undefined {
   }
 }
 
-/**
- * The canonical JSON of a schema; a value JSON cannot hold (NaN, Infinity, a function, a Date...) is a definition
- * error at its location.
- */
+/** The canonical JSON of a schema; a value JSON cannot hold is a definition error at its location. */
 function schemaKey(schema: JsonSchema, locate: Locate): string {
   try {
     return canonicalJson(schema, true);
@@ -460,4 +535,94 @@ function formatProblems(warnings: readonly string[], locate: Locate): Definition
     problems.set(path, { path, message: `unknown format "${m[1] ?? ''}"` });
   }
   return [...problems.values()];
+}
+
+// ---------------------------------------------------------------------------------------------- the cache
+
+/** Turns argument declarations into validators sharing one private ajv store (lazy; see README, Argument validation). */
+export class ArgumentValidatorCache {
+  private readonly store = new SchemaStore();
+  private readonly plans = new PlanCache();
+  private readonly defaults: ArgumentValidationOptions;
+
+  constructor(options: ArgumentValidatorCacheOptions = {}) {
+    this.defaults = { ...options.defaults };
+  }
+
+  /** A validator for `promptArguments` (or `inputSchema`, which wins entirely); the declarations must not change. */
+  compile(
+    promptArguments: readonly PromptArgumentDefinition[] | undefined,
+    inputSchema: JsonSchema | undefined,
+    options?: ArgumentValidationOptions,
+  ): CompiledArgumentValidator {
+    const merged = options === undefined ? this.defaults : { ...this.defaults, ...stripUndefined(options) };
+    return new ArgumentValidator(this.store, this.plans, promptArguments, inputSchema, merged);
+  }
+
+  /** Distinct schemas alive: checked (by `check()`) or compiled (by a first `validate()`); fast-path ones hold none. */
+  get size(): number {
+    return this.store.size;
+  }
+
+  /** The ajv counters of this cache's store. */
+  stats(): StoreStats {
+    return this.store.stats();
+  }
+}
+
+function stripUndefined(options: ArgumentValidationOptions): ArgumentValidationOptions {
+  const out: ArgumentValidationOptions = {};
+  if (options.maxLength !== undefined) out.maxLength = options.maxLength;
+  if (options.extraArguments !== undefined) out.extraArguments = options.extraArguments;
+  if (options.maxDepth !== undefined) out.maxDepth = options.maxDepth;
+  if (options.maxItems !== undefined) out.maxItems = options.maxItems;
+  if (options.maxBytes !== undefined) out.maxBytes = options.maxBytes;
+  return out;
+}
+
+/** Keeps the validators of the last `size` distinct declarations (the standalone `validatePromptArguments`). */
+export class RecentValidators {
+  private readonly recent = new Map<string, CompiledArgumentValidator>();
+  readonly cache = new ArgumentValidatorCache();
+
+  constructor(private readonly capacity: number) {}
+
+  get(
+    promptArguments: readonly PromptArgumentDefinition[] | undefined,
+    inputSchema: JsonSchema | undefined,
+    options: ArgumentValidationOptions | undefined,
+  ): CompiledArgumentValidator {
+    let key: string;
+    try {
+      key = canonicalJson([
+        promptArguments ?? null,
+        inputSchema ?? null,
+        options?.maxLength ?? null,
+        options?.extraArguments ?? null,
+        options?.maxDepth ?? null,
+        options?.maxItems ?? null,
+        options?.maxBytes ?? null,
+      ]);
+    } catch {
+      // Too deep (or cyclic) to key: not kept; the validator reports where.
+      return this.cache.compile(promptArguments, inputSchema, options);
+    }
+    const recent = this.recent;
+    const hit = recent.get(key);
+    if (hit !== undefined) {
+      recent.delete(key);
+      recent.set(key, hit);
+      return hit;
+    }
+    const validator = this.cache.compile(promptArguments, inputSchema, options);
+    recent.set(key, validator);
+    if (recent.size > this.capacity) {
+      const oldest = recent.keys().next();
+      if (oldest.done !== true) {
+        recent.get(oldest.value)?.release();
+        recent.delete(oldest.value);
+      }
+    }
+    return validator;
+  }
 }

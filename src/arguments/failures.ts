@@ -1,6 +1,6 @@
 /**
- * Argument failures: the -32602 failure objects, their mapping to PromptError, ajv errors as readable details, and
- * the INVALID_PROMPT_DEFINITION error thrown for a broken argument schema.
+ * Error shaping: the -32602 failure objects and their PromptErrors, the wording of ajv's errors as
+ * `{argument, keyword, message}` details, and the INVALID_PROMPT_DEFINITION error of a broken argument schema.
  *
  * @module
  */
@@ -8,13 +8,19 @@ import type { ErrorObject } from 'ajv/dist/2020.js';
 import type { DefinitionProblem, InvalidDefinitionData } from '../definition/types.js';
 import { PromptError } from '../errors.js';
 import { unescapePointerSegment } from '../json.js';
-import type { ArgumentValidationFailure, SchemaValidationData, SchemaValidationDetail } from './types.js';
+import type {
+  ArgumentValidationFailure,
+  SchemaValidationData,
+  SchemaValidationDetail,
+} from './types.js';
 
-/**
- * A "Missing required prompt arguments" failure.
- *
- * @internal
- */
+/** How many allowed values a message lists before it ends with `, …`. */
+export const MAX_LISTED_VALUES = 10;
+
+/** How many details a schema failure carries at most (the rest are counted in `total_errors`). */
+export const MAX_DETAILS = 20;
+
+/** A "Missing required prompt arguments" failure. */
 export function missingFailure(missing: string[], provided: number, required: number): ArgumentValidationFailure {
   return {
     code: -32602,
@@ -23,12 +29,7 @@ export function missingFailure(missing: string[], provided: number, required: nu
   };
 }
 
-/**
- * A "Prompt arguments do not conform to schema" failure: at most {@link MAX_DETAILS} details; when there were more
- * (`total` problems found), `truncated: true` and `total_errors` say so.
- *
- * @internal
- */
+/** A "Prompt arguments do not conform to schema" failure: at most {@link MAX_DETAILS} details, then a count. */
 export function schemaFailure(
   details: SchemaValidationDetail[],
   provided: number,
@@ -49,11 +50,7 @@ export function schemaFailure(
   return { code: -32602, message: 'Prompt arguments do not conform to schema', data };
 }
 
-/**
- * An "Argument '<name>' exceeds <limit> characters" failure.
- *
- * @internal
- */
+/** An "Argument '<name>' exceeds <limit> characters" failure. */
 export function tooLongFailure(
   argument: string,
   limit: number,
@@ -87,12 +84,7 @@ export function argumentFailureToPromptError(failure: ArgumentValidationFailure)
   return new PromptError(code, failure.message, { data });
 }
 
-/**
- * An `INVALID_PROMPT_DEFINITION` error whose data lists every problem (the message names the first). A server-side
- * fault: clients only ever see it as -32603 "Internal error" (see the error table).
- *
- * @internal
- */
+/** The `INVALID_PROMPT_DEFINITION` error of a broken argument schema: every problem in data, the first in the message. */
 export function definitionError(problems: DefinitionProblem[], cause?: unknown): PromptError {
   const first = problems[0];
   const where = first === undefined ? '' : `${first.path}: ${first.message}`;
@@ -104,34 +96,24 @@ export function definitionError(problems: DefinitionProblem[], cause?: unknown):
   });
 }
 
-function show(value: unknown): string {
+/** A value as text in a message: a string as it is, anything else as JSON. */
+export function showValue(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** How many allowed values a message lists before it ends with `, …`. */
-export const MAX_LISTED_VALUES = 10;
-
-/** How many details a schema failure carries at most (the rest are counted in `total_errors`). */
-export const MAX_DETAILS = 20;
-
-/**
- * `must be one of: a, b, …`: the first {@link MAX_LISTED_VALUES} values (a long enum must not be repeated in full
- * in every detail of a response).
- */
+/** `must be one of: a, b, …`: the first {@link MAX_LISTED_VALUES} values only. */
 export function oneOfMessage(values: Iterable<unknown>): string {
   let out = 'must be one of: ';
   let i = 0;
   for (const v of values) {
     if (i === MAX_LISTED_VALUES) return `${out}, …`;
-    out += i === 0 ? show(v) : `, ${show(v)}`;
+    out += i === 0 ? showValue(v) : `, ${showValue(v)}`;
     i++;
   }
   return out;
 }
 
-/**
- * The message of one ajv error, reworded where ajv's is unhelpful (enum, const, format, required, extras).
- */
+/** The message of one ajv error, reworded where ajv's is unhelpful (enum, const, format, required, extras). */
 export function describeAjvError(error: ErrorObject, atRoot = false): string {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
@@ -140,7 +122,7 @@ export function describeAjvError(error: ErrorObject, atRoot = false): string {
         ? oneOfMessage(params['allowedValues'] as unknown[])
         : (error.message ?? 'must be one of the allowed values');
     case 'const':
-      return `must be ${show(params['allowedValue'])}`;
+      return `must be ${showValue(params['allowedValue'])}`;
     case 'format':
       return `must be a valid ${String(params['format'])}`;
     case 'required':
@@ -165,9 +147,8 @@ function rootArgument(error: ErrorObject): string {
 }
 
 /**
- * Maps ajv errors of an arguments object to details: `argument` is the top-level key the error is under (or the key
- * a root-level `required` / `additionalProperties` error names); a nested location prefixes the message. Only the
- * first `max` errors are described (the caller reports how many there were).
+ * Details of the first `max` ajv errors of an arguments object: `argument` is the top-level key the error is under
+ * (or the one a root-level error names); a nested location prefixes the message (`/0: must be string`).
  */
 export function toDetails(errors: readonly ErrorObject[], max = MAX_DETAILS): SchemaValidationDetail[] {
   const details: SchemaValidationDetail[] = [];

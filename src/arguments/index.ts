@@ -5,7 +5,7 @@
  */
 export { ArgumentValidatorCache } from './cache.js';
 export { argumentFailureToPromptError } from './failures.js';
-export { getArgumentSchema } from './argument-schema.js';
+export { getArgumentSchema } from './plan.js';
 export { validatePromptArguments } from './validate.js';
 export type {
   ArgumentTooLongData,

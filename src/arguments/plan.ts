@@ -1,23 +1,71 @@
 /**
- * The non-ajv part of a validator, built once (by `check()` or first use): per-argument slots (coercion type,
- * length limit, default), required names, the effective schema, and whether the ajv-free fast path can decide alone.
+ * Declarations -> plan: the schema per-argument declarations describe, and the non-ajv part of a validator
+ * (per-argument slots: coercion, length limit, default; required names; the effective schema; whether the ajv-free
+ * fast path decides alone), built once per distinct declaration.
  *
  * @module
- * @internal
  */
+import { ARGUMENT_SCHEMA_KEYWORDS } from '../definition/keywords.js';
 import { RESERVED_ARGUMENT_NAMES } from '../definition/names.js';
 import type { DefinitionProblem, PromptArgumentDefinition } from '../definition/types.js';
 import { escapePointerSegment, hasOwn, isRecord, setOwn, unescapePointerSegment } from '../json.js';
 import type { JsonSchema } from '../types.js';
-import { buildArgumentSchema, isUntyped } from './argument-schema.js';
-import { TYPE_CHOICE, TYPE_OBJECT, TYPE_STRING, typeMask } from './coerce.js';
-import type { Choices } from './coerce.js';
+import { TYPE_CHOICE, TYPE_OBJECT, TYPE_STRING, coercionOf, schemaCoercions, typeMask } from './coercion.js';
+import type { Choices, Coercion } from './coercion.js';
+import { codePointLength } from './bounds.js';
 import { definitionError } from './failures.js';
-import { coercionOf } from './infer.js';
-import type { Coercion } from './infer.js';
-import { codePointLength } from './length.js';
-import { RefIndex } from './schema-checks.js';
+import { SchemaTooComplexError } from './schema-checks.js';
 import type { ArgumentValidationOptions } from './types.js';
+
+// ---------------------------------------------------------------------------------------------- argument schema
+
+const ANNOTATION_KEYWORDS = ['title', 'description'] as const;
+
+/** Whether a declaration is a plain MCP argument (no `type`, `enum` or `const`): a string. */
+export function isUntyped(arg: Readonly<Record<string, unknown>>): boolean {
+  return arg['type'] === undefined && arg['enum'] === undefined && arg['const'] === undefined;
+}
+
+/** The object schema of declarations; validators leave the annotations out to share schemas across wordings. */
+export function buildArgumentSchema(
+  promptArguments: readonly PromptArgumentDefinition[] | null | undefined,
+  annotations: boolean,
+): JsonSchema {
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  for (const arg of promptArguments ?? []) {
+    const source = arg as unknown as Record<string, unknown>;
+    const property: Record<string, unknown> = {};
+    if (annotations) {
+      for (const k of ANNOTATION_KEYWORDS) if (source[k] !== undefined) property[k] = source[k];
+    }
+    if (isUntyped(source)) property['type'] = 'string';
+    for (const k of ARGUMENT_SCHEMA_KEYWORDS) if (source[k] !== undefined) property[k] = source[k];
+    setOwn(properties, arg.name, property);
+    if (arg.required === true) required.push(arg.name);
+  }
+  const schema: JsonSchema = { type: 'object', properties };
+  if (required.length > 0) schema['required'] = required;
+  return schema;
+}
+
+/**
+ * The JSON Schema of the arguments object that per-argument declarations describe: `{type: 'object', properties,
+ * required?}`, each property holding the argument's JSON-Schema keywords and title/description; a plain argument
+ * (no `type`, no `enum`) is `type: 'string'`. Extra arguments are not forbidden.
+ *
+ * @example
+ * ```ts
+ * getArgumentSchema([{ name: 'language', required: true, enum: ['typescript', 'python'] }, { name: 'focus' }]);
+ * // { type: 'object', properties: { language: { enum: ['typescript', 'python'] }, focus: { type: 'string' } },
+ * //   required: ['language'] }
+ * ```
+ */
+export function getArgumentSchema(promptArguments?: readonly PromptArgumentDefinition[]): JsonSchema {
+  return buildArgumentSchema(promptArguments, true);
+}
+
+// ---------------------------------------------------------------------------------------------- plans
 
 /** Default code-point limit of every string argument. */
 export const DEFAULT_MAX_LENGTH = 10_000;
@@ -80,10 +128,7 @@ function defaultLimitOf(options: ArgumentValidationOptions): number {
   return limit;
 }
 
-/**
- * Whether one argument declaration is fully checked by the fast path (so ajv is not needed for it, neither to
- * validate nor to check the declaration: its default is known to satisfy it).
- */
+/** Whether the fast path alone validates and checks one declaration (no ajv, its default known to fit). */
 function fastEligible(arg: Record<string, unknown>): boolean {
   const type = arg['type'];
   if (type !== undefined && type !== 'string') return false;
@@ -112,11 +157,9 @@ function argumentCoercion(arg: Record<string, unknown>): Coercion {
 }
 
 const STRING: Coercion = Object.freeze({ types: TYPE_STRING, choices: undefined });
+const NO_COERCION: Coercion = Object.freeze({ types: 0, choices: undefined });
 
-/**
- * The length limit of an argument: its declared `maxLength` when its value may be a string (its types include
- * string, or are unknown); else the default limit (a `maxLength` does not apply to a number's wire text).
- */
+/** An argument's length limit: its `maxLength` when its value may be a string, else the default (wire text). */
 function limitOf(declared: unknown, coercion: Coercion, defaultLimit: number): number {
   if (!isLimit(declared)) return defaultLimit;
   const types = coercion.types;
@@ -215,11 +258,7 @@ function hasDuplicate(values: readonly unknown[]): boolean {
   return false;
 }
 
-/**
- * Whether per-argument declarations are all fast-path declarations that {@link buildPlan} would accept (unique,
- * non-reserved names; defaults that fit). Then `check()` has nothing to find and needs no plan: registration of a
- * large catalogue allocates nothing here. Anything else returns false and is checked by building the plan.
- */
+/** Whether all declarations are valid fast-path ones: then `check()` needs no plan (a catalogue allocates nothing). */
 export function isPlainFastDeclaration(promptArguments: readonly PromptArgumentDefinition[] | undefined): boolean {
   if (promptArguments === undefined) return true;
   if (!Array.isArray(promptArguments)) return false;
@@ -349,7 +388,8 @@ function fromInputSchema(inputSchema: unknown, options: ArgumentValidationOption
   const problems: DefinitionProblem[] = [...rootCompositionProblems(inputSchema, properties)];
   const slots = new Map<string, ArgumentSlot>();
   const defaults: ArgumentSlot[] = [];
-  let refs: RefIndex | undefined;
+  const coercionOfProperty = schemaCoercions(inputSchema);
+  let inferable = true;
   for (const name of names) {
     const property = properties[name];
     const p = isRecord(property) ? property : {};
@@ -358,7 +398,17 @@ function fromInputSchema(inputSchema: unknown, options: ArgumentValidationOption
       problems.push(RESERVED.has(name) ? reservedProblem(name, path) : defaultTooLongProblem(p, path));
     }
     const def = p['default'];
-    const coercion = coercionOf(p, p['type'] === undefined ? (refs ??= new RefIndex(inputSchema)) : inputSchema);
+    let coercion: Coercion = NO_COERCION;
+    try {
+      if (inferable) coercion = coercionOfProperty(p);
+    } catch (error) {
+      if (!(error instanceof SchemaTooComplexError)) throw error;
+      inferable = false;
+      problems.push({
+        path: `/inputSchema/properties/${escapePointerSegment(name)}`,
+        message: `is too complex to infer its type from (${error.message}): declare its type or simplify it`,
+      });
+    }
     const slot: ArgumentSlot = {
       name,
       types: coercion.types,
@@ -421,12 +471,7 @@ function withoutLengths(schema: JsonSchema): JsonSchema {
   return copy === undefined ? schema : { ...schema, properties: copy };
 }
 
-/**
- * Builds the plan of a validator. `inputSchema`, when given, wins entirely: names, required, types, defaults and
- * limits come from it, and per-argument keywords (and `required` flags) are ignored for validation.
- * Throws PromptError `INVALID_PROMPT_DEFINITION` for malformed declarations (non-array arguments, nameless or
- * duplicate arguments, a non-object inputSchema).
- */
+/** The plan of a validator (an `inputSchema` wins entirely); throws `INVALID_PROMPT_DEFINITION` for bad declarations. */
 export function buildPlan(
   promptArguments: readonly PromptArgumentDefinition[] | undefined,
   inputSchema: JsonSchema | undefined,

@@ -1,22 +1,94 @@
 /**
- * Registration-time checks of author schemas: `$ref` resolution inside one document, the budgeted walk that finds
- * unsafe patterns, unknown formats and unsupported shapes, and defaults that do not satisfy their own schema.
+ * Registration-time checks of an argument schema that the meta-schema cannot make: local reference resolution,
+ * patterns (compile, catastrophic backtracking), formats, `__proto__` names, references that are external, dangling
+ * or looping, defaults that break their own property schema. Every walk is bounded (nesting depth and size, a step
+ * budget, and how far references expand), so a hostile schema is a located definition error, not a stall.
  *
  * @module
- * @internal
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import safeRegex from 'safe-regex2';
-import { matchesJsonType } from '../definition/keywords.js';
-import { escapePointerSegment, isRecord } from '../json.js';
-import { describeAjvError } from './failures.js';
-import { codePointLength } from './length.js';
+import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES, matchesJsonType } from '../definition/keywords.js';
+import { escapePointerSegment, isRecord, unescapePointerSegment } from '../json.js';
+import { codePointLength } from './bounds.js';
+import { describeAjvError, showValue } from './failures.js';
+
+/** One problem, located by a JSON pointer into the schema it was found in. */
+export interface SchemaProblem {
+  readonly pointer: string;
+  readonly message: string;
+}
+
+// ---------------------------------------------------------------------------------------------- budgets
+
+/** Steps the reference walks over one schema may take (a schema of a few KB takes a few thousand). */
+export const MAX_CHECK_STEPS = 1_000_000;
+
+/** Subschemas one value may be checked against, references expanded (ajv checks each one on every request). */
+export const MAX_EXPANDED_SUBSCHEMAS = 100_000;
+
+/** A walk ran out of steps at `pointer` (a JSON pointer into the schema). */
+export class SchemaTooComplexError extends Error {
+  constructor(readonly pointer: string) {
+    super(`more than ${MAX_CHECK_STEPS} steps following its references`);
+  }
+}
+
+/** Steps taken so far by the walks over one schema. */
+export interface StepBudget {
+  steps: number;
+}
+
+/** Takes `steps` from `budget`; throws {@link SchemaTooComplexError} at `pointer` when none are left. */
+export function spend(budget: StepBudget, steps: number, pointer: string): void {
+  budget.steps += steps;
+  if (budget.steps > MAX_CHECK_STEPS) throw new SchemaTooComplexError(pointer);
+}
+
+/** Where `value` nests too deep or holds too many objects and arrays (a pointer under `base`); cycles are skipped. */
+export function nestingProblem(value: unknown, base: string): SchemaProblem | undefined {
+  const onPath = new Set<object>();
+  const stack: { node: unknown; pointer: string; depth: number; leave: boolean }[] = [
+    { node: value, pointer: base, depth: 0, leave: false },
+  ];
+  let containers = 0;
+  for (let f = stack.pop(); f !== undefined; f = stack.pop()) {
+    const node = f.node;
+    if (typeof node !== 'object' || node === null) continue;
+    if (f.leave) {
+      onPath.delete(node);
+      continue;
+    }
+    if (onPath.has(node)) continue;
+    if (f.depth >= MAX_SCHEMA_DEPTH) return { pointer: f.pointer, message: `nests deeper than ${MAX_SCHEMA_DEPTH} levels` };
+    if (++containers > MAX_SCHEMA_NODES) {
+      return {
+        pointer: f.pointer,
+        message: `is too large: more than ${MAX_SCHEMA_NODES} objects and arrays (a shared object counts each time it appears)`,
+      };
+    }
+    onPath.add(node);
+    stack.push({ node, pointer: f.pointer, depth: f.depth, leave: true });
+    const depth = f.depth + 1;
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) stack.push({ node: node[i], pointer: `${f.pointer}/${i}`, depth, leave: false });
+    } else {
+      for (const k of Object.keys(node)) {
+        const child = (node as Record<string, unknown>)[k];
+        stack.push({ node: child, pointer: `${f.pointer}/${escapePointerSegment(k)}`, depth, leave: false });
+      }
+    }
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------- references
 
 /** The base URI of a document without `$id` (relative `$id`s and refs resolve against it). */
 const DOCUMENT_BASE = 'https://schema.invalid/';
 
 /** Keywords whose value is one subschema. */
-export const ONE_SCHEMA = [
+const ONE_SCHEMA = [
   'additionalProperties',
   'propertyNames',
   'contains',
@@ -31,16 +103,16 @@ export const ONE_SCHEMA = [
   'items',
 ] as const;
 /** Keywords whose value is an array of subschemas. */
-export const LIST_SCHEMAS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'] as const;
+const LIST_SCHEMAS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'] as const;
 /** Keywords whose value maps names to subschemas. */
-export const MAP_SCHEMAS = [
-  'properties',
-  'patternProperties',
-  '$defs',
-  'definitions',
-  'dependentSchemas',
-  'dependencies',
-] as const;
+const MAP_SCHEMAS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies'] as const;
+
+/** Reference keywords: both resolve like `$ref` when the schema is compiled. */
+const REF_KEYWORDS = ['$ref', '$dynamicRef'] as const;
+
+/** Keywords that apply their subschemas to the same value (no data consumed on the way). */
+const IN_PLACE_ONE = ['not', 'if', 'then', 'else'] as const;
+const IN_PLACE_LIST = ['allOf', 'anyOf', 'oneOf'] as const;
 
 /** `uri` resolved against `base`, without its fragment; undefined when it is not a valid URI reference. */
 function absolute(uri: string, base: string): string | undefined {
@@ -53,30 +125,39 @@ function absolute(uri: string, base: string): string | undefined {
   }
 }
 
-/** Each direct subschema of `node`. */
-export function forEachSubschema(node: Record<string, unknown>, visit: (child: unknown) => void): void {
-  for (const k of ONE_SCHEMA) if (isRecord(node[k])) visit(node[k]);
+/**
+ * Each direct subschema of `node` with its keyword, property name or index, and the pointer suffix that leads to
+ * it (list and map entries whatever their type: booleans are schemas too).
+ */
+function forEachSubschema(
+  node: Record<string, unknown>,
+  visit: (child: unknown, keyword: string, key: string, suffix: string) => void,
+): void {
+  for (const k of ONE_SCHEMA) {
+    const child = node[k];
+    if (isRecord(child)) visit(child, k, '', `/${k}`);
+  }
   for (const k of LIST_SCHEMAS) {
     const list = node[k];
-    if (Array.isArray(list)) for (const child of list) visit(child);
+    if (!Array.isArray(list)) continue;
+    for (let i = 0; i < list.length; i++) visit(list[i], k, String(i), `/${k}/${i}`);
   }
   for (const k of MAP_SCHEMAS) {
     const map = node[k];
-    if (isRecord(map)) for (const name of Object.keys(map)) visit(map[name]);
+    if (!isRecord(map)) continue;
+    for (const name of Object.keys(map)) visit(map[name], k, name, `/${k}/${escapePointerSegment(name)}`);
   }
 }
 
-/**
- * The value at a JSON pointer fragment (`/a/b`, already without `#`) in `root`, or undefined.
- */
-export function atPointer(root: unknown, fragment: string): unknown {
+/** The value at a JSON pointer fragment (`/a/b`, already without `#`, URI-encoded) in `root`, or undefined. */
+function atPointer(root: unknown, fragment: string): unknown {
   if (fragment === '') return root;
   if (!fragment.startsWith('/')) return undefined;
   let node: unknown = root;
   for (const raw of fragment.slice(1).split('/')) {
     let segment: string;
     try {
-      segment = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+      segment = unescapePointerSegment(decodeURIComponent(raw));
     } catch {
       return undefined;
     }
@@ -98,28 +179,27 @@ export interface RefTarget {
   readonly base: string;
 }
 
-/**
- * The resources (`$id`s) and anchors of one schema document, indexed once.
- */
+/** The resources (`$id`s), anchors and subschema locations of one schema document, indexed once. */
 export class RefIndex {
   /** The base URI of the document's root. */
   readonly rootBase: string;
   private readonly resources = new Map<string, Record<string, unknown>>();
   private readonly anchors = new Map<string, Record<string, unknown>>();
   private readonly bases = new Map<unknown, string>();
+  private readonly pointers = new Map<unknown, string>();
+  private readonly resolved = new Map<string, RefTarget | 'external' | undefined>();
 
   constructor(root: unknown) {
     const id = isRecord(root) ? root['$id'] : undefined;
     this.rootBase = (typeof id === 'string' ? absolute(id, DOCUMENT_BASE) : undefined) ?? DOCUMENT_BASE;
     if (isRecord(root)) {
       this.resources.set(this.rootBase, root);
-      this.index(root, this.rootBase, new Set());
+      this.index(root, this.rootBase, '');
     }
   }
 
-  private index(node: Record<string, unknown>, parentBase: string, seen: Set<unknown>): void {
-    if (seen.has(node)) return;
-    seen.add(node);
+  private index(node: Record<string, unknown>, parentBase: string, pointer: string): void {
+    if (this.bases.has(node)) return;
     let base = parentBase;
     const id = node['$id'];
     if (typeof id === 'string') {
@@ -127,12 +207,13 @@ export class RefIndex {
       if (!this.resources.has(base)) this.resources.set(base, node);
     }
     this.bases.set(node, base);
+    this.pointers.set(node, pointer);
     for (const k of ['$anchor', '$dynamicAnchor'] as const) {
       const name = node[k];
       if (typeof name === 'string' && !this.anchors.has(`${base}#${name}`)) this.anchors.set(`${base}#${name}`, node);
     }
-    forEachSubschema(node, (child) => {
-      if (isRecord(child)) this.index(child, base, seen);
+    forEachSubschema(node, (child, _keyword, _key, suffix) => {
+      if (isRecord(child)) this.index(child, base, pointer + suffix);
     });
   }
 
@@ -141,11 +222,24 @@ export class RefIndex {
     return this.bases.get(node) ?? parentBase;
   }
 
+  /** Where `node` is in the document (its first place, for a shared object), or undefined. */
+  pointerOf(node: unknown): string | undefined {
+    return this.pointers.get(node);
+  }
+
   /**
    * Where `ref` (found in a subschema whose base URI is `base`) leads: a {@link RefTarget}, `'external'` for a URI
    * that names no resource of this document, or undefined when it names one but points nowhere in it.
    */
   resolve(ref: string, base: string): RefTarget | 'external' | undefined {
+    const key = `${base}\n${ref}`;
+    if (this.resolved.has(key)) return this.resolved.get(key);
+    const target = this.lookUp(ref, base);
+    this.resolved.set(key, target);
+    return target;
+  }
+
+  private lookUp(ref: string, base: string): RefTarget | 'external' | undefined {
     const hash = ref.indexOf('#');
     const uri = hash < 0 ? ref : ref.slice(0, hash);
     const fragment = hash < 0 ? '' : ref.slice(hash + 1);
@@ -168,44 +262,36 @@ export class RefIndex {
   }
 }
 
-/** One problem, located by a JSON pointer into the schema it was found in. */
-export interface SchemaProblem {
-  readonly pointer: string;
-  readonly message: string;
-}
-
-/** Why `pattern` cannot be used: it does not compile, or it can backtrack catastrophically (nested quantifiers). */
-function patternProblem(pattern: string): string | undefined {
-  try {
-    new RegExp(pattern, 'u');
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-  return safeRegex(pattern)
-    ? undefined
-    : `pattern ${JSON.stringify(pattern.length > 200 ? `${pattern.slice(0, 200)}…` : pattern)} can take exponential time (nested or overlapping quantifiers); rewrite it without a repeated group of repeats`;
-}
-
-/** Reference keywords: both resolve like `$ref` when the schema is compiled. */
-const REF_KEYWORDS = ['$ref', '$dynamicRef'] as const;
-
-/** The lazily built reference index of the walked document (most schemas have no reference at all). */
-interface Walk {
-  readonly root: unknown;
-  readonly knownFormat: (name: string) => boolean;
-  readonly out: SchemaProblem[];
-  refs: RefIndex | undefined;
+/** Where `node`'s reference keyword `k` leads, when it leads to a subschema of this document. */
+function refTarget(
+  node: Record<string, unknown>,
+  k: (typeof REF_KEYWORDS)[number],
+  base: string,
+  refs: RefIndex,
+): [Record<string, unknown>, string] | undefined {
+  const ref = node[k];
+  if (typeof ref !== 'string') return undefined;
+  const target = refs.resolve(ref, base);
+  return target !== undefined && target !== 'external' && isRecord(target.node) ? [target.node, target.base] : undefined;
 }
 
 /**
  * Why `ref` (in a subschema whose base URI is `base`) is broken: external (we never load remote schemas), pointing
  * nowhere, or a chain of references that leads back to itself (ajv would recurse until the stack overflows).
  */
-function refProblem(node: Record<string, unknown>, ref: string, base: string, refs: RefIndex): string | undefined {
+function refProblem(
+  node: Record<string, unknown>,
+  ref: string,
+  base: string,
+  refs: RefIndex,
+  budget: StepBudget,
+  pointer: string,
+): string | undefined {
   const seen = new Set<unknown>([node]);
   let current = ref;
   let currentBase = base;
   for (;;) {
+    spend(budget, 1, pointer);
     const target = refs.resolve(current, currentBase);
     if (target === 'external') {
       return current === ref
@@ -223,136 +309,319 @@ function refProblem(node: Record<string, unknown>, ref: string, base: string, re
   }
 }
 
-/** Keywords that apply their subschemas to the same value (no data consumed on the way). */
-const IN_PLACE_ONE = ['not', 'if', 'then', 'else'] as const;
-const IN_PLACE_LIST = ['allOf', 'anyOf', 'oneOf'] as const;
-
-/**
- * Whether `ref` leads back to `node` through keywords that apply to the same value: ajv would then recurse forever on
- * every request (`{allOf: [{$ref: '#/$defs/n'}]}` inside `n`).
- */
-function loopsInPlace(node: Record<string, unknown>, ref: string, base: string, refs: RefIndex): boolean {
-  const seen = new Set<unknown>();
-  const stack: [unknown, string][] = [];
-  const push = (r: unknown, b: string): void => {
-    if (typeof r !== 'string') return;
-    const target = refs.resolve(r, b);
-    if (target !== undefined && target !== 'external') stack.push([target.node, target.base]);
-  };
-  push(ref, base);
-  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    const [current, currentBase] = next;
-    if (current === node) return true;
-    if (!isRecord(current) || seen.has(current)) continue;
-    seen.add(current);
-    const here = current['$id'] !== undefined ? refs.baseOf(current, currentBase) : currentBase;
-    push(current['$ref'], here);
-    for (const k of IN_PLACE_ONE) if (isRecord(current[k])) stack.push([current[k], here]);
-    for (const k of IN_PLACE_LIST) {
-      const list = current[k];
-      if (Array.isArray(list)) for (const child of list) stack.push([child, here]);
-    }
-  }
-  return false;
+/** One edge of the graph of subschemas: where it leads, the base URI there, and the data it reads ('' if in place). */
+interface Edge {
+  readonly node: Record<string, unknown>;
+  readonly base: string;
+  readonly label: string;
 }
 
-function walk(node: unknown, pointer: string, base: string, w: Walk): void {
-  if (!isRecord(node)) return;
+/** What a keyword's subschema reads of the value: '' the value itself, else a property or item of it (see `overlaps`). */
+function labelOf(keyword: string, key: string, node: Record<string, unknown>): string | undefined {
+  switch (keyword) {
+    case 'properties':
+      return `p:${key}`;
+    case 'additionalProperties':
+    case 'patternProperties':
+    case 'unevaluatedProperties':
+      return 'p*';
+    case 'propertyNames':
+      return 'k';
+    case 'prefixItems':
+      return `i:${key}`;
+    case 'items':
+      return Array.isArray(node['items']) ? `i:${key}` : 'i+';
+    case 'additionalItems':
+      return 'i+';
+    case 'contains':
+    case 'unevaluatedItems':
+      return 'i*';
+    case '$defs':
+    case 'definitions':
+    case 'contentSchema':
+      return undefined;
+    default:
+      return '';
+  }
+}
+
+/** Whether two data steps can read the same part of a value. */
+function overlaps(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (a[0] !== b[0]) return false;
+  return a === 'p*' || b === 'p*' || a === 'i*' || b === 'i*' || (a[0] === 'i' && (a === 'i+' || b === 'i+'));
+}
+
+/** The edges out of `node`: its references, and its subschemas (only those applied in place when `inPlace`). */
+function edgesOf(node: Record<string, unknown>, base: string, refs: RefIndex, inPlace: boolean): Edge[] {
+  const here = node['$id'] !== undefined ? refs.baseOf(node, base) : base;
+  const out: Edge[] = [];
+  for (const k of REF_KEYWORDS) {
+    const target = refTarget(node, k, here, refs);
+    if (target !== undefined) out.push({ node: target[0], base: target[1], label: '' });
+  }
+  if (inPlace) {
+    for (const k of IN_PLACE_ONE) {
+      const child = node[k];
+      if (isRecord(child)) out.push({ node: child, base: here, label: '' });
+    }
+    for (const k of IN_PLACE_LIST) {
+      const list = node[k];
+      if (Array.isArray(list)) for (const child of list) if (isRecord(child)) out.push({ node: child, base: here, label: '' });
+    }
+    return out;
+  }
+  forEachSubschema(node, (child, keyword, key) => {
+    const label = labelOf(keyword, key, node);
+    if (isRecord(child) && label !== undefined) out.push({ node: child, base: here, label });
+  });
+  return out;
+}
+
+/** Strongly connected components of the subschema graph (Tarjan's algorithm, iterative), found on demand. */
+class Components {
+  private readonly order = new Map<object, number>();
+  private readonly low = new Map<object, number>();
+  private readonly component = new Map<object, number>();
+  /** Members by component, for components of more than one node or with an edge to itself. */
+  readonly cycles = new Map<number, Record<string, unknown>[]>();
+  private next = 0;
+
+  constructor(
+    private readonly refs: RefIndex,
+    private readonly budget: StepBudget,
+    private readonly inPlace: boolean,
+  ) {}
+
+  edges(node: Record<string, unknown>, base: string): Edge[] {
+    return edgesOf(node, base, this.refs, this.inPlace);
+  }
+
+  /** The component of `node` (found from `node` with base URI `base` when not yet known). */
+  of(node: Record<string, unknown>, base: string): number | undefined {
+    this.visit(node, base);
+    return this.component.get(node);
+  }
+
+  private visit(start: Record<string, unknown>, startBase: string): void {
+    if (this.order.has(start)) return;
+    const stack: Record<string, unknown>[] = [];
+    const onStack = new Set<object>();
+    const frames: { node: Record<string, unknown>; edges: Edge[]; i: number; self: boolean }[] = [];
+    const open = (node: Record<string, unknown>, base: string): void => {
+      this.order.set(node, this.next);
+      this.low.set(node, this.next++);
+      stack.push(node);
+      onStack.add(node);
+      frames.push({ node, edges: this.edges(node, base), i: 0, self: false });
+    };
+    open(start, startBase);
+    for (let f = frames[0]; f !== undefined; f = frames[frames.length - 1]) {
+      const edge = f.edges[f.i++];
+      if (edge !== undefined) {
+        spend(this.budget, 1, this.refs.pointerOf(f.node) ?? '');
+        if (edge.node === f.node) f.self = true;
+        if (!this.order.has(edge.node)) open(edge.node, edge.base);
+        else if (onStack.has(edge.node)) this.low.set(f.node, Math.min(this.low.get(f.node)!, this.order.get(edge.node)!));
+        continue;
+      }
+      frames.pop();
+      const low = this.low.get(f.node)!;
+      const parent = frames[frames.length - 1];
+      if (parent !== undefined) this.low.set(parent.node, Math.min(this.low.get(parent.node)!, low));
+      if (low !== this.order.get(f.node)) continue;
+      const members: Record<string, unknown>[] = [];
+      for (let member = stack.pop(); member !== undefined; member = stack.pop()) {
+        onStack.delete(member);
+        this.component.set(member, low);
+        members.push(member);
+        if (member === f.node) break;
+      }
+      if (members.length > 1 || f.self) this.cycles.set(low, members);
+    }
+  }
+}
+
+/** Where two ways back into a recursion read the same part of a value (2^depth work per request; see README). */
+function recursionProblem(root: Record<string, unknown>, refs: RefIndex, budget: StepBudget): SchemaProblem | undefined {
+  const graph = new Components(refs, budget, false);
+  graph.of(root, refs.rootBase);
+  const bases = new Map<object, string>();
+  for (const [id, members] of graph.cycles) {
+    const inCycle = new Set<object>(members);
+    for (const start of members) {
+      // The subschemas reached in place from `start` within the cycle, by how many paths (in-place loops are rejected
+      // before this runs), and the data steps they take back into the cycle.
+      const paths = new Map<object, number>([[start, 1]]);
+      const steps: string[] = [];
+      const queue: [Record<string, unknown>, string][] = [[start, bases.get(start) ?? refs.baseOf(start, refs.rootBase)]];
+      for (let i = 0, next = queue[0]; next !== undefined; next = queue[++i]) {
+        const [node, base] = next;
+        for (const edge of graph.edges(node, base)) {
+          spend(budget, 1, refs.pointerOf(start) ?? '');
+          if (!inCycle.has(edge.node) || graph.of(edge.node, edge.base) !== id) continue;
+          bases.set(edge.node, edge.base);
+          if (edge.label !== '') {
+            if (steps.some((s) => overlaps(s, edge.label))) return ambiguity(refs, start);
+            steps.push(edge.label);
+            continue;
+          }
+          const seen = paths.get(edge.node) ?? 0;
+          if (seen > 0) return ambiguity(refs, start);
+          paths.set(edge.node, 1);
+          queue.push([edge.node, edge.base]);
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+function ambiguity(refs: RefIndex, at: Record<string, unknown>): SchemaProblem {
+  return {
+    pointer: refs.pointerOf(at) ?? '',
+    message:
+      'its recursive references branch: two ways back into the recursion read the same part of a value, so each ' +
+      'level of nesting doubles the work of every request (make the branches read different properties)',
+  };
+}
+
+/** The first subschema whose references expand past {@link MAX_EXPANDED_SUBSCHEMAS} (recursion counted once). */
+function expansionProblem(root: Record<string, unknown>, refs: RefIndex, budget: StepBudget): SchemaProblem | undefined {
+  const sizes = new Map<object, number>();
+  const active = new Set<object>();
+  const frames: { node: Record<string, unknown>; edges: Edge[]; i: number; total: number }[] = [];
+  const open = (node: Record<string, unknown>, base: string): void => {
+    active.add(node);
+    frames.push({ node, edges: edgesOf(node, base, refs, false), i: 0, total: 1 });
+  };
+  open(root, refs.rootBase);
+  for (let f = frames[0]; f !== undefined; f = frames[frames.length - 1]) {
+    const edge = f.edges[f.i++];
+    if (edge !== undefined) {
+      spend(budget, 1, refs.pointerOf(f.node) ?? '');
+      const known = sizes.get(edge.node);
+      if (known !== undefined) f.total += known;
+      else if (active.has(edge.node)) f.total += 1;
+      else open(edge.node, edge.base);
+      continue;
+    }
+    frames.pop();
+    active.delete(f.node);
+    if (f.total > MAX_EXPANDED_SUBSCHEMAS) {
+      return {
+        pointer: refs.pointerOf(f.node) ?? '',
+        message:
+          `its references expand to more than ${MAX_EXPANDED_SUBSCHEMAS} subschemas checked against one value ` +
+          '(a $ref counts each time it is reached, e.g. allOf/anyOf branches that reference the same schema, level ' +
+          'after level): every request would take that long',
+      };
+    }
+    sizes.set(f.node, f.total);
+    const parent = frames[frames.length - 1];
+    if (parent !== undefined) parent.total += f.total;
+  }
+  return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------- the schema walk
+
+/** Why `pattern` cannot be used: it does not compile, or it can backtrack catastrophically (nested quantifiers). */
+function patternProblem(pattern: string): string | undefined {
+  try {
+    new RegExp(pattern, 'u');
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+  return safeRegex(pattern)
+    ? undefined
+    : `pattern ${JSON.stringify(pattern.length > 200 ? `${pattern.slice(0, 200)}…` : pattern)} can take exponential time (nested or overlapping quantifiers); rewrite it without a repeated group of repeats`;
+}
+
+/** The state of one walk; the reference index and cycle finder are built on first need (most schemas have no `$ref`). */
+interface Walk {
+  readonly root: unknown;
+  readonly knownFormat: (name: string) => boolean;
+  readonly out: SchemaProblem[];
+  readonly budget: StepBudget;
+  refs: RefIndex | undefined;
+  cycles: Components | undefined;
+}
+
+function checkRefs(node: Record<string, unknown>, pointer: string, here: string, refs: RefIndex, w: Walk): void {
+  for (const k of REF_KEYWORDS) {
+    const ref = node[k];
+    if (typeof ref !== 'string') continue;
+    let problem: string | undefined;
+    if (pointer !== '' && typeof node['$id'] === 'string') {
+      // ajv resolves a reference next to a nested `$id` against that resource and recurses until the stack overflows.
+      problem = `a ${k} next to a nested $id is not supported (move it into an allOf branch)`;
+    } else {
+      problem = refProblem(node, ref, here, refs, w.budget, `${pointer}/${k}`);
+      const target = problem === undefined ? refTarget(node, k, here, refs) : undefined;
+      const cycles = (w.cycles ??= new Components(refs, w.budget, true));
+      if (target !== undefined && cycles.of(node, here) === cycles.of(target[0], target[1])) {
+        problem = `${k} ${ref} leads back here without reaching any data (infinite recursion)`;
+      }
+    }
+    if (problem !== undefined) w.out.push({ pointer: `${pointer}/${k}`, message: problem });
+  }
+}
+
+function walk(node: Record<string, unknown>, pointer: string, base: string, w: Walk): void {
   const out = w.out;
-  const knownFormat = w.knownFormat;
   const pattern = node['pattern'];
   if (typeof pattern === 'string') {
     const bad = patternProblem(pattern);
     if (bad !== undefined) out.push({ pointer: `${pointer}/pattern`, message: bad });
   }
   const format = node['format'];
-  if (typeof format === 'string' && !knownFormat(format)) {
+  if (typeof format === 'string' && !w.knownFormat(format)) {
     out.push({ pointer: `${pointer}/format`, message: `unknown format "${format}"` });
   }
   let here = base;
   if (node['$ref'] !== undefined || node['$dynamicRef'] !== undefined || node['$id'] !== undefined) {
     const refs = (w.refs ??= new RefIndex(w.root));
     here = refs.baseOf(node, base);
-    for (const k of REF_KEYWORDS) {
-      const ref = node[k];
-      if (typeof ref !== 'string') continue;
-      // ajv resolves a reference next to a nested `$id` against that resource and recurses until the stack overflows.
-      const problem =
-        pointer !== '' && typeof node['$id'] === 'string'
-          ? `a ${k} next to a nested $id is not supported (move it into an allOf branch)`
-          : (refProblem(node, ref, here, refs) ??
-            (loopsInPlace(node, ref, here, refs)
-              ? `${k} ${ref} leads back here without reaching any data (infinite recursion)`
-              : undefined));
-      if (problem !== undefined) out.push({ pointer: `${pointer}/${k}`, message: problem });
+    checkRefs(node, pointer, here, refs, w);
+  }
+  forEachSubschema(node, (child, keyword, key, suffix) => {
+    const at = pointer + suffix;
+    if (keyword === 'patternProperties') {
+      const bad = patternProblem(key);
+      if (bad !== undefined) out.push({ pointer: at, message: bad });
     }
-  }
-  for (const k of ONE_SCHEMA) {
-    const child = node[k];
-    if (isRecord(child)) walk(child, `${pointer}/${k}`, here, w);
-  }
-  for (const k of LIST_SCHEMAS) {
-    const list = node[k];
-    if (Array.isArray(list)) list.forEach((child, i) => walk(child, `${pointer}/${k}/${i}`, here, w));
-  }
-  for (const k of MAP_SCHEMAS) {
-    const map = node[k];
-    if (!isRecord(map)) continue;
-    for (const name of Object.keys(map)) {
-      const at = `${pointer}/${k}/${escapePointerSegment(name)}`;
-      if (k === 'patternProperties') {
-        const bad = patternProblem(name);
-        if (bad !== undefined) out.push({ pointer: at, message: bad });
-      }
-      if (k === 'properties' && name === '__proto__') {
-        out.push({ pointer: at, message: "property name '__proto__' is reserved" });
-        continue;
-      }
-      walk(map[name], at, here, w);
+    if (keyword === 'properties' && key === '__proto__') {
+      out.push({ pointer: at, message: "property name '__proto__' is reserved" });
+      return;
     }
-  }
+    if (isRecord(child)) walk(child, at, here, w);
+  });
 }
 
 /**
- * Problems of `schema` the meta-schema does not catch (see the module docs). Assumes `schema` is acyclic and valid
- * against the meta-schema.
+ * Problems of `schema` the meta-schema does not catch (see the module docs). Assumes `schema` is acyclic, within the
+ * nesting limits and valid against the meta-schema.
  */
-export function schemaProblems(schema: unknown, knownFormat: (name: string) => boolean): SchemaProblem[] {
-  const w: Walk = { root: schema, knownFormat, out: [], refs: undefined };
-  walk(schema, '', '', w);
+export function schemaProblems(schema: Record<string, unknown>, knownFormat: (name: string) => boolean): SchemaProblem[] {
+  const w: Walk = { root: schema, knownFormat, out: [], budget: { steps: 0 }, refs: undefined, cycles: undefined };
+  try {
+    walk(schema, '', '', w);
+    if (w.out.length === 0 && w.refs !== undefined) {
+      const problem = expansionProblem(schema, w.refs, w.budget) ?? recursionProblem(schema, w.refs, w.budget);
+      if (problem !== undefined) w.out.push(problem);
+    }
+  } catch (error) {
+    if (!(error instanceof SchemaTooComplexError)) throw error;
+    w.out.push({ pointer: error.pointer, message: `is too complex to check (${error.message}): simplify it` });
+  }
   return w.out;
 }
 
-/** The deepest nesting a declaration may have (ajv and our walks recurse; a deeper one could overflow the stack). */
-export const MAX_SCHEMA_DEPTH = 256;
-
-/**
- * Where `value` nests deeper than {@link MAX_SCHEMA_DEPTH} (a pointer under `base`), checked without recursion so a
- * 5,000-deep `{not: {not: …}}` is a located problem instead of a stack overflow.
- */
-export function nestingProblem(value: unknown, base: string): SchemaProblem | undefined {
-  const stack: [unknown, string, number][] = [[value, base, 0]];
-  // Each object once: shared subschemas cost nothing twice, and a cycle is left for the cycle check to report.
-  const seen = new Set<object>();
-  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    const [node, pointer, depth] = next;
-    if (typeof node !== 'object' || node === null || seen.has(node)) continue;
-    seen.add(node);
-    if (depth >= MAX_SCHEMA_DEPTH) {
-      return { pointer, message: `nests deeper than ${MAX_SCHEMA_DEPTH} levels` };
-    }
-    if (Array.isArray(node)) node.forEach((child, i) => stack.push([child, `${pointer}/${i}`, depth + 1]));
-    else for (const k of Object.keys(node)) stack.push([(node as Record<string, unknown>)[k], `${pointer}/${escapePointerSegment(k)}`, depth + 1]);
-  }
-  return undefined;
-}
+// ---------------------------------------------------------------------------------------------- defaults
 
 function isScalar(value: unknown): boolean {
   return value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
-}
-
-function show(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 /** Keywords {@link simpleCheck} decides (annotations included); any other keyword means "ask ajv". */
@@ -388,8 +657,8 @@ function simpleCheck(value: unknown, p: Record<string, unknown>): string | undef
     const types: unknown[] = Array.isArray(type) ? type : [type];
     if (!types.some((t) => matchesJsonType(value, t))) return `must be ${types.map(String).join(',')}`;
   }
-  if (Array.isArray(en) && !en.includes(value)) return `must be one of: ${en.map(show).join(', ')}`;
-  if ('const' in p && p['const'] !== value) return `must be ${show(p['const'])}`;
+  if (Array.isArray(en) && !en.includes(value)) return `must be one of: ${en.map(showValue).join(', ')}`;
+  if ('const' in p && p['const'] !== value) return `must be ${showValue(p['const'])}`;
   if (typeof value === 'number') {
     const { minimum, maximum, exclusiveMinimum: xmin, exclusiveMaximum: xmax } = p;
     if (typeof minimum === 'number' && value < minimum) return `must be >= ${minimum}`;
@@ -418,10 +687,7 @@ function problem(name: string, rest: string, message: string): SchemaProblem {
 /** The keywords a small ajv schema keeps from the root so the defaulted properties' `$ref`s still resolve. */
 const CONTAINERS = ['$id', '$defs', 'definitions'] as const;
 
-/**
- * Compiles a throwaway schema (ajv's own cache forgets it; the function stays usable); throws when ajv cannot
- * compile it. The schema store counts each call against the ajv instance it recycles.
- */
+/** Compiles a throwaway schema (ajv's cache forgets it; the function stays usable); throws when ajv cannot. */
 export type CompileOnce = (schema: Record<string, unknown>) => ValidateFunction;
 
 function viaAjv(
@@ -457,15 +723,12 @@ function viaAjv(
   for (const e of validate.errors ?? []) {
     const path = e.instancePath;
     const slash = path.indexOf('/', 1);
-    const name = (slash < 0 ? path.slice(1) : path.slice(1, slash)).replace(/~1/g, '/').replace(/~0/g, '~');
+    const name = unescapePointerSegment(slash < 0 ? path.slice(1) : path.slice(1, slash));
     out.push(problem(name, slash < 0 ? '' : path.slice(slash), describeAjvError(e)));
   }
 }
 
-/**
- * Problems of top-level property defaults (`null` and absent defaults are not applied, so not checked) against
- * their own property schemas. `compileOnce` is only called when some property schema is not simple.
- */
+/** Top-level property defaults (not `null`) that break their own property schema; ajv only for non-simple ones. */
 export function defaultProblems(schema: Record<string, unknown>, compileOnce: CompileOnce): SchemaProblem[] {
   const properties = schema['properties'];
   if (!isRecord(properties)) return [];

@@ -86,38 +86,16 @@ export interface ArgumentValidatorCacheOptions {
 
 /** A validator for one prompt's arguments, made by {@link ArgumentValidatorCache.compile}. */
 export interface CompiledArgumentValidator {
-  /**
-   * Validates, coerces and defaults `provided` (the hot path). Throws PromptError `INVALID_PARAMS` when `provided`
-   * is not an object, and `INVALID_PROMPT_DEFINITION` when the declared schema itself is broken (first call only
-   * compiles; the error is remembered).
-   */
+  /** Validates, coerces and defaults `provided`; throws `INVALID_PARAMS` (not an object) or the definition error. */
   validate(provided: unknown): ArgumentValidationResult;
-  /**
-   * Checks the declarations without compiling the validator (call it at registration): throws PromptError
-   * `INVALID_PROMPT_DEFINITION` (data `{problems: [{path, message}]}`, JSON pointers into the prompt definition)
-   * when the effective schema is invalid against the JSON Schema meta-schema, uses an unknown `format`, has a
-   * `pattern` that is not a valid regular expression, a local `$ref` that points nowhere (or only to itself), a
-   * reserved property name (`__proto__`, `constructor`, `prototype` as argument names; `__proto__` anywhere in
-   * `properties`), or a `default` (per-argument, or of an inputSchema property) that does not satisfy its own
-   * property schema; returns otherwise. The error is remembered: `validate()` throws it too. Costs nothing beyond
-   * building the plan for declarations on the ajv-free fast path; for other schemas the result is shared per
-   * identical schema (like the compiled validators, and released with them). `validate()` runs the same check
-   * before its first compile, so calling `check()` is optional.
-   */
+  /** Checks the declarations at registration without compiling (throws `INVALID_PROMPT_DEFINITION`, remembered). */
   check(): void;
-  /**
-   * Drops this user's reference to the shared compiled schema; when no user is left it is removed from the cache
-   * (and ajv's memory of it is reclaimed when the cache recycles its ajv instance). Idempotent. A released validator
-   * still validates (with the function it already had, or a detached one).
-   */
+  /** Drops this user's reference to the shared schema (idempotent); a released validator still validates. */
   release(): void;
   /** Declared argument names (declaration order; for an inputSchema: its properties, then other required names). */
   readonly argumentNames: readonly string[];
   /** Required argument names (declaration order; for an inputSchema: its `required` array). */
   readonly requiredArguments: readonly string[];
-  /**
-   * The JSON Schema arguments are validated against. For per-argument declarations: {@link getArgumentSchema}
-   * without annotations (title/description), plus `additionalProperties: false` in reject mode.
-   */
+  /** The JSON Schema arguments are validated against (for declarations: without title/description). */
   readonly schema: JsonSchema;
 }

@@ -1,27 +1,27 @@
 /**
- * The compiled validator of one prompt: lazy (nothing is built until `check()` or first use; ajv compiles only on
- * first use), then a single pass over the given arguments (count, length limits, coercion into a null-prototype
- * copy), defaults, required check, and the schema check (the fast path, or the shared ajv function).
- *
- * Report order when several problems exist: missing required arguments, then the first argument over its length
- * limit (in the order the client sent them), then schema problems.
+ * The validator of one prompt: lazy (a plan on `check()` or first use, ajv on first use), then one pass over the
+ * given arguments (lengths, coercion into a null-prototype copy), defaults, required names and the schema check.
  *
  * @module
- * @internal
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { PromptArgumentDefinition } from '../definition/types.js';
 import { PromptError } from '../errors.js';
 import type { JsonSchema } from '../types.js';
+import { boundedCopy, exceedsLimit, ILL_FORMED, isWellFormedText } from './bounds.js';
+import type { ValueLimits } from './bounds.js';
 import type { PlanCache, SchemaStore, StoreEntry } from './cache.js';
-import { coerceValue } from './coerce.js';
+import { coerceValue } from './coercion.js';
 import { definitionError, missingFailure, oneOfMessage, schemaFailure, toDetails, tooLongFailure } from './failures.js';
-import { ILL_FORMED, boundedCopy, exceedsLimit, isWellFormedText } from './length.js';
-import type { ValueLimits } from './length.js';
 import { buildPlan, isPlainFastDeclaration } from './plan.js';
 import type { ArgumentPlan, ArgumentSlot } from './plan.js';
 import { nestingProblem } from './schema-checks.js';
-import type { ArgumentValidationOptions, ArgumentValidationResult, CompiledArgumentValidator, SchemaValidationDetail } from './types.js';
+import type {
+  ArgumentValidationOptions,
+  ArgumentValidationResult,
+  CompiledArgumentValidator,
+  SchemaValidationDetail,
+} from './types.js';
 
 const hasOwn = Object.prototype.hasOwnProperty;
 const EMPTY: Readonly<Record<string, unknown>> = Object.freeze(Object.create(null) as Record<string, unknown>);
@@ -47,18 +47,13 @@ function copyDefault(value: unknown): unknown {
   return typeof value === 'object' && value !== null ? structuredClone(value) : value;
 }
 
-/**
- * A {@link CompiledArgumentValidator} bound to a {@link SchemaStore}.
- */
+/** A {@link CompiledArgumentValidator} bound to a {@link SchemaStore}. */
 export class ArgumentValidator implements CompiledArgumentValidator {
   private plan: ArgumentPlan | undefined;
   private planKey: string | undefined;
   /** The plan once validation can run (plan built and, off the fast path, the ajv function at hand). */
   private ready: ArgumentPlan | undefined;
-  /**
-   * The ajv function of a validator that holds no entry (released). One that holds an entry reads the entry's
-   * function each time instead: the store may drop it (recycling its ajv instance) and compile it again.
-   */
+  /** The ajv function of a released validator (one holding an entry reads it from the entry: it may be recompiled). */
   private fn: ValidateFunction | undefined;
   private entry: StoreEntry | undefined;
   private checked = false;

@@ -1,10 +1,18 @@
 /**
- * The JSON-Schema keywords a per-argument declaration may carry (copied into its property schema by the arguments
- * module, and accepted as argument keys by the definition parser).
+ * What the definition parser and the arguments module share: the JSON-Schema keywords of a per-argument declaration,
+ * JSON type checks, and the size limits of definition data.
  *
  * @module
  * @internal
  */
+
+/** The deepest nesting of definition data and argument schemas (deeper data is a definition error, not a stack overflow). */
+export const MAX_SCHEMA_DEPTH = 256;
+
+/** Objects and arrays one piece of definition data may hold, a shared object counted each time it appears. */
+export const MAX_SCHEMA_NODES = 100_000;
+
+/** The JSON-Schema keywords a per-argument declaration may carry (copied into its property schema). */
 export const ARGUMENT_SCHEMA_KEYWORDS = [
   'type',
   'enum',
@@ -18,11 +26,7 @@ export const ARGUMENT_SCHEMA_KEYWORDS = [
   'items',
 ] as const;
 
-/**
- * Whether `value` is of the JSON Schema type `type` ('string', 'number' (finite), 'integer', 'boolean', 'null',
- * 'array', 'object'); false for any other type name. Shared by the definition parser (enum values and defaults)
- * and the arguments module (default checks), so they agree.
- */
+/** Whether `value` is of the JSON Schema type `type` (a finite number for 'number'); false for unknown type names. */
 export function matchesJsonType(value: unknown, type: unknown): boolean {
   switch (type) {
     case 'string':

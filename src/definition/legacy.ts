@@ -1,5 +1,5 @@
 /**
- * Normalization of legacy stored prompts (one content string, no role, `system` roles) into valid definitions.
+ * Normalization of legacy stored prompts (`{name, content, role?}` records) into valid definitions.
  *
  * @module
  */
@@ -28,7 +28,7 @@ interface Origin {
 
 const LEGACY_MESSAGE_KEYS: readonly string[] = ['role', 'content'];
 
-/** A role left unset in a legacy store (absent or SQL NULL) defaults to `assistant`, as the legacy migration does. */
+/** A role left unset in a legacy store (absent or SQL NULL) defaults to `assistant`, as the original migration does. */
 function legacyRole(record: Record<string, unknown>): unknown {
   const role = own(record, 'role');
   return role === undefined || role === null ? 'assistant' : role;

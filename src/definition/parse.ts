@@ -5,7 +5,7 @@
  */
 import { ARGUMENT_SCHEMA_KEYWORDS, matchesJsonType } from './keywords.js';
 import type { Icon, Role } from '../types.js';
-import { CycleError, describeType, frozenCopy, has, own, quote, unknownKeyMessage } from './raw-data.js';
+import { CopyError, describeType, frozenCopy, has, own, quote, unknownKeyMessage } from './raw-data.js';
 import { argumentNameKey, argumentNameProblem, promptNameProblem } from './names.js';
 import { childPointer, isRecord } from '../json.js';
 import { createDefinitionError, type LocatePointer } from './problems.js';
@@ -145,7 +145,7 @@ class Reader {
     try {
       return frozenCopy(value);
     } catch (error) {
-      if (!(error instanceof CycleError)) throw error;
+      if (!(error instanceof CopyError)) throw error;
       this.problem(path + error.at, error.reason);
       return undefined;
     }
@@ -455,12 +455,7 @@ export interface DefinitionCheck {
   name?: string;
 }
 
-/**
- * Validates a definition and collects EVERY problem instead of throwing. Used by {@link parsePromptDefinition} and
- * the legacy normalizer.
- *
- * @internal
- */
+/** Validates a definition, collecting every problem instead of throwing (the parser and the legacy normalizer). */
 export function checkPromptDefinition(input: unknown, systemRole: SystemRolePolicy = 'reject'): DefinitionCheck {
   const r = new Reader(systemRole);
   if (!isRecord(input)) {
@@ -542,11 +537,7 @@ export function parsePromptDefinition(input: unknown, options: ParsePromptDefini
   });
 }
 
-/**
- * Argument names in an inputSchema follow the same rules as declared arguments: in particular `__proto__`,
- * `constructor` and `prototype` are rejected (ajv silently drops a `__proto__` property, which would leave it
- * unvalidated).
- */
+/** Argument names in an inputSchema follow the rules of declared arguments (ajv silently drops `__proto__`). */
 function checkInputSchemaNames(r: Reader, schema: Record<string, unknown>): void {
   const properties = own(schema, 'properties');
   if (isRecord(properties)) {
@@ -573,11 +564,7 @@ function checkInputSchemaNames(r: Reader, schema: Record<string, unknown>): void
 const STRING_KEYWORDS = ['pattern', 'format', 'minLength', 'maxLength'] as const;
 const NUMBER_KEYWORDS = ['minimum', 'maximum'] as const;
 
-/**
- * A keyword that cannot apply to the argument's type would silently do nothing (`minimum` on an untyped argument,
- * which is a string; `items` without `type: 'array'`): a definition error instead. Without a `type`, the type is
- * the enum's (all numbers or all strings), else string.
- */
+/** A keyword that cannot apply to the argument's type (else the enum's, else string) is an error, not a no-op. */
 function checkKeywordsApply(
   r: Reader,
   value: Record<string, unknown>,

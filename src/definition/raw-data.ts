@@ -6,6 +6,7 @@
  */
 
 import { childPointer, setOwn } from '../json.js';
+import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from './keywords.js';
 
 /**
  * Whether `key` is an own property of `record` whose value is not `undefined`.
@@ -52,38 +53,46 @@ function isPlain(value: object): boolean {
   return proto === Object.prototype || proto === null;
 }
 
-/**
- * Thrown by {@link frozenCopy} on a cycle; carries the pointer suffix where the cycle closes.
- */
-export class CycleError extends Error {
+/** Why {@link frozenCopy} refused data: where (a pointer suffix) and what is wrong there. */
+export class CopyError extends Error {
   constructor(
     readonly at: string,
-    /** What is wrong there, for the definition problem. */
     readonly reason = 'must not contain a cycle (definitions are JSON data)',
   ) {
-    super('cycle');
+    super(reason);
   }
 }
 
-/**
- * A deep, frozen copy of JSON-like data (plain objects and arrays). Other objects (class instances, functions) are
- * kept by reference. Throws {@link CycleError} on a cycle or a non-finite number (not JSON).
- */
-export function frozenCopy(value: unknown, ancestors: object[] = [], at = ''): unknown {
+interface CopyState {
+  readonly ancestors: object[];
+  containers: number;
+}
+
+/** A deep frozen copy of JSON-like data; {@link CopyError} on a cycle, a non-finite number, or too deep or large. */
+export function frozenCopy(value: unknown): unknown {
+  return copyOf(value, { ancestors: [], containers: 0 }, '');
+}
+
+function copyOf(value: unknown, state: CopyState, at: string): unknown {
   if (typeof value === 'number' && !Number.isFinite(value)) {
-    throw new CycleError(at, `must be JSON data: ${String(value)} is not a JSON number`);
+    throw new CopyError(at, `must be JSON data: ${String(value)} is not a JSON number`);
   }
   if (typeof value !== 'object' || value === null) return value;
   if (!Array.isArray(value) && !isPlain(value)) return value;
-  if (ancestors.includes(value)) throw new CycleError(at);
+  const ancestors = state.ancestors;
+  if (ancestors.includes(value)) throw new CopyError(at);
+  if (ancestors.length >= MAX_SCHEMA_DEPTH) throw new CopyError(at, `nests deeper than ${MAX_SCHEMA_DEPTH} levels`);
+  if (++state.containers > MAX_SCHEMA_NODES) {
+    throw new CopyError(at, `is too large: more than ${MAX_SCHEMA_NODES} objects and arrays (a shared object counts each time it appears)`);
+  }
   ancestors.push(value);
   let copy: unknown;
   if (Array.isArray(value)) {
-    copy = value.map((item, i) => frozenCopy(item, ancestors, `${at}/${i}`));
+    copy = value.map((item, i) => copyOf(item, state, `${at}/${i}`));
   } else {
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value)) {
-      setOwn(out, key, frozenCopy((value as Record<string, unknown>)[key], ancestors, childPointer(at, key)));
+      setOwn(out, key, copyOf((value as Record<string, unknown>)[key], state, childPointer(at, key)));
     }
     copy = out;
   }
@@ -112,6 +121,8 @@ export function unknownKeyMessage(key: string, known: readonly string[]): string
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of known) {
+    // Only names within two characters in length can be within distance 2 (and a long key costs nothing then).
+    if (Math.abs(candidate.length - key.length) > 2) continue;
     const d = distance(key.toLowerCase(), candidate.toLowerCase());
     if (d < bestDistance) {
       best = candidate;

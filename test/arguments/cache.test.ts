@@ -1,16 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { sameShapeCatalogue } from '../../bench/fixtures.js';
-import { RECYCLE_MIN } from '../../src/arguments/cache.js';
-import type { StoreStats } from '../../src/arguments/cache.js';
 import { ArgumentValidatorCache, validatePromptArguments } from '../../src/arguments/index.js';
-import { standaloneStoreStats } from '../../src/arguments/validate.js';
+import { RECYCLE_MIN, RecentValidators } from '../../src/arguments/cache.js';
+import type { StoreStats } from '../../src/arguments/cache.js';
+import { STANDALONE_CACHE_SIZE } from '../../src/arguments/validate.js';
 import type { PromptArgumentDefinition } from '../../src/definition/types.js';
+import type { PromptError } from '../../src/errors.js';
 import type { JsonSchema } from '../../src/types.js';
+import { thrownBy } from '../support/errors.js';
 
-/** White-box view of the cache's private ajv instances (tests only). */
 function ajvStats(cache: ArgumentValidatorCache): StoreStats {
-  return cache.storeStats();
+  return cache.stats();
 }
+
+function problemOf(error: PromptError): { path: string; message: string } {
+  return (error.data as { problems: { path: string; message: string }[] }).problems[0] as { path: string; message: string };
+}
+
+const object = (properties: Record<string, unknown>): JsonSchema => ({ type: 'object', properties });
 
 const shape = (): PromptArgumentDefinition[] => [
   { name: 'code', required: true, maxLength: 10_000 },
@@ -301,7 +308,7 @@ describe('validatePromptArguments (standalone) cache', () => {
 });
 
 describe('ajv memory: recycling the compiling instance', () => {
-  /** ajv's scope keeps every compiled schema; the bound on what the store still holds (see cache.ts). */
+  /** ajv keeps every schema an instance compiled: the bound on what the compiling instances held still hold. */
   const retainedBound = (live: number): number => 2 * (live + Math.max(RECYCLE_MIN, 2 * live) + 1);
 
   /** A distinct schema per `i`, with a pattern (kept in ajv's scope too) and a default checked through ajv. */
@@ -322,9 +329,7 @@ describe('ajv memory: recycling the compiling instance', () => {
     released.release();
     let current = cache.compile(undefined, distinct(0));
     current.check();
-    let valuesPerSchema = 0;
     let maxCompiled = 0;
-    let maxScope = 0;
     let maxInstances = 0;
     let recycles = 0;
     let previousCompiled = 0;
@@ -342,18 +347,15 @@ describe('ajv memory: recycling the compiling instance', () => {
       current.release();
       current = next;
       const stats = ajvStats(cache);
-      if (i === 200) valuesPerSchema = stats.scopeSize / stats.compiled;
       if (stats.compiled < previousCompiled) recycles++;
       previousCompiled = stats.compiled;
       maxCompiled = Math.max(maxCompiled, stats.compiled);
-      maxScope = Math.max(maxScope, stats.scopeSize);
       maxInstances = Math.max(maxInstances, stats.instances);
     }
     // 5,000 x (one default check + one compile) went through ajv; far less of it is still held.
     expect(recycles).toBeGreaterThanOrEqual(4);
     expect(maxCompiled).toBeLessThanOrEqual(retainedBound(cache.size + 1));
-    expect(maxScope).toBeLessThanOrEqual(Math.ceil(valuesPerSchema * retainedBound(cache.size + 1)));
-    expect(maxScope).toBeLessThan(valuesPerSchema * 5_000);
+    expect(maxCompiled).toBeLessThan(5_000);
     // The meta-schema checker, the compiling instance and at most one retired one.
     expect(maxInstances).toBeLessThanOrEqual(3);
     // Prompts compiled two ajv generations ago lost their function with that instance (the first one, at least)...
@@ -372,26 +374,56 @@ describe('ajv memory: recycling the compiling instance', () => {
   }, 60_000);
 
   it('keeps what ajv retains bounded for the standalone function over 5,000 distinct declarations', () => {
+    const recent = new RecentValidators(STANDALONE_CACHE_SIZE);
+    const validate = (provided: Record<string, string>, declared: PromptArgumentDefinition[]) =>
+      recent.get(declared, undefined, undefined).validate(provided);
     const decl = (i: number): PromptArgumentDefinition[] => [
       { name: 'n', type: 'integer', maximum: i },
       { name: 's', pattern: `^y${i}b*$` },
     ];
     let maxCompiled = 0;
-    let maxScope = 0;
-    let valuesPerSchema = 0;
     for (let i = 0; i < 5_000; i++) {
-      expect(validatePromptArguments({ n: String(i) }, decl(i)).ok).toBe(true);
-      expect(validatePromptArguments({ n: String(i + 1) }, decl(i)).ok).toBe(false);
-      const stats = standaloneStoreStats();
-      if (stats === undefined) throw new Error('the standalone cache was not used');
-      if (i === 200) valuesPerSchema = stats.scopeSize / stats.compiled;
-      maxCompiled = Math.max(maxCompiled, stats.compiled);
-      maxScope = Math.max(maxScope, stats.scopeSize);
+      expect(validate({ n: String(i) }, decl(i)).ok).toBe(true);
+      expect(validate({ n: String(i + 1) }, decl(i)).ok).toBe(false);
+      maxCompiled = Math.max(maxCompiled, recent.cache.stats().compiled);
     }
-    // At most 256 declarations stay compiled (its LRU), plus what other tests in this file left.
-    const bound = retainedBound(256 + 16);
-    expect(maxCompiled).toBeLessThanOrEqual(bound);
-    expect(maxScope).toBeLessThanOrEqual(Math.ceil(valuesPerSchema * bound));
-    expect(maxScope).toBeLessThan(valuesPerSchema * 5_000);
+    // At most 256 declarations stay compiled (its LRU).
+    expect(recent.cache.size).toBeLessThanOrEqual(STANDALONE_CACHE_SIZE);
+    expect(maxCompiled).toBeLessThanOrEqual(retainedBound(STANDALONE_CACHE_SIZE));
+    expect(maxCompiled).toBeLessThan(5_000);
   }, 60_000);
+});
+
+describe('cache keys keep non-JSON values apart', () => {
+  it('rejects NaN and Infinity in a schema with their location, whatever was registered before', () => {
+    const cache = new ArgumentValidatorCache();
+    cache.compile(undefined, object({ n: { type: 'number', default: null } })).check();
+    cache.compile(undefined, object({ n: { const: null } })).check();
+    const inf = thrownBy(() => cache.compile(undefined, object({ n: { type: 'number', default: Infinity } })).check());
+    expect(problemOf(inf)).toEqual({ path: '/inputSchema/properties/n/default', message: 'must be a JSON value (got Infinity)' });
+    const nan = thrownBy(() => cache.compile(undefined, object({ n: { const: NaN } })).check());
+    expect(problemOf(nan).path).toBe('/inputSchema/properties/n/const');
+  });
+
+  it('does not let an undefined property share the check of a schema without it', () => {
+    const cache = new ArgumentValidatorCache();
+    cache.compile(undefined, object({ b: { type: 'string' } })).check();
+    const validator = cache.compile(undefined, object({ a: undefined, b: { type: 'string' } }));
+    expect(thrownBy(() => validator.check()).code).toBe('INVALID_PROMPT_DEFINITION');
+  });
+
+  it("does not let options.maxLength '5' share the plan of 5", () => {
+    const cache = new ArgumentValidatorCache();
+    cache.compile([{ name: 'x', type: 'integer' }], undefined, { maxLength: 5 }).check();
+    const validator = cache.compile([{ name: 'x', type: 'integer' }], undefined, { maxLength: '5' as unknown as number });
+    expect(thrownBy(() => validator.check()).code).toBe('INVALID_PROMPT_DEFINITION');
+  });
+
+  it('reads an options object again after it was changed', () => {
+    const cache = new ArgumentValidatorCache();
+    const options: { maxLength?: number } = { maxLength: 5 };
+    cache.compile([{ name: 'x' }], undefined, options);
+    options.maxLength = 50;
+    expect(cache.compile([{ name: 'x' }], undefined, options).validate({ y: 'abcdefghij' }).ok).toBe(true);
+  });
 });

@@ -1,5 +1,5 @@
 /**
- * The shared table of argument-validation behaviours (the error-detail matrix plus coercion, limits and schema rows).
+ * The shared table of argument-validation behaviours (required, optional, mixed, types, coercion, limits, schemas).
  * Each row: declarations (`arguments` and/or `inputSchema`), `options`, what the client sent, and the exact
  * outcome: the validated arguments, or the -32602 error object (`code`, `message`, `data`).
  *
@@ -13,7 +13,7 @@ import type { JsonSchema } from '../../src/types.js';
 export interface ArgumentCase {
   /** Reads as a behaviour: "reports a missing required argument". */
   title: string;
-  /** Category of the behaviour, for the record. */
+  /** The kind of behaviour the row pins (basic, types, length, extra, ...), for grouping. */
   group: string;
   arguments?: readonly PromptArgumentDefinition[];
   inputSchema?: JsonSchema;

@@ -335,3 +335,42 @@ describe('parsePromptDefinition: definitions are JSON data', () => {
     expect(problemsOf(parseError({ name: 'p', render: () => 'x', ...extra }))).toEqual([{ path, message }]);
   });
 });
+
+describe('parsePromptDefinition: the size of definition data is bounded', () => {
+  it('reports data nested 20,000 levels deep at the level where it goes too deep, not a stack overflow', () => {
+    let node: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 20_000; i++) node = { not: node };
+    const [problem] = problemsOf(parseError({ name: 'p', render: () => 'x', inputSchema: { type: 'object', properties: { a: node } } }));
+    expect(problem?.path).toBe(`/inputSchema/properties/a${'/not'.repeat(254)}`);
+    expect(problem?.message).toBe('nests deeper than 256 levels');
+  });
+
+  it('counts an object shared 2^40 times in programmatic data each time, and stops at the limit', () => {
+    let node: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 40; i++) node = { allOf: [node, node] };
+    const [problem] = problemsOf(parseError({ name: 'p', render: () => 'x', _meta: { shared: node } }));
+    expect(problem?.path).toMatch(/^\/_meta\/shared\/allOf\/0\//);
+    expect(problem?.message).toBe('is too large: more than 100000 objects and arrays (a shared object counts each time it appears)');
+  });
+
+  it('accepts the same object shared a few times (copied each time)', () => {
+    const shared = { type: 'string' };
+    const def = parsePromptDefinition({ name: 'p', render: () => 'x', inputSchema: { type: 'object', properties: { a: shared, b: shared } } });
+    expect(def.inputSchema).toEqual({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } } });
+  });
+});
+
+describe('parsePromptDefinition: unknown properties', () => {
+  it('reports 6,000 unknown 5,000-character keys of an argument, each once, without a hint', () => {
+    const argument: Record<string, unknown> = { name: 'a' };
+    for (let i = 0; i < 6_000; i++) argument[`${'x'.repeat(4_995)}${String(i).padStart(5, '0')}`] = 1;
+    const problems = problemsOf(parseError({ name: 'p', render: () => 'x', arguments: [argument] }));
+    expect(problems).toHaveLength(6_000);
+    expect(problems[0]?.message).toBe(`unknown property '${'x'.repeat(57)}...'`);
+  });
+
+  it('still hints at a near miss', () => {
+    const problems = problemsOf(parseError({ name: 'p', render: () => 'x', arguments: [{ name: 'a', requird: true }] }));
+    expect(problems).toEqual([{ path: '/arguments/0/requird', message: "unknown property 'requird' (did you mean 'required'?)" }]);
+  });
+});

@@ -52,6 +52,16 @@ const rows: { title: string; args?: PromptArgumentDefinition[]; schema?: JsonSch
   { title: 'a default that breaks the schema its $ref points to', schema: { type: 'object', $defs: { n: { type: 'integer', minimum: 0 } }, properties: { n: { $ref: '#/$defs/n', default: -1 } } }, path: '/inputSchema/properties/n/default', message: /default value must be >= 0/ },
 ];
 
+function problemOf(error: PromptError): { path: string; message: string } {
+  return (error.data as { problems: { path: string; message: string }[] }).problems[0] as { path: string; message: string };
+}
+
+const object = (properties: Record<string, unknown>, extra: Record<string, unknown> = {}): JsonSchema => ({
+  type: 'object',
+  properties,
+  ...extra,
+});
+
 describe('an invalid argument schema', () => {
   for (const row of rows) {
     it(`throws INVALID_PROMPT_DEFINITION naming the location for ${row.title}`, () => {
@@ -127,12 +137,12 @@ describe('an invalid argument schema', () => {
     const cache = new ArgumentValidatorCache();
     const good = cache.compile([{ name: 'n', minimum: 0 }], undefined);
     good.validate({});
-        expect(cache.storeStats().pinned).toBe(1);
+    expect(cache.stats().pinned).toBe(1);
     for (const args of [bad({ pattern: '[' }), bad({ format: 'emial' }), bad({ type: 'strnig' })]) {
       thrownBy(() => cache.compile(args, undefined).validate({}));
     }
     expect(cache.size).toBe(1);
-    expect(cache.storeStats().pinned).toBe(1);
+    expect(cache.stats().pinned).toBe(1);
   });
 
   it('rejects an invalid options.maxLength', () => {
@@ -149,44 +159,38 @@ describe('an invalid argument schema', () => {
   });
 });
 
-describe('inputSchema dialect', () => {
-  it('evaluates 2020-12 keywords such as prefixItems and $defs references', () => {
-    const schema: JsonSchema = {
-      $schema: 'https://json-schema.org/draft/2020-12/schema',
-      type: 'object',
-      $defs: { lang: { enum: ['typescript', 'python'] } },
-      properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }] }, lang: { $ref: '#/$defs/lang' } },
-    };
-    expect(validatePromptArguments({ pair: '["a", 1]', lang: 'python' }, undefined, schema).ok).toBe(true);
-    const result = validatePromptArguments({ pair: '["a", "b"]', lang: 'rust' }, undefined, schema);
-    expect(result).toMatchObject({
-      ok: false,
-      error: {
-        data: {
-          details: [
-            { argument: 'pair', keyword: 'type', message: '/1: must be integer' },
-            { argument: 'lang', keyword: 'enum', message: 'must be one of: typescript, python' },
-          ],
-        },
-      },
+describe('check() rejects references that cannot resolve locally', () => {
+  const defs = { $defs: { x: { type: 'string', $anchor: 'ex' } } };
+  const cases: { title: string; schema: JsonSchema; path: string; message: RegExp }[] = [
+    { title: 'an absolute URI', schema: object({ a: { $ref: 'https://example.com/s.json' } }, defs), path: '/inputSchema/properties/a/$ref', message: /external reference .* not supported/ },
+    { title: 'a relative file', schema: object({ a: { $ref: 'other.json' } }, defs), path: '/inputSchema/properties/a/$ref', message: /external reference other\.json/ },
+    { title: 'an unknown anchor', schema: object({ a: { $ref: '#nope' } }, defs), path: '/inputSchema/properties/a/$ref', message: /can't resolve reference #nope/ },
+    { title: 'an unknown $dynamicRef anchor', schema: object({ a: { $dynamicRef: '#nope' } }, defs), path: '/inputSchema/properties/a/$dynamicRef', message: /can't resolve/ },
+    { title: 'a pointer into an embedded resource that is not there', schema: object({ a: { $ref: 'sub.json#/$defs/none' } }, { $defs: { s: { $id: 'sub.json', $defs: {} } } }), path: '/inputSchema/properties/a/$ref', message: /can't resolve/ },
+    { title: 'a $ref next to a nested $id (ajv overflows its stack)', schema: object({ a: { $id: 'https://x.test/a', $defs: { n: { type: 'integer' } }, $ref: '#/$defs/n' } }), path: '/inputSchema/properties/a/$ref', message: /nested \$id/ },
+  ];
+  for (const c of cases) {
+    it(`rejects ${c.title} with the pointer of the reference`, () => {
+      const validator = new ArgumentValidatorCache().compile(undefined, c.schema);
+      const error = thrownBy(() => validator.check());
+      expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
+      expect(problemOf(error).path).toBe(c.path);
+      expect(problemOf(error).message).toMatch(c.message);
     });
-  });
+  }
 
-  it('keeps two prompts whose inputSchemas share an $id apart', () => {
-    const cache = new ArgumentValidatorCache();
-    const a = cache.compile(undefined, { $id: 'https://example.com/args', type: 'object', properties: { n: { type: 'integer' } } });
-    const b = cache.compile(undefined, { $id: 'https://example.com/args', type: 'object', properties: { n: { type: 'string' } } });
-    expect(a.validate({ n: '1' })).toMatchObject({ ok: true, arguments: { n: 1 } });
-    expect(b.validate({ n: '1' })).toMatchObject({ ok: true, arguments: { n: '1' } });
-    expect(cache.size).toBe(2);
-  });
-
-  it('reports a root-level problem with an empty argument name', () => {
-    const result = validatePromptArguments({ a: 'x', b: 'y' }, undefined, { type: 'object', maxProperties: 1 });
-    expect(result).toMatchObject({
-      ok: false,
-      error: { data: { details: [{ argument: '', keyword: 'maxProperties', message: 'must NOT have more than 1 properties' }] } },
-    });
+  it('accepts anchors, embedded resources and the document $id', () => {
+    const schemas: JsonSchema[] = [
+      object({ a: { $ref: '#ex' } }, defs),
+      object({ a: { $ref: 'sub.json#k' } }, { $defs: { s: { $id: 'sub.json', $defs: { n: { $anchor: 'k', type: 'integer' } } } } }),
+      object({ a: { $ref: 'https://x.test/root#/$defs/x' } }, { $id: 'https://x.test/root', ...defs }),
+      object({ a: { $id: 'https://x.test/a', $defs: { n: { type: 'integer' } }, allOf: [{ $ref: '#/$defs/n' }] } }),
+    ];
+    for (const schema of schemas) {
+      const validator = new ArgumentValidatorCache().compile(undefined, schema);
+      expect(() => validator.check()).not.toThrow();
+      expect(validator.validate({ a: 'x' }).ok).toBe(schema === schemas[0] || schema === schemas[2]);
+    }
   });
 });
 
@@ -233,5 +237,90 @@ describe('argument schemas the library could not handle safely', () => {
     expect(firstProblem(thrownBy(() => validatePromptArguments({}, undefined, viaRef)))).toMatchObject({ path: '/inputSchema/$ref' });
     const constraintOnly = { type: 'object', properties: { x: { type: 'string' } }, allOf: [{ required: ['x'] }] } as const;
     expect(validatePromptArguments({ x: 'y' }, undefined, constraintOnly).ok).toBe(true);
+  });
+});
+
+describe('registration work on an author schema is bounded', () => {
+  /** The first problem of the definition error that registering (`check()`) `schema` throws. */
+  const registrationProblem = (schema: JsonSchema): unknown => {
+    const error = thrownBy(() => new ArgumentValidatorCache().compile(undefined, schema).check());
+    expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
+    return firstProblem(error);
+  };
+  /** `d0` is `first`; each next definition applies the previous one twice through `keyword`. */
+  const doubling = (keyword: 'allOf' | 'anyOf', levels: number, first: Record<string, unknown>): JsonSchema => {
+    const $defs: Record<string, unknown> = { d0: first };
+    for (let i = 1; i < levels; i++) $defs[`d${i}`] = { [keyword]: [{ $ref: `#/$defs/d${i - 1}` }, { $ref: `#/$defs/d${i - 1}` }] };
+    return { type: 'object', $defs, properties: { a: { $ref: `#/$defs/d${levels - 1}` } } };
+  };
+
+  for (const keyword of ['allOf', 'anyOf'] as const) {
+    it(`rejects ${keyword} branches that reference the same schema level after level (2^120 subschemas in 8 KB)`, () => {
+      const schema = doubling(keyword, 120, keyword === 'allOf' ? { type: 'integer' } : { enum: ['a', 1] });
+      expect(JSON.stringify(schema).length).toBeLessThan(8_000);
+      expect(registrationProblem(schema)).toMatchObject({
+        path: '/inputSchema/$defs/d15',
+        message: /references expand to more than 100000 subschemas/,
+      });
+    });
+  }
+
+  it('accepts a schema that references one definition from many places (a shared address)', () => {
+    const schema = doubling('allOf', 12, { type: 'object', properties: { street: { type: 'string' } } });
+    const validator = new ArgumentValidatorCache().compile(undefined, schema);
+    expect(() => validator.check()).not.toThrow();
+    expect(validator.validate({ a: { street: 'Main' } }).ok).toBe(true);
+    expect(validator.validate({ a: { street: 1 } }).ok).toBe(false);
+  });
+
+  it('rejects a recursive reference whose branches read the same property (2^depth work per request)', () => {
+    const branch = { properties: { x: { $ref: '#/$defs/d' } } };
+    const schema: JsonSchema = { type: 'object', $defs: { d: { type: 'object', allOf: [branch, structuredClone(branch)] } }, properties: { a: { $ref: '#/$defs/d' } } };
+    expect(registrationProblem(schema)).toMatchObject({
+      path: expect.stringMatching(/^\/inputSchema\/\$defs\/d/),
+      message: /recursive references branch: two ways back into the recursion read the same part of a value/,
+    });
+  });
+
+  it('accepts recursion whose branches read different properties or kinds of value (trees, JSON values, filters)', () => {
+    const cases: [JsonSchema, unknown][] = [
+      [{ type: 'object', $defs: { t: { type: 'object', properties: { l: { $ref: '#/$defs/t' }, r: { $ref: '#/$defs/t' } } } }, properties: { a: { $ref: '#/$defs/t' } } }, { l: { r: {} } }],
+      [{ type: 'object', $defs: { v: { anyOf: [{ type: ['string', 'number', 'null'] }, { type: 'array', items: { $ref: '#/$defs/v' } }, { type: 'object', additionalProperties: { $ref: '#/$defs/v' } }] } }, properties: { a: { $ref: '#/$defs/v' } } }, { x: [1, { y: 'z' }] }],
+      [{ type: 'object', $defs: { f: { oneOf: [{ type: 'object', properties: { and: { type: 'array', items: { $ref: '#/$defs/f' } } }, required: ['and'] }, { type: 'object', properties: { not: { $ref: '#/$defs/f' } }, required: ['not'] }] } }, properties: { a: { $ref: '#/$defs/f' } } }, { and: [{ not: { and: [] } }] }],
+    ];
+    for (const [schema, value] of cases) {
+      const validator = new ArgumentValidatorCache().compile(undefined, schema);
+      expect(() => validator.check()).not.toThrow();
+      expect(validator.validate({ a: value })).toMatchObject({ ok: true });
+    }
+  });
+
+  it('stops following a long chain of references after its step budget (1,500 aliases)', () => {
+    const $defs: Record<string, unknown> = { d1500: { type: 'string' } };
+    for (let i = 0; i < 1_500; i++) $defs[`d${i}`] = { $ref: `#/$defs/d${i + 1}` };
+    const problem = registrationProblem({ type: 'object', $defs, properties: { a: { $ref: '#/$defs/d0' } } });
+    expect(problem).toMatchObject({ path: expect.stringMatching(/^\/inputSchema\/\$defs\/d\d+\/\$ref$/), message: /too complex to check \(more than 1000000 steps/ });
+  });
+
+  it('checks 2,000 references into a web of definitions once per definition (each in-place loop found, no stall)', () => {
+    const $defs: Record<string, unknown> = {};
+    for (let i = 0; i < 200; i++) $defs[`d${i}`] = { type: 'string', allOf: Array.from({ length: 10 }, (_, j) => ({ $ref: `#/$defs/d${(i + j + 1) % 200}` })) };
+    const error = thrownBy(() => new ArgumentValidatorCache().compile(undefined, { type: 'object', $defs, properties: { a: { $ref: '#/$defs/d0' } } }).check());
+    expect(firstProblem(error)).toMatchObject({ path: '/inputSchema/$defs/d0/allOf/0/$ref', message: /infinite recursion/ });
+    expect((error.data as { problems: unknown[] }).problems).toHaveLength(2_000);
+  });
+
+  it('stops inferring a type from a huge anyOf of enums after its step budget, naming the property', () => {
+    const values = Array.from({ length: 300 }, (_, i) => i);
+    const anyOf = Array.from({ length: 2_000 }, () => ({ $ref: '#/$defs/e' }));
+    const problem = registrationProblem({ type: 'object', $defs: { e: { enum: values } }, properties: { a: { anyOf } } });
+    expect(problem).toMatchObject({ path: '/inputSchema/properties/a', message: /too complex to infer its type from/ });
+  });
+
+  it('counts a shared object each time it appears: 40 levels of {allOf: [x, x]} are a located error, not a hang', () => {
+    let node: JsonSchema = { type: 'string' };
+    for (let i = 0; i < 40; i++) node = { allOf: [node, node] };
+    const error = thrownBy(() => validatePromptArguments({}, undefined, { type: 'object', properties: { a: node } }));
+    expect(firstProblem(error)).toMatchObject({ path: expect.stringMatching(/^\/inputSchema\/properties\/a\/allOf\/[01]\//), message: /more than 100000 objects and arrays/ });
   });
 });

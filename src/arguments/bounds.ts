@@ -1,15 +1,12 @@
 /**
- * String length in code points, and the hot-path "too long" check that only walks strings that could exceed.
+ * Bounds on argument values: string length in code points (walked only when it could exceed), and the bounded copy
+ * of typed (array/object) values: depth, items, bytes, nested strings, well-formed text.
  *
  * @module
- * @internal
  */
 import { setOwn } from '../json.js';
 
-/**
- * Number of Unicode code points in `text` (a surrogate pair counts once; a lone surrogate counts once), the way
- * JSON Schema's `maxLength` counts.
- */
+/** Code points in `text`, as JSON Schema's `maxLength` counts (a surrogate pair once, a lone surrogate once). */
 export function codePointLength(text: string): number {
   const units = text.length;
   let count = units;
@@ -26,10 +23,7 @@ export function codePointLength(text: string): number {
   return count;
 }
 
-/**
- * Whether `text` has more than `limit` code points. Never walks a string whose UTF-16 length is within the limit
- * (it cannot exceed it in code points), nor one longer than twice the limit (it must exceed it).
- */
+/** Whether `text` has more than `limit` code points; walks it only when its UTF-16 length cannot decide. */
 export function exceedsLimit(text: string, limit: number): boolean {
   const units = text.length;
   if (units <= limit) return false;
@@ -127,11 +121,7 @@ function copyBounded(value: unknown, depth: number, limits: ValueLimits, budget:
   return out;
 }
 
-/**
- * A copy of the typed value `value` (own data properties only, plain objects) within `limits`, or the
- * problem that stopped the copy (depth, item count, approximate size, a string over `maxLength` at any depth, or a
- * lone surrogate in a string or key).
- */
+/** A copy of `value` (own data properties, plain objects) within `limits`, or the problem that stopped it. */
 export function boundedCopy(value: object, limits: ValueLimits): { value: unknown } | { problem: ValueProblem } {
   const budget: Budget = { items: 0, bytes: 0, problem: undefined };
   const copy = copyBounded(value, 0, limits, budget);

@@ -1,15 +1,154 @@
 /**
- * What to coerce an argument to when its schema has no literal `type`: inferred from its `enum`/`const` values, or
- * (inputSchema properties) from the schema a local `$ref` points to, or from its `allOf`/`anyOf`/`oneOf` branches.
+ * Coercion of argument values to their JSON-Schema type (our own, not ajv's `coerceTypes`, which mutates the data),
+ * and the inference of what to coerce to when a schema has no literal `type` (enum/const values, a local `$ref`,
+ * `allOf`/`anyOf`/`oneOf` branches). The MCP wire sends every argument as a string; HTTP callers may send typed JSON.
  *
  * @module
- * @internal
  */
 import { isRecord } from '../json.js';
-import { TYPE_ARRAY, TYPE_BOOLEAN, TYPE_CHOICE, TYPE_INTEGER, TYPE_NULL, TYPE_NUMBER, TYPE_OBJECT, TYPE_STRING, typeMask } from './coerce.js';
-import type { Choices } from './coerce.js';
-import { RefIndex, atPointer } from './schema-checks.js';
-import type { RefTarget } from './schema-checks.js';
+import { RefIndex, spend } from './schema-checks.js';
+import type { RefTarget, StepBudget } from './schema-checks.js';
+
+/** Bit flags of declared JSON-Schema types. */
+export const TYPE_STRING = 1;
+export const TYPE_NUMBER = 2;
+export const TYPE_INTEGER = 4;
+export const TYPE_BOOLEAN = 8;
+export const TYPE_ARRAY = 16;
+export const TYPE_OBJECT = 32;
+export const TYPE_NULL = 64;
+/** Not a JSON-Schema type: specific values (of a mixed `enum`/`const`) are allowed besides the flags' types. */
+export const TYPE_CHOICE = 128;
+const TYPE_NUMERIC = TYPE_NUMBER | TYPE_INTEGER;
+
+/** The scalar values of a mixed `enum`/`const`, by kind (for {@link TYPE_CHOICE} coercion). */
+export interface Choices {
+  readonly strings: ReadonlySet<string>;
+  readonly numbers: ReadonlySet<number>;
+  readonly booleans: ReadonlySet<boolean>;
+}
+
+function typeBit(name: unknown): number {
+  switch (name) {
+    case 'string':
+      return TYPE_STRING;
+    case 'number':
+      return TYPE_NUMBER;
+    case 'integer':
+      return TYPE_INTEGER;
+    case 'boolean':
+      return TYPE_BOOLEAN;
+    case 'array':
+      return TYPE_ARRAY;
+    case 'object':
+      return TYPE_OBJECT;
+    case 'null':
+      return TYPE_NULL;
+    default:
+      return 0;
+  }
+}
+
+/** The type flags of a JSON-Schema `type` keyword (a name or an array of names); 0 when absent (no coercion). */
+export function typeMask(type: unknown): number {
+  if (Array.isArray(type)) {
+    let mask = 0;
+    for (const t of type) mask |= typeBit(t);
+    return mask;
+  }
+  return typeBit(type);
+}
+
+/** Decimal numeric text (JSON-like; a leading `+` or `.` is tolerated). No hex, no `Infinity`, no `NaN`. */
+const NUMERIC = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+const DIGITS = /^[+-]?\d+$/;
+
+/** The finite number `t` spells, or undefined (also for `1e400`, and digits a double cannot hold exactly). */
+function numberOf(t: string): number | undefined {
+  if (!NUMERIC.test(t)) return undefined;
+  const n = Number(t);
+  if (!Number.isFinite(n)) return undefined;
+  if (!Number.isSafeInteger(n) && DIGITS.test(t) && BigInt(t) !== BigInt(n)) return undefined;
+  return n;
+}
+
+/** The boolean `t` (trimmed text) spells, any case, or undefined. */
+function booleanOf(t: string): boolean | undefined {
+  if (t.length !== 4 && t.length !== 5) return undefined;
+  const lower = t.toLowerCase();
+  return lower === 'true' ? true : lower === 'false' ? false : undefined;
+}
+
+function fromText(text: string, mask: number): unknown {
+  const t = text.trim();
+  if (t === '') return text;
+  if (mask & TYPE_NUMERIC) {
+    const n = numberOf(t);
+    if (n !== undefined) return n;
+  }
+  if (mask & TYPE_BOOLEAN) {
+    const b = booleanOf(t);
+    if (b !== undefined) return b;
+  }
+  const first = t.charCodeAt(0);
+  if ((mask & TYPE_ARRAY && first === 0x5b) /* [ */ || (mask & TYPE_OBJECT && first === 0x7b) /* { */) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(t);
+    } catch {
+      return text;
+    }
+    if (Array.isArray(parsed)) return mask & TYPE_ARRAY ? parsed : text;
+    if (parsed !== null && typeof parsed === 'object') return mask & TYPE_OBJECT ? parsed : text;
+  }
+  return text;
+}
+
+/** Coercion with allowed values besides `mask`'s types: only ever to an allowed value; a literal string wins. */
+function choose(value: unknown, mask: number, choices: Choices): unknown {
+  switch (typeof value) {
+    case 'string': {
+      if (mask & TYPE_STRING || choices.strings.has(value)) return value;
+      const t = value.trim();
+      if (mask & TYPE_NUMERIC || choices.numbers.size > 0) {
+        const n = numberOf(t);
+        if (n !== undefined && (mask & TYPE_NUMERIC || choices.numbers.has(n))) return n;
+      }
+      if (mask & TYPE_BOOLEAN || choices.booleans.size > 0) {
+        const b = booleanOf(t);
+        if (b !== undefined && (mask & TYPE_BOOLEAN || choices.booleans.has(b))) return b;
+      }
+      return mask & (TYPE_ARRAY | TYPE_OBJECT) ? fromText(value, mask & (TYPE_ARRAY | TYPE_OBJECT)) : value;
+    }
+    case 'number':
+      if (mask & TYPE_NUMERIC || choices.numbers.has(value) || !Number.isFinite(value)) return value;
+      return mask & TYPE_STRING || choices.strings.has(String(value)) ? String(value) : value;
+    case 'boolean':
+      if (mask & TYPE_BOOLEAN || choices.booleans.has(value)) return value;
+      return mask & TYPE_STRING || choices.strings.has(String(value)) ? String(value) : value;
+    default:
+      return value;
+  }
+}
+
+/** `value` coerced to the types `mask` (see the README's argument section), or itself for the schema to judge. */
+export function coerceValue(value: unknown, mask: number, choices?: Choices): unknown {
+  if (mask === 0) return value;
+  if (mask & TYPE_CHOICE) return choices === undefined ? value : choose(value, mask, choices);
+  switch (typeof value) {
+    case 'string':
+      return mask & TYPE_STRING ? value : fromText(value, mask);
+    case 'number':
+      return mask & TYPE_STRING && !(mask & TYPE_NUMERIC) && Number.isFinite(value) ? String(value) : value;
+    case 'boolean':
+      return mask & TYPE_STRING && !(mask & TYPE_BOOLEAN) ? String(value) : value;
+    default:
+      return value;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------- inference
 
 /** How the hot path coerces one argument: type flags, and the allowed values for {@link TYPE_CHOICE}. */
 export interface Coercion {
@@ -27,12 +166,7 @@ function ofMask(types: number): Coercion {
   return c;
 }
 
-/**
- * The coercion that fits a list of allowed values (`null` ignored: a null argument counts as omitted):
- * all strings -> string; all integers -> integer; all numbers -> number; all booleans -> boolean; all arrays ->
- * array; all objects -> object; a mix -> {@link TYPE_CHOICE} over its scalar values, plus the array/object types of
- * its array/object values (a value only ever becomes an allowed one; see `coerceValue`); nothing left -> no coercion.
- */
+/** The coercion that fits a list of allowed values: their one kind, else {@link TYPE_CHOICE} over them (nulls aside). */
 export function coercionOfValues(values: readonly unknown[]): Coercion {
   let kinds = 0;
   let allIntegers = true;
@@ -65,21 +199,10 @@ export function coercionOfValues(values: readonly unknown[]): Coercion {
   }
 }
 
-/**
- * The value at a local `$ref` (`#/$defs/x`, `#/definitions/x`, any `#/...` JSON pointer) in `root`, or undefined.
- */
-export function resolveLocalRef(root: unknown, ref: string): unknown {
-  if (ref === '#') return root;
-  return ref.startsWith('#/') ? atPointer(root, ref.slice(1)) : undefined;
-}
-
 /** How many `$ref`s and combinator levels are followed before giving up (cycles, long chains). */
 const MAX_DEPTH = 8;
 
-/**
- * What one subschema allows, as far as coercion cares: whole types (flags), and specific scalar values (from an
- * `enum`/`const`). Undefined where a schema says nothing about types: any value may pass it as it is.
- */
+/** What a subschema allows, as far as coercion cares: whole types, and scalar values (undefined: it does not say). */
 interface Allowed {
   readonly types: number;
   readonly strings: ReadonlySet<string>;
@@ -139,16 +262,26 @@ function intersection(a: Allowed, b: Allowed): Allowed {
   return { types, strings, numbers, booleans };
 }
 
-/** The document references resolve in (indexed on first use), when known. */
+/** The document references resolve in (indexed on first use), when known, and what was inferred in it so far. */
 interface Context {
   readonly root: unknown;
   refs: RefIndex | undefined;
   /** What each (subschema, base) allows, once: references back into a schema cost nothing twice. */
-  memo?: Map<object, Map<string, Allowed | undefined>>;
+  readonly memo: Map<object, Map<string, Allowed | undefined>>;
+  readonly budget: StepBudget;
+}
+
+function contextOf(root: unknown, budget: StepBudget = { steps: 0 }): Context {
+  return { root, refs: undefined, memo: new Map(), budget };
 }
 
 function indexOf(ctx: Context): RefIndex {
-  return (ctx.refs ??= ctx.root instanceof RefIndex ? ctx.root : new RefIndex(ctx.root));
+  return (ctx.refs ??= new RefIndex(ctx.root));
+}
+
+/** The work of combining two sets of allowed values. */
+function sizeOf(a: Allowed): number {
+  return 1 + a.strings.size + a.numbers.size + a.booleans.size;
 }
 
 /** The base URI of `schema` (its own `$id`, resolved), given its parent's. */
@@ -170,14 +303,12 @@ function valuesOf(schema: Record<string, unknown>): Allowed | undefined {
   return Array.isArray(en) ? ofValues(en) : undefined;
 }
 
-/**
- * What `schema` allows (see {@link Allowed}): its `type` (narrowed to the `enum`/`const` values beside it), else
- * its `const`/`enum`, `$ref` or combinators, first found.
- */
+/** What `schema` allows: its `type` (narrowed by `enum`/`const`), else its values, `$ref` or combinators. */
 function allowedBy(schema: unknown, ctx: Context, parentBase: string, depth: number): Allowed | undefined {
   if (schema === false) return { types: 0, strings: NO_VALUES, numbers: NO_VALUES, booleans: NO_VALUES };
   if (!isRecord(schema) || depth > MAX_DEPTH) return undefined;
-  const byBase = (ctx.memo ??= new Map()).get(schema) ?? new Map<string, Allowed | undefined>();
+  spend(ctx.budget, 1, '');
+  const byBase = ctx.memo.get(schema) ?? new Map<string, Allowed | undefined>();
   ctx.memo.set(schema, byBase);
   if (byBase.has(parentBase)) return byBase.get(parentBase);
   // A reference back to a schema being worked out says nothing (undefined) until it is known.
@@ -208,7 +339,9 @@ function allowedUncached(schema: Record<string, unknown>, ctx: Context, parentBa
   if (Array.isArray(all)) {
     for (const branch of all) {
       const allowed = allowedBy(branch, ctx, base, depth + 1);
-      if (allowed !== undefined) result = result === undefined ? allowed : intersection(result, allowed);
+      if (allowed === undefined) continue;
+      if (result !== undefined) spend(ctx.budget, sizeOf(result) + sizeOf(allowed), '');
+      result = result === undefined ? allowed : intersection(result, allowed);
     }
     if (result !== undefined) return result;
   }
@@ -220,6 +353,7 @@ function allowedUncached(schema: Record<string, unknown>, ctx: Context, parentBa
       const allowed = allowedBy(branch, ctx, base, depth + 1);
       // A branch that says nothing about types may accept the value as it is: leave it alone.
       if (allowed === undefined) return undefined;
+      if (result !== undefined) spend(ctx.budget, sizeOf(result) + sizeOf(allowed), '');
       result = result === undefined ? allowed : union(result, allowed);
     }
     return result;
@@ -247,16 +381,15 @@ function coercionOfAllowed(a: Allowed): Coercion {
   });
 }
 
-/**
- * The coercion of one property schema: its literal `type` when it has one; else inferred from its `enum`/`const`
- * values (`const` first; {@link coercionOfValues}); else, when `root` is given, that of the schema a local `$ref`
- * points to (followed up to 8 deep); else that of its combinators: `allOf` -> what every typed branch allows,
- * `anyOf`/`oneOf` -> what any branch allows (nothing when some branch says nothing about types), where the
- * `enum`/`const` branches allow just their values (a string is kept when a branch allows it as is, else becomes the
- * number, boolean or JSON array/object a branch allows; see `coerceValue`). No coercion otherwise.
- */
-export function coercionOf(property: unknown, root?: unknown, depth = 0): Coercion {
-  return coercionIn(property, { root, refs: undefined }, '', depth);
+/** The coercion of a property: its `type`, else its `enum`/`const`, else its local `$ref` or `allOf`/`anyOf`/`oneOf`. */
+export function coercionOf(property: unknown): Coercion {
+  return coercionIn(property, contextOf(undefined), '', 0);
+}
+
+/** {@link coercionOf} for the properties of `root`, sharing what is inferred and one step budget (then it throws). */
+export function schemaCoercions(root: unknown): (property: unknown) => Coercion {
+  const ctx = contextOf(root);
+  return (property) => coercionIn(property, ctx, '', 0);
 }
 
 /** Whether a type mask names one kind of value (null aside; integer and number count as one). */
@@ -288,6 +421,6 @@ function coercionIn(property: unknown, ctx: Context, parentBase: string, depth: 
   if (property['allOf'] === undefined && property['anyOf'] === undefined && property['oneOf'] === undefined) {
     return NONE;
   }
-  const allowed = allowedBy(property, ctx.root === undefined ? { root: property, refs: undefined } : ctx, base, depth);
+  const allowed = allowedBy(property, ctx.root === undefined ? contextOf(property, ctx.budget) : ctx, base, depth);
   return allowed === undefined ? NONE : coercionOfAllowed(allowed);
 }

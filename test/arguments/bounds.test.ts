@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { validatePromptArguments } from '../../src/arguments/index.js';
+import type { PromptArgumentDefinition } from '../../src/definition/types.js';
+import type { JsonSchema } from '../../src/types.js';
+
+function okArguments(result: ReturnType<typeof validatePromptArguments>): Record<string, unknown> {
+  if (!result.ok) throw new Error(`expected success, got ${JSON.stringify(result.error)}`);
+  return result.arguments;
+}
+
+const object = (properties: Record<string, unknown>): JsonSchema => ({ type: 'object', properties });
+
+describe('bounded typed values', () => {
+  const list: PromptArgumentDefinition[] = [{ name: 'xs', type: 'array' }];
+  const detailOf = (result: ReturnType<typeof validatePromptArguments>): unknown =>
+    result.ok ? undefined : (result.error.data as { details?: unknown[] }).details?.[0];
+
+  it('refuses a value nested deeper than the depth limit, naming the argument and the limit', () => {
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    const result = validatePromptArguments({ xs: deep }, list);
+    expect(result.ok).toBe(false);
+    expect(detailOf(result)).toEqual({ argument: 'xs', keyword: 'maxDepth', message: expect.stringContaining('64') });
+    expect(validatePromptArguments({ xs: `${'['.repeat(64)}${']'.repeat(64)}` }, list).ok).toBe(true);
+    expect(validatePromptArguments({ xs: '[[[]]]' }, list, undefined, { maxDepth: 2 }).ok).toBe(false);
+  });
+
+  it('refuses too many items before the schema runs (uniqueItems over 20,000 objects answers at once)', () => {
+    const xs = Array.from({ length: 20_000 }, (_, i) => ({ i }));
+    const schema = { type: 'object', properties: { xs: { type: 'array', uniqueItems: true } } } as const;
+    const result = validatePromptArguments({ xs }, undefined, schema);
+    expect(detailOf(result)).toEqual({ argument: 'xs', keyword: 'maxItems', message: expect.stringContaining('10000') });
+  });
+
+  it('refuses a value over the byte limit', () => {
+    const xs = Array.from({ length: 130 }, () => 'x'.repeat(9_000));
+    const result = validatePromptArguments({ xs }, list);
+    expect(detailOf(result)).toEqual({ argument: 'xs', keyword: 'maxBytes', message: expect.stringContaining('1048576') });
+  });
+
+  it('applies the string length limit to strings at every depth', () => {
+    const result = validatePromptArguments({ xs: [{ s: 'x'.repeat(10_001) }] }, list);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.data).toMatchObject({ error_type: 'argument_too_long', argument: 'xs', limit: 10_000 });
+  });
+
+  it('refuses lone surrogates in string arguments and nested strings, naming the argument', () => {
+    const top = validatePromptArguments({ topic: 'a\uD800b' }, [{ name: 'topic' }]);
+    expect(detailOf(top)).toMatchObject({ argument: 'topic', keyword: 'wellFormed' });
+    expect(detailOf(validatePromptArguments({ xs: ['ok', '\uDC00'] }, list))).toMatchObject({ argument: 'xs' });
+    expect(validatePromptArguments({ topic: 'emoji 😀' }, [{ name: 'topic' }]).ok).toBe(true);
+    const required = validatePromptArguments({ topic: '\uDFFF' }, [{ name: 'topic', required: true }]);
+    expect(detailOf(required)).toMatchObject({ argument: 'topic', keyword: 'wellFormed' });
+  });
+
+  it('copies own data properties only: getters and toJSON of values passed from code are never called', () => {
+    let calls = 0;
+    const item = { a: 1, toJSON: () => (calls++, 'json') };
+    Object.defineProperty(item, 'secret', { enumerable: true, get: () => (calls++, 'got') });
+    const out = okArguments(validatePromptArguments({ xs: [item] }, list));
+    expect(calls).toBe(0);
+    expect(out['xs']).toEqual([{ a: 1 }]);
+    expect(JSON.stringify(out['xs'])).toBe('[{"a":1}]');
+  });
+});
+
+describe('a declared maxLength limits string arguments only', () => {
+  it('does not apply maxLength to the wire text of an integer argument', () => {
+    const schema = object({ n: { type: 'integer', maxLength: 2 } });
+    expect(validatePromptArguments({ n: '123' }, undefined, schema)).toEqual({ ok: true, arguments: { n: 123 } });
+  });
+
+  it('still applies it to a string argument', () => {
+    const result = validatePromptArguments({ s: 'abc' }, undefined, object({ s: { type: 'string', maxLength: 2 } }));
+    expect(result.ok === false && result.error.message).toBe("Argument 's' exceeds 2 characters");
+  });
+});
