@@ -24,6 +24,17 @@ export function setOwn(target: Record<string, unknown>, key: string, value: unkn
   }
 }
 
+const Bare = function Bare() {} as unknown as new () => Record<string, unknown>;
+Bare.prototype = Object.freeze(Object.create(null) as object) as Record<string, unknown>;
+
+/**
+ * A fresh empty object with nothing inherited (no `Object.prototype` in its chain, so `__proto__` or `constructor`
+ * are plain data keys) that keeps V8's fast properties (`Object.create(null)` starts in slow dictionary mode).
+ */
+export function bareRecord(): Record<string, unknown> {
+  return new Bare();
+}
+
 /** Escapes one JSON-pointer segment (`~` -> `~0`, `/` -> `~1`). */
 export function escapePointerSegment(segment: string | number): string {
   const text = String(segment);

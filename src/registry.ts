@@ -13,7 +13,7 @@ import { NameTable } from './name-table.js';
 import { SortedNames } from './sorted-names.js';
 import { createDefinitionError, parsePromptDefinition } from './definition/index.js';
 import type { DefinitionErrorOptions } from './definition/index.js';
-import type { PromptArgumentDefinition, PromptDefinition, RenderContext, SystemRolePolicy } from './definition/types.js';
+import type { PromptArgumentDefinition, PromptDefinition, SystemRolePolicy } from './definition/types.js';
 import { PromptError, echoed, errorClassName, isPromptError, toPromptError } from './errors.js';
 import type { Logger, SafeLogger } from './logger.js';
 import { toSafeLogger } from './logger.js';
@@ -350,12 +350,8 @@ export class PromptRegistry {
     }
     const signal = context.signal;
     if (isAborted(signal)) return Promise.reject(cancelled(name, signal!));
-    const renderContext: RenderContext = { promptName: name };
-    if (this.#renderEnv.resources !== undefined) renderContext.resources = this.#renderEnv.resources;
-    if (signal !== undefined) renderContext.signal = signal;
-    if (context.extra !== undefined) renderContext.extra = context.extra;
     try {
-      const rendered = prompt.render(values, renderContext, this.#renderEnv);
+      const rendered = prompt.render(values, context, this.#renderEnv);
       if (!(rendered instanceof Promise)) {
         if (this.#logServed) this.#served(name);
         return Promise.resolve(rendered);

@@ -15,9 +15,9 @@ export const STANDALONE_CACHE_SIZE = 256;
 let recent: RecentValidators | undefined;
 
 /**
- * Validates prompt arguments and returns the arguments to render with (coerced from wire strings, defaulted, in a
- * null-prototype object), or the -32602 error: missing required arguments first, then an over-long string, then
- * schema problems. `inputSchema`, when given, wins entirely. The rules and limits are in the README's "Argument
+ * Validates prompt arguments and returns the arguments to render with (coerced from wire strings, defaulted, in an
+ * object that inherits nothing), or the -32602 error: missing required arguments first, then an over-long string,
+ * then schema problems. `inputSchema`, when given, wins entirely. The rules and limits are in the README's "Argument
  * validation" section.
  *
  * @example

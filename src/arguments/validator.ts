@@ -1,6 +1,6 @@
 /**
  * The validator of one prompt: lazy (a plan on `check()` or first use, ajv on first use), then one pass over the
- * given arguments (lengths, coercion into a null-prototype copy), defaults, required names and the schema check.
+ * given arguments (lengths, coercion into a copy that inherits nothing), defaults, required names and the schema check.
  *
  * @module
  */
@@ -8,6 +8,7 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { PromptArgumentDefinition } from '../definition/types.js';
 import { PromptError } from '../errors.js';
 import type { JsonSchema } from '../types.js';
+import { bareRecord } from '../json.js';
 import { boundedCopy, exceedsLimit, ILL_FORMED, isWellFormedText } from './bounds.js';
 import type { ValueLimits } from './bounds.js';
 import type { PlanCache, SchemaStore, StoreEntry } from './cache.js';
@@ -190,7 +191,7 @@ export class ArgumentValidator implements CompiledArgumentValidator {
 
     const slots = plan.slots;
     const fast = plan.ajvFree;
-    const out = Object.create(null) as Record<string, unknown>;
+    const out = bareRecord();
     let count = 0;
     let tooLong: string | undefined;
     let tooLongLimit = 0;

@@ -68,8 +68,8 @@ export async function renderProgrammatic(
   return guardPromptResult(normalized, { maxRenderedBytes: env.limits.maxRenderedBytes, promptName: def.name });
 }
 
-function readContextOf(promptName: string, context: RenderContext): ResourceReadContext {
-  return context.signal === undefined ? { promptName } : { promptName, signal: context.signal };
+function readContextOf(promptName: string, signal: AbortSignal | undefined): ResourceReadContext {
+  return signal === undefined ? { promptName } : { promptName, signal };
 }
 
 /** Ends the deadline when `result` settles (or at once when it threw or is not a promise). */
@@ -86,26 +86,26 @@ function within(deadline: ResourceDeadline, run: () => GetPromptResult | Promise
 
 /**
  * @internal Renders a template prompt: synchronous when nothing needs I/O, otherwise resources and assets first,
- * all under one deadline (the request's signal and `limits.resourceTimeoutMs`).
+ * all under one deadline (the request's signal and `limits.resourceTimeoutMs`). `description` is well-formed already.
  */
 export function renderTemplates(
   promptName: string,
   description: string | undefined,
   plan: TemplatePlan,
   args: Record<string, unknown>,
-  context: RenderContext,
+  signal: AbortSignal | undefined,
   env: RenderEnvironment,
 ): GetPromptResult | Promise<GetPromptResult> {
   const { messages, directiveTemplates, embedded } = plan;
   const budget = new RenderBudget(env.limits.maxRenderedBytes);
-  if (description !== undefined) budget.spend((description = wellFormed(description)));
+  if (description !== undefined) budget.spend(description);
   if (directiveTemplates.length > 0) {
     // Only the directives this view reaches (one inside a section that will not render is neither read nor counted).
     const needed = new Set<string>();
     const walk = new RenderBudget(env.limits.maxRenderedBytes);
     for (const tpl of directiveTemplates) for (const d of tpl.resourceDirectivesFor(args, walk)) needed.add(d);
     if (needed.size > 0) {
-      const deadline = new ResourceDeadline(readContextOf(promptName, context), env.limits.resourceTimeoutMs);
+      const deadline = new ResourceDeadline(readContextOf(promptName, signal), env.limits.resourceTimeoutMs);
       return within(deadline, () =>
         resolveResourceDirectives([...needed], env.resources, deadline.context, {
           limits: env.limits,
@@ -118,7 +118,7 @@ export function renderTemplates(
   }
   if (embedded > env.limits.maxResources) throw tooManyResources(env.limits.maxResources);
   if (plan.textOnly) return renderTextMessages(description, messages, args, env, budget);
-  const deadline = new ResourceDeadline(readContextOf(promptName, context), env.limits.resourceTimeoutMs);
+  const deadline = new ResourceDeadline(readContextOf(promptName, signal), env.limits.resourceTimeoutMs);
   return within(deadline, () => renderMessages(promptName, description, messages, args, undefined, deadline, env, budget));
 }
 

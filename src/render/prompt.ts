@@ -46,6 +46,12 @@ export interface RenderEnvironment {
   onResourceError: ResourceErrorMode;
 }
 
+/** @internal What a request brings to a render (a render function's {@link RenderContext} is built from it on demand). */
+export interface RenderRequest {
+  readonly signal?: AbortSignal | undefined;
+  readonly extra?: Readonly<Record<string, unknown>> | undefined;
+}
+
 /** @internal A definition compiled for serving. Immutable; a replace creates a new one. */
 export interface CompiledPrompt {
   readonly name: string;
@@ -56,7 +62,7 @@ export interface CompiledPrompt {
   /** The declared argument of that name, if any. */
   argument(name: string): PromptArgumentDefinition | undefined;
   /** Renders validated arguments into a result (throws PromptError). */
-  render(args: Record<string, unknown>, context: RenderContext, env: RenderEnvironment): GetPromptResult | Promise<GetPromptResult>;
+  render(args: Record<string, unknown>, request: RenderRequest, env: RenderEnvironment): GetPromptResult | Promise<GetPromptResult>;
   /** Releases shared compiled templates and validators. */
   release(): void;
 }
@@ -297,6 +303,8 @@ export function compilePrompt(def: PromptDefinition, env: CompileEnvironment, so
 /** One class for every compiled prompt: methods live on the prototype, so 10,000 prompts allocate no closures. */
 class ServedPrompt implements CompiledPrompt {
   readonly name: string;
+  /** The description made well-formed once (templates are too), so a render only counts it. */
+  readonly #description: string | undefined;
   #released = false;
 
   constructor(
@@ -308,6 +316,7 @@ class ServedPrompt implements CompiledPrompt {
     private readonly templates: TemplateCache,
   ) {
     this.name = definition.name;
+    this.#description = definition.description === undefined ? undefined : wellFormed(definition.description);
   }
 
   argument(name: string): PromptArgumentDefinition | undefined {
@@ -316,10 +325,14 @@ class ServedPrompt implements CompiledPrompt {
     return undefined;
   }
 
-  render(args: Record<string, unknown>, context: RenderContext, env: RenderEnvironment): GetPromptResult | Promise<GetPromptResult> {
+  render(args: Record<string, unknown>, request: RenderRequest, env: RenderEnvironment): GetPromptResult | Promise<GetPromptResult> {
     const plan = this.plan;
-    if (plan === undefined) return renderProgrammatic(this.definition, args, context, env);
-    return renderTemplates(this.name, this.definition.description, plan, args, context, env);
+    if (plan !== undefined) return renderTemplates(this.name, this.#description, plan, args, request.signal, env);
+    const context: RenderContext = { promptName: this.name };
+    if (env.resources !== undefined) context.resources = env.resources;
+    if (request.signal !== undefined) context.signal = request.signal;
+    if (request.extra !== undefined) context.extra = request.extra;
+    return renderProgrammatic(this.definition, args, context, env);
   }
 
   release(): void {

@@ -62,7 +62,7 @@ export interface CompiledTemplate {
   /** Names of the partials inlined into this template (transitively), in no particular order. */
   readonly partialNames: readonly string[];
   /**
-   * Render with a view (null-prototype object of argument values) and the resolved directive texts
+   * Render with a view (an object of argument values that inherits nothing) and the resolved directive texts
    * (directive URI -> text). Synchronous. Output over the budget (default: {@link DEFAULT_RENDER_LIMITS}, 1 MiB) stops
    * the render with LIMIT_EXCEEDED as soon as it is crossed. Throws INTERNAL_ERROR if a directive the render reaches is
    * missing from `resources`.

@@ -23,7 +23,7 @@ describe('prototype pollution', () => {
       const provided: unknown = JSON.parse('{"topic": "t", "__proto__": {"polluted": 1}}');
       const out = okArguments(validatePromptArguments(provided, args));
       expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
-      expect(Object.getPrototypeOf(out)).toBeNull();
+      expect(Object.prototype.isPrototypeOf(out)).toBe(false);
       expect(Object.prototype.hasOwnProperty.call(out, '__proto__')).toBe(true);
       expect(out['__proto__']).toEqual({ polluted: 1 });
       expect(out['polluted']).toBeUndefined();
@@ -78,11 +78,13 @@ describe('prototype pollution', () => {
 });
 
 describe('the validated arguments object', () => {
-  it('is a new null-prototype object', () => {
+  it('is a new object that inherits nothing', () => {
     const provided = { topic: 't' };
     const out = okArguments(validatePromptArguments(provided, [{ name: 'topic' }]));
     expect(out).not.toBe(provided);
-    expect(Object.getPrototypeOf(out)).toBeNull();
+    expect(Object.prototype.isPrototypeOf(out)).toBe(false);
+    for (const key of ['toString', 'constructor', 'hasOwnProperty', '__proto__']) expect(key in out).toBe(false);
+    expect(Object.isFrozen(Object.getPrototypeOf(out))).toBe(true);
   });
 
   it('never mutates the caller’s object, even when coercing and applying defaults', () => {
