@@ -17,10 +17,18 @@ export function schemaProperties(def: PromptDefinition): Readonly<Record<string,
   return isRecord(props) ? props : NO_PROPERTIES;
 }
 
-/** The frozen prompts/list entry of a definition. */
-export function promptListing(def: PromptDefinition): Prompt {
+/** The frozen listed arguments of a definition (undefined when it lists none); see {@link promptListing}. */
+export function listedArguments(def: PromptDefinition): readonly PromptArgument[] | undefined {
   const listed = listArguments(def);
-  const args = listed.length > 0 ? listed : undefined;
+  if (listed.length === 0) return undefined;
+  for (const a of listed) Object.freeze(a);
+  return Object.freeze(listed);
+}
+
+/** The frozen prompts/list entry of a definition (`args`: its {@link listedArguments}, when known already). */
+export function promptListing(def: PromptDefinition, listed: readonly PromptArgument[] | undefined = listedArguments(def)): Prompt {
+  // Frozen, though the wire type says mutable.
+  const args = listed as PromptArgument[] | undefined;
   const name = def.name;
   const description = def.description === undefined ? undefined : wellFormed(def.description);
   let listing: Prompt;
@@ -36,8 +44,6 @@ export function promptListing(def: PromptDefinition): Prompt {
     if (def.icons !== undefined) listing.icons = def.icons.map((icon) => Object.freeze({ ...icon }));
     if (def._meta !== undefined) listing._meta = def._meta;
   }
-  if (listing.arguments) for (const a of listing.arguments) Object.freeze(a);
-  Object.freeze(listing.arguments);
   Object.freeze(listing.icons);
   return Object.freeze(listing);
 }

@@ -11,7 +11,9 @@ import { MAX_COMPLETION_VALUES, boundCompletionValues, checkCompletionInput } fr
 import { CursorCodec } from './cursor.js';
 import { NameTable } from './name-table.js';
 import { SortedNames } from './sorted-names.js';
-import { createDefinitionError, parsePromptDefinition } from './definition/index.js';
+import { createDefinitionError } from './definition/index.js';
+import { parseWithLists } from './definition/parse.js';
+import { ParsedLists } from './definition/reuse.js';
 import type { DefinitionErrorOptions } from './definition/index.js';
 import type { PromptArgumentDefinition, PromptDefinition, SystemRolePolicy } from './definition/types.js';
 import { PromptError, echoed, errorClassName, isPromptError, toPromptError } from './errors.js';
@@ -104,6 +106,8 @@ export interface RequestContext {
  */
 export class PromptRegistry {
   readonly #prompts = new NameTable<CompiledPrompt>();
+  /** Equal argument and message lists of definitions added before: parsed and held once. */
+  readonly #parsedLists = new ParsedLists();
   readonly #sorted = new SortedNames();
   #allListings: Prompt[] | undefined;
   readonly #listeners = new Set<(event: RegistryChangeEvent) => void>();
@@ -510,7 +514,7 @@ export class PromptRegistry {
       const parseOptions: { source?: string; systemRole: SystemRolePolicy } = { systemRole: this.#systemRole };
       if (options.source !== undefined) parseOptions.source = options.source;
       for (const raw of list) {
-        const def = parsePromptDefinition(raw, parseOptions);
+        const def = parseWithLists(raw, parseOptions, this.#parsedLists);
         if (seen.has(def.name)) {
           throw createDefinitionError(
             [{ path: '/name', message: `prompt '${def.name}' appears twice in one batch` }],

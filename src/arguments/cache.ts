@@ -14,7 +14,7 @@ import { MAX_SCHEMA_NODES } from '../definition/keywords.js';
 import { escapePointerSegment } from '../json.js';
 import type { JsonSchema } from '../types.js';
 import { definitionError, describeAjvError } from './failures.js';
-import { buildPlan } from './plan.js';
+import { buildPlan, isPlainFastDeclaration } from './plan.js';
 import type { ArgumentPlan } from './plan.js';
 import { defaultProblems, schemaProblems } from './schema-checks.js';
 import type { SchemaProblem } from './schema-checks.js';
@@ -190,6 +190,16 @@ export interface AcquiredPlan {
 /** One plan per distinct (declarations, options), keyed by their JSON (key order kept), reference-counted. */
 export class PlanCache {
   readonly #entries = new Map<string, PlanEntry>();
+  /** {@link isPlainFastDeclaration} of frozen (parsed, often shared) declaration lists. */
+  readonly #plainFast = new WeakMap<readonly PromptArgumentDefinition[], boolean>();
+
+  /** Whether the declarations are plain fast-path ones, remembered per frozen list. */
+  plainFast(promptArguments: readonly PromptArgumentDefinition[] | undefined): boolean {
+    if (promptArguments === undefined || !Object.isFrozen(promptArguments)) return isPlainFastDeclaration(promptArguments);
+    let known = this.#plainFast.get(promptArguments);
+    if (known === undefined) this.#plainFast.set(promptArguments, (known = isPlainFastDeclaration(promptArguments)));
+    return known;
+  }
 
   acquire(
     promptArguments: readonly PromptArgumentDefinition[] | undefined,

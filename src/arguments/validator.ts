@@ -14,7 +14,7 @@ import type { ValueLimits } from './bounds.js';
 import type { PlanCache, SchemaStore, StoreEntry } from './cache.js';
 import { coerceValue } from './coercion.js';
 import { definitionError, missingFailure, oneOfMessage, schemaFailure, toDetails, tooLongFailure } from './failures.js';
-import { buildPlan, isPlainFastDeclaration } from './plan.js';
+import { buildPlan } from './plan.js';
 import type { ArgumentPlan, ArgumentSlot } from './plan.js';
 import { nestingProblem } from './schema-checks.js';
 import type {
@@ -120,7 +120,7 @@ export class ArgumentValidator implements CompiledArgumentValidator {
 
   check(): void {
     if (this.checked) return;
-    if (this.inputSchema === undefined && isPlainFastDeclaration(this.promptArguments)) {
+    if (this.inputSchema === undefined && this.plans.plainFast(this.promptArguments)) {
       // Nothing a plan could find: stay lazy (the plan is built, and shared, on first validate()).
       this.checked = true;
       return;

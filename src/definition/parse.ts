@@ -9,6 +9,7 @@ import { CopyError, describeType, frozenCopy, has, own, quote, unknownKeyMessage
 import { argumentNameKey, argumentNameProblem, promptNameProblem } from './names.js';
 import { childPointer, isRecord } from '../json.js';
 import { createDefinitionError, type LocatePointer } from './problems.js';
+import type { ParsedLists } from './reuse.js';
 import type {
   ArgumentType,
   ContentTemplate,
@@ -322,7 +323,12 @@ function readArgument(r: Reader, value: unknown, path: string): PromptArgumentDe
   return r.problems.length === before ? (Object.freeze(out) as unknown as PromptArgumentDefinition) : undefined;
 }
 
-function readArguments(r: Reader, value: unknown, path: string): readonly PromptArgumentDefinition[] | undefined {
+function readArguments(
+  r: Reader,
+  value: unknown,
+  path: string,
+  lists: ParsedLists | undefined,
+): readonly PromptArgumentDefinition[] | undefined {
   if (!Array.isArray(value)) {
     r.problem(path, `arguments must be an array of argument declarations (got ${describeType(value)})`);
     return undefined;
@@ -347,7 +353,9 @@ function readArguments(r: Reader, value: unknown, path: string): readonly Prompt
     }
     if (arg !== undefined) out[i] = arg;
   }
-  return r.problems.length === before ? Object.freeze(out) : undefined;
+  if (r.problems.length !== before) return undefined;
+  lists?.rememberArguments(out);
+  return Object.freeze(out);
 }
 
 function readRole(r: Reader, message: Record<string, unknown>, path: string): Role | undefined {
@@ -419,7 +427,12 @@ function readContent(r: Reader, value: unknown, path: string): ContentTemplate |
   return r.problems.length === before ? (Object.freeze(out) as unknown as ContentTemplate) : undefined;
 }
 
-function readMessages(r: Reader, value: unknown, path: string): readonly PromptMessageTemplate[] | undefined {
+function readMessages(
+  r: Reader,
+  value: unknown,
+  path: string,
+  lists: ParsedLists | undefined,
+): readonly PromptMessageTemplate[] | undefined {
   if (!Array.isArray(value)) {
     r.problem(path, `messages must be a non-empty array of message templates (got ${describeType(value)})`);
     return undefined;
@@ -444,7 +457,9 @@ function readMessages(r: Reader, value: unknown, path: string): readonly PromptM
     else content = readContent(r, item['content'], childPointer(at, 'content'));
     if (role !== undefined && content !== undefined) out[i] = Object.freeze({ role, content });
   }
-  return r.problems.length === before ? Object.freeze(out) : undefined;
+  if (r.problems.length !== before) return undefined;
+  lists?.rememberMessages(out);
+  return Object.freeze(out);
 }
 
 /** The result of {@link checkPromptDefinition}: a definition when there is no problem. */
@@ -455,8 +470,11 @@ export interface DefinitionCheck {
   name?: string;
 }
 
-/** Validates a definition, collecting every problem instead of throwing (the parser and the legacy normalizer). */
-export function checkPromptDefinition(input: unknown, systemRole: SystemRolePolicy = 'reject'): DefinitionCheck {
+/**
+ * Validates a definition, collecting every problem instead of throwing (the parser and the legacy normalizer).
+ * With `lists`, argument and message lists equal to ones parsed before are reused instead of read again.
+ */
+export function checkPromptDefinition(input: unknown, systemRole: SystemRolePolicy = 'reject', lists?: ParsedLists): DefinitionCheck {
   const r = new Reader(systemRole);
   if (!isRecord(input)) {
     r.problem('', `a prompt definition must be an object (got ${describeType(input)})`);
@@ -487,7 +505,8 @@ export function checkPromptDefinition(input: unknown, systemRole: SystemRolePoli
   r.object(input, '_meta', '', out);
   r.stringArray(input, 'tags', '', out);
   if (has(input, 'arguments')) {
-    const args = readArguments(r, input['arguments'], '/arguments');
+    const raw = input['arguments'];
+    const args = lists?.arguments(raw) ?? readArguments(r, raw, '/arguments', lists);
     if (args !== undefined) out['arguments'] = args;
   }
   r.object(input, 'inputSchema', '', out);
@@ -501,7 +520,8 @@ export function checkPromptDefinition(input: unknown, systemRole: SystemRolePoli
     if (typeof input['render'] === 'function') out['render'] = input['render'];
     else r.problem('/render', `render must be a function (got ${describeType(input['render'])})`);
   } else if (hasMessages) {
-    const messages = readMessages(r, input['messages'], '/messages');
+    const raw = input['messages'];
+    const messages = lists?.messages(raw) ?? readMessages(r, raw, '/messages', lists);
     if (messages !== undefined) out['messages'] = messages;
   } else {
     r.problem('/messages', "messages is required (a non-empty array of message templates), unless a 'render' function is given");
@@ -528,7 +548,12 @@ export function checkPromptDefinition(input: unknown, systemRole: SystemRolePoli
  * ```
  */
 export function parsePromptDefinition(input: unknown, options: ParsePromptDefinitionOptions = {}): PromptDefinition {
-  const check = checkPromptDefinition(input, options.systemRole ?? 'reject');
+  return parseWithLists(input, options, undefined);
+}
+
+/** @internal {@link parsePromptDefinition} reusing equal lists parsed before (a registry's). */
+export function parseWithLists(input: unknown, options: ParsePromptDefinitionOptions, lists: ParsedLists | undefined): PromptDefinition {
+  const check = checkPromptDefinition(input, options.systemRole ?? 'reject', lists);
   if (check.definition !== undefined) return check.definition;
   throw createDefinitionError(check.problems, {
     ...(options.source === undefined ? {} : { source: options.source }),

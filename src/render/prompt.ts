@@ -7,12 +7,12 @@
  */
 import type { ArgumentValidatorCache, ArgumentValidationOptions, CompiledArgumentValidator } from '../arguments/index.js';
 import { argumentFailureToPromptError } from '../arguments/index.js';
-import type { ContentTemplate, PromptArgumentDefinition, PromptDefinition, RenderContext } from '../definition/types.js';
+import type { ContentTemplate, PromptArgumentDefinition, PromptDefinition, PromptMessageTemplate, RenderContext } from '../definition/types.js';
 import { createDefinitionError } from '../definition/index.js';
 import { isRecord } from '../json.js';
-import { promptListing, schemaProperties } from '../listing.js';
+import { listedArguments, promptListing, schemaProperties } from '../listing.js';
 import type { AssetLoader, ResourceResolver } from '../resources.js';
-import type { GetPromptResult, Prompt } from '../types.js';
+import type { GetPromptResult, Prompt, PromptArgument } from '../types.js';
 import { utf8ByteLength } from './limits.js';
 import { wellFormed } from './result-guard.js';
 import type { RenderLimits } from './limits.js';
@@ -36,6 +36,37 @@ export interface CompileEnvironment {
   maxRenderedBytes?: number;
   /** Text-only plans shared between prompts with the same roles and templates (keyed by their first template). */
   plans?: WeakMap<CompiledTemplate, TemplatePlan | TemplatePlan[]>;
+  /** What a shared (frozen, parsed) argument list implies, for definitions without an inputSchema. */
+  argumentFacts?: WeakMap<readonly PromptArgumentDefinition[], ArgumentFacts>;
+  /** The shared text-only plan of a frozen message list, with the argument facts it was checked against. */
+  messagePlans?: WeakMap<readonly PromptMessageTemplate[], KnownPlan>;
+}
+
+/** @internal A shared plan, reusable by a definition with the same message list and the same argument facts. */
+export interface KnownPlan {
+  readonly facts: ArgumentFacts;
+  readonly plan: TemplatePlan & { readonly templates: readonly CompiledTemplate[] };
+}
+
+/** @internal What compiling needs from a definition's arguments: names for the template checks, the listing. */
+export interface ArgumentFacts {
+  readonly declared: ReadonlySet<string>;
+  readonly iterable: ReadonlySet<string>;
+  readonly listed: readonly PromptArgument[] | undefined;
+}
+
+function argumentFacts(def: PromptDefinition, properties: Readonly<Record<string, unknown>>): ArgumentFacts {
+  return { declared: declaredNames(def, properties), iterable: iterableNames(def, properties), listed: listedArguments(def) };
+}
+
+/** The facts of `def`'s arguments, shared by every definition holding the same frozen list and no inputSchema. */
+function factsOf(def: PromptDefinition, properties: Readonly<Record<string, unknown>>, env: CompileEnvironment): ArgumentFacts {
+  const args = def.arguments;
+  if (def.inputSchema !== undefined || args === undefined || !Object.isFrozen(args)) return argumentFacts(def, properties);
+  const cache = (env.argumentFacts ??= new WeakMap());
+  let facts = cache.get(args);
+  if (facts === undefined) cache.set(args, (facts = argumentFacts(def, properties)));
+  return facts;
 }
 
 /** @internal Everything a render needs from its registry. */
@@ -122,25 +153,20 @@ function isSerializable(value: unknown): boolean {
 /** Compiles the templates of one definition, remembering what it acquired (released on failure or replace). */
 class PromptCompiler {
   readonly acquired: CompiledTemplate[] = [];
-  readonly #declared: Set<string>;
-  readonly #iterable: Set<string>;
 
   constructor(
     readonly def: PromptDefinition,
     readonly env: CompileEnvironment,
     readonly source: string | undefined,
-    properties: Readonly<Record<string, unknown>>,
-  ) {
-    this.#declared = declaredNames(def, properties);
-    this.#iterable = iterableNames(def, properties);
-  }
+    readonly facts: ArgumentFacts,
+  ) {}
 
   template(text: string, pointer: string): CompiledTemplate {
     const tpl = this.env.templates.acquire(typeof text === 'string' ? wellFormed(text) : text, {
       pointer,
       source: this.source,
-      declaredArguments: this.#declared,
-      iterableArguments: this.#iterable,
+      declaredArguments: this.facts.declared,
+      iterableArguments: this.facts.iterable,
       undeclared: this.env.undeclared,
       onWarning: this.env.onWarning,
       partials: this.env.partials,
@@ -200,6 +226,34 @@ class PromptCompiler {
   }
 
   plan(messages: NonNullable<PromptDefinition['messages']>): TemplatePlan {
+    const env = this.env;
+    const known = env.messagePlans?.get(messages);
+    if (known !== undefined && known.facts === this.facts && this.retain(known.plan.templates)) {
+      this.checkStaticSize(known.plan.messages);
+      return known.plan;
+    }
+    const plan = this.build(messages);
+    // Checked against these facts without a warning (undeclared names are errors): the next equal definition may skip it.
+    if (plan.templates !== undefined && env.undeclared === 'error' && Object.isFrozen(messages)) {
+      (env.messagePlans ??= new WeakMap()).set(messages, { facts: this.facts, plan: plan as KnownPlan['plan'] });
+    }
+    return plan;
+  }
+
+  /** Takes one more reference on each of `templates` (all or none; none when one is no longer current). */
+  retain(templates: readonly CompiledTemplate[]): boolean {
+    const cache = this.env.templates;
+    for (let i = 0; i < templates.length; i++) {
+      if (!cache.retain(templates[i]!, this.env.partials)) {
+        for (let j = 0; j < i; j++) cache.release(templates[j]!);
+        return false;
+      }
+    }
+    for (const tpl of templates) this.acquired.push(tpl);
+    return true;
+  }
+
+  build(messages: NonNullable<PromptDefinition['messages']>): TemplatePlan {
     const env = this.env;
     const compiled = messages.map((m, i) => ({ role: m.role, content: this.content(m.content, `/messages/${i}/content`) }));
     const plan: TemplatePlan = {
@@ -280,7 +334,8 @@ function withDirectives(templates: readonly CompiledTemplate[]): readonly Compil
  */
 export function compilePrompt(def: PromptDefinition, env: CompileEnvironment, source?: string): CompiledPrompt {
   const properties = schemaProperties(def);
-  const compiler = new PromptCompiler(def, env, source, properties);
+  const facts = factsOf(def, properties, env);
+  const compiler = new PromptCompiler(def, env, source, facts);
   let validator: CompiledArgumentValidator | undefined;
   try {
     compiler.meta(def._meta, '/_meta');
@@ -292,7 +347,7 @@ export function compilePrompt(def: PromptDefinition, env: CompileEnvironment, so
     validator.check();
     // A shared plan holds the same templates this compile acquired, in order: its list stands in for ours.
     const acquired = plan?.templates ?? compiler.acquired;
-    return new ServedPrompt(def, promptListing(def), validator, plan, acquired, env.templates);
+    return new ServedPrompt(def, promptListing(def, facts.listed), validator, plan, acquired, env.templates);
   } catch (error) {
     for (const tpl of compiler.acquired) env.templates.release(tpl);
     validator?.release();

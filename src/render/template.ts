@@ -293,6 +293,14 @@ export class TemplateCache {
     return template;
   }
 
+  /** Takes one more reference on a template this cache holds, unless its partials changed since (then false). */
+  retain(template: CompiledTemplate, partials: PartialLookup | undefined): boolean {
+    const entry = this.#entries.get(template.source)?.find((e) => e.template === template);
+    if (entry === undefined || !partialsUnchanged(entry.template, partials)) return false;
+    entry.refs++;
+    return true;
+  }
+
   /**
    * Drops one reference taken by {@link TemplateCache.acquire}; the entry is freed with its last reference.
    * Releasing a template this cache does not hold does nothing.

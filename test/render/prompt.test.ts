@@ -5,6 +5,13 @@ import type { PromptRegistryOptions } from '../../src/registry.js';
 import type { ResourceResolver } from '../../src/resources.js';
 import { createMemoryResourceResolver } from '../../src/render/index.js';
 import { rejectionOf, thrownBy } from '../support/errors.js';
+import { ArgumentValidatorCache } from '../../src/arguments/index.js';
+import { parseWithLists } from '../../src/definition/parse.js';
+import { ParsedLists } from '../../src/definition/reuse.js';
+import type { PromptDefinition } from '../../src/definition/types.js';
+import { compilePrompt } from '../../src/render/prompt.js';
+import type { CompileEnvironment, CompiledPrompt } from '../../src/render/prompt.js';
+import { TemplateCache } from '../../src/render/template.js';
 
 type LogEntry = Record<string, unknown> & { message: string };
 
@@ -279,5 +286,91 @@ describe('prompts sharing templates', () => {
       ['assistant', { type: 'text', text: 'two 1' }],
     ]);
     expect((await registry.getPrompt('c', { x: '2' })).messages).toEqual([{ role: 'assistant', content: { type: 'text', text: 'one 2' } }]);
+  });
+});
+
+describe('definitions of one shape', () => {
+  const shape = (name: string, text = 'Review {{code}}'): PromptDefinition => ({
+    name,
+    description: `about ${name}`,
+    arguments: [{ name: 'code', required: true }, { name: 'focus' }],
+    messages: [
+      { role: 'user', content: `${text}{{#focus}} for {{focus}}{{/focus}}` },
+      { role: 'assistant', content: 'Sure.' },
+    ],
+  });
+
+  function environment(undeclared: 'error' | 'warn' = 'error', warnings: string[] = []): CompileEnvironment {
+    return {
+      templates: new TemplateCache(),
+      validators: new ArgumentValidatorCache(),
+      validation: {},
+      partials: undefined,
+      undeclared,
+      onWarning: (message) => warnings.push(message),
+      assets: undefined,
+      resources: undefined,
+    };
+  }
+
+  function compileAll(env: CompileEnvironment, defs: PromptDefinition[], lists = new ParsedLists()): CompiledPrompt[] {
+    return defs.map((d) => compilePrompt(parseWithLists(d, {}, lists), env));
+  }
+
+  it('share the parsed lists and the listed arguments, and each lists its own name and description', () => {
+    const registry = new PromptRegistry();
+    registry.add([shape('a'), shape('b'), shape('c')]);
+    const [a, b] = registry.definitions();
+    expect(b?.arguments).toBe(a?.arguments);
+    expect(b?.messages).toBe(a?.messages);
+    expect(registry.get('b')?.arguments).toBe(registry.get('a')?.arguments);
+    expect(registry.get('c')).toEqual({
+      name: 'c',
+      description: 'about c',
+      arguments: [
+        { name: 'code', required: true },
+        { name: 'focus', required: false },
+      ],
+    });
+  });
+
+  it('hold their shared templates until the last of them is released', () => {
+    const env = environment();
+    const [a, b, c] = compileAll(env, [shape('a'), shape('b'), shape('c')]);
+    expect(env.templates.size).toBe(2);
+    a!.release();
+    b!.release();
+    expect(env.templates.size).toBe(2);
+    c!.release();
+    expect(env.templates.size).toBe(0);
+  });
+
+  it('render each with its own arguments', async () => {
+    const registry = new PromptRegistry();
+    registry.add([shape('a'), shape('b')]);
+    expect((await registry.getPrompt('b', { code: 'x', focus: 'y' })).messages[0]?.content).toEqual({ type: 'text', text: 'Review x for y' });
+    expect((await rejectionOf(registry.getPrompt('a', {}))).data).toEqual({ missing_arguments: ['code'], provided_count: 0, required_count: 1 });
+  });
+
+  it('still warn about an undeclared placeholder once per definition that has it', () => {
+    const warnings: string[] = [];
+    compileAll(environment('warn', warnings), [shape('a', '{{nope}} '), shape('b', '{{nope}} ')]);
+    expect(warnings[0]).toMatch(/undeclared argument 'nope'/);
+    expect(warnings).toHaveLength(2);
+  });
+
+  it('still check each definition against its own argument list', () => {
+    const env = environment();
+    const lists = new ParsedLists();
+    const withoutFocus = { ...shape('b'), arguments: [{ name: 'code', required: true }] };
+    compileAll(env, [shape('a')], lists);
+    expect(() => compileAll(env, [withoutFocus], lists)).toThrow(/undeclared argument 'focus'/);
+  });
+
+  it('still check each description against the rendered-size limit', () => {
+    const env = { ...environment(), maxRenderedBytes: 100 };
+    const lists = new ParsedLists();
+    compileAll(env, [shape('a')], lists);
+    expect(() => compileAll(env, [{ ...shape('b'), description: 'd'.repeat(101) }], lists)).toThrow(/description is over the 100-byte/);
   });
 });

@@ -575,6 +575,21 @@ describe('TemplateCache', () => {
     expect(cache.acquire('{{x}}')).not.toBe(a);
   });
 
+  it('retains a held template for one more holder, but not one it freed or whose partial changed', () => {
+    const cache = new TemplateCache();
+    const partials: Record<string, string> = { p: 'v1' };
+    const lookup = (n: string): string | undefined => partials[n];
+    const a = cache.acquire('[{{> p}}]', { partials: lookup });
+    expect(cache.retain(a, lookup)).toBe(true);
+    cache.release(a);
+    expect(cache.size).toBe(1);
+    partials.p = 'v2';
+    expect(cache.retain(a, lookup)).toBe(false);
+    cache.release(a);
+    expect(cache.size).toBe(0);
+    expect(cache.retain(a, lookup)).toBe(false);
+  });
+
   it('is not shared between caches', () => {
     const one = new TemplateCache();
     const two = new TemplateCache();
