@@ -25,7 +25,7 @@ export function listedArguments(def: PromptDefinition): readonly PromptArgument[
   return Object.freeze(listed);
 }
 
-/** The frozen prompts/list entry of a definition (`args`: its {@link listedArguments}, when known already). */
+/** The frozen prompts/list entry of a definition (`listed`: its {@link listedArguments}, when known already). */
 export function promptListing(def: PromptDefinition, listed: readonly PromptArgument[] | undefined = listedArguments(def)): Prompt {
   // Frozen, though the wire type says mutable.
   const args = listed as PromptArgument[] | undefined;

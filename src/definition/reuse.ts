@@ -7,7 +7,6 @@
  * @internal
  */
 import { isRecord } from '../json.js';
-import { ARGUMENT_KEYS } from './parse.js';
 import type { PromptArgumentDefinition, PromptMessageTemplate } from './types.js';
 
 const hasOwn = Object.prototype.hasOwnProperty;
@@ -18,20 +17,15 @@ const MAX_REMEMBERED_TEXT = 65_536;
 /** Argument lists with more enum values than this are not remembered either. */
 const MAX_REMEMBERED_CHOICES = 4_096;
 
-/** A parsed argument with the keys it has and the known keys it lacks (both must match in a raw one). */
+/** A parsed argument and its keys (a raw one must have exactly these, with the same values). */
 interface KnownArgument {
   readonly parsed: PromptArgumentDefinition;
   readonly keys: readonly string[];
-  readonly absent: readonly string[];
 }
 
 interface KnownArguments {
   readonly list: readonly PromptArgumentDefinition[];
   readonly items: readonly KnownArgument[];
-}
-
-function sameScalar(a: unknown, b: unknown): boolean {
-  return Object.is(a, b);
 }
 
 function sameEnum(raw: unknown, parsed: readonly unknown[]): boolean {
@@ -49,13 +43,18 @@ function onlyKeys(raw: Record<string, unknown>, keys: readonly string[]): boolea
 function sameArgument(raw: unknown, known: KnownArgument): boolean {
   if (!isRecord(raw)) return false;
   const parsed = known.parsed as unknown as Record<string, unknown>;
-  for (const key of known.keys) {
-    if (!hasOwn.call(raw, key)) return false;
+  const keys = known.keys;
+  let count = 0;
+  for (const key in raw) {
+    if (!hasOwn.call(raw, key)) continue;
+    // An unknown key, or a known one set to undefined, is for the parser to judge.
+    if (!keys.includes(key)) return false;
     const value = raw[key];
-    if (key === 'enum' ? !sameEnum(value, parsed[key] as readonly unknown[]) : !sameScalar(value, parsed[key])) return false;
+    if (key === 'enum' ? !sameEnum(value, parsed[key] as readonly unknown[]) : !Object.is(value, parsed[key])) return false;
+    count++;
   }
-  for (const key of known.absent) if (hasOwn.call(raw, key) && raw[key] !== undefined) return false;
-  return onlyKeys(raw, known.keys);
+  // The parser also reads non-enumerable own keys: there must be none.
+  return count === keys.length && Object.getOwnPropertyNames(raw).length === count;
 }
 
 function sameMessage(raw: unknown, parsed: PromptMessageTemplate): boolean {
@@ -102,7 +101,7 @@ export class ParsedLists {
       const keys = Object.keys(record);
       if (keys.some((key) => key !== 'enum' && typeof record[key] === 'object' && record[key] !== null)) return;
       if ((choices += parsed.enum?.length ?? 0) > MAX_REMEMBERED_CHOICES) return;
-      items.push({ parsed, keys, absent: ARGUMENT_KEYS.filter((key) => !keys.includes(key)) });
+      items.push({ parsed, keys });
     }
     remember(this.#arguments, { list, items });
   }
