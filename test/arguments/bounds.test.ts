@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { validatePromptArguments } from '../../src/arguments/index.js';
 import type { PromptArgumentDefinition } from '../../src/definition/types.js';
 import type { JsonSchema } from '../../src/types.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 
 function okArguments(result: ReturnType<typeof validatePromptArguments>): Record<string, unknown> {
   if (!result.ok) throw new Error(`expected success, got ${JSON.stringify(result.error)}`);
@@ -72,5 +74,32 @@ describe('a declared maxLength limits string arguments only', () => {
   it('still applies it to a string argument', () => {
     const result = validatePromptArguments({ s: 'abc' }, undefined, object({ s: { type: 'string', maxLength: 2 } }));
     expect(result.ok === false && result.error.message).toBe("Argument 's' exceeds 2 characters");
+  });
+});
+
+describe('formats on hostile text', () => {
+  // Only ajv-formats' own formats are accepted (an unknown one is a definition error): each must stay linear.
+  const formats = Object.keys(addFormats.default(new Ajv2020()).formats);
+  const n = 10_000;
+  const hostile = [
+    `${'a'.repeat(n - 1)}!`,
+    `${'0'.repeat(n - 1)}x`,
+    `${'1.'.repeat(n / 2 - 1)}!`,
+    'a@'.repeat(n / 2),
+    `${'a.'.repeat(n / 2 - 1)}-`,
+    `${'::'.repeat(n / 2 - 1)}x`,
+    `${'/'.repeat(n - 1)} `,
+    `http://${'a'.repeat(n - 8)}\u0001`,
+    `${'a'.repeat(n / 2)}@${'a.'.repeat(n / 4 - 1)}!`,
+    `2020-01-01T${'0'.repeat(n - 11)}`,
+  ];
+
+  it.each(formats)('checks 10,000-character hostile text against format %s without stalling', (format) => {
+    for (const text of hostile) {
+      const started = performance.now();
+      validatePromptArguments({ x: text }, [{ name: 'x', format }]);
+      // Linear checks take about a millisecond; a backtracking one would take minutes.
+      expect(performance.now() - started).toBeLessThan(250);
+    }
   });
 });
