@@ -13,6 +13,7 @@ import { NameTable } from './name-table.js';
 import { SortedNames } from './sorted-names.js';
 import { createDefinitionError } from './definition/index.js';
 import { parseWithLists } from './definition/parse.js';
+import { runWithDeadline } from './deadline.js';
 import { ParsedLists } from './definition/reuse.js';
 import type { DefinitionErrorOptions } from './definition/index.js';
 import type { PromptArgumentDefinition, PromptDefinition, SystemRolePolicy } from './definition/types.js';
@@ -436,29 +437,17 @@ export class PromptRegistry {
     value: string,
     context: RequestContext,
   ): Promise<string[]> {
-    const controller = new AbortController();
     const outer = context.signal;
-    if (isAborted(outer)) throw cancelled(name, outer!);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let onAbort: (() => void) | undefined;
-    const stop = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        const error = new PromptError('INTERNAL_ERROR', `prompt '${name}' argument '${argumentName}' complete() took longer than ${this.#completionTimeoutMs} ms`);
-        controller.abort(error);
-        reject(error);
-      }, this.#completionTimeoutMs);
-      if (outer !== undefined) {
-        onAbort = () => {
-          controller.abort(outer.reason);
-          reject(cancelled(name, outer));
-        };
-        outer.addEventListener('abort', onAbort, { once: true });
-      }
-    });
     let result: unknown;
     try {
       const given = Object.assign(Object.create(null) as Record<string, string>, context.arguments);
-      result = await Promise.race([complete(value, { promptName: name, arguments: given, signal: controller.signal }), stop]);
+      result = await runWithDeadline((signal) => complete(value, { promptName: name, arguments: given, signal }), {
+        signal: outer,
+        timeoutMs: this.#completionTimeoutMs,
+        timedOut: () =>
+          new PromptError('INTERNAL_ERROR', `prompt '${name}' argument '${argumentName}' complete() took longer than ${this.#completionTimeoutMs} ms`),
+        cancelled: () => cancelled(name, outer!),
+      });
     } catch (error) {
       if (isAborted(outer)) throw cancelled(name, outer!);
       throw this.#reportRenderError(
@@ -467,9 +456,6 @@ export class PromptRegistry {
           ? error
           : new PromptError('INTERNAL_ERROR', `prompt '${name}' argument '${argumentName}' complete() threw ${errorClassName(error)}`, { cause: error }),
       );
-    } finally {
-      clearTimeout(timer);
-      if (onAbort !== undefined) outer?.removeEventListener('abort', onAbort);
     }
     if (!Array.isArray(result)) return this.#badCompletion(name, argumentName);
     const values: string[] = new Array(result.length);
@@ -634,6 +620,10 @@ function renderLimits(limits: Partial<RenderLimits> | undefined): RenderLimits {
   if (limits?.resourceTimeoutMs !== undefined) {
     assertPositiveInteger(limits.resourceTimeoutMs, 'limits.resourceTimeoutMs');
     out.resourceTimeoutMs = limits.resourceTimeoutMs;
+  }
+  if (limits?.renderTimeoutMs !== undefined) {
+    assertPositiveInteger(limits.renderTimeoutMs, 'limits.renderTimeoutMs');
+    out.renderTimeoutMs = limits.renderTimeoutMs;
   }
   return out;
 }

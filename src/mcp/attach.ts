@@ -5,6 +5,7 @@
  * @module
  */
 import { JSON_RPC_ERROR_CODES, JsonRpcError, PromptError, errorClassName, isPromptError, toPromptError } from '../errors.js';
+import { runWithDeadline } from '../deadline.js';
 import { toSafeLogger } from '../logger.js';
 import type { Logger, SafeLogger } from '../logger.js';
 import { createPromptHandlers } from '../protocol.js';
@@ -34,7 +35,14 @@ export interface AttachPromptsOptions {
   ) => Readonly<Record<string, unknown>> | undefined | Promise<Readonly<Record<string, unknown>> | undefined>;
   /** pino-style logger for the adapter's own -32603 failures (class names, never messages). */
   logger?: Logger;
+  /**
+   * How long `context` and `completeResource` may take (ms, default 10,000): then -32603, logged. The request info
+   * they get carries a signal that aborts when the request is cancelled or the time is up.
+   */
+  callbackTimeoutMs?: number;
 }
+
+const DEFAULT_CALLBACK_TIMEOUT_MS = 10_000;
 
 /** Removes what {@link attachPrompts} added: the request handlers, the registry subscription and pending timers. */
 export type DetachPrompts = () => void;
@@ -73,6 +81,7 @@ class Attachment {
     readonly completeResource: CompleteResource | undefined,
     readonly log: SafeLogger,
     debounceMs: number,
+    readonly callbackTimeoutMs: number,
   ) {
     const server = target.server;
     this.notifier = createListChangedNotifier(
@@ -91,13 +100,16 @@ class Attachment {
 
   async handle(method: PromptMethod, read: () => SdkRequest): Promise<unknown> {
     let stage: Stage = 'request';
+    let signal: AbortSignal | undefined;
     try {
       const { params, info } = read();
+      signal = info.signal;
       const extra: HandlerExtra = {};
       if (info.signal !== undefined) extra.signal = info.signal;
       if (this.contextOf !== undefined && method !== 'prompts/list') {
         stage = 'context';
-        const context = await this.contextOf(info);
+        const contextOf = this.contextOf;
+        const context = await this.withDeadline(info, 'context', (bounded) => contextOf(bounded));
         stage = 'result';
         const checked = checkContext(context);
         if (checked !== undefined) extra.context = checked;
@@ -108,7 +120,8 @@ class Attachment {
         if (resource !== undefined) {
           if (this.completeResource === undefined) return { completion: { values: [], total: 0, hasMore: false } };
           stage = 'completeResource';
-          const result = await this.completeResource(resource, info);
+          const completeResource = this.completeResource;
+          const result = await this.withDeadline(info, 'completeResource', (bounded) => completeResource(resource, bounded));
           stage = 'result';
           return checkCompleteResult(result);
         }
@@ -121,9 +134,31 @@ class Attachment {
       // table (internal errors become a generic -32603).
       if (isWireError(error)) throw error;
       const wire = JsonRpcError.from(error);
-      if (stage !== 'registry' && wire.code === JSON_RPC_ERROR_CODES.INTERNAL_ERROR) this.logFailure(method, stage, error);
+      // A cancelled request is the client's choice, not a failure worth an error log.
+      if (stage !== 'registry' && wire.code === JSON_RPC_ERROR_CODES.INTERNAL_ERROR && signal?.aborted !== true) {
+        this.logFailure(method, stage, error);
+      }
       throw wire;
     }
+  }
+
+  /** Runs a callback with the request info's signal bounded by the request's cancellation and the callback timeout. */
+  private withDeadline<T>(info: McpRequestInfo, option: string, run: (info: McpRequestInfo) => T | PromiseLike<T>): Promise<T> {
+    const ms = this.callbackTimeoutMs;
+    return runWithDeadline((signal) => run({ ...info, signal }), {
+      signal: info.signal,
+      timeoutMs: ms,
+      timedOut: () => this.own(new PromptError('INTERNAL_ERROR', `options.${option} took longer than ${ms} ms`)),
+      cancelled: () => this.own(new PromptError('INTERNAL_ERROR', `request cancelled while waiting for options.${option}`)),
+    });
+  }
+
+  /** Errors the adapter itself raised: their messages name a rule and no value, so they are logged as they are. */
+  readonly #own = new WeakSet<PromptError>();
+
+  private own(error: PromptError): PromptError {
+    this.#own.add(error);
+    return error;
   }
 
   /**
@@ -139,7 +174,7 @@ class Attachment {
       code: toPromptError(error).code,
       error: errorClassName(error),
     };
-    if (stage === 'result' && error instanceof PromptError) fields['detail'] = error.message;
+    if (error instanceof PromptError && (stage === 'result' || this.#own.has(error))) fields['detail'] = error.message;
     this.log.error(fields, 'MCP request failed');
   }
 }
@@ -219,6 +254,10 @@ export function attachPrompts(
     throw new TypeError('attachPrompts(server, registry): registry must be a PromptRegistry');
   }
   const debounceMs = checkDebounceMs(options.debounceMs);
+  const callbackTimeoutMs = options.callbackTimeoutMs ?? DEFAULT_CALLBACK_TIMEOUT_MS;
+  if (!Number.isSafeInteger(callbackTimeoutMs) || callbackTimeoutMs <= 0) {
+    throw new RangeError(`attachPrompts: callbackTimeoutMs must be a positive integer of milliseconds, got ${String(options.callbackTimeoutMs)}`);
+  }
   if (options.completions !== undefined && typeof options.completions !== 'boolean') {
     throw new TypeError(`attachPrompts: options.completions must be a boolean, got ${typeof options.completions}`);
   }
@@ -276,6 +315,7 @@ export function attachPrompts(
     options.completeResource,
     toSafeLogger(options.logger),
     debounceMs,
+    callbackTimeoutMs,
   );
   if (replaceMcpServerCompletion) target.server.removeRequestHandler('completion/complete');
   const registered: PromptMethod[] = [];

@@ -16,13 +16,16 @@ export interface RenderLimits {
   maxRenderedBytes: number;
   /** Milliseconds one render may wait for its resources and assets in total (default 10,000). */
   resourceTimeoutMs: number;
+  /** Milliseconds a programmatic `render` function may take (default 30,000). */
+  renderTimeoutMs: number;
 }
 
-/** The default limits: 50 resources, 1 MiB of rendered text, 10 s for resources. */
+/** The default limits: 50 resources, 1 MiB of rendered text, 10 s for resources, 30 s for a render function. */
 export const DEFAULT_RENDER_LIMITS: Readonly<RenderLimits> = Object.freeze({
   maxResources: 50,
   maxRenderedBytes: 1_048_576,
   resourceTimeoutMs: 10_000,
+  renderTimeoutMs: 30_000,
 });
 
 /** Argument values nested deeper than this are not rendered (LIMIT_EXCEEDED). */

@@ -7,6 +7,7 @@
  */
 import type { PromptDefinition, RenderContext } from '../definition/types.js';
 import { bytesToBase64, isBase64 } from '../encoding.js';
+import { runWithDeadline } from '../deadline.js';
 import { PromptError, errorClassName, isPromptError } from '../errors.js';
 import type { ResourceReadContext } from '../resources.js';
 import type { ContentBlock, GetPromptResult, Meta, PromptMessage, Role, TextContent } from '../types.js';
@@ -47,16 +48,30 @@ export interface TemplatePlan {
   readonly templates?: readonly CompiledTemplate[];
 }
 
-/** @internal Runs a render function and guards what it returns. */
+/**
+ * @internal Runs a render function and guards what it returns. It gets a signal that aborts when the request is
+ * cancelled or after `limits.renderTimeoutMs` (then INTERNAL_ERROR: the registry logs it, the client sees -32603).
+ */
 export async function renderProgrammatic(
   def: PromptDefinition,
   args: Record<string, unknown>,
-  context: RenderContext,
+  context: Omit<RenderContext, 'signal'>,
+  requestSignal: AbortSignal | undefined,
   env: RenderEnvironment,
 ): Promise<GetPromptResult> {
+  const render = def.render as (a: Record<string, unknown>, c: RenderContext) => unknown;
+  const ms = env.limits.renderTimeoutMs;
   let output: unknown;
   try {
-    output = await (def.render as (a: Record<string, unknown>, c: RenderContext) => unknown)(args, context);
+    output = await runWithDeadline((signal) => render(args, { ...context, signal }), {
+      signal: requestSignal,
+      timeoutMs: ms,
+      timedOut: () =>
+        new PromptError('INTERNAL_ERROR', `prompt '${def.name}' render function took longer than ${ms} ms`, {
+          data: { limit: 'renderTimeoutMs', max: ms },
+        }),
+      cancelled: () => new PromptError('INTERNAL_ERROR', `prompt '${def.name}': request cancelled`),
+    });
   } catch (error) {
     if (isPromptError(error)) throw error;
     // The thrown message may quote argument values: only its class goes into our message (the error is the cause).

@@ -383,11 +383,10 @@ class ServedPrompt implements CompiledPrompt {
   render(args: Record<string, unknown>, request: RenderRequest, env: RenderEnvironment): GetPromptResult | Promise<GetPromptResult> {
     const plan = this.plan;
     if (plan !== undefined) return renderTemplates(this.name, this.#description, plan, args, request.signal, env);
-    const context: RenderContext = { promptName: this.name };
+    const context: Omit<RenderContext, 'signal'> = { promptName: this.name };
     if (env.resources !== undefined) context.resources = env.resources;
-    if (request.signal !== undefined) context.signal = request.signal;
     if (request.extra !== undefined) context.extra = request.extra;
-    return renderProgrammatic(this.definition, args, context, env);
+    return renderProgrammatic(this.definition, args, context, request.signal, env);
   }
 
   release(): void {

@@ -3,6 +3,7 @@
  * -32603 is logged once, by class name only (never a message that could quote argument values); failures the
  * registry already logs, and errors that reach the client with their own message, are not logged here.
  */
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PromptError } from '../../src/errors.js';
@@ -11,7 +12,7 @@ import { attachPrompts } from '../../src/mcp/index.js';
 import type { AttachPromptsOptions } from '../../src/mcp/index.js';
 import type { PromptRegistry } from '../../src/registry.js';
 import type { TestClient } from './fixtures/clients.js';
-import { createTestClient, linkedPair, wireError } from './fixtures/clients.js';
+import { createTestClient, linkedPair, waitFor, wireError } from './fixtures/clients.js';
 import { createTestRegistry } from './fixtures/prompts.js';
 import type { ServerKind, TestServer } from './fixtures/servers.js';
 import { SERVER_KINDS, createTestServer } from './fixtures/servers.js';
@@ -238,4 +239,53 @@ describe('attachPrompts: logging completeResource failures', () => {
       expect(JSON.stringify(entries)).not.toContain(SECRET);
     });
   }
+});
+
+describe('attachPrompts: callbacks that never settle', () => {
+  const never = (): Promise<never> => new Promise(() => {});
+
+  for (const kind of SERVER_KINDS) {
+    it(`answers -32603 after callbackTimeoutMs when context or completeResource hangs on a ${kind} server, logging which`, async () => {
+      const { logger, entries } = capturingLogger();
+      const signals: AbortSignal[] = [];
+      const client = await connect(kind, {
+        logger,
+        callbackTimeoutMs: 30,
+        context: (request) => (request.method === 'completion/complete' ? undefined : (signals.push(request.signal!), never())),
+        completeResource: (_params, request) => (signals.push(request.signal!), never()),
+      });
+      expect(await wireError(client.getPrompt('whoami'))).toEqual(INTERNAL);
+      expect(await wireError(client.completeResource('docs://{id}', 'id', 'x'))).toEqual(INTERNAL);
+      expect(signals.map((signal) => signal.aborted)).toEqual([true, true]);
+      expect(entries.map((e) => [e.fields['source'], e.fields['detail']])).toEqual([
+        ['context', 'options.context took longer than 30 ms'],
+        ['completeResource', 'options.completeResource took longer than 30 ms'],
+      ]);
+    });
+  }
+
+  it('stops waiting for the context function when the client cancels, aborts its signal and logs no error', async () => {
+    const { logger, entries } = capturingLogger();
+    let seen: AbortSignal | undefined;
+    const server = createTestServer('v1-mcp');
+    attachPrompts(server.attachable, createTestRegistry(), { logger, context: (request) => ((seen = request.signal), never()) });
+    const client = new ClientV1({ name: 'c', version: '1.0.0' });
+    const [clientSide, serverSide] = linkedPair('v1');
+    await server.connect(serverSide);
+    await client.connect(clientSide as Parameters<ClientV1['connect']>[0]);
+    const controller = new AbortController();
+    const pending = client.getPrompt({ name: 'whoami' }, { signal: controller.signal }).catch((error: unknown) => error);
+    await waitFor(() => seen !== undefined);
+    controller.abort();
+    expect(await pending).toBeInstanceOf(Error);
+    await waitFor(() => seen!.aborted);
+    expect(entries).toEqual([]);
+    await client.close();
+    await server.close();
+  });
+
+  it('refuses a callback timeout that is not a positive integer', () => {
+    const server = createTestServer('v2-server');
+    expect(() => attachPrompts(server.attachable, createTestRegistry(), { callbackTimeoutMs: 0 })).toThrow(/callbackTimeoutMs must be a positive integer/);
+  });
 });

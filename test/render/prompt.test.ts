@@ -172,6 +172,51 @@ describe('waiting for resources and assets', () => {
   });
 });
 
+describe('waiting for render functions', () => {
+  it('answers -32603 after the render timeout, logs the prompt and the limit, and aborts the signal it gave', async () => {
+    let seen: AbortSignal | undefined;
+    const { logs, registry } = logged({ limits: { renderTimeoutMs: 30 } });
+    registry.add({ name: 'slow', arguments: [{ name: 'q' }], render: (_args, context) => ((seen = context.signal), never()) });
+    const error = await rejectionOf(registry.getPrompt('slow', { q: 'secret-question' }));
+    expect(error.toJsonRpcError()).toEqual({ code: -32603, message: 'Internal error' });
+    expect(seen?.aborted).toBe(true);
+    const entry = logs.find((l) => l['event'] === 'prompt_failed');
+    expect(entry?.['detail']).toBe("prompt 'slow' render function took longer than 30 ms");
+    expect(JSON.stringify(logs)).not.toContain('secret-question');
+  });
+
+  it('stops waiting when the request is aborted, and aborts the signal the render function got', async () => {
+    let seen: AbortSignal | undefined;
+    const registry = new PromptRegistry();
+    registry.add({ name: 'hang', render: (_args, context) => ((seen = context.signal), never()) });
+    const controller = new AbortController();
+    const pending = rejectionOf(registry.getPrompt('hang', {}, { signal: controller.signal }));
+    controller.abort();
+    expect((await pending).code).toBe('INTERNAL_ERROR');
+    expect(seen?.aborted).toBe(true);
+  });
+
+  it('ignores a render function that fails after its time is up (no unhandled rejection)', async () => {
+    const registry = new PromptRegistry({ limits: { renderTimeoutMs: 20 } });
+    const late = (): Promise<never> => new Promise((_, reject) => setTimeout(() => reject(new Error('late')), 60));
+    registry.add({ name: 'late', render: late });
+    expect((await rejectionOf(registry.getPrompt('late'))).code).toBe('INTERNAL_ERROR');
+    await new Promise((resolve) => setTimeout(resolve, 80));
+  });
+
+  it('gives a fast render function a live signal and its result', async () => {
+    let seen: AbortSignal | undefined;
+    const registry = new PromptRegistry();
+    registry.add({ name: 'quick', render: (_args, context) => ((seen = context.signal), 'done') });
+    expect((await registry.getPrompt('quick')).messages[0]?.content).toEqual({ type: 'text', text: 'done' });
+    expect(seen?.aborted).toBe(false);
+  });
+
+  it('refuses a render timeout that is not a positive integer', () => {
+    expect(() => new PromptRegistry({ limits: { renderTimeoutMs: 0 } })).toThrow(/limits.renderTimeoutMs must be a positive integer/);
+  });
+});
+
 describe('a template result is never malformed', () => {
   it('answers -32603 and logs when an image data template renders text that is not base64', async () => {
     const { logs, registry } = logged();
