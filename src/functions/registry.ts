@@ -7,6 +7,7 @@ import { ArgumentValidatorCache, argumentFailureToPromptError, getArgumentSchema
 import type { ArgumentValidationOptions, CompiledArgumentValidator } from '../arguments/index.js';
 import { argumentNameProblem, createDefinitionError, promptNameProblem } from '../definition/index.js';
 import type { DefinitionProblem, PromptArgumentDefinition } from '../definition/types.js';
+import { runWithDeadline } from '../deadline.js';
 import { PromptError, echoed, errorClassName, isPromptError } from '../errors.js';
 import { isRecord } from '../json.js';
 import { toSafeLogger } from '../logger.js';
@@ -35,6 +36,11 @@ export interface FunctionRegistryOptions {
   maskErrors?: boolean;
   /** pino-style logger (silent by default). Logs failures by class name, never argument values. */
   logger?: Logger;
+  /**
+   * How long one `run` may take (ms, default 60,000): then `FUNCTION_FAILED` saying so. `context.signal` aborts then,
+   * and when the request is cancelled (the call stops waiting at once).
+   */
+  timeoutMs?: number;
 }
 
 interface Entry {
@@ -67,6 +73,7 @@ export class FunctionRegistry {
   readonly #validation: ArgumentValidationOptions = {};
   readonly #maskErrors: boolean;
   readonly #log: SafeLogger;
+  readonly #timeoutMs: number;
 
   constructor(options: FunctionRegistryOptions = {}) {
     const { maxArgumentLength, extraArguments } = options;
@@ -84,6 +91,10 @@ export class FunctionRegistry {
     }
     this.#maskErrors = options.maskErrors === true;
     this.#log = toSafeLogger(options.logger);
+    this.#timeoutMs = options.timeoutMs ?? 60_000;
+    if (!Number.isSafeInteger(this.#timeoutMs) || this.#timeoutMs < 1) {
+      throw new RangeError(`FunctionRegistry: timeoutMs must be a positive integer, got ${String(options.timeoutMs)}`);
+    }
   }
 
   /**
@@ -162,13 +173,22 @@ export class FunctionRegistry {
     if (entry === undefined) throw functionNotFound(name);
     const checked = entry.validator.validate(args ?? {});
     if (!checked.ok) throw argumentFailureToPromptError(checked.error);
-    const context: FunctionContext = { functionName: name };
-    if (options.signal !== undefined) context.signal = options.signal;
-    if (options.extra !== undefined) context.extra = options.extra;
+    const extra = options.extra;
+    const ms = this.#timeoutMs;
     let value: unknown;
     try {
-      options.signal?.throwIfAborted();
-      value = await entry.definition.run(checked.arguments as never, context);
+      value = await runWithDeadline(
+        (signal) => {
+          const context: FunctionContext = extra === undefined ? { functionName: name, signal } : { functionName: name, signal, extra };
+          return entry.definition.run(checked.arguments as never, context);
+        },
+        {
+          signal: options.signal,
+          timeoutMs: ms,
+          timedOut: () => new Error(`Function '${name}' took longer than ${ms} ms`),
+          cancelled: () => new PromptError('INTERNAL_ERROR', `Function '${name}': request cancelled`),
+        },
+      );
     } catch (error) {
       throw this.#failure(name, error);
     }

@@ -18,7 +18,7 @@ export type FunctionResults = 'one' | 'many' | 'none';
 export interface FunctionContext {
   /** The function's name. */
   functionName: string;
-  /** Aborted when the request is cancelled (the client went away, or a `tools/call` was cancelled). */
+  /** Aborted when the request is cancelled (the client went away, a `tools/call` was cancelled) or the time is up. */
   signal?: AbortSignal;
   /** Whatever the caller passed as request context (for example, the authenticated user). */
   extra?: Readonly<Record<string, unknown>>;

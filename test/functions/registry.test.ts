@@ -188,7 +188,7 @@ describe('FunctionRegistry', () => {
     expect([error.code, error.message]).toStrictEqual(['LIMIT_EXCEEDED', 'Too many rows']);
   });
 
-  it('hands run the AbortSignal and does not run an already aborted call', async () => {
+  it('hands run a signal that follows the caller\'s, and does not run an already aborted call', async () => {
     let ran = 0;
     let seen: AbortSignal | undefined;
     const functions = new FunctionRegistry().add(
@@ -203,11 +203,36 @@ describe('FunctionRegistry', () => {
     );
     const controller = new AbortController();
     expect(await functions.call('watch', {}, { signal: controller.signal })).toStrictEqual({ result: 'watch' });
-    expect(seen).toBe(controller.signal);
+    expect(seen?.aborted).toBe(false);
     controller.abort();
     const error = await rejection(functions.call('watch', {}, { signal: controller.signal }));
-    expect(error.code).toBe('FUNCTION_FAILED');
+    expect(error.code).toBe('INTERNAL_ERROR');
+    expect(error.message).toBe("Function 'watch': request cancelled");
     expect(ran).toBe(1);
+  });
+
+  it('stops waiting for a run that never settles when the call is cancelled, aborting the signal run got', async () => {
+    let seen: AbortSignal | undefined;
+    const functions = new FunctionRegistry().add(
+      defineFunction({ name: 'hang', run: (_args, context) => ((seen = context.signal), new Promise<never>(() => {})) }),
+    );
+    const controller = new AbortController();
+    const pending = rejection(functions.call('hang', {}, { signal: controller.signal }));
+    controller.abort();
+    expect((await pending).code).toBe('INTERNAL_ERROR');
+    expect(seen?.aborted).toBe(true);
+  });
+
+  it('ends a run that takes longer than timeoutMs with FUNCTION_FAILED saying so', async () => {
+    let seen: AbortSignal | undefined;
+    const functions = new FunctionRegistry({ timeoutMs: 30 }).add(
+      defineFunction({ name: 'slow', run: (_args, context) => ((seen = context.signal), new Promise<never>(() => {})) }),
+    );
+    const error = await rejection(functions.call('slow'));
+    expect(error.code).toBe('FUNCTION_FAILED');
+    expect(error.message).toBe("Function 'slow' took longer than 30 ms");
+    expect(seen?.aborted).toBe(true);
+    expect(() => new FunctionRegistry({ timeoutMs: 0 })).toThrow(/timeoutMs must be a positive integer/);
   });
 
   it('refuses a result that is not JSON as an internal error, never a malformed success', async () => {
