@@ -82,3 +82,9 @@ export function requestInfoFromV2(method: PromptMethod, ctx: unknown): McpReques
   const http = record(c?.['http']);
   return withOptional({ sdk: 'v2', method, raw: ctx }, c?.['sessionId'], http?.['authInfo'], mcpReq?.['signal']);
 }
+
+/** The request's AbortSignal from either SDK's handler extra (v1 `extra.signal`, v2 `ctx.mcpReq.signal`). */
+export function requestSignal(sdk: SdkVersion, extra: unknown): AbortSignal | undefined {
+  const e = record(extra);
+  return signalOf(sdk === 'v1' ? e?.['signal'] : record(e?.['mcpReq'])?.['signal']);
+}

@@ -12,7 +12,9 @@ import type { Logger } from '../logger.js';
 import type { ResourceContents } from '../resources.js';
 import { upperBound } from '../sorted-names.js';
 import type { ResourceLink } from '../types.js';
+import { runWithDeadline } from '../deadline.js';
 import { registerMethod } from './register.js';
+import { requestSignal } from './request-info.js';
 import { detectServer, isClientInitialized } from './server-shape.js';
 import type { AttachableServer, LowLevelServer } from './server-shape.js';
 
@@ -33,6 +35,8 @@ export interface AttachResourcesOptions {
   pageSize?: number;
   /** pino-style logger: faults of the source (answered -32603) are logged with the URI, never file contents. */
   logger?: Logger;
+  /** How long one `listResources` or `readResource` may take (ms, default 10,000): then -32603, logged. */
+  timeoutMs?: number;
 }
 
 /** What {@link attachResources} returns. */
@@ -68,28 +72,48 @@ export function attachResources(
   if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 10_000) {
     throw new RangeError(`attachResources: pageSize must be an integer from 1 to 10000, got ${String(pageSize)}`);
   }
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) {
+    throw new RangeError(`attachResources: timeoutMs must be a positive integer, got ${String(options.timeoutMs)}`);
+  }
   const log = toSafeLogger(options.logger);
   const cursors = new CursorCodec();
+  const timeouts = new WeakSet<PromptError>();
+  /** Waits for the source until it answers, the request is cancelled or `timeoutMs` passes. */
+  const bounded = <T>(method: string, extra: unknown, call: () => T | PromiseLike<T>): Promise<T> =>
+    runWithDeadline(call, {
+      signal: requestSignal(sdk, extra),
+      timeoutMs,
+      timedOut: () => {
+        const error = new PromptError('INTERNAL_ERROR', `${method} took longer than ${timeoutMs} ms`);
+        timeouts.add(error);
+        return error;
+      },
+      cancelled: () => new PromptError('INTERNAL_ERROR', `${method}: request cancelled`),
+    });
 
-  const fail = (method: string, uri: string | undefined, error: unknown): never => {
+  const fail = (method: string, uri: string | undefined, error: unknown, extra: unknown): never => {
     if (error instanceof JsonRpcError || isPromptError(error)) {
       const wire = JsonRpcError.from(error);
       if (wire.code !== -32603) throw wire;
     }
+    // A cancelled request is the client's choice, not a fault of the source.
+    if (requestSignal(sdk, extra)?.aborted === true) throw JsonRpcError.from(new PromptError('INTERNAL_ERROR', 'Internal error'));
     const fields: Record<string, unknown> = { event: 'mcp_request_failed', method, error: errorClassName(error) };
     if (uri !== undefined) fields['uri'] = uri;
+    if (error instanceof PromptError && timeouts.has(error)) fields['detail'] = error.message;
     log.error(fields, `${method} failed`);
     throw JsonRpcError.from(new PromptError('INTERNAL_ERROR', 'Internal error'));
   };
 
   low.registerCapabilities({ resources: { listChanged: true } });
-  registerMethod(sdk, low, 'resources/list', async (params) => {
+  registerMethod(sdk, low, 'resources/list', async (params, extra) => {
     const cursor = optionalString(params, 'cursor', 1024);
     let all: readonly ListedResource[];
     try {
-      all = await source.listResources();
+      all = await bounded('resources/list', extra, () => source.listResources());
     } catch (error) {
-      return fail('resources/list', undefined, error);
+      return fail('resources/list', undefined, error, extra);
     }
     const sorted = [...all].sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
     let start = 0;
@@ -106,13 +130,13 @@ export function attachResources(
       ? { resources: page, nextCursor: cursors.encode(last.uri) }
       : { resources: page };
   });
-  registerMethod(sdk, low, 'resources/read', async (params) => {
+  registerMethod(sdk, low, 'resources/read', async (params, extra) => {
     const uri = optionalString(params, 'uri', MAX_URI_LENGTH);
     if (uri === undefined) throw JsonRpcError.from(new PromptError('INVALID_PARAMS', 'params.uri must be a string'));
     try {
-      return await source.readResource(uri);
+      return await bounded('resources/read', extra, () => source.readResource(uri));
     } catch (error) {
-      return fail('resources/read', uri, error);
+      return fail('resources/read', uri, error, extra);
     }
   });
 

@@ -7,6 +7,7 @@ import { tempDir, writeFiles } from '../fs/temp.js';
 import { CLIENT_KINDS, createTestClient, linkedPair, waitFor, wireError } from './fixtures/clients.js';
 import type { ClientKind, TestClient } from './fixtures/clients.js';
 import { SERVER_KINDS, createTestServer } from './fixtures/servers.js';
+import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import type { ServerKind } from './fixtures/servers.js';
 
 interface Pair {
@@ -73,6 +74,53 @@ describe.each(pairings)('attachResources on %s with a %s client', (serverKind, c
       expect(missing).toMatchObject({ code: -32602, message: 'Resource not found: architecture://nope.md' });
     } finally {
       await pair.close();
+    }
+  });
+});
+
+const hanging: ResourceSource = { listResources: () => new Promise(() => {}), readResource: () => new Promise(() => {}) };
+
+describe.each(SERVER_KINDS)('attachResources on %s with a source that never answers', (serverKind) => {
+  const clientKind: ClientKind = serverKind.startsWith('v1') ? 'v1' : 'v2';
+
+  it('answers -32603 after timeoutMs and logs which request, with the uri', async () => {
+    const logs: Record<string, unknown>[] = [];
+    const pair = await connect(serverKind, clientKind, hanging, { timeoutMs: 30, logger: { error: (fields) => logs.push(fields) } });
+    try {
+      expect(await wireError(pair.client.readResource('doc://x'))).toEqual({ code: -32603, message: 'Internal error' });
+      expect(await wireError(pair.client.raw('resources/list', {}))).toEqual({ code: -32603, message: 'Internal error' });
+      expect(logs).toEqual([
+        { event: 'mcp_request_failed', method: 'resources/read', error: 'PromptError', uri: 'doc://x', detail: 'resources/read took longer than 30 ms' },
+        { event: 'mcp_request_failed', method: 'resources/list', error: 'PromptError', detail: 'resources/list took longer than 30 ms' },
+      ]);
+    } finally {
+      await pair.close();
+    }
+  });
+
+  it('stops waiting when the client cancels, and logs nothing', async () => {
+    const logs: Record<string, unknown>[] = [];
+    let reads = 0;
+    const source: ResourceSource = { listResources: () => [], readResource: () => (reads++, new Promise(() => {})) };
+    const server = createTestServer(serverKind);
+    attachResources(server.attachable, source, { logger: { error: (fields) => logs.push(fields) } });
+    const [clientSide, serverSide] = linkedPair(clientKind);
+    const client =
+      clientKind === 'v1' ? new (await import('@modelcontextprotocol/sdk/client/index.js')).Client({ name: 't', version: '1' }) : new ClientV2({ name: 't', version: '1' });
+    await server.connect(serverSide);
+    await client.connect(clientSide as never);
+    try {
+      const controller = new AbortController();
+      const pending = client.readResource({ uri: 'doc://x' }, { signal: controller.signal }).catch((error: unknown) => error);
+      await waitFor(() => reads === 1);
+      controller.abort();
+      expect(await pending).toBeInstanceOf(Error);
+      // The server side finished the request without an error log (give its handler a turn to run).
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(logs).toEqual([]);
+    } finally {
+      await client.close();
+      await server.close();
     }
   });
 });
@@ -161,8 +209,9 @@ describe('attachResources', () => {
     }
   });
 
-  it('refuses a page size outside 1 to 10000', () => {
+  it('refuses a page size outside 1 to 10000, and a timeout that is not a positive integer', () => {
     const server = createTestServer('v2-server');
     expect(() => attachResources(server.attachable, memorySource([]), { pageSize: 0 })).toThrow(RangeError);
+    expect(() => attachResources(server.attachable, memorySource([]), { timeoutMs: 0 })).toThrow(/timeoutMs must be a positive integer/);
   });
 });
