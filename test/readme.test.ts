@@ -25,13 +25,56 @@ const TESTS = filesUnder('test', '.ts')
   .filter((f) => relative('test', f) !== 'readme.test.ts')
   .map((f) => readFileSync(join(ROOT, f), 'utf8'));
 
-/** Every fenced block of `lang`, with the line it starts on. */
-function blocks(lang: string): { line: number; code: string }[] {
-  const out: { line: number; code: string }[] = [];
-  const fence = new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g');
-  for (const m of README.matchAll(fence)) out.push({ line: README.slice(0, m.index).split('\n').length, code: m[1]! });
+interface Fence {
+  line: number;
+  lang: string;
+  code: string;
+  closed: boolean;
+}
+
+/** The README's fenced blocks as a Markdown renderer sees them: a fence opens and closes on a line of its own. */
+function fences(): Fence[] {
+  const out: Fence[] = [];
+  const lines = README.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^```(\S*)\s*$/.exec(lines[i]!);
+    if (!open) continue;
+    const start = i;
+    while (++i < lines.length && !/^```\s*$/.test(lines[i]!));
+    out.push({ line: start + 1, lang: open[1]!, code: lines.slice(start + 1, i).join('\n') + '\n', closed: i < lines.length });
+  }
   return out;
 }
+
+function blocks(lang: string): Fence[] {
+  return fences().filter((f) => f.lang === lang);
+}
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
+function anchor(heading: string): string {
+  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+}
+
+describe('README structure', () => {
+  it('closes every fenced block on a line of its own', () => {
+    const open = fences().filter((f) => !f.closed).map((f) => f.line);
+    expect(open, 'fences opened at these lines never close').toEqual([]);
+    const stray = README.split('\n').flatMap((l, i) => (/\S```|```\S*\s+\S/.test(l) && !/^```\S*\s*$/.test(l) ? [i + 1] : []));
+    expect(stray, 'lines where a fence shares the line with text').toEqual([]);
+  });
+
+  it('links only to headings it has', () => {
+    const inFence = new Set(fences().flatMap((f) => Array.from({ length: f.code.split('\n').length }, (_, k) => f.line + k)));
+    const headings = new Set(
+      README.split('\n')
+        .filter((l, i) => !inFence.has(i + 1) && /^#{1,6} /.test(l))
+        .map((l) => anchor(l.replace(/^#+ /, ''))),
+    );
+    const links = [...README.matchAll(/\]\(#([^)]+)\)/g)].map((m) => m[1]!);
+    expect(links.length).toBeGreaterThan(10);
+    expect(links.filter((l) => !headings.has(l))).toEqual([]);
+  });
+});
 
 describe('README code blocks', () => {
   const tsBlocks = blocks('ts');
