@@ -1,4 +1,5 @@
 /** `retrieve_mcp_prompt`: a tool an LLM agent calls to fetch a prompt from one of its MCP integrations. */
+import { runWithDeadline } from '../deadline.js';
 import { echoed } from '../errors.js';
 import { isRecord } from '../json.js';
 import { toSafeLogger } from '../logger.js';
@@ -162,10 +163,14 @@ export function createPromptRetrievalTool(options: PromptRetrievalToolOptions): 
       const call = checkCall(params, states, ids);
       const args = call.args;
       span = startRetrievalSpan(options.tracer, call.promptName, call.state.id); // only around the MCP call
-      const result = await withDeadline(
+      const result = await runWithDeadline(
         (deadline) => call.state.source.getPrompt(call.promptName, args, span.meta === undefined ? { signal: deadline } : { signal: deadline, meta: span.meta }),
-        signal,
-        timeoutMs,
+        {
+          signal,
+          timeoutMs,
+          timedOut: () => new RetrievalError(`timed out after ${timeoutMs} ms`, 'TIMEOUT'),
+          cancelled: () => new RetrievalError('aborted', 'ABORTED'),
+        },
       );
       if (!isRecord(result) || !Array.isArray(result.messages)) throw new RetrievalError('the integration answered with something that is not a prompt', 'INVALID_RESULT');
       span.end(undefined);
@@ -234,31 +239,6 @@ function stringArguments(value: unknown): Record<string, string> {
     else throw new RetrievalError(`argument '${echoed(name)}' must be a string (MCP prompt arguments are strings)`, 'INVALID_PARAMS');
   }
   return out;
-}
-
-/** Runs `task` with a signal that aborts on the caller's signal or after `timeoutMs`; stops waiting either way. */
-async function withDeadline<T>(task: (signal: AbortSignal) => Promise<T>, outer: AbortSignal | undefined, timeoutMs: number): Promise<T> {
-  if (outer?.aborted === true) throw new RetrievalError('aborted', 'ABORTED');
-  const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let onAbort: (() => void) | undefined;
-  const stop = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      reject(new RetrievalError(`timed out after ${timeoutMs} ms`, 'TIMEOUT'));
-    }, timeoutMs);
-    onAbort = () => {
-      controller.abort();
-      reject(new RetrievalError('aborted', 'ABORTED'));
-    };
-    outer?.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([task(controller.signal), stop]);
-  } finally {
-    clearTimeout(timer);
-    if (onAbort !== undefined) outer?.removeEventListener('abort', onAbort);
-  }
 }
 
 /**

@@ -9,7 +9,7 @@ import { PromptError, echoed, errorClassName, isPromptError } from '../errors.js
 import type { BlobResourceContents, TextResourceContents } from '../types.js';
 import { base64DecodedSize, isBase64 } from '../encoding.js';
 import type { ResourceContents, ResourceReadContext, ResourceResolver } from '../resources.js';
-import { ResourceDeadline } from './deadline.js';
+import { ResourceDeadline } from '../deadline.js';
 import { DEFAULT_RENDER_LIMITS, tooManyBytes, tooManyResources } from './limits.js';
 import type { RenderLimits } from './limits.js';
 import { isResourcePattern } from './pattern.js';
@@ -120,7 +120,7 @@ async function readOne(
 ): Promise<Outcome> {
   let value: ResourceContents | null | undefined;
   try {
-    value = await deadline.wait(resolver.read(uri, deadline.context), label);
+    value = await deadline.read(resolver.read(uri, deadline.context), label);
   } catch (error) {
     return classify(label, error);
   }
@@ -179,7 +179,7 @@ async function resolveGlob(pattern: string, resolver: ResourceResolver, budget: 
   }
   let matches: ResourceContents[];
   try {
-    matches = await budget.deadline.wait(resolver.list(pattern, budget.deadline.context), pattern);
+    matches = await budget.deadline.read(resolver.list(pattern, budget.deadline.context), pattern);
   } catch (error) {
     return spend(budget, failureNote(pattern, classify(pattern, error), budget));
   }

@@ -7,11 +7,10 @@
  */
 import type { PromptDefinition, RenderContext } from '../definition/types.js';
 import { bytesToBase64, isBase64 } from '../encoding.js';
-import { runWithDeadline } from '../deadline.js';
+import { ResourceDeadline, runWithDeadline } from '../deadline.js';
 import { PromptError, errorClassName, isPromptError } from '../errors.js';
 import type { ResourceReadContext } from '../resources.js';
 import type { ContentBlock, GetPromptResult, Meta, PromptMessage, Role, TextContent } from '../types.js';
-import { ResourceDeadline } from './deadline.js';
 import { resolveEmbeddedResource, resolveResourceDirectives } from './directives.js';
 import { RenderBudget, assertRenderedSize, tooManyResources } from './limits.js';
 import type { RenderEnvironment } from './prompt.js';
@@ -246,7 +245,7 @@ class BlockRender {
     const label = `the ${c.type} path template '${template.source}'`;
     let loaded: unknown;
     try {
-      loaded = await this.deadline.wait(this.env.assets!.read(path, this.deadline.context), label);
+      loaded = await this.deadline.read(this.env.assets!.read(path, this.deadline.context), label);
     } catch (error) {
       if (isPromptError(error)) throw error;
       throw new PromptError('PROMPT_RENDER_FAILED', `prompt '${this.promptName}': the asset loader threw ${errorClassName(error)} for ${label}`, {
