@@ -13,7 +13,7 @@ import {
 } from '../src/index.js';
 
 // Bold headings only on a terminal (or FORCE_COLOR), never with NO_COLOR (no-color.org) or when piped.
-const color = process.env['NO_COLOR'] === undefined && (process.stdout.isTTY === true || process.env['FORCE_COLOR'] !== undefined);
+const color = (process.env['NO_COLOR'] ?? '') === '' && (process.stdout.isTTY === true || process.env['FORCE_COLOR'] !== undefined);
 const heading = (text: string): void => console.log(color ? `\n\x1b[1m== ${text} ==\x1b[0m` : `\n== ${text} ==`);
 const show = (value: unknown): void => console.log(JSON.stringify(value, null, 2));
 

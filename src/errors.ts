@@ -224,12 +224,6 @@ export function toPromptError(error: unknown): PromptError {
 /**
  * What a log may say about a thrown value: its class ("TypeError", or the `name` an Error gives itself, such as
  * "AbortError"), `typeof` for a non-object, never its message (which may quote argument values).
- *
- * @example
- * ```ts
- * errorClassName(new SyntaxError('Unexpected token "hunter2"')); // 'SyntaxError'
- * errorClassName('boom'); // 'string'
- * ```
  */
 export function errorClassName(error: unknown): string {
   if (error === null) return 'null';

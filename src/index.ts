@@ -79,7 +79,6 @@ export {
   promptNameProblem,
 } from './definition/index.js';
 export type {
-  DefinitionErrorOptions,
   LocatePointer,
   NormalizeLegacyPromptOptions,
   ParsePromptDefinitionOptions,

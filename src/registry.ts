@@ -18,6 +18,8 @@ import { ParsedLists } from './definition/reuse.js';
 import type { DefinitionErrorOptions } from './definition/index.js';
 import type { PromptArgumentDefinition, PromptDefinition, SystemRolePolicy } from './definition/types.js';
 import { PromptError, echoed, errorClassName, isPromptError, toPromptError } from './errors.js';
+import { childPointer, hasOwn, isRecord } from './json.js';
+import { schemaProperties } from './listing.js';
 import type { Logger, SafeLogger } from './logger.js';
 import { toSafeLogger } from './logger.js';
 import { DEFAULT_RENDER_LIMITS, TemplateCache } from './render/index.js';
@@ -590,10 +592,10 @@ function definitionErrorOptions(source: string | undefined, name: string): Defin
 
 /** The `enum` of an argument declared only in the prompt's inputSchema, if any. */
 function schemaEnum(prompt: CompiledPrompt, argumentName: string): readonly unknown[] | undefined {
-  const props = prompt.definition.inputSchema?.['properties'];
-  if (props === null || typeof props !== 'object' || !Object.hasOwn(props, argumentName)) return undefined;
-  const property = (props as Record<string, unknown>)[argumentName];
-  const values = property !== null && typeof property === 'object' ? (property as { enum?: unknown }).enum : undefined;
+  const props = schemaProperties(prompt.definition);
+  if (!hasOwn(props, argumentName)) return undefined;
+  const property = props[argumentName];
+  const values = isRecord(property) ? property['enum'] : undefined;
   return Array.isArray(values) ? values : undefined;
 }
 
@@ -632,7 +634,7 @@ function copyPartials(partials: Readonly<Record<string, string>>): Map<string, s
   const map = new Map<string, string>();
   for (const [name, text] of Object.entries(partials)) {
     if (typeof text !== 'string') {
-      throw createDefinitionError([{ path: `/partials/${name}`, message: `partial '${name}' must be a string` }]);
+      throw createDefinitionError([{ path: childPointer('/partials', name), message: `partial '${name}' must be a string` }]);
     }
     map.set(name, text);
   }

@@ -100,12 +100,6 @@ export interface ToolErrorOptions {
  * The PromptError a tool execution error becomes: a PromptError keeps its code (internal codes stay generic for
  * clients); anything else is `FUNCTION_FAILED` with the thrown message, or `INTERNAL_ERROR` (logged) with
  * `maskErrors`. The README's "Error messages" section states the rule.
- *
- * @example
- * ```ts
- * toolExecutionError(new Error('x must be a number')).clientMessage; // 'x must be a number'
- * toolExecutionError(new Error('db password wrong'), { maskErrors: true }).clientMessage; // 'Internal error'
- * ```
  */
 export function toolExecutionError(error: unknown, options: ToolErrorOptions = {}): PromptError {
   if (isPromptError(error)) return toPromptError(error);

@@ -4,6 +4,7 @@
  */
 import { execFile } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -102,7 +103,8 @@ describe('README code blocks', () => {
     };
     const server = Object.values(parsed.mcpServers)[0]!;
     const client = new Client({ name: 'readme-config', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: server.command, args: server.args, cwd: ROOT, stderr: 'ignore' }));
+    // A client starts it from a directory of its own: the configuration must not depend on the working directory.
+    await client.connect(new StdioClientTransport({ command: server.command, args: server.args, cwd: tmpdir(), stderr: 'ignore' }));
     try {
       const { prompts } = await client.listPrompts();
       expect(prompts.map((p) => p.name)).toContain('review_code');

@@ -5,6 +5,7 @@
  * @module
  * @internal
  */
+import { isRecord } from '../json.js';
 
 /** The deepest nesting of definition data and argument schemas (deeper data is a definition error, not a stack overflow). */
 export const MAX_SCHEMA_DEPTH = 256;
@@ -42,7 +43,7 @@ export function matchesJsonType(value: unknown, type: unknown): boolean {
     case 'array':
       return Array.isArray(value);
     case 'object':
-      return typeof value === 'object' && value !== null && !Array.isArray(value);
+      return isRecord(value);
     default:
       return false;
   }

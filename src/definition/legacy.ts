@@ -5,7 +5,7 @@
  */
 import { has, own, unknownKeyMessage } from './raw-data.js';
 import { checkPromptDefinition } from './parse.js';
-import { childPointer, isRecord } from '../json.js';
+import { childPointer, isRecord, setOwn } from '../json.js';
 import { createDefinitionError, type LocatePointer } from './problems.js';
 import type { DefinitionProblem, PromptDefinition, SystemRolePolicy } from './types.js';
 
@@ -64,7 +64,7 @@ export function normalizeLegacyPrompt(record: unknown, options: NormalizeLegacyP
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(record)) {
       if (key !== 'content' && key !== 'role' && key !== 'messages') {
-        Object.defineProperty(out, key, { value: record[key], enumerable: true, writable: true, configurable: true });
+        setOwn(out, key, record[key]);
       }
     }
     const messages: unknown[] = [];

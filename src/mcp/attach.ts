@@ -6,6 +6,7 @@
  */
 import { JSON_RPC_ERROR_CODES, JsonRpcError, PromptError, errorClassName, isPromptError, toPromptError } from '../errors.js';
 import { runWithDeadline } from '../deadline.js';
+import { isRecord } from '../json.js';
 import { toSafeLogger } from '../logger.js';
 import type { Logger, SafeLogger } from '../logger.js';
 import { createPromptHandlers } from '../protocol.js';
@@ -62,8 +63,8 @@ function isWireError(error: unknown): error is Error & { code: number } {
 type Stage = 'request' | 'context' | 'completeResource' | 'result' | 'registry';
 
 function checkContext(context: unknown): Readonly<Record<string, unknown>> | undefined {
-  if (context === undefined || (typeof context === 'object' && context !== null && !Array.isArray(context))) {
-    return context as Readonly<Record<string, unknown>> | undefined;
+  if (context === undefined || isRecord(context)) {
+    return context;
   }
   throw new PromptError('INTERNAL_ERROR', 'options.context must return an object or undefined');
 }

@@ -66,11 +66,6 @@ export class RenderBudget {
 /**
  * The UTF-8 byte length of `text` without encoding it (no `Buffer`, no allocation). Lone surrogates count as 3 bytes
  * (they encode as U+FFFD), like `TextEncoder`.
- *
- * @example
- * ```ts
- * utf8ByteLength('héllo €'); // 10
- * ```
  */
 export function utf8ByteLength(text: string): number {
   let bytes = text.length;

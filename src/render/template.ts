@@ -19,28 +19,9 @@ export interface CompileTemplateOptions {
   pointer?: string;
   /** Source name (file path) for error messages. */
   source?: string;
-  /**
-   * Declared argument names; a placeholder naming anything else is an error (or a warning with `undeclared: 'warn'`).
-   * `null`/omitted = don't check. Names are checked by their first segment (`{{user.name}}` checks `user`); `.` and
-   * resource directives are never checked. Which names are checked:
-   * - every name outside all `{{#section}}`s, including section names themselves and everything inside
-   *   `{{^inverted}}` sections (they render only when the value is absent, so they add no context);
-   * - with {@link CompileTemplateOptions.iterableArguments} given, also the names inside a `{{#section}}` opened by a
-   *   declared argument NOT in that set (a scalar: as a mustache context it adds nothing a name could resolve to, so
-   *   `{{#focus}}Focus on {{focsu}}{{/focus}}` is caught), recursively through nested sections;
-   * - never the names inside a `{{#section}}` opened by an iterable argument (or a dotted name whose first segment is
-   *   one: `{{#user.tags}}`), nor by an undeclared name: they may name fields of the section's items;
-   * - without `iterableArguments`, never the names inside any `{{#section}}` (the types are unknown).
-   * Names written in partials are checked the same way, counting the sections around the including tag, and are
-   * reported at the including tag, naming the partial and the position inside it.
-   */
+  /** Declared argument names: a placeholder naming anything else is an error (README "Templates" says which are checked); `null`/omitted = don't check. */
   declaredArguments?: ReadonlySet<string> | null;
-  /**
-   * The declared arguments whose values may be arrays or objects (JSON Schema type `array`/`object`, or an unknown
-   * type that allows them). Inside a `{{#section}}` opened by one of these, names are not checked (they may be item
-   * fields); inside a section opened by any other declared argument, they are checked like top-level names. Omit it
-   * when the types are unknown: then no name inside a `{{#section}}` is checked. Ignored without `declaredArguments`.
-   */
+  /** The declared arguments that may be arrays or objects: names inside their sections may be item fields (omitted: types unknown, no section checked). */
   iterableArguments?: ReadonlySet<string>;
   /** What an undeclared name is: a definition error (default) or a warning passed to `onWarning`. */
   undeclared?: 'error' | 'warn';
@@ -226,7 +207,7 @@ function checkDeclared(template: Template, options: CompileTemplateOptions): voi
  * partials, finds `{{resource:URI}}` directives and checks placeholders against the declared arguments.
  * Throws PromptError `INVALID_PROMPT_DEFINITION` (data `{source?, problems: [{path, message, line, column}]}`, with
  * line/column inside the template text) for syntax errors, unknown partials, nesting deeper than 100 levels and
- * undeclared arguments (see {@link CompileTemplateOptions.declaredArguments} for which names are checked).
+ * undeclared arguments (README "Templates" says which names are checked).
  *
  * @example
  * ```ts

@@ -6,6 +6,7 @@
  */
 import type { TemplatePromptDefinition } from '../definition/types.js';
 import { PromptError } from '../errors.js';
+import { setOwn } from '../json.js';
 import type { Logger } from '../logger.js';
 import { toSafeLogger } from '../logger.js';
 import type { PromptStore, StoreChangeEvent, StoreReadOptions, StoredPrompt } from '../store.js';
@@ -341,7 +342,7 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
         [name],
       );
       const out: Record<string, number> = {};
-      for (const r of rows) Object.defineProperty(out, String(r['label']), { value: Number(r['version']), enumerable: true, writable: true, configurable: true });
+      for (const r of rows) setOwn(out, String(r['label']), Number(r['version']));
       return out;
     },
 

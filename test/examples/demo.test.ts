@@ -33,4 +33,8 @@ describe('npm run demo (examples/quickstart.ts)', () => {
     expect((await run({ FORCE_COLOR: '1', NO_COLOR: '1' })).stdout).not.toContain('\x1b[');
     expect((await run({ FORCE_COLOR: '1' })).stdout).toContain('\x1b[1m== '); // the check above can fail
   });
+
+  it('treats an empty NO_COLOR as unset, as no-color.org says', async () => {
+    expect((await run({ FORCE_COLOR: '1', NO_COLOR: '' })).stdout).toContain('\x1b[1m== ');
+  });
 });
