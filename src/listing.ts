@@ -6,7 +6,7 @@
  */
 import type { PromptDefinition } from './definition/types.js';
 import { isRecord } from './json.js';
-import { wellFormed } from './render/result-guard.js';
+import { wellFormed } from './encoding.js';
 import type { Prompt, PromptArgument } from './types.js';
 
 const NO_PROPERTIES: Readonly<Record<string, unknown>> = Object.freeze({});

@@ -14,7 +14,7 @@ import { listedArguments, promptListing, schemaProperties } from '../listing.js'
 import type { AssetLoader, ResourceResolver } from '../resources.js';
 import type { GetPromptResult, Prompt, PromptArgument } from '../types.js';
 import { utf8ByteLength } from './limits.js';
-import { wellFormed } from './result-guard.js';
+import { wellFormed } from '../encoding.js';
 import type { RenderLimits } from './limits.js';
 import { renderProgrammatic, renderTemplates } from './messages.js';
 import type { CompiledContent, TemplatePlan } from './messages.js';

@@ -7,7 +7,7 @@
  * @module
  * @internal
  */
-import { isBase64 } from '../encoding.js';
+import { isBase64, wellFormed } from '../encoding.js';
 import { isRecord } from '../json.js';
 import { PromptError } from '../errors.js';
 import { assertRenderedSize } from './limits.js';
@@ -29,20 +29,6 @@ export interface GuardOptions {
   maxRenderedBytes: number;
   /** The prompt's name, for the log message. */
   promptName: string;
-}
-
-interface WellFormedString {
-  isWellFormed?(): boolean;
-  toWellFormed?(): string;
-}
-
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-/** `text` with every lone surrogate replaced by U+FFFD, so the JSON on the wire is well-formed UTF-16/UTF-8. */
-export function wellFormed(text: string): string {
-  const s = text as unknown as WellFormedString;
-  if (typeof s.isWellFormed === 'function') return s.isWellFormed() ? text : s.toWellFormed!();
-  return text.replace(LONE_SURROGATE, '\uFFFD');
 }
 
 /** A path into the result and what is wrong there; turned into a PromptError by {@link guardPromptResult}. */
