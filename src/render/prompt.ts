@@ -14,11 +14,12 @@ import { listedArguments, promptListing, schemaProperties } from '../listing.js'
 import type { AssetLoader, ResourceResolver } from '../resources.js';
 import type { GetPromptResult, Prompt, PromptArgument } from '../types.js';
 import { utf8ByteLength } from './limits.js';
-import { wellFormed } from '../encoding.js';
+import { isBase64, wellFormed } from '../encoding.js';
 import type { RenderLimits } from './limits.js';
 import { renderProgrammatic, renderTemplates } from './messages.js';
 import type { CompiledContent, TemplatePlan } from './messages.js';
 import type { ResourceErrorMode } from './directives.js';
+import { fixedLength } from './template.js';
 import type { CompiledTemplate, TemplateCache } from './template.js';
 
 /** @internal Everything a compile needs from its registry. */
@@ -196,15 +197,18 @@ class PromptCompiler {
       case 'text':
         return { kind: 'text', text: this.template(content.text, `${pointer}/text`), meta };
       case 'image':
-      case 'audio':
-        return {
-          kind: 'media',
-          type: content.type,
-          data: this.optionalTemplate(content.data, `${pointer}/data`),
-          path: this.optionalTemplate(content.path, `${pointer}/path`),
-          mimeType: this.template(content.mimeType, `${pointer}/mimeType`),
-          meta,
-        };
+      case 'audio': {
+        const data = this.optionalTemplate(content.data, `${pointer}/data`);
+        const mimeType = this.template(content.mimeType, `${pointer}/mimeType`);
+        // Text without tags renders as written: what every get would refuse is a definition error now.
+        if (data?.isStatic === true && !isBase64(data.source)) {
+          this.definitionError(`${pointer}/data`, `${content.type} data must be base64 (standard alphabet, padded, no whitespace)`);
+        }
+        if (mimeType.isStatic && mimeType.source.trim() === '') {
+          this.definitionError(`${pointer}/mimeType`, `${content.type} mimeType must not be blank`);
+        }
+        return { kind: 'media', type: content.type, data, path: this.optionalTemplate(content.path, `${pointer}/path`), mimeType, meta };
+      }
       case 'resource':
         return {
           kind: 'resource',
@@ -302,20 +306,55 @@ class PromptCompiler {
     return owned;
   }
 
-  /** Static text that alone exceeds the rendered-size limit could never render: say so now, not on every get. */
+  /**
+   * What every render writes whatever the arguments (the description, and each template's literal text outside
+   * sections, partials included) over the rendered-size limit could never render: say so now, not on every get.
+   */
   checkStaticSize(messages: TemplatePlan['messages']): void {
     const max = this.env.maxRenderedBytes ?? 1_048_576;
     const description = this.def.description;
-    let total = description === undefined ? 0 : utf8ByteLength(description);
-    if (total > max) this.definitionError('/description', `the description is over the ${max}-byte rendered-size limit`);
-    messages.forEach((m, i) => {
-      const c = m.content;
-      if (c.kind !== 'text' || !c.text.isStatic) return;
-      const bytes = utf8ByteLength(c.text.source);
-      total += bytes;
-      if (bytes > max) this.definitionError(`/messages/${i}/content`, `the text is over the ${max}-byte rendered-size limit`);
-    });
-    if (total > max) this.definitionError('/messages', `the static texts together are over the ${max}-byte rendered-size limit`);
+    const described = description === undefined ? 0 : utf8ByteLength(description);
+    if (described > max) this.definitionError('/description', `the description is over the ${max}-byte rendered-size limit`);
+    // UTF-8 needs at most 3 bytes per UTF-16 unit: measure bytes only when the units could cross the limit.
+    let units = description?.length ?? 0;
+    for (const m of messages) forEachTemplate(m.content, (tpl) => (units += fixedLength(tpl)));
+    if (units * 3 <= max) return;
+    let total = described;
+    messages.forEach((m, i) =>
+      forEachTemplate(m.content, (tpl, field) => {
+        const bytes = fixedLength(tpl, true);
+        total += bytes;
+        if (bytes <= max) return;
+        this.definitionError(`/messages/${i}/content/${field}`, `the text it always renders (outside sections, partials included) is over the ${max}-byte rendered-size limit`);
+      }),
+    );
+    if (total > max) {
+      this.definitionError('/messages', `the text the prompt always renders (the description, and the messages outside sections) is over the ${max}-byte rendered-size limit`);
+    }
+  }
+}
+
+/** Calls `fn` with each template of a content block and its field's name (a render renders every one of them). */
+function forEachTemplate(c: CompiledContent, fn: (tpl: CompiledTemplate, field: string) => void): void {
+  switch (c.kind) {
+    case 'text':
+      fn(c.text, 'text');
+      return;
+    case 'media':
+      if (c.data !== undefined) fn(c.data, 'data');
+      if (c.path !== undefined) fn(c.path, 'path');
+      fn(c.mimeType, 'mimeType');
+      return;
+    case 'resource':
+      fn(c.uri, 'uri');
+      if (c.mimeType !== undefined) fn(c.mimeType, 'mimeType');
+      return;
+    case 'link':
+      fn(c.uri, 'uri');
+      fn(c.name, 'name');
+      if (c.title !== undefined) fn(c.title, 'title');
+      if (c.description !== undefined) fn(c.description, 'description');
+      if (c.mimeType !== undefined) fn(c.mimeType, 'mimeType');
   }
 }
 
