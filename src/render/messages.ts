@@ -282,7 +282,6 @@ class BlockRender {
           deadline: this.deadline,
         });
         if ('text' in resource) {
-          resource.text = wellFormed(resource.text);
           this.budget.spend(resource.text);
           this.sized.push(resource.text);
         } else {
