@@ -9,7 +9,8 @@ import type { ArgumentValidatorCache, ArgumentValidationOptions, CompiledArgumen
 import { argumentFailureToPromptError } from '../arguments/index.js';
 import type { ContentTemplate, PromptArgumentDefinition, PromptDefinition, PromptMessageTemplate, RenderContext } from '../definition/types.js';
 import { createDefinitionError } from '../definition/index.js';
-import { isRecord } from '../json.js';
+import { MAX_SCHEMA_DEPTH } from '../definition/keywords.js';
+import { JsonDataError, isRecord, jsonData } from '../json.js';
 import { listedArguments, promptListing, schemaProperties } from '../listing.js';
 import type { AssetLoader, ResourceResolver } from '../resources.js';
 import type { GetPromptResult, Prompt, PromptArgument } from '../types.js';
@@ -142,15 +143,6 @@ function checkDeclaredAgainstSchema(
   }
 }
 
-/** Whether `value` survives JSON serialization unchanged in kind (no BigInt, cycle, function or symbol). */
-function isSerializable(value: unknown): boolean {
-  try {
-    return JSON.stringify(value) !== undefined;
-  } catch {
-    return false;
-  }
-}
-
 /** Compiles the templates of one definition, remembering what it acquired (released on failure or replace). */
 class PromptCompiler {
   readonly acquired: CompiledTemplate[] = [];
@@ -185,9 +177,15 @@ class PromptCompiler {
     throw createDefinitionError([{ path, message }], this.source === undefined ? { name: def.name } : { source: this.source, name: def.name });
   }
 
+  /** `_meta` as frozen plain JSON data (well-formed strings and keys), as every get and the listing send it. */
   meta(meta: Record<string, unknown> | undefined, pointer: string): Record<string, unknown> | undefined {
-    if (meta !== undefined && !isSerializable(meta)) this.definitionError(pointer, '_meta must be JSON (no BigInt, cycle or function)');
-    return meta;
+    if (meta === undefined) return undefined;
+    try {
+      return jsonData(meta, { maxDepth: MAX_SCHEMA_DEPTH, size: Infinity, freeze: true }) as Record<string, unknown>;
+    } catch (error) {
+      if (!(error instanceof JsonDataError)) throw error;
+      return this.definitionError(pointer + error.at, `_meta must be JSON data: it ${error.reason}`);
+    }
   }
 
   content(content: ContentTemplate, pointer: string): CompiledContent {
@@ -377,7 +375,7 @@ export function compilePrompt(def: PromptDefinition, env: CompileEnvironment, so
   const compiler = new PromptCompiler(def, env, source, facts);
   let validator: CompiledArgumentValidator | undefined;
   try {
-    compiler.meta(def._meta, '/_meta');
+    const meta = compiler.meta(def._meta, '/_meta');
     const plan = def.messages === undefined ? undefined : compiler.plan(def.messages);
     if (plan === undefined && def.description !== undefined) compiler.checkStaticSize([]);
     checkDeclaredAgainstSchema(def, properties, env, source);
@@ -386,7 +384,7 @@ export function compilePrompt(def: PromptDefinition, env: CompileEnvironment, so
     validator.check();
     // A shared plan holds the same templates this compile acquired, in order: its list stands in for ours.
     const acquired = plan?.templates ?? compiler.acquired;
-    return new ServedPrompt(def, promptListing(def, facts.listed), validator, plan, acquired, env.templates);
+    return new ServedPrompt(def, promptListing(def, facts.listed, meta), validator, plan, acquired, env.templates);
   } catch (error) {
     for (const tpl of compiler.acquired) env.templates.release(tpl);
     validator?.release();

@@ -279,6 +279,29 @@ describe('a template result is never malformed', () => {
     const block = await registry.getPrompt('block');
     expect(block.messages[0]?.content).toMatchObject({ resource: { text: 'a\uFFFDb\uFFFDc 😀' } });
   });
+
+  it("replaces lone surrogates in a resolver's uri and mimeType, in partials and in listed icons", async () => {
+    const resources: ResourceResolver = { read: () => ({ uri: 'x://\uDC00', mimeType: 'text/\uD800', text: 'ok' }) };
+    const registry = new PromptRegistry({ resources, partials: { odd: 'p\uD800' } });
+    registry.add([
+      { name: 'block', messages: [{ role: 'user', content: { type: 'resource', uri: 'x://a' } }] },
+      { name: 'partial', messages: [{ role: 'user', content: 'say {{> odd}}' }] },
+      { name: 'icon', icons: [{ src: 'https://x/\uD800.png', mimeType: 'image/\uDC00', sizes: ['1\uD800'] }], messages: [{ role: 'user', content: 'x' }] },
+    ]);
+    const block = await registry.getPrompt('block');
+    expect(block.messages[0]?.content).toEqual({ type: 'resource', resource: { uri: 'x://\uFFFD', mimeType: 'text/\uFFFD', text: 'ok' } });
+    expect((await registry.getPrompt('partial')).messages[0]?.content).toEqual({ type: 'text', text: 'say p\uFFFD' });
+    expect(registry.get('icon')?.icons).toEqual([{ src: 'https://x/\uFFFD.png', mimeType: 'image/\uFFFD', sizes: ['1\uFFFD'] }]);
+  });
+
+  it("replaces lone surrogates in a definition's _meta keys and strings, in the listing and in every get", async () => {
+    const registry = new PromptRegistry();
+    const meta = { 'k\uD800': { v: ['x\uDC00'] } };
+    registry.add({ name: 'meta', _meta: meta, messages: [{ role: 'user', content: { type: 'text', text: 'x', _meta: meta } }] });
+    const wellFormed = { 'k\uFFFD': { v: ['x\uFFFD'] } };
+    expect(registry.get('meta')?._meta).toEqual(wellFormed);
+    expect((await registry.getPrompt('meta')).messages[0]?.content).toEqual({ type: 'text', text: 'x', _meta: wellFormed });
+  });
 });
 
 describe('definitions that can never render', () => {
