@@ -180,12 +180,14 @@ class PromptCompiler {
   /** `_meta` as frozen plain JSON data (well-formed strings and keys), as every get and the listing send it. */
   meta(meta: Record<string, unknown> | undefined, pointer: string): Record<string, unknown> | undefined {
     if (meta === undefined) return undefined;
+    let copy: unknown;
     try {
-      return jsonData(meta, { maxDepth: MAX_SCHEMA_DEPTH, size: Infinity, freeze: true }) as Record<string, unknown>;
+      copy = jsonData(meta, { maxDepth: MAX_SCHEMA_DEPTH, size: Infinity, freeze: true });
     } catch (error) {
       if (!(error instanceof JsonDataError)) throw error;
       return this.definitionError(pointer + error.at, `_meta must be JSON data: it ${error.reason}`);
     }
+    return isRecord(copy) ? copy : this.definitionError(pointer, '_meta must be an object as JSON writes it');
   }
 
   content(content: ContentTemplate, pointer: string): CompiledContent {
