@@ -2,7 +2,8 @@
  * The last gate before a render function's result goes on the wire: roles `user` | `assistant`, exactly one content
  * block per message, fields of the right types, base64 data, non-empty mimeTypes, JSON-serializable `_meta`, and the
  * size limit. A bad result never becomes a malformed success: it becomes INTERNAL_ERROR (details only in the logs).
- * The guard returns a fresh copy with only the fields the spec defines; lone surrogates in strings become U+FFFD.
+ * The guard returns a fresh copy with only the fields the spec defines, each read once (`_meta` as a deep JSON snapshot),
+ * so what it checked is what is sent; lone surrogates in strings become U+FFFD.
  *
  * @module
  * @internal
