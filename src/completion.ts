@@ -5,6 +5,7 @@
  * @internal
  */
 import { PromptError } from './errors.js';
+import { wellFormed } from './encoding.js';
 import { utf8ByteLength } from './render/index.js';
 
 /** Values one completion may carry (MCP spec). */
@@ -34,7 +35,7 @@ export function checkCompletionInput(value: string, given: Readonly<Record<strin
   }
 }
 
-/** @internal The first values within 100 items and 64 KiB; `hasMore` says when any were left out. */
+/** @internal The first values within 100 items and 64 KiB, lone surrogates replaced; `hasMore` says when any were left out. */
 export function boundCompletionValues(all: readonly string[], total: number): { values: string[]; total: number; hasMore: boolean } {
   const values: string[] = [];
   let bytes = 0;
@@ -42,7 +43,7 @@ export function boundCompletionValues(all: readonly string[], total: number): { 
     if (values.length === MAX_COMPLETION_VALUES) break;
     bytes += utf8ByteLength(v);
     if (bytes > MAX_COMPLETION_BYTES) break;
-    values.push(v);
+    values.push(wellFormed(v));
   }
   return { values, total: Math.max(total, values.length), hasMore: total > values.length };
 }

@@ -1,5 +1,5 @@
 /**
- * Runtime-neutral encoding helpers (no `node:buffer`): base64 and base64url for bytes and UTF-8 text.
+ * Runtime-neutral encoding helpers (no `node:buffer`): base64 and base64url for bytes and UTF-8 text, well-formed UTF-16.
  *
  * @module
  * @internal
@@ -95,4 +95,18 @@ export function base64UrlToText(text: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+interface WellFormedString {
+  isWellFormed?(): boolean;
+  toWellFormed?(): string;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** `text` with every lone surrogate replaced by U+FFFD, so the JSON on the wire is well-formed UTF-16/UTF-8. */
+export function wellFormed(text: string): string {
+  const s = text as unknown as WellFormedString;
+  if (typeof s.isWellFormed === 'function') return s.isWellFormed() ? text : s.toWellFormed!();
+  return text.replace(LONE_SURROGATE, '\uFFFD');
 }

@@ -1,9 +1,11 @@
 /**
- * The one home of small JSON helpers: record checks, own-property writes and JSON pointers (RFC 6901).
+ * The one home of small JSON helpers: record checks, own-property writes, JSON pointers (RFC 6901) and plain-data copies.
  *
  * @module
  * @internal
  */
+
+import { wellFormed } from './encoding.js';
 
 /** Whether `value` is an object that is neither null nor an array. */
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -56,4 +58,93 @@ export function toJsonPointer(segments: readonly (string | number)[]): string {
 /** Appends one escaped segment to a JSON pointer. */
 export function childPointer(pointer: string, segment: string | number): string {
   return `${pointer}/${escapePointerSegment(segment)}`;
+}
+
+/** Why {@link jsonData} refused a value: where (a JSON pointer below the value) and what is wrong there. */
+export class JsonDataError extends Error {
+  constructor(
+    readonly at: string,
+    readonly reason: string,
+  ) {
+    super(reason);
+  }
+}
+
+/** The bounds of {@link jsonData}; `size` is what is left, so one budget can bound several copies. */
+export interface JsonDataBudget {
+  /** Deepest nesting of objects and arrays. */
+  readonly maxDepth: number;
+  /** UTF-16 units of keys and strings still allowed, plus one per value. */
+  size: number;
+  /** Freeze every object and array of the copy. */
+  readonly freeze?: boolean;
+}
+
+/**
+ * `value` as plain JSON data, read the way `JSON.stringify` reads it but once (each property, and each `toJSON`,
+ * exactly once), so what a caller checks is what it sends. Strings and keys are made well-formed; what JSON leaves
+ * out (undefined, functions, symbols) is dropped from objects and null in arrays; non-finite numbers are null.
+ * Throws {@link JsonDataError} for a BigInt, a cycle, or data beyond the budget; `undefined` when JSON writes nothing.
+ */
+export function jsonData(value: unknown, budget: JsonDataBudget): unknown {
+  return copyData('', value, '', budget, []);
+}
+
+function spend(budget: JsonDataBudget, units: number, at: string): void {
+  if ((budget.size -= units) < 0) throw new JsonDataError(at, 'is too large');
+}
+
+function copyData(key: string, raw: unknown, at: string, budget: JsonDataBudget, ancestors: object[]): unknown {
+  let value = raw;
+  if ((typeof value === 'object' && value !== null) || typeof value === 'bigint') {
+    const toJSON: unknown = (value as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === 'function') value = (toJSON as (this: unknown, key: string) => unknown).call(value, key);
+  }
+  if (value instanceof Number) value = Number(value);
+  else if (value instanceof String) value = String(value);
+  else if (value instanceof Boolean) value = value.valueOf();
+  switch (typeof value) {
+    case 'string':
+      spend(budget, value.length + 1, at);
+      return wellFormed(value);
+    case 'number':
+      spend(budget, 1, at);
+      return Number.isFinite(value) ? value : null;
+    case 'boolean':
+      spend(budget, 1, at);
+      return value;
+    case 'bigint':
+      throw new JsonDataError(at, 'holds a BigInt, which JSON cannot represent');
+    case 'object':
+      return value === null ? null : copyContainer(value, at, budget, ancestors);
+    default:
+      return undefined;
+  }
+}
+
+function copyContainer(value: object, at: string, budget: JsonDataBudget, ancestors: object[]): unknown {
+  if (value instanceof BigInt) throw new JsonDataError(at, 'holds a BigInt, which JSON cannot represent');
+  if (ancestors.includes(value)) throw new JsonDataError(at, 'holds a cycle');
+  if (ancestors.length >= budget.maxDepth) throw new JsonDataError(at, `nests deeper than ${budget.maxDepth} levels`);
+  spend(budget, 1, at);
+  ancestors.push(value);
+  let copy: unknown[] | Record<string, unknown>;
+  if (Array.isArray(value)) {
+    const n = value.length;
+    if (n > budget.size) throw new JsonDataError(at, 'is too large');
+    const items = new Array<unknown>(n);
+    for (let i = 0; i < n; i++) items[i] = copyData(String(i), value[i], `${at}/${i}`, budget, ancestors) ?? null;
+    copy = items;
+  } else {
+    const record: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      const item = copyData(key, (value as Record<string, unknown>)[key], childPointer(at, key), budget, ancestors);
+      if (item === undefined) continue;
+      spend(budget, key.length, at);
+      setOwn(record, wellFormed(key), item);
+    }
+    copy = record;
+  }
+  ancestors.pop();
+  return budget.freeze === true ? Object.freeze(copy) : copy;
 }

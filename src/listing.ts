@@ -6,8 +6,8 @@
  */
 import type { PromptDefinition } from './definition/types.js';
 import { isRecord } from './json.js';
-import { wellFormed } from './render/result-guard.js';
-import type { Prompt, PromptArgument } from './types.js';
+import { wellFormed } from './encoding.js';
+import type { Icon, Prompt, PromptArgument } from './types.js';
 
 const NO_PROPERTIES: Readonly<Record<string, unknown>> = Object.freeze({});
 
@@ -25,14 +25,21 @@ export function listedArguments(def: PromptDefinition): readonly PromptArgument[
   return Object.freeze(listed);
 }
 
-/** The frozen prompts/list entry of a definition (`listed`: its {@link listedArguments}, when known already). */
-export function promptListing(def: PromptDefinition, listed: readonly PromptArgument[] | undefined = listedArguments(def)): Prompt {
+/**
+ * The frozen prompts/list entry of a definition (`listed`: its {@link listedArguments}, when known already; `meta`: its
+ * `_meta` as compiled, plain and well-formed).
+ */
+export function promptListing(
+  def: PromptDefinition,
+  listed: readonly PromptArgument[] | undefined = listedArguments(def),
+  meta: Record<string, unknown> | undefined = def._meta,
+): Prompt {
   // Frozen, though the wire type says mutable.
   const args = listed as PromptArgument[] | undefined;
   const name = def.name;
   const description = def.description === undefined ? undefined : wellFormed(def.description);
   let listing: Prompt;
-  if (def.title === undefined && def.icons === undefined && def._meta === undefined) {
+  if (def.title === undefined && def.icons === undefined && meta === undefined) {
     // One literal per common shape: every property stays in-object (10,000 listings, no property backing stores).
     if (description === undefined) listing = args === undefined ? { name } : { name, arguments: args };
     else listing = args === undefined ? { name, description } : { name, description, arguments: args };
@@ -41,8 +48,8 @@ export function promptListing(def: PromptDefinition, listed: readonly PromptArgu
     if (def.title !== undefined) listing.title = wellFormed(def.title);
     if (description !== undefined) listing.description = description;
     if (args !== undefined) listing.arguments = args;
-    if (def.icons !== undefined) listing.icons = def.icons.map((icon) => Object.freeze({ ...icon }));
-    if (def._meta !== undefined) listing._meta = def._meta;
+    if (def.icons !== undefined) listing.icons = def.icons.map(wellFormedIcon);
+    if (meta !== undefined) listing._meta = meta;
   }
   Object.freeze(listing.icons);
   return Object.freeze(listing);
@@ -78,4 +85,11 @@ function listed(name: string, rawTitle: string | undefined, rawDescription: stri
   const description = rawDescription === undefined ? undefined : wellFormed(rawDescription);
   if (title === undefined) return description === undefined ? { name, required } : { name, description, required };
   return description === undefined ? { name, title, required } : { name, title, description, required };
+}
+
+function wellFormedIcon(icon: Icon): Icon {
+  const copy: Icon = { ...icon, src: wellFormed(icon.src) };
+  if (icon.mimeType !== undefined) copy.mimeType = wellFormed(icon.mimeType);
+  if (icon.sizes !== undefined) copy.sizes = icon.sizes.map(wellFormed);
+  return Object.freeze(copy);
 }

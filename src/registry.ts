@@ -14,6 +14,7 @@ import { SortedNames } from './sorted-names.js';
 import { createDefinitionError } from './definition/index.js';
 import { parseWithLists } from './definition/parse.js';
 import { runWithDeadline } from './deadline.js';
+import { wellFormed } from './encoding.js';
 import { ParsedLists } from './definition/reuse.js';
 import type { DefinitionErrorOptions } from './definition/index.js';
 import type { PromptArgumentDefinition, PromptDefinition, SystemRolePolicy } from './definition/types.js';
@@ -636,7 +637,7 @@ function copyPartials(partials: Readonly<Record<string, string>>): Map<string, s
     if (typeof text !== 'string') {
       throw createDefinitionError([{ path: childPointer('/partials', name), message: `partial '${name}' must be a string` }]);
     }
-    map.set(name, text);
+    map.set(name, wellFormed(text));
   }
   return map;
 }

@@ -6,7 +6,7 @@
  * @module
  */
 import { PromptError, errorClassName, isPromptError, toPromptError } from './errors.js';
-import { base64DecodedSize } from './encoding.js';
+import { base64DecodedSize, wellFormed } from './encoding.js';
 import { toSafeLogger } from './logger.js';
 import type { Logger } from './logger.js';
 import type { ContentBlock, GetPromptResult, Meta, TextContent } from './types.js';
@@ -46,30 +46,43 @@ export type ToolOutcome = { result: unknown } | { results: readonly unknown[] } 
 
 /**
  * Builds the success body from a function's return values: one value -> `{result}`, several ->
- * `{result0, result1, ...}`, none -> `{}`. An `undefined` value is kept as `null` (JSON has no `undefined`, and a
- * key must not vanish from the body).
+ * `{result0, result1, ...}`, none -> `{}`. A value JSON cannot represent (`undefined`, a function, a symbol, or a
+ * `toJSON()` answering one of those) is kept as `null`: a key never vanishes from the body.
  *
  * @example
  * ```ts
  * buildSuccessResponse([10]);            // { result: 10 }
  * buildSuccessResponse([10, 20]);        // { result0: 10, result1: 20 }
  * buildSuccessResponse([10, undefined]); // { result0: 10, result1: null }
+ * buildSuccessResponse([10, () => 1]);   // { result0: 10, result1: null }
  * buildSuccessResponse([]);              // {}
  * ```
  */
 export function buildSuccessResponse(results: readonly unknown[]): Record<string, unknown> {
   const response: Record<string, unknown> = {};
-  if (results.length === 1) {
-    response.result = results[0] ?? null;
+  const n = results.length;
+  if (n === 1) {
+    response.result = resultValue(results[0], 'result');
   } else {
-    for (let i = 0; i < results.length; i++) response[`result${i}`] = results[i] ?? null;
+    for (let i = 0; i < n; i++) response[`result${i}`] = resultValue(results[i], `result${i}`);
   }
   return response;
 }
 
+/** A result as JSON will write it under `key` (its `toJSON` called once), or `null` where JSON would drop the key. */
+function resultValue(value: unknown, key: string): unknown {
+  let v = value;
+  if ((typeof v === 'object' && v !== null) || typeof v === 'bigint') {
+    const toJSON: unknown = (v as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === 'function') v = (toJSON as (this: unknown, key: string) => unknown).call(v, key);
+  }
+  return v === undefined || typeof v === 'function' || typeof v === 'symbol' ? null : v;
+}
+
 /**
- * Builds the error body `{error: message}`, with a `data` key only when `data` is given (not `undefined`). An empty
- * or non-string message becomes `"Internal error"`: the body always has a non-empty `error` string.
+ * Builds the error body `{error: message}`, with a `data` key only when `data` is given (not `undefined`). An empty,
+ * blank or non-string message becomes `"Internal error"`: the body always has a non-empty `error` string (lone
+ * surrogates replaced by U+FFFD).
  *
  * @example
  * ```ts
@@ -79,7 +92,7 @@ export function buildSuccessResponse(results: readonly unknown[]): Record<string
  * ```
  */
 export function buildErrorResponse(message: string, data?: unknown): ErrorResponseBody {
-  const error = typeof message === 'string' && message !== '' ? message : ERROR_FALLBACK;
+  const error = typeof message === 'string' && message.trim() !== '' ? wellFormed(message) : ERROR_FALLBACK;
   return data === undefined ? { error } : { error, data };
 }
 
@@ -111,12 +124,17 @@ export function toolExecutionError(error: unknown, options: ToolErrorOptions = {
     return new PromptError('INTERNAL_ERROR', messageOf(error), { cause: error });
   }
   const message = messageOf(error);
-  return new PromptError('FUNCTION_FAILED', message === '' ? undefined : message, { cause: error });
+  return new PromptError('FUNCTION_FAILED', message.trim() === '' ? undefined : message, { cause: error });
 }
 
+/** The message of something thrown, well-formed; '' when it has none or reading it throws (a hostile getter). */
 function messageOf(error: unknown): string {
-  if (error instanceof Error) return typeof error.message === 'string' ? error.message : '';
-  return typeof error === 'string' ? error : '';
+  try {
+    const message: unknown = error instanceof Error ? error.message : error;
+    return typeof message === 'string' ? wellFormed(message) : '';
+  } catch {
+    return '';
+  }
 }
 
 /**
@@ -155,18 +173,28 @@ export function errorResponseFor(error: unknown): ErrorResponse {
  * ```
  */
 export function toCallToolResult(outcome: ToolOutcome, options: ToolErrorOptions = {}): CallToolResult {
-  if ('error' in outcome) return errorToolResult(errorResponseFor(toolExecutionError(outcome.error, options)).body);
-  const body = 'results' in outcome ? buildSuccessResponse(outcome.results) : buildSuccessResponse([outcome.result]);
-  let text: string;
+  let body: { text: string; value: { [key: string]: unknown } };
   try {
-    text = JSON.stringify(body);
+    if ('error' in outcome) return errorToolResult(errorResponseFor(toolExecutionError(outcome.error, options)).body);
+    body = toWireJson('results' in outcome ? buildSuccessResponse(outcome.results) : buildSuccessResponse([outcome.result]));
   } catch (error) {
-    return errorToolResult(errorResponseFor(error).body);
+    // Never throws: a result that cannot be serialized, or a thrown value whose getters throw, is an internal error.
+    return errorToolResult(buildErrorResponse(''));
   }
-  return {
-    content: [{ type: 'text', text }],
-    structuredContent: JSON.parse(text) as { [key: string]: unknown },
-  };
+  return { content: [{ type: 'text', text: body.text }], structuredContent: body.value };
+}
+
+/** JSON escapes of a lone surrogate (`JSON.stringify` writes them, and only them, as `\udXXX`), with escaped backslashes. */
+const LONE_SURROGATE_ESCAPE = /\\(?:\\|u[dD][89a-fA-F][0-9a-fA-F]{2})/g;
+
+/**
+ * @internal A success body as the JSON text every transport sends and the data it parses back to (Dates as strings,
+ * no functions, lone surrogates as U+FFFD). Throws what `JSON.stringify` throws (a BigInt, a cycle).
+ */
+export function toWireJson(body: Record<string, unknown>): { text: string; value: { [key: string]: unknown } } {
+  let text = JSON.stringify(body);
+  if (text.includes('\\ud')) text = text.replace(LONE_SURROGATE_ESCAPE, (escape) => (escape === '\\\\' ? escape : '\uFFFD'));
+  return { text, value: JSON.parse(text) as { [key: string]: unknown } };
 }
 
 function errorToolResult(body: ErrorResponseBody): CallToolResult {

@@ -12,7 +12,7 @@ import { PromptError, echoed, errorClassName, isPromptError } from '../errors.js
 import { isRecord } from '../json.js';
 import { toSafeLogger } from '../logger.js';
 import type { Logger, SafeLogger } from '../logger.js';
-import { buildSuccessResponse, toolExecutionError } from '../response.js';
+import { buildSuccessResponse, toWireJson, toolExecutionError } from '../response.js';
 import type { JsonSchema } from '../types.js';
 import type {
   CallFunctionOptions,
@@ -205,17 +205,15 @@ export class FunctionRegistry {
   }
 
   #body(listing: FunctionListing, value: unknown): SuccessBody {
-    let body: SuccessBody;
-    if (listing.results === 'none') body = {};
-    else if (listing.results === 'one') body = buildSuccessResponse([value]);
-    else if (Array.isArray(value)) body = buildSuccessResponse(value);
-    else {
+    if (listing.results === 'many' && !Array.isArray(value)) {
       this.#log.error({ event: 'function_result_invalid', function: listing.name, detail: "results: 'many' needs an array" }, 'Function result invalid');
       throw new PromptError('INTERNAL_ERROR', `Function '${listing.name}' declares results: 'many' but did not return an array`);
     }
     try {
+      if (listing.results === 'none') return {};
+      const body = listing.results === 'one' ? buildSuccessResponse([value]) : buildSuccessResponse(value as unknown[]);
       // One JSON round trip: what the caller gets is exactly what any transport sends (Dates as strings, no functions).
-      return JSON.parse(JSON.stringify(body)) as SuccessBody;
+      return toWireJson(body).value as SuccessBody;
     } catch (error) {
       this.#log.error({ event: 'function_result_invalid', function: listing.name, error: errorClassName(error) }, 'Function result invalid');
       throw new PromptError('INTERNAL_ERROR', `Function '${listing.name}' returned a value that is not JSON`, { cause: error });

@@ -4,8 +4,9 @@
  *
  * @module
  */
-import { isRecord } from '../json.js';
-import { boundCompletionValues } from '../completion.js';
+import { JsonDataError, isRecord, jsonData } from '../json.js';
+import { MAX_COMPLETION_BYTES, boundCompletionValues } from '../completion.js';
+import { MAX_VALUE_DEPTH } from '../render/limits.js';
 import { PromptError, echoed } from '../errors.js';
 import { readCompleteParams } from '../protocol.js';
 import type { CompleteResult } from '../types.js';
@@ -62,20 +63,31 @@ export function checkCompleteResult(result: unknown): CompleteResult {
   }
   const hasMore = completion['hasMore'];
   if (hasMore !== undefined && typeof hasMore !== 'boolean') throw badResult('completion.hasMore is not a boolean');
-  const meta = result['_meta'];
-  if (meta !== undefined && !isRecord(meta)) throw badResult('_meta is not an object');
+  const meta = completionMeta(result['_meta']);
 
-  const checked: CompleteResult['completion'] = { values };
+  // The kept values are well-formed copies (lone surrogates replaced), cut or not.
   const kept = boundCompletionValues(values, total ?? values.length);
+  const checked: CompleteResult['completion'] = { values: kept.values };
   if (kept.values.length < values.length) {
-    checked.values = kept.values;
     checked.total = kept.total;
     checked.hasMore = true;
   } else {
     if (total !== undefined) checked.total = total;
     if (hasMore !== undefined) checked.hasMore = hasMore;
   }
-  return meta === undefined ? { completion: checked } : { completion: checked, _meta: { ...meta } };
+  return meta === undefined ? { completion: checked } : { completion: checked, _meta: meta };
+}
+
+/** `_meta` as a plain-data snapshot within the answer's 64 KiB (see jsonData); off-spec is INTERNAL_ERROR. */
+function completionMeta(meta: unknown): Record<string, unknown> | undefined {
+  if (meta === undefined) return undefined;
+  if (!isRecord(meta)) throw badResult('_meta is not an object');
+  try {
+    return jsonData(meta, { maxDepth: MAX_VALUE_DEPTH, size: MAX_COMPLETION_BYTES }) as Record<string, unknown>;
+  } catch (error) {
+    if (!(error instanceof JsonDataError)) throw error;
+    throw badResult(`_meta cannot be serialized as JSON (${error.reason})`);
+  }
 }
 
 /** Completes one variable of a URI template (both SDKs' `CompleteResourceTemplateCallback`). */

@@ -7,7 +7,7 @@
  */
 import { PromptError, echoed, errorClassName, isPromptError } from '../errors.js';
 import type { BlobResourceContents, TextResourceContents } from '../types.js';
-import { base64DecodedSize, isBase64 } from '../encoding.js';
+import { base64DecodedSize, isBase64, wellFormed } from '../encoding.js';
 import type { ResourceContents, ResourceReadContext, ResourceResolver } from '../resources.js';
 import { ResourceDeadline } from '../deadline.js';
 import { DEFAULT_RENDER_LIMITS, tooManyBytes, tooManyResources } from './limits.js';
@@ -260,14 +260,15 @@ export async function resolveEmbeddedResource(
     return { uri, mimeType: 'text/plain', text: note };
   }
   const contents = outcome.contents;
-  const mimeType = givenMimeType(contents) ?? (options.mimeType === '' ? undefined : options.mimeType);
-  const resultUri = typeof contents.uri === 'string' && contents.uri !== '' ? contents.uri : uri;
+  // The resolver's strings go on the wire: lone surrogates become U+FFFD.
+  const given = givenMimeType(contents);
+  const mimeType = given !== undefined ? wellFormed(given) : options.mimeType === '' ? undefined : options.mimeType;
+  const resultUri = typeof contents.uri === 'string' && contents.uri !== '' ? wellFormed(contents.uri) : uri;
   const payload = typeof contents.text === 'string' ? contents.text : (contents.blob as string);
   if (payload.length > limits.maxRenderedBytes) throw tooManyBytes(limits.maxRenderedBytes);
   if (typeof contents.text === 'string') {
-    return mimeType === undefined
-      ? { uri: resultUri, text: contents.text }
-      : { uri: resultUri, mimeType, text: contents.text };
+    const text = wellFormed(contents.text);
+    return mimeType === undefined ? { uri: resultUri, text } : { uri: resultUri, mimeType, text };
   }
   return mimeType === undefined ? { uri: resultUri, blob: payload } : { uri: resultUri, mimeType, blob: payload };
 }

@@ -6,7 +6,7 @@
  * @internal
  */
 import type { PromptDefinition, RenderContext } from '../definition/types.js';
-import { bytesToBase64, isBase64 } from '../encoding.js';
+import { bytesToBase64, isBase64, wellFormed } from '../encoding.js';
 import { ResourceDeadline, runWithDeadline } from '../deadline.js';
 import { PromptError, errorClassName, isPromptError } from '../errors.js';
 import type { ResourceReadContext } from '../resources.js';
@@ -14,7 +14,7 @@ import type { ContentBlock, GetPromptResult, Meta, PromptMessage, Role, TextCont
 import { resolveEmbeddedResource, resolveResourceDirectives } from './directives.js';
 import { RenderBudget, assertRenderedSize, tooManyResources } from './limits.js';
 import type { RenderEnvironment } from './prompt.js';
-import { guardPromptResult, normalizeRenderOutput, wellFormed } from './result-guard.js';
+import { guardPromptResult, normalizeRenderOutput } from './result-guard.js';
 import type { CompiledTemplate } from './template.js';
 
 type Templated = CompiledTemplate | undefined;
@@ -282,7 +282,6 @@ class BlockRender {
           deadline: this.deadline,
         });
         if ('text' in resource) {
-          resource.text = wellFormed(resource.text);
           this.budget.spend(resource.text);
           this.sized.push(resource.text);
         } else {

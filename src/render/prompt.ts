@@ -9,16 +9,18 @@ import type { ArgumentValidatorCache, ArgumentValidationOptions, CompiledArgumen
 import { argumentFailureToPromptError } from '../arguments/index.js';
 import type { ContentTemplate, PromptArgumentDefinition, PromptDefinition, PromptMessageTemplate, RenderContext } from '../definition/types.js';
 import { createDefinitionError } from '../definition/index.js';
-import { isRecord } from '../json.js';
+import { MAX_SCHEMA_DEPTH } from '../definition/keywords.js';
+import { JsonDataError, isRecord, jsonData } from '../json.js';
 import { listedArguments, promptListing, schemaProperties } from '../listing.js';
 import type { AssetLoader, ResourceResolver } from '../resources.js';
 import type { GetPromptResult, Prompt, PromptArgument } from '../types.js';
 import { utf8ByteLength } from './limits.js';
-import { wellFormed } from './result-guard.js';
+import { isBase64, wellFormed } from '../encoding.js';
 import type { RenderLimits } from './limits.js';
 import { renderProgrammatic, renderTemplates } from './messages.js';
 import type { CompiledContent, TemplatePlan } from './messages.js';
 import type { ResourceErrorMode } from './directives.js';
+import { fixedLength } from './template.js';
 import type { CompiledTemplate, TemplateCache } from './template.js';
 
 /** @internal Everything a compile needs from its registry. */
@@ -141,15 +143,6 @@ function checkDeclaredAgainstSchema(
   }
 }
 
-/** Whether `value` survives JSON serialization unchanged in kind (no BigInt, cycle, function or symbol). */
-function isSerializable(value: unknown): boolean {
-  try {
-    return JSON.stringify(value) !== undefined;
-  } catch {
-    return false;
-  }
-}
-
 /** Compiles the templates of one definition, remembering what it acquired (released on failure or replace). */
 class PromptCompiler {
   readonly acquired: CompiledTemplate[] = [];
@@ -184,9 +177,17 @@ class PromptCompiler {
     throw createDefinitionError([{ path, message }], this.source === undefined ? { name: def.name } : { source: this.source, name: def.name });
   }
 
+  /** `_meta` as frozen plain JSON data (well-formed strings and keys), as every get and the listing send it. */
   meta(meta: Record<string, unknown> | undefined, pointer: string): Record<string, unknown> | undefined {
-    if (meta !== undefined && !isSerializable(meta)) this.definitionError(pointer, '_meta must be JSON (no BigInt, cycle or function)');
-    return meta;
+    if (meta === undefined) return undefined;
+    let copy: unknown;
+    try {
+      copy = jsonData(meta, { maxDepth: MAX_SCHEMA_DEPTH, size: Infinity, freeze: true });
+    } catch (error) {
+      if (!(error instanceof JsonDataError)) throw error;
+      return this.definitionError(pointer + error.at, `_meta must be JSON data: it ${error.reason}`);
+    }
+    return isRecord(copy) ? copy : this.definitionError(pointer, '_meta must be an object as JSON writes it');
   }
 
   content(content: ContentTemplate, pointer: string): CompiledContent {
@@ -196,15 +197,18 @@ class PromptCompiler {
       case 'text':
         return { kind: 'text', text: this.template(content.text, `${pointer}/text`), meta };
       case 'image':
-      case 'audio':
-        return {
-          kind: 'media',
-          type: content.type,
-          data: this.optionalTemplate(content.data, `${pointer}/data`),
-          path: this.optionalTemplate(content.path, `${pointer}/path`),
-          mimeType: this.template(content.mimeType, `${pointer}/mimeType`),
-          meta,
-        };
+      case 'audio': {
+        const data = this.optionalTemplate(content.data, `${pointer}/data`);
+        const mimeType = this.template(content.mimeType, `${pointer}/mimeType`);
+        // Text without tags renders as written: what every get would refuse is a definition error now.
+        if (data?.isStatic === true && !isBase64(data.source)) {
+          this.definitionError(`${pointer}/data`, `${content.type} data must be base64 (standard alphabet, padded, no whitespace)`);
+        }
+        if (mimeType.isStatic && mimeType.source.trim() === '') {
+          this.definitionError(`${pointer}/mimeType`, `${content.type} mimeType must not be blank`);
+        }
+        return { kind: 'media', type: content.type, data, path: this.optionalTemplate(content.path, `${pointer}/path`), mimeType, meta };
+      }
       case 'resource':
         return {
           kind: 'resource',
@@ -302,20 +306,55 @@ class PromptCompiler {
     return owned;
   }
 
-  /** Static text that alone exceeds the rendered-size limit could never render: say so now, not on every get. */
+  /**
+   * What every render writes whatever the arguments (the description, and each template's literal text outside
+   * sections, partials included) over the rendered-size limit could never render: say so now, not on every get.
+   */
   checkStaticSize(messages: TemplatePlan['messages']): void {
     const max = this.env.maxRenderedBytes ?? 1_048_576;
     const description = this.def.description;
-    let total = description === undefined ? 0 : utf8ByteLength(description);
-    if (total > max) this.definitionError('/description', `the description is over the ${max}-byte rendered-size limit`);
-    messages.forEach((m, i) => {
-      const c = m.content;
-      if (c.kind !== 'text' || !c.text.isStatic) return;
-      const bytes = utf8ByteLength(c.text.source);
-      total += bytes;
-      if (bytes > max) this.definitionError(`/messages/${i}/content`, `the text is over the ${max}-byte rendered-size limit`);
-    });
-    if (total > max) this.definitionError('/messages', `the static texts together are over the ${max}-byte rendered-size limit`);
+    const described = description === undefined ? 0 : utf8ByteLength(description);
+    if (described > max) this.definitionError('/description', `the description is over the ${max}-byte rendered-size limit`);
+    // UTF-8 needs at most 3 bytes per UTF-16 unit: measure bytes only when the units could cross the limit.
+    let units = description?.length ?? 0;
+    for (const m of messages) forEachTemplate(m.content, (tpl) => (units += fixedLength(tpl)));
+    if (units * 3 <= max) return;
+    let total = described;
+    messages.forEach((m, i) =>
+      forEachTemplate(m.content, (tpl, field) => {
+        const bytes = fixedLength(tpl, true);
+        total += bytes;
+        if (bytes <= max) return;
+        this.definitionError(`/messages/${i}/content/${field}`, `the text it always renders (outside sections, partials included) is over the ${max}-byte rendered-size limit`);
+      }),
+    );
+    if (total > max) {
+      this.definitionError('/messages', `the text the prompt always renders (the description, and the messages outside sections) is over the ${max}-byte rendered-size limit`);
+    }
+  }
+}
+
+/** Calls `fn` with each template of a content block and its field's name (a render renders every one of them). */
+function forEachTemplate(c: CompiledContent, fn: (tpl: CompiledTemplate, field: string) => void): void {
+  switch (c.kind) {
+    case 'text':
+      fn(c.text, 'text');
+      return;
+    case 'media':
+      if (c.data !== undefined) fn(c.data, 'data');
+      if (c.path !== undefined) fn(c.path, 'path');
+      fn(c.mimeType, 'mimeType');
+      return;
+    case 'resource':
+      fn(c.uri, 'uri');
+      if (c.mimeType !== undefined) fn(c.mimeType, 'mimeType');
+      return;
+    case 'link':
+      fn(c.uri, 'uri');
+      fn(c.name, 'name');
+      if (c.title !== undefined) fn(c.title, 'title');
+      if (c.description !== undefined) fn(c.description, 'description');
+      if (c.mimeType !== undefined) fn(c.mimeType, 'mimeType');
   }
 }
 
@@ -338,7 +377,7 @@ export function compilePrompt(def: PromptDefinition, env: CompileEnvironment, so
   const compiler = new PromptCompiler(def, env, source, facts);
   let validator: CompiledArgumentValidator | undefined;
   try {
-    compiler.meta(def._meta, '/_meta');
+    const meta = compiler.meta(def._meta, '/_meta');
     const plan = def.messages === undefined ? undefined : compiler.plan(def.messages);
     if (plan === undefined && def.description !== undefined) compiler.checkStaticSize([]);
     checkDeclaredAgainstSchema(def, properties, env, source);
@@ -347,7 +386,7 @@ export function compilePrompt(def: PromptDefinition, env: CompileEnvironment, so
     validator.check();
     // A shared plan holds the same templates this compile acquired, in order: its list stands in for ours.
     const acquired = plan?.templates ?? compiler.acquired;
-    return new ServedPrompt(def, promptListing(def, facts.listed), validator, plan, acquired, env.templates);
+    return new ServedPrompt(def, promptListing(def, facts.listed, meta), validator, plan, acquired, env.templates);
   } catch (error) {
     for (const tpl of compiler.acquired) env.templates.release(tpl);
     validator?.release();

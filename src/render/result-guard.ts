@@ -2,15 +2,17 @@
  * The last gate before a render function's result goes on the wire: roles `user` | `assistant`, exactly one content
  * block per message, fields of the right types, base64 data, non-empty mimeTypes, JSON-serializable `_meta`, and the
  * size limit. A bad result never becomes a malformed success: it becomes INTERNAL_ERROR (details only in the logs).
- * The guard returns a fresh copy with only the fields the spec defines; lone surrogates in strings become U+FFFD.
+ * The guard returns a fresh copy with only the fields the spec defines, each read once (`_meta` as a deep JSON snapshot),
+ * so what it checked is what is sent; lone surrogates in strings become U+FFFD.
  *
  * @module
  * @internal
  */
-import { isBase64 } from '../encoding.js';
-import { isRecord } from '../json.js';
-import { PromptError } from '../errors.js';
-import { assertRenderedSize } from './limits.js';
+import { isBase64, wellFormed } from '../encoding.js';
+import { JsonDataError, isRecord, jsonData } from '../json.js';
+import type { JsonDataBudget } from '../json.js';
+import { PromptError, errorClassName } from '../errors.js';
+import { MAX_VALUE_DEPTH, assertRenderedSize } from './limits.js';
 import type {
   Annotations,
   ContentBlock,
@@ -31,20 +33,6 @@ export interface GuardOptions {
   promptName: string;
 }
 
-interface WellFormedString {
-  isWellFormed?(): boolean;
-  toWellFormed?(): string;
-}
-
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-/** `text` with every lone surrogate replaced by U+FFFD, so the JSON on the wire is well-formed UTF-16/UTF-8. */
-export function wellFormed(text: string): string {
-  const s = text as unknown as WellFormedString;
-  if (typeof s.isWellFormed === 'function') return s.isWellFormed() ? text : s.toWellFormed!();
-  return text.replace(LONE_SURROGATE, '\uFFFD');
-}
-
 /** A path into the result and what is wrong there; turned into a PromptError by {@link guardPromptResult}. */
 class GuardFailure {
   constructor(
@@ -58,11 +46,10 @@ const BLOCK_TYPES = 'text, image, audio, resource_link, resource';
 
 /** Validates a render function's (normalized) output and returns a spec-exact copy; anything malformed or oversized is INTERNAL_ERROR. */
 export function guardPromptResult(value: unknown, options: GuardOptions): GetPromptResult {
-  /** The strings that count toward the size limit, measured lazily by assertRenderedSize. */
-  const sizes: string[] = [];
+  const copy = new ResultCopy(options.maxRenderedBytes);
   let result: GetPromptResult;
   try {
-    result = copyResult(value, sizes);
+    result = copy.result(value);
   } catch (error) {
     if (!(error instanceof GuardFailure)) throw error;
     throw new PromptError(
@@ -72,7 +59,7 @@ export function guardPromptResult(value: unknown, options: GuardOptions): GetPro
     );
   }
   try {
-    assertRenderedSize(sizes, options);
+    assertRenderedSize(copy.sizes, options);
   } catch (error) {
     // A template's size depends on what the client sent (LIMIT_EXCEEDED, 413); a render function's output is the
     // operator's code breaking the limit: an internal error for the client, a structured log entry for the operator.
@@ -130,176 +117,206 @@ function failValue(path: string, value: string, expectation: string): never {
   throw new GuardFailure(path, `${path} ${quoted(value)}: ${expectation}`);
 }
 
-function copyResult(value: unknown, sizes: string[]): GetPromptResult {
-  if (!isRecord(value)) reject('', value, 'must be an object with a messages array');
-  const source = value.messages;
-  if (!Array.isArray(source)) reject('messages', source, 'must be an array');
-  const messages: PromptMessage[] = new Array<PromptMessage>(source.length);
-  for (let i = 0; i < source.length; i++) messages[i] = copyMessage(source[i], `messages[${i}]`, sizes);
-  let result: GetPromptResult;
-  if (value.description === undefined) {
-    result = { messages };
-  } else {
-    const description = requireString(value.description, 'description');
-    sizes.push(description);
-    result = { description, messages };
-  }
-  const meta = optionalMeta(value._meta, '_meta');
-  if (meta !== undefined) result._meta = meta;
-  return result;
-}
+/**
+ * One guarded copy. Every property of the output is read once, and only fresh plain data goes into the copy (free-form
+ * `_meta` as a deep JSON snapshot): a getter answering differently on a second read cannot change what was checked.
+ */
+class ResultCopy {
+  /** The strings that count toward the size limit, measured lazily by assertRenderedSize. */
+  readonly sizes: string[] = [];
+  /** What all the `_meta` objects of this result may hold together (as many UTF-16 units as the size limit). */
+  readonly #meta: JsonDataBudget;
 
-function copyMessage(value: unknown, path: string, sizes: string[]): PromptMessage {
-  if (!isRecord(value)) reject(path, value, 'must be an object with role and content');
-  const role = value.role;
-  if (role !== 'user' && role !== 'assistant') {
-    if (typeof role === 'string') failValue(`${path}.role`, role, "must be 'user' or 'assistant'");
-    reject(`${path}.role`, role, "must be 'user' or 'assistant'");
+  constructor(maxRenderedBytes: number) {
+    this.#meta = { maxDepth: MAX_VALUE_DEPTH, size: maxRenderedBytes };
   }
-  const content = value.content;
-  if (typeof content === 'string') {
-    reject(`${path}.content`, content, 'must be exactly one content block object, not a bare string');
-  }
-  if (Array.isArray(content)) {
-    reject(`${path}.content`, content, 'must be exactly one content block object, not an array');
-  }
-  return { role: role satisfies Role, content: copyBlock(content, `${path}.content`, sizes) };
-}
 
-function copyBlock(value: unknown, path: string, sizes: string[]): ContentBlock {
-  if (!isRecord(value)) reject(path, value, 'must be a content block object');
-  const type = value.type;
-  let block: ContentBlock;
-  switch (type) {
-    case 'text': {
-      const text = requireString(value.text, `${path}.text`);
-      sizes.push(text);
-      block = { type, text };
-      break;
+  result(value: unknown): GetPromptResult {
+    if (!isRecord(value)) reject('', value, 'must be an object with a messages array');
+    const { messages: source, description, _meta } = value;
+    if (!Array.isArray(source)) reject('messages', source, 'must be an array');
+    const n = source.length;
+    const messages: PromptMessage[] = new Array<PromptMessage>(n);
+    for (let i = 0; i < n; i++) messages[i] = this.message(source[i], `messages[${i}]`);
+    let result: GetPromptResult;
+    if (description === undefined) {
+      result = { messages };
+    } else {
+      const text = requireString(description, 'description');
+      this.sizes.push(text);
+      result = { description: text, messages };
     }
-    case 'image':
-    case 'audio': {
-      const data = requireString(value.data, `${path}.data`);
-      if (!isBase64(data)) throw new GuardFailure(`${path}.data`, `${path}.data: must be base64 (standard alphabet, padded, no whitespace)`);
-      const mimeType = requireString(value.mimeType, `${path}.mimeType`);
-      if (mimeType.trim() === '') throw new GuardFailure(`${path}.mimeType`, `${path}.mimeType: must not be empty`);
-      sizes.push(data);
-      block = { type, data, mimeType };
-      break;
-    }
-    case 'resource_link':
-      block = copyResourceLink(value, path);
-      break;
-    case 'resource':
-      block = { type, resource: copyResource(value.resource, `${path}.resource`, sizes) };
-      break;
-    default:
-      if (typeof type === 'string') failValue(`${path}.type`, type, `must be one of ${BLOCK_TYPES}`);
-      reject(`${path}.type`, type, `must be one of ${BLOCK_TYPES}`);
+    const meta = this.meta(_meta, '_meta');
+    if (meta !== undefined) result._meta = meta;
+    return result;
   }
-  const annotations = optionalAnnotations(value.annotations, `${path}.annotations`);
-  if (annotations !== undefined) block.annotations = annotations;
-  const meta = optionalMeta(value._meta, `${path}._meta`);
-  if (meta !== undefined) block._meta = meta;
-  return block;
+
+  message(value: unknown, path: string): PromptMessage {
+    if (!isRecord(value)) reject(path, value, 'must be an object with role and content');
+    const { role, content } = value;
+    if (role !== 'user' && role !== 'assistant') {
+      if (typeof role === 'string') failValue(`${path}.role`, role, "must be 'user' or 'assistant'");
+      reject(`${path}.role`, role, "must be 'user' or 'assistant'");
+    }
+    if (typeof content === 'string') {
+      reject(`${path}.content`, content, 'must be exactly one content block object, not a bare string');
+    }
+    if (Array.isArray(content)) {
+      reject(`${path}.content`, content, 'must be exactly one content block object, not an array');
+    }
+    return { role: role satisfies Role, content: this.block(content, `${path}.content`) };
+  }
+
+  block(value: unknown, path: string): ContentBlock {
+    if (!isRecord(value)) reject(path, value, 'must be a content block object');
+    const { type, annotations, _meta } = value;
+    let block: ContentBlock;
+    switch (type) {
+      case 'text': {
+        const text = requireString(value.text, `${path}.text`);
+        this.sizes.push(text);
+        block = { type, text };
+        break;
+      }
+      case 'image':
+      case 'audio': {
+        const data = requireString(value.data, `${path}.data`);
+        if (!isBase64(data)) throw new GuardFailure(`${path}.data`, `${path}.data: must be base64 (standard alphabet, padded, no whitespace)`);
+        const mimeType = requireString(value.mimeType, `${path}.mimeType`);
+        if (mimeType.trim() === '') throw new GuardFailure(`${path}.mimeType`, `${path}.mimeType: must not be empty`);
+        this.sizes.push(data);
+        block = { type, data, mimeType };
+        break;
+      }
+      case 'resource_link':
+        block = copyResourceLink(value, path);
+        break;
+      case 'resource':
+        block = { type, resource: this.resource(value.resource, `${path}.resource`) };
+        break;
+      default:
+        if (typeof type === 'string') failValue(`${path}.type`, type, `must be one of ${BLOCK_TYPES}`);
+        reject(`${path}.type`, type, `must be one of ${BLOCK_TYPES}`);
+    }
+    const copied = optionalAnnotations(annotations, `${path}.annotations`);
+    if (copied !== undefined) block.annotations = copied;
+    const meta = this.meta(_meta, `${path}._meta`);
+    if (meta !== undefined) block._meta = meta;
+    return block;
+  }
+
+  resource(value: unknown, path: string): EmbeddedResource['resource'] {
+    if (!isRecord(value)) reject(path, value, 'must be an object with uri and text or blob');
+    const { uri: rawUri, mimeType: rawMimeType, _meta, text: rawText, blob: rawBlob } = value;
+    const uri = requireString(rawUri, `${path}.uri`);
+    const mimeType = rawMimeType === undefined ? undefined : requireString(rawMimeType, `${path}.mimeType`);
+    const meta = this.meta(_meta, `${path}._meta`);
+    const hasText = rawText !== undefined;
+    if (hasText === (rawBlob !== undefined)) {
+      const found = hasText ? 'both' : 'neither';
+      throw new GuardFailure(path, `${path}: must have exactly one of text or blob (found ${found})`);
+    }
+    const base = {
+      uri,
+      ...(mimeType === undefined ? {} : { mimeType }),
+      ...(meta === undefined ? {} : { _meta: meta }),
+    };
+    if (hasText) {
+      const text = requireString(rawText, `${path}.text`);
+      this.sizes.push(text);
+      return { ...base, text };
+    }
+    const blob = requireString(rawBlob, `${path}.blob`);
+    if (!isBase64(blob)) throw new GuardFailure(`${path}.blob`, `${path}.blob: must be base64 (standard alphabet, padded, no whitespace)`);
+    this.sizes.push(blob);
+    return { ...base, blob };
+  }
+
+  /** A deep plain-data snapshot of `_meta` (see {@link jsonData}), within this result's budget. */
+  meta(value: unknown, path: string): Meta | undefined {
+    if (value === undefined) return undefined;
+    if (!isRecord(value)) reject(path, value, 'must be an object');
+    let copy: unknown;
+    try {
+      copy = jsonData(value, this.#meta);
+    } catch (error) {
+      const reason =
+        error instanceof JsonDataError
+          ? `${error.reason}${error.at === '' ? '' : ` at ${error.at}`}`
+          : `reading it threw ${errorClassName(error)}`;
+      throw new GuardFailure(path, `${path}: cannot be serialized as JSON (${reason})`);
+    }
+    if (!isRecord(copy)) reject(path, copy, 'must be an object');
+    return copy;
+  }
 }
 
 function copyResourceLink(value: Record<string, unknown>, path: string): ResourceLink {
+  const { uri, name, title, description, mimeType, size, icons } = value;
   const link: ResourceLink = {
     type: 'resource_link',
-    uri: requireString(value.uri, `${path}.uri`),
-    name: requireString(value.name, `${path}.name`),
+    uri: requireString(uri, `${path}.uri`),
+    name: requireString(name, `${path}.name`),
   };
-  for (const key of ['title', 'description', 'mimeType'] as const) {
-    if (value[key] !== undefined) link[key] = requireString(value[key], `${path}.${key}`);
+  if (title !== undefined) link.title = requireString(title, `${path}.title`);
+  if (description !== undefined) link.description = requireString(description, `${path}.description`);
+  if (mimeType !== undefined) link.mimeType = requireString(mimeType, `${path}.mimeType`);
+  if (size !== undefined) {
+    if (typeof size !== 'number' || !Number.isFinite(size) || size < 0) reject(`${path}.size`, size, 'must be a non-negative number');
+    link.size = size;
   }
-  if (value.size !== undefined) {
-    if (typeof value.size !== 'number' || !Number.isFinite(value.size) || value.size < 0) {
-      reject(`${path}.size`, value.size, 'must be a non-negative number');
-    }
-    link.size = value.size;
-  }
-  if (value.icons !== undefined) link.icons = copyIcons(value.icons, `${path}.icons`);
+  if (icons !== undefined) link.icons = copyIcons(icons, `${path}.icons`);
   return link;
-}
-
-function copyResource(value: unknown, path: string, sizes: string[]): EmbeddedResource['resource'] {
-  if (!isRecord(value)) reject(path, value, 'must be an object with uri and text or blob');
-  const uri = requireString(value.uri, `${path}.uri`);
-  const mimeType = value.mimeType === undefined ? undefined : requireString(value.mimeType, `${path}.mimeType`);
-  const meta = optionalMeta(value._meta, `${path}._meta`);
-  const hasText = value.text !== undefined;
-  const hasBlob = value.blob !== undefined;
-  if (hasText === hasBlob) {
-    const found = hasText ? 'both' : 'neither';
-    throw new GuardFailure(path, `${path}: must have exactly one of text or blob (found ${found})`);
-  }
-  const base = {
-    uri,
-    ...(mimeType === undefined ? {} : { mimeType }),
-    ...(meta === undefined ? {} : { _meta: meta }),
-  };
-  if (hasText) {
-    const text = requireString(value.text, `${path}.text`);
-    sizes.push(text);
-    return { ...base, text };
-  }
-  const blob = requireString(value.blob, `${path}.blob`);
-  if (!isBase64(blob)) throw new GuardFailure(`${path}.blob`, `${path}.blob: must be base64 (standard alphabet, padded, no whitespace)`);
-  sizes.push(blob);
-  return { ...base, blob };
 }
 
 function copyIcons(value: unknown, path: string): Icon[] {
   if (!Array.isArray(value)) reject(path, value, 'must be an array of icons');
-  return value.map((icon: unknown, i): Icon => {
+  const n = value.length;
+  const out: Icon[] = new Array<Icon>(n);
+  for (let i = 0; i < n; i++) {
     const at = `${path}[${i}]`;
+    const icon: unknown = value[i];
     if (!isRecord(icon)) reject(at, icon, 'must be an icon object');
-    const copy: Icon = { src: requireString(icon.src, `${at}.src`) };
-    if (icon.mimeType !== undefined) copy.mimeType = requireString(icon.mimeType, `${at}.mimeType`);
-    if (icon.sizes !== undefined) {
-      if (!Array.isArray(icon.sizes)) reject(`${at}.sizes`, icon.sizes, 'must be an array of strings');
-      copy.sizes = icon.sizes.map((s: unknown, j) => requireString(s, `${at}.sizes[${j}]`));
+    const { src, mimeType, sizes, theme } = icon;
+    const copy: Icon = { src: requireString(src, `${at}.src`) };
+    if (mimeType !== undefined) copy.mimeType = requireString(mimeType, `${at}.mimeType`);
+    if (sizes !== undefined) {
+      if (!Array.isArray(sizes)) reject(`${at}.sizes`, sizes, 'must be an array of strings');
+      const count = sizes.length;
+      const list: string[] = new Array<string>(count);
+      for (let j = 0; j < count; j++) list[j] = requireString(sizes[j], `${at}.sizes[${j}]`);
+      copy.sizes = list;
     }
-    if (icon.theme !== undefined) {
-      if (icon.theme !== 'light' && icon.theme !== 'dark') reject(`${at}.theme`, icon.theme, "must be 'light' or 'dark'");
-      copy.theme = icon.theme;
+    if (theme !== undefined) {
+      if (theme !== 'light' && theme !== 'dark') reject(`${at}.theme`, theme, "must be 'light' or 'dark'");
+      copy.theme = theme;
     }
-    return copy;
-  });
+    out[i] = copy;
+  }
+  return out;
 }
 
 function optionalAnnotations(value: unknown, path: string): Annotations | undefined {
   if (value === undefined) return undefined;
   if (!isRecord(value)) reject(path, value, 'must be an object');
+  const { audience, priority, lastModified } = value;
   const copy: Annotations = {};
-  if (value.audience !== undefined) {
-    if (!Array.isArray(value.audience)) reject(`${path}.audience`, value.audience, 'must be an array of roles');
-    copy.audience = value.audience.map((r: unknown, i): Role => {
+  if (audience !== undefined) {
+    if (!Array.isArray(audience)) reject(`${path}.audience`, audience, 'must be an array of roles');
+    const n = audience.length;
+    const roles: Role[] = new Array<Role>(n);
+    for (let i = 0; i < n; i++) {
+      const r: unknown = audience[i];
       if (r !== 'user' && r !== 'assistant') reject(`${path}.audience[${i}]`, r, "must be 'user' or 'assistant'");
-      return r;
-    });
+      roles[i] = r;
+    }
+    copy.audience = roles;
   }
-  if (value.priority !== undefined) {
-    const p = value.priority;
-    if (typeof p !== 'number' || !(p >= 0 && p <= 1)) reject(`${path}.priority`, p, 'must be a number from 0 to 1');
-    copy.priority = p;
+  if (priority !== undefined) {
+    if (typeof priority !== 'number' || !(priority >= 0 && priority <= 1)) reject(`${path}.priority`, priority, 'must be a number from 0 to 1');
+    copy.priority = priority;
   }
-  if (value.lastModified !== undefined) copy.lastModified = requireString(value.lastModified, `${path}.lastModified`);
-  return copy;
-}
-
-function optionalMeta(value: unknown, path: string): Meta | undefined {
-  if (value === undefined) return undefined;
-  if (!isRecord(value)) reject(path, value, 'must be an object');
-  const copy = { ...value };
-  let json: string | undefined;
-  try {
-    json = JSON.stringify(copy);
-  } catch (error) {
-    throw new GuardFailure(path, `${path}: cannot be serialized as JSON (${error instanceof Error ? error.name : 'error'}: a BigInt or a cycle)`);
-  }
-  if (json === undefined) throw new GuardFailure(path, `${path}: cannot be serialized as JSON`);
+  if (lastModified !== undefined) copy.lastModified = requireString(lastModified, `${path}.lastModified`);
   return copy;
 }
 

@@ -11,7 +11,7 @@ import type { CompiledBody, NameRef, PartialLookup } from './parse.js';
 import { collectDirectives, renderNodes } from './nodes.js';
 import type { TemplateNode } from './nodes.js';
 import { offsetToPosition } from './position.js';
-import { DEFAULT_RENDER_LIMITS, RenderBudget } from './limits.js';
+import { DEFAULT_RENDER_LIMITS, RenderBudget, utf8ByteLength } from './limits.js';
 
 /** Options of {@link compileTemplate} and {@link TemplateCache.acquire}. */
 export interface CompileTemplateOptions {
@@ -94,6 +94,13 @@ class Template implements CompiledTemplate {
     }
   }
 
+  /** @internal The length of the literal text outside every section (partials' included): UTF-16 units, or UTF-8 bytes. */
+  fixedLength(inBytes: boolean): number {
+    let n = 0;
+    for (const node of this.nodes) if (typeof node === 'string') n += inBytes ? utf8ByteLength(node) : node.length;
+    return n;
+  }
+
   /** Derived on demand: 10,000 templates keep no second array of names. */
   get variables(): readonly string[] {
     const variables: string[] = [];
@@ -124,6 +131,14 @@ class Template implements CompiledTemplate {
       ? this.resourceDirectives
       : this.resourceDirectives.filter((uri) => found.has(uri));
   }
+}
+
+/**
+ * @internal How much every render of `template` writes whatever the view (its literal text outside sections, partials
+ * included): in UTF-16 units, or in UTF-8 bytes with `inBytes`.
+ */
+export function fixedLength(template: CompiledTemplate, inBytes = false): number {
+  return template instanceof Template ? template.fixedLength(inBytes) : 0;
 }
 
 function definitionError(options: CompileTemplateOptions, problems: DefinitionProblem[]): PromptError {

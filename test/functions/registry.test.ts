@@ -68,6 +68,21 @@ describe('FunctionRegistry', () => {
     expect(await functions.call('DivMod', { a: 17, b: 5 })).toStrictEqual({ result0: 3, result1: 2, result2: null });
   });
 
+  it('keeps every result key when run returns values JSON cannot represent (null in their place)', async () => {
+    const functions = new FunctionRegistry().add([
+      defineFunction({ name: 'Many', results: 'many', run: () => [1, () => 2, 3] }),
+      defineFunction({ name: 'One', run: () => Symbol('s') }),
+    ]);
+    expect(await functions.call('Many')).toStrictEqual({ result0: 1, result1: null, result2: 3 });
+    expect(await functions.call('One')).toStrictEqual({ result: null });
+    expect(functions.get('One')?.outputSchema['required']).toEqual(['result']);
+  });
+
+  it('answers well-formed strings: lone surrogates in results become U+FFFD', async () => {
+    const functions = new FunctionRegistry().add(defineFunction({ name: 'Odd', run: () => ({ 'k\uD800': 'v\uDC00' }) }));
+    expect(await functions.call('Odd')).toStrictEqual({ result: { 'k\uFFFD': 'v\uFFFD' } });
+  });
+
   it("answers an array returned with the default results: 'one' as ONE result", async () => {
     const functions = new FunctionRegistry().add(defineFunction({ name: 'pair', run: () => [1, 2] }));
     expect(await functions.call('pair', {})).toStrictEqual({ result: [1, 2] });

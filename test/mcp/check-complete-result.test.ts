@@ -65,6 +65,14 @@ describe('checkCompleteResult', () => {
     expect(checked.completion.values).toEqual(['a', 'b']);
   });
 
+  it('sends well-formed values and a plain-data _meta snapshot, and refuses _meta that cannot be serialized', () => {
+    let reads = 0;
+    const flaky = Object.defineProperty({}, 'x', { enumerable: true, get: () => (reads++ === 0 ? 'v\uD800' : 2n) });
+    const checked = checkCompleteResult({ completion: { values: ['a\uDC00'] }, _meta: { f: flaky } });
+    expect(JSON.stringify(checked)).toBe('{"completion":{"values":["a\uFFFD"]},"_meta":{"f":{"x":"v\uFFFD"}}}');
+    expect(failure({ completion: { values: [] }, _meta: { n: 1n } }).message).toMatch(/_meta cannot be serialized as JSON/);
+  });
+
   it('cuts over 100 values to the first 100 with hasMore: true, keeping a given total or counting the values', () => {
     const values = Array.from({ length: 150 }, (_, i) => `v${i}`);
     const counted = checkCompleteResult({ completion: { values, hasMore: false } }).completion;

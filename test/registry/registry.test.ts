@@ -398,6 +398,17 @@ describe('PromptRegistry.complete', () => {
     expect(await registry.complete('review_code', 'code', 'x')).toEqual({ values: [], total: 0, hasMore: false });
   });
 
+  it('replaces lone surrogates in completion values with U+FFFD, from complete() and from the enum', async () => {
+    const registry = new PromptRegistry();
+    registry.add({
+      name: 'odd',
+      arguments: [{ name: 'a', complete: () => ['ok', 'bad\uD800'] }, { name: 'e', enum: ['e\uDC00', 'f'] }],
+      messages: [{ role: 'user', content: '{{a}}' }],
+    });
+    expect((await registry.complete('odd', 'a', '')).values).toEqual(['ok', 'bad\uFFFD']);
+    expect((await registry.complete('odd', 'e', '')).values).toEqual(['e\uFFFD', 'f']);
+  });
+
   it('returns at most 100 values and says there are more', async () => {
     const registry = new PromptRegistry();
     registry.add({

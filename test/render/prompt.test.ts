@@ -8,7 +8,7 @@ import { rejectionOf, thrownBy } from '../support/errors.js';
 import { ArgumentValidatorCache } from '../../src/arguments/index.js';
 import { parseWithLists } from '../../src/definition/parse.js';
 import { ParsedLists } from '../../src/definition/reuse.js';
-import type { PromptDefinition } from '../../src/definition/types.js';
+import type { MediaContentTemplate, PromptDefinition } from '../../src/definition/types.js';
 import { compilePrompt } from '../../src/render/prompt.js';
 import type { CompileEnvironment, CompiledPrompt } from '../../src/render/prompt.js';
 import { TemplateCache } from '../../src/render/template.js';
@@ -279,6 +279,29 @@ describe('a template result is never malformed', () => {
     const block = await registry.getPrompt('block');
     expect(block.messages[0]?.content).toMatchObject({ resource: { text: 'a\uFFFDb\uFFFDc 😀' } });
   });
+
+  it("replaces lone surrogates in a resolver's uri and mimeType, in partials and in listed icons", async () => {
+    const resources: ResourceResolver = { read: () => ({ uri: 'x://\uDC00', mimeType: 'text/\uD800', text: 'ok' }) };
+    const registry = new PromptRegistry({ resources, partials: { odd: 'p\uD800' } });
+    registry.add([
+      { name: 'block', messages: [{ role: 'user', content: { type: 'resource', uri: 'x://a' } }] },
+      { name: 'partial', messages: [{ role: 'user', content: 'say {{> odd}}' }] },
+      { name: 'icon', icons: [{ src: 'https://x/\uD800.png', mimeType: 'image/\uDC00', sizes: ['1\uD800'] }], messages: [{ role: 'user', content: 'x' }] },
+    ]);
+    const block = await registry.getPrompt('block');
+    expect(block.messages[0]?.content).toEqual({ type: 'resource', resource: { uri: 'x://\uFFFD', mimeType: 'text/\uFFFD', text: 'ok' } });
+    expect((await registry.getPrompt('partial')).messages[0]?.content).toEqual({ type: 'text', text: 'say p\uFFFD' });
+    expect(registry.get('icon')?.icons).toEqual([{ src: 'https://x/\uFFFD.png', mimeType: 'image/\uFFFD', sizes: ['1\uFFFD'] }]);
+  });
+
+  it("replaces lone surrogates in a definition's _meta keys and strings, in the listing and in every get", async () => {
+    const registry = new PromptRegistry();
+    const meta = { 'k\uD800': { v: ['x\uDC00'] } };
+    registry.add({ name: 'meta', _meta: meta, messages: [{ role: 'user', content: { type: 'text', text: 'x', _meta: meta } }] });
+    const wellFormed = { 'k\uFFFD': { v: ['x\uFFFD'] } };
+    expect(registry.get('meta')?._meta).toEqual(wellFormed);
+    expect((await registry.getPrompt('meta')).messages[0]?.content).toEqual({ type: 'text', text: 'x', _meta: wellFormed });
+  });
 });
 
 describe('definitions that can never render', () => {
@@ -293,6 +316,45 @@ describe('definitions that can never render', () => {
     expect(description.message).toContain('/description');
     registry.add({ name: 'fits', description: 'd'.repeat(50), messages: [{ role: 'user', content: 'x'.repeat(50) }] });
     expect(registry.has('fits')).toBe(true);
+  });
+
+  it('rejects a definition whose literal text, partials, media data or link fields alone are over the limit at registration', () => {
+    const big = 'x'.repeat(101);
+    const cases: [string, PromptDefinition, string][] = [
+      ['literal text and a placeholder', { name: 'p', arguments: [{ name: 'a' }], messages: [{ role: 'user', content: `${big}{{a}}` }] }, '/messages/0/content/text'],
+      ['a static partial', { name: 'p', messages: [{ role: 'user', content: '{{> big}}' }] }, '/messages/0/content/text'],
+      ['static image data', { name: 'p', messages: [{ role: 'user', content: { type: 'image', data: 'A'.repeat(104), mimeType: 'image/png' } }] }, '/messages/0/content/data'],
+      ['a link name', { name: 'p', messages: [{ role: 'user', content: { type: 'resource_link', uri: 'x://a', name: big } }] }, '/messages/0/content/name'],
+      ['a link description', { name: 'p', messages: [{ role: 'user', content: { type: 'resource_link', uri: 'x://a', name: 'n', description: big } }] }, '/messages/0/content/description'],
+      ['the description and an image together', { name: 'p', description: 'd'.repeat(60), messages: [{ role: 'user', content: { type: 'image', data: 'A'.repeat(60), mimeType: 'image/png' } }] }, '/messages'],
+    ];
+    for (const [label, def, pointer] of cases) {
+      const registry = new PromptRegistry({ limits: { maxRenderedBytes: 100 }, partials: { big } });
+      const error = thrownBy(() => registry.add(def));
+      expect(error.code, label).toBe('INVALID_PROMPT_DEFINITION');
+      expect(error.message, label).toContain(`${pointer}: the text`);
+    }
+  });
+
+  it('accepts a definition whose text over the limit is inside a section, which a render may skip', async () => {
+    const registry = new PromptRegistry({ limits: { maxRenderedBytes: 100 } });
+    registry.add({ name: 'p', arguments: [{ name: 'a' }], messages: [{ role: 'user', content: `short{{#a}}${'x'.repeat(200)}{{/a}}` }] });
+    expect((await registry.getPrompt('p')).messages[0]?.content).toEqual({ type: 'text', text: 'short' });
+  });
+
+  it('rejects static image or audio data that is not base64, and a blank static mimeType, at registration', () => {
+    const media = (content: MediaContentTemplate): PromptDefinition => ({ name: 'm', messages: [{ role: 'user', content }] });
+    const data = thrownBy(() => new PromptRegistry().add(media({ type: 'image', data: 'not base64', mimeType: 'image/png' })));
+    expect(data.code).toBe('INVALID_PROMPT_DEFINITION');
+    expect(data.message).toContain('/messages/0/content/data: image data must be base64');
+    const mimeType = thrownBy(() => new PromptRegistry().add(media({ type: 'audio', data: 'AAAA', mimeType: '  ' })));
+    expect(mimeType.message).toContain('/messages/0/content/mimeType: audio mimeType must not be blank');
+    const registry = new PromptRegistry();
+    registry.add([
+      { name: 'ok', messages: [{ role: 'user', content: { type: 'image', data: 'AAAA', mimeType: 'image/png' } }] },
+      { name: 'templated', arguments: [{ name: 'd' }], messages: [{ role: 'user', content: { type: 'image', data: '{{d}}', mimeType: 'image/png' } }] },
+    ]);
+    expect(registry.has('templated')).toBe(true);
   });
 
   it('rejects _meta that cannot be serialized at registration', () => {

@@ -384,6 +384,70 @@ describe('media data, mimeTypes and _meta', () => {
     const result = guardPromptResult(withContent({ type: 'text', text: 'a\uD800b' }), OPTIONS);
     expect(result.messages[0]?.content).toEqual({ type: 'text', text: 'a\uFFFDb' });
   });
+
+  it('replaces lone surrogates in _meta keys and strings, at every depth', () => {
+    const result = guardPromptResult({ messages: [], _meta: { 'k\uD800': { deep: ['v\uDC00'] } } }, OPTIONS);
+    expect(result._meta).toEqual({ 'k\uFFFD': { deep: ['v\uFFFD'] } });
+  });
+});
+
+describe('the guarded result is a plain-data snapshot', () => {
+  /** An object whose `key` answers `first` on the first read and `then` on every later one, counting its reads. */
+  function flaky(key: string, first: unknown, then: unknown): { value: Record<string, unknown>; reads: () => number } {
+    let n = 0;
+    const value = Object.defineProperty({}, key, { enumerable: true, get: () => (n++ === 0 ? first : then) });
+    return { value, reads: () => n };
+  }
+
+  const withGetters = (base: object, getters: object): object => Object.defineProperties(base, Object.getOwnPropertyDescriptors(getters));
+
+  it('reads a nested _meta getter once, so a BigInt on a second read never reaches the transport', () => {
+    const nested = flaky('x', 1, 2n);
+    const result = guardPromptResult({ messages: [], _meta: { f: nested.value } }, OPTIONS);
+    expect(JSON.stringify(result)).toBe('{"messages":[],"_meta":{"f":{"x":1}}}');
+    expect(nested.reads()).toBe(1);
+  });
+
+  it('reads every checked field once: annotations, link sizes and texts keep what was checked', () => {
+    const priority = flaky('priority', 0.5, 7);
+    const link = flaky('size', 3, 10n);
+    const text = flaky('text', 'checked', 42);
+    const result = guardPromptResult(
+      {
+        messages: [
+          { role: 'user', content: withGetters({ type: 'text', annotations: priority.value }, text.value) },
+          { role: 'user', content: withGetters({ type: 'resource_link', uri: 'x://a', name: 'a' }, link.value) },
+        ],
+      },
+      OPTIONS,
+    );
+    expect(JSON.parse(JSON.stringify(result))).toEqual({
+      messages: [
+        { role: 'user', content: { type: 'text', text: 'checked', annotations: { priority: 0.5 } } },
+        { role: 'user', content: { type: 'resource_link', uri: 'x://a', name: 'a', size: 3 } },
+      ],
+    });
+    expect([priority.reads(), link.reads(), text.reads()]).toEqual([1, 1, 1]);
+  });
+
+  it('copies _meta as JSON writes it: toJSON once, functions and undefined left out, non-finite numbers null', () => {
+    const result = guardPromptResult(
+      { messages: [], _meta: { at: new Date(0), skip: () => 1, gone: undefined, list: [undefined, NaN], n: Number.POSITIVE_INFINITY } },
+      OPTIONS,
+    );
+    expect(result._meta).toStrictEqual({ at: '1970-01-01T00:00:00.000Z', list: [null, null], n: null });
+  });
+
+  it('rejects _meta nested too deep or too large as an internal error, not a stack overflow', () => {
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 10_000; i++) deep = { d: deep };
+    const tooDeep = guardError({ messages: [], _meta: deep });
+    expect(tooDeep.code).toBe('INTERNAL_ERROR');
+    expect(tooDeep.message).toContain('_meta: cannot be serialized as JSON (nests deeper than 100 levels');
+    const shared = { s: 'x'.repeat(50) };
+    const tooLarge = guardError({ messages: [], _meta: { a: [shared, shared, shared] } }, { maxRenderedBytes: 100, promptName: 'p' });
+    expect(tooLarge.message).toContain('_meta: cannot be serialized as JSON (is too large');
+  });
 });
 
 describe('base64 helpers', () => {

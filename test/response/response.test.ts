@@ -23,6 +23,12 @@ describe('buildSuccessResponse', () => {
     expect(JSON.stringify(buildSuccessResponse([10, undefined]))).toBe('{"result0":10,"result1":null}');
     expect(JSON.stringify(buildSuccessResponse([undefined]))).toBe('{"result":null}');
   });
+
+  it('keeps every value JSON cannot represent (a function, a symbol, a toJSON answering undefined) as null', () => {
+    expect(JSON.stringify(buildSuccessResponse([10, () => 1]))).toBe('{"result0":10,"result1":null}');
+    expect(JSON.stringify(buildSuccessResponse([Symbol('s')]))).toBe('{"result":null}');
+    expect(JSON.stringify(buildSuccessResponse([{ toJSON: () => undefined }, new Date(0)]))).toBe('{"result0":null,"result1":"1970-01-01T00:00:00.000Z"}');
+  });
 });
 
 describe('buildErrorResponse', () => {
@@ -45,6 +51,11 @@ describe('buildErrorResponse', () => {
       expect(buildErrorResponse(message as never)).toStrictEqual({ error: 'Internal error' });
     }
     expect(buildErrorResponse('', { n: 1 })).toStrictEqual({ error: 'Internal error', data: { n: 1 } });
+  });
+
+  it('treats a blank message like an empty one and replaces lone surrogates', () => {
+    expect(buildErrorResponse(' \n\t ')).toStrictEqual({ error: 'Internal error' });
+    expect(buildErrorResponse('bad \uD800')).toStrictEqual({ error: 'bad \uFFFD' });
   });
 
   it('leaves the data key out when data is undefined', () => {
@@ -189,6 +200,31 @@ describe('toCallToolResult', () => {
     const result = toCallToolResult({ error: new PromptError('INVALID_PARAMS', 'bad params', { data: { n: 1n } }) });
     expect(result.isError).toBe(true);
     expect(result.content[0]?.text).toBe('{"error":"bad params"}');
+  });
+
+  it('keeps a result key whose value JSON cannot represent, as null', () => {
+    expect(toCallToolResult({ result: Symbol('s') }).content[0]?.text).toBe('{"result":null}');
+    expect(toCallToolResult({ results: [() => 1, 2] }).structuredContent).toStrictEqual({ result0: null, result1: 2 });
+  });
+
+  it('never throws, even when reading the message of a thrown error throws', () => {
+    const hostile = Object.defineProperty(new Error('x'), 'message', {
+      get() {
+        throw new Error('boom');
+      },
+    });
+    const result = toCallToolResult({ error: hostile });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toStrictEqual({ error: 'Function failed' });
+    const throwingToJson = { toJSON: () => { throw new Error('no'); } };
+    expect(toCallToolResult({ result: throwingToJson }).structuredContent).toStrictEqual({ error: 'Internal error' });
+  });
+
+  it('replaces lone surrogates in error messages, results and result keys', () => {
+    expect(toCallToolResult({ error: new Error('bad \uD800') }).structuredContent).toStrictEqual({ error: 'bad \uFFFD' });
+    const result = toCallToolResult({ result: { 'k\uDC00': ['v\uD800', '\\ud800', '😀'] } });
+    expect(result.structuredContent).toStrictEqual({ result: { 'k\uFFFD': ['v\uFFFD', '\\ud800', '😀'] } });
+    expect(result.content[0]?.text).toBe(JSON.stringify(result.structuredContent));
   });
 
   it('treats an outcome with an error key as an error even when the error is undefined', () => {
