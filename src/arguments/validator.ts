@@ -14,7 +14,7 @@ import type { ValueLimits } from './bounds.js';
 import type { PlanCache, SchemaStore, StoreEntry } from './cache.js';
 import { coerceValue } from './coercion.js';
 import { definitionError, missingFailure, oneOfMessage, schemaFailure, toDetails, tooLongFailure } from './failures.js';
-import { buildPlan } from './plan.js';
+import { buildPlan, defaultLimitOf } from './plan.js';
 import type { ArgumentPlan, ArgumentSlot } from './plan.js';
 import { nestingProblem } from './schema-checks.js';
 import type {
@@ -42,6 +42,14 @@ function limitOption(value: number | undefined, fallback: number, name: string):
     throw definitionError([{ path: `/${name}`, message: `options.${name} must be a non-negative integer` }]);
   }
   return value;
+}
+
+function limitsOf(o: ArgumentValidationOptions): Omit<ValueLimits, 'maxLength'> {
+  return {
+    maxDepth: limitOption(o.maxDepth, DEFAULT_MAX_DEPTH, 'maxDepth'),
+    maxItems: limitOption(o.maxItems, DEFAULT_MAX_ITEMS, 'maxItems'),
+    maxBytes: limitOption(o.maxBytes, DEFAULT_MAX_BYTES, 'maxBytes'),
+  };
 }
 
 function copyDefault(value: unknown): unknown {
@@ -120,6 +128,9 @@ export class ArgumentValidator implements CompiledArgumentValidator {
 
   check(): void {
     if (this.checked) return;
+    // The options are part of the definition too: a bad limit fails here, not on the first request.
+    defaultLimitOf(this.options);
+    limitsOf(this.options);
     if (this.inputSchema === undefined && this.plans.plainFast(this.promptArguments)) {
       // Nothing a plan could find: stay lazy (the plan is built, and shared, on first validate()).
       this.checked = true;
@@ -168,13 +179,7 @@ export class ArgumentValidator implements CompiledArgumentValidator {
   }
 
   private valueLimits(plan: ArgumentPlan): ValueLimits {
-    const o = this.options;
-    return (this.limits = {
-      maxDepth: limitOption(o.maxDepth, DEFAULT_MAX_DEPTH, 'maxDepth'),
-      maxItems: limitOption(o.maxItems, DEFAULT_MAX_ITEMS, 'maxItems'),
-      maxBytes: limitOption(o.maxBytes, DEFAULT_MAX_BYTES, 'maxBytes'),
-      maxLength: plan.extraLimit,
-    });
+    return (this.limits = { ...limitsOf(this.options), maxLength: plan.extraLimit });
   }
 
   validate(provided: unknown): ArgumentValidationResult {

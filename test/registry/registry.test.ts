@@ -688,6 +688,32 @@ describe('PromptRegistry: broken argument schemas', () => {
   });
 });
 
+describe('PromptRegistry: an argument declared required with a default', () => {
+  const forms: [string, Pick<PromptDefinition, 'arguments' | 'inputSchema'>, string][] = [
+    ['plain string', { arguments: [{ name: 'a', required: true, default: 'x' }] }, '/arguments/0/default'],
+    ['string enum', { arguments: [{ name: 'a', enum: ['x', 'y'], required: true, default: 'x' }] }, '/arguments/0/default'],
+    ['maxLength', { arguments: [{ name: 'a', maxLength: 5, required: true, default: 'x' }] }, '/arguments/0/default'],
+    ['typed', { arguments: [{ name: 'a', type: 'integer', required: true, default: 1 }] }, '/arguments/0/default'],
+    [
+      'inputSchema',
+      { inputSchema: { type: 'object', properties: { a: { type: 'string', default: 'x' } }, required: ['a'] } },
+      '/inputSchema/properties/a/default',
+    ],
+  ];
+  for (const [form, declaration, path] of forms) {
+    it(`rejects it at registration (${form}), and registers nothing`, () => {
+      const registry = new PromptRegistry();
+      const error = thrownBy(() => registry.add({ name: 'p', ...declaration, messages: [{ role: 'user', content: '{{a}}' }] }));
+      expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
+      expect((error.data as { problems: { path: string; message: string }[] }).problems[0]).toMatchObject({
+        path,
+        message: expect.stringMatching(/required argument cannot have a default/),
+      });
+      expect(registry.has('p')).toBe(false);
+    });
+  }
+});
+
 describe('PromptRegistry: references a schema cannot resolve', () => {
   it('rejects an external $ref at registration, since remote schemas are never loaded', () => {
     const error = thrownBy(() =>
