@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv2020, _, str } from 'ajv/dist/2020.js';
+import type { CodeKeywordDefinition, ValidateFunction } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import type { DefinitionProblem, PromptArgumentDefinition } from '../definition/types.js';
 import { PromptError } from '../errors.js';
@@ -14,6 +14,7 @@ import { MAX_SCHEMA_NODES } from '../definition/keywords.js';
 import { escapePointerSegment } from '../json.js';
 import type { JsonSchema } from '../types.js';
 import { definitionError, describeAjvError } from './failures.js';
+import { isDecimalMultiple } from './numbers.js';
 import { buildPlan, isPlainFastDeclaration } from './plan.js';
 import type { ArgumentPlan } from './plan.js';
 import { defaultProblems, schemaProblems } from './schema-checks.js';
@@ -295,8 +296,6 @@ function createAjv(warnings: string[]): Ajv2020 {
     strict: false,
     // NaN and Infinity are not numbers (JSON has neither).
     strictNumbers: true,
-    // Decimal steps: 0.3 is a multiple of 0.1 (floating-point division leaves 2.9999999999999996).
-    multipleOfPrecision: 9,
     useDefaults: false,
     coerceTypes: false,
     // We validate schemas against the meta-schema ourselves (on the checker), to report every problem with its path.
@@ -306,8 +305,25 @@ function createAjv(warnings: string[]): Ajv2020 {
     logger: { log() {}, warn: (...args: unknown[]) => void warnings.push(args.map(String).join(' ')), error() {} },
   });
   addFormats(ajv);
+  ajv.removeKeyword('multipleOf');
+  ajv.addKeyword(DECIMAL_MULTIPLE_OF);
   return ajv;
 }
+
+/** `multipleOf` decided exactly on decimals (ajv divides doubles: 0.3 / 0.1 is 2.9999999999999996). */
+const DECIMAL_MULTIPLE_OF: CodeKeywordDefinition = {
+  keyword: 'multipleOf',
+  type: 'number',
+  schemaType: 'number',
+  error: {
+    message: ({ schemaCode }) => str`must be multiple of ${schemaCode}`,
+    params: ({ schemaCode }) => _`{multipleOf: ${schemaCode}}`,
+  },
+  code(cxt) {
+    const test = cxt.gen.scopeValue('func', { ref: isDecimalMultiple });
+    cxt.fail(_`!${test}(${cxt.data}, ${cxt.schemaCode})`);
+  },
+};
 
 /** The ajv instances of one cache and its schemas; the compiling instance is recycled (README: ajv memory). */
 export class SchemaStore {

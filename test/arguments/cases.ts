@@ -482,6 +482,62 @@ export const argumentCases: ArgumentCase[] = [
     wire: true,
     expected: ok({ price: 0.07, total: 19.99, step: 0.3 }),
   },
+  {
+    group: 'types',
+    title: 'accepts exact decimal multiples of tiny steps (1.1 of 1e-7, 19.99 of 1e-10, 1e21 of 0.1)',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        a: { type: 'number', multipleOf: 1e-7 },
+        b: { type: 'number', multipleOf: 1e-10 },
+        c: { type: 'number', multipleOf: 0.1 },
+      },
+    },
+    provided: { a: '1.1', b: '19.99', c: '1e21' },
+    wire: true,
+    expected: ok({ a: 1.1, b: 19.99, c: 1e21 }),
+  },
+  {
+    group: 'types',
+    title: 'rejects a number that is not an exact decimal multiple, however close (1.0000000001 of 1, 1e-9 of 100)',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        one: { type: 'number', multipleOf: 1 },
+        thousand: { type: 'number', multipleOf: 1000 },
+        hundred: { type: 'number', multipleOf: 100 },
+        cent: { type: 'number', multipleOf: 0.01 },
+        three: { type: 'number', multipleOf: 3 },
+      },
+    },
+    provided: { one: '1.0000000001', thousand: '0.000001', hundred: '1e-9', cent: '0.07000000001', three: '1e21' },
+    wire: true,
+    expected: invalid(
+      [
+        { argument: 'one', keyword: 'multipleOf', message: 'must be multiple of 1' },
+        { argument: 'thousand', keyword: 'multipleOf', message: 'must be multiple of 1000' },
+        { argument: 'hundred', keyword: 'multipleOf', message: 'must be multiple of 100' },
+        { argument: 'cent', keyword: 'multipleOf', message: 'must be multiple of 0.01' },
+        { argument: 'three', keyword: 'multipleOf', message: 'must be multiple of 3' },
+      ],
+      5,
+      0,
+    ),
+  },
+  {
+    group: 'types',
+    title: 'judges multipleOf on numbers at any depth, and on defaults, exactly in decimal',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        prices: { type: 'array', items: { type: 'number', multipleOf: 0.01 } },
+        step: { type: 'number', multipleOf: 0.1, default: 0.3 },
+      },
+    },
+    provided: { prices: '[0.07, 19.99, 0.015]' },
+    wire: true,
+    expected: invalid([{ argument: 'prices', keyword: 'multipleOf', message: '/2: must be multiple of 0.01' }], 1, 0),
+  },
   // ---- coercion inferred when there is no literal type
   {
     group: 'inferred',
