@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { Ajv2020, _, str } from 'ajv/dist/2020.js';
+import { Ajv2020, MissingRefError, _, str } from 'ajv/dist/2020.js';
 import type { CodeKeywordDefinition, ValidateFunction } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import type { DefinitionProblem, PromptArgumentDefinition } from '../definition/types.js';
@@ -18,7 +18,7 @@ import { isDecimalMultiple } from './numbers.js';
 import { buildPlan, isPlainFastDeclaration } from './plan.js';
 import type { ArgumentPlan } from './plan.js';
 import { defaultProblems, schemaProblems } from './schema-checks.js';
-import type { SchemaProblem } from './schema-checks.js';
+import type { ResolvedByUri, SchemaProblem } from './schema-checks.js';
 import type {
   ArgumentValidationOptions,
   ArgumentValidatorCacheOptions,
@@ -486,8 +486,24 @@ export class SchemaStore {
       return [{ pointer: '/$schema', message: error instanceof Error ? error.message : String(error) }];
     }
     if (!valid) return (checker.errors ?? []).map((e) => ({ pointer: e.instancePath, message: describeAjvError(e) }));
-    const found = schemaProblems(schema, this.knownFormat);
-    return found.length > 0 ? found : defaultProblems(schema, this.compileOnce);
+    const byUri: ResolvedByUri[] = [];
+    const found = schemaProblems(schema, this.knownFormat, byUri);
+    if (found.length > 0) return found;
+    const unresolved = byUri.length > 0 ? this.unresolved(schema, byUri) : undefined;
+    return unresolved !== undefined ? [unresolved] : defaultProblems(schema, this.compileOnce);
+  }
+
+  /** Where ajv fails to resolve what it resolves by URI (compiled once now, so no request ever meets it). */
+  private unresolved(schema: JsonSchema, byUri: readonly ResolvedByUri[]): SchemaProblem | undefined {
+    try {
+      this.compileOnce(schema);
+      return undefined;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const missing = error instanceof MissingRefError ? UNRESOLVED.exec(message)?.[1] : undefined;
+      const at = byUri.find((place) => place.ref === missing) ?? (byUri[0] as ResolvedByUri);
+      return { pointer: at.pointer, message: `ajv cannot resolve it: ${message.replaceAll(` from id ${ROOT_ID}`, '')}` };
+    }
   }
 
   /** Compiles into `compiler` (counted: ajv keeps it in the scope whatever happens next). */
@@ -513,6 +529,9 @@ export class SchemaStore {
     return validate;
   }
 }
+
+/** ajv's message for a reference it cannot resolve; group 1 is the reference as written. */
+const UNRESOLVED = /^can't resolve reference (.*) from id /s;
 
 /** How many plain-JSON forms (key orders) an entry remembers. */
 const MAX_RAWS = 4;

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { PromptRegistry } from '../../src/registry.js';
 import type { RegistryChangeEvent } from '../../src/registry.js';
 import type { PromptDefinition } from '../../src/definition/types.js';
+import { PromptError } from '../../src/errors.js';
+import type { JsonSchema } from '../../src/types.js';
 import { createMemoryResourceResolver } from '../../src/render/index.js';
 import { rejectionOf, thrownBy } from '../support/errors.js';
 
@@ -715,6 +717,34 @@ describe('PromptRegistry: an argument declared required with a default', () => {
 });
 
 describe('PromptRegistry: references a schema cannot resolve', () => {
+  it('rejects at registration every reference a get could not resolve, and serves every one it accepts', async () => {
+    const refs = ['', '#', '#/', '.', './', '/', '%23', '#%2F', '#/$defs/x', '#/%24defs/x', 'x', 'root', 'root#/$defs/x',
+      'https://x.test/root', 'https://x.test/root#', 'https://schema.invalid/#/$defs/x', '#/$defs/x/', '#anchor'];
+    for (const id of [undefined, 'https://x.test/root']) {
+      for (const ref of refs) {
+        const inputSchema: JsonSchema = {
+          ...(id === undefined ? {} : { $id: id }),
+          type: 'object',
+          '': { type: 'integer' },
+          $defs: { x: { $anchor: 'anchor', type: 'integer' } },
+          properties: { a: { $ref: ref } },
+        };
+        const registry = new PromptRegistry();
+        try {
+          registry.add({ name: 'p', inputSchema, messages: [{ role: 'user', content: 'x' }] });
+        } catch (error) {
+          expect((error as PromptError).code, `${id} ${ref}`).toBe('INVALID_PROMPT_DEFINITION');
+          expect(JSON.stringify((error as PromptError).data), `${id} ${ref}`).toContain('/inputSchema/properties/a/$ref');
+          continue;
+        }
+        for (const a of ['5', '{}']) {
+          const outcome = await registry.getPrompt('p', { a }).catch((error: PromptError) => error);
+          expect(outcome instanceof PromptError ? outcome.rpcCode : 0, `${id} ${ref} ${a}`).not.toBe(-32603);
+        }
+      }
+    }
+  });
+
   it('rejects an external $ref at registration, since remote schemas are never loaded', () => {
     const error = thrownBy(() =>
       new PromptRegistry().add({
