@@ -13,6 +13,7 @@ import { boundedCopy, exceedsLimit, ILL_FORMED, isWellFormedText } from './bound
 import type { ValueLimits } from './bounds.js';
 import type { PlanCache, SchemaStore, StoreEntry } from './cache.js';
 import { coerceValue } from './coercion.js';
+import { InexactNumber } from './numbers.js';
 import { definitionError, missingFailure, oneOfMessage, schemaFailure, toDetails, tooLongFailure } from './failures.js';
 import { buildPlan, defaultLimitOf } from './plan.js';
 import type { ArgumentPlan, ArgumentSlot } from './plan.js';
@@ -29,6 +30,10 @@ const EMPTY: Readonly<Record<string, unknown>> = Object.freeze(Object.create(nul
 
 function notAllowed(argument: string, allowed: ReadonlySet<string>): SchemaValidationDetail {
   return { argument, keyword: 'enum', message: oneOfMessage(allowed) };
+}
+
+function inexact(argument: string, number: InexactNumber): SchemaValidationDetail {
+  return { argument, keyword: 'exactNumber', message: number.pointer === '' ? number.message : `${number.pointer}: ${number.message}` };
 }
 
 /** Default bounds of typed (array/object) values; see {@link ArgumentValidationOptions}. */
@@ -227,6 +232,11 @@ export class ArgumentValidator implements CompiledArgumentValidator {
           out[key] = raw;
           continue;
         }
+      } else if (raw instanceof InexactNumber) {
+        // A number of a JSON body that JSON.parse changed (the HTTP adapters mark them).
+        (details ??= []).push(inexact(key, raw));
+        out[key] = raw;
+        continue;
       }
       if (slot === undefined) {
         if (fast && plan.rejectExtras) {
@@ -254,6 +264,11 @@ export class ArgumentValidator implements CompiledArgumentValidator {
         }
       }
       if (typeof value === 'object' && value !== null) {
+        if (value instanceof InexactNumber) {
+          (details ??= []).push(inexact(key, value));
+          out[key] = raw;
+          continue;
+        }
         const bounded = boundedCopy(value, limits);
         if (!('value' in bounded)) {
           if (bounded.problem.kind === 'too-long') [tooLong, tooLongLimit] = [key, bounded.problem.limit];
@@ -297,10 +312,17 @@ export class ArgumentValidator implements CompiledArgumentValidator {
         entry === undefined ? (this.fn as ValidateFunction) : (entry.validate ?? this.recompiled(entry, plan));
       if (!fn(out)) {
         const errors = fn.errors ?? [];
-        details = toDetails(errors);
-        total = errors.length;
         // ajv's errors hold the input and schema values: let them go with this request.
         fn.errors = null;
+        if (details === undefined) {
+          details = toDetails(errors);
+          total = errors.length;
+        } else {
+          // Arguments already refused above keep that reason (ajv only sees what was left of them).
+          const refused = new Set(details.map((d) => d.argument));
+          for (const d of toDetails(errors, errors.length)) if (!refused.has(d.argument)) details.push(d);
+          total = details.length;
+        }
       }
     }
     if (details !== undefined && details.length > 0) {
