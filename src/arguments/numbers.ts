@@ -47,7 +47,7 @@ export class InexactNumber {
 
 const OVERFLOW = 'is beyond the range of a double (about ±1.8e308)';
 const UNDERFLOW = 'is too small for a double: it would become 0';
-const ROUNDED = 'would be rounded to a different integer (a double holds whole numbers exactly only up to ±9007199254740991)';
+const CHANGED = 'would become a different integer (a double holds whole numbers exactly only up to ±9007199254740991)';
 
 const PLAIN_DIGITS = /^[+-]?\d+$/;
 
@@ -88,7 +88,7 @@ export function literalProblem(literal: string, n: number): string | undefined {
   if (!Number.isFinite(n)) return OVERFLOW;
   if (!Number.isInteger(n) || (Number.isSafeInteger(n) && PLAIN_DIGITS.test(literal))) return undefined;
   if (isExactly(literal, n)) return undefined;
-  return n === 0 ? UNDERFLOW : ROUNDED;
+  return n === 0 ? UNDERFLOW : CHANGED;
 }
 
 /** JSON text with a number token of 16 digits or more, or with an exponent (else every number in it is exact). */

@@ -181,7 +181,7 @@ async function readArguments(request: CoreRequest, limit: number, timeoutMs: num
   }
   if (value === null) return {};
   if (!isRecord(value)) throw new PromptError('INVALID_PARAMS', 'The JSON body must be an object of arguments');
-  // Numbers JSON.parse rounded: the validator refuses those arguments (400, naming each and where).
+  // Numbers JSON.parse changed: the validator refuses those arguments (400, naming each and where).
   markInexactNumbers(text, value);
   return value;
 }

@@ -59,7 +59,7 @@ const ok = (args: Record<string, unknown>): ArgumentCase['expected'] => ({ ok: t
 
 const OVERFLOW = 'is beyond the range of a double (about ±1.8e308)';
 const UNDERFLOW = 'is too small for a double: it would become 0';
-const ROUNDED = 'would be rounded to a different integer (a double holds whole numbers exactly only up to ±9007199254740991)';
+const CHANGED = 'would become a different integer (a double holds whole numbers exactly only up to ±9007199254740991)';
 
 const mixed: PromptArgumentDefinition[] = [
   { name: 'code', required: true },
@@ -454,7 +454,7 @@ export const argumentCases: ArgumentCase[] = [
   },
   {
     group: 'types',
-    title: 'refuses whole-number text a double would round, however it is spelled, and keeps the exact ones',
+    title: 'refuses whole-number text a double would change, however it is spelled, and keeps the exact ones',
     arguments: [
       { name: 'i', type: 'integer' },
       { name: 'fraction', type: 'integer' },
@@ -476,11 +476,11 @@ export const argumentCases: ArgumentCase[] = [
     wire: true,
     expected: invalid(
       [
-        { argument: 'i', keyword: 'exactNumber', message: ROUNDED },
-        { argument: 'fraction', keyword: 'exactNumber', message: ROUNDED },
-        { argument: 'exponent', keyword: 'exactNumber', message: ROUNDED },
-        { argument: 'e0', keyword: 'exactNumber', message: ROUNDED },
-        { argument: 'n', keyword: 'exactNumber', message: ROUNDED },
+        { argument: 'i', keyword: 'exactNumber', message: CHANGED },
+        { argument: 'fraction', keyword: 'exactNumber', message: CHANGED },
+        { argument: 'exponent', keyword: 'exactNumber', message: CHANGED },
+        { argument: 'e0', keyword: 'exactNumber', message: CHANGED },
+        { argument: 'n', keyword: 'exactNumber', message: CHANGED },
       ],
       7,
       0,
@@ -502,7 +502,7 @@ export const argumentCases: ArgumentCase[] = [
       [
         { argument: 'tiny', keyword: 'exactNumber', message: UNDERFLOW },
         { argument: 'small', keyword: 'exactNumber', message: UNDERFLOW },
-        { argument: 'almost', keyword: 'exactNumber', message: ROUNDED },
+        { argument: 'almost', keyword: 'exactNumber', message: CHANGED },
       ],
       5,
       0,
@@ -523,7 +523,7 @@ export const argumentCases: ArgumentCase[] = [
     wire: true,
     expected: invalid(
       [
-        { argument: 'list', keyword: 'exactNumber', message: `/1: ${ROUNDED}` },
+        { argument: 'list', keyword: 'exactNumber', message: `/1: ${CHANGED}` },
         { argument: 'record', keyword: 'exactNumber', message: `/v/w~0~1/1: ${UNDERFLOW}` },
       ],
       3,
@@ -532,7 +532,7 @@ export const argumentCases: ArgumentCase[] = [
   },
   {
     group: 'types',
-    title: 'refuses text a double would round for an enum of numbers instead of matching the rounded number',
+    title: 'refuses text a double would change for an enum of numbers instead of matching the changed number',
     arguments: [
       { name: 'n', enum: [1, 9007199254740992] },
       { name: 'mixed', enum: ['auto', 0, 9007199254740992] },
@@ -541,8 +541,8 @@ export const argumentCases: ArgumentCase[] = [
     wire: true,
     expected: invalid(
       [
-        { argument: 'n', keyword: 'exactNumber', message: ROUNDED },
-        { argument: 'mixed', keyword: 'exactNumber', message: ROUNDED },
+        { argument: 'n', keyword: 'exactNumber', message: CHANGED },
+        { argument: 'mixed', keyword: 'exactNumber', message: CHANGED },
       ],
       2,
       0,

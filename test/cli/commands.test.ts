@@ -103,13 +103,13 @@ describe('mcp-prompt-kit list and render', () => {
     expect(unknown).toMatchObject({ code: 1, stderr: expect.stringMatching(/^mcp-prompt-kit render: Unknown prompt: nope\n$/) });
   });
 
-  it('refuses an --args-json number JSON.parse would round instead of rendering the rounded one', async () => {
+  it('refuses an --args-json number JSON.parse would change instead of rendering the changed one', async () => {
     const result = await runCli(['render', EXAMPLES, 'create-adr', '--args-json', '{"title":9007199254740993}', '--docs', DOCS]);
     expect(result).toMatchObject({
       code: 1,
       stdout: '',
       stderr:
-        'mcp-prompt-kit render: Prompt arguments do not conform to schema: title would be rounded to a different ' +
+        'mcp-prompt-kit render: Prompt arguments do not conform to schema: title would become a different ' +
         'integer (a double holds whole numbers exactly only up to ±9007199254740991)\n',
     });
   });

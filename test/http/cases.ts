@@ -67,7 +67,7 @@ export const HTTP_CASES: readonly HttpCase[] = [
     },
   },
   {
-    title: 'answers a body number JSON.parse would round with 400 naming the argument, never the rounded result',
+    title: 'answers a body number JSON.parse would change with 400 naming the argument, never the changed result',
     method: 'POST',
     path: '/functions/Add',
     contentType: JSON_TYPE,
@@ -75,7 +75,7 @@ export const HTTP_CASES: readonly HttpCase[] = [
     status: 400,
     text:
       '{"error":"Prompt arguments do not conform to schema","data":{"error_type":"schema_validation_failed","details":' +
-      '[{"argument":"x","keyword":"exactNumber","message":"would be rounded to a different integer (a double holds whole ' +
+      '[{"argument":"x","keyword":"exactNumber","message":"would become a different integer (a double holds whole ' +
       'numbers exactly only up to ±9007199254740991)"}],"provided_count":2,"required_count":2}}',
   },
   { title: 'answers an error thrown by a function with 500 and its message', method: 'POST', path: '/functions/DivMod', contentType: JSON_TYPE, body: '{"a":1,"b":0}', status: 500, text: '{"error":"b must not be 0"}' },

@@ -119,7 +119,7 @@ describe('HTTP handlers', () => {
     const details = ((await response.json()) as { data: { details: { argument: string; keyword: string; message: string }[] } }).data.details;
     expect(details.map((d) => [d.argument, d.keyword, d.message.split(':')[0]])).toEqual([
       ['ids', 'exactNumber', '/1'],
-      ['label', 'exactNumber', 'would be rounded to a different integer (a double holds whole numbers exactly only up to ±9007199254740991)'],
+      ['label', 'exactNumber', 'would become a different integer (a double holds whole numbers exactly only up to ±9007199254740991)'],
       ['__proto__', 'exactNumber', 'is too small for a double'],
     ]);
     expect(Object.prototype).not.toHaveProperty('polluted');
