@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv2020, MissingRefError, _, str } from 'ajv/dist/2020.js';
+import type { CodeKeywordDefinition, ValidateFunction } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import type { DefinitionProblem, PromptArgumentDefinition } from '../definition/types.js';
 import { PromptError } from '../errors.js';
@@ -14,10 +14,11 @@ import { MAX_SCHEMA_NODES } from '../definition/keywords.js';
 import { escapePointerSegment } from '../json.js';
 import type { JsonSchema } from '../types.js';
 import { definitionError, describeAjvError } from './failures.js';
+import { isDecimalMultiple } from './numbers.js';
 import { buildPlan, isPlainFastDeclaration } from './plan.js';
 import type { ArgumentPlan } from './plan.js';
 import { defaultProblems, schemaProblems } from './schema-checks.js';
-import type { SchemaProblem } from './schema-checks.js';
+import type { ResolvedByUri, SchemaProblem } from './schema-checks.js';
 import type {
   ArgumentValidationOptions,
   ArgumentValidatorCacheOptions,
@@ -295,8 +296,6 @@ function createAjv(warnings: string[]): Ajv2020 {
     strict: false,
     // NaN and Infinity are not numbers (JSON has neither).
     strictNumbers: true,
-    // Decimal steps: 0.3 is a multiple of 0.1 (floating-point division leaves 2.9999999999999996).
-    multipleOfPrecision: 9,
     useDefaults: false,
     coerceTypes: false,
     // We validate schemas against the meta-schema ourselves (on the checker), to report every problem with its path.
@@ -306,8 +305,25 @@ function createAjv(warnings: string[]): Ajv2020 {
     logger: { log() {}, warn: (...args: unknown[]) => void warnings.push(args.map(String).join(' ')), error() {} },
   });
   addFormats(ajv);
+  ajv.removeKeyword('multipleOf');
+  ajv.addKeyword(DECIMAL_MULTIPLE_OF);
   return ajv;
 }
+
+/** `multipleOf` decided exactly on decimals (ajv divides doubles: 0.3 / 0.1 is 2.9999999999999996). */
+const DECIMAL_MULTIPLE_OF: CodeKeywordDefinition = {
+  keyword: 'multipleOf',
+  type: 'number',
+  schemaType: 'number',
+  error: {
+    message: ({ schemaCode }) => str`must be multiple of ${schemaCode}`,
+    params: ({ schemaCode }) => _`{multipleOf: ${schemaCode}}`,
+  },
+  code(cxt) {
+    const test = cxt.gen.scopeValue('func', { ref: isDecimalMultiple });
+    cxt.fail(_`!${test}(${cxt.data}, ${cxt.schemaCode})`);
+  },
+};
 
 /** The ajv instances of one cache and its schemas; the compiling instance is recycled (README: ajv memory). */
 export class SchemaStore {
@@ -470,8 +486,24 @@ export class SchemaStore {
       return [{ pointer: '/$schema', message: error instanceof Error ? error.message : String(error) }];
     }
     if (!valid) return (checker.errors ?? []).map((e) => ({ pointer: e.instancePath, message: describeAjvError(e) }));
-    const found = schemaProblems(schema, this.knownFormat);
-    return found.length > 0 ? found : defaultProblems(schema, this.compileOnce);
+    const byUri: ResolvedByUri[] = [];
+    const found = schemaProblems(schema, this.knownFormat, byUri);
+    if (found.length > 0) return found;
+    const unresolved = byUri.length > 0 ? this.unresolved(schema, byUri) : undefined;
+    return unresolved !== undefined ? [unresolved] : defaultProblems(schema, this.compileOnce);
+  }
+
+  /** Where ajv fails to resolve what it resolves by URI (compiled once now, so no request ever meets it). */
+  private unresolved(schema: JsonSchema, byUri: readonly ResolvedByUri[]): SchemaProblem | undefined {
+    try {
+      this.compileOnce(schema);
+      return undefined;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const missing = error instanceof MissingRefError ? UNRESOLVED.exec(message)?.[1] : undefined;
+      const at = byUri.find((place) => place.ref === missing) ?? (byUri[0] as ResolvedByUri);
+      return { pointer: at.pointer, message: `ajv cannot resolve it: ${message.replaceAll(` from id ${ROOT_ID}`, '')}` };
+    }
   }
 
   /** Compiles into `compiler` (counted: ajv keeps it in the scope whatever happens next). */
@@ -497,6 +529,9 @@ export class SchemaStore {
     return validate;
   }
 }
+
+/** ajv's message for a reference it cannot resolve; group 1 is the reference as written. */
+const UNRESOLVED = /^can't resolve reference (.*) from id /s;
 
 /** How many plain-JSON forms (key orders) an entry remembers. */
 const MAX_RAWS = 4;

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { isRecord } from '../json.js';
+import { isRecord, toJsonPointer } from '../json.js';
+import { InexactNumber, inexactLiterals, literalProblem } from './numbers.js';
 import { RefIndex, spend } from './schema-checks.js';
 import type { RefTarget, StepBudget } from './schema-checks.js';
 
@@ -62,15 +63,12 @@ export function typeMask(type: unknown): number {
 /** Decimal numeric text (JSON-like; a leading `+` or `.` is tolerated). No hex, no `Infinity`, no `NaN`. */
 const NUMERIC = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
-const DIGITS = /^[+-]?\d+$/;
-
-/** The finite number `t` spells, or undefined (also for `1e400`, and digits a double cannot hold exactly). */
-function numberOf(t: string): number | undefined {
+/** The number `t` spells, {@link InexactNumber} when a double would change it (`1e400`, `9007199254740993`), or undefined. */
+function numberOf(t: string): number | InexactNumber | undefined {
   if (!NUMERIC.test(t)) return undefined;
   const n = Number(t);
-  if (!Number.isFinite(n)) return undefined;
-  if (!Number.isSafeInteger(n) && DIGITS.test(t) && BigInt(t) !== BigInt(n)) return undefined;
-  return n;
+  const problem = literalProblem(t, n);
+  return problem === undefined ? n : new InexactNumber('', problem);
 }
 
 /** The boolean `t` (trimmed text) spells, any case, or undefined. */
@@ -99,8 +97,11 @@ function fromText(text: string, mask: number): unknown {
     } catch {
       return text;
     }
-    if (Array.isArray(parsed)) return mask & TYPE_ARRAY ? parsed : text;
-    if (parsed !== null && typeof parsed === 'object') return mask & TYPE_OBJECT ? parsed : text;
+    if (Array.isArray(parsed) ? !(mask & TYPE_ARRAY) : parsed === null || typeof parsed !== 'object' || !(mask & TYPE_OBJECT)) {
+      return text;
+    }
+    const inexact = inexactLiterals(t, false)[0];
+    return inexact === undefined ? parsed : new InexactNumber(toJsonPointer(inexact.path), inexact.message);
   }
   return text;
 }
@@ -113,7 +114,7 @@ function choose(value: unknown, mask: number, choices: Choices): unknown {
       const t = value.trim();
       if (mask & TYPE_NUMERIC || choices.numbers.size > 0) {
         const n = numberOf(t);
-        if (n !== undefined && (mask & TYPE_NUMERIC || choices.numbers.has(n))) return n;
+        if (n instanceof InexactNumber || (n !== undefined && (mask & TYPE_NUMERIC || choices.numbers.has(n)))) return n;
       }
       if (mask & TYPE_BOOLEAN || choices.booleans.size > 0) {
         const b = booleanOf(t);
@@ -132,7 +133,10 @@ function choose(value: unknown, mask: number, choices: Choices): unknown {
   }
 }
 
-/** `value` coerced to the types `mask` (see the README's argument section), or itself for the schema to judge. */
+/**
+ * `value` coerced to the types `mask` (see the README's argument section), or itself for the schema to judge; an
+ * {@link InexactNumber} for text holding a number a double would change.
+ */
 export function coerceValue(value: unknown, mask: number, choices?: Choices): unknown {
   if (mask === 0) return value;
   if (mask & TYPE_CHOICE) return choices === undefined ? value : choose(value, mask, choices);

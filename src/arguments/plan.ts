@@ -119,7 +119,8 @@ function isLimit(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0;
 }
 
-function defaultLimitOf(options: ArgumentValidationOptions): number {
+/** The length limit of undeclared arguments (`options.maxLength`, checked), else the default. */
+export function defaultLimitOf(options: ArgumentValidationOptions): number {
   const limit = options.maxLength;
   if (limit === undefined) return DEFAULT_MAX_LENGTH;
   if (!isLimit(limit)) {
@@ -268,11 +269,16 @@ export function isPlainFastDeclaration(promptArguments: readonly PromptArgumentD
     const name = entry['name'];
     if (typeof name !== 'string' || name === '' || RESERVED.has(name)) return false;
     for (let j = 0; j < i; j++) if ((promptArguments[j] as { name?: unknown }).name === name) return false;
-    if (!fastEligible(entry) || defaultTooLong(entry)) return false;
+    if (!fastEligible(entry) || defaultTooLong(entry) || requiredWithDefault(entry)) return false;
     const en = entry['enum'];
     if (Array.isArray(en) && hasDuplicate(en)) return false;
   }
   return true;
+}
+
+/** Whether a declaration is `required: true` with a default (a definition error: it could never be missing). */
+function requiredWithDefault(arg: Record<string, unknown>): boolean {
+  return arg['required'] === true && arg['default'] !== undefined && arg['default'] !== null;
 }
 
 function fromArguments(
@@ -329,10 +335,8 @@ function fromArguments(
     };
     slots.set(name, slot);
     names.push(name);
-    if (entry['required'] === true) {
-      if (slot.hasDefault) throw definitionError([{ path: `/arguments/${i}/default`, message: REQUIRED_WITH_DEFAULT }]);
-      required.push(name);
-    }
+    if (requiredWithDefault(entry)) throw definitionError([{ path: `/arguments/${i}/default`, message: REQUIRED_WITH_DEFAULT }]);
+    if (entry['required'] === true) required.push(name);
     if (slot.hasDefault) defaults.push(slot);
   }
   return new DeclaredPlan(names, required, slots, defaults, extraLimit, rejectExtras, fast, list);

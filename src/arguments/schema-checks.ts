@@ -183,6 +183,8 @@ export interface RefTarget {
 export class RefIndex {
   /** The base URI of the document's root. */
   readonly rootBase: string;
+  /** Whether the root has an `$id` (without one, no URI names the root: ajv's base is not ours). */
+  private readonly rootNamed: boolean;
   private readonly resources = new Map<string, Record<string, unknown>>();
   private readonly anchors = new Map<string, Record<string, unknown>>();
   private readonly bases = new Map<unknown, string>();
@@ -192,6 +194,7 @@ export class RefIndex {
   constructor(root: unknown) {
     const id = isRecord(root) ? root['$id'] : undefined;
     this.rootBase = (typeof id === 'string' ? absolute(id, DOCUMENT_BASE) : undefined) ?? DOCUMENT_BASE;
+    this.rootNamed = this.rootBase !== DOCUMENT_BASE;
     if (isRecord(root)) {
       this.resources.set(this.rootBase, root);
       this.index(root, this.rootBase, '');
@@ -244,7 +247,7 @@ export class RefIndex {
     const uri = hash < 0 ? ref : ref.slice(0, hash);
     const fragment = hash < 0 ? '' : ref.slice(hash + 1);
     const resourceBase = uri === '' ? base : absolute(uri, base);
-    if (resourceBase === undefined) return 'external';
+    if (resourceBase === undefined || (uri !== '' && resourceBase === DOCUMENT_BASE && !this.rootNamed)) return 'external';
     const resource = this.resources.get(resourceBase);
     if (resource === undefined) return 'external';
     if (fragment === '' || fragment.startsWith('/')) {
@@ -538,17 +541,30 @@ function patternProblem(pattern: string): string | undefined {
     : `pattern ${JSON.stringify(pattern.length > 200 ? `${pattern.slice(0, 200)}…` : pattern)} can take exponential time (nested or overlapping quantifiers); rewrite it without a repeated group of repeats`;
 }
 
+/** A place where ajv resolves by URI (a reference not starting with `#`, a nested `$id`): only compiling tells. */
+export interface ResolvedByUri {
+  readonly pointer: string;
+  /** The reference there (undefined for an `$id`). */
+  readonly ref: string | undefined;
+}
+
 /** The state of one walk; the reference index and cycle finder are built on first need (most schemas have no `$ref`). */
 interface Walk {
   readonly root: unknown;
   readonly knownFormat: (name: string) => boolean;
   readonly out: SchemaProblem[];
   readonly budget: StepBudget;
+  readonly byUri: ResolvedByUri[];
   refs: RefIndex | undefined;
   cycles: Components | undefined;
 }
 
+function targetNode(target: RefTarget | 'external' | undefined): unknown {
+  return target === undefined || target === 'external' ? undefined : target.node;
+}
+
 function checkRefs(node: Record<string, unknown>, pointer: string, here: string, refs: RefIndex, w: Walk): void {
+  if (pointer !== '' && typeof node['$id'] === 'string') w.byUri.push({ pointer: `${pointer}/$id`, ref: undefined });
   for (const k of REF_KEYWORDS) {
     const ref = node[k];
     if (typeof ref !== 'string') continue;
@@ -556,7 +572,12 @@ function checkRefs(node: Record<string, unknown>, pointer: string, here: string,
     if (pointer !== '' && typeof node['$id'] === 'string') {
       // ajv resolves a reference next to a nested `$id` against that resource and recurses until the stack overflows.
       problem = `a ${k} next to a nested $id is not supported (move it into an allOf branch)`;
+    } else if (ref === '#/') {
+      problem = `${k} "#/" is read two ways (JSON Pointer: the property named ""; ajv: the whole schema): write "#" for the whole schema`;
+    } else if (ref !== '#' && targetNode(refs.resolve(ref, here)) === w.root) {
+      problem = `${k} ${JSON.stringify(ref)} names the whole schema, which ajv resolves only when written "#": write "#"`;
     } else {
+      if (!ref.startsWith('#')) w.byUri.push({ pointer: `${pointer}/${k}`, ref });
       problem = refProblem(node, ref, here, refs, w.budget, `${pointer}/${k}`);
       const target = problem === undefined ? refTarget(node, k, here, refs) : undefined;
       const cycles = (w.cycles ??= new Components(refs, w.budget, true));
@@ -600,11 +621,15 @@ function walk(node: Record<string, unknown>, pointer: string, base: string, w: W
 }
 
 /**
- * Problems of `schema` the meta-schema does not catch (see the module docs). Assumes `schema` is acyclic, within the
- * nesting limits and valid against the meta-schema.
+ * Problems of `schema` the meta-schema does not catch (see the module docs); the places ajv resolves by URI are added
+ * to `byUri`. Assumes `schema` is acyclic, within the nesting limits and valid against the meta-schema.
  */
-export function schemaProblems(schema: Record<string, unknown>, knownFormat: (name: string) => boolean): SchemaProblem[] {
-  const w: Walk = { root: schema, knownFormat, out: [], budget: { steps: 0 }, refs: undefined, cycles: undefined };
+export function schemaProblems(
+  schema: Record<string, unknown>,
+  knownFormat: (name: string) => boolean,
+  byUri: ResolvedByUri[] = [],
+): SchemaProblem[] {
+  const w: Walk = { root: schema, knownFormat, out: [], budget: { steps: 0 }, byUri, refs: undefined, cycles: undefined };
   try {
     walk(schema, '', '', w);
     if (w.out.length === 0 && w.refs !== undefined) {

@@ -39,7 +39,10 @@ export interface MissingArgumentsData {
 export interface SchemaValidationDetail {
   /** The top-level argument the problem is about (`""` for a problem with the arguments object as a whole). */
   argument: string;
-  /** The failing JSON-Schema keyword (`type`, `enum`, `pattern`, `format`, `additionalProperties`, ...). */
+  /**
+   * The failing JSON-Schema keyword (`type`, `enum`, `pattern`, `format`, `additionalProperties`, ...), or one of ours
+   * (`exactNumber`, `wellFormed`, `maxDepth`, `maxItems`, `maxBytes`).
+   */
   keyword: string;
   /** E.g. `must be one of: typescript, python`; a nested location is prefixed (`/0: must be string`). */
   message: string;

@@ -13,8 +13,9 @@ import { boundedCopy, exceedsLimit, ILL_FORMED, isWellFormedText } from './bound
 import type { ValueLimits } from './bounds.js';
 import type { PlanCache, SchemaStore, StoreEntry } from './cache.js';
 import { coerceValue } from './coercion.js';
+import { InexactNumber } from './numbers.js';
 import { definitionError, missingFailure, oneOfMessage, schemaFailure, toDetails, tooLongFailure } from './failures.js';
-import { buildPlan } from './plan.js';
+import { buildPlan, defaultLimitOf } from './plan.js';
 import type { ArgumentPlan, ArgumentSlot } from './plan.js';
 import { nestingProblem } from './schema-checks.js';
 import type {
@@ -31,6 +32,10 @@ function notAllowed(argument: string, allowed: ReadonlySet<string>): SchemaValid
   return { argument, keyword: 'enum', message: oneOfMessage(allowed) };
 }
 
+function inexact(argument: string, number: InexactNumber): SchemaValidationDetail {
+  return { argument, keyword: 'exactNumber', message: number.pointer === '' ? number.message : `${number.pointer}: ${number.message}` };
+}
+
 /** Default bounds of typed (array/object) values; see {@link ArgumentValidationOptions}. */
 export const DEFAULT_MAX_DEPTH = 64;
 export const DEFAULT_MAX_ITEMS = 10_000;
@@ -42,6 +47,14 @@ function limitOption(value: number | undefined, fallback: number, name: string):
     throw definitionError([{ path: `/${name}`, message: `options.${name} must be a non-negative integer` }]);
   }
   return value;
+}
+
+function limitsOf(o: ArgumentValidationOptions): Omit<ValueLimits, 'maxLength'> {
+  return {
+    maxDepth: limitOption(o.maxDepth, DEFAULT_MAX_DEPTH, 'maxDepth'),
+    maxItems: limitOption(o.maxItems, DEFAULT_MAX_ITEMS, 'maxItems'),
+    maxBytes: limitOption(o.maxBytes, DEFAULT_MAX_BYTES, 'maxBytes'),
+  };
 }
 
 function copyDefault(value: unknown): unknown {
@@ -120,6 +133,9 @@ export class ArgumentValidator implements CompiledArgumentValidator {
 
   check(): void {
     if (this.checked) return;
+    // The options are part of the definition too: a bad limit fails here, not on the first request.
+    defaultLimitOf(this.options);
+    limitsOf(this.options);
     if (this.inputSchema === undefined && this.plans.plainFast(this.promptArguments)) {
       // Nothing a plan could find: stay lazy (the plan is built, and shared, on first validate()).
       this.checked = true;
@@ -168,13 +184,7 @@ export class ArgumentValidator implements CompiledArgumentValidator {
   }
 
   private valueLimits(plan: ArgumentPlan): ValueLimits {
-    const o = this.options;
-    return (this.limits = {
-      maxDepth: limitOption(o.maxDepth, DEFAULT_MAX_DEPTH, 'maxDepth'),
-      maxItems: limitOption(o.maxItems, DEFAULT_MAX_ITEMS, 'maxItems'),
-      maxBytes: limitOption(o.maxBytes, DEFAULT_MAX_BYTES, 'maxBytes'),
-      maxLength: plan.extraLimit,
-    });
+    return (this.limits = { ...limitsOf(this.options), maxLength: plan.extraLimit });
   }
 
   validate(provided: unknown): ArgumentValidationResult {
@@ -222,6 +232,11 @@ export class ArgumentValidator implements CompiledArgumentValidator {
           out[key] = raw;
           continue;
         }
+      } else if (raw instanceof InexactNumber) {
+        // A number of a JSON body that JSON.parse changed (the HTTP adapters mark them).
+        (details ??= []).push(inexact(key, raw));
+        out[key] = raw;
+        continue;
       }
       if (slot === undefined) {
         if (fast && plan.rejectExtras) {
@@ -249,6 +264,11 @@ export class ArgumentValidator implements CompiledArgumentValidator {
         }
       }
       if (typeof value === 'object' && value !== null) {
+        if (value instanceof InexactNumber) {
+          (details ??= []).push(inexact(key, value));
+          out[key] = raw;
+          continue;
+        }
         const bounded = boundedCopy(value, limits);
         if (!('value' in bounded)) {
           if (bounded.problem.kind === 'too-long') [tooLong, tooLongLimit] = [key, bounded.problem.limit];
@@ -292,10 +312,17 @@ export class ArgumentValidator implements CompiledArgumentValidator {
         entry === undefined ? (this.fn as ValidateFunction) : (entry.validate ?? this.recompiled(entry, plan));
       if (!fn(out)) {
         const errors = fn.errors ?? [];
-        details = toDetails(errors);
-        total = errors.length;
         // ajv's errors hold the input and schema values: let them go with this request.
         fn.errors = null;
+        if (details === undefined) {
+          details = toDetails(errors);
+          total = errors.length;
+        } else {
+          // Arguments already refused above keep that reason (ajv only sees what was left of them).
+          const refused = new Set(details.map((d) => d.argument));
+          for (const d of toDetails(errors, errors.length)) if (!refused.has(d.argument)) details.push(d);
+          total = details.length;
+        }
       }
     }
     if (details !== undefined && details.length > 0) {

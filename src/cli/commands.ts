@@ -1,6 +1,7 @@
 /** The `check`, `list`, `render` and `openapi` commands. */
 import { PromptRegistry, formatPromptResult, isPromptError } from '../index.js';
 import type { ResourceResolver } from '../index.js';
+import { markInexactNumbers } from '../arguments/numbers.js';
 import { isRecord } from '../json.js';
 import { createFileAssetLoader } from '../fs/assets.js';
 import { formatDiagnostic } from '../fs/diagnostics.js';
@@ -93,6 +94,7 @@ function renderArguments(values: ParsedValues): Record<string, unknown> {
       throw new UsageError(`render: --args-json is not valid JSON`);
     }
     if (!isRecord(parsed)) throw new UsageError('render: --args-json must be a JSON object');
+    markInexactNumbers(json, parsed);
     Object.assign(args, parsed);
   }
   for (const pair of (values['arg'] as string[] | undefined) ?? []) {
@@ -126,7 +128,10 @@ export async function render(args: readonly string[], out: Output): Promise<numb
     if (!isPromptError(error)) throw error;
     const data = isRecord(error.data) ? error.data : {};
     const missing = Array.isArray(data['missing_arguments']) ? `: ${(data['missing_arguments'] as string[]).join(', ')}` : '';
-    const reason = error.exposed ? `${error.message}${missing}` : `${error.message.split('\n', 1)[0]}`;
+    const details = Array.isArray(data['details'])
+      ? `: ${(data['details'] as { argument: string; message: string }[]).map((d) => `${d.argument} ${d.message}`).join('; ')}`
+      : '';
+    const reason = error.exposed ? `${error.message}${missing}${details}` : `${error.message.split('\n', 1)[0]}`;
     out.stderr(`mcp-prompt-kit render: ${reason}`);
     return 1;
   }

@@ -3,6 +3,7 @@
  * table, on a transport-neutral request. No `node:` imports: it runs on edge runtimes too.
  */
 import { PromptError, echoed, errorClassName, toPromptError } from '../errors.js';
+import { markInexactNumbers } from '../arguments/numbers.js';
 import { isRecord } from '../json.js';
 import { toSafeLogger } from '../logger.js';
 import type { Logger, SafeLogger } from '../logger.js';
@@ -170,14 +171,18 @@ async function readArguments(request: CoreRequest, limit: number, timeoutMs: num
   if (type === undefined || (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type))) {
     throw new PromptError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
   }
+  let text: string;
   let value: unknown;
   try {
-    value = JSON.parse(DECODER.decode(bytes));
+    text = DECODER.decode(bytes);
+    value = JSON.parse(text);
   } catch {
     throw new PromptError('PARSE_ERROR', 'Invalid JSON body');
   }
   if (value === null) return {};
   if (!isRecord(value)) throw new PromptError('INVALID_PARAMS', 'The JSON body must be an object of arguments');
+  // Numbers JSON.parse changed: the validator refuses those arguments (400, naming each and where).
+  markInexactNumbers(text, value);
   return value;
 }
 

@@ -54,6 +54,19 @@ describe('bounded typed values', () => {
     expect(detailOf(required)).toMatchObject({ argument: 'topic', keyword: 'wellFormed' });
   });
 
+  it('keeps the reason of an argument refused before the schema runs when another argument fails the schema', () => {
+    const result = validatePromptArguments({ topic: 'a\uD800', n: 'x' }, [{ name: 'topic' }, { name: 'n', type: 'integer' }]);
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.error.data).toMatchObject({
+        details: [
+          { argument: 'topic', keyword: 'wellFormed' },
+          { argument: 'n', keyword: 'type', message: 'must be integer' },
+        ],
+      });
+    }
+  });
+
   it('copies own data properties only: getters and toJSON of values passed from code are never called', () => {
     let calls = 0;
     const item = { a: 1, toJSON: () => (calls++, 'json') };

@@ -205,6 +205,13 @@ describe('check() at registration', () => {
     expect(ajvStats(cache).pinned).toBe(1);
   });
 
+  it('rejects invalid limit options on check(), on the fast path too', () => {
+    for (const options of [{ maxLength: -1 }, { maxDepth: 1.5 }, { maxItems: -1 }, { maxBytes: Number.NaN }]) {
+      const validator = new ArgumentValidatorCache().compile([{ name: 'a' }], undefined, options);
+      expect(thrownBy(() => validator.check()).code).toBe('INVALID_PROMPT_DEFINITION');
+    }
+  });
+
   it('does not create ajv for declarations on the fast path', () => {
     const cache = new ArgumentValidatorCache();
     for (const def of sameShapeCatalogue(100)) cache.compile(def.arguments, undefined).check();

@@ -57,6 +57,10 @@ const tooLong = (argument: string, limit: number, provided: number, required: nu
 
 const ok = (args: Record<string, unknown>): ArgumentCase['expected'] => ({ ok: true, arguments: args });
 
+const OVERFLOW = 'is beyond the range of a double (about ±1.8e308)';
+const UNDERFLOW = 'is too small for a double: it would become 0';
+const CHANGED = 'would become a different integer (a double holds whole numbers exactly only up to ±9007199254740991)';
+
 const mixed: PromptArgumentDefinition[] = [
   { name: 'code', required: true },
   { name: 'language', required: true },
@@ -432,7 +436,7 @@ export const argumentCases: ArgumentCase[] = [
   },
   {
     group: 'types',
-    title: 'leaves numeric text beyond the finite range uncoerced (1e400 is not Infinity)',
+    title: 'refuses numeric text beyond the range of a double, naming the argument (1e400 is not Infinity)',
     arguments: [
       { name: 'i', type: 'integer' },
       { name: 'n', type: 'number' },
@@ -441,8 +445,8 @@ export const argumentCases: ArgumentCase[] = [
     wire: true,
     expected: invalid(
       [
-        { argument: 'i', keyword: 'type', message: 'must be integer' },
-        { argument: 'n', keyword: 'type', message: 'must be number' },
+        { argument: 'i', keyword: 'exactNumber', message: OVERFLOW },
+        { argument: 'n', keyword: 'exactNumber', message: OVERFLOW },
       ],
       2,
       0,
@@ -450,20 +454,97 @@ export const argumentCases: ArgumentCase[] = [
   },
   {
     group: 'types',
-    title: 'leaves whole-number text a double cannot hold exactly uncoerced (never rounds 9007199254740993)',
+    title: 'refuses whole-number text a double would change, however it is spelled, and keeps the exact ones',
     arguments: [
       { name: 'i', type: 'integer' },
+      { name: 'fraction', type: 'integer' },
+      { name: 'exponent', type: 'integer' },
+      { name: 'e0', type: 'number' },
       { name: 'n', type: 'number' },
       { name: 'big', type: 'number' },
+      { name: 'edge', type: 'integer' },
     ],
-    provided: { i: '9007199254740993', n: '-9007199254740993', big: '100000000000000000000' },
+    provided: {
+      i: '9007199254740993',
+      fraction: '9007199254740993.0',
+      exponent: '9.007199254740993e15',
+      e0: '9007199254740993e0',
+      n: '-9007199254740993',
+      big: '100000000000000000000',
+      edge: '9007199254740992',
+    },
     wire: true,
     expected: invalid(
       [
-        { argument: 'i', keyword: 'type', message: 'must be integer' },
-        { argument: 'n', keyword: 'type', message: 'must be number' },
+        { argument: 'i', keyword: 'exactNumber', message: CHANGED },
+        { argument: 'fraction', keyword: 'exactNumber', message: CHANGED },
+        { argument: 'exponent', keyword: 'exactNumber', message: CHANGED },
+        { argument: 'e0', keyword: 'exactNumber', message: CHANGED },
+        { argument: 'n', keyword: 'exactNumber', message: CHANGED },
+      ],
+      7,
+      0,
+    ),
+  },
+  {
+    group: 'types',
+    title: 'refuses a fraction a double turns into an integer (1e-400 into 0, 1.0000000000000001 into 1), not 0.1',
+    arguments: [
+      { name: 'tiny', type: 'integer' },
+      { name: 'small', type: 'number' },
+      { name: 'almost', type: 'integer' },
+      { name: 'tenth', type: 'number' },
+      { name: 'subnormal', type: 'number' },
+    ],
+    provided: { tiny: '1e-400', small: '-1e-400', almost: '1.0000000000000001', tenth: '0.1', subnormal: '1e-320' },
+    wire: true,
+    expected: invalid(
+      [
+        { argument: 'tiny', keyword: 'exactNumber', message: UNDERFLOW },
+        { argument: 'small', keyword: 'exactNumber', message: UNDERFLOW },
+        { argument: 'almost', keyword: 'exactNumber', message: CHANGED },
+      ],
+      5,
+      0,
+    ),
+  },
+  {
+    group: 'types',
+    title: 'refuses numbers a double would change inside array and object text, naming the argument and the path',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        list: { type: 'array', items: { type: 'integer' } },
+        record: { type: 'object' },
+        fine: { type: 'array' },
+      },
+    },
+    provided: { list: '[1, 9007199254740993]', record: '{"v": {"w~/": [0, 1e-400]}, "s": "9007199254740993"}', fine: '[0.1, 1e21, "1e400"]' },
+    wire: true,
+    expected: invalid(
+      [
+        { argument: 'list', keyword: 'exactNumber', message: `/1: ${CHANGED}` },
+        { argument: 'record', keyword: 'exactNumber', message: `/v/w~0~1/1: ${UNDERFLOW}` },
       ],
       3,
+      0,
+    ),
+  },
+  {
+    group: 'types',
+    title: 'refuses text a double would change for an enum of numbers instead of matching the changed number',
+    arguments: [
+      { name: 'n', enum: [1, 9007199254740992] },
+      { name: 'mixed', enum: ['auto', 0, 9007199254740992] },
+    ],
+    provided: { n: '9.007199254740993e15', mixed: '9007199254740993' },
+    wire: true,
+    expected: invalid(
+      [
+        { argument: 'n', keyword: 'exactNumber', message: CHANGED },
+        { argument: 'mixed', keyword: 'exactNumber', message: CHANGED },
+      ],
+      2,
       0,
     ),
   },
@@ -481,6 +562,62 @@ export const argumentCases: ArgumentCase[] = [
     provided: { price: '0.07', total: '19.99', step: '0.3' },
     wire: true,
     expected: ok({ price: 0.07, total: 19.99, step: 0.3 }),
+  },
+  {
+    group: 'types',
+    title: 'accepts exact decimal multiples of tiny steps (1.1 of 1e-7, 19.99 of 1e-10, 1e21 of 0.1)',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        a: { type: 'number', multipleOf: 1e-7 },
+        b: { type: 'number', multipleOf: 1e-10 },
+        c: { type: 'number', multipleOf: 0.1 },
+      },
+    },
+    provided: { a: '1.1', b: '19.99', c: '1e21' },
+    wire: true,
+    expected: ok({ a: 1.1, b: 19.99, c: 1e21 }),
+  },
+  {
+    group: 'types',
+    title: 'rejects a number that is not an exact decimal multiple, however close (1.0000000001 of 1, 1e-9 of 100)',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        one: { type: 'number', multipleOf: 1 },
+        thousand: { type: 'number', multipleOf: 1000 },
+        hundred: { type: 'number', multipleOf: 100 },
+        cent: { type: 'number', multipleOf: 0.01 },
+        three: { type: 'number', multipleOf: 3 },
+      },
+    },
+    provided: { one: '1.0000000001', thousand: '0.000001', hundred: '1e-9', cent: '0.07000000001', three: '1e21' },
+    wire: true,
+    expected: invalid(
+      [
+        { argument: 'one', keyword: 'multipleOf', message: 'must be multiple of 1' },
+        { argument: 'thousand', keyword: 'multipleOf', message: 'must be multiple of 1000' },
+        { argument: 'hundred', keyword: 'multipleOf', message: 'must be multiple of 100' },
+        { argument: 'cent', keyword: 'multipleOf', message: 'must be multiple of 0.01' },
+        { argument: 'three', keyword: 'multipleOf', message: 'must be multiple of 3' },
+      ],
+      5,
+      0,
+    ),
+  },
+  {
+    group: 'types',
+    title: 'judges multipleOf on numbers at any depth, and on defaults, exactly in decimal',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        prices: { type: 'array', items: { type: 'number', multipleOf: 0.01 } },
+        step: { type: 'number', multipleOf: 0.1, default: 0.3 },
+      },
+    },
+    provided: { prices: '[0.07, 19.99, 0.015]' },
+    wire: true,
+    expected: invalid([{ argument: 'prices', keyword: 'multipleOf', message: '/2: must be multiple of 0.01' }], 1, 0),
   },
   // ---- coercion inferred when there is no literal type
   {

@@ -168,6 +168,12 @@ describe('check() rejects references that cannot resolve locally', () => {
     { title: 'an unknown $dynamicRef anchor', schema: object({ a: { $dynamicRef: '#nope' } }, defs), path: '/inputSchema/properties/a/$dynamicRef', message: /can't resolve/ },
     { title: 'a pointer into an embedded resource that is not there', schema: object({ a: { $ref: 'sub.json#/$defs/none' } }, { $defs: { s: { $id: 'sub.json', $defs: {} } } }), path: '/inputSchema/properties/a/$ref', message: /can't resolve/ },
     { title: 'a $ref next to a nested $id (ajv overflows its stack)', schema: object({ a: { $id: 'https://x.test/a', $defs: { n: { type: 'integer' } }, $ref: '#/$defs/n' } }), path: '/inputSchema/properties/a/$ref', message: /nested \$id/ },
+    { title: 'the empty reference (the whole schema, which ajv resolves only as "#")', schema: object({ a: { $ref: '' } }), path: '/inputSchema/properties/a/$ref', message: /names the whole schema.*write "#"/ },
+    { title: 'an empty $dynamicRef', schema: object({ a: { $dynamicRef: '' } }), path: '/inputSchema/properties/a/$dynamicRef', message: /names the whole schema/ },
+    { title: 'the document $id as a reference', schema: object({ a: { $ref: 'https://x.test/root' } }, { $id: 'https://x.test/root' }), path: '/inputSchema/properties/a/$ref', message: /names the whole schema/ },
+    { title: '"#/", read as the root by ajv and as the property "" by JSON Pointer', schema: object({ a: { $ref: '#/' } }, { '': { type: 'integer' } }), path: '/inputSchema/properties/a/$ref', message: /read two ways/ },
+    { title: 'a relative reference in a schema without $id (no base URI)', schema: object({ a: { $ref: './#/$defs/x' } }, defs), path: '/inputSchema/properties/a/$ref', message: /external reference/ },
+    { title: 'two nested resources with one $id (ajv cannot compile it)', schema: object({ a: { $id: 'x', type: 'integer' }, b: { $id: 'x', type: 'string' } }), path: '/inputSchema/properties/a/$id', message: /ajv cannot resolve it: reference .* resolves to more than one schema/ },
   ];
   for (const c of cases) {
     it(`rejects ${c.title} with the pointer of the reference`, () => {

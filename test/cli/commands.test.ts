@@ -102,6 +102,17 @@ describe('mcp-prompt-kit list and render', () => {
     const unknown = await runCli(['render', EXAMPLES, 'nope']);
     expect(unknown).toMatchObject({ code: 1, stderr: expect.stringMatching(/^mcp-prompt-kit render: Unknown prompt: nope\n$/) });
   });
+
+  it('refuses an --args-json number JSON.parse would change instead of rendering the changed one', async () => {
+    const result = await runCli(['render', EXAMPLES, 'create-adr', '--args-json', '{"title":9007199254740993}', '--docs', DOCS]);
+    expect(result).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr:
+        'mcp-prompt-kit render: Prompt arguments do not conform to schema: title would become a different ' +
+        'integer (a double holds whole numbers exactly only up to ±9007199254740991)\n',
+    });
+  });
 });
 
 describe('mcp-prompt-kit openapi', () => {

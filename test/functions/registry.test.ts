@@ -272,6 +272,20 @@ describe('FunctionRegistry', () => {
     expect(functions.size).toBe(0);
   });
 
+  it('refuses an argument declared required with a default at registration, plain or typed', () => {
+    const functions = new FunctionRegistry();
+    for (const argument of [
+      { name: 'a', required: true, default: 'x' },
+      { name: 'a', enum: ['x', 'y'], required: true, default: 'x' },
+      { name: 'a', type: 'integer', required: true, default: 1 },
+    ] as const) {
+      expect(() => functions.add({ name: 'F', arguments: [argument], run: () => 1 })).toThrow(
+        /required argument cannot have a default/,
+      );
+    }
+    expect(functions.size).toBe(0);
+  });
+
   it('lists name, description, input schema and the body schema', () => {
     const functions = new FunctionRegistry().add([
       add,

@@ -66,6 +66,18 @@ export const HTTP_CASES: readonly HttpCase[] = [
       if (b['error'] !== 'Prompt arguments do not conform to schema' || typeof b['data'] !== 'object') throw new Error(JSON.stringify(b));
     },
   },
+  {
+    title: 'answers a body number JSON.parse would change with 400 naming the argument, never the changed result',
+    method: 'POST',
+    path: '/functions/Add',
+    contentType: JSON_TYPE,
+    body: '{"x":9007199254740993,"y":0}',
+    status: 400,
+    text:
+      '{"error":"Prompt arguments do not conform to schema","data":{"error_type":"schema_validation_failed","details":' +
+      '[{"argument":"x","keyword":"exactNumber","message":"would become a different integer (a double holds whole ' +
+      'numbers exactly only up to ±9007199254740991)"}],"provided_count":2,"required_count":2}}',
+  },
   { title: 'answers an error thrown by a function with 500 and its message', method: 'POST', path: '/functions/DivMod', contentType: JSON_TYPE, body: '{"a":1,"b":0}', status: 500, text: '{"error":"b must not be 0"}' },
   { title: 'answers an unknown function with 404', method: 'POST', path: '/functions/NonExistent', contentType: JSON_TYPE, body: '{}', status: 404, text: '{"error":"Function not found: NonExistent"}' },
   { title: 'answers invalid JSON with 400 Invalid JSON body', method: 'POST', path: '/functions/Add', contentType: JSON_TYPE, body: '{"x": 7,', status: 400, text: '{"error":"Invalid JSON body"}' },

@@ -101,6 +101,30 @@ describe('HTTP handlers', () => {
     expect(JSON.stringify(logs)).not.toMatch(/SECRET/);
   });
 
+  it('refuses body numbers JSON.parse changed, nested ones with their path, one detail per argument', async () => {
+    const registry = new PromptRegistry();
+    registry.add({
+      name: 'p',
+      arguments: [
+        { name: 'ids', type: 'array', items: { type: 'integer' } },
+        { name: 'label' },
+        { name: 'ok', type: 'number' },
+      ],
+      messages: [{ role: 'user', content: '{{ids}} {{label}} {{ok}}' }],
+    });
+    const handle = createFetchHandler(registry);
+    const body = '{"ids":[1,9007199254740993,1e400],"label":123456789012345678901,"__proto__":1e-400,"ok":0.1}';
+    const response = await handle(new Request('http://x/prompts/p', { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
+    expect(response.status).toBe(400);
+    const details = ((await response.json()) as { data: { details: { argument: string; keyword: string; message: string }[] } }).data.details;
+    expect(details.map((d) => [d.argument, d.keyword, d.message.split(':')[0]])).toEqual([
+      ['ids', 'exactNumber', '/1'],
+      ['label', 'exactNumber', 'would become a different integer (a double holds whole numbers exactly only up to ±9007199254740991)'],
+      ['__proto__', 'exactNumber', 'is too small for a double'],
+    ]);
+    expect(Object.prototype).not.toHaveProperty('polluted');
+  });
+
   it('refuses a source it cannot serve when created', () => {
     expect(() => createNodeHandler({} as never)).toThrow(/source must be a PromptRegistry, a FunctionRegistry/);
   });

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { PromptRegistry } from '../../src/registry.js';
 import type { RegistryChangeEvent } from '../../src/registry.js';
 import type { PromptDefinition } from '../../src/definition/types.js';
+import { PromptError } from '../../src/errors.js';
+import type { JsonSchema } from '../../src/types.js';
 import { createMemoryResourceResolver } from '../../src/render/index.js';
 import { rejectionOf, thrownBy } from '../support/errors.js';
 
@@ -699,7 +701,61 @@ describe('PromptRegistry: broken argument schemas', () => {
   });
 });
 
+describe('PromptRegistry: an argument declared required with a default', () => {
+  const forms: [string, Pick<PromptDefinition, 'arguments' | 'inputSchema'>, string][] = [
+    ['plain string', { arguments: [{ name: 'a', required: true, default: 'x' }] }, '/arguments/0/default'],
+    ['string enum', { arguments: [{ name: 'a', enum: ['x', 'y'], required: true, default: 'x' }] }, '/arguments/0/default'],
+    ['maxLength', { arguments: [{ name: 'a', maxLength: 5, required: true, default: 'x' }] }, '/arguments/0/default'],
+    ['typed', { arguments: [{ name: 'a', type: 'integer', required: true, default: 1 }] }, '/arguments/0/default'],
+    [
+      'inputSchema',
+      { inputSchema: { type: 'object', properties: { a: { type: 'string', default: 'x' } }, required: ['a'] } },
+      '/inputSchema/properties/a/default',
+    ],
+  ];
+  for (const [form, declaration, path] of forms) {
+    it(`rejects it at registration (${form}), and registers nothing`, () => {
+      const registry = new PromptRegistry();
+      const error = thrownBy(() => registry.add({ name: 'p', ...declaration, messages: [{ role: 'user', content: '{{a}}' }] }));
+      expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
+      expect((error.data as { problems: { path: string; message: string }[] }).problems[0]).toMatchObject({
+        path,
+        message: expect.stringMatching(/required argument cannot have a default/),
+      });
+      expect(registry.has('p')).toBe(false);
+    });
+  }
+});
+
 describe('PromptRegistry: references a schema cannot resolve', () => {
+  it('rejects at registration every reference a get could not resolve, and serves every one it accepts', async () => {
+    const refs = ['', '#', '#/', '.', './', '/', '%23', '#%2F', '#/$defs/x', '#/%24defs/x', 'x', 'root', 'root#/$defs/x',
+      'https://x.test/root', 'https://x.test/root#', 'https://schema.invalid/#/$defs/x', '#/$defs/x/', '#anchor'];
+    for (const id of [undefined, 'https://x.test/root']) {
+      for (const ref of refs) {
+        const inputSchema: JsonSchema = {
+          ...(id === undefined ? {} : { $id: id }),
+          type: 'object',
+          '': { type: 'integer' },
+          $defs: { x: { $anchor: 'anchor', type: 'integer' } },
+          properties: { a: { $ref: ref } },
+        };
+        const registry = new PromptRegistry();
+        try {
+          registry.add({ name: 'p', inputSchema, messages: [{ role: 'user', content: 'x' }] });
+        } catch (error) {
+          expect((error as PromptError).code, `${id} ${ref}`).toBe('INVALID_PROMPT_DEFINITION');
+          expect(JSON.stringify((error as PromptError).data), `${id} ${ref}`).toContain('/inputSchema/properties/a/$ref');
+          continue;
+        }
+        for (const a of ['5', '{}']) {
+          const outcome = await registry.getPrompt('p', { a }).catch((error: PromptError) => error);
+          expect(outcome instanceof PromptError ? outcome.rpcCode : 0, `${id} ${ref} ${a}`).not.toBe(-32603);
+        }
+      }
+    }
+  });
+
   it('rejects an external $ref at registration, since remote schemas are never loaded', () => {
     const error = thrownBy(() =>
       new PromptRegistry().add({

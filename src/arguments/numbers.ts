@@ -1,0 +1,172 @@
+/**
+ * Exact decimal arithmetic on JSON numbers: `multipleOf` decided on decimals, and number literals a double would
+ * change (README: Argument validation), in argument text and in JSON text.
+ *
+ * @module
+ * @internal
+ */
+import { setOwn, toJsonPointer } from '../json.js';
+
+/** `x` as `[m, e]` with x = m × 10^e, from its shortest decimal form (`String(x)`, exponent forms included). */
+function decimalOf(x: number): [bigint, number] {
+  let text = String(x);
+  let exponent = 0;
+  const e = text.indexOf('e');
+  if (e >= 0) {
+    exponent = Number(text.slice(e + 1));
+    text = text.slice(0, e);
+  }
+  const dot = text.indexOf('.');
+  if (dot >= 0) {
+    exponent -= text.length - dot - 1;
+    text = text.slice(0, dot) + text.slice(dot + 1);
+  }
+  return [BigInt(text), exponent];
+}
+
+/** Whether `value` is an integer multiple of `step` (> 0) in decimal: 0.3 of 0.1 yes, 1.0000000001 of 1 no. */
+export function isDecimalMultiple(value: number, step: number): boolean {
+  if (Number.isSafeInteger(value) && Number.isSafeInteger(step)) return value % step === 0;
+  if (!Number.isFinite(value) || !Number.isFinite(step) || step <= 0) return false;
+  const [mv, ev] = decimalOf(value);
+  const [ms, es] = decimalOf(step);
+  if (mv === 0n) return true;
+  return ev >= es ? (mv * 10n ** BigInt(ev - es)) % ms === 0n : mv % (ms * 10n ** BigInt(es - ev)) === 0n;
+}
+
+// ---------------------------------------------------------------------------------------------- exact literals
+
+/** A number literal that a double would change (see {@link literalProblem}), where it was found. */
+export class InexactNumber {
+  constructor(
+    /** JSON pointer to the number inside the value ('' for the value itself). */
+    readonly pointer: string,
+    readonly message: string,
+  ) {}
+}
+
+const OVERFLOW = 'is beyond the range of a double (about ±1.8e308)';
+const UNDERFLOW = 'is too small for a double: it would become 0';
+const CHANGED = 'would become a different integer (a double holds whole numbers exactly only up to ±9007199254740991)';
+
+const PLAIN_DIGITS = /^[+-]?\d+$/;
+
+/** Whether the decimal `literal` is exactly the integer `n` (a finite double that is an integer). */
+function isExactly(literal: string, n: number): boolean {
+  let text = literal;
+  const negative = text.charCodeAt(0) === 0x2d;
+  if (negative || text.charCodeAt(0) === 0x2b) text = text.slice(1);
+  let exponent = 0;
+  const e = text.search(/[eE]/);
+  if (e >= 0) {
+    exponent = Number(text.slice(e + 1));
+    text = text.slice(0, e);
+  }
+  const dot = text.indexOf('.');
+  if (dot >= 0) {
+    exponent -= text.length - dot - 1;
+    text = text.slice(0, dot) + text.slice(dot + 1);
+  }
+  let start = 0;
+  while (start < text.length && text.charCodeAt(start) === 0x30) start++;
+  let end = text.length;
+  while (end > start && text.charCodeAt(end - 1) === 0x30) end--;
+  if (start === end) return n === 0;
+  exponent += text.length - end;
+  const digits = text.slice(start, end);
+  // A fraction is not an integer; more digits than a double's range cannot be `n` (nor can a zero).
+  if (exponent < 0 || digits.length + exponent > 310 || n === 0 || negative !== n < 0) return false;
+  return BigInt(digits + '0'.repeat(exponent)) === BigInt(Math.abs(n));
+}
+
+/**
+ * Why the decimal `literal` (whose double is `n`) cannot be taken as `n`: out of range, or `n` is an integer the
+ * literal is not (`9007199254740993`, `1.0000000000000001`, `1e-400`); undefined when it can. Other fractions become
+ * the nearest double, as everywhere in JSON.
+ */
+export function literalProblem(literal: string, n: number): string | undefined {
+  if (!Number.isFinite(n)) return OVERFLOW;
+  if (!Number.isInteger(n) || (Number.isSafeInteger(n) && PLAIN_DIGITS.test(literal))) return undefined;
+  if (isExactly(literal, n)) return undefined;
+  return n === 0 ? UNDERFLOW : CHANGED;
+}
+
+/** JSON text with a number token of 16 digits or more, or with an exponent (else every number in it is exact). */
+const MAYBE_INEXACT = /[\d.][eE]|(?:\d\.?){16}/;
+const NUMBER_TOKEN = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+/** Where each value of a path is: an array's index, or an object's key (its JSON text, decoded when needed). */
+interface Level {
+  readonly array: boolean;
+  index: number;
+  key: string;
+  expectKey: boolean;
+}
+
+/**
+ * The number literals of valid JSON `text` that JSON.parse changes (see {@link literalProblem}), each with the path
+ * of segments to it (the first is the top-level key or index); only the first when `all` is false.
+ */
+export function inexactLiterals(text: string, all: boolean): { path: (string | number)[]; message: string }[] {
+  const found: { path: (string | number)[]; message: string }[] = [];
+  if (!MAYBE_INEXACT.test(text)) return found;
+  const levels: Level[] = [];
+  const length = text.length;
+  // Top-level entries seen, and the one a problem was last found in (one problem per entry is enough).
+  let entry = 0;
+  let reported = -1;
+  for (let i = 0; i < length; ) {
+    const c = text.charCodeAt(i);
+    const top = levels[levels.length - 1];
+    if (c === 0x22 /* " */) {
+      const end = stringEnd(text, i);
+      if (top !== undefined && !top.array && top.expectKey) top.key = text.slice(i, end);
+      i = end;
+    } else if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) {
+      NUMBER_TOKEN.lastIndex = i;
+      const token = NUMBER_TOKEN.exec(text)?.[0] ?? text[i]!;
+      i += token.length;
+      if (reported === entry) continue;
+      const message = literalProblem(token, Number(token));
+      if (message === undefined) continue;
+      found.push({ path: levels.map((l) => (l.array ? l.index : (JSON.parse(l.key) as string))), message });
+      if (!all) return found;
+      reported = entry;
+    } else {
+      if (c === 0x5b /* [ */ || c === 0x7b /* { */) levels.push({ array: c === 0x5b, index: 0, key: '', expectKey: true });
+      else if (c === 0x5d /* ] */ || c === 0x7d /* } */) levels.pop();
+      else if (c === 0x2c /* , */ && top !== undefined) {
+        if (levels.length === 1) entry++;
+        if (top.array) top.index++;
+        else top.expectKey = true;
+      } else if (c === 0x3a /* : */ && top !== undefined) top.expectKey = false;
+      i++;
+    }
+  }
+  return found;
+}
+
+/**
+ * Replaces each top-level value of `args` (parsed from the JSON `text`) that holds a number JSON.parse changed by an
+ * {@link InexactNumber}, which the validator refuses naming the argument and where (for typed JSON bodies).
+ */
+export function markInexactNumbers(text: string, args: Record<string, unknown>): void {
+  for (const { path, message } of inexactLiterals(text, true)) {
+    const key = path[0];
+    if (typeof key === 'string' && !(args[key] instanceof InexactNumber)) {
+      setOwn(args, key, new InexactNumber(toJsonPointer(path.slice(1)), message));
+    }
+  }
+}
+
+/** The index just after the JSON string starting at `start` (valid JSON: it is closed). */
+function stringEnd(text: string, start: number): number {
+  for (let from = start + 1; ; ) {
+    const quote = text.indexOf('"', from);
+    if (quote < 0) return text.length;
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return quote + 1;
+    from = quote + 1;
+  }
+}
