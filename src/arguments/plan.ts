@@ -7,8 +7,9 @@
  */
 import { ARGUMENT_SCHEMA_KEYWORDS } from '../definition/keywords.js';
 import { RESERVED_ARGUMENT_NAMES } from '../definition/names.js';
+import { rootSchemaProblems } from '../definition/root-schema.js';
 import type { DefinitionProblem, PromptArgumentDefinition } from '../definition/types.js';
-import { escapePointerSegment, hasOwn, isRecord, setOwn, unescapePointerSegment } from '../json.js';
+import { escapePointerSegment, isRecord, setOwn, unescapePointerSegment } from '../json.js';
 import type { JsonSchema } from '../types.js';
 import { TYPE_CHOICE, TYPE_OBJECT, TYPE_STRING, coercionOf, schemaCoercions, typeMask } from './coercion.js';
 import type { Choices, Coercion } from './coercion.js';
@@ -340,30 +341,6 @@ function fromArguments(
 
 const REQUIRED_WITH_DEFAULT = 'a required argument cannot have a default (it would never be missing): drop required or the default';
 
-const UNLISTED =
-  'arguments must be declared in the root properties/required of inputSchema: those declared only through a root ' +
-  'allOf/anyOf/oneOf/$ref are neither listed in prompts/list nor usable in templates (move them to the root)';
-
-/** Root `$ref`s, and root `allOf`/`anyOf`/`oneOf` branches that declare properties the root does not. */
-function rootCompositionProblems(schema: Record<string, unknown>, properties: Record<string, unknown>): DefinitionProblem[] {
-  const out: DefinitionProblem[] = [];
-  for (const k of ['$ref', '$dynamicRef']) {
-    if (schema[k] !== undefined) out.push({ path: `/inputSchema/${k}`, message: UNLISTED });
-  }
-  for (const k of ['allOf', 'anyOf', 'oneOf']) {
-    const list = schema[k];
-    if (!Array.isArray(list)) continue;
-    list.forEach((branch: unknown, i) => {
-      if (!isRecord(branch)) return;
-      const own = isRecord(branch['properties']) ? Object.keys(branch['properties']) : [];
-      const req = Array.isArray(branch['required']) ? branch['required'] : [];
-      const declared = [...own, ...req].some((n) => typeof n === 'string' && !hasOwn(properties, n));
-      if (declared || branch['$ref'] !== undefined) out.push({ path: `/inputSchema/${k}/${i}`, message: UNLISTED });
-    });
-  }
-  return out;
-}
-
 function fromInputSchema(inputSchema: unknown, options: ArgumentValidationOptions): ArgumentPlan {
   const extraLimit = defaultLimitOf(options);
   if (!isRecord(inputSchema)) {
@@ -385,7 +362,7 @@ function fromInputSchema(inputSchema: unknown, options: ArgumentValidationOption
   }
   const required = [...new Set(requiredList as string[])];
   const names = Object.keys(properties);
-  const problems: DefinitionProblem[] = [...rootCompositionProblems(inputSchema, properties)];
+  const problems: DefinitionProblem[] = rootSchemaProblems(inputSchema);
   const slots = new Map<string, ArgumentSlot>();
   const defaults: ArgumentSlot[] = [];
   const coercionOfProperty = schemaCoercions(inputSchema);
@@ -425,27 +402,11 @@ function fromInputSchema(inputSchema: unknown, options: ArgumentValidationOption
   }
   for (let i = 0; i < requiredList.length; i++) {
     const name = requiredList[i] as string;
-    if (!slots.has(name) && RESERVED.has(name)) problems.push(reservedProblem(name, `/inputSchema/required/${i}`));
     if (slots.get(name)?.hasDefault === true) {
       problems.push({ path: `/inputSchema/properties/${escapePointerSegment(name)}/default`, message: REQUIRED_WITH_DEFAULT });
     }
   }
   if (problems.length > 0) throw definitionError(problems);
-  for (const name of required) {
-    if (slots.has(name)) continue;
-    names.push(name);
-    slots.set(name, {
-      name,
-      types: 0,
-      choices: undefined,
-      parseText: false,
-      limit: extraLimit,
-      hasDefault: false,
-      defaultValue: undefined,
-      mustBeString: false,
-      allowed: undefined,
-    });
-  }
   const schema: JsonSchema = { ...inputSchema };
   const dialect = schema['$schema'];
   if (typeof dialect === 'string' && LEGACY_DIALECT.test(dialect)) delete schema['$schema'];

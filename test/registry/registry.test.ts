@@ -703,18 +703,30 @@ describe('PromptRegistry: references a schema cannot resolve', () => {
 });
 
 describe('PromptRegistry: listing and validation agree on argument edge cases', () => {
-  it('lists a name the inputSchema requires without describing it, as required', async () => {
-    const registry = new PromptRegistry();
-    registry.add({
-      name: 'p',
-      inputSchema: { type: 'object', properties: { s: { type: 'string' } }, required: ['s', 'ghost'] },
-      render: () => 'x',
-    });
-    expect(registry.get('p')?.arguments).toEqual([
-      { name: 's', required: true },
-      { name: 'ghost', required: true },
+  it('rejects a name the inputSchema requires without declaring it, instead of listing an argument no client can type', () => {
+    const error = thrownBy(() =>
+      new PromptRegistry().add({
+        name: 'p',
+        inputSchema: { type: 'object', properties: { s: { type: 'string' } }, required: ['s', 'ghost'] },
+        render: () => 'x',
+      }),
+    );
+    expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
+    expect((error.data as { problems: unknown[] }).problems).toEqual([
+      { path: '/inputSchema/required/1', message: expect.stringMatching(/^'ghost' is required but not declared: declare 'ghost' under properties/) },
     ]);
-    expect((await rejectionOf(registry.getPrompt('p', { s: 'x' }))).data).toMatchObject({ missing_arguments: ['ghost'] });
+  });
+
+  it("says why an argument declared through a root allOf is not declared, even when a template uses it", () => {
+    const error = thrownBy(() =>
+      new PromptRegistry().add({
+        name: 'p',
+        inputSchema: { type: 'object', allOf: [{ properties: { x: { type: 'string' } } }] },
+        messages: [{ role: 'user', content: '{{x}}' }],
+      }),
+    );
+    expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
+    expect(error.message).toContain("/inputSchema/allOf/0/properties/x: root-level allOf cannot declare listed arguments: declare 'x' under properties");
   });
 
   it('rejects an argument declared beside an inputSchema that forbids it', () => {
