@@ -703,6 +703,17 @@ describe('PromptRegistry: references a schema cannot resolve', () => {
 });
 
 describe('PromptRegistry: listing and validation agree on argument edge cases', () => {
+  it('never calls a getter on the arguments object given to getPrompt: the accessor is absent', async () => {
+    let calls = 0;
+    const registry = new PromptRegistry();
+    registry.add({ name: 'p', arguments: [{ name: 'code' }, { name: 'lang', required: true }], messages: [{ role: 'user', content: '[{{code}}] {{lang}}' }] });
+    const args = Object.defineProperty({ lang: 'go' }, 'code', { enumerable: true, get: () => (calls++, 'FROM_GETTER') });
+    expect((await registry.getPrompt('p', args)).messages[0]?.content).toEqual({ type: 'text', text: '[] go' });
+    const missing = Object.defineProperty({}, 'lang', { enumerable: true, get: () => (calls++, 'go') });
+    expect((await rejectionOf(registry.getPrompt('p', missing))).data).toMatchObject({ missing_arguments: ['lang'] });
+    expect(calls).toBe(0);
+  });
+
   it('rejects a name the inputSchema requires without declaring it, instead of listing an argument no client can type', () => {
     const error = thrownBy(() =>
       new PromptRegistry().add({
