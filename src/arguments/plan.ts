@@ -6,7 +6,7 @@
  * @module
  */
 import { ARGUMENT_SCHEMA_KEYWORDS } from '../definition/keywords.js';
-import { RESERVED_ARGUMENT_NAMES } from '../definition/names.js';
+import { DeclaredNames, argumentNameKey, argumentNameProblem, inputSchemaNameProblems } from '../definition/names.js';
 import { rootSchemaProblems } from '../definition/root-schema.js';
 import type { DefinitionProblem, PromptArgumentDefinition } from '../definition/types.js';
 import { escapePointerSegment, isRecord, setOwn, unescapePointerSegment } from '../json.js';
@@ -175,11 +175,6 @@ function parsesText(types: number): boolean {
   return types !== 0 && (types & TYPE_STRING) === 0;
 }
 
-const RESERVED = new Set(RESERVED_ARGUMENT_NAMES);
-
-function reservedProblem(name: string, path: string): DefinitionProblem {
-  return { path, message: `argument name '${name}' is reserved` };
-}
 
 /** Whether a string default is longer than the declared `maxLength` (ajv never sees valid maxLengths). */
 function defaultTooLong(property: Record<string, unknown>): boolean {
@@ -263,12 +258,15 @@ function hasDuplicate(values: readonly unknown[]): boolean {
 export function isPlainFastDeclaration(promptArguments: readonly PromptArgumentDefinition[] | undefined): boolean {
   if (promptArguments === undefined) return true;
   if (!Array.isArray(promptArguments)) return false;
+  const keys = new Set<string>();
   for (let i = 0; i < promptArguments.length; i++) {
     const entry: unknown = promptArguments[i];
     if (!isRecord(entry)) return false;
     const name = entry['name'];
-    if (typeof name !== 'string' || name === '' || RESERVED.has(name)) return false;
-    for (let j = 0; j < i; j++) if ((promptArguments[j] as { name?: unknown }).name === name) return false;
+    if (typeof name !== 'string' || argumentNameProblem(name) !== undefined) return false;
+    const key = argumentNameKey(name);
+    if (keys.has(key)) return false;
+    keys.add(key);
     if (!fastEligible(entry) || defaultTooLong(entry)) return false;
     const en = entry['enum'];
     if (Array.isArray(en) && hasDuplicate(en)) return false;
@@ -290,6 +288,7 @@ function fromArguments(
   const required: string[] = [];
   const slots = new Map<string, ArgumentSlot>();
   const defaults: ArgumentSlot[] = [];
+  const declared = new DeclaredNames();
   let fast = true;
   for (let i = 0; i < list.length; i++) {
     const entry: unknown = list[i];
@@ -298,10 +297,8 @@ function fromArguments(
     if (typeof name !== 'string' || name === '') {
       throw definitionError([{ path: `/arguments/${i}/name`, message: 'must be a non-empty string' }]);
     }
-    if (RESERVED.has(name)) throw definitionError([reservedProblem(name, `/arguments/${i}/name`)]);
-    if (slots.has(name)) {
-      throw definitionError([{ path: `/arguments/${i}/name`, message: `duplicate argument name '${name}'` }]);
-    }
+    const nameProblem = argumentNameProblem(name) ?? declared.add(name, `/arguments/${i}`)?.message;
+    if (nameProblem !== undefined) throw definitionError([{ path: `/arguments/${i}/name`, message: nameProblem }]);
     if (defaultTooLong(entry)) throw definitionError([defaultTooLongProblem(entry, `/arguments/${i}`)]);
     const eligible = fastEligible(entry);
     fast &&= eligible;
@@ -362,7 +359,7 @@ function fromInputSchema(inputSchema: unknown, options: ArgumentValidationOption
   }
   const required = [...new Set(requiredList as string[])];
   const names = Object.keys(properties);
-  const problems: DefinitionProblem[] = rootSchemaProblems(inputSchema);
+  const problems: DefinitionProblem[] = [...inputSchemaNameProblems(inputSchema, undefined), ...rootSchemaProblems(inputSchema)];
   const slots = new Map<string, ArgumentSlot>();
   const defaults: ArgumentSlot[] = [];
   const coercionOfProperty = schemaCoercions(inputSchema);
@@ -370,10 +367,7 @@ function fromInputSchema(inputSchema: unknown, options: ArgumentValidationOption
   for (const name of names) {
     const property = properties[name];
     const p = isRecord(property) ? property : {};
-    if (RESERVED.has(name) || defaultTooLong(p)) {
-      const path = `/inputSchema/properties/${escapePointerSegment(name)}`;
-      problems.push(RESERVED.has(name) ? reservedProblem(name, path) : defaultTooLongProblem(p, path));
-    }
+    if (defaultTooLong(p)) problems.push(defaultTooLongProblem(p, `/inputSchema/properties/${escapePointerSegment(name)}`));
     const def = p['default'];
     let coercion: Coercion = NO_COERCION;
     try {

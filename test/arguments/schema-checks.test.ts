@@ -41,6 +41,10 @@ const rows: { title: string; args?: PromptArgumentDefinition[]; schema?: JsonSch
   { title: "a nested inputSchema property named '__proto__'", schema: JSON.parse('{"type":"object","properties":{"o":{"type":"object","properties":{"__proto__":{"type":"integer"}}}}}') as JsonSchema, path: '/inputSchema/properties/o/properties/__proto__', message: /'__proto__' is reserved/ },
   { title: "an argument named '__proto__'", args: [{ name: '__proto__' }], path: '/arguments/0/name', message: /'__proto__' is reserved/ },
   { title: "an argument named 'prototype'", args: bad({}).map((a, i) => (i === 1 ? { ...a, name: 'prototype' } : a)), path: '/arguments/1/name', message: /'prototype' is reserved/ },
+  // the argument name rule holds for declarations given in code too
+  { title: 'an argument name with a Hangul filler', args: bad({}).map((a, i) => (i === 1 ? { ...a, name: 'x\u3164' } : a)), path: '/arguments/1/name', message: /must not contain invisible characters/ },
+  { title: 'argument names equal after NFC', args: [{ name: 'caf\u00e9' }, { name: 'cafe\u0301' }], path: '/arguments/1/name', message: /duplicate argument name 'cafe\u0301' \(first declared at \/arguments\/0, as 'caf\u00e9'/ },
+  { title: 'an inputSchema property name with a lone surrogate', schema: { type: 'object', properties: { 'a\ud800': { type: 'string' } } }, path: '/inputSchema/properties/a\ud800', message: /lone surrogate/ },
   // defaults that do not satisfy their own property schema
   { title: 'a default of the wrong type', args: bad({ type: 'integer', default: 'ten' }), path: '/arguments/1/default', message: /default value must be integer/ },
   { title: 'a default outside the enum', args: bad({ enum: ['a', 'b'], default: 'c' }), path: '/arguments/1/default', message: /default value must be one of: a, b/ },
