@@ -175,7 +175,6 @@ function parsesText(types: number): boolean {
   return types !== 0 && (types & TYPE_STRING) === 0;
 }
 
-
 /** Whether a string default is longer than the declared `maxLength` (ajv never sees valid maxLengths). */
 function defaultTooLong(property: Record<string, unknown>): boolean {
   const def = property['default'];

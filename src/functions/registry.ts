@@ -5,8 +5,8 @@
  */
 import { ArgumentValidatorCache, argumentFailureToPromptError, getArgumentSchema } from '../arguments/index.js';
 import type { ArgumentValidationOptions, CompiledArgumentValidator } from '../arguments/index.js';
-import { argumentNameProblem, createDefinitionError, promptNameProblem } from '../definition/index.js';
-import { DeclaredNames, inputSchemaNameProblems } from '../definition/names.js';
+import { createDefinitionError, promptNameProblem } from '../definition/index.js';
+import { DeclaredNames, argumentNameProblem, inputSchemaNameProblems } from '../definition/names.js';
 import type { DefinitionProblem, PromptArgumentDefinition } from '../definition/types.js';
 import { runWithDeadline } from '../deadline.js';
 import { PromptError, echoed, errorClassName, isPromptError } from '../errors.js';
