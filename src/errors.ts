@@ -298,13 +298,21 @@ const MAX_CLIENT_TEXT = 1_024;
 /** Nesting of error data walked for long strings (the library's error data is at most three deep). */
 const MAX_DATA_DEPTH = 8;
 
-/** @internal Client input as quoted in an error message: cut at 128 characters with an ellipsis. */
+/** @internal Client input as quoted in an error message: cut after 128 characters (code points) with an ellipsis. */
 export function echoed(text: string): string {
   return cut(text, MAX_ECHOED);
 }
 
+/** `text` cut after `max` code points with an ellipsis; a surrogate pair is never split (no lone surrogate made). */
 function cut(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
+  if (text.length <= max) return text;
+  let end = 0;
+  for (let points = 0; points < max && end < text.length; points++) {
+    const c = text.charCodeAt(end);
+    const pair = c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(end + 1) & 0xfc00) === 0xdc00;
+    end += pair ? 2 : 1;
+  }
+  return end >= text.length ? text : `${text.slice(0, end)}…`;
 }
 
 /** Error data with every long string cut; the same object when nothing needed cutting. */

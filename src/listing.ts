@@ -55,7 +55,7 @@ export function promptListing(
   return Object.freeze(listing);
 }
 
-/** The listed arguments: an inputSchema's properties (then names it requires), then `arguments`-only ones as optional. */
+/** The listed arguments: an inputSchema's properties, then `arguments`-only ones as optional. */
 function listArguments(def: PromptDefinition): PromptArgument[] {
   const declared = def.arguments ?? [];
   const schema = def.inputSchema;
@@ -64,9 +64,7 @@ function listArguments(def: PromptDefinition): PromptArgument[] {
   }
   const properties = schemaProperties(def);
   const required = Array.isArray(schema['required']) ? (schema['required'] as unknown[]) : [];
-  const names = Object.keys(properties);
-  for (const name of required) if (typeof name === 'string' && !names.includes(name)) names.push(name);
-  const out = names.map((name) => {
+  const out = Object.keys(properties).map((name) => {
     const a = declared.find((d) => d.name === name);
     const p = properties[name];
     const meta = isRecord(p) ? p : {};

@@ -6,7 +6,7 @@
  */
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import type { DefinitionProblem, InvalidDefinitionData } from '../definition/types.js';
-import { PromptError } from '../errors.js';
+import { PromptError, echoed } from '../errors.js';
 import { unescapePointerSegment } from '../json.js';
 import type {
   ArgumentValidationFailure,
@@ -59,7 +59,7 @@ export function tooLongFailure(
 ): ArgumentValidationFailure {
   return {
     code: -32602,
-    message: `Argument '${argument}' exceeds ${limit} characters`,
+    message: `Argument '${echoed(argument)}' exceeds ${limit} characters`,
     data: { error_type: 'argument_too_long', argument, limit, provided_count: provided, required_count: required },
   };
 }
@@ -130,9 +130,9 @@ export function describeAjvError(error: ErrorObject, atRoot = false): string {
     case 'dependencies':
       return atRoot ? 'is required' : `must have required property '${String(params['missingProperty'])}'`;
     case 'additionalProperties':
-      return atRoot ? 'is not a declared argument' : `must not have property '${String(params['additionalProperty'])}'`;
+      return atRoot ? 'is not a declared argument' : `must not have property '${echoed(String(params['additionalProperty']))}'`;
     case 'unevaluatedProperties':
-      return atRoot ? 'is not a declared argument' : `must not have property '${String(params['unevaluatedProperty'])}'`;
+      return atRoot ? 'is not a declared argument' : `must not have property '${echoed(String(params['unevaluatedProperty']))}'`;
     default:
       return error.message ?? `must pass "${error.keyword}" keyword validation`;
   }
@@ -165,7 +165,8 @@ export function toDetails(errors: readonly ErrorObject[], max = MAX_DETAILS): Sc
     const argument = unescapePointerSegment(slash < 0 ? path.slice(1) : path.slice(1, slash));
     const rest = slash < 0 ? '' : path.slice(slash);
     const message = describeAjvError(error);
-    details.push({ argument, keyword: error.keyword, message: rest === '' ? message : `${rest}: ${message}` });
+    // The location inside the value is client input (object keys): quoted cut, so the reason after it survives.
+    details.push({ argument, keyword: error.keyword, message: rest === '' ? message : `${echoed(rest)}: ${message}` });
   }
   return details;
 }

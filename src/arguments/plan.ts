@@ -6,9 +6,10 @@
  * @module
  */
 import { ARGUMENT_SCHEMA_KEYWORDS } from '../definition/keywords.js';
-import { RESERVED_ARGUMENT_NAMES } from '../definition/names.js';
+import { DeclaredNames, argumentNameKey, argumentNameProblem, inputSchemaNameProblems } from '../definition/names.js';
+import { rootSchemaProblems } from '../definition/root-schema.js';
 import type { DefinitionProblem, PromptArgumentDefinition } from '../definition/types.js';
-import { escapePointerSegment, hasOwn, isRecord, setOwn, unescapePointerSegment } from '../json.js';
+import { escapePointerSegment, isRecord, setOwn, unescapePointerSegment } from '../json.js';
 import type { JsonSchema } from '../types.js';
 import { TYPE_CHOICE, TYPE_OBJECT, TYPE_STRING, coercionOf, schemaCoercions, typeMask } from './coercion.js';
 import type { Choices, Coercion } from './coercion.js';
@@ -175,12 +176,6 @@ function parsesText(types: number): boolean {
   return types !== 0 && (types & TYPE_STRING) === 0;
 }
 
-const RESERVED = new Set(RESERVED_ARGUMENT_NAMES);
-
-function reservedProblem(name: string, path: string): DefinitionProblem {
-  return { path, message: `argument name '${name}' is reserved` };
-}
-
 /** Whether a string default is longer than the declared `maxLength` (ajv never sees valid maxLengths). */
 function defaultTooLong(property: Record<string, unknown>): boolean {
   const def = property['default'];
@@ -263,12 +258,15 @@ function hasDuplicate(values: readonly unknown[]): boolean {
 export function isPlainFastDeclaration(promptArguments: readonly PromptArgumentDefinition[] | undefined): boolean {
   if (promptArguments === undefined) return true;
   if (!Array.isArray(promptArguments)) return false;
+  const keys = new Set<string>();
   for (let i = 0; i < promptArguments.length; i++) {
     const entry: unknown = promptArguments[i];
     if (!isRecord(entry)) return false;
     const name = entry['name'];
-    if (typeof name !== 'string' || name === '' || RESERVED.has(name)) return false;
-    for (let j = 0; j < i; j++) if ((promptArguments[j] as { name?: unknown }).name === name) return false;
+    if (typeof name !== 'string' || argumentNameProblem(name) !== undefined) return false;
+    const key = argumentNameKey(name);
+    if (keys.has(key)) return false;
+    keys.add(key);
     if (!fastEligible(entry) || defaultTooLong(entry) || requiredWithDefault(entry)) return false;
     const en = entry['enum'];
     if (Array.isArray(en) && hasDuplicate(en)) return false;
@@ -295,6 +293,7 @@ function fromArguments(
   const required: string[] = [];
   const slots = new Map<string, ArgumentSlot>();
   const defaults: ArgumentSlot[] = [];
+  const declared = new DeclaredNames();
   let fast = true;
   for (let i = 0; i < list.length; i++) {
     const entry: unknown = list[i];
@@ -303,10 +302,8 @@ function fromArguments(
     if (typeof name !== 'string' || name === '') {
       throw definitionError([{ path: `/arguments/${i}/name`, message: 'must be a non-empty string' }]);
     }
-    if (RESERVED.has(name)) throw definitionError([reservedProblem(name, `/arguments/${i}/name`)]);
-    if (slots.has(name)) {
-      throw definitionError([{ path: `/arguments/${i}/name`, message: `duplicate argument name '${name}'` }]);
-    }
+    const nameProblem = argumentNameProblem(name) ?? declared.add(name, `/arguments/${i}`)?.message;
+    if (nameProblem !== undefined) throw definitionError([{ path: `/arguments/${i}/name`, message: nameProblem }]);
     if (defaultTooLong(entry)) throw definitionError([defaultTooLongProblem(entry, `/arguments/${i}`)]);
     const eligible = fastEligible(entry);
     fast &&= eligible;
@@ -344,30 +341,6 @@ function fromArguments(
 
 const REQUIRED_WITH_DEFAULT = 'a required argument cannot have a default (it would never be missing): drop required or the default';
 
-const UNLISTED =
-  'arguments must be declared in the root properties/required of inputSchema: those declared only through a root ' +
-  'allOf/anyOf/oneOf/$ref are neither listed in prompts/list nor usable in templates (move them to the root)';
-
-/** Root `$ref`s, and root `allOf`/`anyOf`/`oneOf` branches that declare properties the root does not. */
-function rootCompositionProblems(schema: Record<string, unknown>, properties: Record<string, unknown>): DefinitionProblem[] {
-  const out: DefinitionProblem[] = [];
-  for (const k of ['$ref', '$dynamicRef']) {
-    if (schema[k] !== undefined) out.push({ path: `/inputSchema/${k}`, message: UNLISTED });
-  }
-  for (const k of ['allOf', 'anyOf', 'oneOf']) {
-    const list = schema[k];
-    if (!Array.isArray(list)) continue;
-    list.forEach((branch: unknown, i) => {
-      if (!isRecord(branch)) return;
-      const own = isRecord(branch['properties']) ? Object.keys(branch['properties']) : [];
-      const req = Array.isArray(branch['required']) ? branch['required'] : [];
-      const declared = [...own, ...req].some((n) => typeof n === 'string' && !hasOwn(properties, n));
-      if (declared || branch['$ref'] !== undefined) out.push({ path: `/inputSchema/${k}/${i}`, message: UNLISTED });
-    });
-  }
-  return out;
-}
-
 function fromInputSchema(inputSchema: unknown, options: ArgumentValidationOptions): ArgumentPlan {
   const extraLimit = defaultLimitOf(options);
   if (!isRecord(inputSchema)) {
@@ -389,7 +362,7 @@ function fromInputSchema(inputSchema: unknown, options: ArgumentValidationOption
   }
   const required = [...new Set(requiredList as string[])];
   const names = Object.keys(properties);
-  const problems: DefinitionProblem[] = [...rootCompositionProblems(inputSchema, properties)];
+  const problems: DefinitionProblem[] = [...inputSchemaNameProblems(inputSchema, undefined), ...rootSchemaProblems(inputSchema)];
   const slots = new Map<string, ArgumentSlot>();
   const defaults: ArgumentSlot[] = [];
   const coercionOfProperty = schemaCoercions(inputSchema);
@@ -397,10 +370,7 @@ function fromInputSchema(inputSchema: unknown, options: ArgumentValidationOption
   for (const name of names) {
     const property = properties[name];
     const p = isRecord(property) ? property : {};
-    if (RESERVED.has(name) || defaultTooLong(p)) {
-      const path = `/inputSchema/properties/${escapePointerSegment(name)}`;
-      problems.push(RESERVED.has(name) ? reservedProblem(name, path) : defaultTooLongProblem(p, path));
-    }
+    if (defaultTooLong(p)) problems.push(defaultTooLongProblem(p, `/inputSchema/properties/${escapePointerSegment(name)}`));
     const def = p['default'];
     let coercion: Coercion = NO_COERCION;
     try {
@@ -429,27 +399,11 @@ function fromInputSchema(inputSchema: unknown, options: ArgumentValidationOption
   }
   for (let i = 0; i < requiredList.length; i++) {
     const name = requiredList[i] as string;
-    if (!slots.has(name) && RESERVED.has(name)) problems.push(reservedProblem(name, `/inputSchema/required/${i}`));
     if (slots.get(name)?.hasDefault === true) {
       problems.push({ path: `/inputSchema/properties/${escapePointerSegment(name)}/default`, message: REQUIRED_WITH_DEFAULT });
     }
   }
   if (problems.length > 0) throw definitionError(problems);
-  for (const name of required) {
-    if (slots.has(name)) continue;
-    names.push(name);
-    slots.set(name, {
-      name,
-      types: 0,
-      choices: undefined,
-      parseText: false,
-      limit: extraLimit,
-      hasDefault: false,
-      defaultValue: undefined,
-      mustBeString: false,
-      allowed: undefined,
-    });
-  }
   const schema: JsonSchema = { ...inputSchema };
   const dialect = schema['$schema'];
   if (typeof dialect === 'string' && LEGACY_DIALECT.test(dialect)) delete schema['$schema'];

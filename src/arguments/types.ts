@@ -95,7 +95,7 @@ export interface CompiledArgumentValidator {
   check(): void;
   /** Drops this user's reference to the shared schema (idempotent); a released validator still validates. */
   release(): void;
-  /** Declared argument names (declaration order; for an inputSchema: its properties, then other required names). */
+  /** Declared argument names (declaration order; for an inputSchema: its properties). */
   readonly argumentNames: readonly string[];
   /** Required argument names (declaration order; for an inputSchema: its `required` array). */
   readonly requiredArguments: readonly string[];

@@ -25,7 +25,7 @@ import type {
   SchemaValidationDetail,
 } from './types.js';
 
-const hasOwn = Object.prototype.hasOwnProperty;
+const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
 const EMPTY: Readonly<Record<string, unknown>> = Object.freeze(Object.create(null) as Record<string, unknown>);
 
 function notAllowed(argument: string, allowed: ReadonlySet<string>): SchemaValidationDetail {
@@ -209,8 +209,10 @@ export class ArgumentValidator implements CompiledArgumentValidator {
     let total = 0;
 
     for (const key in input) {
-      if (!hasOwn.call(input, key)) continue;
-      const raw = input[key];
+      // Own data properties only: an inherited key is no argument, and a getter (code, not data) is never called.
+      const own = getOwnPropertyDescriptor(input, key);
+      if (own === undefined || !('value' in own)) continue;
+      const raw: unknown = own.value;
       if (raw === null || raw === undefined) continue;
       count++;
       if (tooLong !== undefined) {

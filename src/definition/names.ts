@@ -5,13 +5,16 @@
  * characters. This accepts kebab-case (`review-code`), snake_case (`test_simple_prompt`) and mixed forms
  * (`review_code-v2`, `team.review-code`), and keeps names safe as file names, URL path segments and CLI arguments.
  *
- * Argument names: 1 to 128 characters (code points), no whitespace, control or invisible format characters (bidi
- * controls, zero-width characters), and not `__proto__`, `constructor` or `prototype`. Names that are equal after
- * Unicode NFC normalization are duplicates.
+ * Argument names: 1 to 128 characters (code points), no whitespace, control or invisible characters (format
+ * characters, default-ignorable code points, U+2800), well-formed UTF-16, and not `__proto__`, `constructor` or
+ * `prototype`. Names that are equal after Unicode NFC normalization are duplicates ({@link DeclaredNames}). One rule
+ * for every place an argument name is declared: prompt and function `arguments` and inputSchema `properties`.
  *
  * @module
  */
-import { describeType } from './raw-data.js';
+import { childPointer, isRecord } from '../json.js';
+import type { DefinitionProblem } from './types.js';
+import { describeType, own, quote } from './raw-data.js';
 
 /** The longest prompt or argument name accepted. */
 export const MAX_NAME_LENGTH = 128;
@@ -19,9 +22,15 @@ export const MAX_NAME_LENGTH = 128;
 /** The regular expression (source) a valid prompt name matches; shared with the published JSON Schema. */
 export const PROMPT_NAME_PATTERN = '^(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9._-]*$';
 
-/** The regular expression (source) a valid argument name matches; shared with the published JSON Schema. */
+/**
+ * The regular expression (source) a valid argument name matches; shared with the published JSON Schema. It lists the
+ * Basic Multilingual Plane's invisible characters (editors' regex engines may lack `\p{…}`); the code also rejects
+ * those above it (tags, variation selectors supplement) and lone surrogates.
+ */
 export const ARGUMENT_NAME_PATTERN =
-  '^[^\\s\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u061C\\u180E\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u2064\\u2066-\\u206F\\uFEFF]+$';
+  '^[^\\s\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u034F\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890\\u0891\\u08E2' +
+  '\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u206F\\u2800\\u3164\\uFE00-\\uFE0F' +
+  '\\uFEFF\\uFFA0\\uFFF0-\\uFFFB]+$';
 
 /** Argument names that could reach an object's prototype chain. */
 export const RESERVED_ARGUMENT_NAMES: readonly string[] = Object.freeze(['__proto__', 'constructor', 'prototype']);
@@ -29,8 +38,14 @@ export const RESERVED_ARGUMENT_NAMES: readonly string[] = Object.freeze(['__prot
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001F\u007F-\u009F]/u;
 const WHITESPACE = /\s/u;
-/** Invisible format characters: bidi controls, zero-width (non-)joiners and spaces, soft hyphen, BOM, tags. */
-const INVISIBLE = /\p{Cf}/u;
+/**
+ * Invisible characters: format characters (bidi controls, zero-width spaces and joiners, soft hyphen, BOM, tags),
+ * default-ignorable code points (Hangul fillers, variation selectors, combining grapheme joiner) and the blank
+ * Braille pattern.
+ */
+const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]/u;
+/** A lone surrogate (with the `u` flag, a pair is one code point and does not match). */
+const LONE_SURROGATE = /\p{Cs}/u;
 const PROMPT_NAME = new RegExp(PROMPT_NAME_PATTERN, 'u');
 const ARGUMENT_NAME = new RegExp(ARGUMENT_NAME_PATTERN, 'u');
 const PROMPT_NAME_CHAR = /[A-Za-z0-9._-]/u;
@@ -43,7 +58,8 @@ function commonProblem(label: string, name: unknown): string | undefined {
   if (length > MAX_NAME_LENGTH) return `${label} must be at most ${MAX_NAME_LENGTH} characters (got ${length})`;
   if (CONTROL.test(name)) return `${label} must not contain control characters`;
   if (WHITESPACE.test(name)) return `${label} must not contain whitespace`;
-  if (INVISIBLE.test(name)) return `${label} must not contain invisible characters (bidi controls, zero-width characters)`;
+  if (INVISIBLE.test(name)) return `${label} must not contain invisible characters (bidi controls, zero-width characters, fillers)`;
+  if (LONE_SURROGATE.test(name)) return `${label} must be well-formed Unicode text (it contains a lone surrogate)`;
   return undefined;
 }
 
@@ -91,6 +107,7 @@ export function argumentNameProblem(name: unknown): string | undefined {
     name.length <= MAX_NAME_LENGTH &&
     ARGUMENT_NAME.test(name) &&
     !INVISIBLE.test(name) &&
+    !LONE_SURROGATE.test(name) &&
     !RESERVED_ARGUMENT_NAMES.includes(name)
   ) {
     return undefined;
@@ -104,4 +121,53 @@ export function argumentNameProblem(name: unknown): string | undefined {
 /** The key under which two argument names count as the same (Unicode NFC: `café` composed or decomposed). */
 export function argumentNameKey(name: string): string {
   return name.normalize('NFC');
+}
+
+/**
+ * The argument names one list declares so far: {@link DeclaredNames.add} returns the problem of a name equal after
+ * NFC to one added before (a duplicate, or a twin spelled differently), else records it.
+ */
+export class DeclaredNames {
+  readonly #seen = new Map<string, { readonly name: string; readonly at: string }>();
+
+  add(name: string, at: string, problemAt: string = at): DefinitionProblem | undefined {
+    const key = argumentNameKey(name);
+    const first = this.#seen.get(key);
+    if (first === undefined) {
+      this.#seen.set(key, { name, at });
+      return undefined;
+    }
+    const twin = first.name === name ? '' : `, as ${quote(first.name)}: equal after Unicode NFC normalization`;
+    return { path: problemAt, message: `duplicate argument name ${quote(name)} (first declared at ${first.at}${twin})` };
+  }
+}
+
+/**
+ * Problems of the names an inputSchema declares (its `properties` keys): each under {@link argumentNameProblem}, no
+ * two equal after NFC, and none a different spelling of a name in `args` (the same name in both is one argument).
+ */
+export function inputSchemaNameProblems(schema: Record<string, unknown>, args: readonly unknown[] | undefined): DefinitionProblem[] {
+  const properties = own(schema, 'properties');
+  if (!isRecord(properties)) return [];
+  const problems: DefinitionProblem[] = [];
+  const spelled = new Map<string, string>();
+  for (const entry of args ?? []) {
+    const name = isRecord(entry) ? own(entry, 'name') : undefined;
+    if (typeof name === 'string') spelled.set(argumentNameKey(name), name);
+  }
+  const names = new DeclaredNames();
+  const base = childPointer('/inputSchema', 'properties');
+  for (const name of Object.keys(properties)) {
+    const at = childPointer(base, name);
+    const problem = argumentNameProblem(name);
+    if (problem !== undefined) problems.push({ path: at, message: problem });
+    const twin = names.add(name, at);
+    if (twin !== undefined) problems.push(twin);
+    const other = spelled.get(argumentNameKey(name));
+    if (other !== undefined && other !== name) {
+      const message = `duplicate argument name ${quote(name)} (declared in arguments as ${quote(other)}: equal after Unicode NFC normalization; spell both the same)`;
+      problems.push({ path: at, message });
+    }
+  }
+  return problems;
 }

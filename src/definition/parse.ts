@@ -6,7 +6,8 @@
 import { ARGUMENT_SCHEMA_KEYWORDS, matchesJsonType } from './keywords.js';
 import type { Icon, Role } from '../types.js';
 import { CopyError, describeType, frozenCopy, has, own, quote, unknownKeyMessage } from './raw-data.js';
-import { argumentNameKey, argumentNameProblem, promptNameProblem } from './names.js';
+import { DeclaredNames, argumentNameProblem, inputSchemaNameProblems, promptNameProblem } from './names.js';
+import { rootSchemaProblems } from './root-schema.js';
 import { childPointer, isRecord } from '../json.js';
 import { createDefinitionError, type LocatePointer } from './problems.js';
 import type { ParsedLists } from './reuse.js';
@@ -334,23 +335,15 @@ function readArguments(
     return undefined;
   }
   const before = r.problems.length;
-  const seen = new Map<string, { i: number; name: string }>();
   const out = new Array<PromptArgumentDefinition>(value.length);
+  const names = new DeclaredNames();
   for (let i = 0; i < value.length; i++) {
     const item: unknown = value[i];
     const at = childPointer(path, i);
     const arg = readArgument(r, item, at);
     const name = isRecord(item) ? own(item, 'name') : undefined;
-    if (typeof name === 'string') {
-      const key = argumentNameKey(name);
-      const first = seen.get(key);
-      if (first === undefined) {
-        seen.set(key, { i, name });
-      } else {
-        const twin = first.name === name ? '' : `, as ${quote(first.name)}: equal after Unicode NFC normalization`;
-        r.problem(childPointer(at, 'name'), `duplicate argument name ${quote(name)} (first declared at ${childPointer(path, first.i)}${twin})`);
-      }
-    }
+    const twin = typeof name === 'string' ? names.add(name, at, childPointer(at, 'name')) : undefined;
+    if (twin !== undefined) r.problems.push(twin);
     if (arg !== undefined) out[i] = arg;
   }
   if (r.problems.length !== before) return undefined;
@@ -510,7 +503,11 @@ export function checkPromptDefinition(input: unknown, systemRole: SystemRolePoli
     if (args !== undefined) out['arguments'] = args;
   }
   r.object(input, 'inputSchema', '', out);
-  if (out['inputSchema'] !== undefined) checkInputSchemaNames(r, out['inputSchema'] as Record<string, unknown>);
+  const inputSchema = out['inputSchema'] as Record<string, unknown> | undefined;
+  if (inputSchema !== undefined) {
+    const args = own(input, 'arguments');
+    r.problems.push(...inputSchemaNameProblems(inputSchema, Array.isArray(args) ? args : undefined), ...rootSchemaProblems(inputSchema));
+  }
 
   const hasMessages = has(input, 'messages');
   const hasRender = has(input, 'render');
@@ -560,30 +557,6 @@ export function parseWithLists(input: unknown, options: ParsePromptDefinitionOpt
     ...(check.name === undefined ? {} : { name: check.name }),
     ...(options.locate === undefined ? {} : { locate: options.locate }),
   });
-}
-
-/** Argument names in an inputSchema follow the rules of declared arguments (ajv silently drops `__proto__`). */
-function checkInputSchemaNames(r: Reader, schema: Record<string, unknown>): void {
-  const properties = own(schema, 'properties');
-  if (isRecord(properties)) {
-    const seen = new Map<string, string>();
-    for (const key of Object.keys(properties)) {
-      const at = childPointer(childPointer('/inputSchema', 'properties'), key);
-      const problem = argumentNameProblem(key);
-      if (problem !== undefined) r.problem(at, problem);
-      const twin = seen.get(argumentNameKey(key));
-      if (twin !== undefined) r.problem(at, `duplicate argument name ${quote(key)} (equal to ${quote(twin)} after Unicode NFC normalization)`);
-      else seen.set(argumentNameKey(key), key);
-    }
-  }
-  const required = own(schema, 'required');
-  if (Array.isArray(required)) {
-    required.forEach((name: unknown, i) => {
-      if (typeof name === 'string' && argumentNameProblem(name) !== undefined) {
-        r.problem(childPointer(childPointer('/inputSchema', 'required'), i), argumentNameProblem(name)!);
-      }
-    });
-  }
 }
 
 const STRING_KEYWORDS = ['pattern', 'format', 'minLength', 'maxLength'] as const;

@@ -158,7 +158,7 @@ export const promptDefinitionSchema: JsonSchema = deepFreeze({
     },
     argumentName: {
       type: 'string',
-      description: 'No whitespace or control characters; at most 128 characters.',
+      description: 'No whitespace, control or invisible characters (bidi controls, zero-width characters, fillers); at most 128 characters.',
       minLength: 1,
       maxLength: MAX_NAME_LENGTH,
       pattern: ARGUMENT_NAME_PATTERN,

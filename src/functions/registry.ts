@@ -5,7 +5,8 @@
  */
 import { ArgumentValidatorCache, argumentFailureToPromptError, getArgumentSchema } from '../arguments/index.js';
 import type { ArgumentValidationOptions, CompiledArgumentValidator } from '../arguments/index.js';
-import { argumentNameProblem, createDefinitionError, promptNameProblem } from '../definition/index.js';
+import { createDefinitionError, promptNameProblem } from '../definition/index.js';
+import { DeclaredNames, argumentNameProblem, inputSchemaNameProblems } from '../definition/names.js';
 import type { DefinitionProblem, PromptArgumentDefinition } from '../definition/types.js';
 import { runWithDeadline } from '../deadline.js';
 import { PromptError, echoed, errorClassName, isPromptError } from '../errors.js';
@@ -256,15 +257,21 @@ function definitionProblems(def: unknown): DefinitionProblem[] {
   if (args !== undefined) {
     if (!Array.isArray(args)) problems.push({ path: '/arguments', message: 'arguments must be an array' });
     else {
+      const names = new DeclaredNames();
       args.forEach((arg: unknown, i) => {
-        const problem = isRecord(arg) ? argumentNameProblem(arg['name']) : 'an argument must be an object';
+        const name = isRecord(arg) ? arg['name'] : undefined;
+        const problem = isRecord(arg) ? argumentNameProblem(name) : 'an argument must be an object';
         if (problem !== undefined) problems.push({ path: `/arguments/${i}/name`, message: problem });
+        const twin = typeof name === 'string' ? names.add(name, `/arguments/${i}`, `/arguments/${i}/name`) : undefined;
+        if (twin !== undefined) problems.push(twin);
       });
     }
   }
   const input = def['inputSchema'];
   if (input !== undefined && (!isRecord(input) || input['type'] !== 'object')) {
     problems.push({ path: '/inputSchema', message: "inputSchema must be a JSON Schema object with type: 'object'" });
+  } else if (input !== undefined) {
+    problems.push(...inputSchemaNameProblems(input, Array.isArray(args) ? args : undefined));
   }
   const output = def['outputSchema'];
   if (output !== undefined && !isRecord(output) && typeof output !== 'boolean') {

@@ -83,3 +83,26 @@ describe('schema failures stay small', () => {
     expect(data.total_errors).toBe(50);
   });
 });
+
+describe('messages quote at most 128 characters of a client-supplied name, so the reason always survives', () => {
+  const long = 'N'.repeat(1_000_000);
+  const quoted = `${'N'.repeat(128)}…`;
+
+  it("cuts an undeclared argument's name in the too-long message, keeping 'exceeds N characters'", () => {
+    const result = validatePromptArguments({ [long]: 'v'.repeat(10_001) }, [{ name: 'a' }]);
+    if (result.ok) throw new Error('expected a failure');
+    expect(argumentFailureToPromptError(result.error).toJsonRpcError().message).toBe(`Argument '${quoted}' exceeds 10000 characters`);
+  });
+
+  it('cuts a nested key of a value in a detail message, keeping the check that failed', () => {
+    const schema = {
+      type: 'object',
+      properties: { closed: { type: 'object', additionalProperties: false }, texts: { type: 'object', additionalProperties: { type: 'string' } } },
+    } as const;
+    const key = 'k'.repeat(5_000);
+    const result = validatePromptArguments({ closed: { [key]: 1 }, texts: { [key]: 1 } }, undefined, schema);
+    if (result.ok) throw new Error('expected a failure');
+    const messages = (result.error.data as SchemaValidationData).details.map((d) => d.message);
+    expect(messages).toEqual([`must not have property '${'k'.repeat(128)}…'`, `/${'k'.repeat(127)}…: must be string`]);
+  });
+});

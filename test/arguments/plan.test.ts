@@ -78,13 +78,13 @@ describe('CompiledArgumentValidator properties', () => {
     });
   });
 
-  it('takes names and required names from an inputSchema (its properties, then other required names)', () => {
+  it('takes names and required names from an inputSchema (its properties, in order)', () => {
     const validator = new ArgumentValidatorCache().compile(declared, {
       type: 'object',
       properties: { b: { type: 'string' }, a: { type: 'string' } },
-      required: ['a', 'c'],
+      required: ['a'],
     });
-    expect(validator.argumentNames).toEqual(['b', 'a', 'c']);
-    expect(validator.requiredArguments).toEqual(['a', 'c']);
+    expect(validator.argumentNames).toEqual(['b', 'a']);
+    expect(validator.requiredArguments).toEqual(['a']);
   });
 });

@@ -52,6 +52,19 @@ describe('prototype pollution', () => {
     expect(result.ok).toBe(false);
   });
 
+  for (const [label, args] of paths) {
+    it(`never calls a getter on the arguments object: an accessor property counts as absent (${label})`, () => {
+      let calls = 0;
+      const provided = { focus: 'data' };
+      Object.defineProperty(provided, 'topic', { enumerable: true, get: () => (calls++, 'from a getter') });
+      Object.defineProperty(provided, 'extra', { enumerable: true, get: () => (calls++, 'x'), set: () => calls++ });
+      expect(okArguments(validatePromptArguments(provided, [...args, { name: 'focus' }]))).toEqual({ focus: 'data' });
+      const required = validatePromptArguments(provided, [{ ...args[0]!, required: true }]);
+      expect(required.ok ? undefined : required.error.data).toMatchObject({ missing_arguments: ['topic'], provided_count: 1 });
+      expect(calls).toBe(0);
+    });
+  }
+
   for (const [label, extra] of paths) {
     it(`does not see Object.prototype members as given values for arguments named like them (${label})`, () => {
       const result = validatePromptArguments({}, [

@@ -77,6 +77,20 @@ describe('argumentNameProblem', () => {
     }
   });
 
+  it('rejects default-ignorable characters (fillers, variation selectors, grapheme joiner) and the blank Braille pattern', () => {
+    for (const ch of ['\u034f', '\u115f', '\u3164', '\uffa0', '\ufe0f', '\u{E0100}', '\u2800', '\u17b4']) {
+      expect(argumentNameProblem(`a${ch}b`), JSON.stringify(ch)).toMatch(/must not contain invisible characters/);
+      expect(argumentNameProblem(`${ch}a`), JSON.stringify(ch)).toMatch(/must not contain invisible characters/);
+    }
+  });
+
+  it('rejects lone surrogates, which no client can send back as well-formed text', () => {
+    for (const name of ['a\ud800b', '\udc00', 'x\ud83d']) {
+      expect(argumentNameProblem(name), JSON.stringify(name)).toBe('argument name must be well-formed Unicode text (it contains a lone surrogate)');
+    }
+    expect(argumentNameProblem('a\u{1F600}')).toBeUndefined();
+  });
+
   it("rejects '__proto__', 'constructor' and 'prototype'", () => {
     for (const name of ['__proto__', 'constructor', 'prototype']) {
       expect(argumentNameProblem(name)).toBe(`argument name '${name}' is reserved`);
@@ -88,5 +102,16 @@ describe('argumentNameProblem', () => {
     for (const name of ['code', 'a b', 'a\tb', 'a\u007fb', 'código', 'a\u2028b', '', 'a\u200bb', 'a\u202eb', '\ufeffa']) {
       expect(argumentNameProblem(name) === undefined, JSON.stringify(name)).toBe(pattern.test(name));
     }
+  });
+
+  it('agrees with ARGUMENT_NAME_PATTERN on every character of the Basic Multilingual Plane but surrogates', () => {
+    const pattern = new RegExp(ARGUMENT_NAME_PATTERN, 'u');
+    const disagree: string[] = [];
+    for (let c = 0; c <= 0xffff; c++) {
+      if (c >= 0xd800 && c <= 0xdfff) continue;
+      const name = `a${String.fromCharCode(c)}`;
+      if ((argumentNameProblem(name) === undefined) !== pattern.test(name)) disagree.push(c.toString(16));
+    }
+    expect(disagree).toEqual([]);
   });
 });

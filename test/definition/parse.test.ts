@@ -124,8 +124,17 @@ describe('parsePromptDefinition', () => {
     ]);
     const schema = parseError({ ...review, arguments: undefined, inputSchema: { type: 'object', properties: { 'caf\u00e9': {}, 'cafe\u0301': {} } } });
     expect(problemsOf(schema)).toEqual([
-      { path: '/inputSchema/properties/cafe\u0301', message: "duplicate argument name 'cafe\u0301' (equal to 'caf\u00e9' after Unicode NFC normalization)" },
+      { path: '/inputSchema/properties/cafe\u0301', message: "duplicate argument name 'cafe\u0301' (first declared at /inputSchema/properties/caf\u00e9, as 'caf\u00e9': equal after Unicode NFC normalization)" },
     ]);
+  });
+
+  it('reports an argument and an inputSchema property that differ only in Unicode normalization', () => {
+    const error = parseError({ ...review, arguments: [{ name: 'caf\u00e9' }], inputSchema: { type: 'object', properties: { 'cafe\u0301': { type: 'string' } } } });
+    expect(problemsOf(error)).toEqual([
+      { path: '/inputSchema/properties/cafe\u0301', message: "duplicate argument name 'cafe\u0301' (declared in arguments as 'caf\u00e9': equal after Unicode NFC normalization; spell both the same)" },
+    ]);
+    const same = { ...review, arguments: [{ name: 'caf\u00e9', description: 'd' }], inputSchema: { type: 'object', properties: { 'caf\u00e9': { type: 'string' } } } };
+    expect(() => parsePromptDefinition(same)).not.toThrow();
   });
 
   it('heads the message with the prompt name when no source is given', () => {
@@ -281,7 +290,7 @@ describe('parsePromptDefinition with programmatic definitions', () => {
     );
     expect(problemsOf(parseError(input))).toEqual([
       { path: '/inputSchema/properties/__proto__', message: "argument name '__proto__' is reserved" },
-      { path: '/inputSchema/required/0', message: "argument name 'constructor' is reserved" },
+      { path: '/inputSchema/required/0', message: expect.stringMatching(/^'constructor' is required but not declared: declare 'constructor' under properties/) },
     ]);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_TABLE, PromptError, errorClassName, isPromptError, toPromptError } from '../../src/errors.js';
+import { ERROR_TABLE, PromptError, echoed, errorClassName, isPromptError, toPromptError } from '../../src/errors.js';
 import type { PromptErrorCode } from '../../src/errors.js';
 
 // The table of ../shared/ARCHITECTURE.md, row by row.
@@ -123,6 +123,15 @@ describe('PromptError: what a client sees is bounded', () => {
     expect(wire.message).toBe(`bad ${'n'.repeat(1_020)}…`);
     expect(wire.data).toEqual({ details: [{ argument: `${'n'.repeat(1_024)}…`, message: 'ok' }], count: 1 });
     expect(data.details[0]!.argument).toBe(long); // the caller's object is copied, never changed
+  });
+
+  it('never splits a surrogate pair where it cuts, and counts characters as code points', () => {
+    const name = `${'a'.repeat(127)}\u{1F600}tail`;
+    expect(echoed(name)).toBe(`${'a'.repeat(127)}\u{1F600}…`);
+    expect(echoed('\u{1F600}'.repeat(128))).toBe('\u{1F600}'.repeat(128));
+    const wire = new PromptError('PROMPT_ARGUMENT_INVALID', `${'m'.repeat(1_023)}\u{1F600}${'m'.repeat(10)}`).toJsonRpcError();
+    expect(wire.message).toBe(`${'m'.repeat(1_023)}\u{1F600}…`);
+    for (const text of [echoed(name), wire.message]) expect(/\p{Cs}/u.test(text), 'a lone surrogate').toBe(false);
   });
 
   it('keeps short data as the same object and internal detail whole for the logs', () => {

@@ -286,6 +286,28 @@ describe('FunctionRegistry', () => {
     expect(functions.size).toBe(0);
   });
 
+  it('applies the argument name rule to function arguments and inputSchema properties: invisible characters, NUL, NFC twins', () => {
+    const problemsOf = (def: Parameters<FunctionRegistry['add']>[0]): unknown[] => {
+      try {
+        new FunctionRegistry().add(def);
+      } catch (error) {
+        return ((error as PromptError).data as { problems: unknown[] }).problems;
+      }
+      throw new Error('expected a definition error');
+    };
+    const properties = { 'a\u202eb': { type: 'string' }, 'c\u200bd': {}, 'n\u0000': {}, 'caf\u00e9': {}, 'cafe\u0301': {} };
+    expect(problemsOf({ name: 'F', inputSchema: { type: 'object', properties }, run: () => 1 })).toEqual([
+      { path: '/inputSchema/properties/a\u202eb', message: expect.stringMatching(/must not contain invisible characters/) },
+      { path: '/inputSchema/properties/c\u200bd', message: expect.stringMatching(/must not contain invisible characters/) },
+      { path: '/inputSchema/properties/n\u0000', message: 'argument name must not contain control characters' },
+      { path: '/inputSchema/properties/cafe\u0301', message: expect.stringMatching(/^duplicate argument name 'cafe\u0301' \(first declared at \/inputSchema\/properties\/caf\u00e9, as 'caf\u00e9'/) },
+    ]);
+    expect(problemsOf({ name: 'G', arguments: [{ name: 'caf\u00e9' }, { name: 'cafe\u0301' }, { name: 'x\u3164' }], run: () => 1 })).toEqual([
+      { path: '/arguments/1/name', message: expect.stringMatching(/^duplicate argument name 'cafe\u0301' \(first declared at \/arguments\/0, as 'caf\u00e9'/) },
+      { path: '/arguments/2/name', message: expect.stringMatching(/must not contain invisible characters/) },
+    ]);
+  });
+
   it('lists name, description, input schema and the body schema', () => {
     const functions = new FunctionRegistry().add([
       add,

@@ -770,18 +770,41 @@ describe('PromptRegistry: references a schema cannot resolve', () => {
 });
 
 describe('PromptRegistry: listing and validation agree on argument edge cases', () => {
-  it('lists a name the inputSchema requires without describing it, as required', async () => {
+  it('never calls a getter on the arguments object given to getPrompt: the accessor is absent', async () => {
+    let calls = 0;
     const registry = new PromptRegistry();
-    registry.add({
-      name: 'p',
-      inputSchema: { type: 'object', properties: { s: { type: 'string' } }, required: ['s', 'ghost'] },
-      render: () => 'x',
-    });
-    expect(registry.get('p')?.arguments).toEqual([
-      { name: 's', required: true },
-      { name: 'ghost', required: true },
+    registry.add({ name: 'p', arguments: [{ name: 'code' }, { name: 'lang', required: true }], messages: [{ role: 'user', content: '[{{code}}] {{lang}}' }] });
+    const args = Object.defineProperty({ lang: 'go' }, 'code', { enumerable: true, get: () => (calls++, 'FROM_GETTER') });
+    expect((await registry.getPrompt('p', args)).messages[0]?.content).toEqual({ type: 'text', text: '[] go' });
+    const missing = Object.defineProperty({}, 'lang', { enumerable: true, get: () => (calls++, 'go') });
+    expect((await rejectionOf(registry.getPrompt('p', missing))).data).toMatchObject({ missing_arguments: ['lang'] });
+    expect(calls).toBe(0);
+  });
+
+  it('rejects a name the inputSchema requires without declaring it, instead of listing an argument no client can type', () => {
+    const error = thrownBy(() =>
+      new PromptRegistry().add({
+        name: 'p',
+        inputSchema: { type: 'object', properties: { s: { type: 'string' } }, required: ['s', 'ghost'] },
+        render: () => 'x',
+      }),
+    );
+    expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
+    expect((error.data as { problems: unknown[] }).problems).toEqual([
+      { path: '/inputSchema/required/1', message: expect.stringMatching(/^'ghost' is required but not declared: declare 'ghost' under properties/) },
     ]);
-    expect((await rejectionOf(registry.getPrompt('p', { s: 'x' }))).data).toMatchObject({ missing_arguments: ['ghost'] });
+  });
+
+  it("says why an argument declared through a root allOf is not declared, even when a template uses it", () => {
+    const error = thrownBy(() =>
+      new PromptRegistry().add({
+        name: 'p',
+        inputSchema: { type: 'object', allOf: [{ properties: { x: { type: 'string' } } }] },
+        messages: [{ role: 'user', content: '{{x}}' }],
+      }),
+    );
+    expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
+    expect(error.message).toContain("/inputSchema/allOf/0/properties/x: root-level allOf cannot declare listed arguments: declare 'x' under properties");
   });
 
   it('rejects an argument declared beside an inputSchema that forbids it', () => {
