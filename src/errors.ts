@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { wellFormed } from './encoding.js';
 import type { JsonRpcErrorObject } from './types.js';
 
 /** Standard JSON-RPC 2.0 error codes. */
@@ -303,16 +304,16 @@ export function echoed(text: string): string {
   return cut(text, MAX_ECHOED);
 }
 
-/** `text` cut after `max` code points with an ellipsis; a surrogate pair is never split (no lone surrogate made). */
+/** `text` cut after `max` code points with an ellipsis, well-formed: a pair is never split, a lone surrogate is U+FFFD. */
 function cut(text: string, max: number): string {
-  if (text.length <= max) return text;
+  if (text.length <= max) return wellFormed(text);
   let end = 0;
   for (let points = 0; points < max && end < text.length; points++) {
     const c = text.charCodeAt(end);
     const pair = c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(end + 1) & 0xfc00) === 0xdc00;
     end += pair ? 2 : 1;
   }
-  return end >= text.length ? text : `${text.slice(0, end)}…`;
+  return wellFormed(end >= text.length ? text : `${text.slice(0, end)}…`);
 }
 
 /** Error data with every long string cut; the same object when nothing needed cutting. */

@@ -1,5 +1,6 @@
 /** `retrieve_mcp_prompt`: a tool an LLM agent calls to fetch a prompt from one of its MCP integrations. */
 import { runWithDeadline } from '../deadline.js';
+import { inexactLiterals } from '../arguments/numbers.js';
 import { echoed } from '../errors.js';
 import { isRecord } from '../json.js';
 import { toSafeLogger } from '../logger.js';
@@ -160,7 +161,7 @@ export function createPromptRetrievalTool(options: PromptRetrievalToolOptions): 
       return text;
     };
     try {
-      const call = checkCall(params, states, ids);
+      const call = checkCall(params, states, ids, typeof raw === 'string' ? inexactArguments(raw) : undefined);
       const args = call.args;
       span = startRetrievalSpan(options.tracer, call.promptName, call.state.id); // only around the MCP call
       const result = await runWithDeadline(
@@ -195,11 +196,21 @@ function parseParams(raw: unknown): unknown {
   }
 }
 
+/** The arguments whose numbers JSON.parse changed in the parameters' JSON text, with why. */
+function inexactArguments(text: string): ReadonlyMap<string, string> {
+  const out = new Map<string, string>();
+  for (const { path, message } of inexactLiterals(text, true)) {
+    if (path[0] === 'arguments' && typeof path[1] === 'string') out.set(path[1], message);
+  }
+  return out;
+}
+
 /** Checks a call's parameters against what is configured and, where listed, what the integration offers. */
 function checkCall(
   params: unknown,
   states: ReadonlyMap<string, IntegrationState>,
   ids: readonly string[],
+  inexact: ReadonlyMap<string, string> | undefined,
 ): { state: IntegrationState; promptName: string; args: Record<string, string> } {
   if (!isRecord(params)) {
     const what = typeof params === 'string' ? 'a JSON object' : 'an object';
@@ -213,7 +224,7 @@ function checkCall(
   }
   const promptName = params['promptName'];
   if (typeof promptName !== 'string' || promptName === '') throw new RetrievalError('promptName is required', 'INVALID_PARAMS');
-  const args = stringArguments(params['arguments']);
+  const args = stringArguments(params['arguments'], inexact);
   const listed = state.prompts?.get(promptName);
   if (state.prompts instanceof Map && listed === undefined) {
     const known = [...state.prompts.keys()].sort();
@@ -223,17 +234,22 @@ function checkCall(
     );
   }
   const missing = (listed?.arguments ?? []).filter((a) => a.required === true && !Object.hasOwn(args, a.name)).map((a) => a.name);
-  if (missing.length > 0) throw new RetrievalError(`missing required arguments: ${missing.join(', ')}`, 'INVALID_PARAMS');
+  if (missing.length > 0) {
+    const named = missing.slice(0, 20).map(echoed).join(', ') + (missing.length > 20 ? ', …' : '');
+    throw new RetrievalError(`missing required arguments: ${named}`, 'INVALID_PARAMS');
+  }
   return { state, promptName, args };
 }
 
 /** MCP prompt arguments are strings: numbers and booleans are coerced; objects, arrays and others refused. */
-function stringArguments(value: unknown): Record<string, string> {
+function stringArguments(value: unknown, inexact: ReadonlyMap<string, string> | undefined): Record<string, string> {
   const out = Object.create(null) as Record<string, string>;
   if (value === undefined || value === null) return out;
   if (!isRecord(value)) throw new RetrievalError('arguments must be an object of strings', 'INVALID_PARAMS');
   for (const [name, v] of Object.entries(value)) {
     if (v === undefined || v === null) continue;
+    const changed = typeof v === 'number' ? inexact?.get(name) : undefined;
+    if (changed !== undefined) throw new RetrievalError(`argument '${echoed(name)}': ${changed} (send it as a string)`, 'INVALID_PARAMS');
     if (typeof v === 'string') out[name] = v;
     else if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean') out[name] = String(v);
     else throw new RetrievalError(`argument '${echoed(name)}' must be a string (MCP prompt arguments are strings)`, 'INVALID_PARAMS');

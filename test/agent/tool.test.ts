@@ -225,6 +225,32 @@ describe('retrieve_mcp_prompt parameters', () => {
     );
   });
 
+  it('refuses a number in the JSON string that JSON.parse would change, instead of sending the rounded text', async () => {
+    const tool = createPromptRetrievalTool({ integrations: { svc: source } });
+    await tool.refresh();
+    calls.length = 0;
+    const json = '{"integrationId": "svc", "promptName": "greet", "arguments": {"who": 9007199254740993}}';
+    expect(await tool.execute(json)).toMatch(/^Prompt retrieval failed: argument 'who': .+ \(send it as a string\)$/);
+    expect(calls).toEqual([]);
+    expect(await tool.execute('{"integrationId": "svc", "promptName": "greet", "arguments": {"who": 9007199254740992}}')).toContain(
+      'greet {"who":"9007199254740992"}',
+    );
+  });
+
+  it('quotes at most 20 missing argument names, each cut short', async () => {
+    const names = Array.from({ length: 25 }, (_, i) => `${'n'.repeat(200)}${i}`);
+    const wide: PromptSource = {
+      listPrompts: async () => ({ prompts: [{ name: 'wide', arguments: names.map((name) => ({ name, required: true })) }] }),
+      getPrompt: async () => ({ messages: [] }),
+    };
+    const tool = createPromptRetrievalTool({ integrations: { wide } });
+    await tool.refresh();
+    const text = await tool.execute({ integrationId: 'wide', promptName: 'wide' });
+    expect(text.startsWith('Prompt retrieval failed: missing required arguments: ')).toBe(true);
+    expect(text.endsWith(', …')).toBe(true);
+    expect(text.length).toBeLessThan(20 * 135 + 100);
+  });
+
   it('gives up after timeoutMs and when the caller aborts', async () => {
     const hanging: PromptSource = { getPrompt: () => new Promise<GetPromptResult>(() => {}) };
     const tool = createPromptRetrievalTool({ integrations: { slow: hanging }, timeoutMs: 40 });

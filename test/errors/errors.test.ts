@@ -134,6 +134,12 @@ describe('PromptError: what a client sees is bounded', () => {
     for (const text of [echoed(name), wire.message]) expect(/\p{Cs}/u.test(text), 'a lone surrogate').toBe(false);
   });
 
+  it('replaces a lone surrogate in quoted client input and in client messages with U+FFFD', () => {
+    expect(echoed('ab\uD800c')).toBe('ab\uFFFDc');
+    expect(echoed(`\uDC00${'x'.repeat(200)}`)).toBe(`\uFFFD${'x'.repeat(127)}…`);
+    expect(new PromptError('PROMPT_NOT_FOUND', 'Unknown prompt: a\uD800').toJsonRpcError().message).toBe('Unknown prompt: a\uFFFD');
+  });
+
   it('keeps short data as the same object and internal detail whole for the logs', () => {
     const data = { argument: 'code' };
     expect(new PromptError('PROMPT_ARGUMENT_INVALID', 'x', { data }).data).toBe(data);
