@@ -54,13 +54,10 @@ export function renderNodes(
   budget: RenderBudget,
 ): string {
   let out = '';
-  // Text and string values written here are counted once at the end (bounded by this call's own nodes); nested
-  // sections count their output as each repetition returns, so amplification still stops at the limit.
-  let own = 0;
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i] as TemplateNode;
     if (typeof node === 'string') {
-      own += node.length;
+      budget.spend(node);
       out += node;
       continue;
     }
@@ -68,7 +65,7 @@ export function renderNodes(
       case VARIABLE: {
         const value = lookupName(stack, depth, node.key, node.rest);
         if (typeof value === 'string') {
-          own += value.length;
+          budget.spend(value);
           out += value;
         } else if (value !== undefined && value !== null) {
           out += valueText(value, budget);
@@ -103,16 +100,15 @@ export function renderNodes(
       default: {
         const text = resources?.get(node.key);
         if (text === undefined) throw unresolved(node.key);
-        own += text.length;
+        budget.spend(text);
         out += text;
       }
     }
   }
-  budget.spendUnits(own);
   return out;
 }
 
-/** Adds the directive URIs a render with this stack would reach to `found` (same section rules and budget as renderNodes). */
+/** Adds the directive URIs a render with this stack would reach to `found` (same section rules and budgets as renderNodes). */
 export function collectDirectives(
   nodes: readonly TemplateNode[],
   stack: unknown[],

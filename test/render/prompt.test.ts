@@ -88,6 +88,33 @@ describe('rendering stops at the rendered-size limit while it renders', () => {
     expect((await rejectionOf(registry.getPrompt('two-blocks'))).code).toBe('LIMIT_EXCEEDED');
   });
 
+  it.each([
+    ['600 placeholders of a 1 MB argument', '{{a}}\n'.repeat(600), 1_000_000],
+    ['60,000 placeholders of a 10,000-character argument', '{{a}}'.repeat(60_000), 10_000],
+  ])('stops %s at one level with LIMIT_EXCEEDED before the text outgrows a string', async (_, content, length) => {
+    const registry = new PromptRegistry();
+    registry.add({ name: 'p', arguments: [{ name: 'a', maxLength: length }], messages: [{ role: 'user', content }] });
+    const error = await rejectionOf(registry.getPrompt('p', { a: 'x'.repeat(length) }));
+    expect(error.toJsonRpcError()).toEqual({
+      code: -32602,
+      message: 'Rendered prompt exceeds 1048576 bytes',
+      data: { limit: 'maxRenderedBytes', max: 1048576 },
+    });
+  });
+
+  it('stops placeholders repeated at one level of a partial with LIMIT_EXCEEDED', async () => {
+    const registry = new PromptRegistry({ partials: { many: '{{a}}'.repeat(60_000) } });
+    registry.add({ name: 'p', arguments: [{ name: 'a' }], messages: [{ role: 'user', content: 'Compare: {{> many}}' }] });
+    expect((await rejectionOf(registry.getPrompt('p', { a: 'x'.repeat(10_000) }))).code).toBe('LIMIT_EXCEEDED');
+  });
+
+  it('stops a resource directive repeated at one level with LIMIT_EXCEEDED', async () => {
+    const resources = createMemoryResourceResolver({ 'doc://big': 'd'.repeat(1_000_000) });
+    const registry = new PromptRegistry({ resources });
+    registry.add({ name: 'p', messages: [{ role: 'user', content: '{{resource:doc://big}}'.repeat(600) }] });
+    expect((await rejectionOf(registry.getPrompt('p'))).code).toBe('LIMIT_EXCEEDED');
+  });
+
   it('renders within the limit exactly as before', async () => {
     const registry = new PromptRegistry();
     registry.add({
