@@ -45,7 +45,7 @@ function unresolved(uri: string): PromptError {
   return new PromptError('INTERNAL_ERROR', `Resource directive '${uri}' was not resolved before rendering`);
 }
 
-/** Renders nodes against a context stack (mustache section rules, functions never called), counting every append and repetition against `budget`. */
+/** Renders nodes against a context stack (mustache section rules, functions never called), counting every node, append and repetition against `budget`. */
 export function renderNodes(
   nodes: readonly TemplateNode[],
   stack: unknown[],
@@ -53,6 +53,7 @@ export function renderNodes(
   resources: ReadonlyMap<string, string> | undefined,
   budget: RenderBudget,
 ): string {
+  budget.step(nodes.length);
   let out = '';
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i] as TemplateNode;
@@ -116,6 +117,7 @@ export function collectDirectives(
   found: Set<string>,
   budget: RenderBudget,
 ): void {
+  budget.step(nodes.length);
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i] as TemplateNode;
     if (typeof node === 'string' || node.kind === VARIABLE) continue;

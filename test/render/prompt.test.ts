@@ -127,6 +127,37 @@ describe('rendering stops at the rendered-size limit while it renders', () => {
   });
 });
 
+describe('rendering stops at the step limit however little it writes', () => {
+  const nested = `{{#xs}}{{#xs}}${'{{e}}'.repeat(200)}{{/xs}}{{/xs}}`;
+
+  it('ends nested sections over a 1,000-item array that render nothing with LIMIT_EXCEEDED (-32602)', async () => {
+    const registry = new PromptRegistry();
+    registry.add({
+      name: 'p',
+      arguments: [{ name: 'xs', type: 'array' }, { name: 'e' }],
+      messages: [{ role: 'user', content: nested }],
+    });
+    const error = await rejectionOf(registry.getPrompt('p', { xs: items(1000), e: '' }));
+    expect(error.toJsonRpcError()).toEqual({
+      code: -32602,
+      message: 'Template rendering takes more than 4194304 steps',
+      data: { limit: 'maxRenderSteps', max: 4194304 },
+    });
+  });
+
+  it("takes the step limit from the registry's limits option", async () => {
+    const registry = new PromptRegistry({ limits: { maxRenderSteps: 50 } });
+    registry.add({
+      name: 'p',
+      arguments: [{ name: 'xs', type: 'array' }, { name: 'e' }],
+      messages: [{ role: 'user', content: '{{#xs}}{{e}}{{e}}{{/xs}}' }],
+    });
+    await registry.getPrompt('p', { xs: items(24), e: '' });
+    const error = await rejectionOf(registry.getPrompt('p', { xs: items(25), e: '' }));
+    expect(error.toJsonRpcError().data).toEqual({ limit: 'maxRenderSteps', max: 50 });
+  });
+});
+
 describe('deeply nested argument values', () => {
   it('answers -32602 for a deep array argument instead of overflowing the stack', async () => {
     const registry = new PromptRegistry();
