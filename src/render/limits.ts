@@ -16,8 +16,8 @@ export interface RenderLimits {
    */
   maxRenderedBytes: number;
   /**
-   * Most template steps per render (default 4,194,304): every node visited costs one, text and tags alike, whether it
-   * writes anything or not (so sections repeating bodies that render nothing are bounded too).
+   * Most template steps per render (default 4,194,304): every node visited costs one step per context a name may be
+   * looked up in (1 at the top level, 2 inside one section, ...), whether it writes anything or not.
    */
   maxRenderSteps: number;
   /** Milliseconds one render may wait for its resources and assets in total (default 10,000). */
@@ -44,7 +44,7 @@ export class RenderBudget {
   units: number;
   /** Section repetitions still allowed (so empty bodies over huge arrays are bounded too). */
   repeats: number;
-  /** Template nodes still allowed to be visited (so bodies that render nothing are bounded too). */
+  /** Template steps still allowed (so bodies that render nothing are bounded too). */
   steps: number;
 
   constructor(
@@ -56,9 +56,9 @@ export class RenderBudget {
     this.steps = maxSteps;
   }
 
-  /** Counts `nodes` template nodes as visited; throws LIMIT_EXCEEDED past the limit. */
-  step(nodes: number): void {
-    if ((this.steps -= nodes) < 0) throw tooManySteps(this.maxSteps);
+  /** Counts `steps` template steps as taken; throws LIMIT_EXCEEDED past the limit. */
+  step(steps: number): void {
+    if ((this.steps -= steps) < 0) throw tooManySteps(this.maxSteps);
   }
 
   /** Counts `text` as written; throws LIMIT_EXCEEDED past the limit. */
@@ -121,7 +121,7 @@ export function tooManyBytes(max: number): PromptError {
   });
 }
 
-/** The LIMIT_EXCEEDED error for a render that visits too many template nodes. */
+/** The LIMIT_EXCEEDED error for a render that takes too many template steps. */
 export function tooManySteps(max: number): PromptError {
   return new PromptError('LIMIT_EXCEEDED', `Template rendering takes more than ${max} steps`, {
     data: { limit: 'maxRenderSteps', max },

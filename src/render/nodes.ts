@@ -53,7 +53,7 @@ export function renderNodes(
   resources: ReadonlyMap<string, string> | undefined,
   budget: RenderBudget,
 ): string {
-  budget.step(nodes.length);
+  budget.step(nodes.length * (depth + 1));
   let out = '';
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i] as TemplateNode;
@@ -117,7 +117,7 @@ export function collectDirectives(
   found: Set<string>,
   budget: RenderBudget,
 ): void {
-  budget.step(nodes.length);
+  budget.step(nodes.length * (depth + 1));
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i] as TemplateNode;
     if (typeof node === 'string' || node.kind === VARIABLE) continue;

@@ -152,8 +152,9 @@ describe('rendering stops at the step limit however little it writes', () => {
       arguments: [{ name: 'xs', type: 'array' }, { name: 'e' }],
       messages: [{ role: 'user', content: '{{#xs}}{{e}}{{e}}{{/xs}}' }],
     });
-    await registry.getPrompt('p', { xs: items(24), e: '' });
-    const error = await rejectionOf(registry.getPrompt('p', { xs: items(25), e: '' }));
+    // One step for the section, then two per placeholder inside it (the item and the arguments are searched).
+    await registry.getPrompt('p', { xs: items(12), e: '' });
+    const error = await rejectionOf(registry.getPrompt('p', { xs: items(13), e: '' }));
     expect(error.toJsonRpcError().data).toEqual({ limit: 'maxRenderSteps', max: 50 });
   });
 });
