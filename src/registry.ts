@@ -36,7 +36,10 @@ export interface PromptRegistryOptions {
   assets?: AssetLoader;
   /** Default page size of {@link PromptRegistry.list}; by default every prompt is in one page. */
   pageSize?: number;
-  /** Render limits: resources per render (default 50), rendered bytes per prompt (default 1 MiB), resource wait (default 10 s). */
+  /**
+   * Render limits: resources per render (default 50), rendered bytes per prompt (default 1 MiB), template steps per
+   * render (default 4 Mi), resource wait (default 10 s).
+   */
   limits?: Partial<RenderLimits>;
   /** Unknown resource: `"error"` (RESOURCE_NOT_FOUND, default) or `"inline"` (a visible note in the text). */
   onResourceError?: ResourceErrorMode;
@@ -619,6 +622,10 @@ function renderLimits(limits: Partial<RenderLimits> | undefined): RenderLimits {
   if (limits?.maxRenderedBytes !== undefined) {
     assertPositiveInteger(limits.maxRenderedBytes, 'limits.maxRenderedBytes');
     out.maxRenderedBytes = limits.maxRenderedBytes;
+  }
+  if (limits?.maxRenderSteps !== undefined) {
+    assertPositiveInteger(limits.maxRenderSteps, 'limits.maxRenderSteps');
+    out.maxRenderSteps = limits.maxRenderSteps;
   }
   if (limits?.resourceTimeoutMs !== undefined) {
     assertPositiveInteger(limits.resourceTimeoutMs, 'limits.resourceTimeoutMs');

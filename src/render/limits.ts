@@ -1,5 +1,6 @@
 /**
- * Render limits: how many resources one render may embed and how many UTF-8 bytes a rendered prompt may have.
+ * Render limits: how many resources one render may embed, how many UTF-8 bytes a rendered prompt may have and how
+ * many template steps one render may take.
  *
  * @module
  */
@@ -14,16 +15,22 @@ export interface RenderLimits {
    * repeat at most this many times in one render.
    */
   maxRenderedBytes: number;
+  /**
+   * Most template steps per render (default 4,194,304): every node visited costs one step per context a name may be
+   * looked up in (1 at the top level, 2 inside one section, ...), whether it writes anything or not.
+   */
+  maxRenderSteps: number;
   /** Milliseconds one render may wait for its resources and assets in total (default 10,000). */
   resourceTimeoutMs: number;
   /** Milliseconds a programmatic `render` function may take (default 30,000). */
   renderTimeoutMs: number;
 }
 
-/** The default limits: 50 resources, 1 MiB of rendered text, 10 s for resources, 30 s for a render function. */
+/** The default limits: 50 resources, 1 MiB of rendered text, 4 Mi template steps, 10 s for resources, 30 s for renders. */
 export const DEFAULT_RENDER_LIMITS: Readonly<RenderLimits> = Object.freeze({
   maxResources: 50,
   maxRenderedBytes: 1_048_576,
+  maxRenderSteps: 4_194_304,
   resourceTimeoutMs: 10_000,
   renderTimeoutMs: 30_000,
 });
@@ -37,10 +44,21 @@ export class RenderBudget {
   units: number;
   /** Section repetitions still allowed (so empty bodies over huge arrays are bounded too). */
   repeats: number;
+  /** Template steps still allowed (so bodies that render nothing are bounded too). */
+  steps: number;
 
-  constructor(readonly maxBytes: number) {
+  constructor(
+    readonly maxBytes: number,
+    readonly maxSteps: number = DEFAULT_RENDER_LIMITS.maxRenderSteps,
+  ) {
     this.units = maxBytes;
     this.repeats = maxBytes;
+    this.steps = maxSteps;
+  }
+
+  /** Counts `steps` template steps as taken; throws LIMIT_EXCEEDED past the limit. */
+  step(steps: number): void {
+    if ((this.steps -= steps) < 0) throw tooManySteps(this.maxSteps);
   }
 
   /** Counts `text` as written; throws LIMIT_EXCEEDED past the limit. */
@@ -100,6 +118,13 @@ export function tooManyResources(max: number): PromptError {
 export function tooManyBytes(max: number): PromptError {
   return new PromptError('LIMIT_EXCEEDED', `Rendered prompt exceeds ${max} bytes`, {
     data: { limit: 'maxRenderedBytes', max },
+  });
+}
+
+/** The LIMIT_EXCEEDED error for a render that takes too many template steps. */
+export function tooManySteps(max: number): PromptError {
+  return new PromptError('LIMIT_EXCEEDED', `Template rendering takes more than ${max} steps`, {
+    data: { limit: 'maxRenderSteps', max },
   });
 }
 

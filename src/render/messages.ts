@@ -111,12 +111,12 @@ export function renderTemplates(
   env: RenderEnvironment,
 ): GetPromptResult | Promise<GetPromptResult> {
   const { messages, directiveTemplates, embedded } = plan;
-  const budget = new RenderBudget(env.limits.maxRenderedBytes);
+  const budget = new RenderBudget(env.limits.maxRenderedBytes, env.limits.maxRenderSteps);
   if (description !== undefined) budget.spend(description);
   if (directiveTemplates.length > 0) {
     // Only the directives this view reaches (one inside a section that will not render is neither read nor counted).
     const needed = new Set<string>();
-    const walk = new RenderBudget(env.limits.maxRenderedBytes);
+    const walk = new RenderBudget(env.limits.maxRenderedBytes, env.limits.maxRenderSteps);
     for (const tpl of directiveTemplates) for (const d of tpl.resourceDirectivesFor(args, walk)) needed.add(d);
     if (needed.size > 0) {
       const deadline = new ResourceDeadline(readContextOf(promptName, signal), env.limits.resourceTimeoutMs);

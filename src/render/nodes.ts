@@ -45,7 +45,7 @@ function unresolved(uri: string): PromptError {
   return new PromptError('INTERNAL_ERROR', `Resource directive '${uri}' was not resolved before rendering`);
 }
 
-/** Renders nodes against a context stack (mustache section rules, functions never called), counting every append and repetition against `budget`. */
+/** Renders nodes against a context stack (mustache section rules, functions never called), counting every node, append and repetition against `budget`. */
 export function renderNodes(
   nodes: readonly TemplateNode[],
   stack: unknown[],
@@ -53,14 +53,12 @@ export function renderNodes(
   resources: ReadonlyMap<string, string> | undefined,
   budget: RenderBudget,
 ): string {
+  budget.step(nodes.length * (depth + 1));
   let out = '';
-  // Text and string values written here are counted once at the end (bounded by this call's own nodes); nested
-  // sections count their output as each repetition returns, so amplification still stops at the limit.
-  let own = 0;
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i] as TemplateNode;
     if (typeof node === 'string') {
-      own += node.length;
+      budget.spend(node);
       out += node;
       continue;
     }
@@ -68,7 +66,7 @@ export function renderNodes(
       case VARIABLE: {
         const value = lookupName(stack, depth, node.key, node.rest);
         if (typeof value === 'string') {
-          own += value.length;
+          budget.spend(value);
           out += value;
         } else if (value !== undefined && value !== null) {
           out += valueText(value, budget);
@@ -103,16 +101,15 @@ export function renderNodes(
       default: {
         const text = resources?.get(node.key);
         if (text === undefined) throw unresolved(node.key);
-        own += text.length;
+        budget.spend(text);
         out += text;
       }
     }
   }
-  budget.spendUnits(own);
   return out;
 }
 
-/** Adds the directive URIs a render with this stack would reach to `found` (same section rules and budget as renderNodes). */
+/** Adds the directive URIs a render with this stack would reach to `found` (same section rules and budgets as renderNodes). */
 export function collectDirectives(
   nodes: readonly TemplateNode[],
   stack: unknown[],
@@ -120,6 +117,7 @@ export function collectDirectives(
   found: Set<string>,
   budget: RenderBudget,
 ): void {
+  budget.step(nodes.length * (depth + 1));
   for (let i = 0; i < nodes.length; i++) {
     const node = nodes[i] as TemplateNode;
     if (typeof node === 'string' || node.kind === VARIABLE) continue;

@@ -592,6 +592,7 @@ describe('PromptRegistry: resources and limits', () => {
   it.each([
     [{ limits: { maxResources: Number.NaN } }, 'limits.maxResources must be a non-negative integer, got NaN'],
     [{ limits: { maxRenderedBytes: -1 } }, 'limits.maxRenderedBytes must be a positive integer, got -1'],
+    [{ limits: { maxRenderSteps: 0 } }, 'limits.maxRenderSteps must be a positive integer, got 0'],
     [{ maxArgumentLength: 0 }, 'maxArgumentLength must be a positive integer, got 0'],
     [{ pageSize: 2.5 }, 'pageSize must be a positive integer, got 2.5'],
   ])('rejects the invalid option %j with a RangeError naming it', (options, message) => {

@@ -88,6 +88,33 @@ describe('rendering stops at the rendered-size limit while it renders', () => {
     expect((await rejectionOf(registry.getPrompt('two-blocks'))).code).toBe('LIMIT_EXCEEDED');
   });
 
+  it.each([
+    ['600 placeholders of a 1 MB argument', '{{a}}\n'.repeat(600), 1_000_000],
+    ['60,000 placeholders of a 10,000-character argument', '{{a}}'.repeat(60_000), 10_000],
+  ])('stops %s at one level with LIMIT_EXCEEDED before the text outgrows a string', async (_, content, length) => {
+    const registry = new PromptRegistry();
+    registry.add({ name: 'p', arguments: [{ name: 'a', maxLength: length }], messages: [{ role: 'user', content }] });
+    const error = await rejectionOf(registry.getPrompt('p', { a: 'x'.repeat(length) }));
+    expect(error.toJsonRpcError()).toEqual({
+      code: -32602,
+      message: 'Rendered prompt exceeds 1048576 bytes',
+      data: { limit: 'maxRenderedBytes', max: 1048576 },
+    });
+  });
+
+  it('stops placeholders repeated at one level of a partial with LIMIT_EXCEEDED', async () => {
+    const registry = new PromptRegistry({ partials: { many: '{{a}}'.repeat(60_000) } });
+    registry.add({ name: 'p', arguments: [{ name: 'a' }], messages: [{ role: 'user', content: 'Compare: {{> many}}' }] });
+    expect((await rejectionOf(registry.getPrompt('p', { a: 'x'.repeat(10_000) }))).code).toBe('LIMIT_EXCEEDED');
+  });
+
+  it('stops a resource directive repeated at one level with LIMIT_EXCEEDED', async () => {
+    const resources = createMemoryResourceResolver({ 'doc://big': 'd'.repeat(1_000_000) });
+    const registry = new PromptRegistry({ resources });
+    registry.add({ name: 'p', messages: [{ role: 'user', content: '{{resource:doc://big}}'.repeat(600) }] });
+    expect((await rejectionOf(registry.getPrompt('p'))).code).toBe('LIMIT_EXCEEDED');
+  });
+
   it('renders within the limit exactly as before', async () => {
     const registry = new PromptRegistry();
     registry.add({
@@ -97,6 +124,38 @@ describe('rendering stops at the rendered-size limit while it renders', () => {
     });
     const result = await registry.getPrompt('grid', { rows: items(2), cols: ['a', 'b'] });
     expect(result.messages[0]?.content).toEqual({ type: 'text', text: 'ab;ab;' });
+  });
+});
+
+describe('rendering stops at the step limit however little it writes', () => {
+  const nested = `{{#xs}}{{#xs}}${'{{e}}'.repeat(200)}{{/xs}}{{/xs}}`;
+
+  it('ends nested sections over a 1,000-item array that render nothing with LIMIT_EXCEEDED (-32602)', async () => {
+    const registry = new PromptRegistry();
+    registry.add({
+      name: 'p',
+      arguments: [{ name: 'xs', type: 'array' }, { name: 'e' }],
+      messages: [{ role: 'user', content: nested }],
+    });
+    const error = await rejectionOf(registry.getPrompt('p', { xs: items(1000), e: '' }));
+    expect(error.toJsonRpcError()).toEqual({
+      code: -32602,
+      message: 'Template rendering takes more than 4194304 steps',
+      data: { limit: 'maxRenderSteps', max: 4194304 },
+    });
+  });
+
+  it("takes the step limit from the registry's limits option", async () => {
+    const registry = new PromptRegistry({ limits: { maxRenderSteps: 50 } });
+    registry.add({
+      name: 'p',
+      arguments: [{ name: 'xs', type: 'array' }, { name: 'e' }],
+      messages: [{ role: 'user', content: '{{#xs}}{{e}}{{e}}{{/xs}}' }],
+    });
+    // One step for the section, then two per placeholder inside it (the item and the arguments are searched).
+    await registry.getPrompt('p', { xs: items(12), e: '' });
+    const error = await rejectionOf(registry.getPrompt('p', { xs: items(13), e: '' }));
+    expect(error.toJsonRpcError().data).toEqual({ limit: 'maxRenderSteps', max: 50 });
   });
 });
 

@@ -648,6 +648,35 @@ describe('rendering is bounded by its budget', () => {
     const rows = new Array(5000).fill(1);
     expect(thrownBy(() => t.resourceDirectivesFor(toView({ rows, cols: rows }))).code).toBe('LIMIT_EXCEEDED');
   });
+
+  it('stops nested sections whose bodies render nothing by counting the nodes they visit', () => {
+    const xs = new Array(1000).fill(0);
+    const t = compileTemplate(`{{#xs}}{{#xs}}${'{{e}}'.repeat(200)}{{/xs}}{{/xs}}`);
+    const error = thrownBy(() => t.render(toView({ xs, e: '' })));
+    expect(error.code).toBe('LIMIT_EXCEEDED');
+    expect(error.message).toBe('Template rendering takes more than 4194304 steps');
+    expect(error.data).toEqual({ limit: 'maxRenderSteps', max: 4194304 });
+  });
+
+  it('renders about 1 MiB from 10,000 items with a few fields each within the default step limit', () => {
+    const rows = Array.from({ length: 10_000 }, (_, i) => ({
+      id: i,
+      name: `customer-${i}`,
+      title: `Senior account manager, northern and eastern sales region ${i % 7}`,
+      tags: ['a', 'bb', 'ccc'],
+      note: i % 2 ? 'vip' : '',
+    }));
+    const t = compileTemplate(
+      '{{#rows}}- #{{id}} {{name}}, {{title}}{{#tags}} #{{.}}{{/tags}}{{#note}} ({{note}}){{/note}}{{^note}} (regular){{/note}}\n{{/rows}}',
+    );
+    expect(t.render(toView({ rows }))).toHaveLength(1_027_780);
+  });
+
+  it('counts the nodes directive collection visits against the same step limit', () => {
+    const xs = new Array(1000).fill(0);
+    const t = compileTemplate(`{{#xs}}{{#xs}}${'{{e}}'.repeat(200)}{{resource:docs://x}}{{/xs}}{{/xs}}`);
+    expect(thrownBy(() => t.resourceDirectivesFor(toView({ xs }))).data).toEqual({ limit: 'maxRenderSteps', max: 4194304 });
+  });
 });
 
 describe('deeply nested values', () => {
