@@ -6,7 +6,9 @@
  */
 import { CursorCodec } from '../cursor.js';
 import { JsonRpcError, PromptError, errorClassName, isPromptError } from '../errors.js';
-import { isRecord } from '../json.js';
+import { wellFormed } from '../encoding.js';
+import { isRecord, jsonData } from '../json.js';
+import { checkContents } from '../render/directives.js';
 import { toSafeLogger } from '../logger.js';
 import type { Logger } from '../logger.js';
 import type { ResourceContents } from '../resources.js';
@@ -111,7 +113,7 @@ export function attachResources(
     const cursor = optionalString(params, 'cursor', 1024);
     let all: readonly ListedResource[];
     try {
-      all = await bounded('resources/list', extra, () => source.listResources());
+      all = listedResources(await bounded('resources/list', extra, () => source.listResources()));
     } catch (error) {
       return fail('resources/list', undefined, error, extra);
     }
@@ -134,7 +136,7 @@ export function attachResources(
     const uri = optionalString(params, 'uri', MAX_URI_LENGTH);
     if (uri === undefined) throw JsonRpcError.from(new PromptError('INVALID_PARAMS', 'params.uri must be a string'));
     try {
-      return await bounded('resources/read', extra, () => source.readResource(uri));
+      return readResult(uri, await bounded('resources/read', extra, () => source.readResource(uri)));
     } catch (error) {
       return fail('resources/read', uri, error, extra);
     }
@@ -151,6 +153,35 @@ export function attachResources(
       low.removeRequestHandler('resources/list');
       low.removeRequestHandler('resources/read');
     },
+  };
+}
+
+/** The source's listing as the wire needs it: uri and name strings, well-formed text, plain data; else a fault. */
+function listedResources(value: unknown): ListedResource[] {
+  if (!Array.isArray(value)) throw new PromptError('INTERNAL_ERROR', 'listResources() did not return an array');
+  const budget = { maxDepth: 32, size: Number.MAX_SAFE_INTEGER };
+  return value.map((entry, i) => {
+    const copy = isRecord(entry) ? jsonData(entry, budget) : undefined;
+    if (!isRecord(copy) || typeof copy['uri'] !== 'string' || copy['uri'] === '' || typeof copy['name'] !== 'string') {
+      throw new PromptError('INTERNAL_ERROR', `listResources() entry ${i} has no string uri and name`);
+    }
+    return copy as unknown as ListedResource;
+  });
+}
+
+/** The source's read answer, checked like embedded documents (text, or base64 blob) and made well-formed. */
+function readResult(uri: string, value: unknown): { contents: ResourceContents[] } {
+  const contents = isRecord(value) ? value['contents'] : undefined;
+  if (!Array.isArray(contents)) throw new PromptError('INTERNAL_ERROR', `readResource(${uri}) did not return {contents: [...]}`);
+  return {
+    contents: contents.map((entry: unknown) => {
+      const c = checkContents(uri, entry, false);
+      const out: ResourceContents = { uri: typeof c.uri === 'string' && c.uri !== '' ? wellFormed(c.uri) : uri };
+      if (typeof c.mimeType === 'string') out.mimeType = wellFormed(c.mimeType);
+      if (typeof c.text === 'string') out.text = wellFormed(c.text);
+      else out.blob = c.blob as string;
+      return out;
+    }),
   };
 }
 

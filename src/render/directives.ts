@@ -89,7 +89,8 @@ function classify(label: string, error: unknown): Outcome {
   throw resolverFault(label, error);
 }
 
-function checkContents(label: string, value: unknown, listed: boolean): ResourceContents {
+/** @internal A resolver's contents entry, checked (text a string, or blob valid base64; uri and mimeType strings). */
+export function checkContents(label: string, value: unknown, listed: boolean): ResourceContents {
   const c = value as ResourceContents;
   let problem: string | undefined;
   if (typeof value !== 'object' || value === null) problem = 'not an object';

@@ -185,6 +185,53 @@ describe('attachResources', () => {
     }
   });
 
+  it.each([
+    ['a blob that is not base64', { contents: [{ uri: 'doc://x', blob: 'not base64!' }] }],
+    ['text that is not a string', { contents: [{ uri: 'doc://x', text: 42 }] }],
+    ['no contents array', { text: 'x' }],
+  ])('answers a source that reads %s with -32603, never a malformed success', async (_what, answer) => {
+    const logs: Record<string, unknown>[] = [];
+    const source = { listResources: () => [], readResource: () => answer } as unknown as ResourceSource;
+    const pair = await connect('v2-mcp', 'v2', source, { logger: { error: (fields) => logs.push(fields) } });
+    try {
+      expect(await wireError(pair.client.readResource('doc://x'))).toEqual({ code: -32603, message: 'Internal error' });
+      expect(logs).toEqual([{ event: 'mcp_request_failed', method: 'resources/read', error: 'PromptError', uri: 'doc://x' }]);
+    } finally {
+      await pair.close();
+    }
+  });
+
+  it('answers a listing entry without a string uri and name, or with a cycle, with -32603', async () => {
+    const cyclic: Record<string, unknown> = { uri: 'doc://c', name: 'c' };
+    cyclic['_meta'] = { self: cyclic };
+    for (const entry of [{ name: 'no uri' }, { uri: 'doc://n' }, cyclic]) {
+      const source = { listResources: () => [entry], readResource: () => ({ contents: [] }) } as unknown as ResourceSource;
+      const pair = await connect('v2-mcp', 'v2', source);
+      try {
+        expect(await wireError(pair.client.raw('resources/list', {}))).toEqual({ code: -32603, message: 'Internal error' });
+      } finally {
+        await pair.close();
+      }
+    }
+  });
+
+  it('sends well-formed text: lone surrogates in the uri, mimeType, text and listing become U+FFFD', async () => {
+    const source: ResourceSource = {
+      listResources: () => [{ uri: 'doc://a\uD800', name: 'n\uDC00' }],
+      readResource: (uri) => ({ contents: [{ uri: `${uri}\uD800`, mimeType: 'text/x\uD800', text: 'body \uDC00' }] }),
+    };
+    const pair = await connect('v2-mcp', 'v2', source);
+    try {
+      const listed = (await pair.client.raw('resources/list', {})) as { resources: ListedResource[] };
+      expect(listed.resources).toEqual([{ uri: 'doc://a\uFFFD', name: 'n\uFFFD' }]);
+      expect(await pair.client.readResource('doc://r')).toMatchObject({
+        contents: [{ uri: 'doc://r\uFFFD', mimeType: 'text/x\uFFFD', text: 'body \uFFFD' }],
+      });
+    } finally {
+      await pair.close();
+    }
+  });
+
   it('sends resources list_changed on request and stops serving after detach', async () => {
     const server = createTestServer('v1-mcp');
     const attached = attachResources(server.attachable, memorySource([{ uri: 'doc://a', name: 'a' }]));
