@@ -152,6 +152,9 @@ function property(body: string, negated: boolean): string {
 /** One pass over a pattern the native engine accepts with the `u` flag (so its grammar is the strict one). */
 class Translator {
   private i = 0;
+  /** Open groups, and whether a `|` splits the whole pattern (then `^…$` does not anchor all of it). */
+  private depth = 0;
+  split = false;
   constructor(private readonly p: string) {}
 
   run(): string {
@@ -177,10 +180,18 @@ class Translator {
         case '{':
           out += this.repeat();
           break;
+        case '|':
+          if (this.depth === 0) this.split = true;
+          this.i++;
+          out += c;
+          break;
+        case ')':
+          this.depth--;
+          this.i++;
+          out += c;
+          break;
         case '^':
         case '$':
-        case '|':
-        case ')':
         case '*':
         case '+':
         case '?':
@@ -205,6 +216,7 @@ class Translator {
   private group(): string {
     const p = this.p;
     this.i++;
+    this.depth++;
     if (p[this.i] !== '?') return '(?:';
     const next = p[this.i + 1];
     if (next === ':') {
@@ -370,16 +382,25 @@ class Translator {
  * valid ECMAScript, and {@link UnsupportedPatternError} for one RE2 cannot run (lookarounds, backreferences, ...).
  */
 export function translatePattern(pattern: string): string {
+  return translate(pattern).source;
+}
+
+/** The RE2 source, and `inner` when it is `^inner$` with no top-level `|` (anchored at both ends: testExact). */
+function translate(pattern: string): { source: string; inner: string | undefined } {
   new RegExp(pattern, 'u');
-  return new Translator(pattern).run();
+  const translator = new Translator(pattern);
+  const source = translator.run();
+  // A `^` or `$` in the RE2 text is an anchor: literal ones are written as \x{5E} and \x{24}.
+  const whole = !translator.split && source.length >= 2 && source.startsWith('^') && source.endsWith('$');
+  return { source, inner: whole ? source.slice(1, -1) : undefined };
 }
 
 /** Compiles `pattern` (ECMAScript, `u` mode) for linear-time `test` (unanchored, as `RegExp#test`); throws why not. */
 export function compilePattern(pattern: string): LinearPattern {
-  const source = translatePattern(pattern);
+  const { source, inner } = translate(pattern);
   let re: RE2JS;
   try {
-    re = RE2JS.compile(source);
+    re = RE2JS.compile(inner ?? source);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     if (reason.includes('invalid repeat count')) {
@@ -388,6 +409,8 @@ export function compilePattern(pattern: string): LinearPattern {
     throw unsupported('cannot be compiled', `says: ${reason}`);
   }
   const key = `/${pattern}/u`;
+  // Anchored at both ends, testExact runs the same match two to three times faster.
+  if (inner !== undefined) return { test: (text) => re.testExact(text), toString: () => key };
   return { test: (text) => re.test(text), toString: () => key };
 }
 
