@@ -17,6 +17,7 @@ import { definitionError, describeAjvError } from './failures.js';
 import { isDecimalMultiple } from './numbers.js';
 import { buildPlan, isPlainFastDeclaration } from './plan.js';
 import type { ArgumentPlan } from './plan.js';
+import { createPatternEngine } from './regex.js';
 import { defaultProblems, schemaProblems } from './schema-checks.js';
 import type { ResolvedByUri, SchemaProblem } from './schema-checks.js';
 import type {
@@ -302,6 +303,8 @@ function createAjv(warnings: string[]): Ajv2020 {
     validateSchema: false,
     // Never register a schema's $id in the instance: prompts cannot collide or reach each other.
     addUsedSchema: false,
+    // Patterns run on RE2 (linear time), each compiled once per instance: README, "Argument validation".
+    code: { regExp: createPatternEngine() },
     logger: { log() {}, warn: (...args: unknown[]) => void warnings.push(args.map(String).join(' ')), error() {} },
   });
   addFormats(ajv);

@@ -1,17 +1,17 @@
 /**
  * Registration-time checks of an argument schema that the meta-schema cannot make: local reference resolution,
- * patterns (compile, catastrophic backtracking), formats, `__proto__` names, references that are external, dangling
- * or looping, defaults that break their own property schema. Every walk is bounded (nesting depth and size, a step
- * budget, and how far references expand), so a hostile schema is a located definition error, not a stall.
+ * patterns (valid, and runnable on the linear-time engine), formats, `__proto__` names, references that are external,
+ * dangling or looping, defaults that break their own property schema. Every walk is bounded (nesting depth and size,
+ * a step budget, and how far references expand), so a hostile schema is a located definition error, not a stall.
  *
  * @module
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import safeRegex from 'safe-regex2';
 import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES, matchesJsonType } from '../definition/keywords.js';
 import { escapePointerSegment, isRecord, unescapePointerSegment } from '../json.js';
 import { codePointLength } from './bounds.js';
 import { describeAjvError, showValue } from './failures.js';
+import { compilePattern, patternProblem } from './regex.js';
 
 /** One problem, located by a JSON pointer into the schema it was found in. */
 export interface SchemaProblem {
@@ -529,18 +529,6 @@ function expansionProblem(root: Record<string, unknown>, refs: RefIndex, budget:
 
 // ---------------------------------------------------------------------------------------------- the schema walk
 
-/** Why `pattern` cannot be used: it does not compile, or it can backtrack catastrophically (nested quantifiers). */
-function patternProblem(pattern: string): string | undefined {
-  try {
-    new RegExp(pattern, 'u');
-  } catch (error) {
-    return error instanceof Error ? error.message : String(error);
-  }
-  return safeRegex(pattern)
-    ? undefined
-    : `pattern ${JSON.stringify(pattern.length > 200 ? `${pattern.slice(0, 200)}…` : pattern)} can take exponential time (nested or overlapping quantifiers); rewrite it without a repeated group of repeats`;
-}
-
 /** A place where ajv resolves by URI (a reference not starting with `#`, a nested `$id`): only compiling tells. */
 export interface ResolvedByUri {
   readonly pointer: string;
@@ -699,7 +687,7 @@ function simpleCheck(value: unknown, p: Record<string, unknown>): string | undef
     if (typeof maxLength === 'number' && codePointLength(value) > maxLength) {
       return `must NOT have more than ${maxLength} characters`;
     }
-    if (typeof pattern === 'string' && !new RegExp(pattern, 'u').test(value)) return `must match pattern "${pattern}"`;
+    if (typeof pattern === 'string' && !compilePattern(pattern).test(value)) return `must match pattern "${pattern}"`;
   }
   return '';
 }
