@@ -1,10 +1,11 @@
 /**
  * Bounds on argument values: string length in code points (walked only when it could exceed), and the bounded copy
- * of typed (array/object) values: depth, items, bytes, nested strings, well-formed text.
+ * of typed (array/object) values: depth, items and bytes (per request), nested strings and keys, well-formed text.
  *
  * @module
  */
-import { setOwn } from '../json.js';
+import { echoed } from '../errors.js';
+import { escapePointerSegment, setOwn } from '../json.js';
 
 /** Code points in `text`, as JSON Schema's `maxLength` counts (a surrogate pair once, a lone surrogate once). */
 export function codePointLength(text: string): number {
@@ -31,11 +32,14 @@ export function exceedsLimit(text: string, limit: number): boolean {
   return codePointLength(text) > limit;
 }
 
-/** Bounds on one typed (array/object) argument value, checked before ajv sees it. */
+/** Bounds on the typed (array/object) argument values of one request, checked before ajv sees them. */
 export interface ValueLimits {
   readonly maxDepth: number;
+  /** Items (array elements plus object keys, at every depth) of all typed values of a request together. */
   readonly maxItems: number;
+  /** Approximate bytes of all typed values of a request together. */
   readonly maxBytes: number;
+  /** Code points of every string and object key inside a typed value. */
   readonly maxLength: number;
 }
 
@@ -59,17 +63,36 @@ export const ILL_FORMED = {
   message: 'must be well-formed Unicode text (it contains a lone surrogate)',
 } as const satisfies ValueProblem;
 
+const TOGETHER = 'all array/object arguments of a request together';
+
 function overBytes(limits: ValueLimits): ValueProblem {
-  return { kind: 'limit', keyword: 'maxBytes', message: `is larger than ${limits.maxBytes} bytes (limit maxBytes)` };
+  return { kind: 'limit', keyword: 'maxBytes', message: `is larger than ${limits.maxBytes} bytes (${TOGETHER}; limit maxBytes)` };
 }
 
-interface Budget {
+/** What the typed values of one request have used of {@link ValueLimits} (shared by all of them). */
+export interface ValueBudget {
   items: number;
   bytes: number;
   problem: ValueProblem | undefined;
+  /** Where an over-long key is: the segments from its object up to the value's root (innermost first). */
+  path: string[] | undefined;
 }
 
-function copyBounded(value: unknown, depth: number, limits: ValueLimits, budget: Budget): unknown {
+/** A fresh budget, for one request. */
+export function valueBudget(): ValueBudget {
+  return { items: 0, bytes: 0, problem: undefined, path: undefined };
+}
+
+function keyTooLong(limits: ValueLimits, budget: ValueBudget): void {
+  budget.problem = {
+    kind: 'limit',
+    keyword: 'maxLength',
+    message: `has a property name longer than ${limits.maxLength} characters (limit maxLength)`,
+  };
+  budget.path = [];
+}
+
+function copyBounded(value: unknown, depth: number, limits: ValueLimits, budget: ValueBudget): unknown {
   if (typeof value === 'string') {
     budget.bytes += value.length;
     if (exceedsLimit(value, limits.maxLength)) budget.problem = { kind: 'too-long', limit: limits.maxLength };
@@ -92,7 +115,7 @@ function copyBounded(value: unknown, depth: number, limits: ValueLimits, budget:
   budget.items += size;
   budget.bytes += 8 + size * 8;
   if (budget.items > limits.maxItems) {
-    budget.problem = { kind: 'limit', keyword: 'maxItems', message: `holds more than ${limits.maxItems} items in all (limit maxItems)` };
+    budget.problem = { kind: 'limit', keyword: 'maxItems', message: `holds more than ${limits.maxItems} items (${TOGETHER}; limit maxItems)` };
     return value;
   }
   if (budget.bytes > limits.maxBytes) {
@@ -104,26 +127,53 @@ function copyBounded(value: unknown, depth: number, limits: ValueLimits, budget:
     for (let i = 0; i < size; i++) {
       const d = Object.getOwnPropertyDescriptor(value, i);
       out[i] = d === undefined || !('value' in d) ? null : copyBounded(d.value, depth + 1, limits, budget);
-      if (budget.problem !== undefined) return value;
+      if (budget.problem !== undefined) {
+        budget.path?.push(String(i));
+        return value;
+      }
     }
     return out;
   }
   // A plain object (ajv's deep equality for enum/const compares constructors); `__proto__` stays an own key.
   const out: Record<string, unknown> = {};
   for (const key of keys as string[]) {
+    if (exceedsLimit(key, limits.maxLength)) {
+      keyTooLong(limits, budget);
+      return value;
+    }
     const d = Object.getOwnPropertyDescriptor(value, key);
     if (d === undefined || !('value' in d) || typeof d.value === 'function') continue;
     budget.bytes += key.length;
-    if (!isWellFormedText(key)) budget.problem = ILL_FORMED;
-    else setOwn(out, key, copyBounded(d.value, depth + 1, limits, budget));
-    if (budget.problem !== undefined) return value;
+    if (!isWellFormedText(key)) {
+      budget.problem = ILL_FORMED;
+      return value;
+    }
+    setOwn(out, key, copyBounded(d.value, depth + 1, limits, budget));
+    if (budget.problem !== undefined) {
+      budget.path?.push(key);
+      return value;
+    }
   }
   return out;
 }
 
-/** A copy of `value` (own data properties, plain objects) within `limits`, or the problem that stopped it. */
-export function boundedCopy(value: object, limits: ValueLimits): { value: unknown } | { problem: ValueProblem } {
-  const budget: Budget = { items: 0, bytes: 0, problem: undefined };
+/**
+ * A copy of `value` (own data properties, plain objects) within `limits`, counted against the request's `budget`, or
+ * the problem that stopped it (an over-long key's message starts with the JSON pointer of its object).
+ */
+export function boundedCopy(
+  value: object,
+  limits: ValueLimits,
+  budget: ValueBudget,
+): { value: unknown } | { problem: ValueProblem } {
+  budget.problem = undefined;
+  budget.path = undefined;
   const copy = copyBounded(value, 0, limits, budget);
-  return budget.problem === undefined ? { value: copy } : { problem: budget.problem };
+  const problem = budget.problem as ValueProblem | undefined;
+  if (problem === undefined) return { value: copy };
+  const path = budget.path as string[] | undefined;
+  if (path === undefined || path.length === 0 || problem.kind !== 'limit') return { problem };
+  let pointer = '';
+  for (let i = path.length - 1; i >= 0; i--) pointer += `/${escapePointerSegment(path[i] as string)}`;
+  return { problem: { ...problem, message: `${echoed(pointer)}: ${problem.message}` } };
 }

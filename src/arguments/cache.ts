@@ -625,6 +625,7 @@ function stripUndefined(options: ArgumentValidationOptions): ArgumentValidationO
   if (options.maxDepth !== undefined) out.maxDepth = options.maxDepth;
   if (options.maxItems !== undefined) out.maxItems = options.maxItems;
   if (options.maxBytes !== undefined) out.maxBytes = options.maxBytes;
+  if (options.maxArguments !== undefined) out.maxArguments = options.maxArguments;
   return out;
 }
 
@@ -650,6 +651,7 @@ export class RecentValidators {
         options?.maxDepth ?? null,
         options?.maxItems ?? null,
         options?.maxBytes ?? null,
+        options?.maxArguments ?? null,
       ]);
     } catch {
       // Too deep (or cyclic) to key: not kept; the validator reports where.

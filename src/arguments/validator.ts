@@ -6,11 +6,11 @@
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { PromptArgumentDefinition } from '../definition/types.js';
-import { PromptError } from '../errors.js';
+import { PromptError, echoed } from '../errors.js';
 import type { JsonSchema } from '../types.js';
 import { bareRecord } from '../json.js';
-import { boundedCopy, exceedsLimit, ILL_FORMED, isWellFormedText } from './bounds.js';
-import type { ValueLimits } from './bounds.js';
+import { boundedCopy, exceedsLimit, ILL_FORMED, isWellFormedText, valueBudget } from './bounds.js';
+import type { ValueBudget, ValueLimits } from './bounds.js';
 import type { PlanCache, SchemaStore, StoreEntry } from './cache.js';
 import { coerceValue } from './coercion.js';
 import { InexactNumber } from './numbers.js';
@@ -40,6 +40,13 @@ function inexact(argument: string, number: InexactNumber): SchemaValidationDetai
 export const DEFAULT_MAX_DEPTH = 64;
 export const DEFAULT_MAX_ITEMS = 10_000;
 export const DEFAULT_MAX_BYTES = 1_048_576;
+/** Default bound on the argument keys of a request, and on the arguments a prompt declares. */
+export const DEFAULT_MAX_ARGUMENTS = 1_000;
+
+/** {@link ValueLimits} and the bound on argument keys of one request. */
+interface RequestLimits extends ValueLimits {
+  readonly maxArguments: number;
+}
 
 function limitOption(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
@@ -49,12 +56,22 @@ function limitOption(value: number | undefined, fallback: number, name: string):
   return value;
 }
 
-function limitsOf(o: ArgumentValidationOptions): Omit<ValueLimits, 'maxLength'> {
+function limitsOf(o: ArgumentValidationOptions): Omit<RequestLimits, 'maxLength'> {
   return {
     maxDepth: limitOption(o.maxDepth, DEFAULT_MAX_DEPTH, 'maxDepth'),
     maxItems: limitOption(o.maxItems, DEFAULT_MAX_ITEMS, 'maxItems'),
     maxBytes: limitOption(o.maxBytes, DEFAULT_MAX_BYTES, 'maxBytes'),
+    maxArguments: limitOption(o.maxArguments, DEFAULT_MAX_ARGUMENTS, 'maxArguments'),
   };
+}
+
+function nameTooLong(name: string, limit: number): SchemaValidationDetail {
+  return { argument: echoed(name), keyword: 'maxLength', message: `is an argument name longer than ${limit} characters (limit maxLength)` };
+}
+
+function tooManyArguments(max: number, provided: number, required: number): ArgumentValidationResult {
+  const detail = { argument: '', keyword: 'maxArguments', message: `has more than ${max} arguments (limit maxArguments)` };
+  return { ok: false, error: schemaFailure([detail], provided, required) };
 }
 
 function copyDefault(value: unknown): unknown {
@@ -73,7 +90,7 @@ export class ArgumentValidator implements CompiledArgumentValidator {
   private checked = false;
   private failure: unknown;
   private released = false;
-  private limits: ValueLimits | undefined;
+  private limits: RequestLimits | undefined;
 
   constructor(
     private readonly store: SchemaStore,
@@ -124,11 +141,20 @@ export class ArgumentValidator implements CompiledArgumentValidator {
         this.plan = plan;
         this.planKey = key;
       }
+      this.checkDeclaredCount(this.plan.names.length);
     } catch (error) {
       this.failure = error;
       throw error;
     }
     return this.plan;
+  }
+
+  /** Throws the definition error of more declared arguments than a request may carry. */
+  private checkDeclaredCount(declared: number): void {
+    const max = limitOption(this.options.maxArguments, DEFAULT_MAX_ARGUMENTS, 'maxArguments');
+    if (declared <= max) return;
+    const path = this.inputSchema === undefined ? `/arguments/${max}` : '/inputSchema/properties';
+    throw definitionError([{ path, message: `declares more than ${max} arguments (limit maxArguments)` }]);
   }
 
   check(): void {
@@ -138,6 +164,7 @@ export class ArgumentValidator implements CompiledArgumentValidator {
     limitsOf(this.options);
     if (this.inputSchema === undefined && this.plans.plainFast(this.promptArguments)) {
       // Nothing a plan could find: stay lazy (the plan is built, and shared, on first validate()).
+      this.checkDeclaredCount(this.promptArguments?.length ?? 0);
       this.checked = true;
       return;
     }
@@ -183,7 +210,7 @@ export class ArgumentValidator implements CompiledArgumentValidator {
     return this.store.compiled(entry, (pointer) => plan.locate(pointer));
   }
 
-  private valueLimits(plan: ArgumentPlan): ValueLimits {
+  private valueLimits(plan: ArgumentPlan): RequestLimits {
     return (this.limits = { ...limitsOf(this.options), maxLength: plan.extraLimit });
   }
 
@@ -207,11 +234,15 @@ export class ArgumentValidator implements CompiledArgumentValidator {
     let tooLongLimit = 0;
     let details: SchemaValidationDetail[] | undefined;
     let total = 0;
+    // One budget for every typed value of this request (made on the first one).
+    let budget: ValueBudget | undefined;
+    let keys = 0;
 
     for (const key in input) {
       // Own data properties only: an inherited key is no argument, and a getter (code, not data) is never called.
       const own = getOwnPropertyDescriptor(input, key);
       if (own === undefined || !('value' in own)) continue;
+      if (++keys > limits.maxArguments) return tooManyArguments(limits.maxArguments, count, plan.required.length);
       const raw: unknown = own.value;
       if (raw === null || raw === undefined) continue;
       count++;
@@ -221,6 +252,11 @@ export class ArgumentValidator implements CompiledArgumentValidator {
         continue;
       }
       const slot: ArgumentSlot | undefined = slots.get(key);
+      if (slot === undefined && exceedsLimit(key, plan.extraLimit)) {
+        // Never copied, so nothing after this (ajv included) sees the name.
+        (details ??= []).push(nameTooLong(key, plan.extraLimit));
+        continue;
+      }
       const limit = slot === undefined ? plan.extraLimit : slot.limit;
       if (typeof raw === 'string') {
         if (exceedsLimit(raw, limit)) {
@@ -248,7 +284,7 @@ export class ArgumentValidator implements CompiledArgumentValidator {
           out[key] = raw;
           continue;
         }
-        const bounded = boundedCopy(raw, limits);
+        const bounded = boundedCopy(raw, limits, (budget ??= valueBudget()));
         if ('value' in bounded) out[key] = bounded.value;
         else if (bounded.problem.kind === 'too-long') [tooLong, tooLongLimit] = [key, bounded.problem.limit];
         else (details ??= []).push({ argument: key, keyword: bounded.problem.keyword, message: bounded.problem.message });
@@ -271,7 +307,7 @@ export class ArgumentValidator implements CompiledArgumentValidator {
           out[key] = raw;
           continue;
         }
-        const bounded = boundedCopy(value, limits);
+        const bounded = boundedCopy(value, limits, (budget ??= valueBudget()));
         if (!('value' in bounded)) {
           if (bounded.problem.kind === 'too-long') [tooLong, tooLongLimit] = [key, bounded.problem.limit];
           else (details ??= []).push({ argument: key, keyword: bounded.problem.keyword, message: bounded.problem.message });

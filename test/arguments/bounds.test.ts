@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validatePromptArguments } from '../../src/arguments/index.js';
+import { ArgumentValidatorCache, validatePromptArguments } from '../../src/arguments/index.js';
 import type { PromptArgumentDefinition } from '../../src/definition/types.js';
 import type { JsonSchema } from '../../src/types.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -67,6 +67,29 @@ describe('bounded typed values', () => {
     }
   });
 
+  it('holds argument names and property names at every depth to the string limit, naming the argument and path', () => {
+    const long = 'k'.repeat(200_000);
+    const schema = object({ x: { type: 'object' } });
+    // Undeclared argument names (inputSchema and declarations alike): the name, cut, is the argument.
+    expect(detailOf(validatePromptArguments({ x: {}, [long]: 'v' }, undefined, schema))).toEqual({
+      argument: `${'k'.repeat(128)}…`,
+      keyword: 'maxLength',
+      message: 'is an argument name longer than 10000 characters (limit maxLength)',
+    });
+    expect(detailOf(validatePromptArguments({ [long]: 'v' }, [{ name: 'topic' }]))).toMatchObject({ keyword: 'maxLength' });
+    // Keys inside typed values: the argument, and the pointer of the object holding the key.
+    const nested = validatePromptArguments({ x: { a: [{ ok: 1 }, { [long]: 1 }] } }, undefined, schema);
+    expect(detailOf(nested)).toEqual({
+      argument: 'x',
+      keyword: 'maxLength',
+      message: '/a/1: has a property name longer than 10000 characters (limit maxLength)',
+    });
+    expect(detailOf(validatePromptArguments({ xs: [{ [long]: 1 }] }, list))).toMatchObject({ argument: 'xs', message: /^\/0: has a property name/ });
+    const atLimit = 'k'.repeat(10_000);
+    expect(validatePromptArguments({ x: { [atLimit]: 1 } }, undefined, object({ x: { type: 'object' } })).ok).toBe(true);
+    expect(validatePromptArguments({ [atLimit]: 'v' }, [{ name: 'topic' }]).ok).toBe(true);
+  });
+
   it('copies own data properties only: getters and toJSON of values passed from code are never called', () => {
     let calls = 0;
     const item = { a: 1, toJSON: () => (calls++, 'json') };
@@ -75,6 +98,47 @@ describe('bounded typed values', () => {
     expect(calls).toBe(0);
     expect(out['xs']).toEqual([{ a: 1 }]);
     expect(JSON.stringify(out['xs'])).toBe('[{"a":1}]');
+  });
+});
+
+describe('limits per request, not per argument', () => {
+  const detailsOf = (result: ReturnType<typeof validatePromptArguments>): unknown[] =>
+    result.ok ? [] : ((result.error.data as { details?: unknown[] }).details ?? []);
+  const keys = (n: number): Record<string, string> => Object.fromEntries(Array.from({ length: n }, (_, i) => [`e${i}`, 'v']));
+
+  it('refuses a request carrying more than 1,000 argument keys, extras and nulls included', () => {
+    const tooMany = detailsOf(validatePromptArguments({ ...keys(1_000), last: null }, [{ name: 'topic' }]));
+    expect(tooMany).toEqual([{ argument: '', keyword: 'maxArguments', message: 'has more than 1000 arguments (limit maxArguments)' }]);
+    const schema = object({ x: { type: 'string' } });
+    expect(detailsOf(validatePromptArguments(keys(500_000), undefined, schema))).toMatchObject([{ keyword: 'maxArguments' }]);
+    expect(validatePromptArguments(keys(1_000), undefined, schema).ok).toBe(true);
+    expect(validatePromptArguments(keys(11), undefined, schema, { maxArguments: 10 }).ok).toBe(false);
+  });
+
+  it('refuses at registration a prompt declaring more arguments than a request may carry', () => {
+    const declared = Array.from({ length: 1_001 }, (_, i) => ({ name: `a${i}` }));
+    const cache = new ArgumentValidatorCache();
+    expect(() => cache.compile(declared, undefined).check()).toThrow(/\/arguments\/1000: declares more than 1000 arguments/);
+    const properties = Object.fromEntries(declared.map((d) => [d.name, { type: 'number' }]));
+    expect(() => cache.compile(undefined, object(properties)).check()).toThrow(/\/inputSchema\/properties: declares more than 1000 arguments/);
+    expect(() => cache.compile(declared.slice(0, 3), undefined, { maxArguments: 2 }).check()).toThrow(/maxArguments/);
+  });
+
+  it('shares one item and byte budget among all array/object values of a request', () => {
+    const schema = { type: 'object', properties: { x: { type: 'string' } }, additionalProperties: { type: 'array', uniqueItems: true } } as const;
+    const items = Array.from({ length: 6_000 }, (_, i) => `s${i}`);
+    expect(validatePromptArguments({ a: items }, undefined, schema).ok).toBe(true);
+    expect(detailsOf(validatePromptArguments({ a: items, b: items }, undefined, schema))).toEqual([
+      { argument: 'b', keyword: 'maxItems', message: 'holds more than 10000 items (all array/object arguments of a request together; limit maxItems)' },
+    ]);
+    const big = Array.from({ length: 65 }, (_, i) => String(i).padEnd(9_000, 'x'));
+    expect(detailsOf(validatePromptArguments({ a: big, b: big }, undefined, schema))).toMatchObject([{ argument: 'b', keyword: 'maxBytes' }]);
+    // Wire text coerced to arrays counts too: five 2,400-item arrays of a few KB each.
+    const names = ['a', 'b', 'c', 'd', 'e'];
+    const declared: PromptArgumentDefinition[] = names.map((name) => ({ name, type: 'array' }));
+    const wire = JSON.stringify(Array.from({ length: 2_400 }, () => 1));
+    const fromText = Object.fromEntries(names.map((k) => [k, wire]));
+    expect(detailsOf(validatePromptArguments(fromText, declared))).toMatchObject([{ keyword: 'maxItems' }]);
   });
 });
 

@@ -68,7 +68,8 @@ const mixed: PromptArgumentDefinition[] = [
   { name: 'style', required: false },
 ];
 
-const manyNames = Array.from({ length: 1000 }, (_, i) => `arg_${String(i).padStart(4, '0')}`);
+// 999: the ajv-path twin of each case declares one argument more, and a prompt declares at most 1,000.
+const manyNames = Array.from({ length: 999 }, (_, i) => `arg_${String(i).padStart(4, '0')}`);
 const manyArgs: PromptArgumentDefinition[] = manyNames.map((name) => ({ name, required: true }));
 const manyValues = Object.fromEntries(manyNames.map((name) => [name, `value of ${name}`]));
 const manyButOne = Object.fromEntries(manyNames.filter((n) => n !== 'arg_0500').map((n) => [n, 'v']));
@@ -1110,7 +1111,7 @@ export const argumentCases: ArgumentCase[] = [
   // ---- large
   {
     group: 'large',
-    title: 'accepts 1,000 required arguments all provided',
+    title: 'accepts 999 required arguments all provided',
     arguments: manyArgs,
     provided: manyValues,
     wire: true,
@@ -1118,10 +1119,10 @@ export const argumentCases: ArgumentCase[] = [
   },
   {
     group: 'large',
-    title: 'finds the one missing argument among 1,000 required ones',
+    title: 'finds the one missing argument among 999 required ones',
     arguments: manyArgs,
     provided: manyButOne,
     wire: true,
-    expected: missing(['arg_0500'], 999, 1000),
+    expected: missing(['arg_0500'], 998, 999),
   },
 ];

@@ -86,6 +86,24 @@ export const HTTP_CASES: readonly HttpCase[] = [
   { title: 'answers a body that is not JSON with 415', method: 'POST', path: '/functions/Add', contentType: 'text/plain', body: 'x=7&y=3', status: 415, text: '{"error":"Content-Type must be application/json"}' },
   { title: 'answers a 2 MB body with 413', method: 'POST', path: '/functions/Add', contentType: JSON_TYPE, body: JSON.stringify({ x: 1, y: 2, pad: 'x'.repeat(2 * 1024 * 1024) }), status: 413, text: '{"error":"Request body exceeds 1048576 bytes"}' },
   { title: 'answers a 100,000-deep body with 400, not a crash', method: 'POST', path: '/functions/Add', contentType: JSON_TYPE, body: `{"x":${'['.repeat(100_000)}${']'.repeat(100_000)},"y":1}`, status: 400 },
+  {
+    title: 'answers a body with more than 1,000 arguments with 400 (a limit per request)',
+    method: 'POST',
+    path: '/functions/Add',
+    contentType: JSON_TYPE,
+    body: JSON.stringify({ x: 1, y: 2, ...Object.fromEntries(Array.from({ length: 999 }, (_, i) => [`e${i}`, 0])) }),
+    status: 400,
+    check: (b) => expectDetail(b, { argument: '', keyword: 'maxArguments' }),
+  },
+  {
+    title: 'counts the array/object arguments of a body against one item budget',
+    method: 'POST',
+    path: '/prompts/review_code',
+    contentType: JSON_TYPE,
+    body: JSON.stringify({ code: 'x', a: new Array(6_000).fill(0), b: new Array(6_000).fill(0) }),
+    status: 400,
+    check: (b) => expectDetail(b, { argument: 'b', keyword: 'maxItems' }),
+  },
   { title: 'treats __proto__ in a body as plain data', method: 'POST', path: '/functions/Add', contentType: JSON_TYPE, body: '{"x":1,"y":2,"__proto__":{"polluted":true}}', status: 200, text: '{"result":3}' },
   { title: 'answers a wrong method on a known route with 405 and Allow', method: 'DELETE', path: '/prompts', status: 405, allow: 'GET' },
   { title: 'answers a POST to a function list with 405 and Allow', method: 'PUT', path: '/functions/Add', status: 405, allow: 'POST' },
@@ -108,6 +126,11 @@ export const HTTP_CASES: readonly HttpCase[] = [
     },
   },
 ];
+
+function expectDetail(body: Record<string, unknown>, expected: { argument: string; keyword: string }): void {
+  const detail = (body['data'] as { details?: { argument: string; keyword: string }[] } | undefined)?.details?.[0];
+  if (detail?.argument !== expected.argument || detail.keyword !== expected.keyword) throw new Error(JSON.stringify(body).slice(0, 300));
+}
 
 function expectPromptNames(body: Record<string, unknown>, names: string[]): void {
   const got = ((body['result'] as { prompts: { name: string }[] }).prompts ?? []).map((p) => p.name);
