@@ -147,6 +147,97 @@ export function canonicalJson(value: unknown, strict = false): string {
   return write(value, { stack: [], strict, containers: 0 }, '');
 }
 
+/** Whether a value is in `values` (deep equality for objects and arrays): one Set lookup, whatever their number. */
+function membership(values: readonly unknown[]): (value: unknown) => boolean {
+  const scalars = new Set<unknown>();
+  let containers: Set<string> | undefined;
+  for (const v of values) {
+    if (typeof v === 'object' && v !== null) (containers ??= new Set()).add(canonicalJson(v));
+    else scalars.add(v);
+  }
+  return (value) =>
+    typeof value === 'object' && value !== null
+      ? containers !== undefined && containers.has(canonicalJson(value))
+      : scalars.has(value);
+}
+
+/** Scalar enums this short are compared inline, as ajv does (no call, no lookup). */
+const INLINE_ENUM = 16;
+
+/** ajv's `enum` (same error: keyword `enum`, `params.allowedValues`), checked by a Set built once per schema. */
+const ENUM_BY_SET: CodeKeywordDefinition = {
+  keyword: 'enum',
+  schemaType: 'array',
+  error: {
+    message: 'must be equal to one of the allowed values',
+    params: ({ schemaCode }) => _`{allowedValues: ${schemaCode}}`,
+  },
+  code(cxt) {
+    const values = cxt.schema as unknown[];
+    if (values.length === 0) throw new Error('enum must have non-empty array');
+    if (values.length <= INLINE_ENUM && values.every((v) => typeof v !== 'object' || v === null)) {
+      const scalars = values as (string | number | boolean | null)[];
+      let same = _`${cxt.data} === ${scalars[0]}`;
+      for (let i = 1; i < scalars.length; i++) same = _`${same} || ${cxt.data} === ${scalars[i]}`;
+      cxt.pass(same);
+      return;
+    }
+    const isMember = cxt.gen.scopeValue('func', { ref: membership(values) });
+    cxt.pass(_`${isMember}(${cxt.data})`);
+  },
+};
+
+/** Arrays this short are compared pair by pair (no Maps to allocate). */
+const PAIRWISE_ITEMS = 16;
+
+/** The last pair of equal items as ajv's pairwise loop finds them ([later, earlier] index), in one pass. */
+function duplicatePair(items: readonly unknown[]): [number, number] | undefined {
+  if (items.length <= PAIRWISE_ITEMS && items.every((v) => typeof v !== 'object' || v === null)) {
+    for (let i = items.length - 1; i > 0; i--) {
+      for (let j = i - 1; j >= 0; j--) {
+        const a = items[i];
+        const b = items[j];
+        if (a === b || (a !== a && b !== b)) return [i, j];
+      }
+    }
+    return undefined;
+  }
+  const scalars = new Map<unknown, number>();
+  const containers = new Map<string, number>();
+  let pair: [number, number] | undefined;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (typeof item === 'object' && item !== null) {
+      const key = canonicalJson(item);
+      const j = containers.get(key);
+      if (j !== undefined) pair = [i, j];
+      containers.set(key, i);
+    } else {
+      const j = scalars.get(item);
+      if (j !== undefined) pair = [i, j];
+      scalars.set(item, i);
+    }
+  }
+  return pair;
+}
+
+/** ajv's `uniqueItems` (same error and params) in one pass with Maps instead of comparing every pair of items. */
+const UNIQUE_BY_SET: CodeKeywordDefinition = {
+  keyword: 'uniqueItems',
+  type: 'array',
+  schemaType: 'boolean',
+  error: {
+    message: ({ params: { i, j } }) => str`must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
+    params: ({ params: { i, j } }) => _`{i: ${i}, j: ${j}}`,
+  },
+  code(cxt) {
+    if (cxt.schema !== true) return;
+    const pair = cxt.gen.const('pair', _`${cxt.gen.scopeValue('func', { ref: duplicatePair })}(${cxt.data})`);
+    cxt.setParams({ i: _`${pair}[0]`, j: _`${pair}[1]` });
+    cxt.fail(_`${pair} !== undefined`);
+  },
+};
+
 /** `JSON.stringify`'s replacer giving non-JSON values tokens of their own (see {@link orderedKeyJson}). */
 function tokenize(this: unknown, key: string, value: unknown): unknown {
   const original = (this as Record<string, unknown>)[key];
@@ -310,6 +401,7 @@ function createAjv(warnings: string[]): Ajv2020 {
   addFormats(ajv);
   ajv.removeKeyword('multipleOf');
   ajv.addKeyword(DECIMAL_MULTIPLE_OF);
+  ajv.removeKeyword('enum').addKeyword(ENUM_BY_SET).removeKeyword('uniqueItems').addKeyword(UNIQUE_BY_SET);
   return ajv;
 }
 

@@ -142,6 +142,43 @@ describe('limits per request, not per argument', () => {
   });
 });
 
+describe('enum and uniqueItems take one lookup per value', () => {
+  const detailsOf = (result: ReturnType<typeof validatePromptArguments>): unknown[] =>
+    result.ok ? [] : ((result.error.data as { details?: unknown[] }).details ?? []);
+
+  it('checks 9,999 items against a 100,000-value enum at once, with the enum error as before', () => {
+    const values = Array.from({ length: 100_000 }, (_, i) => `v${i}`);
+    const schema = object({ xs: { type: 'array', items: { enum: values } } });
+    expect(validatePromptArguments({ xs: ['v1'] }, undefined, schema).ok).toBe(true);
+    const started = performance.now();
+    const result = validatePromptArguments({ xs: Array.from({ length: 9_999 }, () => 'zz') }, undefined, schema);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(detailsOf(result)[0]).toEqual({ argument: 'xs', keyword: 'enum', message: `/0: must be one of: ${values.slice(0, 10).join(', ')}, …` });
+  });
+
+  it('compares object and array enum values deeply, whatever their key order', () => {
+    const schema = object({ a: { enum: ['x', 1, { k: [1, { m: 2, n: 3 }] }, [3]] } });
+    for (const a of ['x', 1, { k: [1, { n: 3, m: 2 }] }, [3]]) expect(validatePromptArguments({ a }, undefined, schema).ok).toBe(true);
+    for (const a of ['y', 2, { k: [{ m: 2, n: 3 }, 1] }, [3, 3], { k: [1, { m: 2 }] }, true]) {
+      expect(detailsOf(validatePromptArguments({ a }, undefined, schema))).toMatchObject([{ argument: 'a', keyword: 'enum' }]);
+    }
+  });
+
+  it('checks uniqueItems over 50,000 objects in one pass, naming the last pair of equal items as before', () => {
+    const schema = object({ xs: { type: 'array', uniqueItems: true } });
+    const limits = { maxItems: 200_000, maxBytes: 10_000_000 };
+    const xs: unknown[] = Array.from({ length: 50_000 }, (_, i) => ({ i, tag: 'same' }));
+    const started = performance.now();
+    expect(validatePromptArguments({ xs }, undefined, schema, limits).ok).toBe(true);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    xs.push({ tag: 'same', i: 7 }, 'a', 1, 'a');
+    expect(detailsOf(validatePromptArguments({ xs }, undefined, schema, limits))).toEqual([
+      { argument: 'xs', keyword: 'uniqueItems', message: 'must NOT have duplicate items (items ## 50001 and 50003 are identical)' },
+    ]);
+    expect(validatePromptArguments({ xs: ['1', 1, [1], { a: 1 }, [{ a: 1 }]] }, undefined, schema).ok).toBe(true);
+  });
+});
+
 describe('a declared maxLength limits string arguments only', () => {
   it('does not apply maxLength to the wire text of an integer argument', () => {
     const schema = object({ n: { type: 'integer', maxLength: 2 } });
