@@ -392,6 +392,8 @@ function createAjv(warnings: string[]): Ajv2020 {
     coerceTypes: false,
     // We validate schemas against the meta-schema ourselves (on the checker), to report every problem with its path.
     validateSchema: false,
+    // A referenced schema is compiled once, as a function of its own (inlined, its code is copied to every reference).
+    inlineRefs: false,
     // Never register a schema's $id in the instance: prompts cannot collide or reach each other.
     addUsedSchema: false,
     // Patterns run on RE2 (linear time), each compiled once per instance: README, "Argument validation".

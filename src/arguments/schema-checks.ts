@@ -2,7 +2,9 @@
  * Registration-time checks of an argument schema that the meta-schema cannot make: local reference resolution,
  * patterns (valid, and runnable on the linear-time engine), formats, `__proto__` names, references that are external,
  * dangling or looping, defaults that break their own property schema. Every walk is bounded (nesting depth and size,
- * a step budget, and how far references expand), so a hostile schema is a located definition error, not a stall.
+ * a step budget, and how far references expand), and so is what ajv compiles on the first request (properties per
+ * object, keywords in all, depth with references followed), so a hostile schema is a located definition error, not a
+ * stall.
  *
  * @module
  */
@@ -26,6 +28,12 @@ export const MAX_CHECK_STEPS = 1_000_000;
 
 /** Subschemas one value may be checked against, references expanded (ajv checks each one on every request). */
 export const MAX_EXPANDED_SUBSCHEMAS = 100_000;
+
+/** Properties one object schema may declare. */
+export const MAX_SCHEMA_PROPERTIES = 1_000;
+
+/** Keywords ajv compiles for one schema (a referenced subschema once): bounds the first request's compile. */
+export const MAX_COMPILED_KEYWORDS = 2_500;
 
 /** A walk ran out of steps at `pointer` (a JSON pointer into the schema). */
 export class SchemaTooComplexError extends Error {
@@ -489,14 +497,19 @@ function ambiguity(refs: RefIndex, at: Record<string, unknown>): SchemaProblem {
   };
 }
 
-/** The first subschema whose references expand past {@link MAX_EXPANDED_SUBSCHEMAS} (recursion counted once). */
+/**
+ * The first subschema whose references expand past {@link MAX_EXPANDED_SUBSCHEMAS} (recursion counted once), or
+ * that nests deeper than {@link MAX_SCHEMA_DEPTH} with references followed (ajv compiles a reference inside the
+ * schema that leads to it: the stack would overflow on the first request).
+ */
 function expansionProblem(root: Record<string, unknown>, refs: RefIndex, budget: StepBudget): SchemaProblem | undefined {
   const sizes = new Map<object, number>();
+  const heights = new Map<object, number>();
   const active = new Set<object>();
-  const frames: { node: Record<string, unknown>; edges: Edge[]; i: number; total: number }[] = [];
+  const frames: { node: Record<string, unknown>; edges: Edge[]; i: number; total: number; height: number }[] = [];
   const open = (node: Record<string, unknown>, base: string): void => {
     active.add(node);
-    frames.push({ node, edges: edgesOf(node, base, refs, false), i: 0, total: 1 });
+    frames.push({ node, edges: edgesOf(node, base, refs, false), i: 0, total: 1, height: 0 });
   };
   open(root, refs.rootBase);
   for (let f = frames[0]; f !== undefined; f = frames[frames.length - 1]) {
@@ -504,13 +517,24 @@ function expansionProblem(root: Record<string, unknown>, refs: RefIndex, budget:
     if (edge !== undefined) {
       spend(budget, 1, refs.pointerOf(f.node) ?? '');
       const known = sizes.get(edge.node);
-      if (known !== undefined) f.total += known;
-      else if (active.has(edge.node)) f.total += 1;
-      else open(edge.node, edge.base);
+      if (known !== undefined) {
+        f.total += known;
+        f.height = Math.max(f.height, (heights.get(edge.node) ?? 0) + 1);
+      } else if (active.has(edge.node)) {
+        f.total += 1;
+      } else {
+        open(edge.node, edge.base);
+      }
       continue;
     }
     frames.pop();
     active.delete(f.node);
+    if (f.height > MAX_SCHEMA_DEPTH) {
+      return {
+        pointer: refs.pointerOf(f.node) ?? '',
+        message: `nests deeper than ${MAX_SCHEMA_DEPTH} levels with its references followed (a chain of $refs, each into the next)`,
+      };
+    }
     if (f.total > MAX_EXPANDED_SUBSCHEMAS) {
       return {
         pointer: refs.pointerOf(f.node) ?? '',
@@ -521,8 +545,12 @@ function expansionProblem(root: Record<string, unknown>, refs: RefIndex, budget:
       };
     }
     sizes.set(f.node, f.total);
+    heights.set(f.node, f.height);
     const parent = frames[frames.length - 1];
-    if (parent !== undefined) parent.total += f.total;
+    if (parent !== undefined) {
+      parent.total += f.total;
+      parent.height = Math.max(parent.height, f.height + 1);
+    }
   }
   return undefined;
 }
@@ -545,6 +573,10 @@ interface Walk {
   readonly byUri: ResolvedByUri[];
   refs: RefIndex | undefined;
   cycles: Components | undefined;
+  /** Keywords ajv compiles for each subschema walked (its own and its subschemas', `$defs` left out). */
+  readonly compiled: Map<object, number>;
+  /** Subschemas references lead to: ajv compiles each once more, as a function of its own. */
+  readonly targets: Set<object>;
 }
 
 function targetNode(target: RefTarget | 'external' | undefined): unknown {
@@ -568,6 +600,7 @@ function checkRefs(node: Record<string, unknown>, pointer: string, here: string,
       if (!ref.startsWith('#')) w.byUri.push({ pointer: `${pointer}/${k}`, ref });
       problem = refProblem(node, ref, here, refs, w.budget, `${pointer}/${k}`);
       const target = problem === undefined ? refTarget(node, k, here, refs) : undefined;
+      if (target !== undefined) w.targets.add(target[0]);
       const cycles = (w.cycles ??= new Components(refs, w.budget, true));
       if (target !== undefined && cycles.of(node, here) === cycles.of(target[0], target[1])) {
         problem = `${k} ${ref} leads back here without reaching any data (infinite recursion)`;
@@ -577,8 +610,32 @@ function checkRefs(node: Record<string, unknown>, pointer: string, here: string,
   }
 }
 
-function walk(node: Record<string, unknown>, pointer: string, base: string, w: Walk): void {
+/** Characters of a dependency list counted as one keyword (ajv writes the whole list into the code of each name). */
+const LIST_CHARACTERS_PER_KEYWORD = 3_000;
+
+/** Keywords' worth of code for the names `node` requires: one each (a dependency list's text once more per name). */
+function listedNames(node: Record<string, unknown>): number {
+  const required = node['required'];
+  let count = Array.isArray(required) ? required.length : 0;
+  for (const k of ['dependentRequired', 'dependencies'] as const) {
+    const map = node[k];
+    if (!isRecord(map)) continue;
+    for (const name of Object.keys(map)) {
+      const list = map[name];
+      if (!Array.isArray(list)) continue;
+      let characters = 0;
+      for (const item of list) characters += String(item).length + 2;
+      count += list.length * (1 + Math.ceil(characters / LIST_CHARACTERS_PER_KEYWORD));
+    }
+  }
+  return count;
+}
+
+/** Walks `node`'s subschemas; returns the keywords ajv compiles for it (see {@link Walk.compiled}). */
+function walk(node: Record<string, unknown>, pointer: string, base: string, w: Walk): number {
   const out = w.out;
+  let compiled = Math.max(1, Object.keys(node).length) + listedNames(node);
+  let properties = 0;
   const pattern = node['pattern'];
   if (typeof pattern === 'string') {
     const bad = patternProblem(pattern);
@@ -600,12 +657,31 @@ function walk(node: Record<string, unknown>, pointer: string, base: string, w: W
       const bad = patternProblem(key);
       if (bad !== undefined) out.push({ pointer: at, message: bad });
     }
-    if (keyword === 'properties' && key === '__proto__') {
-      out.push({ pointer: at, message: "property name '__proto__' is reserved" });
-      return;
+    if (keyword === 'properties') {
+      if (++properties === MAX_SCHEMA_PROPERTIES + 1) {
+        out.push({ pointer: `${pointer}/properties`, message: `declares more than ${MAX_SCHEMA_PROPERTIES} properties` });
+      }
+      if (key === '__proto__') {
+        out.push({ pointer: at, message: "property name '__proto__' is reserved" });
+        return;
+      }
     }
-    if (isRecord(child)) walk(child, at, here, w);
+    if (!isRecord(child)) return;
+    const size = walk(child, at, here, w);
+    // ajv compiles a $defs entry only where a reference leads to it.
+    if (keyword !== '$defs' && keyword !== 'definitions') compiled += size;
   });
+  w.compiled.set(node, compiled);
+  return compiled;
+}
+
+/** Keywords ajv compiles for the whole schema: the root's, and each reference target's once more. */
+function compiledKeywords(root: Record<string, unknown>, rootSize: number, w: Walk): number {
+  let total = rootSize;
+  for (const target of w.targets) {
+    if (target !== root) total += w.compiled.get(target) ?? Object.keys(target).length;
+  }
+  return total;
 }
 
 /**
@@ -617,9 +693,25 @@ export function schemaProblems(
   knownFormat: (name: string) => boolean,
   byUri: ResolvedByUri[] = [],
 ): SchemaProblem[] {
-  const w: Walk = { root: schema, knownFormat, out: [], budget: { steps: 0 }, byUri, refs: undefined, cycles: undefined };
+  const w: Walk = {
+    root: schema,
+    knownFormat,
+    out: [],
+    budget: { steps: 0 },
+    byUri,
+    refs: undefined,
+    cycles: undefined,
+    compiled: new Map(),
+    targets: new Set(),
+  };
   try {
-    walk(schema, '', '', w);
+    const size = walk(schema, '', '', w);
+    if (w.out.length === 0 && compiledKeywords(schema, size, w) > MAX_COMPILED_KEYWORDS) {
+      w.out.push({
+        pointer: '',
+        message: `is too large to compile: more than ${MAX_COMPILED_KEYWORDS} keywords in all (each subschema's, a referenced one counted once)`,
+      });
+    }
     if (w.out.length === 0 && w.refs !== undefined) {
       const problem = expansionProblem(schema, w.refs, w.budget) ?? recursionProblem(schema, w.refs, w.budget);
       if (problem !== undefined) w.out.push(problem);

@@ -389,6 +389,50 @@ describe('registration work on an author schema is bounded', () => {
     expect(problem).toMatchObject({ path: '/inputSchema/properties/a', message: /too complex to infer its type from/ });
   });
 
+  it('compiles a definition referenced from 200 places once: the first request takes well under a second', () => {
+    const big = { type: 'object', properties: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`q${i}`, { type: 'string', maxLength: 3 }])) };
+    const properties = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`p${i}`, { $ref: '#/$defs/big' }]));
+    const validator = new ArgumentValidatorCache().compile(undefined, { type: 'object', properties, $defs: { big } });
+    validator.check();
+    const started = performance.now();
+    expect(validator.validate({ p1: '{"q0":"abc"}' }).ok).toBe(true);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(validator.validate({ p1: '{"q0":"abcd"}' }).ok).toBe(false);
+  });
+
+  it('rejects at registration a schema too large to compile on the first request, saying where', () => {
+    const props = (n: number, schema: unknown): Record<string, unknown> => Object.fromEntries(Array.from({ length: n }, (_, i) => [`q${i}`, schema]));
+    expect(registrationProblem({ type: 'object', properties: { o: { type: 'object', properties: props(1_001, {}) } } })).toEqual({
+      path: '/inputSchema/properties/o/properties',
+      message: 'declares more than 1000 properties',
+    });
+    const tooMuch = { type: 'object', properties: props(3, { type: 'object', properties: props(900, { type: 'string' }) }) };
+    expect(registrationProblem(tooMuch)).toEqual({
+      path: '/inputSchema',
+      message: "is too large to compile: more than 2500 keywords in all (each subschema's, a referenced one counted once)",
+    });
+    // A definition counts once however many references lead to it; one nobody references costs nothing.
+    const shared = { type: 'object', properties: props(100, { $ref: '#/$defs/d' }), $defs: { d: { type: 'object', properties: props(800, { type: 'string' }) }, unused: tooMuch } };
+    expect(() => new ArgumentValidatorCache().compile(undefined, shared).check()).not.toThrow();
+    // ajv writes a dependency list into the code of each of its names.
+    const names = Array.from({ length: 5_000 }, (_, i) => `name${i}`);
+    expect(registrationProblem({ type: 'object', properties: { o: { type: 'object', dependentRequired: { a: names } } } })).toMatchObject({ path: '/inputSchema', message: /too large to compile/ });
+  });
+
+  it('rejects a chain of 300 references, each into the next, that would overflow the stack on the first request', () => {
+    const $defs: Record<string, unknown> = {};
+    for (let i = 0; i < 300; i++) $defs[`d${i}`] = i === 299 ? { type: 'string' } : { type: 'object', properties: { b: { $ref: `#/$defs/d${i + 1}` } } };
+    expect(registrationProblem({ type: 'object', properties: { a: { $ref: '#/$defs/d0' } }, $defs })).toMatchObject({
+      path: expect.stringMatching(/^\/inputSchema\/\$defs\/d\d+/),
+      message: /nests deeper than 256 levels with its references followed/,
+    });
+    for (let i = 100; i < 300; i++) delete $defs[`d${i}`];
+    $defs['d99'] = { type: 'string' };
+    const validator = new ArgumentValidatorCache().compile(undefined, { type: 'object', properties: { a: { $ref: '#/$defs/d0' } }, $defs });
+    expect(() => validator.check()).not.toThrow();
+    expect(validator.validate({ a: { b: { b: 1 } } }).ok).toBe(false);
+  });
+
   it('counts a shared object each time it appears: 40 levels of {allOf: [x, x]} are a located error, not a hang', () => {
     let node: JsonSchema = { type: 'string' };
     for (let i = 0; i < 40; i++) node = { allOf: [node, node] };
