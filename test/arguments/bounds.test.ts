@@ -146,7 +146,7 @@ describe('enum and uniqueItems take one lookup per value', () => {
   const detailsOf = (result: ReturnType<typeof validatePromptArguments>): unknown[] =>
     result.ok ? [] : ((result.error.data as { details?: unknown[] }).details ?? []);
 
-  it('checks 9,999 items against a 100,000-value enum at once, with the enum error as before', () => {
+  it('checks 9,999 items against a 100,000-value enum at once, with the enum error and deep equality as before', () => {
     const values = Array.from({ length: 100_000 }, (_, i) => `v${i}`);
     const schema = object({ xs: { type: 'array', items: { enum: values } } });
     expect(validatePromptArguments({ xs: ['v1'] }, undefined, schema).ok).toBe(true);
@@ -154,13 +154,11 @@ describe('enum and uniqueItems take one lookup per value', () => {
     const result = validatePromptArguments({ xs: Array.from({ length: 9_999 }, () => 'zz') }, undefined, schema);
     expect(performance.now() - started).toBeLessThan(1_000);
     expect(detailsOf(result)[0]).toEqual({ argument: 'xs', keyword: 'enum', message: `/0: must be one of: ${values.slice(0, 10).join(', ')}, …` });
-  });
-
-  it('compares object and array enum values deeply, whatever their key order', () => {
-    const schema = object({ a: { enum: ['x', 1, { k: [1, { m: 2, n: 3 }] }, [3]] } });
-    for (const a of ['x', 1, { k: [1, { n: 3, m: 2 }] }, [3]]) expect(validatePromptArguments({ a }, undefined, schema).ok).toBe(true);
+    // Objects and arrays still compare deeply, whatever their key order.
+    const mixed = object({ a: { enum: ['x', 1, { k: [1, { m: 2, n: 3 }] }, [3]] } });
+    for (const a of ['x', 1, { k: [1, { n: 3, m: 2 }] }, [3]]) expect(validatePromptArguments({ a }, undefined, mixed).ok).toBe(true);
     for (const a of ['y', 2, { k: [{ m: 2, n: 3 }, 1] }, [3, 3], { k: [1, { m: 2 }] }, true]) {
-      expect(detailsOf(validatePromptArguments({ a }, undefined, schema))).toMatchObject([{ argument: 'a', keyword: 'enum' }]);
+      expect(detailsOf(validatePromptArguments({ a }, undefined, mixed))).toMatchObject([{ argument: 'a', keyword: 'enum' }]);
     }
   });
 
