@@ -25,7 +25,6 @@ import type {
   SchemaValidationDetail,
 } from './types.js';
 
-const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
 const EMPTY: Readonly<Record<string, unknown>> = Object.freeze(Object.create(null) as Record<string, unknown>);
 
 function notAllowed(argument: string, allowed: ReadonlySet<string>): SchemaValidationDetail {
@@ -239,11 +238,10 @@ export class ArgumentValidator implements CompiledArgumentValidator {
     let keys = 0;
 
     for (const key in input) {
-      // Own data properties only: an inherited key is no argument, and a getter (code, not data) is never called.
-      const own = getOwnPropertyDescriptor(input, key);
-      if (own === undefined || !('value' in own)) continue;
+      // Own properties only (an inherited key is no argument), each read once, as a spread reads them.
+      if (!Object.hasOwn(input, key)) continue;
       if (++keys > limits.maxArguments) return tooManyArguments(limits.maxArguments, count, plan.required.length);
-      const raw: unknown = own.value;
+      const raw: unknown = input[key];
       if (raw === null || raw === undefined) continue;
       count++;
       if (tooLong !== undefined) {
