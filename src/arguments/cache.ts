@@ -17,7 +17,7 @@ import { definitionError, describeAjvError } from './failures.js';
 import { isDecimalMultiple } from './numbers.js';
 import { buildPlan, isPlainFastDeclaration } from './plan.js';
 import type { ArgumentPlan } from './plan.js';
-import { createPatternEngine } from './regex.js';
+import { PatternBudget, createPatternEngine } from './regex.js';
 import { defaultProblems, schemaProblems } from './schema-checks.js';
 import type { ResolvedByUri, SchemaProblem } from './schema-checks.js';
 import type {
@@ -381,7 +381,7 @@ function rooted(schema: JsonSchema): JsonSchema {
   return schema['$id'] === undefined ? { $id: ROOT_ID, ...schema } : schema;
 }
 
-function createAjv(warnings: string[]): Ajv2020 {
+function createAjv(warnings: string[], patterns: PatternBudget): Ajv2020 {
   const ajv = new Ajv2020({
     allErrors: true,
     // Unknown keywords (vendor extensions) are tolerated; unknown formats are caught by our own check.
@@ -397,7 +397,7 @@ function createAjv(warnings: string[]): Ajv2020 {
     // Never register a schema's $id in the instance: prompts cannot collide or reach each other.
     addUsedSchema: false,
     // Patterns run on RE2 (linear time), each compiled once per instance: README, "Argument validation".
-    code: { regExp: createPatternEngine() },
+    code: { regExp: createPatternEngine(patterns) },
     logger: { log() {}, warn: (...args: unknown[]) => void warnings.push(args.map(String).join(' ')), error() {} },
   });
   addFormats(ajv);
@@ -434,6 +434,8 @@ export class SchemaStore {
   /** Entries by the plain JSON of a schema that led to them: identical schemas mostly share their key order too. */
   private readonly byRaw = new Map<string, StoreEntry>();
   private readonly warnings: string[] = [];
+  /** The pattern work of the validation running now (every instance's patterns charge it). */
+  readonly patterns = new PatternBudget();
   private readonly knownFormat = (name: string): boolean =>
     Object.prototype.hasOwnProperty.call(this.checker.formats, name);
   private readonly compileOnce = (raw: JsonSchema): ValidateFunction => {
@@ -453,7 +455,7 @@ export class SchemaStore {
   }
 
   private get checker(): Ajv2020 {
-    return (this.checkerInstance ??= createAjv([]));
+    return (this.checkerInstance ??= createAjv([], this.patterns));
   }
 
   /** The compiling instance, recycled first when what it holds unused exceeds the bound. */
@@ -463,7 +465,7 @@ export class SchemaStore {
       return current;
     }
     if (current !== undefined) this.retire(current);
-    const fresh: Compiler = { ajv: createAjv(this.warnings), compiles: 0, pinned: 0 };
+    const fresh: Compiler = { ajv: createAjv(this.warnings, this.patterns), compiles: 0, pinned: 0 };
     this.current = fresh;
     return fresh;
   }
@@ -720,6 +722,7 @@ function stripUndefined(options: ArgumentValidationOptions): ArgumentValidationO
   if (options.maxItems !== undefined) out.maxItems = options.maxItems;
   if (options.maxBytes !== undefined) out.maxBytes = options.maxBytes;
   if (options.maxArguments !== undefined) out.maxArguments = options.maxArguments;
+  if (options.maxPatternWork !== undefined) out.maxPatternWork = options.maxPatternWork;
   return out;
 }
 
@@ -746,6 +749,7 @@ export class RecentValidators {
         options?.maxItems ?? null,
         options?.maxBytes ?? null,
         options?.maxArguments ?? null,
+        options?.maxPatternWork ?? null,
       ]);
     } catch {
       // Too deep (or cyclic) to key: not kept; the validator reports where.

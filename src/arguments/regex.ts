@@ -395,8 +395,35 @@ function translate(pattern: string): { source: string; inner: string | undefined
   return { source, inner: whole ? source.slice(1, -1) : undefined };
 }
 
+/** Pattern work past a request's {@link PatternBudget}. */
+export class PatternWorkExceeded extends Error {}
+
+/**
+ * The pattern work one validation may do: characters checked × the pattern's RE2 program size, a bound on the
+ * engine's work whichever way it matches (README, "Argument validation"). Unlimited outside {@link PatternBudget.run}.
+ */
+export class PatternBudget {
+  #remaining = Number.POSITIVE_INFINITY;
+
+  /** Runs `validate` with `max` units of pattern work; a pattern check past them throws {@link PatternWorkExceeded}. */
+  run<T>(max: number, validate: () => T): T {
+    this.#remaining = max;
+    try {
+      return validate();
+    } finally {
+      this.#remaining = Number.POSITIVE_INFINITY;
+    }
+  }
+
+  charge(units: number): void {
+    if ((this.#remaining -= units) < 0) throw new PatternWorkExceeded();
+  }
+}
+
+const UNMETERED = new PatternBudget();
+
 /** Compiles `pattern` (ECMAScript, `u` mode) for linear-time `test` (unanchored, as `RegExp#test`); throws why not. */
-export function compilePattern(pattern: string): LinearPattern {
+export function compilePattern(pattern: string, budget: PatternBudget = UNMETERED): LinearPattern {
   const { source, inner } = translate(pattern);
   let re: RE2JS;
   try {
@@ -409,9 +436,15 @@ export function compilePattern(pattern: string): LinearPattern {
     throw unsupported('cannot be compiled', `says: ${reason}`);
   }
   const key = `/${pattern}/u`;
+  const size = re.programSize();
   // Anchored at both ends, testExact runs the same match two to three times faster.
-  if (inner !== undefined) return { test: (text) => re.testExact(text), toString: () => key };
-  return { test: (text) => re.test(text), toString: () => key };
+  if (inner !== undefined) {
+    return {
+      test: (text) => (budget.charge((text.length + 1) * size), re.testExact(text)),
+      toString: () => key,
+    };
+  }
+  return { test: (text) => (budget.charge((text.length + 1) * size), re.test(text)), toString: () => key };
 }
 
 /** Why `pattern` cannot be used (an invalid or unsupported pattern, quoted), or undefined. */
@@ -429,12 +462,12 @@ export function patternProblem(pattern: string): string | undefined {
 type RegExpEngine = NonNullable<CodeOptions['regExp']>;
 
 /** An ajv `code.regExp` engine: every pattern on RE2, each source compiled once per engine (one per ajv instance). */
-export function createPatternEngine(): RegExpEngine {
+export function createPatternEngine(budget: PatternBudget): RegExpEngine {
   const compiled = new Map<string, LinearPattern>();
   const engine = (pattern: string, flags: string): LinearPattern => {
     if (flags !== 'u') throw new UnsupportedPatternError(`flags "${flags}" are not supported (only "u")`);
     let re = compiled.get(pattern);
-    if (re === undefined) compiled.set(pattern, (re = compilePattern(pattern)));
+    if (re === undefined) compiled.set(pattern, (re = compilePattern(pattern, budget)));
     return re;
   };
   // ajv names the engine by `code` in standalone code, which this library never generates.

@@ -25,6 +25,11 @@ export interface ArgumentValidationOptions {
   maxBytes?: number;
   /** Max argument keys a request may carry (extras and nulls included), and arguments a prompt may declare. Default 1,000. */
   maxArguments?: number;
+  /**
+   * Max pattern work of one request: the characters each `pattern` / `patternProperties` / `propertyNames` check
+   * reads, times that pattern's RE2 program size, summed. Default 25,000,000 (a bound of some 0.3 s of matching).
+   */
+  maxPatternWork?: number;
 }
 
 /** `data` of a "Missing required prompt arguments" failure. */

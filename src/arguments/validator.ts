@@ -16,6 +16,7 @@ import { coerceValue } from './coercion.js';
 import { InexactNumber } from './numbers.js';
 import { definitionError, missingFailure, oneOfMessage, schemaFailure, toDetails, tooLongFailure } from './failures.js';
 import { buildPlan, defaultLimitOf } from './plan.js';
+import { PatternWorkExceeded } from './regex.js';
 import type { ArgumentPlan, ArgumentSlot } from './plan.js';
 import { nestingProblem } from './schema-checks.js';
 import type {
@@ -39,12 +40,15 @@ function inexact(argument: string, number: InexactNumber): SchemaValidationDetai
 export const DEFAULT_MAX_DEPTH = 64;
 export const DEFAULT_MAX_ITEMS = 10_000;
 export const DEFAULT_MAX_BYTES = 1_048_576;
+/** Default bound on the pattern work of a request (characters checked × program size). */
+export const DEFAULT_MAX_PATTERN_WORK = 25_000_000;
 /** Default bound on the argument keys of a request, and on the arguments a prompt declares. */
 export const DEFAULT_MAX_ARGUMENTS = 1_000;
 
 /** {@link ValueLimits} and the bound on argument keys of one request. */
 interface RequestLimits extends ValueLimits {
   readonly maxArguments: number;
+  readonly maxPatternWork: number;
 }
 
 function limitOption(value: number | undefined, fallback: number, name: string): number {
@@ -61,6 +65,7 @@ function limitsOf(o: ArgumentValidationOptions): Omit<RequestLimits, 'maxLength'
     maxItems: limitOption(o.maxItems, DEFAULT_MAX_ITEMS, 'maxItems'),
     maxBytes: limitOption(o.maxBytes, DEFAULT_MAX_BYTES, 'maxBytes'),
     maxArguments: limitOption(o.maxArguments, DEFAULT_MAX_ARGUMENTS, 'maxArguments'),
+    maxPatternWork: limitOption(o.maxPatternWork, DEFAULT_MAX_PATTERN_WORK, 'maxPatternWork'),
   };
 }
 
@@ -70,6 +75,11 @@ function nameTooLong(name: string, limit: number): SchemaValidationDetail {
 
 function tooManyArguments(max: number, provided: number, required: number): ArgumentValidationResult {
   const detail = { argument: '', keyword: 'maxArguments', message: `has more than ${max} arguments (limit maxArguments)` };
+  return { ok: false, error: schemaFailure([detail], provided, required) };
+}
+
+function tooMuchPatternWork(max: number, provided: number, required: number): ArgumentValidationResult {
+  const detail = { argument: '', keyword: 'maxPatternWork', message: `needs more than ${max} steps of pattern matching (limit maxPatternWork)` };
   return { ok: false, error: schemaFailure([detail], provided, required) };
 }
 
@@ -346,7 +356,15 @@ export class ArgumentValidator implements CompiledArgumentValidator {
       const entry = this.entry;
       const fn =
         entry === undefined ? (this.fn as ValidateFunction) : (entry.validate ?? this.recompiled(entry, plan));
-      if (!fn(out)) {
+      let valid: boolean;
+      try {
+        valid = this.store.patterns.run(limits.maxPatternWork, () => fn(out));
+      } catch (error) {
+        fn.errors = null;
+        if (error instanceof PatternWorkExceeded) return tooMuchPatternWork(limits.maxPatternWork, count, required.length);
+        throw error;
+      }
+      if (!valid) {
         const errors = fn.errors ?? [];
         // ajv's errors hold the input and schema values: let them go with this request.
         fn.errors = null;

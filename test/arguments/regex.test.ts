@@ -1,7 +1,7 @@
 import { RE2JS } from 're2js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ArgumentValidatorCache, validatePromptArguments } from '../../src/arguments/index.js';
-import { compilePattern, createPatternEngine, patternProblem, translatePattern } from '../../src/arguments/regex.js';
+import { PatternBudget, compilePattern, createPatternEngine, patternProblem, translatePattern } from '../../src/arguments/regex.js';
 import type { PromptArgumentDefinition } from '../../src/definition/types.js';
 import type { JsonSchema } from '../../src/types.js';
 import { thrownBy } from '../support/errors.js';
@@ -96,7 +96,7 @@ describe('ajv on the linear-time engine', () => {
     expect(compiled).toBeGreaterThan(0);
     for (let i = 0; i < 100; i++) expect(validator.validate({ ticket: i % 2 === 0 ? `AB-${i}` : 'nope' }).ok).toBe(i % 2 === 0);
     expect(compile.mock.calls.length).toBe(compiled);
-    const engine = createPatternEngine();
+    const engine = createPatternEngine(new PatternBudget());
     expect(engine('^a$', 'u')).toBe(engine('^a$', 'u'));
   });
 
@@ -159,6 +159,38 @@ describe('an author pattern cannot stall a request', () => {
       expect(failedKeyword(validatePromptArguments({ xs: ['12.5', 'v12.10'] }, undefined, schema))).toBe('ok');
     },
   );
+
+  // RE2 is linear, but its constant grows with the pattern's program: (?:a|aa|aaa|aaaa){1,1000}! has 11,002
+  // instructions and takes over a second per 10,000 characters. The work budget refuses it before it runs.
+  it('refuses pattern work past maxPatternWork before matching, for a pattern whose program is large', () => {
+    const schema: JsonSchema = { type: 'object', properties: { xs: { type: 'array', items: { type: 'string', pattern: '(?:a|aa|aaa|aaaa){1,1000}!' } } } };
+    const xs = Array.from({ length: 100 }, () => `${'a'.repeat(9_990)}b!`);
+    const result = validatePromptArguments({ xs }, undefined, schema);
+    expect(result.ok ? undefined : result.error.data).toMatchObject({
+      error_type: 'schema_validation_failed',
+      details: [{ argument: '', keyword: 'maxPatternWork', message: 'needs more than 25000000 steps of pattern matching (limit maxPatternWork)' }],
+    });
+    expect(failedKeyword(validatePromptArguments({ xs: ['aaaa!'] }, undefined, schema))).toBe('ok');
+  });
+
+  it('counts every pattern check of a request against one budget, and takes the limit from the options', () => {
+    const args: PromptArgumentDefinition[] = [
+      { name: 'a', pattern: '^[^<>]*$' },
+      { name: 'b', pattern: '^[^<>]*$' },
+    ];
+    const text = 'x'.repeat(1_000);
+    const size = (text.length + 1) * 4; // a 4-instruction program, checked once per argument
+    expect(validatePromptArguments({ a: text, b: text }, args, undefined, { maxPatternWork: 2 * size }).ok).toBe(true);
+    const over = validatePromptArguments({ a: text, b: text }, args, undefined, { maxPatternWork: 2 * size - 1 });
+    expect(failedKeyword(over)).toBe('maxPatternWork');
+    expect(failedKeyword(validatePromptArguments({ a: text }, args, undefined, { maxPatternWork: 2 * size - 1 }))).toBe('ok');
+  });
+
+  it('leaves ordinary patterns over a megabyte of text well inside the default budget', () => {
+    const schema: JsonSchema = { type: 'object', properties: { xs: { type: 'array', items: { type: 'string', pattern: '^[^<>]*$' } } } };
+    const xs = Array.from({ length: 100 }, () => 'x'.repeat(9_990));
+    expect(failedKeyword(validatePromptArguments({ xs }, undefined, schema))).toBe('ok');
+  });
 
   it('answers patternProperties over a hostile key', () => {
     const schema: JsonSchema = { type: 'object', properties: { o: { type: 'object', patternProperties: { '^(a|a)+$': { type: 'integer' } } } } };
