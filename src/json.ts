@@ -12,9 +12,23 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Whether `value` has `key` as an own property (never inherited, never `__proto__` magic). */
-export function hasOwn(value: object, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(value, key);
+/** The value of `key` when it is an own property of `record` (never an inherited one), else undefined. */
+export function ownValue(record: object, key: string): unknown {
+  return Object.hasOwn(record, key) ? (record as Record<string, unknown>)[key] : undefined;
+}
+
+/** A short description of a value's type for messages: `an array`, `an object`, `a string`, `null`, `undefined`. */
+export function describeType(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return 'an array';
+  const t = typeof value;
+  return t === 'object' ? 'an object' : `a ${t}`;
+}
+
+/** Whether `value` is a plain object (its prototype is `Object.prototype` or null), not a class instance. */
+export function isPlainObject(value: object): boolean {
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
 }
 
 /** Sets an own enumerable property, even when the key is `__proto__` (the prototype is never changed). */

@@ -19,7 +19,7 @@ import { ParsedLists } from './definition/reuse.js';
 import type { DefinitionErrorOptions } from './definition/index.js';
 import type { PromptArgumentDefinition, PromptDefinition, SystemRolePolicy } from './definition/types.js';
 import { PromptError, echoed, errorClassName, isPromptError, toPromptError } from './errors.js';
-import { childPointer, hasOwn, isRecord } from './json.js';
+import { childPointer, isRecord } from './json.js';
 import { schemaProperties } from './listing.js';
 import type { Logger, SafeLogger } from './logger.js';
 import { toSafeLogger } from './logger.js';
@@ -597,7 +597,7 @@ function definitionErrorOptions(source: string | undefined, name: string): Defin
 /** The `enum` of an argument declared only in the prompt's inputSchema, if any. */
 function schemaEnum(prompt: CompiledPrompt, argumentName: string): readonly unknown[] | undefined {
   const props = schemaProperties(prompt.definition);
-  if (!hasOwn(props, argumentName)) return undefined;
+  if (!Object.hasOwn(props, argumentName)) return undefined;
   const property = props[argumentName];
   const values = isRecord(property) ? property['enum'] : undefined;
   return Array.isArray(values) ? values : undefined;

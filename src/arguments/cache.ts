@@ -11,7 +11,7 @@ import formatsModule from 'ajv-formats';
 import type { DefinitionProblem, PromptArgumentDefinition } from '../definition/types.js';
 import { PromptError } from '../errors.js';
 import { MAX_SCHEMA_NODES } from '../definition/keywords.js';
-import { escapePointerSegment } from '../json.js';
+import { escapePointerSegment, isPlainObject } from '../json.js';
 import type { JsonSchema } from '../types.js';
 import { definitionError, describeAjvError } from './failures.js';
 import { isDecimalMultiple } from './numbers.js';
@@ -69,11 +69,6 @@ function describe(value: unknown): string {
     return `a ${name ?? 'non-plain'} object`;
   }
   return typeof value === 'undefined' ? 'undefined' : `a ${typeof value}`;
-}
-
-function isPlainObject(value: object): boolean {
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
 
 interface Writer {
@@ -437,7 +432,7 @@ export class SchemaStore {
   /** The pattern work of the validation running now (every instance's patterns charge it). */
   readonly patterns = new PatternBudget();
   private readonly knownFormat = (name: string): boolean =>
-    Object.prototype.hasOwnProperty.call(this.checker.formats, name);
+    Object.hasOwn(this.checker.formats, name);
   private readonly compileOnce = (raw: JsonSchema): ValidateFunction => {
     const compiler = this.compiler();
     const schema = rooted(raw);

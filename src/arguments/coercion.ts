@@ -302,7 +302,7 @@ function follow(ref: string, ctx: Context, base: string): RefTarget | undefined 
 
 /** The values of an `enum`/`const` (`const` wins), or undefined. */
 function valuesOf(schema: Record<string, unknown>): Allowed | undefined {
-  if (Object.prototype.hasOwnProperty.call(schema, 'const')) return ofValues([schema['const']]);
+  if (Object.hasOwn(schema, 'const')) return ofValues([schema['const']]);
   const en = schema['enum'];
   return Array.isArray(en) ? ofValues(en) : undefined;
 }
@@ -413,7 +413,7 @@ function coercionIn(property: unknown, ctx: Context, parentBase: string, depth: 
     return allowed === undefined ? ofMask(mask) : coercionOfAllowed(allowed);
   }
   // `const` is the stricter of the two when both are present.
-  if (Object.prototype.hasOwnProperty.call(property, 'const')) return coercionOfValues([property['const']]);
+  if (Object.hasOwn(property, 'const')) return coercionOfValues([property['const']]);
   const en = property['enum'];
   if (Array.isArray(en)) return coercionOfValues(en);
   const base = baseOf(property, ctx, parentBase);

@@ -8,7 +8,6 @@
 import type { CodeOptions } from 'ajv/dist/2020.js';
 import { RE2JS } from 're2js';
 import { quote } from '../definition/raw-data.js';
-import { hasOwn } from '../json.js';
 
 /** A pattern RE2 cannot run as ECMAScript means it (a lookaround, a backreference, ...); the message says why. */
 export class UnsupportedPatternError extends Error {}
@@ -129,7 +128,7 @@ function property(body: string, negated: boolean): string {
   const shown = `\\${sign}{${body}}`;
   let name: string | undefined;
   if (eq < 0) {
-    name = hasOwn(GENERAL_CATEGORY, body) ? GENERAL_CATEGORY[body] : hasOwn(BINARY, body) ? BINARY[body] : undefined;
+    name = Object.hasOwn(GENERAL_CATEGORY, body) ? GENERAL_CATEGORY[body] : Object.hasOwn(BINARY, body) ? BINARY[body] : undefined;
     if (name === undefined) {
       throw unsupported(`uses ${shown}`, 'does not have that Unicode property');
     }

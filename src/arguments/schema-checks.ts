@@ -172,7 +172,7 @@ function atPointer(root: unknown, fragment: string): unknown {
     if (Array.isArray(node)) {
       if (!/^(?:0|[1-9]\d*)$/.test(segment)) return undefined;
       node = node[Number(segment)];
-    } else if (isRecord(node) && Object.prototype.hasOwnProperty.call(node, segment)) {
+    } else if (isRecord(node) && Object.hasOwn(node, segment)) {
       node = node[segment];
     } else {
       return undefined;

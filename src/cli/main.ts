@@ -21,7 +21,7 @@ async function runCli(argv: readonly string[], out: Output = processOutput): Pro
     out.stdout(VERSION);
     return 0;
   }
-  const run = Object.prototype.hasOwnProperty.call(COMMANDS, command) ? COMMANDS[command] : undefined;
+  const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (run === undefined) {
     out.stderr(`mcp-prompt-kit: unknown command '${command}' (commands: check, list, openapi, render, serve; see --help)`);
     return 2;

@@ -3,9 +3,9 @@
  *
  * @module
  */
-import { has, own, unknownKeyMessage } from './raw-data.js';
+import { unknownKeyMessage } from './raw-data.js';
 import { checkPromptDefinition } from './parse.js';
-import { childPointer, isRecord, setOwn } from '../json.js';
+import { childPointer, isRecord, ownValue, setOwn } from '../json.js';
 import { createDefinitionError, type LocatePointer } from './problems.js';
 import type { DefinitionProblem, PromptDefinition, SystemRolePolicy } from './types.js';
 
@@ -30,7 +30,7 @@ const LEGACY_MESSAGE_KEYS: readonly string[] = ['role', 'content'];
 
 /** A role left unset in a legacy store (absent or SQL NULL) defaults to `assistant`, as the original migration does. */
 function legacyRole(record: Record<string, unknown>): unknown {
-  const role = own(record, 'role');
+  const role = ownValue(record, 'role');
   return role === undefined || role === null ? 'assistant' : role;
 }
 
@@ -84,18 +84,18 @@ export function normalizeLegacyPrompt(record: unknown, options: NormalizeLegacyP
       }
     };
 
-    if (has(record, 'content')) {
+    if (ownValue(record, 'content') !== undefined) {
       contentForm = true;
-      if (has(record, 'messages')) {
+      if (ownValue(record, 'messages') !== undefined) {
         pre.push({ path: '', message: "a legacy prompt has either 'content' or 'messages', not both" });
       }
       expand(record['content'], legacyRole(record), { message: '', role: '/role', content: '/content' });
       out['messages'] = messages;
     } else {
-      if (has(record, 'role')) {
+      if (ownValue(record, 'role') !== undefined) {
         pre.push({ path: '/role', message: "a top-level 'role' is only allowed with a legacy 'content'" });
       }
-      const given = own(record, 'messages');
+      const given = ownValue(record, 'messages');
       if (Array.isArray(given)) {
         given.forEach((message: unknown, i) => {
           const at = childPointer('/messages', i);
@@ -109,7 +109,7 @@ export function normalizeLegacyPrompt(record: unknown, options: NormalizeLegacyP
               pre.push({ path: childPointer(at, key), message: unknownKeyMessage(key, LEGACY_MESSAGE_KEYS) });
             }
           }
-          expand(own(message, 'content'), legacyRole(message), {
+          expand(ownValue(message, 'content'), legacyRole(message), {
             message: at,
             role: childPointer(at, 'role'),
             content: childPointer(at, 'content'),

@@ -12,9 +12,9 @@
  *
  * @module
  */
-import { childPointer, isRecord } from '../json.js';
+import { childPointer, describeType, isRecord, ownValue } from '../json.js';
 import type { DefinitionProblem } from './types.js';
-import { describeType, own, quote } from './raw-data.js';
+import { quote } from './raw-data.js';
 
 /** The longest prompt or argument name accepted. */
 export const MAX_NAME_LENGTH = 128;
@@ -147,12 +147,12 @@ export class DeclaredNames {
  * two equal after NFC, and none a different spelling of a name in `args` (the same name in both is one argument).
  */
 export function inputSchemaNameProblems(schema: Record<string, unknown>, args: readonly unknown[] | undefined): DefinitionProblem[] {
-  const properties = own(schema, 'properties');
+  const properties = ownValue(schema, 'properties');
   if (!isRecord(properties)) return [];
   const problems: DefinitionProblem[] = [];
   const spelled = new Map<string, string>();
   for (const entry of args ?? []) {
-    const name = isRecord(entry) ? own(entry, 'name') : undefined;
+    const name = isRecord(entry) ? ownValue(entry, 'name') : undefined;
     if (typeof name === 'string') spelled.set(argumentNameKey(name), name);
   }
   const names = new DeclaredNames();

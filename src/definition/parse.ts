@@ -5,10 +5,10 @@
  */
 import { ARGUMENT_SCHEMA_KEYWORDS, matchesJsonType } from './keywords.js';
 import type { Icon, Role } from '../types.js';
-import { CopyError, describeType, frozenCopy, has, own, quote, unknownKeyMessage } from './raw-data.js';
+import { CopyError, frozenCopy, quote, unknownKeyMessage } from './raw-data.js';
 import { DeclaredNames, argumentNameProblem, inputSchemaNameProblems, promptNameProblem } from './names.js';
 import { rootSchemaProblems } from './root-schema.js';
-import { childPointer, isRecord } from '../json.js';
+import { childPointer, describeType, isRecord, ownValue } from '../json.js';
 import { createDefinitionError, type LocatePointer } from './problems.js';
 import type { ParsedLists } from './reuse.js';
 import type {
@@ -108,7 +108,7 @@ class Reader {
 
   unknownKeys(record: Record<string, unknown>, path: string, known: readonly string[]): void {
     for (const key in record) {
-      if (!known.includes(key) && Object.prototype.hasOwnProperty.call(record, key)) {
+      if (!known.includes(key) && Object.hasOwn(record, key)) {
         this.problem(childPointer(path, key), unknownKeyMessage(key, known));
       }
     }
@@ -116,7 +116,7 @@ class Reader {
 
   /** Copies an optional string property into `out`; `nonEmpty` also rejects `''`. */
   string(record: Record<string, unknown>, key: string, path: string, out: Out, opts: StringRule = NO_OPTIONS): void {
-    if (!has(record, key)) {
+    if (ownValue(record, key) === undefined) {
       if (opts.required === true) this.problem(childPointer(path, key), `${key} is required`);
       return;
     }
@@ -132,7 +132,7 @@ class Reader {
 
   /** Copies an optional JSON object property (a frozen deep copy) into `out`. */
   object(record: Record<string, unknown>, key: string, path: string, out: Out): void {
-    if (!has(record, key)) return;
+    if (ownValue(record, key) === undefined) return;
     const value = record[key];
     const at = childPointer(path, key);
     if (!isRecord(value)) {
@@ -154,7 +154,7 @@ class Reader {
   }
 
   stringArray(record: Record<string, unknown>, key: string, path: string, out: Out): void {
-    if (!has(record, key)) return;
+    if (ownValue(record, key) === undefined) return;
     const value = record[key];
     const at = childPointer(path, key);
     if (!Array.isArray(value)) {
@@ -195,7 +195,7 @@ function readIcon(r: Reader, value: unknown, path: string): Icon | undefined {
   r.string(value, 'src', path, out, REQUIRED_NON_EMPTY);
   r.string(value, 'mimeType', path, out);
   r.stringArray(value, 'sizes', path, out);
-  if (has(value, 'theme')) {
+  if (ownValue(value, 'theme') !== undefined) {
     const theme = value['theme'];
     if (theme === 'light' || theme === 'dark') out['theme'] = theme;
     else r.problem(childPointer(path, 'theme'), `invalid theme ${quote(theme)}: must be 'light' or 'dark'`);
@@ -204,14 +204,14 @@ function readIcon(r: Reader, value: unknown, path: string): Icon | undefined {
 }
 
 function readNonNegativeInteger(r: Reader, arg: Record<string, unknown>, key: string, path: string, out: Out): void {
-  if (!has(arg, key)) return;
+  if (ownValue(arg, key) === undefined) return;
   const value = arg[key];
   if (typeof value === 'number' && Number.isInteger(value) && value >= 0) out[key] = value;
   else r.problem(childPointer(path, key), `${key} must be a non-negative integer (got ${quote(value)})`);
 }
 
 function readNumber(r: Reader, arg: Record<string, unknown>, key: string, path: string, out: Out): void {
-  if (!has(arg, key)) return;
+  if (ownValue(arg, key) === undefined) return;
   const value = arg[key];
   if (typeof value === 'number' && Number.isFinite(value)) out[key] = value;
   else r.problem(childPointer(path, key), `${key} must be a finite number (got ${quote(value)})`);
@@ -225,7 +225,7 @@ function readArgument(r: Reader, value: unknown, path: string): PromptArgumentDe
   const before = r.problems.length;
   r.unknownKeys(value, path, ARGUMENT_KEYS);
   const out: Out = {};
-  if (!has(value, 'name')) {
+  if (ownValue(value, 'name') === undefined) {
     r.problem(childPointer(path, 'name'), 'name is required');
   } else {
     const problem = argumentNameProblem(value['name']);
@@ -234,13 +234,13 @@ function readArgument(r: Reader, value: unknown, path: string): PromptArgumentDe
   }
   r.string(value, 'title', path, out);
   r.string(value, 'description', path, out);
-  if (has(value, 'required')) {
+  if (ownValue(value, 'required') !== undefined) {
     if (typeof value['required'] === 'boolean') out['required'] = value['required'];
     else r.problem(childPointer(path, 'required'), `required must be a boolean (got ${describeType(value['required'])})`);
   }
 
   let type: ArgumentType | undefined;
-  if (has(value, 'type')) {
+  if (ownValue(value, 'type') !== undefined) {
     const t = value['type'];
     if (isArgumentType(t)) {
       type = t;
@@ -249,10 +249,10 @@ function readArgument(r: Reader, value: unknown, path: string): PromptArgumentDe
       r.problem(childPointer(path, 'type'), `invalid type ${quote(t)}: must be one of ${ARGUMENT_TYPES.map((x) => `'${x}'`).join(', ')}`);
     }
   }
-  const typeOk = !has(value, 'type') || type !== undefined;
+  const typeOk = ownValue(value, 'type') === undefined || type !== undefined;
 
   let enumValues: readonly unknown[] | undefined;
-  if (has(value, 'enum')) {
+  if (ownValue(value, 'enum') !== undefined) {
     const e = value['enum'];
     const at = childPointer(path, 'enum');
     if (!Array.isArray(e)) {
@@ -280,7 +280,7 @@ function readArgument(r: Reader, value: unknown, path: string): PromptArgumentDe
     }
   }
 
-  if (has(value, 'pattern')) {
+  if (ownValue(value, 'pattern') !== undefined) {
     const p = value['pattern'];
     const at = childPointer(path, 'pattern');
     if (typeof p !== 'string') {
@@ -300,11 +300,11 @@ function readArgument(r: Reader, value: unknown, path: string): PromptArgumentDe
   readNumber(r, value, 'minimum', path, out);
   readNumber(r, value, 'maximum', path, out);
 
-  if (has(value, 'default')) {
+  if (ownValue(value, 'default') !== undefined) {
     const d = value['default'];
     const at = childPointer(path, 'default');
     // With neither a type nor an enum, an argument is a string (that is all the MCP wire sends).
-    const expected: ArgumentType | undefined = type ?? (has(value, 'enum') ? undefined : 'string');
+    const expected: ArgumentType | undefined = type ?? (ownValue(value, 'enum') !== undefined ? undefined : 'string');
     if (typeOk && expected !== undefined && !matchesJsonType(d, expected)) {
       r.problem(at, `default must match type '${expected}' (got ${quote(d)})`);
     } else if (enumValues !== undefined && !enumValues.includes(d)) {
@@ -317,7 +317,7 @@ function readArgument(r: Reader, value: unknown, path: string): PromptArgumentDe
   }
   r.object(value, 'items', path, out);
   if (typeOk) checkKeywordsApply(r, out, path, type, enumValues);
-  if (has(value, 'complete')) {
+  if (ownValue(value, 'complete') !== undefined) {
     if (typeof value['complete'] === 'function') out['complete'] = value['complete'];
     else r.problem(childPointer(path, 'complete'), 'complete must be a function (programmatic definitions only)');
   }
@@ -341,7 +341,7 @@ function readArguments(
     const item: unknown = value[i];
     const at = childPointer(path, i);
     const arg = readArgument(r, item, at);
-    const name = isRecord(item) ? own(item, 'name') : undefined;
+    const name = isRecord(item) ? ownValue(item, 'name') : undefined;
     const twin = typeof name === 'string' ? names.add(name, at, childPointer(at, 'name')) : undefined;
     if (twin !== undefined) r.problems.push(twin);
     if (arg !== undefined) out[i] = arg;
@@ -353,7 +353,7 @@ function readArguments(
 
 function readRole(r: Reader, message: Record<string, unknown>, path: string): Role | undefined {
   const at = childPointer(path, 'role');
-  if (!has(message, 'role')) {
+  if (ownValue(message, 'role') === undefined) {
     r.problem(at, `role is required: ${ROLE_HINT}`);
     return undefined;
   }
@@ -376,12 +376,12 @@ function readContent(r: Reader, value: unknown, path: string): ContentTemplate |
   }
   const typeAt = childPointer(path, 'type');
   const types = CONTENT_TYPE_LIST;
-  if (!has(value, 'type')) {
+  if (ownValue(value, 'type') === undefined) {
     r.problem(typeAt, `content type is required: one of ${types}`);
     return undefined;
   }
   const type = value['type'];
-  const keys = typeof type === 'string' && Object.prototype.hasOwnProperty.call(CONTENT_KEYS, type) ? CONTENT_KEYS[type] : undefined;
+  const keys = typeof type === 'string' && Object.hasOwn(CONTENT_KEYS, type) ? CONTENT_KEYS[type] : undefined;
   if (keys === undefined) {
     r.problem(typeAt, `unknown content type ${quote(type)}: must be one of ${types}`);
     return undefined;
@@ -395,8 +395,8 @@ function readContent(r: Reader, value: unknown, path: string): ContentTemplate |
       break;
     case 'image':
     case 'audio': {
-      const hasData = has(value, 'data');
-      const hasPath = has(value, 'path');
+      const hasData = ownValue(value, 'data') !== undefined;
+      const hasPath = ownValue(value, 'path') !== undefined;
       if (hasData && hasPath) r.problem(path, `${type} content needs exactly one of 'data' (base64) or 'path', not both`);
       else if (!hasData && !hasPath) r.problem(path, `${type} content needs 'data' (base64) or 'path'`);
       r.string(value, 'data', path, out, NON_EMPTY);
@@ -446,7 +446,7 @@ function readMessages(
     r.unknownKeys(item, at, MESSAGE_KEYS);
     const role = readRole(r, item, at);
     let content: ContentTemplate | undefined;
-    if (!has(item, 'content')) r.problem(childPointer(at, 'content'), 'content is required');
+    if (ownValue(item, 'content') === undefined) r.problem(childPointer(at, 'content'), 'content is required');
     else content = readContent(r, item['content'], childPointer(at, 'content'));
     if (role !== undefined && content !== undefined) out[i] = Object.freeze({ role, content });
   }
@@ -476,7 +476,7 @@ export function checkPromptDefinition(input: unknown, systemRole: SystemRolePoli
   r.unknownKeys(input, '', DEFINITION_KEYS);
   const out: Out = {};
   let name: string | undefined;
-  if (!has(input, 'name')) {
+  if (ownValue(input, 'name') === undefined) {
     r.problem('/name', 'name is required');
   } else {
     const problem = promptNameProblem(input['name']);
@@ -485,7 +485,7 @@ export function checkPromptDefinition(input: unknown, systemRole: SystemRolePoli
   }
   r.string(input, 'title', '', out);
   r.string(input, 'description', '', out);
-  if (has(input, 'icons')) {
+  if (ownValue(input, 'icons') !== undefined) {
     const icons = input['icons'];
     if (!Array.isArray(icons)) {
       r.problem('/icons', `icons must be an array (got ${describeType(icons)})`);
@@ -497,7 +497,7 @@ export function checkPromptDefinition(input: unknown, systemRole: SystemRolePoli
   }
   r.object(input, '_meta', '', out);
   r.stringArray(input, 'tags', '', out);
-  if (has(input, 'arguments')) {
+  if (ownValue(input, 'arguments') !== undefined) {
     const raw = input['arguments'];
     const args = lists?.arguments(raw) ?? readArguments(r, raw, '/arguments', lists);
     if (args !== undefined) out['arguments'] = args;
@@ -505,12 +505,12 @@ export function checkPromptDefinition(input: unknown, systemRole: SystemRolePoli
   r.object(input, 'inputSchema', '', out);
   const inputSchema = out['inputSchema'] as Record<string, unknown> | undefined;
   if (inputSchema !== undefined) {
-    const args = own(input, 'arguments');
+    const args = ownValue(input, 'arguments');
     r.problems.push(...inputSchemaNameProblems(inputSchema, Array.isArray(args) ? args : undefined), ...rootSchemaProblems(inputSchema));
   }
 
-  const hasMessages = has(input, 'messages');
-  const hasRender = has(input, 'render');
+  const hasMessages = ownValue(input, 'messages') !== undefined;
+  const hasRender = ownValue(input, 'render') !== undefined;
   if (hasMessages && hasRender) {
     r.problem('', "a definition has either 'messages' or a 'render' function, not both");
   } else if (hasRender) {
@@ -580,15 +580,15 @@ function checkKeywordsApply(
   const described = type === undefined ? `an argument without a type is a ${effective}` : `type '${type}'`;
   if (effective !== 'string') {
     for (const k of STRING_KEYWORDS) {
-      if (has(value, k)) r.problem(childPointer(path, k), `${k} applies to strings, but ${described}`);
+      if (ownValue(value, k) !== undefined) r.problem(childPointer(path, k), `${k} applies to strings, but ${described}`);
     }
   }
   if (effective !== 'number' && effective !== 'integer') {
     for (const k of NUMBER_KEYWORDS) {
-      if (has(value, k)) r.problem(childPointer(path, k), `${k} applies to numbers, but ${described}: declare type 'number' or 'integer'`);
+      if (ownValue(value, k) !== undefined) r.problem(childPointer(path, k), `${k} applies to numbers, but ${described}: declare type 'number' or 'integer'`);
     }
   }
-  if (effective !== 'array' && has(value, 'items')) {
+  if (effective !== 'array' && ownValue(value, 'items') !== undefined) {
     r.problem(childPointer(path, 'items'), `items applies to arrays, but ${described}: declare type 'array'`);
   }
 }

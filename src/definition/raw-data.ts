@@ -1,36 +1,12 @@
 /**
- * Small helpers for reading untrusted definition data: type guards, descriptions for messages, and frozen copies
- * that never let a `__proto__` key reach a prototype.
+ * Untrusted definition data as the parser reports and keeps it: values quoted for messages, hints for unknown keys,
+ * and frozen copies that never let a `__proto__` key reach a prototype.
  *
  * @module
  */
 
-import { childPointer, setOwn } from '../json.js';
+import { childPointer, describeType, isPlainObject, setOwn } from '../json.js';
 import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from './keywords.js';
-
-/**
- * Whether `key` is an own property of `record` whose value is not `undefined`.
- */
-export function has(record: Record<string, unknown>, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(record, key) && record[key] !== undefined;
-}
-
-/**
- * The value of an own property (never an inherited one).
- */
-export function own(record: Record<string, unknown>, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(record, key) ? record[key] : undefined;
-}
-
-/**
- * A short description of a value's type for messages.
- */
-export function describeType(value: unknown): string {
-  if (value === null || value === undefined) return String(value);
-  if (Array.isArray(value)) return 'an array';
-  const t = typeof value;
-  return t === 'object' ? 'an object' : `a ${t}`;
-}
 
 /**
  * A short quoted rendering of a value for messages: strings as `'x'`, others as JSON.
@@ -46,11 +22,6 @@ export function quote(value: unknown): string {
   } catch {
     return describeType(value);
   }
-}
-
-function isPlain(value: object): boolean {
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
 
 /** Why {@link frozenCopy} refused data: where (a pointer suffix) and what is wrong there. */
@@ -78,7 +49,7 @@ function copyOf(value: unknown, state: CopyState, at: string): unknown {
     throw new CopyError(at, `must be JSON data: ${String(value)} is not a JSON number`);
   }
   if (typeof value !== 'object' || value === null) return value;
-  if (!Array.isArray(value) && !isPlain(value)) return value;
+  if (!Array.isArray(value) && !isPlainObject(value)) return value;
   const ancestors = state.ancestors;
   if (ancestors.includes(value)) throw new CopyError(at);
   if (ancestors.length >= MAX_SCHEMA_DEPTH) throw new CopyError(at, `nests deeper than ${MAX_SCHEMA_DEPTH} levels`);

@@ -9,7 +9,6 @@
 import { isRecord } from '../json.js';
 import type { PromptArgumentDefinition, PromptMessageTemplate } from './types.js';
 
-const hasOwn = Object.prototype.hasOwnProperty;
 /** How many distinct lists of each kind are remembered (most recent first). */
 const REMEMBERED = 8;
 /** Message lists with more text than this are not remembered (a replaced prompt's big texts are not kept alive). */
@@ -36,7 +35,7 @@ function sameEnum(raw: unknown, parsed: readonly unknown[]): boolean {
 
 /** Every enumerable own key of `raw` is one of `keys` (an unknown key, or one set to undefined, is for the parser). */
 function onlyKeys(raw: Record<string, unknown>, keys: readonly string[]): boolean {
-  for (const key in raw) if (hasOwn.call(raw, key) && !keys.includes(key)) return false;
+  for (const key in raw) if (Object.hasOwn(raw, key) && !keys.includes(key)) return false;
   return true;
 }
 
@@ -46,7 +45,7 @@ function sameArgument(raw: unknown, known: KnownArgument): boolean {
   const keys = known.keys;
   let count = 0;
   for (const key in raw) {
-    if (!hasOwn.call(raw, key)) continue;
+    if (!Object.hasOwn(raw, key)) continue;
     // An unknown key, or a known one set to undefined, is for the parser to judge.
     if (!keys.includes(key)) return false;
     const value = raw[key];
@@ -58,13 +57,13 @@ function sameArgument(raw: unknown, known: KnownArgument): boolean {
 }
 
 function sameMessage(raw: unknown, parsed: PromptMessageTemplate): boolean {
-  if (!isRecord(raw) || !hasOwn.call(raw, 'role') || !hasOwn.call(raw, 'content') || raw['role'] !== parsed.role) return false;
+  if (!isRecord(raw) || !Object.hasOwn(raw, 'role') || !Object.hasOwn(raw, 'content') || raw['role'] !== parsed.role) return false;
   if (!onlyKeys(raw, MESSAGE_KEYS)) return false;
   const content = raw['content'];
   const text = (parsed.content as { text?: unknown }).text;
   if (typeof content === 'string') return content === text;
   if (!isRecord(content) || content['type'] !== 'text' || content['text'] !== text || !onlyKeys(content, TEXT_KEYS)) return false;
-  return hasOwn.call(content, 'type') && hasOwn.call(content, 'text');
+  return Object.hasOwn(content, 'type') && Object.hasOwn(content, 'text');
 }
 
 const MESSAGE_KEYS: readonly string[] = ['role', 'content'];

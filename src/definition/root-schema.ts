@@ -6,8 +6,8 @@
  * @module
  * @internal
  */
-import { childPointer, isRecord } from '../json.js';
-import { own, quote } from './raw-data.js';
+import { childPointer, isRecord, ownValue } from '../json.js';
+import { quote } from './raw-data.js';
 import type { DefinitionProblem } from './types.js';
 
 const WHY = 'only arguments declared there are listed in prompts/list, coerced from text and usable in templates';
@@ -34,7 +34,7 @@ interface Walk {
  * number of declared arguments. `additionalProperties`/`unevaluatedProperties` only judge undeclared extras: allowed.
  */
 export function rootSchemaProblems(schema: Record<string, unknown>): DefinitionProblem[] {
-  const properties = own(schema, 'properties');
+  const properties = ownValue(schema, 'properties');
   const w: Walk = { declared: isRecord(properties) ? properties : {}, out: [], seen: new Set(), reported: new Set() };
   visit(w, schema, '/inputSchema', undefined);
   return w.out;
@@ -55,17 +55,17 @@ function visit(w: Walk, node: unknown, at: string, via: string | undefined): voi
   const problem = (path: string, message: string): void => void w.out.push({ path, message });
 
   for (const k of ['$ref', '$dynamicRef']) {
-    if (own(node, k) !== undefined) {
+    if (ownValue(node, k) !== undefined) {
       problem(childPointer(at, k), `${place} ${k} cannot declare listed arguments (its target is not read for them): declare them under properties and drop the ${k}`);
     }
   }
-  const properties = own(node, 'properties');
+  const properties = ownValue(node, 'properties');
   if (via !== undefined && isRecord(properties)) {
     for (const name of Object.keys(properties)) {
       if (undeclared(w, name)) problem(childPointer(childPointer(at, 'properties'), name), `${place} cannot declare listed arguments: declare ${quote(name)} under properties (${WHY})`);
     }
   }
-  const required = own(node, 'required');
+  const required = ownValue(node, 'required');
   if (Array.isArray(required)) {
     required.forEach((name: unknown, i) => {
       if (!undeclared(w, name)) return;
@@ -74,7 +74,7 @@ function visit(w: Walk, node: unknown, at: string, via: string | undefined): voi
     });
   }
   for (const k of ['dependentRequired', 'dependentSchemas', 'dependencies'] as const) {
-    const map = own(node, k);
+    const map = ownValue(node, k);
     if (!isRecord(map)) continue;
     for (const key of Object.keys(map)) {
       const value = map[key];
@@ -84,24 +84,24 @@ function visit(w: Walk, node: unknown, at: string, via: string | undefined): voi
       else if (k !== 'dependentRequired') visit(w, value, path, via ?? k);
     }
   }
-  const patterns = own(node, 'patternProperties');
+  const patterns = ownValue(node, 'patternProperties');
   if (isRecord(patterns) && Object.keys(patterns).length > 0) {
     problem(childPointer(at, 'patternProperties'), `${place} patternProperties cannot declare listed arguments: declare each argument under properties (${WHY})`);
   }
   for (const k of WHOLE_OBJECT) {
-    if (own(node, k) !== undefined) problem(childPointer(at, k), `${place} ${k} cannot declare listed arguments: give each argument its own ${k} under properties`);
+    if (ownValue(node, k) !== undefined) problem(childPointer(at, k), `${place} ${k} cannot declare listed arguments: give each argument its own ${k} under properties`);
   }
-  const min = own(node, 'minProperties');
+  const min = ownValue(node, 'minProperties');
   const count = Object.keys(w.declared).length;
   if (typeof min === 'number' && min > count) {
     problem(childPointer(at, 'minProperties'), `${place} minProperties ${min} is more than the ${count} declared arguments: it could only be met with arguments that are not listed`);
   }
 
   for (const k of BRANCH_LISTS) {
-    const list = own(node, k);
+    const list = ownValue(node, k);
     if (Array.isArray(list)) list.forEach((branch: unknown, i) => visit(w, branch, childPointer(childPointer(at, k), i), via ?? k));
   }
-  for (const [k, name] of Object.entries(BRANCHES)) visit(w, own(node, k), childPointer(at, k), via ?? name);
+  for (const [k, name] of Object.entries(BRANCHES)) visit(w, ownValue(node, k), childPointer(at, k), via ?? name);
 }
 
 function notDeclared(label: string, name: string): string {

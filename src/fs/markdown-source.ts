@@ -43,7 +43,7 @@ export function parseMarkdownSource(text: string): MarkdownSource | SourceSyntax
   if (!isRecord(front)) {
     return { message: 'front matter must be a YAML mapping of definition fields (name, description, ...)', line: 2, column: 1 };
   }
-  const hasMessages = Object.prototype.hasOwnProperty.call(front, 'messages');
+  const hasMessages = Object.hasOwn(front, 'messages');
   if (hasMessages && body !== '') {
     return {
       message: "the front matter gives 'messages' and the file has a body: keep one (the body is one user message)",

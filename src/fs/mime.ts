@@ -42,8 +42,8 @@ export function mimeTypeOf(name: string, overrides?: Readonly<Record<string, str
   const dot = name.lastIndexOf('.');
   if (dot === -1 || dot < name.lastIndexOf('/')) return 'application/octet-stream';
   const ext = name.slice(dot).toLowerCase();
-  if (overrides !== undefined && Object.prototype.hasOwnProperty.call(overrides, ext)) return overrides[ext]!;
-  return Object.prototype.hasOwnProperty.call(BY_EXTENSION, ext) ? BY_EXTENSION[ext]! : 'application/octet-stream';
+  if (overrides !== undefined && Object.hasOwn(overrides, ext)) return overrides[ext]!;
+  return Object.hasOwn(BY_EXTENSION, ext) ? BY_EXTENSION[ext]! : 'application/octet-stream';
 }
 
 /** Whether documents of this MIME type are served as text (else as a base64 blob). */

@@ -9,7 +9,7 @@
  * @internal
  */
 import { isBase64, wellFormed } from '../encoding.js';
-import { JsonDataError, isRecord, jsonData } from '../json.js';
+import { JsonDataError, describeType, isRecord, jsonData } from '../json.js';
 import type { JsonDataBudget } from '../json.js';
 import { PromptError, errorClassName } from '../errors.js';
 import { MAX_VALUE_DEPTH, assertRenderedSize } from './limits.js';
@@ -87,14 +87,6 @@ export function normalizeRenderOutput(output: unknown, description?: string): un
   return description === undefined ? normalized : { description, ...(normalized as object) };
 }
 
-function kind(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (value === undefined) return 'undefined';
-  const t = typeof value;
-  return t === 'object' ? 'an object' : `a ${t}`;
-}
-
 /**
  * Role and block-type names other systems use, safe to quote in a log line. Anything else a render function put
  * there may be an argument value, so it is only described by its length.
@@ -109,7 +101,7 @@ function quoted(value: string): string {
 }
 
 function reject(path: string, value: unknown, expectation: string): never {
-  const found = path === '' ? kind(value) : `${path} as ${kind(value)}`;
+  const found = path === '' ? describeType(value) : `${path} as ${describeType(value)}`;
   throw new GuardFailure(path, `${found}: ${expectation}`);
 }
 

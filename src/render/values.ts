@@ -7,7 +7,6 @@
 import { PromptError } from '../errors.js';
 import { DEFAULT_RENDER_LIMITS, MAX_VALUE_DEPTH, RenderBudget } from './limits.js';
 
-const hasOwn = Object.hasOwn;
 const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
 
 function isPlainItem(value: unknown): boolean {
@@ -144,17 +143,17 @@ export function lookupName(
     if (key === '.') return stack[depth];
     for (let i = depth; i >= 0; i--) {
       const view = stack[i];
-      if (typeof view === 'object' && view !== null && hasOwn(view, key)) return (view as Record<string, unknown>)[key];
+      if (typeof view === 'object' && view !== null && Object.hasOwn(view, key)) return (view as Record<string, unknown>)[key];
     }
     return undefined;
   }
   outer: for (let i = depth; i >= 0; i--) {
     let value = stack[i];
-    if (value === null || value === undefined || !hasOwn(value, key)) continue;
+    if (value === null || value === undefined || !Object.hasOwn(value, key)) continue;
     value = (value as Record<string, unknown>)[key];
     for (let j = 0; j < rest.length; j++) {
       const segment = rest[j] as string;
-      if (value === null || value === undefined || !hasOwn(value, segment)) continue outer;
+      if (value === null || value === undefined || !Object.hasOwn(value, segment)) continue outer;
       value = (value as Record<string, unknown>)[segment];
     }
     return value;
