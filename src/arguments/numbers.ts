@@ -7,11 +7,11 @@
  */
 import { setOwn, toJsonPointer } from '../json.js';
 
-/** `x` as `[m, e]` with x = m × 10^e, from its shortest decimal form (`String(x)`, exponent forms included). */
-function decimalOf(x: number): [bigint, number] {
-  let text = String(x);
+/** Unsigned decimal text (`12.5e-3`) as its digits without the point and the power of ten they are scaled by. */
+function decimalParts(unsigned: string): [digits: string, exponent: number] {
+  let text = unsigned;
   let exponent = 0;
-  const e = text.indexOf('e');
+  const e = text.search(/[eE]/);
   if (e >= 0) {
     exponent = Number(text.slice(e + 1));
     text = text.slice(0, e);
@@ -21,7 +21,13 @@ function decimalOf(x: number): [bigint, number] {
     exponent -= text.length - dot - 1;
     text = text.slice(0, dot) + text.slice(dot + 1);
   }
-  return [BigInt(text), exponent];
+  return [text, exponent];
+}
+
+/** `x` as `[m, e]` with x = m × 10^e, from its shortest decimal form (`String(x)`, exponent forms included). */
+function decimalOf(x: number): [bigint, number] {
+  const [digits, exponent] = decimalParts(String(x));
+  return [BigInt(digits), exponent];
 }
 
 /** Whether `value` is an integer multiple of `step` (> 0) in decimal: 0.3 of 0.1 yes, 1.0000000001 of 1 no. */
@@ -53,20 +59,9 @@ const PLAIN_DIGITS = /^[+-]?\d+$/;
 
 /** Whether the decimal `literal` is exactly the integer `n` (a finite double that is an integer). */
 function isExactly(literal: string, n: number): boolean {
-  let text = literal;
-  const negative = text.charCodeAt(0) === 0x2d;
-  if (negative || text.charCodeAt(0) === 0x2b) text = text.slice(1);
-  let exponent = 0;
-  const e = text.search(/[eE]/);
-  if (e >= 0) {
-    exponent = Number(text.slice(e + 1));
-    text = text.slice(0, e);
-  }
-  const dot = text.indexOf('.');
-  if (dot >= 0) {
-    exponent -= text.length - dot - 1;
-    text = text.slice(0, dot) + text.slice(dot + 1);
-  }
+  const negative = literal.charCodeAt(0) === 0x2d;
+  const signed = negative || literal.charCodeAt(0) === 0x2b;
+  let [text, exponent] = decimalParts(signed ? literal.slice(1) : literal);
   let start = 0;
   while (start < text.length && text.charCodeAt(start) === 0x30) start++;
   let end = text.length;
