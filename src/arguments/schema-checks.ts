@@ -10,7 +10,7 @@
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES, matchesJsonType } from '../definition/keywords.js';
-import { escapePointerSegment, isRecord, unescapePointerSegment } from '../json.js';
+import { describeType, escapePointerSegment, isRecord, unescapePointerSegment } from '../json.js';
 import { codePointLength } from './bounds.js';
 import { describeAjvError, showValue } from './failures.js';
 import { compilePattern, patternProblem } from './regex.js';
@@ -312,7 +312,8 @@ function refProblem(
     if (target === undefined) return current === ref ? `can't resolve reference ${ref}` : undefined;
     if (seen.has(target.node)) return `reference cycle through ${ref}`;
     seen.add(target.node);
-    if (!isRecord(target.node)) return undefined;
+    if (typeof target.node === 'boolean') return undefined;
+    if (!isRecord(target.node)) return `reference ${current} leads to ${describeType(target.node)}, not a schema`;
     const next = target.node['$ref'];
     if (typeof next !== 'string') return undefined;
     current = next;

@@ -179,6 +179,8 @@ describe('check() rejects references that cannot resolve locally', () => {
     { title: 'the document $id as a reference', schema: object({ a: { $ref: 'https://x.test/root' } }, { $id: 'https://x.test/root' }), path: '/inputSchema/properties/a/$ref', message: /names the whole schema/ },
     { title: '"#/", read as the root by ajv and as the property "" by JSON Pointer', schema: object({ a: { $ref: '#/' } }, { '': { type: 'integer' } }), path: '/inputSchema/properties/a/$ref', message: /read two ways/ },
     { title: 'a relative reference in a schema without $id (no base URI)', schema: object({ a: { $ref: './#/$defs/x' } }, defs), path: '/inputSchema/properties/a/$ref', message: /external reference/ },
+    { title: 'a pointer to a value that is not a schema (the required list)', schema: object({ a: { $ref: '#/required' } }, { required: ['a'] }), path: '/inputSchema/properties/a/$ref', message: /reference #\/required leads to an array, not a schema/ },
+    { title: 'a chain of references ending at a string', schema: object({ a: { $ref: '#/$defs/x' } }, { $defs: { x: { $ref: '#/title' } }, title: 't' }), path: '/inputSchema/properties/a/$ref', message: /reference #\/title leads to a string, not a schema/ },
     { title: 'two nested resources with one $id (ajv cannot compile it)', schema: object({ a: { $id: 'x', type: 'integer' }, b: { $id: 'x', type: 'string' } }), path: '/inputSchema/properties/a/$id', message: /ajv cannot resolve it: reference .* resolves to more than one schema/ },
   ];
   for (const c of cases) {
