@@ -10,10 +10,12 @@
  *
  * Results are printed and written to bench/results/<date>-node<major>.md.
  */
+import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { Ajv } from 'ajv';
 import Mustache from 'mustache';
 import { Bench } from 'tinybench';
@@ -42,6 +44,8 @@ const gc = (globalThis as { gc?: () => void }).gc;
 if (gc === undefined) throw new Error('run with node --expose-gc (npm run bench does)');
 const quick = process.env['BENCH_QUICK'] === '1';
 const TIME = quick ? 300 : 1500;
+const ROUNDS = quick ? 1 : 2;
+const PROCESSES = 5;
 const N = 10_000;
 
 type Row = { metric: string; ours: string; baseline: string; ratio: string; target: string; met: string };
@@ -66,6 +70,18 @@ function heapUsed(): number {
   return process.memoryUsage().heapUsed;
 }
 
+/** Each task's median sample in µs (a few slow samples, such as a GC pause, do not move it). */
+async function medianMicros(bench: Bench): Promise<Map<string, number>> {
+  await bench.run();
+  const out = new Map<string, number>();
+  for (const task of bench.tasks) {
+    const latency = task.result?.latency.p50;
+    if (latency === undefined) throw new Error(`task ${task.name} failed: ${String(task.result?.error)}`);
+    out.set(task.name, latency * 1000);
+  }
+  return out;
+}
+
 async function meanMicros(bench: Bench): Promise<Map<string, number>> {
   await bench.run();
   const out = new Map<string, number>();
@@ -78,7 +94,8 @@ async function meanMicros(bench: Bench): Promise<Map<string, number>> {
 }
 
 // ---------------------------------------------------------------- getPrompt
-async function benchGetPrompt(): Promise<void> {
+/** One process's getPrompt timings (µs per call by task): rounds of every task in turn, the median round. */
+async function measureGetPrompt(): Promise<Map<string, number>> {
   const registry = new PromptRegistry();
   registry.add(reviewCodeDefinition());
   const handlers = createPromptHandlers(registry);
@@ -146,31 +163,49 @@ async function benchGetPrompt(): Promise<void> {
   // Each sample is a batch of calls, each promise awaited: tinybench wraps a promise-returning task in one more async
   // frame per sample than a sync one, a harness cost the floor would not pay; batching keeps it out of the ratio.
   const BATCH = 64;
-  const bench = new Bench({ time: TIME, warmupTime: 300 });
-  bench
-    .add('floor', () => {
-      for (let k = 0; k < BATCH; k++) floor({ ...REVIEW_ARGS });
-    })
-    .add('floor without ajv maxLength', () => {
-      for (let k = 0; k < BATCH; k++) floorNoMax({ ...REVIEW_ARGS });
-    })
-    .add('ours: registry.getPrompt', async () => {
-      for (let k = 0; k < BATCH; k++) await registry.getPrompt('review_code', REVIEW_ARGS);
-    })
-    .add('ours: prompts/get handler', async () => {
-      for (let k = 0; k < BATCH; k++) await handlers['prompts/get']({ name: 'review_code', arguments: REVIEW_ARGS });
-    })
-    .add('sdk: McpServer prompts/get', async () => {
-      for (let k = 0; k < BATCH; k++) await sdkHandler(request, sdkExtra());
-    });
-  const t = new Map([...(await meanMicros(bench))].map(([name, micros]) => [name, micros / BATCH]));
+  const tasks: [string, () => unknown][] = [
+    ['floor', () => { for (let k = 0; k < BATCH; k++) floor({ ...REVIEW_ARGS }); }],
+    ['floor without ajv maxLength', () => { for (let k = 0; k < BATCH; k++) floorNoMax({ ...REVIEW_ARGS }); }],
+    ['ours: registry.getPrompt', async () => { for (let k = 0; k < BATCH; k++) await registry.getPrompt('review_code', REVIEW_ARGS); }],
+    ['ours: prompts/get handler', async () => { for (let k = 0; k < BATCH; k++) await handlers['prompts/get']({ name: 'review_code', arguments: REVIEW_ARGS }); }],
+    ['sdk: McpServer prompts/get', async () => { for (let k = 0; k < BATCH; k++) await sdkHandler(request, sdkExtra()); }],
+  ];
+  // Rounds of every task in turn, each task's median sample per round, then the median round: a GC pause or a noisy
+  // neighbour in one stretch of time moves one round of one task, not the ratio.
+  const rounds: Map<string, number>[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const bench = new Bench({ time: TIME, warmupTime: 300 });
+    for (const [name, fn] of tasks) bench.add(name, fn);
+    rounds.push(await medianMicros(bench));
+  }
+  return new Map(tasks.map(([name]) => [name, median(rounds.map((r) => r.get(name)!)) / BATCH]));
+}
+
+/**
+ * getPrompt against the floors, measured in PROCESSES fresh processes (V8 optimizes each process its own way: one
+ * process alone lands anywhere in a ±15% band), each task's median over the processes.
+ */
+async function benchGetPrompt(): Promise<void> {
+  const runs: Map<string, number>[] = [];
+  if (quick) runs.push(await measureGetPrompt());
+  else {
+    for (let i = 0; i < PROCESSES; i++) {
+      const { stdout } = await promisify(execFile)(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], {
+        env: { ...process.env, BENCH_GET_CHILD: '1' },
+        maxBuffer: 1 << 20,
+      });
+      runs.push(new Map(Object.entries(JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, number>)));
+    }
+  }
+  const t = new Map([...runs[0]!.keys()].map((name) => [name, median(runs.map((r) => r.get(name)!))]));
   const f = t.get('floor')!;
-  record('getPrompt review_code (mean latency)', t.get('ours: registry.getPrompt')!, f, 'µs', '<= 1.0x floor', t.get('ours: registry.getPrompt')! <= f, 'floor');
+  record('getPrompt review_code (median latency)', t.get('ours: registry.getPrompt')!, f, 'µs', '<= 1.0x floor', t.get('ours: registry.getPrompt')! <= f, 'floor');
   const strict = t.get('floor without ajv maxLength')!;
   const ourGet = t.get('ours: registry.getPrompt')!;
   record('getPrompt vs a stricter floor (length checked by UTF-16 units)', ourGet, strict, 'µs', '<= 1.2x stricter floor', ourGet <= 1.2 * strict, 'stricter floor');
   record('prompts/get handler (params check + getPrompt)', t.get('ours: prompts/get handler')!, t.get('sdk: McpServer prompts/get')!, 'µs', 'info: vs SDK', true, 'SDK');
-  console.log('getPrompt µs:', Object.fromEntries([...t].map(([k, v]) => [k, +v.toFixed(2)])));
+  const perProcess = runs.map((r) => (r.get('ours: registry.getPrompt')! / r.get('floor without ajv maxLength')!).toFixed(2));
+  console.log('getPrompt µs:', Object.fromEntries([...t].map(([k, v]) => [k, +v.toFixed(2)])), 'ours / stricter floor per process:', perProcess.join(', '));
 }
 
 type Handler = (request: unknown, extra: unknown) => Promise<unknown>;
@@ -358,6 +393,10 @@ async function benchListingAtScale(): Promise<void> {
 const started = new Date();
 console.log(`mcp-prompt-kit bench — node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} x${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB${quick ? ' (BENCH_QUICK)' : ''}`);
 // BENCH_ONLY=get,register,... runs only those sections (for iterating on one target; results are not written).
+if (process.env['BENCH_GET_CHILD'] === '1') {
+  console.log(JSON.stringify(Object.fromEntries(await measureGetPrompt())));
+  process.exit(0);
+}
 const only = process.env['BENCH_ONLY']?.split(',');
 const wants = (section: string): boolean => only === undefined || only.includes(section);
 if (wants('get')) await benchGetPrompt();

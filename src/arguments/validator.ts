@@ -247,9 +247,10 @@ export class ArgumentValidator implements CompiledArgumentValidator {
     let budget: ValueBudget | undefined;
     let keys = 0;
 
-    for (const key in input) {
-      // Own properties only (an inherited key is no argument), each read once, as a spread reads them.
-      if (!Object.hasOwn(input, key)) continue;
+    // Own enumerable keys only (an inherited key is no argument), each value read once, as a spread reads them.
+    const given = Object.keys(input);
+    for (let k = 0; k < given.length; k++) {
+      const key = given[k] as string;
       if (++keys > limits.maxArguments) return tooManyArguments(limits.maxArguments, count, plan.required.length);
       const raw: unknown = input[key];
       if (raw === null || raw === undefined) continue;
