@@ -113,7 +113,7 @@ describe('HTTP handlers', () => {
       messages: [{ role: 'user', content: '{{ids}} {{label}} {{ok}}' }],
     });
     const handle = createFetchHandler(registry);
-    const body = '{"ids":[1,9007199254740993,1e400],"label":123456789012345678901,"__proto__":1e-400,"ok":0.1}';
+    const body = '{"ids":[1,9007199254740993,1e400],"label":123456789012345678901,"__proto__":1e-400,"ok":0.1,"polluted":{"__proto__":{"polluted":1}}}';
     const response = await handle(new Request('http://x/prompts/p', { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
     expect(response.status).toBe(400);
     const details = ((await response.json()) as { data: { details: { argument: string; keyword: string; message: string }[] } }).data.details;

@@ -732,7 +732,12 @@ describe('PromptRegistry: references a schema cannot resolve', () => {
   it('rejects at registration every reference a get could not resolve, and serves every one it accepts', async () => {
     const refs = ['', '#', '#/', '.', './', '/', '%23', '#%2F', '#/$defs/x', '#/%24defs/x', 'x', 'root', 'root#/$defs/x',
       'https://x.test/root', 'https://x.test/root#', 'https://schema.invalid/#/$defs/x', '#/$defs/x/', '#anchor'];
+    const served: Record<string, string[]> = {
+      none: ['#', '#/$defs/x', '#/%24defs/x', '#anchor'],
+      'https://x.test/root': ['#', '#/$defs/x', '#/%24defs/x', 'root#/$defs/x', '#anchor'],
+    };
     for (const id of [undefined, 'https://x.test/root']) {
+      const accepted: string[] = [];
       for (const ref of refs) {
         const inputSchema: JsonSchema = {
           ...(id === undefined ? {} : { $id: id }),
@@ -749,11 +754,13 @@ describe('PromptRegistry: references a schema cannot resolve', () => {
           expect(JSON.stringify((error as PromptError).data), `${id} ${ref}`).toContain('/inputSchema/properties/a/$ref');
           continue;
         }
+        accepted.push(ref);
         for (const a of ['5', '{}']) {
           const outcome = await registry.getPrompt('p', { a }).catch((error: PromptError) => error);
           expect(outcome instanceof PromptError ? outcome.rpcCode : 0, `${id} ${ref} ${a}`).not.toBe(-32603);
         }
       }
+      expect(accepted).toEqual(served[id ?? 'none']);
     }
   });
 
