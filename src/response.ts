@@ -105,7 +105,7 @@ export interface ToolErrorOptions {
    * `{"error":"Internal error"}` and the logger gets the error's class name.
    */
   maskErrors?: boolean;
-  /** Where a masked error is logged (silent by default). */
+  /** Where a masked error, or a result that cannot be serialized, is logged (silent by default). */
   logger?: Logger;
 }
 
@@ -173,12 +173,23 @@ export function errorResponseFor(error: unknown): ErrorResponse {
  * ```
  */
 export function toCallToolResult(outcome: ToolOutcome, options: ToolErrorOptions = {}): CallToolResult {
+  // Never throws: a thrown value whose getters throw, or a result that cannot be serialized, is a logged internal error.
+  if ('error' in outcome) {
+    try {
+      return errorToolResult(errorResponseFor(toolExecutionError(outcome.error, options)).body);
+    } catch {
+      toSafeLogger(options.logger).error(
+        { event: 'tool_failed', code: 'INTERNAL_ERROR', error: errorClassName(outcome.error) },
+        'Tool execution failed',
+      );
+      return errorToolResult(buildErrorResponse(''));
+    }
+  }
   let body: { text: string; value: { [key: string]: unknown } };
   try {
-    if ('error' in outcome) return errorToolResult(errorResponseFor(toolExecutionError(outcome.error, options)).body);
     body = toWireJson('results' in outcome ? buildSuccessResponse(outcome.results) : buildSuccessResponse([outcome.result]));
   } catch (error) {
-    // Never throws: a result that cannot be serialized, or a thrown value whose getters throw, is an internal error.
+    toSafeLogger(options.logger).error({ event: 'tool_result_invalid', error: errorClassName(error) }, 'Tool result invalid');
     return errorToolResult(buildErrorResponse(''));
   }
   return { content: [{ type: 'text', text: body.text }], structuredContent: body.value };

@@ -196,6 +196,28 @@ describe('toCallToolResult', () => {
     }
   });
 
+  it('logs a result that cannot be serialized by its error class only', () => {
+    const logged: Record<string, unknown>[] = [];
+    const logger = { error: (fields: Record<string, unknown>) => logged.push(fields) };
+    const cyclic: { self?: unknown } = {};
+    cyclic.self = cyclic;
+    const throwing = { toJSON: () => { throw new RangeError('secret'); } };
+    for (const value of [10n, cyclic, throwing]) {
+      expect(toCallToolResult({ result: value }, { logger }).content[0]?.text).toBe('{"error":"Internal error"}');
+    }
+    expect(logged.map((fields) => fields['event'])).toEqual(['tool_result_invalid', 'tool_result_invalid', 'tool_result_invalid']);
+    expect(logged[2]).toStrictEqual({ event: 'tool_result_invalid', error: 'RangeError' });
+    expect(JSON.stringify(logged)).not.toContain('secret');
+  });
+
+  it('logs a thrown value that cannot even be read as a failed tool, by its class only', () => {
+    const logged: Record<string, unknown>[] = [];
+    const hostile = new Proxy({}, { get: () => { throw new Error('secret'); } });
+    const result = toCallToolResult({ error: hostile }, { logger: { error: (fields) => logged.push(fields) } });
+    expect(result.structuredContent).toStrictEqual({ error: 'Internal error' });
+    expect(logged).toStrictEqual([{ event: 'tool_failed', code: 'INTERNAL_ERROR', error: 'Object' }]);
+  });
+
   it('keeps the message but drops exposed error data that cannot be serialized', () => {
     const result = toCallToolResult({ error: new PromptError('INVALID_PARAMS', 'bad params', { data: { n: 1n } }) });
     expect(result.isError).toBe(true);
