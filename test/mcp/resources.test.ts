@@ -201,6 +201,37 @@ describe('attachResources', () => {
     }
   });
 
+  it('sends the contents it checked, reading each field once', async () => {
+    let reads = 0;
+    const entry = Object.defineProperty({ uri: 'doc://x', blob: 'not base64!' }, 'text', {
+      enumerable: true,
+      get: () => (reads++ === 0 ? 'checked' : undefined),
+    });
+    const source = { listResources: () => [], readResource: () => ({ contents: [entry] }) } as unknown as ResourceSource;
+    const pair = await connect('v2-mcp', 'v2', source);
+    try {
+      expect(await pair.client.raw('resources/read', { uri: 'doc://x' })).toEqual({ contents: [{ uri: 'doc://x', text: 'checked' }] });
+      expect(reads).toBe(1);
+    } finally {
+      await pair.close();
+    }
+  });
+
+  it('sends no mimeType for an empty or null one, as embedded resources do', async () => {
+    const source = {
+      listResources: () => [],
+      readResource: (uri: string) => ({ contents: [{ uri, mimeType: '', text: 'a' }, { uri, mimeType: null, blob: 'AAAA' }] }),
+    } as unknown as ResourceSource;
+    const pair = await connect('v2-mcp', 'v2', source);
+    try {
+      expect(await pair.client.raw('resources/read', { uri: 'doc://x' })).toEqual({
+        contents: [{ uri: 'doc://x', text: 'a' }, { uri: 'doc://x', blob: 'AAAA' }],
+      });
+    } finally {
+      await pair.close();
+    }
+  });
+
   it('answers a listing entry without a string uri and name, or with a cycle, with -32603', async () => {
     const cyclic: Record<string, unknown> = { uri: 'doc://c', name: 'c' };
     cyclic['_meta'] = { self: cyclic };
