@@ -8,6 +8,9 @@
 import { PromptError, errorClassName, isPromptError, toPromptError } from './errors.js';
 import { base64DecodedSize, wellFormed } from './encoding.js';
 import { toSafeLogger } from './logger.js';
+import { jsonData } from './json.js';
+import type { JsonDataBudget } from './json.js';
+import { MAX_VALUE_DEPTH } from './render/limits.js';
 import type { Logger } from './logger.js';
 import type { ContentBlock, GetPromptResult, Meta, TextContent } from './types.js';
 
@@ -46,8 +49,10 @@ export type ToolOutcome = { result: unknown } | { results: readonly unknown[] } 
 
 /**
  * Builds the success body from a function's return values: one value -> `{result}`, several ->
- * `{result0, result1, ...}`, none -> `{}`. A value JSON cannot represent (`undefined`, a function, a symbol, or a
- * `toJSON()` answering one of those) is kept as `null`: a key never vanishes from the body.
+ * `{result0, result1, ...}`, none -> `{}`. The body is the JSON data every transport sends (`toJSON` called,
+ * strings well-formed); a value JSON cannot represent (`undefined`, a function, a symbol, or a `toJSON()` answering
+ * one of those) is kept as `null`: a key never vanishes from the body. Throws for a value JSON cannot write (a
+ * BigInt, a cycle) or one nested deeper than 100 levels.
  *
  * @example
  * ```ts
@@ -60,23 +65,14 @@ export type ToolOutcome = { result: unknown } | { results: readonly unknown[] } 
  */
 export function buildSuccessResponse(results: readonly unknown[]): Record<string, unknown> {
   const response: Record<string, unknown> = {};
+  const budget: JsonDataBudget = { maxDepth: MAX_VALUE_DEPTH, size: Infinity };
   const n = results.length;
   if (n === 1) {
-    response.result = resultValue(results[0], 'result');
+    response.result = jsonData(results[0], budget, 'result') ?? null;
   } else {
-    for (let i = 0; i < n; i++) response[`result${i}`] = resultValue(results[i], `result${i}`);
+    for (let i = 0; i < n; i++) response[`result${i}`] = jsonData(results[i], budget, `result${i}`) ?? null;
   }
   return response;
-}
-
-/** A result as JSON will write it under `key` (its `toJSON` called once), or `null` where JSON would drop the key. */
-function resultValue(value: unknown, key: string): unknown {
-  let v = value;
-  if ((typeof v === 'object' && v !== null) || typeof v === 'bigint') {
-    const toJSON: unknown = (v as { toJSON?: unknown }).toJSON;
-    if (typeof toJSON === 'function') v = (toJSON as (this: unknown, key: string) => unknown).call(v, key);
-  }
-  return v === undefined || typeof v === 'function' || typeof v === 'symbol' ? null : v;
 }
 
 /**
@@ -195,17 +191,9 @@ export function toCallToolResult(outcome: ToolOutcome, options: ToolErrorOptions
   return { content: [{ type: 'text', text: body.text }], structuredContent: body.value };
 }
 
-/** JSON escapes of a lone surrogate (`JSON.stringify` writes them, and only them, as `\udXXX`), with escaped backslashes. */
-const LONE_SURROGATE_ESCAPE = /\\(?:\\|u[dD][89a-fA-F][0-9a-fA-F]{2})/g;
-
-/**
- * @internal A success body as the JSON text every transport sends and the data it parses back to (Dates as strings,
- * no functions, lone surrogates as U+FFFD). Throws what `JSON.stringify` throws (a BigInt, a cycle).
- */
+/** @internal A body from {@link buildSuccessResponse} (JSON data already) as the JSON text every transport sends, and that data. */
 export function toWireJson(body: Record<string, unknown>): { text: string; value: { [key: string]: unknown } } {
-  let text = JSON.stringify(body);
-  if (text.includes('\\ud')) text = text.replace(LONE_SURROGATE_ESCAPE, (escape) => (escape === '\\\\' ? escape : '\uFFFD'));
-  return { text, value: JSON.parse(text) as { [key: string]: unknown } };
+  return { text: JSON.stringify(body), value: body };
 }
 
 function errorToolResult(body: ErrorResponseBody): CallToolResult {

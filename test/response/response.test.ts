@@ -29,6 +29,23 @@ describe('buildSuccessResponse', () => {
     expect(JSON.stringify(buildSuccessResponse([Symbol('s')]))).toBe('{"result":null}');
     expect(JSON.stringify(buildSuccessResponse([{ toJSON: () => undefined }, new Date(0)]))).toBe('{"result0":null,"result1":"1970-01-01T00:00:00.000Z"}');
   });
+
+  it('builds the JSON data every transport sends: toJSON called at every depth, strings well-formed', () => {
+    expect(buildSuccessResponse([{ at: [new Date(0)], 'k\uD800': 'v\uDC00', skip: undefined }])).toStrictEqual({
+      result: { at: ['1970-01-01T00:00:00.000Z'], 'k\uFFFD': 'v\uFFFD' },
+    });
+  });
+
+  it('accepts results nested 100 levels deep and refuses deeper ones, like other data from outside code', () => {
+    const nest = (levels: number): unknown => {
+      let value: unknown = 1;
+      for (let i = 0; i < levels; i++) value = [value];
+      return value;
+    };
+    expect(JSON.stringify(buildSuccessResponse([nest(100)]))).toContain('[1]');
+    expect(() => buildSuccessResponse([nest(101)])).toThrow('nests deeper than 100 levels');
+    expect(toCallToolResult({ result: nest(10_000) }).structuredContent).toStrictEqual({ error: 'Internal error' });
+  });
 });
 
 describe('buildErrorResponse', () => {
@@ -140,11 +157,11 @@ describe('toCallToolResult', () => {
   });
 
   it('holds the same object in structuredContent as in the text block', () => {
-    const value = { nested: { list: [1, 'two', true, null] }, when: new Date(0) };
+    const value = { nested: { list: [1, 'two', true, null, -0] }, when: new Date(0) };
     const result = toCallToolResult({ result: value });
     expect(result.structuredContent).toStrictEqual(JSON.parse(result.content[0]?.text ?? ''));
     expect(result.structuredContent).toStrictEqual({
-      result: { nested: { list: [1, 'two', true, null] }, when: '1970-01-01T00:00:00.000Z' },
+      result: { nested: { list: [1, 'two', true, null, 0] }, when: '1970-01-01T00:00:00.000Z' },
     });
   });
 
