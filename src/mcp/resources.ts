@@ -8,6 +8,7 @@ import { CursorCodec } from '../cursor.js';
 import { JsonRpcError, PromptError, errorClassName, isPromptError } from '../errors.js';
 import { isRecord, jsonData } from '../json.js';
 import { checkContents, wireContents } from '../render/directives.js';
+import { MAX_VALUE_DEPTH } from '../render/limits.js';
 import { toSafeLogger } from '../logger.js';
 import type { Logger } from '../logger.js';
 import type { ResourceContents } from '../resources.js';
@@ -158,7 +159,7 @@ export function attachResources(
 /** The source's listing as the wire needs it: uri and name strings, well-formed text, plain data; else a fault. */
 function listedResources(value: unknown): ListedResource[] {
   if (!Array.isArray(value)) throw new PromptError('INTERNAL_ERROR', 'listResources() did not return an array');
-  const budget = { maxDepth: 32, size: Number.MAX_SAFE_INTEGER };
+  const budget = { maxDepth: MAX_VALUE_DEPTH, size: Number.MAX_SAFE_INTEGER };
   return value.map((entry, i) => {
     const copy = isRecord(entry) ? jsonData(entry, budget) : undefined;
     if (!isRecord(copy) || typeof copy['uri'] !== 'string' || copy['uri'] === '' || typeof copy['name'] !== 'string') {

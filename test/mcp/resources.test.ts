@@ -246,6 +246,27 @@ describe('attachResources', () => {
     }
   });
 
+  it('copies listing data nested up to 100 levels, like other data from outside code, and refuses deeper', async () => {
+    const nested = (levels: number): Record<string, unknown> => {
+      let meta: Record<string, unknown> = {};
+      for (let i = 1; i < levels; i++) meta = { d: meta };
+      return meta;
+    };
+    // The entry itself is the first level.
+    for (const [levels, ok] of [[99, true], [100, false]] as const) {
+      const entry = { uri: 'doc://a', name: 'a', _meta: nested(levels) };
+      const source = { listResources: () => [entry], readResource: () => ({ contents: [] }) } as unknown as ResourceSource;
+      const pair = await connect('v2-mcp', 'v2', source);
+      try {
+        const answer = pair.client.raw('resources/list', {});
+        if (ok) expect(await answer).toEqual({ resources: [entry] });
+        else expect(await wireError(answer)).toEqual({ code: -32603, message: 'Internal error' });
+      } finally {
+        await pair.close();
+      }
+    }
+  });
+
   it('sends well-formed text: lone surrogates in the uri, mimeType, text and listing become U+FFFD', async () => {
     const source: ResourceSource = {
       listResources: () => [{ uri: 'doc://a\uD800', name: 'n\uDC00' }],
