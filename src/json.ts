@@ -94,7 +94,7 @@ export interface JsonDataBudget {
   readonly freeze?: boolean;
 }
 
-/** `value` as the JSON data `JSON.stringify` writes, each property and `toJSON` (called with `key`) read once, strings well-formed; throws {@link JsonDataError}. */
+/** `value` as the data JSON.stringify writes under `key`, each property and `toJSON` read once, strings well-formed. */
 export function jsonData(value: unknown, budget: JsonDataBudget, key = ''): unknown {
   return copyData(key, value, '', budget, []);
 }
