@@ -25,7 +25,7 @@ export function listedArguments(def: PromptDefinition): readonly PromptArgument[
   return Object.freeze(listed);
 }
 
-/** The frozen prompts/list entry of a definition, given its {@link listedArguments} and its `_meta` as compiled (plain, well-formed). */
+/** The frozen prompts/list entry of a definition, given its {@link listedArguments} and its compiled `_meta`. */
 export function promptListing(
   def: PromptDefinition,
   listed: readonly PromptArgument[] | undefined,

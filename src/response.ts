@@ -191,7 +191,7 @@ export function toCallToolResult(outcome: ToolOutcome, options: ToolErrorOptions
   return { content: [{ type: 'text', text: body.text }], structuredContent: body.value };
 }
 
-/** @internal A body from {@link buildSuccessResponse} (JSON data already) as the JSON text every transport sends, and that data. */
+/** @internal A body from {@link buildSuccessResponse} (JSON data already) as the JSON text transports send, and the data. */
 export function toWireJson(body: Record<string, unknown>): { text: string; value: { [key: string]: unknown } } {
   return { text: JSON.stringify(body), value: body };
 }

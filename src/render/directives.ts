@@ -106,9 +106,8 @@ export function checkContents(label: string, value: unknown, listed: boolean): C
   try {
     ({ uri, mimeType, text, blob } = value as Record<string, unknown>);
   } catch (error) {
-    throw new PromptError('INTERNAL_ERROR', `Resource resolver returned contents for ${label} whose reading threw ${errorClassName(error)}`, {
-      cause: error,
-    });
+    const message = `Resource resolver returned contents for ${label} whose reading threw ${errorClassName(error)}`;
+    throw new PromptError('INTERNAL_ERROR', message, { cause: error });
   }
   if (text !== undefined && typeof text !== 'string') throw invalid('text is not a string');
   if (typeof text !== 'string' && typeof blob !== 'string') throw invalid('no text or blob');

@@ -54,10 +54,8 @@ export function guardPromptResult(value: unknown, options: GuardOptions): GetPro
   } catch (error) {
     if (!(error instanceof GuardFailure)) {
       // A getter of the output threw: its message may quote argument values, so only its class goes into ours.
-      throw new PromptError('INTERNAL_ERROR', `prompt '${options.promptName}': reading the render output threw ${errorClassName(error)}`, {
-        data: { prompt: options.promptName },
-        cause: error,
-      });
+      const message = `prompt '${options.promptName}': reading the render output threw ${errorClassName(error)}`;
+      throw new PromptError('INTERNAL_ERROR', message, { data: { prompt: options.promptName }, cause: error });
     }
     throw new PromptError(
       'INTERNAL_ERROR',
