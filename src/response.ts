@@ -11,7 +11,7 @@ import { toSafeLogger } from './logger.js';
 import { jsonData } from './json.js';
 import type { JsonDataBudget } from './json.js';
 import { MAX_VALUE_DEPTH } from './render/limits.js';
-import type { Logger } from './logger.js';
+import type { Logger, SafeLogger } from './logger.js';
 import type { ContentBlock, GetPromptResult, Meta, TextContent } from './types.js';
 
 /** The JSON body of an error response: `{"error": "<message>"}` plus `data` when there is some to show. */
@@ -170,23 +170,24 @@ export function errorResponseFor(error: unknown): ErrorResponse {
  */
 export function toCallToolResult(outcome: ToolOutcome, options: ToolErrorOptions = {}): CallToolResult {
   // Never throws: a thrown value whose getters throw, or a result that cannot be serialized, is a logged internal error.
+  const log = toSafeLogger(options.logger);
   if ('error' in outcome) {
     try {
-      return errorToolResult(errorResponseFor(toolExecutionError(outcome.error, options)).body);
+      return errorToolResult(errorResponseFor(toolExecutionError(outcome.error, options)).body, log);
     } catch {
-      toSafeLogger(options.logger).error(
+      log.error(
         { event: 'tool_failed', code: 'INTERNAL_ERROR', error: errorClassName(outcome.error) },
         'Tool execution failed',
       );
-      return errorToolResult(buildErrorResponse(''));
+      return errorToolResult(buildErrorResponse(''), log);
     }
   }
   let body: { text: string; value: { [key: string]: unknown } };
   try {
     body = toWireJson('results' in outcome ? buildSuccessResponse(outcome.results) : buildSuccessResponse([outcome.result]));
   } catch (error) {
-    toSafeLogger(options.logger).error({ event: 'tool_result_invalid', error: errorClassName(error) }, 'Tool result invalid');
-    return errorToolResult(buildErrorResponse(''));
+    log.error({ event: 'tool_result_invalid', error: errorClassName(error) }, 'Tool result invalid');
+    return errorToolResult(buildErrorResponse(''), log);
   }
   return { content: [{ type: 'text', text: body.text }], structuredContent: body.value };
 }
@@ -196,12 +197,13 @@ export function toWireJson(body: Record<string, unknown>): { text: string; value
   return { text: JSON.stringify(body), value: body };
 }
 
-function errorToolResult(body: ErrorResponseBody): CallToolResult {
+function errorToolResult(body: ErrorResponseBody, log: SafeLogger): CallToolResult {
   let text: string;
   try {
     text = JSON.stringify(body);
-  } catch {
+  } catch (error) {
     // Exposed error data that cannot be serialized: keep the message, drop the data.
+    log.error({ event: 'tool_result_invalid', error: errorClassName(error) }, 'Tool error data dropped');
     body = { error: body.error };
     text = JSON.stringify(body);
   }

@@ -235,10 +235,13 @@ describe('toCallToolResult', () => {
     expect(logged).toStrictEqual([{ event: 'tool_failed', code: 'INTERNAL_ERROR', error: 'Object' }]);
   });
 
-  it('keeps the message but drops exposed error data that cannot be serialized', () => {
-    const result = toCallToolResult({ error: new PromptError('INVALID_PARAMS', 'bad params', { data: { n: 1n } }) });
+  it('keeps the message but drops exposed error data that cannot be serialized, and logs it', () => {
+    const logged: Record<string, unknown>[] = [];
+    const error = new PromptError('INVALID_PARAMS', 'bad params', { data: { n: 1n } });
+    const result = toCallToolResult({ error }, { logger: { error: (fields) => logged.push(fields) } });
     expect(result.isError).toBe(true);
     expect(result.content[0]?.text).toBe('{"error":"bad params"}');
+    expect(logged).toStrictEqual([{ event: 'tool_result_invalid', error: 'TypeError' }]);
   });
 
   it('keeps a result key whose value JSON cannot represent, as null', () => {
