@@ -11,10 +11,7 @@ import type { ResourceReadContext } from './resources.js';
 /** Why waiting stopped: the request was cancelled, the time ran out, or the work already failed elsewhere. */
 export type DeadlineStop = { readonly kind: 'cancelled' } | { readonly kind: 'timeout' } | { readonly kind: 'failed'; readonly error: unknown };
 
-/**
- * One request's wait: a signal for the code waited on that aborts when waiting stops, and `wait()` for each of its
- * answers. `end()` it when the work settles (releases the timer and the link to the request's signal).
- */
+/** One request's wait: `signal` aborts when waiting stops, `wait()` each answer, `end()` once the work settles. */
 export class DeadlineScope {
   /** Give this to the code waited on: it aborts when waiting stops. */
   readonly signal: AbortSignal;
@@ -99,10 +96,7 @@ export interface Deadline {
   readonly cancelled: () => unknown;
 }
 
-/**
- * Runs `task` with a signal that aborts when waiting stops (cancelled or timed out), and settles with the task or
- * with the deadline's error, whichever comes first.
- */
+/** Runs `task` with a signal aborted on cancel or timeout; settles with the task or the deadline's error, first wins. */
 export function runWithDeadline<T>(task: (signal: AbortSignal) => T | PromiseLike<T>, deadline: Deadline): Promise<T> {
   const failure = (stop: DeadlineStop): unknown =>
     stop.kind === 'timeout' ? deadline.timedOut() : stop.kind === 'cancelled' ? deadline.cancelled() : stop.error;

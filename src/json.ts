@@ -94,14 +94,9 @@ export interface JsonDataBudget {
   readonly freeze?: boolean;
 }
 
-/**
- * `value` as plain JSON data, read the way `JSON.stringify` reads it but once (each property, and each `toJSON`,
- * exactly once), so what a caller checks is what it sends. Strings and keys are made well-formed; what JSON leaves
- * out (undefined, functions, symbols) is dropped from objects and null in arrays; non-finite numbers are null.
- * Throws {@link JsonDataError} for a BigInt, a cycle, or data beyond the budget; `undefined` when JSON writes nothing.
- */
-export function jsonData(value: unknown, budget: JsonDataBudget): unknown {
-  return copyData('', value, '', budget, []);
+/** `value` as the data JSON.stringify writes under `key`, each property and `toJSON` read once, strings well-formed. */
+export function jsonData(value: unknown, budget: JsonDataBudget, key = ''): unknown {
+  return copyData(key, value, '', budget, []);
 }
 
 function spend(budget: JsonDataBudget, units: number, at: string): void {
@@ -123,7 +118,7 @@ function copyData(key: string, raw: unknown, at: string, budget: JsonDataBudget,
       return wellFormed(value);
     case 'number':
       spend(budget, 1, at);
-      return Number.isFinite(value) ? value : null;
+      return Number.isFinite(value) ? value + 0 : null; // JSON writes -0 as 0
     case 'boolean':
       spend(budget, 1, at);
       return value;

@@ -25,14 +25,11 @@ export function listedArguments(def: PromptDefinition): readonly PromptArgument[
   return Object.freeze(listed);
 }
 
-/**
- * The frozen prompts/list entry of a definition (`listed`: its {@link listedArguments}, when known already; `meta`: its
- * `_meta` as compiled, plain and well-formed).
- */
+/** The frozen prompts/list entry of a definition, given its {@link listedArguments} and its compiled `_meta`. */
 export function promptListing(
   def: PromptDefinition,
-  listed: readonly PromptArgument[] | undefined = listedArguments(def),
-  meta: Record<string, unknown> | undefined = def._meta,
+  listed: readonly PromptArgument[] | undefined,
+  meta: Record<string, unknown> | undefined,
 ): Prompt {
   // Frozen, though the wire type says mutable.
   const args = listed as PromptArgument[] | undefined;

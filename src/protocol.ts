@@ -5,7 +5,8 @@
  * @module
  */
 import { checkCompletionInput } from './completion.js';
-import { isRecord } from './json.js';
+import { isRecord, setOwn, toJsonPointer } from './json.js';
+import { InexactNumber, inexactLiterals } from './arguments/numbers.js';
 import { JSON_RPC_ERROR_CODES, JsonRpcError, PromptError, echoed } from './errors.js';
 import type { PromptRegistry, RequestContext } from './registry.js';
 import type {
@@ -188,12 +189,25 @@ export async function handleJsonRpc(
   if (!METHODS.has(method)) {
     return errorResponse(id, { code: JSON_RPC_ERROR_CODES.METHOD_NOT_FOUND, message: `Method not found: ${echoed(method)}` });
   }
+  if (typeof message === 'string' && method === 'prompts/get') markInexactArguments(message, parsed);
   const handlers = isHandlers(target) ? target : handlersFor(target);
   try {
     const result = await handlers[method as PromptMethod](parsed['params'], extra);
     return { jsonrpc: '2.0', id, result };
   } catch (error) {
     return errorResponse(id, JsonRpcError.from(error).toJSON());
+  }
+}
+
+/** Marks each argument of a parsed prompts/get whose numbers JSON.parse changed, so the validator refuses it by name. */
+function markInexactArguments(text: string, message: Record<string, unknown>): void {
+  const params = message['params'];
+  const args = isRecord(params) ? params['arguments'] : undefined;
+  if (!isRecord(args)) return;
+  for (const { path, message: reason } of inexactLiterals(text, true)) {
+    const key = path[2];
+    if (path[0] !== 'params' || path[1] !== 'arguments' || typeof key !== 'string' || !Object.hasOwn(args, key)) continue;
+    if (!(args[key] instanceof InexactNumber)) setOwn(args, key, new InexactNumber(toJsonPointer(path.slice(3)), reason));
   }
 }
 

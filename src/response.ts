@@ -8,7 +8,10 @@
 import { PromptError, errorClassName, isPromptError, toPromptError } from './errors.js';
 import { base64DecodedSize, wellFormed } from './encoding.js';
 import { toSafeLogger } from './logger.js';
-import type { Logger } from './logger.js';
+import { jsonData } from './json.js';
+import type { JsonDataBudget } from './json.js';
+import { MAX_VALUE_DEPTH } from './render/limits.js';
+import type { Logger, SafeLogger } from './logger.js';
 import type { ContentBlock, GetPromptResult, Meta, TextContent } from './types.js';
 
 /** The JSON body of an error response: `{"error": "<message>"}` plus `data` when there is some to show. */
@@ -46,8 +49,10 @@ export type ToolOutcome = { result: unknown } | { results: readonly unknown[] } 
 
 /**
  * Builds the success body from a function's return values: one value -> `{result}`, several ->
- * `{result0, result1, ...}`, none -> `{}`. A value JSON cannot represent (`undefined`, a function, a symbol, or a
- * `toJSON()` answering one of those) is kept as `null`: a key never vanishes from the body.
+ * `{result0, result1, ...}`, none -> `{}`. The body is the JSON data every transport sends (`toJSON` called,
+ * strings well-formed); a value JSON cannot represent (`undefined`, a function, a symbol, or a `toJSON()` answering
+ * one of those) is kept as `null`: a key never vanishes from the body. Throws for a value JSON cannot write (a
+ * BigInt, a cycle) or one nested deeper than 100 levels.
  *
  * @example
  * ```ts
@@ -60,23 +65,14 @@ export type ToolOutcome = { result: unknown } | { results: readonly unknown[] } 
  */
 export function buildSuccessResponse(results: readonly unknown[]): Record<string, unknown> {
   const response: Record<string, unknown> = {};
+  const budget: JsonDataBudget = { maxDepth: MAX_VALUE_DEPTH, size: Infinity };
   const n = results.length;
   if (n === 1) {
-    response.result = resultValue(results[0], 'result');
+    response.result = jsonData(results[0], budget, 'result') ?? null;
   } else {
-    for (let i = 0; i < n; i++) response[`result${i}`] = resultValue(results[i], `result${i}`);
+    for (let i = 0; i < n; i++) response[`result${i}`] = jsonData(results[i], budget, `result${i}`) ?? null;
   }
   return response;
-}
-
-/** A result as JSON will write it under `key` (its `toJSON` called once), or `null` where JSON would drop the key. */
-function resultValue(value: unknown, key: string): unknown {
-  let v = value;
-  if ((typeof v === 'object' && v !== null) || typeof v === 'bigint') {
-    const toJSON: unknown = (v as { toJSON?: unknown }).toJSON;
-    if (typeof toJSON === 'function') v = (toJSON as (this: unknown, key: string) => unknown).call(v, key);
-  }
-  return v === undefined || typeof v === 'function' || typeof v === 'symbol' ? null : v;
 }
 
 /**
@@ -105,7 +101,7 @@ export interface ToolErrorOptions {
    * `{"error":"Internal error"}` and the logger gets the error's class name.
    */
   maskErrors?: boolean;
-  /** Where a masked error is logged (silent by default). */
+  /** Where a masked error, or a result that cannot be serialized, is logged (silent by default). */
   logger?: Logger;
 }
 
@@ -173,36 +169,41 @@ export function errorResponseFor(error: unknown): ErrorResponse {
  * ```
  */
 export function toCallToolResult(outcome: ToolOutcome, options: ToolErrorOptions = {}): CallToolResult {
+  // Never throws: a thrown value whose getters throw, or a result that cannot be serialized, is a logged internal error.
+  const log = toSafeLogger(options.logger);
+  if ('error' in outcome) {
+    try {
+      return errorToolResult(errorResponseFor(toolExecutionError(outcome.error, options)).body, log);
+    } catch {
+      log.error(
+        { event: 'tool_failed', code: 'INTERNAL_ERROR', error: errorClassName(outcome.error) },
+        'Tool execution failed',
+      );
+      return errorToolResult(buildErrorResponse(''), log);
+    }
+  }
   let body: { text: string; value: { [key: string]: unknown } };
   try {
-    if ('error' in outcome) return errorToolResult(errorResponseFor(toolExecutionError(outcome.error, options)).body);
     body = toWireJson('results' in outcome ? buildSuccessResponse(outcome.results) : buildSuccessResponse([outcome.result]));
   } catch (error) {
-    // Never throws: a result that cannot be serialized, or a thrown value whose getters throw, is an internal error.
-    return errorToolResult(buildErrorResponse(''));
+    log.error({ event: 'tool_result_invalid', error: errorClassName(error) }, 'Tool result invalid');
+    return errorToolResult(buildErrorResponse(''), log);
   }
   return { content: [{ type: 'text', text: body.text }], structuredContent: body.value };
 }
 
-/** JSON escapes of a lone surrogate (`JSON.stringify` writes them, and only them, as `\udXXX`), with escaped backslashes. */
-const LONE_SURROGATE_ESCAPE = /\\(?:\\|u[dD][89a-fA-F][0-9a-fA-F]{2})/g;
-
-/**
- * @internal A success body as the JSON text every transport sends and the data it parses back to (Dates as strings,
- * no functions, lone surrogates as U+FFFD). Throws what `JSON.stringify` throws (a BigInt, a cycle).
- */
+/** @internal A body from {@link buildSuccessResponse} (JSON data already) as the JSON text transports send, and the data. */
 export function toWireJson(body: Record<string, unknown>): { text: string; value: { [key: string]: unknown } } {
-  let text = JSON.stringify(body);
-  if (text.includes('\\ud')) text = text.replace(LONE_SURROGATE_ESCAPE, (escape) => (escape === '\\\\' ? escape : '\uFFFD'));
-  return { text, value: JSON.parse(text) as { [key: string]: unknown } };
+  return { text: JSON.stringify(body), value: body };
 }
 
-function errorToolResult(body: ErrorResponseBody): CallToolResult {
+function errorToolResult(body: ErrorResponseBody, log: SafeLogger): CallToolResult {
   let text: string;
   try {
     text = JSON.stringify(body);
-  } catch {
+  } catch (error) {
     // Exposed error data that cannot be serialized: keep the message, drop the data.
+    log.error({ event: 'tool_result_invalid', error: errorClassName(error) }, 'Tool error data dropped');
     body = { error: body.error };
     text = JSON.stringify(body);
   }

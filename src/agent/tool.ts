@@ -229,14 +229,13 @@ function checkCall(
   if (state.prompts instanceof Map && listed === undefined) {
     const known = [...state.prompts.keys()].sort();
     throw new RetrievalError(
-      `unknown prompt '${echoed(promptName)}' in integration '${id}' (available: ${known.length === 0 ? 'none' : known.slice(0, 20).map(echoed).join(', ')}${known.length > 20 ? ', …' : ''})`,
+      `unknown prompt '${echoed(promptName)}' in integration '${id}' (available: ${known.length === 0 ? 'none' : quotedNames(known)})`,
       'PROMPT_NOT_FOUND',
     );
   }
   const missing = (listed?.arguments ?? []).filter((a) => a.required === true && !Object.hasOwn(args, a.name)).map((a) => a.name);
   if (missing.length > 0) {
-    const named = missing.slice(0, 20).map(echoed).join(', ') + (missing.length > 20 ? ', …' : '');
-    throw new RetrievalError(`missing required arguments: ${named}`, 'INVALID_PARAMS');
+    throw new RetrievalError(`missing required arguments: ${quotedNames(missing)}`, 'INVALID_PARAMS');
   }
   return { state, promptName, args };
 }
@@ -267,7 +266,7 @@ function messageOf(error: unknown): string {
   const data = isRecord(e['data']) ? e['data'] : undefined;
   const missing = data?.['missing_arguments'];
   if (Array.isArray(missing) && missing.length > 0 && missing.every((m) => typeof m === 'string')) {
-    return `missing required arguments: ${missing.slice(0, MAX_DETAILS).map(echoed).join(', ')}`;
+    return `missing required arguments: ${quotedNames(missing)}`;
   }
   const raw = error instanceof Error ? error.message : typeof e['message'] === 'string' ? e['message'] : String(error);
   const message = echoed(raw.replace(/^MCP error -?\d+: /, '')) || 'unknown error';
@@ -278,8 +277,16 @@ function messageOf(error: unknown): string {
   return checks.length === 0 ? message : `${message}: ${checks.join('; ')}`;
 }
 
-/** How many missing arguments or failed checks an error message names. */
+/** How many failed checks an error message names. */
 const MAX_DETAILS = 10;
+
+/** How many names (available prompts, missing arguments) an error message lists. */
+const MAX_NAMES = 20;
+
+/** The first {@link MAX_NAMES} names, quoted and joined, with `…` when there are more. */
+function quotedNames(names: readonly string[]): string {
+  return names.slice(0, MAX_NAMES).map(echoed).join(', ') + (names.length > MAX_NAMES ? ', …' : '');
+}
 
 /** The JSON-RPC code of a remote error, or the tool's own code, as a string (`error.type` in traces). */
 function errorCodeOf(error: unknown): string {

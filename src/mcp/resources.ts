@@ -6,14 +6,14 @@
  */
 import { CursorCodec } from '../cursor.js';
 import { JsonRpcError, PromptError, errorClassName, isPromptError } from '../errors.js';
-import { wellFormed } from '../encoding.js';
 import { isRecord, jsonData } from '../json.js';
-import { checkContents } from '../render/directives.js';
+import { checkContents, wireContents } from '../render/directives.js';
+import { MAX_VALUE_DEPTH } from '../render/limits.js';
 import { toSafeLogger } from '../logger.js';
 import type { Logger } from '../logger.js';
 import type { ResourceContents } from '../resources.js';
 import { upperBound } from '../sorted-names.js';
-import type { ResourceLink } from '../types.js';
+import type { BlobResourceContents, ResourceLink, TextResourceContents } from '../types.js';
 import { runWithDeadline } from '../deadline.js';
 import { registerMethod } from './register.js';
 import { requestSignal } from './request-info.js';
@@ -159,7 +159,7 @@ export function attachResources(
 /** The source's listing as the wire needs it: uri and name strings, well-formed text, plain data; else a fault. */
 function listedResources(value: unknown): ListedResource[] {
   if (!Array.isArray(value)) throw new PromptError('INTERNAL_ERROR', 'listResources() did not return an array');
-  const budget = { maxDepth: 32, size: Number.MAX_SAFE_INTEGER };
+  const budget = { maxDepth: MAX_VALUE_DEPTH, size: Number.MAX_SAFE_INTEGER };
   return value.map((entry, i) => {
     const copy = isRecord(entry) ? jsonData(entry, budget) : undefined;
     if (!isRecord(copy) || typeof copy['uri'] !== 'string' || copy['uri'] === '' || typeof copy['name'] !== 'string') {
@@ -169,20 +169,11 @@ function listedResources(value: unknown): ListedResource[] {
   });
 }
 
-/** The source's read answer, checked like embedded documents (text, or base64 blob) and made well-formed. */
-function readResult(uri: string, value: unknown): { contents: ResourceContents[] } {
+/** The source's read answer, checked and sent as embedded documents are (text, or base64 blob; well-formed). */
+function readResult(uri: string, value: unknown): { contents: (TextResourceContents | BlobResourceContents)[] } {
   const contents = isRecord(value) ? value['contents'] : undefined;
   if (!Array.isArray(contents)) throw new PromptError('INTERNAL_ERROR', `readResource(${uri}) did not return {contents: [...]}`);
-  return {
-    contents: contents.map((entry: unknown) => {
-      const c = checkContents(uri, entry, false);
-      const out: ResourceContents = { uri: typeof c.uri === 'string' && c.uri !== '' ? wellFormed(c.uri) : uri };
-      if (typeof c.mimeType === 'string') out.mimeType = wellFormed(c.mimeType);
-      if (typeof c.text === 'string') out.text = wellFormed(c.text);
-      else out.blob = c.blob as string;
-      return out;
-    }),
-  };
+  return { contents: contents.map((entry: unknown) => wireContents(checkContents(uri, entry, false), uri)) };
 }
 
 function sendListChanged(low: LowLevelServer): void {

@@ -8,7 +8,7 @@
 import { PromptError, echoed, errorClassName, isPromptError } from '../errors.js';
 import type { BlobResourceContents, TextResourceContents } from '../types.js';
 import { base64DecodedSize, isBase64, wellFormed } from '../encoding.js';
-import type { ResourceContents, ResourceReadContext, ResourceResolver } from '../resources.js';
+import type { ResourceReadContext, ResourceResolver } from '../resources.js';
 import { ResourceDeadline } from '../deadline.js';
 import { DEFAULT_RENDER_LIMITS, tooManyBytes, tooManyResources } from './limits.js';
 import type { RenderLimits } from './limits.js';
@@ -53,7 +53,7 @@ export interface ResolveEmbeddedOptions {
   deadline?: ResourceDeadline;
 }
 
-type Outcome = { kind: 'ok'; contents: ResourceContents } | { kind: 'not-found' } | { kind: 'denied'; error: PromptError };
+type Outcome = { kind: 'ok'; contents: CheckedContents } | { kind: 'not-found' } | { kind: 'denied'; error: PromptError };
 
 function notFound(uri: string, cause?: unknown): PromptError {
   return new PromptError('RESOURCE_NOT_FOUND', `Resource not found: ${echoed(uri)}`, cause === undefined ? {} : { cause });
@@ -89,28 +89,54 @@ function classify(label: string, error: unknown): Outcome {
   throw resolverFault(label, error);
 }
 
-/** @internal A resolver's contents entry, checked (text a string, or blob valid base64; uri and mimeType strings). */
-export function checkContents(label: string, value: unknown, listed: boolean): ResourceContents {
-  const c = value as ResourceContents;
-  let problem: string | undefined;
-  if (typeof value !== 'object' || value === null) problem = 'not an object';
-  else if (c.text !== undefined && typeof c.text !== 'string') problem = 'text is not a string';
-  else if (typeof c.text !== 'string' && typeof c.blob !== 'string') problem = 'no text or blob';
-  else if (listed ? typeof c.uri !== 'string' || c.uri === '' : c.uri !== undefined && typeof c.uri !== 'string') {
-    problem = listed ? 'a listed entry has no string uri' : 'uri is not a string';
-  } else if (c.mimeType !== undefined && c.mimeType !== null && typeof c.mimeType !== 'string') {
-    problem = 'mimeType is not a string';
-  } else if (typeof c.text !== 'string' && !isBase64(c.blob as string)) problem = 'blob is not valid base64';
-  if (problem !== undefined) {
-    throw new PromptError('INTERNAL_ERROR', `Resource resolver returned invalid contents for ${label} (${problem})`);
+/** @internal A resolver's contents entry after {@link checkContents}: a fresh copy, strings well-formed. */
+export type CheckedContents = {
+  /** '' when the resolver gave none (never for a listed entry). */
+  readonly uri: string;
+  /** undefined when the resolver gave none (absent, `null` or `''`). */
+  readonly mimeType: string | undefined;
+} & ({ readonly text: string; readonly blob?: undefined } | { readonly text?: undefined; readonly blob: string });
+
+/** @internal A resolver's contents entry checked with each field read once (text a string, or blob base64). */
+export function checkContents(label: string, value: unknown, listed: boolean): CheckedContents {
+  const invalid = (problem: string): PromptError =>
+    new PromptError('INTERNAL_ERROR', `Resource resolver returned invalid contents for ${label} (${problem})`);
+  if (typeof value !== 'object' || value === null) throw invalid('not an object');
+  let uri: unknown, mimeType: unknown, text: unknown, blob: unknown;
+  try {
+    ({ uri, mimeType, text, blob } = value as Record<string, unknown>);
+  } catch (error) {
+    const message = `Resource resolver returned contents for ${label} whose reading threw ${errorClassName(error)}`;
+    throw new PromptError('INTERNAL_ERROR', message, { cause: error });
   }
-  return c;
+  if (text !== undefined && typeof text !== 'string') throw invalid('text is not a string');
+  if (typeof text !== 'string' && typeof blob !== 'string') throw invalid('no text or blob');
+  if (listed ? typeof uri !== 'string' || uri === '' : uri !== undefined && typeof uri !== 'string') {
+    throw invalid(listed ? 'a listed entry has no string uri' : 'uri is not a string');
+  }
+  if (mimeType !== undefined && mimeType !== null && typeof mimeType !== 'string') throw invalid('mimeType is not a string');
+  const head = {
+    uri: typeof uri === 'string' ? wellFormed(uri) : '',
+    mimeType: typeof mimeType === 'string' && mimeType !== '' ? wellFormed(mimeType) : undefined,
+  };
+  if (typeof text === 'string') return { ...head, text: wellFormed(text) };
+  if (!isBase64(blob as string)) throw invalid('blob is not valid base64');
+  return { ...head, blob: blob as string };
 }
 
-/** The mimeType the resolver gave, if any (`undefined`, `null` and `''` count as none). */
-function givenMimeType(contents: ResourceContents): string | undefined {
-  const mimeType: unknown = contents.mimeType;
-  return typeof mimeType === 'string' && mimeType !== '' ? mimeType : undefined;
+/**
+ * @internal Checked contents as the wire sends them: the resolver's uri, else `uri`; its mimeType, else
+ * `fallbackMimeType` (none when that is `''`).
+ */
+export function wireContents(
+  contents: CheckedContents,
+  uri: string,
+  fallbackMimeType?: string,
+): TextResourceContents | BlobResourceContents {
+  const at = contents.uri === '' ? uri : contents.uri;
+  const mimeType = contents.mimeType ?? (fallbackMimeType === '' ? undefined : fallbackMimeType);
+  const base = mimeType === undefined ? { uri: at } : { uri: at, mimeType };
+  return contents.text !== undefined ? { ...base, text: contents.text } : { ...base, blob: contents.blob };
 }
 
 async function readOne(
@@ -119,7 +145,7 @@ async function readOne(
   resolver: ResourceResolver,
   deadline: ResourceDeadline,
 ): Promise<Outcome> {
-  let value: ResourceContents | null | undefined;
+  let value: unknown;
   try {
     value = await deadline.read(resolver.read(uri, deadline.context), label);
   } catch (error) {
@@ -129,14 +155,12 @@ async function readOne(
   return { kind: 'ok', contents: checkContents(label, value, false) };
 }
 
-function contentsText(uri: string, contents: ResourceContents): string {
-  if (typeof contents.text === 'string') return contents.text;
-  return `[binary resource ${uri}, ${givenMimeType(contents) ?? 'application/octet-stream'}, ${base64DecodedSize(
-    contents.blob ?? '',
-  )} bytes]`;
+function contentsText(uri: string, contents: CheckedContents): string {
+  if (contents.text !== undefined) return contents.text;
+  return `[binary resource ${uri}, ${contents.mimeType ?? 'application/octet-stream'}, ${base64DecodedSize(contents.blob)} bytes]`;
 }
 
-function byCodeUnits(a: ResourceContents, b: ResourceContents): number {
+function byCodeUnits(a: CheckedContents, b: CheckedContents): number {
   return a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0;
 }
 
@@ -178,7 +202,7 @@ async function resolveGlob(pattern: string, resolver: ResourceResolver, budget: 
       `The resource resolver cannot list resources, so the glob directive {{resource:${pattern}}} cannot be resolved`,
     );
   }
-  let matches: ResourceContents[];
+  let matches: unknown;
   try {
     matches = await budget.deadline.read(resolver.list(pattern, budget.deadline.context), pattern);
   } catch (error) {
@@ -190,10 +214,10 @@ async function resolveGlob(pattern: string, resolver: ResourceResolver, budget: 
   if (matches.length === 0) return spend(budget, failureNote(pattern, { kind: 'not-found' }, budget));
   budget.resources += matches.length;
   if (budget.resources > budget.limits.maxResources) throw tooManyResources(budget.limits.maxResources);
-  const sorted = matches.map((m) => checkContents(pattern, m, true)).sort(byCodeUnits);
+  const sorted = matches.map((m: unknown) => checkContents(pattern, m, true)).sort(byCodeUnits);
   let text = '';
   for (let i = 0; i < sorted.length; i++) {
-    const contents = sorted[i] as ResourceContents;
+    const contents = sorted[i] as CheckedContents;
     const part = `${i === 0 ? '' : '\n\n'}--- ${contents.uri} ---\n${contentsText(contents.uri, contents)}`;
     text += spend(budget, part);
   }
@@ -261,15 +285,6 @@ export async function resolveEmbeddedResource(
     return { uri, mimeType: 'text/plain', text: note };
   }
   const contents = outcome.contents;
-  // The resolver's strings go on the wire: lone surrogates become U+FFFD.
-  const given = givenMimeType(contents);
-  const mimeType = given !== undefined ? wellFormed(given) : options.mimeType === '' ? undefined : options.mimeType;
-  const resultUri = typeof contents.uri === 'string' && contents.uri !== '' ? wellFormed(contents.uri) : uri;
-  const payload = typeof contents.text === 'string' ? contents.text : (contents.blob as string);
-  if (payload.length > limits.maxRenderedBytes) throw tooManyBytes(limits.maxRenderedBytes);
-  if (typeof contents.text === 'string') {
-    const text = wellFormed(contents.text);
-    return mimeType === undefined ? { uri: resultUri, text } : { uri: resultUri, mimeType, text };
-  }
-  return mimeType === undefined ? { uri: resultUri, blob: payload } : { uri: resultUri, mimeType, blob: payload };
+  if ((contents.text ?? contents.blob).length > limits.maxRenderedBytes) throw tooManyBytes(limits.maxRenderedBytes);
+  return wireContents(contents, uri, options.mimeType);
 }

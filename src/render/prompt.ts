@@ -306,10 +306,7 @@ class PromptCompiler {
     return owned;
   }
 
-  /**
-   * What every render writes whatever the arguments (the description, and each template's literal text outside
-   * sections, partials included) over the rendered-size limit could never render: say so now, not on every get.
-   */
+  /** A definition error when what every render writes, whatever the arguments, is over the rendered-size limit. */
   checkStaticSize(messages: TemplatePlan['messages']): void {
     const max = this.env.maxRenderedBytes ?? 1_048_576;
     const description = this.def.description;

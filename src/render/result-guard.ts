@@ -49,9 +49,14 @@ export function guardPromptResult(value: unknown, options: GuardOptions): GetPro
   const copy = new ResultCopy(options.maxRenderedBytes);
   let result: GetPromptResult;
   try {
+    if (value instanceof UnreadableOutput) throw value.error;
     result = copy.result(value);
   } catch (error) {
-    if (!(error instanceof GuardFailure)) throw error;
+    if (!(error instanceof GuardFailure)) {
+      // A getter of the output threw: its message may quote argument values, so only its class goes into ours.
+      const message = `prompt '${options.promptName}': reading the render output threw ${errorClassName(error)}`;
+      throw new PromptError('INTERNAL_ERROR', message, { data: { prompt: options.promptName }, cause: error });
+    }
     throw new PromptError(
       'INTERNAL_ERROR',
       `prompt '${options.promptName}' render returned ${error.detail}`,
@@ -72,19 +77,24 @@ export function guardPromptResult(value: unknown, options: GuardOptions): GetPro
   return result;
 }
 
+/** A render output whose reading threw while it was normalized; the guard reports it like any other failed read. */
+class UnreadableOutput {
+  constructor(readonly error: unknown) {}
+}
+
 /** A render function's string or message array as `{description?, messages}`; anything else is returned for the guard to reject. */
 export function normalizeRenderOutput(output: unknown, description?: string): unknown {
-  let normalized: unknown = output;
-  if (typeof output === 'string') {
-    normalized = { messages: [{ role: 'user', content: { type: 'text', text: output } }] };
-  } else if (Array.isArray(output)) {
-    normalized = { messages: output };
-  } else if (isRecord(output) && description !== undefined && output.description === undefined) {
-    return { ...output, description };
-  } else {
+  try {
+    if (typeof output === 'string') {
+      const messages = [{ role: 'user', content: { type: 'text', text: output } }];
+      return description === undefined ? { messages } : { description, messages };
+    }
+    if (Array.isArray(output)) return description === undefined ? { messages: output } : { description, messages: output };
+    if (isRecord(output) && description !== undefined && output.description === undefined) return { ...output, description };
     return output;
+  } catch (error) {
+    return new UnreadableOutput(error);
   }
-  return description === undefined ? normalized : { description, ...(normalized as object) };
 }
 
 /**

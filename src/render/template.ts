@@ -133,10 +133,7 @@ class Template implements CompiledTemplate {
   }
 }
 
-/**
- * @internal How much every render of `template` writes whatever the view (its literal text outside sections, partials
- * included): in UTF-16 units, or in UTF-8 bytes with `inBytes`.
- */
+/** @internal What every render of `template` writes whatever the view, in UTF-16 units (or bytes with `inBytes`). */
 export function fixedLength(template: CompiledTemplate, inBytes = false): number {
   return template instanceof Template ? template.fixedLength(inBytes) : 0;
 }

@@ -251,6 +251,16 @@ describe('retrieve_mcp_prompt parameters', () => {
     expect(text.length).toBeLessThan(20 * 135 + 100);
   });
 
+  it('quotes missing argument names from a remote error as it quotes its own: at most 20, then …', async () => {
+    const names = Array.from({ length: 25 }, (_, i) => `a${i}`);
+    const remote: PromptSource = {
+      getPrompt: () => Promise.reject(Object.assign(new Error('MCP error -32602: missing'), { code: -32602, data: { missing_arguments: names } })),
+    };
+    const tool = createPromptRetrievalTool({ integrations: { remote } });
+    const text = await tool.execute({ integrationId: 'remote', promptName: 'wide' });
+    expect(text).toBe(`Prompt retrieval failed: missing required arguments: ${names.slice(0, 20).join(', ')}, …`);
+  });
+
   it('gives up after timeoutMs and when the caller aborts', async () => {
     const hanging: PromptSource = { getPrompt: () => new Promise<GetPromptResult>(() => {}) };
     const tool = createPromptRetrievalTool({ integrations: { slow: hanging }, timeoutMs: 40 });

@@ -201,6 +201,37 @@ describe('attachResources', () => {
     }
   });
 
+  it('sends the contents it checked, reading each field once', async () => {
+    let reads = 0;
+    const entry = Object.defineProperty({ uri: 'doc://x', blob: 'not base64!' }, 'text', {
+      enumerable: true,
+      get: () => (reads++ === 0 ? 'checked' : undefined),
+    });
+    const source = { listResources: () => [], readResource: () => ({ contents: [entry] }) } as unknown as ResourceSource;
+    const pair = await connect('v2-mcp', 'v2', source);
+    try {
+      expect(await pair.client.raw('resources/read', { uri: 'doc://x' })).toEqual({ contents: [{ uri: 'doc://x', text: 'checked' }] });
+      expect(reads).toBe(1);
+    } finally {
+      await pair.close();
+    }
+  });
+
+  it('sends no mimeType for an empty or null one, as embedded resources do', async () => {
+    const source = {
+      listResources: () => [],
+      readResource: (uri: string) => ({ contents: [{ uri, mimeType: '', text: 'a' }, { uri, mimeType: null, blob: 'AAAA' }] }),
+    } as unknown as ResourceSource;
+    const pair = await connect('v2-mcp', 'v2', source);
+    try {
+      expect(await pair.client.raw('resources/read', { uri: 'doc://x' })).toEqual({
+        contents: [{ uri: 'doc://x', text: 'a' }, { uri: 'doc://x', blob: 'AAAA' }],
+      });
+    } finally {
+      await pair.close();
+    }
+  });
+
   it('answers a listing entry without a string uri and name, or with a cycle, with -32603', async () => {
     const cyclic: Record<string, unknown> = { uri: 'doc://c', name: 'c' };
     cyclic['_meta'] = { self: cyclic };
@@ -209,6 +240,27 @@ describe('attachResources', () => {
       const pair = await connect('v2-mcp', 'v2', source);
       try {
         expect(await wireError(pair.client.raw('resources/list', {}))).toEqual({ code: -32603, message: 'Internal error' });
+      } finally {
+        await pair.close();
+      }
+    }
+  });
+
+  it('copies listing data nested up to 100 levels, like other data from outside code, and refuses deeper', async () => {
+    const nested = (levels: number): Record<string, unknown> => {
+      let meta: Record<string, unknown> = {};
+      for (let i = 1; i < levels; i++) meta = { d: meta };
+      return meta;
+    };
+    // The entry itself is the first level.
+    for (const [levels, ok] of [[99, true], [100, false]] as const) {
+      const entry = { uri: 'doc://a', name: 'a', _meta: nested(levels) };
+      const source = { listResources: () => [entry], readResource: () => ({ contents: [] }) } as unknown as ResourceSource;
+      const pair = await connect('v2-mcp', 'v2', source);
+      try {
+        const answer = pair.client.raw('resources/list', {});
+        if (ok) expect(await answer).toEqual({ resources: [entry] });
+        else expect(await wireError(answer)).toEqual({ code: -32603, message: 'Internal error' });
       } finally {
         await pair.close();
       }

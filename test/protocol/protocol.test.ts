@@ -114,6 +114,44 @@ describe('handleJsonRpc', () => {
   });
 });
 
+describe('handleJsonRpc: numbers in the message text', () => {
+  const r = new PromptRegistry();
+  r.add({
+    name: 'count',
+    arguments: [{ name: 'n', type: 'integer' }, { name: 'ids', type: 'array', items: { type: 'number' } }, { name: 'label' }],
+    messages: [{ role: 'user', content: 'n={{n}} ids={{ids}} label={{label}}' }],
+  });
+  const get = (args: string): string => `{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"count","arguments":${args}}}`;
+  const CHANGED = 'would become a different integer (a double holds whole numbers exactly only up to ±9007199254740991)';
+
+  it('refuses an argument whose number JSON.parse would change, naming it, never rendering the rounded number', async () => {
+    const response = await handleJsonRpc(r, get('{"n":9007199254740993}'));
+    const error = (response as { error: { code: number; data: { details: unknown[] } } }).error;
+    expect(error.code).toBe(-32602);
+    expect(error.data.details).toEqual([{ argument: 'n', keyword: 'exactNumber', message: CHANGED }]);
+    expect(JSON.stringify(response)).not.toContain('9007199254740992');
+  });
+
+  it('names where a changed number sits inside an array argument', async () => {
+    const response = await handleJsonRpc(r, get('{"ids":[1,1e400]}'));
+    const error = (response as { error: { code: number; data: { details: unknown[] } } }).error;
+    expect(error.code).toBe(-32602);
+    expect(error.data.details).toEqual([
+      { argument: 'ids', keyword: 'exactNumber', message: '/1: is beyond the range of a double (about ±1.8e308)' },
+    ]);
+  });
+
+  it('renders exact numbers, long digit strings and numbers outside the arguments as before', async () => {
+    const response = await handleJsonRpc(
+      r,
+      '{"jsonrpc":"2.0","id":12345678901234567890,"method":"prompts/get","params":{"name":"count","arguments":{"n":9007199254740991,"ids":[1e2,2.50],"label":"12345678901234567890"}}}',
+    );
+    expect((response as { result: { messages: { content: { text: string } }[] } }).result.messages[0]?.content.text).toBe(
+      'n=9007199254740991 ids=100, 2.5 label=12345678901234567890',
+    );
+  });
+});
+
 describe('handleJsonRpc: client input quoted in errors', () => {
   const huge = 'x'.repeat(1_000_000);
   const cases: [string, Record<string, unknown>][] = [

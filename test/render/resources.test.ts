@@ -286,6 +286,53 @@ describe('resolver answers are checked', () => {
   });
 });
 
+describe('resolver answers are read once', () => {
+  /** Contents whose `text` answers 'checked' on the first read and 42 on every later one, counting its reads. */
+  function flakyText(uri: string): { contents: ResourceContents; reads: () => number } {
+    let n = 0;
+    const contents = Object.defineProperty({ uri, blob: 'not base64!' }, 'text', {
+      enumerable: true,
+      get: () => (n++ === 0 ? 'checked' : 42),
+    }) as unknown as ResourceContents;
+    return { contents, reads: () => n };
+  }
+
+  it('embeds the text it checked, reading each field once', async () => {
+    const flaky = flakyText('x://1');
+    const resolver = { read: () => flaky.contents };
+    expect(await resolveEmbeddedResource('x://1', resolver, ctx)).toEqual({ uri: 'x://1', text: 'checked' });
+    expect(flaky.reads()).toBe(1);
+  });
+
+  it('renders the text it checked for exact and glob directives, reading each field once', async () => {
+    const exact = flakyText('x://1');
+    const listed = flakyText('x://2');
+    const resolver = { read: () => exact.contents, list: () => [listed.contents] };
+    const texts = await resolveResourceDirectives(['x://1', 'x://*'], resolver, ctx);
+    expect([texts.get('x://1'), texts.get('x://*')]).toEqual(['checked', '--- x://2 ---\nchecked']);
+    expect([exact.reads(), listed.reads()]).toEqual([1, 1]);
+  });
+
+  it('turns contents whose getter throws into an internal error naming only the error class', async () => {
+    const throwing = Object.defineProperty({ uri: 'x://1' }, 'text', {
+      enumerable: true,
+      get: () => {
+        throw new TypeError('secret');
+      },
+    }) as unknown as ResourceContents;
+    const resolver = { read: () => throwing, list: () => [throwing] };
+    for (const pending of [
+      resolveEmbeddedResource('x://1', resolver, ctx),
+      resolveResourceDirectives(['x://1'], resolver, ctx),
+      resolveResourceDirectives(['x://*'], resolver, ctx),
+    ]) {
+      const error = await rejection(pending);
+      expect(error.code).toBe('INTERNAL_ERROR');
+      expect(error.message).toMatch(/^Resource resolver returned contents for x:\/\/[1*] whose reading threw TypeError$/);
+    }
+  });
+});
+
 describe('waiting for a resolver', () => {
   const never = { read: () => new Promise<undefined>(() => {}) };
 

@@ -4,7 +4,8 @@ import { PromptError } from '../../src/errors.js';
 import { guardPromptResult, normalizeRenderOutput } from '../../src/render/result-guard.js';
 import { assertRenderedSize } from '../../src/render/limits.js';
 import { errorResponseFor } from '../../src/response.js';
-import { thrownBy } from '../support/errors.js';
+import { PromptRegistry } from '../../src/registry.js';
+import { rejectionOf, thrownBy } from '../support/errors.js';
 import { base64DecodedSize, bytesToBase64, isBase64 } from '../../src/encoding.js';
 
 const OPTIONS = { maxRenderedBytes: 1_048_576, promptName: 'review-code' };
@@ -447,6 +448,51 @@ describe('the guarded result is a plain-data snapshot', () => {
     const shared = { s: 'x'.repeat(50) };
     const tooLarge = guardError({ messages: [], _meta: { a: [shared, shared, shared] } }, { maxRenderedBytes: 100, promptName: 'p' });
     expect(tooLarge.message).toContain('_meta: cannot be serialized as JSON (is too large');
+  });
+});
+
+describe('reading the render output', () => {
+  const secret = (): never => {
+    throw new TypeError('secret');
+  };
+  const throwingGetter = (base: object, key: string): object =>
+    Object.defineProperty(base, key, { enumerable: true, get: secret });
+
+  it('turns a getter that throws into an internal error that names only the error class', () => {
+    const outputs = [
+      withContent(throwingGetter({ type: 'text' }, 'text')),
+      { messages: [throwingGetter({ role: 'user' }, 'content')] },
+      throwingGetter({}, 'messages'),
+    ];
+    for (const output of outputs) {
+      const error = guardError(output);
+      expect(error.code).toBe('INTERNAL_ERROR');
+      expect(error.message).toBe("prompt 'review-code': reading the render output threw TypeError");
+      expect(error.toJsonRpcError()).toEqual({ code: -32603, message: 'Internal error' });
+    }
+  });
+
+  it('logs a getter that throws by its class only, never its message, also while adding the description', async () => {
+    const logs: Record<string, unknown>[] = [];
+    const sink = (fields: Record<string, unknown>): void => {
+      logs.push(fields);
+    };
+    const registry = new PromptRegistry({ logger: { error: sink, warn: sink, info: sink, debug: sink } });
+    registry.add([
+      { name: 'deep', render: () => withContent(throwingGetter({ type: 'text' }, 'text')) as never },
+      { name: 'top', description: 'd', render: () => throwingGetter({}, 'messages') as never },
+      { name: 'described', description: 'd', render: () => throwingGetter({ messages: [] }, 'description') as never },
+    ]);
+    for (const name of ['deep', 'top', 'described']) {
+      const error = await rejectionOf(registry.getPrompt(name, {}));
+      expect(error.toJsonRpcError()).toEqual({ code: -32603, message: 'Internal error' });
+    }
+    expect(logs.map((l) => l['detail'])).toEqual([
+      "prompt 'deep': reading the render output threw TypeError",
+      "prompt 'top': reading the render output threw TypeError",
+      "prompt 'described': reading the render output threw TypeError",
+    ]);
+    expect(JSON.stringify(logs)).not.toContain('secret');
   });
 });
 

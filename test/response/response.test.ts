@@ -29,6 +29,23 @@ describe('buildSuccessResponse', () => {
     expect(JSON.stringify(buildSuccessResponse([Symbol('s')]))).toBe('{"result":null}');
     expect(JSON.stringify(buildSuccessResponse([{ toJSON: () => undefined }, new Date(0)]))).toBe('{"result0":null,"result1":"1970-01-01T00:00:00.000Z"}');
   });
+
+  it('builds the JSON data every transport sends: toJSON called at every depth, strings well-formed', () => {
+    expect(buildSuccessResponse([{ at: [new Date(0)], 'k\uD800': 'v\uDC00', skip: undefined }])).toStrictEqual({
+      result: { at: ['1970-01-01T00:00:00.000Z'], 'k\uFFFD': 'v\uFFFD' },
+    });
+  });
+
+  it('accepts results nested 100 levels deep and refuses deeper ones, like other data from outside code', () => {
+    const nest = (levels: number): unknown => {
+      let value: unknown = 1;
+      for (let i = 0; i < levels; i++) value = [value];
+      return value;
+    };
+    expect(JSON.stringify(buildSuccessResponse([nest(100)]))).toContain('[1]');
+    expect(() => buildSuccessResponse([nest(101)])).toThrow('nests deeper than 100 levels');
+    expect(toCallToolResult({ result: nest(10_000) }).structuredContent).toStrictEqual({ error: 'Internal error' });
+  });
 });
 
 describe('buildErrorResponse', () => {
@@ -140,11 +157,11 @@ describe('toCallToolResult', () => {
   });
 
   it('holds the same object in structuredContent as in the text block', () => {
-    const value = { nested: { list: [1, 'two', true, null] }, when: new Date(0) };
+    const value = { nested: { list: [1, 'two', true, null, -0] }, when: new Date(0) };
     const result = toCallToolResult({ result: value });
     expect(result.structuredContent).toStrictEqual(JSON.parse(result.content[0]?.text ?? ''));
     expect(result.structuredContent).toStrictEqual({
-      result: { nested: { list: [1, 'two', true, null] }, when: '1970-01-01T00:00:00.000Z' },
+      result: { nested: { list: [1, 'two', true, null, 0] }, when: '1970-01-01T00:00:00.000Z' },
     });
   });
 
@@ -196,10 +213,35 @@ describe('toCallToolResult', () => {
     }
   });
 
-  it('keeps the message but drops exposed error data that cannot be serialized', () => {
-    const result = toCallToolResult({ error: new PromptError('INVALID_PARAMS', 'bad params', { data: { n: 1n } }) });
+  it('logs a result that cannot be serialized by its error class only', () => {
+    const logged: Record<string, unknown>[] = [];
+    const logger = { error: (fields: Record<string, unknown>) => logged.push(fields) };
+    const cyclic: { self?: unknown } = {};
+    cyclic.self = cyclic;
+    const throwing = { toJSON: () => { throw new RangeError('secret'); } };
+    for (const value of [10n, cyclic, throwing]) {
+      expect(toCallToolResult({ result: value }, { logger }).content[0]?.text).toBe('{"error":"Internal error"}');
+    }
+    expect(logged.map((fields) => fields['event'])).toEqual(['tool_result_invalid', 'tool_result_invalid', 'tool_result_invalid']);
+    expect(logged[2]).toStrictEqual({ event: 'tool_result_invalid', error: 'RangeError' });
+    expect(JSON.stringify(logged)).not.toContain('secret');
+  });
+
+  it('logs a thrown value that cannot even be read as a failed tool, by its class only', () => {
+    const logged: Record<string, unknown>[] = [];
+    const hostile = new Proxy({}, { get: () => { throw new Error('secret'); } });
+    const result = toCallToolResult({ error: hostile }, { logger: { error: (fields) => logged.push(fields) } });
+    expect(result.structuredContent).toStrictEqual({ error: 'Internal error' });
+    expect(logged).toStrictEqual([{ event: 'tool_failed', code: 'INTERNAL_ERROR', error: 'Object' }]);
+  });
+
+  it('keeps the message but drops exposed error data that cannot be serialized, and logs it', () => {
+    const logged: Record<string, unknown>[] = [];
+    const error = new PromptError('INVALID_PARAMS', 'bad params', { data: { n: 1n } });
+    const result = toCallToolResult({ error }, { logger: { error: (fields) => logged.push(fields) } });
     expect(result.isError).toBe(true);
     expect(result.content[0]?.text).toBe('{"error":"bad params"}');
+    expect(logged).toStrictEqual([{ event: 'tool_result_invalid', error: 'TypeError' }]);
   });
 
   it('keeps a result key whose value JSON cannot represent, as null', () => {
