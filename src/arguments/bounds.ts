@@ -5,7 +5,8 @@
  * @module
  */
 import { echoed } from '../errors.js';
-import { escapePointerSegment, setOwn } from '../json.js';
+import { isWellFormedText } from '../encoding.js';
+import { setOwn, toJsonPointer } from '../json.js';
 
 /** Code points in `text`, as JSON Schema's `maxLength` counts (a surrogate pair once, a lone surrogate once). */
 export function codePointLength(text: string): number {
@@ -47,14 +48,6 @@ export interface ValueLimits {
 export type ValueProblem =
   | { readonly kind: 'too-long'; readonly limit: number }
   | { readonly kind: 'limit'; readonly keyword: string; readonly message: string };
-
-const LONE_SURROGATE = /\p{Cs}/u;
-
-/** Whether `text` is well-formed UTF-16 (no lone surrogate). */
-export function isWellFormedText(text: string): boolean {
-  const native = (text as { isWellFormed?: () => boolean }).isWellFormed;
-  return typeof native === 'function' ? native.call(text) : !LONE_SURROGATE.test(text);
-}
 
 /** The problem of a string with a lone surrogate. */
 export const ILL_FORMED = {
@@ -173,7 +166,5 @@ export function boundedCopy(
   if (problem === undefined) return { value: copy };
   const path = budget.path as string[] | undefined;
   if (path === undefined || path.length === 0 || problem.kind !== 'limit') return { problem };
-  let pointer = '';
-  for (let i = path.length - 1; i >= 0; i--) pointer += `/${escapePointerSegment(path[i] as string)}`;
-  return { problem: { ...problem, message: `${echoed(pointer)}: ${problem.message}` } };
+  return { problem: { ...problem, message: `${echoed(toJsonPointer(path.reverse()))}: ${problem.message}` } };
 }

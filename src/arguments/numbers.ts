@@ -74,11 +74,7 @@ function isExactly(literal: string, n: number): boolean {
   return BigInt(digits + '0'.repeat(exponent)) === BigInt(Math.abs(n));
 }
 
-/**
- * Why the decimal `literal` (whose double is `n`) cannot be taken as `n`: out of range, or `n` is an integer the
- * literal is not (`9007199254740993`, `1.0000000000000001`, `1e-400`); undefined when it can. Other fractions become
- * the nearest double, as everywhere in JSON.
- */
+/** Why the decimal `literal` cannot be taken as its double `n` (README: "Argument validation"), or undefined. */
 export function literalProblem(literal: string, n: number): string | undefined {
   if (!Number.isFinite(n)) return OVERFLOW;
   if (!Number.isInteger(n) || (Number.isSafeInteger(n) && PLAIN_DIGITS.test(literal))) return undefined;

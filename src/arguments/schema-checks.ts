@@ -191,8 +191,6 @@ export interface RefTarget {
 export class RefIndex {
   /** The base URI of the document's root. */
   readonly rootBase: string;
-  /** Whether the root has an `$id` (without one, no URI names the root: ajv's base is not ours). */
-  private readonly rootNamed: boolean;
   private readonly resources = new Map<string, Record<string, unknown>>();
   private readonly anchors = new Map<string, Record<string, unknown>>();
   private readonly bases = new Map<unknown, string>();
@@ -202,7 +200,6 @@ export class RefIndex {
   constructor(root: unknown) {
     const id = isRecord(root) ? root['$id'] : undefined;
     this.rootBase = (typeof id === 'string' ? absolute(id, DOCUMENT_BASE) : undefined) ?? DOCUMENT_BASE;
-    this.rootNamed = this.rootBase !== DOCUMENT_BASE;
     if (isRecord(root)) {
       this.resources.set(this.rootBase, root);
       this.index(root, this.rootBase, '');
@@ -255,7 +252,7 @@ export class RefIndex {
     const uri = hash < 0 ? ref : ref.slice(0, hash);
     const fragment = hash < 0 ? '' : ref.slice(hash + 1);
     const resourceBase = uri === '' ? base : absolute(uri, base);
-    if (resourceBase === undefined || (uri !== '' && resourceBase === DOCUMENT_BASE && !this.rootNamed)) return 'external';
+    if (resourceBase === undefined || (uri !== '' && resourceBase === DOCUMENT_BASE && this.rootBase === DOCUMENT_BASE)) return 'external';
     const resource = this.resources.get(resourceBase);
     if (resource === undefined) return 'external';
     if (fragment === '' || fragment.startsWith('/')) {

@@ -27,12 +27,7 @@ interface Walk {
   readonly reported: Set<string>;
 }
 
-/**
- * Problems of an inputSchema's root (pointers under `/inputSchema`): names that `required`, a root-level
- * `allOf`/`anyOf`/`oneOf`/`not`/`if`/`then`/`else`/`dependentSchemas` or `dependentRequired` mention without a root
- * property, and root-level `$ref`, `$dynamicRef`, `patternProperties`, `const`, `enum` and a `minProperties` over the
- * number of declared arguments. `additionalProperties`/`unevaluatedProperties` only judge undeclared extras: allowed.
- */
+/** Problems of an inputSchema's root under the root rule (README: "Argument validation"), pointers under `/inputSchema`. */
 export function rootSchemaProblems(schema: Record<string, unknown>): DefinitionProblem[] {
   const properties = ownValue(schema, 'properties');
   const w: Walk = { declared: isRecord(properties) ? properties : {}, out: [], seen: new Set(), reported: new Set() };
