@@ -56,10 +56,8 @@ export const ILL_FORMED = {
   message: 'must be well-formed Unicode text (it contains a lone surrogate)',
 } as const satisfies ValueProblem;
 
-const TOGETHER = 'all array/object arguments of a request together';
-
-function overBytes(limits: ValueLimits): ValueProblem {
-  return { kind: 'limit', keyword: 'maxBytes', message: `is larger than ${limits.maxBytes} bytes (${TOGETHER}; limit maxBytes)` };
+function overBytes(limits: ValueLimits, budget: ValueBudget): ValueProblem {
+  return { kind: 'limit', keyword: 'maxBytes', message: `is larger than ${limits.maxBytes} bytes (${budget.together}; limit maxBytes)` };
 }
 
 /** What the typed values of one request have used of {@link ValueLimits} (shared by all of them). */
@@ -69,11 +67,13 @@ export interface ValueBudget {
   problem: ValueProblem | undefined;
   /** Where an over-long key is: the segments from its object up to the value's root (innermost first). */
   path: string[] | undefined;
+  /** What shares the budget, for messages. */
+  readonly together: string;
 }
 
-/** A fresh budget, for one request. */
-export function valueBudget(): ValueBudget {
-  return { items: 0, bytes: 0, problem: undefined, path: undefined };
+/** A fresh budget, for one request (or for the defaults of one prompt). */
+export function valueBudget(together = 'all array/object arguments of a request together'): ValueBudget {
+  return { items: 0, bytes: 0, problem: undefined, path: undefined, together };
 }
 
 function keyTooLong(limits: ValueLimits, budget: ValueBudget): void {
@@ -89,7 +89,7 @@ function copyBounded(value: unknown, depth: number, limits: ValueLimits, budget:
   if (typeof value === 'string') {
     budget.bytes += value.length;
     if (exceedsLimit(value, limits.maxLength)) budget.problem = { kind: 'too-long', limit: limits.maxLength };
-    else if (budget.bytes > limits.maxBytes) budget.problem = overBytes(limits);
+    else if (budget.bytes > limits.maxBytes) budget.problem = overBytes(limits, budget);
     else if (!isWellFormedText(value)) budget.problem = ILL_FORMED;
     return value;
   }
@@ -108,11 +108,11 @@ function copyBounded(value: unknown, depth: number, limits: ValueLimits, budget:
   budget.items += size;
   budget.bytes += 8 + size * 8;
   if (budget.items > limits.maxItems) {
-    budget.problem = { kind: 'limit', keyword: 'maxItems', message: `holds more than ${limits.maxItems} items (${TOGETHER}; limit maxItems)` };
+    budget.problem = { kind: 'limit', keyword: 'maxItems', message: `holds more than ${limits.maxItems} items (${budget.together}; limit maxItems)` };
     return value;
   }
   if (budget.bytes > limits.maxBytes) {
-    budget.problem = overBytes(limits);
+    budget.problem = overBytes(limits, budget);
     return value;
   }
   if (isArray) {

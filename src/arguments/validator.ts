@@ -8,7 +8,7 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { PromptArgumentDefinition } from '../definition/types.js';
 import { PromptError, echoed } from '../errors.js';
 import type { JsonSchema } from '../types.js';
-import { bareRecord } from '../json.js';
+import { bareRecord, escapePointerSegment } from '../json.js';
 import { isWellFormedText } from '../encoding.js';
 import { boundedCopy, exceedsLimit, ILL_FORMED, valueBudget } from './bounds.js';
 import type { ValueBudget, ValueLimits } from './bounds.js';
@@ -20,6 +20,7 @@ import { buildPlan, defaultLimitOf } from './plan.js';
 import { PatternWorkExceeded } from './regex.js';
 import type { ArgumentPlan, ArgumentSlot } from './plan.js';
 import { nestingProblem } from './schema-checks.js';
+import type { DefaultWork } from './schema-checks.js';
 import type {
   ArgumentValidationOptions,
   ArgumentValidationResult,
@@ -82,6 +83,11 @@ function tooManyArguments(max: number, provided: number, required: number): Argu
 function tooMuchPatternWork(max: number, provided: number, required: number): ArgumentValidationResult {
   const detail = { argument: '', keyword: 'maxPatternWork', message: `needs more than ${max} steps of pattern matching (limit maxPatternWork)` };
   return { ok: false, error: schemaFailure([detail], provided, required) };
+}
+
+/** Where the default of argument `name` is in the prompt definition. */
+function defaultPath(plan: ArgumentPlan, name: string): string {
+  return plan.locate(`/properties/${escapePointerSegment(name)}/default`);
 }
 
 function copyDefault(value: unknown): unknown {
@@ -179,17 +185,20 @@ export class ArgumentValidator implements CompiledArgumentValidator {
       return;
     }
     const plan = this.getPlan();
-    // A fast-path plan needs nothing more: its declarations are plain strings whose defaults are known to fit.
-    if (!plan.ajvFree) {
-      if (this.failure !== undefined) throw this.failure;
-      try {
+    if (this.failure !== undefined) throw this.failure;
+    try {
+      this.checkDefaultValues(plan);
+      // A fast-path plan needs nothing more: its declarations are plain strings, without patterns.
+      if (!plan.ajvFree) {
         const locate = (pointer: string): string => plan.locate(pointer);
-        if (this.released) this.store.checkDetached(plan.ajvSchema, locate);
-        else this.entry ??= this.store.acquire(plan.ajvSchema, locate);
-      } catch (error) {
-        this.failure = error;
-        throw error;
+        const work = this.released
+          ? this.store.checkDetached(plan.ajvSchema, locate)
+          : (this.entry ??= this.store.acquire(plan.ajvSchema, locate)).defaultWork;
+        this.checkDefaultWork(plan, work);
       }
+    } catch (error) {
+      this.failure = error;
+      throw error;
     }
     this.checked = true;
   }
@@ -197,15 +206,22 @@ export class ArgumentValidator implements CompiledArgumentValidator {
   /** Builds the plan and, unless the fast path suffices, gets the compiled ajv function (checking first). */
   private prepare(): ArgumentPlan {
     const plan = this.getPlan();
-    if (plan.ajvFree) return (this.ready = plan);
     if (this.failure !== undefined) throw this.failure;
     const locate = (pointer: string): string => plan.locate(pointer);
     try {
-      if (this.released) {
-        this.fn = this.store.detached(plan.ajvSchema, locate);
-      } else {
-        this.entry ??= this.store.acquire(plan.ajvSchema, locate);
-        this.store.compiled(this.entry, locate);
+      if (!this.checked) this.checkDefaultValues(plan);
+      if (!plan.ajvFree) {
+        let work: readonly DefaultWork[];
+        if (this.released) {
+          const detached = this.store.detached(plan.ajvSchema, locate);
+          this.fn = detached.validate;
+          work = detached.defaultWork;
+        } else {
+          const entry = (this.entry ??= this.store.acquire(plan.ajvSchema, locate));
+          this.store.compiled(entry, locate);
+          work = entry.defaultWork;
+        }
+        if (!this.checked) this.checkDefaultWork(plan, work);
       }
     } catch (error) {
       this.failure = error;
@@ -213,6 +229,41 @@ export class ArgumentValidator implements CompiledArgumentValidator {
     }
     this.checked = true;
     return (this.ready = plan);
+  }
+
+  /** Throws the definition error of a default a request could not carry: over the value limits, or not well-formed text. */
+  private checkDefaultValues(plan: ArgumentPlan): void {
+    const defaults = plan.defaults;
+    if (defaults.length === 0) return;
+    const limits = this.limits ?? this.valueLimits(plan);
+    let budget: ValueBudget | undefined;
+    for (const slot of defaults) {
+      const value = slot.defaultValue;
+      let message: string | undefined;
+      if (typeof value === 'string') {
+        if (!isWellFormedText(value)) message = ILL_FORMED.message;
+      } else if (typeof value === 'object' && value !== null) {
+        const bounded = boundedCopy(value, limits, (budget ??= valueBudget('all array/object defaults of the prompt together')));
+        if (!('value' in bounded)) {
+          const problem = bounded.problem;
+          if (problem.kind === 'too-long') message = `holds a string longer than ${problem.limit} characters (limit maxLength)`;
+          else message = problem.message.startsWith('/') ? `at ${problem.message}` : problem.message;
+        }
+      }
+      if (message !== undefined) throw definitionError([{ path: defaultPath(plan, slot.name), message: `default value ${message}` }]);
+    }
+  }
+
+  /** Throws the definition error of defaults whose pattern checks take more than a request may (all of them left out). */
+  private checkDefaultWork(plan: ArgumentPlan, work: readonly DefaultWork[]): void {
+    const max = (this.limits ?? this.valueLimits(plan)).maxPatternWork;
+    let total = 0;
+    for (const w of work) {
+      total += w.work;
+      if (total <= max) continue;
+      const message = `default value needs more than ${max} steps of pattern matching (limit maxPatternWork; all defaults of the prompt together)`;
+      throw definitionError([{ path: plan.locate(w.pointer), message }]);
+    }
   }
 
   /** The entry's function after the store dropped the ajv instance that compiled it. */

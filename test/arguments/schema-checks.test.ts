@@ -55,6 +55,13 @@ const rows: { title: string; args?: PromptArgumentDefinition[]; schema?: JsonSch
   { title: 'a non-string default for an argument that declares no type', args: bad({ default: 5 }), path: '/arguments/1/default', message: /default value must be string/ },
   { title: 'an inputSchema property default that breaks its schema', schema: { type: 'object', properties: { tone: { enum: ['calm', 'firm'], default: 'loud' } } }, path: '/inputSchema/properties/tone/default', message: /default value must be one of: calm, firm/ },
   { title: 'a default whose items break the items schema', schema: { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' }, default: ['a', 2] } } }, path: '/inputSchema/properties/tags/default', message: /default value at \/1 must be string/ },
+  // defaults a request could not carry (the request checks never see them: every get leaving them out would fail)
+  { title: 'a default with a lone surrogate', args: bad({ default: 'a\uD800b' }), path: '/arguments/1/default', message: /default value must be well-formed Unicode text \(it contains a lone surrogate\)/ },
+  { title: 'an array default with a lone surrogate in an item', args: bad({ type: 'array', default: ['ok', '\uDC00'] }), path: '/arguments/1/default', message: /default value must be well-formed Unicode text/ },
+  { title: 'an object default with a lone surrogate in a nested key', schema: { type: 'object', properties: { o: { type: 'object', default: { a: [{ 'k\uD800': 1 }] } } } }, path: '/inputSchema/properties/o/default', message: /default value must be well-formed Unicode text/ },
+  { title: 'an array default over the item limit of a request', schema: { type: 'object', properties: { xs: { type: 'array', items: { type: 'string', pattern: '^a+$' }, default: Array.from({ length: 100_000 }, () => 'a') } } }, path: '/inputSchema/properties/xs/default', message: /default value holds more than 10000 items/ },
+  { title: 'a default nested deeper than the depth limit', args: bad({ type: 'array', default: JSON.parse(`${'['.repeat(70)}${']'.repeat(70)}`) as unknown[] }), path: '/arguments/1/default', message: /default value nests deeper than 64 levels \(limit maxDepth\)/ },
+  { title: 'a default with a property name over the length limit', schema: { type: 'object', properties: { o: { type: 'object', default: { a: { ['k'.repeat(10_001)]: 1 } } } } }, path: '/inputSchema/properties/o/default', message: /default value at \/a: has a property name longer than 10000 characters/ },
   { title: 'a default that breaks the schema its $ref points to', schema: { type: 'object', $defs: { n: { type: 'integer', minimum: 0 } }, properties: { n: { $ref: '#/$defs/n', default: -1 } } }, path: '/inputSchema/properties/n/default', message: /default value must be >= 0/ },
 ];
 
@@ -123,6 +130,21 @@ describe('an invalid argument schema', () => {
       ok: true,
       arguments: { n: 0, mode: 'slow', tags: ['a'], when: '2025-01-31', note: '😀😀😀😀' },
     });
+  });
+
+  it('rejects defaults whose pattern checks alone take more than maxPatternWork, which every get leaving them out would pay', () => {
+    const items = { type: 'string', pattern: '^a+$' };
+    const schema = object({ xs: { type: 'array', items, default: Array.from({ length: 100 }, () => 'a'.repeat(100)) } });
+    const cache = new ArgumentValidatorCache();
+    const tight = thrownBy(() => cache.compile(undefined, schema, { maxPatternWork: 5_000 }).check());
+    expect(firstProblem(tight)).toEqual({ path: '/inputSchema/properties/xs/default', message: expect.stringMatching(/more than 5000 steps of pattern matching \(limit maxPatternWork/) });
+    const text = [{ name: 's', pattern: '^a+$', default: 'a'.repeat(5_000) }];
+    expect(firstProblem(thrownBy(() => cache.compile(text, undefined, { maxPatternWork: 1_000 }).check()))).toMatchObject({ path: '/arguments/0/default' });
+    expect(thrownBy(() => validatePromptArguments({}, undefined, schema, { maxPatternWork: 5_000 })).code).toBe('INVALID_PROMPT_DEFINITION');
+    // The same schema shared under the default limit: registered, and a get leaving the default out succeeds.
+    const roomy = cache.compile(undefined, schema);
+    expect(() => roomy.check()).not.toThrow();
+    expect(roomy.validate({}).ok).toBe(true);
   });
 
   it('is a server fault: a client only ever sees -32603 with a generic message', () => {
