@@ -8,6 +8,9 @@ import { echoed } from '../errors.js';
 import { isWellFormedText } from '../encoding.js';
 import { setOwn, toJsonPointer } from '../json.js';
 
+/** Default code-point limit of every string argument (and of keys inside typed values). */
+export const DEFAULT_MAX_LENGTH = 10_000;
+
 /** Code points in `text`, as JSON Schema's `maxLength` counts (a surrogate pair once, a lone surrogate once). */
 export function codePointLength(text: string): number {
   const units = text.length;

@@ -6,6 +6,7 @@
  * @internal
  */
 import { setOwn, toJsonPointer } from '../json.js';
+import { DEFAULT_MAX_LENGTH, exceedsLimit } from './bounds.js';
 
 /** Unsigned decimal text (`12.5e-3`) as its digits without the point and the power of ten they are scaled by. */
 function decimalParts(unsigned: string): [digits: string, exponent: number] {
@@ -86,67 +87,106 @@ export function literalProblem(literal: string, n: number): string | undefined {
 const MAYBE_INEXACT = /[\d.][eE]|(?:\d\.?){16}/;
 const NUMBER_TOKEN = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
-/** Where each value of a path is: an array's index, or an object's key (its JSON text, decoded when needed). */
+/** A number literal JSON.parse changes: the path of segments to it and why. */
+interface Inexact {
+  readonly path: (string | number)[];
+  readonly message: string;
+}
+
+/** An open array or object, and the first changed number of each of its entries JSON.parse keeps. */
 interface Level {
   readonly array: boolean;
   index: number;
+  /** The current key as JSON text (decoded when needed). */
   key: string;
   expectKey: boolean;
+  /** By index or decoded key; a later duplicate key drops its entry (JSON.parse keeps the last). */
+  found: Map<string | number, Inexact> | undefined;
+}
+
+function decodeKey(text: string): string {
+  return text.includes('\\') ? (JSON.parse(text) as string) : text.slice(1, -1);
+}
+
+function entryOf(level: Level): string | number {
+  return level.array ? level.index : decodeKey(level.key);
+}
+
+/** Records `found` under the current entry of `level`, unless an earlier number of that entry was found. */
+function record(level: Level, found: Inexact): void {
+  const entry = entryOf(level);
+  const map = (level.found ??= new Map());
+  if (!map.has(entry)) map.set(entry, found);
 }
 
 /**
- * The number literals of valid JSON `text` that JSON.parse changes (see {@link literalProblem}), each with the path
- * of segments to it (the first is the top-level key or index); only the first when `all` is false.
+ * The number literals of valid JSON `text` that JSON.parse changes (see {@link literalProblem}), each with its path:
+ * the first of each top-level entry JSON.parse keeps (only the first of all when `all` is false).
  */
-export function inexactLiterals(text: string, all: boolean): { path: (string | number)[]; message: string }[] {
-  const found: { path: (string | number)[]; message: string }[] = [];
-  if (!MAYBE_INEXACT.test(text)) return found;
+export function inexactLiterals(text: string, all: boolean): Inexact[] {
+  if (!MAYBE_INEXACT.test(text)) return [];
   const levels: Level[] = [];
   const length = text.length;
-  // Top-level entries seen, and the one a problem was last found in (one problem per entry is enough).
-  let entry = 0;
-  let reported = -1;
+  let root: Inexact | undefined;
+  // Open arrays with a changed number recorded: nothing inside them can change what they report.
+  let settled = 0;
   for (let i = 0; i < length; ) {
     const c = text.charCodeAt(i);
     const top = levels[levels.length - 1];
     if (c === 0x22 /* " */) {
       const end = stringEnd(text, i);
-      if (top !== undefined && !top.array && top.expectKey) top.key = text.slice(i, end);
+      if (top !== undefined && !top.array && top.expectKey) {
+        top.key = text.slice(i, end);
+        if (top.found !== undefined && top.found.size > 0) top.found.delete(decodeKey(top.key));
+      }
       i = end;
     } else if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) {
       NUMBER_TOKEN.lastIndex = i;
       const token = NUMBER_TOKEN.exec(text)?.[0] ?? text[i]!;
       i += token.length;
-      if (reported === entry) continue;
+      if (settled > 0) continue;
       const message = literalProblem(token, Number(token));
       if (message === undefined) continue;
-      found.push({ path: levels.map((l) => (l.array ? l.index : (JSON.parse(l.key) as string))), message });
-      if (!all) return found;
-      reported = entry;
+      const found = { path: levels.map(entryOf), message };
+      if (top === undefined) root = found;
+      else {
+        record(top, found);
+        if (top.array && levels.length > 1) settled++;
+      }
     } else {
-      if (c === 0x5b /* [ */ || c === 0x7b /* { */) levels.push({ array: c === 0x5b, index: 0, key: '', expectKey: true });
-      else if (c === 0x5d /* ] */ || c === 0x7d /* } */) levels.pop();
-      else if (c === 0x2c /* , */ && top !== undefined) {
-        if (levels.length === 1) entry++;
+      if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+        levels.push({ array: c === 0x5b, index: 0, key: '', expectKey: true, found: undefined });
+      } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) {
+        const closed = levels.pop() as Level;
+        const parent = levels[levels.length - 1];
+        if (parent === undefined) {
+          const kept = closed.found === undefined ? [] : [...closed.found.values()];
+          return all ? kept : kept.slice(0, 1);
+        }
+        if (closed.array && closed.found !== undefined && closed.found.size > 0) settled--;
+        const first = closed.found?.values().next().value;
+        if (first !== undefined) {
+          const had = parent.array && parent.found !== undefined && parent.found.size > 0;
+          record(parent, first);
+          if (parent.array && levels.length > 1 && !had) settled++;
+        }
+      } else if (c === 0x2c /* , */ && top !== undefined) {
         if (top.array) top.index++;
         else top.expectKey = true;
       } else if (c === 0x3a /* : */ && top !== undefined) top.expectKey = false;
       i++;
     }
   }
-  return found;
+  return root === undefined ? [] : [root];
 }
 
-/**
- * Replaces each top-level value of `args` (parsed from the JSON `text`) that holds a number JSON.parse changed by an
- * {@link InexactNumber}, which the validator refuses naming the argument and where (for typed JSON bodies).
- */
-export function markInexactNumbers(text: string, args: Record<string, unknown>): void {
+/** Replaces each top-level value of `args` (parsed from the JSON `text`) holding a changed number by an {@link InexactNumber}. */
+export function markInexactNumbers(text: string, args: Record<string, unknown>, maxLength = DEFAULT_MAX_LENGTH): void {
   for (const { path, message } of inexactLiterals(text, true)) {
     const key = path[0];
-    if (typeof key === 'string' && !(args[key] instanceof InexactNumber)) {
-      setOwn(args, key, new InexactNumber(toJsonPointer(path.slice(1)), message));
-    }
+    // A key over the length limit: the maxLength rule refuses the value, and no message quotes the key.
+    if (typeof key !== 'string' || path.some((s) => typeof s === 'string' && exceedsLimit(s, maxLength))) continue;
+    setOwn(args, key, new InexactNumber(toJsonPointer(path.slice(1)), message));
   }
 }
 

@@ -35,7 +35,7 @@ function notAllowed(argument: string, allowed: ReadonlySet<string>): SchemaValid
 }
 
 function inexact(argument: string, number: InexactNumber): SchemaValidationDetail {
-  return { argument, keyword: 'exactNumber', message: number.pointer === '' ? number.message : `${number.pointer}: ${number.message}` };
+  return { argument, keyword: 'exactNumber', message: number.pointer === '' ? number.message : `${echoed(number.pointer)}: ${number.message}` };
 }
 
 /** Default bounds of typed (array/object) values; see {@link ArgumentValidationOptions}. */

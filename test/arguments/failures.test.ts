@@ -106,4 +106,13 @@ describe('messages quote at most 128 characters of a client-supplied name, so th
     const messages = (result.error.data as SchemaValidationData).details.map((d) => d.message);
     expect(messages).toEqual([`must not have property '${'k'.repeat(128)}…'`, `/${'k'.repeat(127)}…: must be string`]);
   });
+
+  it('cuts the location of a changed number in the exactNumber message, keeping the reason', () => {
+    const key = 'k'.repeat(5_000);
+    const result = validatePromptArguments({ o: `{"${key}": 9007199254740993}` }, [{ name: 'o', type: 'object' }]);
+    if (result.ok) throw new Error('expected a failure');
+    expect((result.error.data as SchemaValidationData).details).toEqual([
+      { argument: 'o', keyword: 'exactNumber', message: `/${'k'.repeat(127)}…: would become a different integer (a double holds whole numbers exactly only up to ±9007199254740991)` },
+    ]);
+  });
 });
