@@ -297,13 +297,12 @@ export class ArgumentValidator implements CompiledArgumentValidator {
     let total = 0;
     // One budget for every typed value of this request (made on the first one).
     let budget: ValueBudget | undefined;
-    let keys = 0;
 
     // Own enumerable keys only (an inherited key is no argument), each value read once, as a spread reads them.
     const given = Object.keys(input);
+    if (given.length > limits.maxArguments) return tooManyArguments(limits.maxArguments, given.length, plan.required.length);
     for (let k = 0; k < given.length; k++) {
       const key = given[k] as string;
-      if (++keys > limits.maxArguments) return tooManyArguments(limits.maxArguments, count, plan.required.length);
       const raw: unknown = input[key];
       if (raw === null || raw === undefined) continue;
       count++;

@@ -115,6 +115,16 @@ describe('limits per request, not per argument', () => {
     expect(validatePromptArguments(keys(11), undefined, schema, { maxArguments: 10 }).ok).toBe(false);
   });
 
+  it('counts the argument keys before any other work: no value of a request over the limit is read', () => {
+    let reads = 0;
+    const given: Record<string, unknown> = keys(1_001);
+    Object.defineProperty(given, 'e0', { enumerable: true, get: () => (reads++, 'v') });
+    const result = validatePromptArguments(given, [{ name: 'e0', type: 'integer' }]);
+    expect(detailsOf(result)).toEqual([{ argument: '', keyword: 'maxArguments', message: 'has more than 1000 arguments (limit maxArguments)' }]);
+    expect(reads).toBe(0);
+    expect(result.ok === false && result.error.data).toMatchObject({ provided_count: 1_001 });
+  });
+
   it('refuses at registration a prompt declaring more arguments than a request may carry', () => {
     const declared = Array.from({ length: 1_001 }, (_, i) => ({ name: `a${i}` }));
     const cache = new ArgumentValidatorCache();
