@@ -15,7 +15,17 @@ import type { ValueBudget, ValueLimits } from './bounds.js';
 import type { PlanCache, SchemaStore, StoreEntry } from './cache.js';
 import { coerceValue } from './coercion.js';
 import { InexactNumber } from './numbers.js';
-import { definitionError, missingFailure, oneOfMessage, schemaFailure, toDetails, tooLongFailure } from './failures.js';
+import {
+  MAX_DETAILS,
+  definitionError,
+  errorArgument,
+  missingFailure,
+  oneOfMessage,
+  schemaFailure,
+  toDetail,
+  toDetails,
+  tooLongFailure,
+} from './failures.js';
 import { buildPlan, defaultLimitOf } from './plan.js';
 import { PatternWorkExceeded } from './regex.js';
 import type { ArgumentPlan, ArgumentSlot } from './plan.js';
@@ -424,10 +434,17 @@ export class ArgumentValidator implements CompiledArgumentValidator {
           details = toDetails(errors);
           total = errors.length;
         } else {
-          // Arguments already refused above keep that reason (ajv only sees what was left of them).
+          // Arguments already refused above keep that reason (ajv only sees what was left of them); only the
+          // details sent are worded, the rest counted.
           const refused = new Set(details.map((d) => d.argument));
-          for (const d of toDetails(errors, errors.length)) if (!refused.has(d.argument)) details.push(d);
-          total = details.length;
+          let unsent = 0;
+          for (const error of errors) {
+            const argument = errorArgument(error);
+            if (refused.has(argument)) continue;
+            if (details.length < MAX_DETAILS) details.push(toDetail(error, argument));
+            else unsent++;
+          }
+          total = details.length + unsent;
         }
       }
     }

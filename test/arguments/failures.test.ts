@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { argumentFailureToPromptError, validatePromptArguments } from '../../src/arguments/index.js';
+import { ArgumentValidatorCache, argumentFailureToPromptError, validatePromptArguments } from '../../src/arguments/index.js';
 import type { SchemaValidationData } from '../../src/arguments/index.js';
 import type { PromptArgumentDefinition } from '../../src/definition/types.js';
 import { PromptError } from '../../src/errors.js';
+import type { JsonSchema } from '../../src/types.js';
 
 describe('the -32602 error object', () => {
   const args: PromptArgumentDefinition[] = [
@@ -61,6 +62,26 @@ describe('schema failures stay small', () => {
     expect(data.total_errors).toBe(3333);
     expect(data.details[0]?.message).toBe(`/0: must be one of: ${values.slice(0, 10).join(', ')}, …`);
     expect(JSON.stringify(result).length).toBeLessThan(10_000);
+  });
+
+  it('words only the details it sends when arguments refused before the schema join its errors, counting the rest', () => {
+    // The allowed value counts how often a message quotes it (JSON.stringify calls toJSON).
+    let worded = 0;
+    const allowed = { id: 'a', toJSON: () => (worded++, 'a') };
+    const schema = { type: 'object', properties: { topic: { type: 'string' }, xs: { type: 'array', items: { enum: [allowed] } } } };
+    const validator = new ArgumentValidatorCache().compile(undefined, schema as JsonSchema);
+    expect(validator.validate({}).ok).toBe(true);
+    worded = 0;
+    const result = validator.validate({ topic: 'a\uD800', xs: Array.from({ length: 9_999 }, (_, i) => i) });
+    if (result.ok) throw new Error('expected a failure');
+    const data = result.error.data as SchemaValidationData;
+    expect(worded).toBe(19);
+    expect(data.details).toHaveLength(20);
+    expect(data.details.slice(0, 2)).toEqual([
+      { argument: 'topic', keyword: 'wellFormed', message: 'must be well-formed Unicode text (it contains a lone surrogate)' },
+      { argument: 'xs', keyword: 'enum', message: '/0: must be one of: "a"' },
+    ]);
+    expect(data).toMatchObject({ truncated: true, total_errors: 10_000 });
   });
 
   it('reports neither truncated nor total_errors when every problem is listed', () => {
