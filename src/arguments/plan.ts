@@ -6,8 +6,8 @@
  * @module
  */
 import { ARGUMENT_SCHEMA_KEYWORDS } from '../definition/keywords.js';
-import { DeclaredNames, argumentNameKey, argumentNameProblem, inputSchemaNameProblems } from '../definition/names.js';
-import { rootSchemaProblems } from '../definition/root-schema.js';
+import { DeclaredNames, argumentNameKey, argumentNameProblem } from '../definition/names.js';
+import { inputSchemaProblems } from '../definition/root-schema.js';
 import type { DefinitionProblem, PromptArgumentDefinition } from '../definition/types.js';
 import { isWellFormedText } from '../encoding.js';
 import { escapePointerSegment, isRecord, setOwn, unescapePointerSegment } from '../json.js';
@@ -361,7 +361,7 @@ function fromInputSchema(inputSchema: unknown, options: ArgumentValidationOption
   }
   const required = [...new Set(requiredList as string[])];
   const names = Object.keys(properties);
-  const problems: DefinitionProblem[] = [...inputSchemaNameProblems(inputSchema, undefined), ...rootSchemaProblems(inputSchema)];
+  const problems = inputSchemaProblems(inputSchema, undefined);
   const slots = new Map<string, ArgumentSlot>();
   const defaults: ArgumentSlot[] = [];
   const coercionOfProperty = schemaCoercions(inputSchema);

@@ -7,6 +7,7 @@
  * @internal
  */
 import { childPointer, isRecord, ownValue } from '../json.js';
+import { inputSchemaNameProblems } from './names.js';
 import { quote } from './raw-data.js';
 import type { DefinitionProblem } from './types.js';
 
@@ -25,6 +26,20 @@ interface Walk {
   readonly seen: Set<object>;
   /** Undeclared names reported already (each once, where first met). */
   readonly reported: Set<string>;
+}
+
+/** The parser's deeply frozen inputSchemas it found free of name and root problems: nothing can change that. */
+const parsedClean = new WeakSet<object>();
+
+/**
+ * Name and root-rule problems of an inputSchema (`args`: the `arguments` declared beside it). Checked once: with
+ * `parsed`, a schema found clean is remembered, and a later call without `args` (the argument plan's) skips it.
+ */
+export function inputSchemaProblems(schema: Record<string, unknown>, args: readonly unknown[] | undefined, parsed = false): DefinitionProblem[] {
+  if (args === undefined && parsedClean.has(schema)) return [];
+  const problems = [...inputSchemaNameProblems(schema, args), ...rootSchemaProblems(schema)];
+  if (parsed && problems.length === 0) parsedClean.add(schema);
+  return problems;
 }
 
 /** Problems of an inputSchema's root under the root rule (README: "Argument validation"), pointers under `/inputSchema`. */
