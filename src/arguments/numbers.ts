@@ -112,17 +112,16 @@ function entryOf(level: Level): string | number {
   return level.array ? level.index : decodeKey(level.key);
 }
 
-/** Records `found` under the current entry of `level`, unless an earlier number of that entry was found. */
-function record(level: Level, found: Inexact): void {
-  const entry = entryOf(level);
+/** Records `found` under the current entry of `level` unless that entry has one; whether `level` had none before. */
+function record(level: Level, found: Inexact): boolean {
   const map = (level.found ??= new Map());
+  const none = map.size === 0;
+  const entry = entryOf(level);
   if (!map.has(entry)) map.set(entry, found);
+  return none;
 }
 
-/**
- * The number literals of valid JSON `text` that JSON.parse changes (see {@link literalProblem}), each with its path:
- * the first of each top-level entry JSON.parse keeps (only the first of all when `all` is false).
- */
+/** The first number JSON.parse changes in each top-level entry it keeps of valid JSON `text` (the very first unless `all`). */
 export function inexactLiterals(text: string, all: boolean): Inexact[] {
   if (!MAYBE_INEXACT.test(text)) return [];
   const levels: Level[] = [];
@@ -149,10 +148,7 @@ export function inexactLiterals(text: string, all: boolean): Inexact[] {
       if (message === undefined) continue;
       const found = { path: levels.map(entryOf), message };
       if (top === undefined) root = found;
-      else {
-        record(top, found);
-        if (top.array && levels.length > 1) settled++;
-      }
+      else if (record(top, found) && top.array && levels.length > 1) settled++;
     } else {
       if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
         levels.push({ array: c === 0x5b, index: 0, key: '', expectKey: true, found: undefined });
@@ -165,11 +161,7 @@ export function inexactLiterals(text: string, all: boolean): Inexact[] {
         }
         if (closed.array && closed.found !== undefined && closed.found.size > 0) settled--;
         const first = closed.found?.values().next().value;
-        if (first !== undefined) {
-          const had = parent.array && parent.found !== undefined && parent.found.size > 0;
-          record(parent, first);
-          if (parent.array && levels.length > 1 && !had) settled++;
-        }
+        if (first !== undefined && record(parent, first) && parent.array && levels.length > 1) settled++;
       } else if (c === 0x2c /* , */ && top !== undefined) {
         if (top.array) top.index++;
         else top.expectKey = true;

@@ -31,10 +31,7 @@ interface Walk {
 /** The parser's deeply frozen inputSchemas it found free of name and root problems: nothing can change that. */
 const parsedClean = new WeakSet<object>();
 
-/**
- * Name and root-rule problems of an inputSchema (`args`: the `arguments` declared beside it). Checked once: with
- * `parsed`, a schema found clean is remembered, and a later call without `args` (the argument plan's) skips it.
- */
+/** Name and root-rule problems of an inputSchema; a `parsed` one found clean is skipped by later calls without `args`. */
 export function inputSchemaProblems(schema: Record<string, unknown>, args: readonly unknown[] | undefined, parsed = false): DefinitionProblem[] {
   if (args === undefined && parsedClean.has(schema)) return [];
   const problems = [...inputSchemaNameProblems(schema, args), ...rootSchemaProblems(schema)];
