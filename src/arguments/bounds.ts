@@ -8,9 +8,6 @@ import { echoed } from '../errors.js';
 import { isWellFormedText } from '../encoding.js';
 import { setOwn, toJsonPointer } from '../json.js';
 
-/** Default code-point limit of every string argument (and of keys inside typed values). */
-export const DEFAULT_MAX_LENGTH = 10_000;
-
 /** Code points in `text`, as JSON Schema's `maxLength` counts (a surrogate pair once, a lone surrogate once). */
 export function codePointLength(text: string): number {
   const units = text.length;
@@ -79,12 +76,14 @@ export function valueBudget(together = 'all array/object arguments of a request 
   return { items: 0, bytes: 0, problem: undefined, path: undefined, together };
 }
 
+/** The message of a key over `limit` characters in the object at `pointer` (client text: cut when quoted). */
+export function longKeyMessage(pointer: string, limit: number): string {
+  const message = `has a property name longer than ${limit} characters (limit maxLength)`;
+  return pointer === '' ? message : `${echoed(pointer)}: ${message}`;
+}
+
 function keyTooLong(limits: ValueLimits, budget: ValueBudget): void {
-  budget.problem = {
-    kind: 'limit',
-    keyword: 'maxLength',
-    message: `has a property name longer than ${limits.maxLength} characters (limit maxLength)`,
-  };
+  budget.problem = { kind: 'limit', keyword: 'maxLength', message: longKeyMessage('', limits.maxLength) };
   budget.path = [];
 }
 
@@ -169,5 +168,5 @@ export function boundedCopy(
   if (problem === undefined) return { value: copy };
   const path = budget.path as string[] | undefined;
   if (path === undefined || path.length === 0 || problem.kind !== 'limit') return { problem };
-  return { problem: { ...problem, message: `${echoed(toJsonPointer(path.reverse()))}: ${problem.message}` } };
+  return { problem: { ...problem, message: longKeyMessage(toJsonPointer(path.reverse()), limits.maxLength) } };
 }

@@ -5,8 +5,7 @@
  * @module
  * @internal
  */
-import { setOwn, toJsonPointer } from '../json.js';
-import { DEFAULT_MAX_LENGTH, exceedsLimit } from './bounds.js';
+import { setOwn } from '../json.js';
 
 /** Unsigned decimal text (`12.5e-3`) as its digits without the point and the power of ten they are scaled by. */
 function decimalParts(unsigned: string): [digits: string, exponent: number] {
@@ -46,8 +45,8 @@ export function isDecimalMultiple(value: number, step: number): boolean {
 /** A number literal that a double would change (see {@link literalProblem}), where it was found. */
 export class InexactNumber {
   constructor(
-    /** JSON pointer to the number inside the value ('' for the value itself). */
-    readonly pointer: string,
+    /** The segments to the number inside the value (none for the value itself). */
+    readonly path: readonly (string | number)[],
     readonly message: string,
   ) {}
 }
@@ -173,12 +172,10 @@ export function inexactLiterals(text: string, all: boolean): Inexact[] {
 }
 
 /** Replaces each top-level value of `args` (parsed from the JSON `text`) holding a changed number by an {@link InexactNumber}. */
-export function markInexactNumbers(text: string, args: Record<string, unknown>, maxLength = DEFAULT_MAX_LENGTH): void {
+export function markInexactNumbers(text: string, args: Record<string, unknown>): void {
   for (const { path, message } of inexactLiterals(text, true)) {
     const key = path[0];
-    // A key over the length limit: the maxLength rule refuses the value, and no message quotes the key.
-    if (typeof key !== 'string' || path.some((s) => typeof s === 'string' && exceedsLimit(s, maxLength))) continue;
-    setOwn(args, key, new InexactNumber(toJsonPointer(path.slice(1)), message));
+    if (typeof key === 'string') setOwn(args, key, new InexactNumber(path.slice(1), message));
   }
 }
 

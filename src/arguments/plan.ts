@@ -14,7 +14,7 @@ import { escapePointerSegment, isRecord, setOwn, unescapePointerSegment } from '
 import type { JsonSchema } from '../types.js';
 import { TYPE_CHOICE, TYPE_OBJECT, TYPE_STRING, coercionOf, schemaCoercions, typeMask } from './coercion.js';
 import type { Choices, Coercion } from './coercion.js';
-import { DEFAULT_MAX_LENGTH, codePointLength } from './bounds.js';
+import { codePointLength } from './bounds.js';
 import { definitionError } from './failures.js';
 import { SchemaTooComplexError } from './schema-checks.js';
 import type { ArgumentValidationOptions } from './types.js';
@@ -68,6 +68,9 @@ export function getArgumentSchema(promptArguments?: readonly PromptArgumentDefin
 }
 
 // ---------------------------------------------------------------------------------------------- plans
+
+/** Default code-point limit of every string argument. */
+export const DEFAULT_MAX_LENGTH = 10_000;
 
 /** What the hot path knows about one declared argument. */
 export interface ArgumentSlot {

@@ -8,9 +8,9 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { PromptArgumentDefinition } from '../definition/types.js';
 import { PromptError, echoed } from '../errors.js';
 import type { JsonSchema } from '../types.js';
-import { bareRecord, escapePointerSegment } from '../json.js';
+import { bareRecord, escapePointerSegment, toJsonPointer } from '../json.js';
 import { isWellFormedText } from '../encoding.js';
-import { boundedCopy, exceedsLimit, ILL_FORMED, valueBudget } from './bounds.js';
+import { boundedCopy, exceedsLimit, ILL_FORMED, longKeyMessage, valueBudget } from './bounds.js';
 import type { ValueBudget, ValueLimits } from './bounds.js';
 import type { PlanCache, SchemaStore, StoreEntry } from './cache.js';
 import { coerceValue } from './coercion.js';
@@ -44,8 +44,17 @@ function notAllowed(argument: string, allowed: ReadonlySet<string>): SchemaValid
   return { argument, keyword: 'enum', message: oneOfMessage(allowed) };
 }
 
-function inexact(argument: string, number: InexactNumber): SchemaValidationDetail {
-  return { argument, keyword: 'exactNumber', message: number.pointer === '' ? number.message : `${echoed(number.pointer)}: ${number.message}` };
+/** The detail of a number a double would change; a key over `keyLimit` on its path is the maxLength rule's instead. */
+function inexact(argument: string, number: InexactNumber, keyLimit: number): SchemaValidationDetail {
+  const path = number.path;
+  for (let i = 0; i < path.length; i++) {
+    const segment = path[i];
+    if (typeof segment === 'string' && exceedsLimit(segment, keyLimit)) {
+      return { argument, keyword: 'maxLength', message: longKeyMessage(toJsonPointer(path.slice(0, i)), keyLimit) };
+    }
+  }
+  const pointer = toJsonPointer(path);
+  return { argument, keyword: 'exactNumber', message: pointer === '' ? number.message : `${echoed(pointer)}: ${number.message}` };
 }
 
 /** Default bounds of typed (array/object) values; see {@link ArgumentValidationOptions}. */
@@ -342,7 +351,7 @@ export class ArgumentValidator implements CompiledArgumentValidator {
         }
       } else if (raw instanceof InexactNumber) {
         // A number of a JSON body that JSON.parse changed (the HTTP adapters mark them).
-        (details ??= []).push(inexact(key, raw));
+        (details ??= []).push(inexact(key, raw, plan.extraLimit));
         out[key] = raw;
         continue;
       }
@@ -373,7 +382,7 @@ export class ArgumentValidator implements CompiledArgumentValidator {
       }
       if (typeof value === 'object' && value !== null) {
         if (value instanceof InexactNumber) {
-          (details ??= []).push(inexact(key, value));
+          (details ??= []).push(inexact(key, value, plan.extraLimit));
           out[key] = raw;
           continue;
         }
