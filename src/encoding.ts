@@ -102,7 +102,14 @@ interface WellFormedString {
   toWellFormed?(): string;
 }
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** A lone surrogate: with the `u` flag a pair is one code point, which is not `Cs`. */
+const LONE_SURROGATE = /\p{Cs}/gu;
+
+/** Whether `text` is well-formed UTF-16 (no lone surrogate). */
+export function isWellFormedText(text: string): boolean {
+  const s = text as unknown as WellFormedString;
+  return typeof s.isWellFormed === 'function' ? s.isWellFormed() : text.search(LONE_SURROGATE) < 0;
+}
 
 /** `text` with every lone surrogate replaced by U+FFFD, so the JSON on the wire is well-formed UTF-16/UTF-8. */
 export function wellFormed(text: string): string {

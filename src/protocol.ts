@@ -5,7 +5,7 @@
  * @module
  */
 import { checkCompletionInput } from './completion.js';
-import { isRecord, setOwn, toJsonPointer } from './json.js';
+import { isRecord, setOwn } from './json.js';
 import { InexactNumber, inexactLiterals } from './arguments/numbers.js';
 import { JSON_RPC_ERROR_CODES, JsonRpcError, PromptError, echoed } from './errors.js';
 import type { PromptRegistry, RequestContext } from './registry.js';
@@ -207,7 +207,7 @@ function markInexactArguments(text: string, message: Record<string, unknown>): v
   for (const { path, message: reason } of inexactLiterals(text, true)) {
     const key = path[2];
     if (path[0] !== 'params' || path[1] !== 'arguments' || typeof key !== 'string' || !Object.hasOwn(args, key)) continue;
-    if (!(args[key] instanceof InexactNumber)) setOwn(args, key, new InexactNumber(toJsonPointer(path.slice(3)), reason));
+    if (!(args[key] instanceof InexactNumber)) setOwn(args, key, new InexactNumber(path.slice(3), reason));
   }
 }
 

@@ -5,7 +5,8 @@
  * @module
  */
 import { echoed } from '../errors.js';
-import { escapePointerSegment, setOwn } from '../json.js';
+import { isWellFormedText } from '../encoding.js';
+import { setOwn, toJsonPointer } from '../json.js';
 
 /** Code points in `text`, as JSON Schema's `maxLength` counts (a surrogate pair once, a lone surrogate once). */
 export function codePointLength(text: string): number {
@@ -48,14 +49,6 @@ export type ValueProblem =
   | { readonly kind: 'too-long'; readonly limit: number }
   | { readonly kind: 'limit'; readonly keyword: string; readonly message: string };
 
-const LONE_SURROGATE = /\p{Cs}/u;
-
-/** Whether `text` is well-formed UTF-16 (no lone surrogate). */
-export function isWellFormedText(text: string): boolean {
-  const native = (text as { isWellFormed?: () => boolean }).isWellFormed;
-  return typeof native === 'function' ? native.call(text) : !LONE_SURROGATE.test(text);
-}
-
 /** The problem of a string with a lone surrogate. */
 export const ILL_FORMED = {
   kind: 'limit',
@@ -63,10 +56,8 @@ export const ILL_FORMED = {
   message: 'must be well-formed Unicode text (it contains a lone surrogate)',
 } as const satisfies ValueProblem;
 
-const TOGETHER = 'all array/object arguments of a request together';
-
-function overBytes(limits: ValueLimits): ValueProblem {
-  return { kind: 'limit', keyword: 'maxBytes', message: `is larger than ${limits.maxBytes} bytes (${TOGETHER}; limit maxBytes)` };
+function overBytes(limits: ValueLimits, budget: ValueBudget): ValueProblem {
+  return { kind: 'limit', keyword: 'maxBytes', message: `is larger than ${limits.maxBytes} bytes (${budget.together}; limit maxBytes)` };
 }
 
 /** What the typed values of one request have used of {@link ValueLimits} (shared by all of them). */
@@ -76,19 +67,23 @@ export interface ValueBudget {
   problem: ValueProblem | undefined;
   /** Where an over-long key is: the segments from its object up to the value's root (innermost first). */
   path: string[] | undefined;
+  /** What shares the budget, for messages. */
+  readonly together: string;
 }
 
-/** A fresh budget, for one request. */
-export function valueBudget(): ValueBudget {
-  return { items: 0, bytes: 0, problem: undefined, path: undefined };
+/** A fresh budget, for one request (or for the defaults of one prompt). */
+export function valueBudget(together = 'all array/object arguments of a request together'): ValueBudget {
+  return { items: 0, bytes: 0, problem: undefined, path: undefined, together };
+}
+
+/** The message of a key over `limit` characters in the object at `pointer` (client text: cut when quoted). */
+export function longKeyMessage(pointer: string, limit: number): string {
+  const message = `has a property name longer than ${limit} characters (limit maxLength)`;
+  return pointer === '' ? message : `${echoed(pointer)}: ${message}`;
 }
 
 function keyTooLong(limits: ValueLimits, budget: ValueBudget): void {
-  budget.problem = {
-    kind: 'limit',
-    keyword: 'maxLength',
-    message: `has a property name longer than ${limits.maxLength} characters (limit maxLength)`,
-  };
+  budget.problem = { kind: 'limit', keyword: 'maxLength', message: longKeyMessage('', limits.maxLength) };
   budget.path = [];
 }
 
@@ -96,7 +91,7 @@ function copyBounded(value: unknown, depth: number, limits: ValueLimits, budget:
   if (typeof value === 'string') {
     budget.bytes += value.length;
     if (exceedsLimit(value, limits.maxLength)) budget.problem = { kind: 'too-long', limit: limits.maxLength };
-    else if (budget.bytes > limits.maxBytes) budget.problem = overBytes(limits);
+    else if (budget.bytes > limits.maxBytes) budget.problem = overBytes(limits, budget);
     else if (!isWellFormedText(value)) budget.problem = ILL_FORMED;
     return value;
   }
@@ -115,11 +110,11 @@ function copyBounded(value: unknown, depth: number, limits: ValueLimits, budget:
   budget.items += size;
   budget.bytes += 8 + size * 8;
   if (budget.items > limits.maxItems) {
-    budget.problem = { kind: 'limit', keyword: 'maxItems', message: `holds more than ${limits.maxItems} items (${TOGETHER}; limit maxItems)` };
+    budget.problem = { kind: 'limit', keyword: 'maxItems', message: `holds more than ${limits.maxItems} items (${budget.together}; limit maxItems)` };
     return value;
   }
   if (budget.bytes > limits.maxBytes) {
-    budget.problem = overBytes(limits);
+    budget.problem = overBytes(limits, budget);
     return value;
   }
   if (isArray) {
@@ -173,7 +168,5 @@ export function boundedCopy(
   if (problem === undefined) return { value: copy };
   const path = budget.path as string[] | undefined;
   if (path === undefined || path.length === 0 || problem.kind !== 'limit') return { problem };
-  let pointer = '';
-  for (let i = path.length - 1; i >= 0; i--) pointer += `/${escapePointerSegment(path[i] as string)}`;
-  return { problem: { ...problem, message: `${echoed(pointer)}: ${problem.message}` } };
+  return { problem: { ...problem, message: longKeyMessage(toJsonPointer(path.reverse()), limits.maxLength) } };
 }

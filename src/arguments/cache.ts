@@ -19,7 +19,7 @@ import { buildPlan, isPlainFastDeclaration } from './plan.js';
 import type { ArgumentPlan } from './plan.js';
 import { PatternBudget, createPatternEngine } from './regex.js';
 import { defaultProblems, schemaProblems } from './schema-checks.js';
-import type { ResolvedByUri, SchemaProblem } from './schema-checks.js';
+import type { DefaultWork, ResolvedByUri, SchemaProblem } from './schema-checks.js';
 import type {
   ArgumentValidationOptions,
   ArgumentValidatorCacheOptions,
@@ -353,6 +353,8 @@ export interface StoreEntry {
   compiler: Compiler | undefined;
   /** Why compiling failed (a definition error), so validators sharing the entry do not compile it again. */
   failure: unknown;
+  /** The pattern work of its defaults, measured by the check (each validator holds it to its own limit). */
+  readonly defaultWork: readonly DefaultWork[];
   refs: number;
 }
 
@@ -498,8 +500,8 @@ export class SchemaStore {
       const key = schemaKey(schema, locate);
       entry = this.entries.get(key);
       if (entry === undefined) {
-        this.inspect(schema, locate);
-        entry = { key, schema, raws: [], validate: undefined, compiler: undefined, failure: undefined, refs: 0 };
+        const defaultWork = this.inspect(schema, locate);
+        entry = { key, schema, raws: [], validate: undefined, compiler: undefined, failure: undefined, defaultWork, refs: 0 };
         this.entries.set(key, entry);
       }
       if (raw !== undefined && entry.raws.length < MAX_RAWS) {
@@ -548,29 +550,31 @@ export class SchemaStore {
   }
 
   /** Checks `schema` like {@link acquire} without keeping anything (a live identical entry is already checked). */
-  checkDetached(schema: JsonSchema, locate: Locate): void {
-    if (!this.entries.has(schemaKey(schema, locate))) this.inspect(schema, locate);
+  checkDetached(schema: JsonSchema, locate: Locate): readonly DefaultWork[] {
+    return this.entries.get(schemaKey(schema, locate))?.defaultWork ?? this.inspect(schema, locate);
   }
 
   /** A validator for `schema` that holds no reference: the live shared one, or a fresh one ajv does not keep. */
-  detached(schema: JsonSchema, locate: Locate): ValidateFunction {
+  detached(schema: JsonSchema, locate: Locate): { validate: ValidateFunction; defaultWork: readonly DefaultWork[] } {
     const live = this.entries.get(schemaKey(schema, locate));
-    if (live !== undefined) return this.compiled(live, locate);
-    this.inspect(schema, locate);
+    if (live !== undefined) return { validate: this.compiled(live, locate), defaultWork: live.defaultWork };
+    const defaultWork = this.inspect(schema, locate);
     const compiler = this.compiler();
     const validate = this.compile(compiler, schema, locate);
     compiler.ajv.removeSchema(schema);
-    return validate;
+    return { validate, defaultWork };
   }
 
-  /** Throws the definition error of `schema`'s problems, if any. */
-  private inspect(schema: JsonSchema, locate: Locate): void {
-    const problems = this.problems(schema);
+  /** Throws the definition error of `schema`'s problems, if any; else returns the pattern work of its defaults. */
+  private inspect(schema: JsonSchema, locate: Locate): readonly DefaultWork[] {
+    const work: DefaultWork[] = [];
+    const problems = this.problems(schema, work);
     if (problems.length > 0) throw definitionError(located(problems, locate));
+    return work;
   }
 
   /** Meta-schema problems; else formats, patterns, `__proto__` names and references; else defaults. */
-  private problems(schema: JsonSchema): SchemaProblem[] {
+  private problems(schema: JsonSchema, work: DefaultWork[]): SchemaProblem[] {
     const checker = this.checker;
     let valid: boolean;
     try {
@@ -584,7 +588,7 @@ export class SchemaStore {
     const found = schemaProblems(schema, this.knownFormat, byUri);
     if (found.length > 0) return found;
     const unresolved = byUri.length > 0 ? this.unresolved(schema, byUri) : undefined;
-    return unresolved !== undefined ? [unresolved] : defaultProblems(schema, this.compileOnce);
+    return unresolved !== undefined ? [unresolved] : defaultProblems(schema, this.compileOnce, this.patterns, work);
   }
 
   /** Where ajv fails to resolve what it resolves by URI (compiled once now, so no request ever meets it). */

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { isRecord, toJsonPointer } from '../json.js';
+import { isRecord } from '../json.js';
 import { InexactNumber, inexactLiterals, literalProblem } from './numbers.js';
 import { RefIndex, spend } from './schema-checks.js';
 import type { RefTarget, StepBudget } from './schema-checks.js';
@@ -68,7 +68,7 @@ function numberOf(t: string): number | InexactNumber | undefined {
   if (!NUMERIC.test(t)) return undefined;
   const n = Number(t);
   const problem = literalProblem(t, n);
-  return problem === undefined ? n : new InexactNumber('', problem);
+  return problem === undefined ? n : new InexactNumber([], problem);
 }
 
 /** The boolean `t` (trimmed text) spells, any case, or undefined. */
@@ -101,7 +101,7 @@ function fromText(text: string, mask: number): unknown {
       return text;
     }
     const inexact = inexactLiterals(t, false)[0];
-    return inexact === undefined ? parsed : new InexactNumber(toJsonPointer(inexact.path), inexact.message);
+    return inexact === undefined ? parsed : new InexactNumber(inexact.path, inexact.message);
   }
   return text;
 }

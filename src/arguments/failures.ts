@@ -146,27 +146,31 @@ function rootArgument(error: ErrorObject): string {
   return typeof named === 'string' ? named : '';
 }
 
-/**
- * Details of the first `max` ajv errors of an arguments object: `argument` is the top-level key the error is under
- * (or the one a root-level error names); a nested location prefixes the message (`/0: must be string`).
- */
-export function toDetails(errors: readonly ErrorObject[], max = MAX_DETAILS): SchemaValidationDetail[] {
-  const details: SchemaValidationDetail[] = [];
-  const n = Math.min(errors.length, max);
+/** The argument an ajv error of an arguments object is about: the top-level key it is under, or the one a root-level error names. */
+export function errorArgument(error: ErrorObject): string {
+  const path = error.instancePath;
+  if (path === '') return rootArgument(error);
+  const slash = path.indexOf('/', 1);
+  return unescapePointerSegment(slash < 0 ? path.slice(1) : path.slice(1, slash));
+}
+
+/** The detail of one ajv error about `argument`; a nested location prefixes the message (`/0: must be string`). */
+export function toDetail(error: ErrorObject, argument: string): SchemaValidationDetail {
+  const path = error.instancePath;
+  if (path === '') return { argument, keyword: error.keyword, message: describeAjvError(error, argument !== '') };
+  const slash = path.indexOf('/', 1);
+  const message = describeAjvError(error);
+  // The location inside the value is client input (object keys): quoted cut, so the reason after it survives.
+  return { argument, keyword: error.keyword, message: slash < 0 ? message : `${echoed(path.slice(slash))}: ${message}` };
+}
+
+/** Details of the first {@link MAX_DETAILS} ajv errors of an arguments object. */
+export function toDetails(errors: readonly ErrorObject[]): SchemaValidationDetail[] {
+  const n = Math.min(errors.length, MAX_DETAILS);
+  const details: SchemaValidationDetail[] = new Array(n);
   for (let i = 0; i < n; i++) {
     const error = errors[i] as ErrorObject;
-    const path = error.instancePath;
-    if (path === '') {
-      const argument = rootArgument(error);
-      details.push({ argument, keyword: error.keyword, message: describeAjvError(error, argument !== '') });
-      continue;
-    }
-    const slash = path.indexOf('/', 1);
-    const argument = unescapePointerSegment(slash < 0 ? path.slice(1) : path.slice(1, slash));
-    const rest = slash < 0 ? '' : path.slice(slash);
-    const message = describeAjvError(error);
-    // The location inside the value is client input (object keys): quoted cut, so the reason after it survives.
-    details.push({ argument, keyword: error.keyword, message: rest === '' ? message : `${echoed(rest)}: ${message}` });
+    details[i] = toDetail(error, errorArgument(error));
   }
   return details;
 }

@@ -5,7 +5,7 @@
  * @module
  * @internal
  */
-import { setOwn, toJsonPointer } from '../json.js';
+import { setOwn } from '../json.js';
 
 /** Unsigned decimal text (`12.5e-3`) as its digits without the point and the power of ten they are scaled by. */
 function decimalParts(unsigned: string): [digits: string, exponent: number] {
@@ -45,8 +45,8 @@ export function isDecimalMultiple(value: number, step: number): boolean {
 /** A number literal that a double would change (see {@link literalProblem}), where it was found. */
 export class InexactNumber {
   constructor(
-    /** JSON pointer to the number inside the value ('' for the value itself). */
-    readonly pointer: string,
+    /** The segments to the number inside the value (none for the value itself). */
+    readonly path: readonly (string | number)[],
     readonly message: string,
   ) {}
 }
@@ -74,11 +74,7 @@ function isExactly(literal: string, n: number): boolean {
   return BigInt(digits + '0'.repeat(exponent)) === BigInt(Math.abs(n));
 }
 
-/**
- * Why the decimal `literal` (whose double is `n`) cannot be taken as `n`: out of range, or `n` is an integer the
- * literal is not (`9007199254740993`, `1.0000000000000001`, `1e-400`); undefined when it can. Other fractions become
- * the nearest double, as everywhere in JSON.
- */
+/** Why the decimal `literal` cannot be taken as its double `n` (README: "Argument validation"), or undefined. */
 export function literalProblem(literal: string, n: number): string | undefined {
   if (!Number.isFinite(n)) return OVERFLOW;
   if (!Number.isInteger(n) || (Number.isSafeInteger(n) && PLAIN_DIGITS.test(literal))) return undefined;
@@ -90,67 +86,96 @@ export function literalProblem(literal: string, n: number): string | undefined {
 const MAYBE_INEXACT = /[\d.][eE]|(?:\d\.?){16}/;
 const NUMBER_TOKEN = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
-/** Where each value of a path is: an array's index, or an object's key (its JSON text, decoded when needed). */
+/** A number literal JSON.parse changes: the path of segments to it and why. */
+interface Inexact {
+  readonly path: (string | number)[];
+  readonly message: string;
+}
+
+/** An open array or object, and the first changed number of each of its entries JSON.parse keeps. */
 interface Level {
   readonly array: boolean;
   index: number;
+  /** The current key as JSON text (decoded when needed). */
   key: string;
   expectKey: boolean;
+  /** By index or decoded key; a later duplicate key drops its entry (JSON.parse keeps the last). */
+  found: Map<string | number, Inexact> | undefined;
 }
 
-/**
- * The number literals of valid JSON `text` that JSON.parse changes (see {@link literalProblem}), each with the path
- * of segments to it (the first is the top-level key or index); only the first when `all` is false.
- */
-export function inexactLiterals(text: string, all: boolean): { path: (string | number)[]; message: string }[] {
-  const found: { path: (string | number)[]; message: string }[] = [];
-  if (!MAYBE_INEXACT.test(text)) return found;
+function decodeKey(text: string): string {
+  return text.includes('\\') ? (JSON.parse(text) as string) : text.slice(1, -1);
+}
+
+function entryOf(level: Level): string | number {
+  return level.array ? level.index : decodeKey(level.key);
+}
+
+/** Records `found` under the current entry of `level` unless that entry has one; whether `level` had none before. */
+function record(level: Level, found: Inexact): boolean {
+  const map = (level.found ??= new Map());
+  const none = map.size === 0;
+  const entry = entryOf(level);
+  if (!map.has(entry)) map.set(entry, found);
+  return none;
+}
+
+/** The first number JSON.parse changes in each top-level entry it keeps of valid JSON `text` (the very first unless `all`). */
+export function inexactLiterals(text: string, all: boolean): Inexact[] {
+  if (!MAYBE_INEXACT.test(text)) return [];
   const levels: Level[] = [];
   const length = text.length;
-  // Top-level entries seen, and the one a problem was last found in (one problem per entry is enough).
-  let entry = 0;
-  let reported = -1;
+  let root: Inexact | undefined;
+  // Open arrays with a changed number recorded: nothing inside them can change what they report.
+  let settled = 0;
   for (let i = 0; i < length; ) {
     const c = text.charCodeAt(i);
     const top = levels[levels.length - 1];
     if (c === 0x22 /* " */) {
       const end = stringEnd(text, i);
-      if (top !== undefined && !top.array && top.expectKey) top.key = text.slice(i, end);
+      if (top !== undefined && !top.array && top.expectKey) {
+        top.key = text.slice(i, end);
+        if (top.found !== undefined && top.found.size > 0) top.found.delete(decodeKey(top.key));
+      }
       i = end;
     } else if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) {
       NUMBER_TOKEN.lastIndex = i;
       const token = NUMBER_TOKEN.exec(text)?.[0] ?? text[i]!;
       i += token.length;
-      if (reported === entry) continue;
+      if (settled > 0) continue;
       const message = literalProblem(token, Number(token));
       if (message === undefined) continue;
-      found.push({ path: levels.map((l) => (l.array ? l.index : (JSON.parse(l.key) as string))), message });
-      if (!all) return found;
-      reported = entry;
+      const found = { path: levels.map(entryOf), message };
+      if (top === undefined) root = found;
+      else if (record(top, found) && top.array && levels.length > 1) settled++;
     } else {
-      if (c === 0x5b /* [ */ || c === 0x7b /* { */) levels.push({ array: c === 0x5b, index: 0, key: '', expectKey: true });
-      else if (c === 0x5d /* ] */ || c === 0x7d /* } */) levels.pop();
-      else if (c === 0x2c /* , */ && top !== undefined) {
-        if (levels.length === 1) entry++;
+      if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
+        levels.push({ array: c === 0x5b, index: 0, key: '', expectKey: true, found: undefined });
+      } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) {
+        const closed = levels.pop() as Level;
+        const parent = levels[levels.length - 1];
+        if (parent === undefined) {
+          const kept = closed.found === undefined ? [] : [...closed.found.values()];
+          return all ? kept : kept.slice(0, 1);
+        }
+        if (closed.array && closed.found !== undefined && closed.found.size > 0) settled--;
+        const first = closed.found?.values().next().value;
+        if (first !== undefined && record(parent, first) && parent.array && levels.length > 1) settled++;
+      } else if (c === 0x2c /* , */ && top !== undefined) {
         if (top.array) top.index++;
         else top.expectKey = true;
       } else if (c === 0x3a /* : */ && top !== undefined) top.expectKey = false;
       i++;
     }
   }
-  return found;
+  return root === undefined ? [] : [root];
 }
 
-/**
- * Replaces each top-level value of `args` (parsed from the JSON `text`) that holds a number JSON.parse changed by an
- * {@link InexactNumber}, which the validator refuses naming the argument and where (for typed JSON bodies).
- */
+/** Replaces each top-level value of `args` (parsed from the JSON `text`) holding a changed number by an {@link InexactNumber}. */
 export function markInexactNumbers(text: string, args: Record<string, unknown>): void {
   for (const { path, message } of inexactLiterals(text, true)) {
     const key = path[0];
-    if (typeof key === 'string' && !(args[key] instanceof InexactNumber)) {
-      setOwn(args, key, new InexactNumber(toJsonPointer(path.slice(1)), message));
-    }
+    if (typeof key === 'string') setOwn(args, key, new InexactNumber(path.slice(1), message));
   }
 }
 

@@ -6,9 +6,10 @@
  * @module
  */
 import { ARGUMENT_SCHEMA_KEYWORDS } from '../definition/keywords.js';
-import { DeclaredNames, argumentNameKey, argumentNameProblem, inputSchemaNameProblems } from '../definition/names.js';
-import { rootSchemaProblems } from '../definition/root-schema.js';
+import { DeclaredNames, argumentNameKey, argumentNameProblem } from '../definition/names.js';
+import { inputSchemaProblems } from '../definition/root-schema.js';
 import type { DefinitionProblem, PromptArgumentDefinition } from '../definition/types.js';
+import { isWellFormedText } from '../encoding.js';
 import { escapePointerSegment, isRecord, setOwn, unescapePointerSegment } from '../json.js';
 import type { JsonSchema } from '../types.js';
 import { TYPE_CHOICE, TYPE_OBJECT, TYPE_STRING, coercionOf, schemaCoercions, typeMask } from './coercion.js';
@@ -268,6 +269,7 @@ export function isPlainFastDeclaration(promptArguments: readonly PromptArgumentD
     if (keys.has(key)) return false;
     keys.add(key);
     if (!fastEligible(entry) || defaultTooLong(entry) || requiredWithDefault(entry)) return false;
+    if (typeof entry['default'] === 'string' && !isWellFormedText(entry['default'])) return false;
     const en = entry['enum'];
     if (Array.isArray(en) && hasDuplicate(en)) return false;
   }
@@ -362,7 +364,7 @@ function fromInputSchema(inputSchema: unknown, options: ArgumentValidationOption
   }
   const required = [...new Set(requiredList as string[])];
   const names = Object.keys(properties);
-  const problems: DefinitionProblem[] = [...inputSchemaNameProblems(inputSchema, undefined), ...rootSchemaProblems(inputSchema)];
+  const problems = inputSchemaProblems(inputSchema, undefined);
   const slots = new Map<string, ArgumentSlot>();
   const defaults: ArgumentSlot[] = [];
   const coercionOfProperty = schemaCoercions(inputSchema);

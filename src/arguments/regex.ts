@@ -414,6 +414,18 @@ export class PatternBudget {
     }
   }
 
+  /** Runs `task` without a bound; returns its result and the pattern work it took. */
+  measure<T>(task: () => T): { value: T; work: number } {
+    const start = Number.MAX_SAFE_INTEGER;
+    this.#remaining = start;
+    try {
+      const value = task();
+      return { value, work: start - this.#remaining };
+    } finally {
+      this.#remaining = Number.POSITIVE_INFINITY;
+    }
+  }
+
   charge(units: number): void {
     if ((this.#remaining -= units) < 0) throw new PatternWorkExceeded();
   }

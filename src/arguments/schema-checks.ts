@@ -10,10 +10,11 @@
  */
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES, matchesJsonType } from '../definition/keywords.js';
-import { describeType, escapePointerSegment, isRecord, unescapePointerSegment } from '../json.js';
+import { describeType, escapePointerSegment, isRecord, setOwn, unescapePointerSegment } from '../json.js';
 import { codePointLength } from './bounds.js';
 import { describeAjvError, showValue } from './failures.js';
 import { compilePattern, patternProblem } from './regex.js';
+import type { PatternBudget } from './regex.js';
 
 /** One problem, located by a JSON pointer into the schema it was found in. */
 export interface SchemaProblem {
@@ -191,8 +192,6 @@ export interface RefTarget {
 export class RefIndex {
   /** The base URI of the document's root. */
   readonly rootBase: string;
-  /** Whether the root has an `$id` (without one, no URI names the root: ajv's base is not ours). */
-  private readonly rootNamed: boolean;
   private readonly resources = new Map<string, Record<string, unknown>>();
   private readonly anchors = new Map<string, Record<string, unknown>>();
   private readonly bases = new Map<unknown, string>();
@@ -202,7 +201,6 @@ export class RefIndex {
   constructor(root: unknown) {
     const id = isRecord(root) ? root['$id'] : undefined;
     this.rootBase = (typeof id === 'string' ? absolute(id, DOCUMENT_BASE) : undefined) ?? DOCUMENT_BASE;
-    this.rootNamed = this.rootBase !== DOCUMENT_BASE;
     if (isRecord(root)) {
       this.resources.set(this.rootBase, root);
       this.index(root, this.rootBase, '');
@@ -255,7 +253,7 @@ export class RefIndex {
     const uri = hash < 0 ? ref : ref.slice(0, hash);
     const fragment = hash < 0 ? '' : ref.slice(hash + 1);
     const resourceBase = uri === '' ? base : absolute(uri, base);
-    if (resourceBase === undefined || (uri !== '' && resourceBase === DOCUMENT_BASE && !this.rootNamed)) return 'external';
+    if (resourceBase === undefined || (uri !== '' && resourceBase === DOCUMENT_BASE && this.rootBase === DOCUMENT_BASE)) return 'external';
     const resource = this.resources.get(resourceBase);
     if (resource === undefined) return 'external';
     if (fragment === '' || fragment.startsWith('/')) {
@@ -753,7 +751,7 @@ const SIMPLE = new Set([
 ]);
 
 /** Why `value` fails the simple schema `p` (ajv's wording), `''` when it passes, or undefined: not simple. */
-function simpleCheck(value: unknown, p: Record<string, unknown>): string | undefined {
+function simpleCheck(value: unknown, p: Record<string, unknown>, patterns: PatternBudget): string | undefined {
   for (const k of Object.keys(p)) if (!SIMPLE.has(k)) return undefined;
   const en = p['enum'];
   if (en !== undefined && !(Array.isArray(en) && en.every(isScalar))) return undefined;
@@ -780,14 +778,25 @@ function simpleCheck(value: unknown, p: Record<string, unknown>): string | undef
     if (typeof maxLength === 'number' && codePointLength(value) > maxLength) {
       return `must NOT have more than ${maxLength} characters`;
     }
-    if (typeof pattern === 'string' && !compilePattern(pattern).test(value)) return `must match pattern "${pattern}"`;
+    if (typeof pattern === 'string' && !compilePattern(pattern, patterns).test(value)) return `must match pattern "${pattern}"`;
   }
   return '';
 }
 
+function defaultPointer(name: string): string {
+  return `/properties/${escapePointerSegment(name)}/default`;
+}
+
 function problem(name: string, rest: string, message: string): SchemaProblem {
   const at = rest === '' ? '' : ` at ${rest}`;
-  return { pointer: `/properties/${escapePointerSegment(name)}/default`, message: `default value${at} ${message}` };
+  return { pointer: defaultPointer(name), message: `default value${at} ${message}` };
+}
+
+/** The pattern work checking one default takes (each request that leaves it out takes it again). */
+export interface DefaultWork {
+  /** JSON pointer of the default in the schema. */
+  readonly pointer: string;
+  readonly work: number;
 }
 
 /** The keywords a small ajv schema keeps from the root so the defaulted properties' `$ref`s still resolve. */
@@ -801,14 +810,12 @@ function viaAjv(
   root: Record<string, unknown>,
   names: readonly string[],
   properties: Record<string, unknown>,
+  patterns: PatternBudget,
   out: SchemaProblem[],
+  work: DefaultWork[],
 ): void {
   const picked: Record<string, unknown> = {};
-  const data: Record<string, unknown> = {};
-  for (const name of names) {
-    picked[name] = properties[name];
-    data[name] = properties[name] !== undefined ? (properties[name] as Record<string, unknown>)['default'] : undefined;
-  }
+  for (const name of names) picked[name] = properties[name];
   const small: Record<string, unknown> = {};
   for (const k of CONTAINERS) if (root[k] !== undefined) small[k] = root[k];
   small['properties'] = picked;
@@ -825,17 +832,28 @@ function viaAjv(
       return;
     }
   }
-  if (validate(data)) return;
-  for (const e of validate.errors ?? []) {
-    const path = e.instancePath;
-    const slash = path.indexOf('/', 1);
-    const name = unescapePointerSegment(slash < 0 ? path.slice(1) : path.slice(1, slash));
-    out.push(problem(name, slash < 0 ? '' : path.slice(slash), describeAjvError(e)));
+  // One default at a time, to know what each one's pattern checks take.
+  for (const name of names) {
+    const data: Record<string, unknown> = {};
+    setOwn(data, name, (properties[name] as Record<string, unknown>)['default']);
+    const checked = patterns.measure(() => validate(data));
+    if (checked.work > 0) work.push({ pointer: defaultPointer(name), work: checked.work });
+    if (checked.value) continue;
+    for (const e of validate.errors ?? []) {
+      const path = e.instancePath;
+      const slash = path.indexOf('/', 1);
+      out.push(problem(name, slash < 0 ? '' : path.slice(slash), describeAjvError(e)));
+    }
   }
 }
 
-/** Top-level property defaults (not `null`) that break their own property schema; ajv only for non-simple ones. */
-export function defaultProblems(schema: Record<string, unknown>, compileOnce: CompileOnce): SchemaProblem[] {
+/** Top-level property defaults (not `null`) that break their own property schema (ajv only for non-simple ones); the pattern work of each goes to `work`. */
+export function defaultProblems(
+  schema: Record<string, unknown>,
+  compileOnce: CompileOnce,
+  patterns: PatternBudget,
+  work: DefaultWork[],
+): SchemaProblem[] {
   const properties = schema['properties'];
   if (!isRecord(properties)) return [];
   const out: SchemaProblem[] = [];
@@ -845,10 +863,11 @@ export function defaultProblems(schema: Record<string, unknown>, compileOnce: Co
     if (!isRecord(p)) continue;
     const value = p['default'];
     if (value === undefined || value === null) continue;
-    const message = simpleCheck(value, p);
-    if (message === undefined) complex.push(name);
-    else if (message !== '') out.push(problem(name, '', message));
+    const checked = patterns.measure(() => simpleCheck(value, p, patterns));
+    if (checked.work > 0) work.push({ pointer: defaultPointer(name), work: checked.work });
+    if (checked.value === undefined) complex.push(name);
+    else if (checked.value !== '') out.push(problem(name, '', checked.value));
   }
-  if (complex.length > 0) viaAjv(compileOnce, schema, complex, properties, out);
+  if (complex.length > 0) viaAjv(compileOnce, schema, complex, properties, patterns, out, work);
   return out;
 }

@@ -8,17 +8,29 @@ import type { ValidateFunction } from 'ajv/dist/2020.js';
 import type { PromptArgumentDefinition } from '../definition/types.js';
 import { PromptError, echoed } from '../errors.js';
 import type { JsonSchema } from '../types.js';
-import { bareRecord } from '../json.js';
-import { boundedCopy, exceedsLimit, ILL_FORMED, isWellFormedText, valueBudget } from './bounds.js';
+import { bareRecord, escapePointerSegment, toJsonPointer } from '../json.js';
+import { isWellFormedText } from '../encoding.js';
+import { boundedCopy, exceedsLimit, ILL_FORMED, longKeyMessage, valueBudget } from './bounds.js';
 import type { ValueBudget, ValueLimits } from './bounds.js';
 import type { PlanCache, SchemaStore, StoreEntry } from './cache.js';
 import { coerceValue } from './coercion.js';
 import { InexactNumber } from './numbers.js';
-import { definitionError, missingFailure, oneOfMessage, schemaFailure, toDetails, tooLongFailure } from './failures.js';
+import {
+  MAX_DETAILS,
+  definitionError,
+  errorArgument,
+  missingFailure,
+  oneOfMessage,
+  schemaFailure,
+  toDetail,
+  toDetails,
+  tooLongFailure,
+} from './failures.js';
 import { buildPlan, defaultLimitOf } from './plan.js';
 import { PatternWorkExceeded } from './regex.js';
 import type { ArgumentPlan, ArgumentSlot } from './plan.js';
 import { nestingProblem } from './schema-checks.js';
+import type { DefaultWork } from './schema-checks.js';
 import type {
   ArgumentValidationOptions,
   ArgumentValidationResult,
@@ -32,8 +44,17 @@ function notAllowed(argument: string, allowed: ReadonlySet<string>): SchemaValid
   return { argument, keyword: 'enum', message: oneOfMessage(allowed) };
 }
 
-function inexact(argument: string, number: InexactNumber): SchemaValidationDetail {
-  return { argument, keyword: 'exactNumber', message: number.pointer === '' ? number.message : `${number.pointer}: ${number.message}` };
+/** The detail of a number a double would change; a key over `keyLimit` on its path is the maxLength rule's instead. */
+function inexact(argument: string, number: InexactNumber, keyLimit: number): SchemaValidationDetail {
+  const path = number.path;
+  for (let i = 0; i < path.length; i++) {
+    const segment = path[i];
+    if (typeof segment === 'string' && exceedsLimit(segment, keyLimit)) {
+      return { argument, keyword: 'maxLength', message: longKeyMessage(toJsonPointer(path.slice(0, i)), keyLimit) };
+    }
+  }
+  const pointer = toJsonPointer(path);
+  return { argument, keyword: 'exactNumber', message: pointer === '' ? number.message : `${echoed(pointer)}: ${number.message}` };
 }
 
 /** Default bounds of typed (array/object) values; see {@link ArgumentValidationOptions}. */
@@ -81,6 +102,11 @@ function tooManyArguments(max: number, provided: number, required: number): Argu
 function tooMuchPatternWork(max: number, provided: number, required: number): ArgumentValidationResult {
   const detail = { argument: '', keyword: 'maxPatternWork', message: `needs more than ${max} steps of pattern matching (limit maxPatternWork)` };
   return { ok: false, error: schemaFailure([detail], provided, required) };
+}
+
+/** Where the default of argument `name` is in the prompt definition. */
+function defaultPath(plan: ArgumentPlan, name: string): string {
+  return plan.locate(`/properties/${escapePointerSegment(name)}/default`);
 }
 
 function copyDefault(value: unknown): unknown {
@@ -178,17 +204,20 @@ export class ArgumentValidator implements CompiledArgumentValidator {
       return;
     }
     const plan = this.getPlan();
-    // A fast-path plan needs nothing more: its declarations are plain strings whose defaults are known to fit.
-    if (!plan.ajvFree) {
-      if (this.failure !== undefined) throw this.failure;
-      try {
+    if (this.failure !== undefined) throw this.failure;
+    try {
+      this.checkDefaultValues(plan);
+      // A fast-path plan needs nothing more: its declarations are plain strings, without patterns.
+      if (!plan.ajvFree) {
         const locate = (pointer: string): string => plan.locate(pointer);
-        if (this.released) this.store.checkDetached(plan.ajvSchema, locate);
-        else this.entry ??= this.store.acquire(plan.ajvSchema, locate);
-      } catch (error) {
-        this.failure = error;
-        throw error;
+        const work = this.released
+          ? this.store.checkDetached(plan.ajvSchema, locate)
+          : (this.entry ??= this.store.acquire(plan.ajvSchema, locate)).defaultWork;
+        this.checkDefaultWork(plan, work);
       }
+    } catch (error) {
+      this.failure = error;
+      throw error;
     }
     this.checked = true;
   }
@@ -196,15 +225,22 @@ export class ArgumentValidator implements CompiledArgumentValidator {
   /** Builds the plan and, unless the fast path suffices, gets the compiled ajv function (checking first). */
   private prepare(): ArgumentPlan {
     const plan = this.getPlan();
-    if (plan.ajvFree) return (this.ready = plan);
     if (this.failure !== undefined) throw this.failure;
     const locate = (pointer: string): string => plan.locate(pointer);
     try {
-      if (this.released) {
-        this.fn = this.store.detached(plan.ajvSchema, locate);
-      } else {
-        this.entry ??= this.store.acquire(plan.ajvSchema, locate);
-        this.store.compiled(this.entry, locate);
+      if (!this.checked) this.checkDefaultValues(plan);
+      if (!plan.ajvFree) {
+        let work: readonly DefaultWork[];
+        if (this.released) {
+          const detached = this.store.detached(plan.ajvSchema, locate);
+          this.fn = detached.validate;
+          work = detached.defaultWork;
+        } else {
+          const entry = (this.entry ??= this.store.acquire(plan.ajvSchema, locate));
+          this.store.compiled(entry, locate);
+          work = entry.defaultWork;
+        }
+        if (!this.checked) this.checkDefaultWork(plan, work);
       }
     } catch (error) {
       this.failure = error;
@@ -212,6 +248,41 @@ export class ArgumentValidator implements CompiledArgumentValidator {
     }
     this.checked = true;
     return (this.ready = plan);
+  }
+
+  /** Throws the definition error of a default a request could not carry: over the value limits, or not well-formed text. */
+  private checkDefaultValues(plan: ArgumentPlan): void {
+    const defaults = plan.defaults;
+    if (defaults.length === 0) return;
+    const limits = this.limits ?? this.valueLimits(plan);
+    let budget: ValueBudget | undefined;
+    for (const slot of defaults) {
+      const value = slot.defaultValue;
+      let message: string | undefined;
+      if (typeof value === 'string') {
+        if (!isWellFormedText(value)) message = ILL_FORMED.message;
+      } else if (typeof value === 'object' && value !== null) {
+        const bounded = boundedCopy(value, limits, (budget ??= valueBudget('all array/object defaults of the prompt together')));
+        if (!('value' in bounded)) {
+          const problem = bounded.problem;
+          if (problem.kind === 'too-long') message = `holds a string longer than ${problem.limit} characters (limit maxLength)`;
+          else message = problem.message.startsWith('/') ? `at ${problem.message}` : problem.message;
+        }
+      }
+      if (message !== undefined) throw definitionError([{ path: defaultPath(plan, slot.name), message: `default value ${message}` }]);
+    }
+  }
+
+  /** Throws the definition error of defaults whose pattern checks take more than a request may (all of them left out). */
+  private checkDefaultWork(plan: ArgumentPlan, work: readonly DefaultWork[]): void {
+    const max = (this.limits ?? this.valueLimits(plan)).maxPatternWork;
+    let total = 0;
+    for (const w of work) {
+      total += w.work;
+      if (total <= max) continue;
+      const message = `default value needs more than ${max} steps of pattern matching (limit maxPatternWork; all defaults of the prompt together)`;
+      throw definitionError([{ path: plan.locate(w.pointer), message }]);
+    }
   }
 
   /** The entry's function after the store dropped the ajv instance that compiled it. */
@@ -245,13 +316,12 @@ export class ArgumentValidator implements CompiledArgumentValidator {
     let total = 0;
     // One budget for every typed value of this request (made on the first one).
     let budget: ValueBudget | undefined;
-    let keys = 0;
 
     // Own enumerable keys only (an inherited key is no argument), each value read once, as a spread reads them.
     const given = Object.keys(input);
+    if (given.length > limits.maxArguments) return tooManyArguments(limits.maxArguments, given.length, plan.required.length);
     for (let k = 0; k < given.length; k++) {
       const key = given[k] as string;
-      if (++keys > limits.maxArguments) return tooManyArguments(limits.maxArguments, count, plan.required.length);
       const raw: unknown = input[key];
       if (raw === null || raw === undefined) continue;
       count++;
@@ -281,7 +351,7 @@ export class ArgumentValidator implements CompiledArgumentValidator {
         }
       } else if (raw instanceof InexactNumber) {
         // A number of a JSON body that JSON.parse changed (the HTTP adapters mark them).
-        (details ??= []).push(inexact(key, raw));
+        (details ??= []).push(inexact(key, raw, plan.extraLimit));
         out[key] = raw;
         continue;
       }
@@ -312,7 +382,7 @@ export class ArgumentValidator implements CompiledArgumentValidator {
       }
       if (typeof value === 'object' && value !== null) {
         if (value instanceof InexactNumber) {
-          (details ??= []).push(inexact(key, value));
+          (details ??= []).push(inexact(key, value, plan.extraLimit));
           out[key] = raw;
           continue;
         }
@@ -373,10 +443,17 @@ export class ArgumentValidator implements CompiledArgumentValidator {
           details = toDetails(errors);
           total = errors.length;
         } else {
-          // Arguments already refused above keep that reason (ajv only sees what was left of them).
+          // Arguments already refused above keep that reason (ajv only sees what was left of them); only the
+          // details sent are worded, the rest counted.
           const refused = new Set(details.map((d) => d.argument));
-          for (const d of toDetails(errors, errors.length)) if (!refused.has(d.argument)) details.push(d);
-          total = details.length;
+          let unsent = 0;
+          for (const error of errors) {
+            const argument = errorArgument(error);
+            if (refused.has(argument)) continue;
+            if (details.length < MAX_DETAILS) details.push(toDetail(error, argument));
+            else unsent++;
+          }
+          total = details.length + unsent;
         }
       }
     }

@@ -12,6 +12,7 @@
  *
  * @module
  */
+import { isWellFormedText } from '../encoding.js';
 import { childPointer, describeType, isRecord, ownValue } from '../json.js';
 import type { DefinitionProblem } from './types.js';
 import { quote } from './raw-data.js';
@@ -22,11 +23,7 @@ export const MAX_NAME_LENGTH = 128;
 /** The regular expression (source) a valid prompt name matches; shared with the published JSON Schema. */
 export const PROMPT_NAME_PATTERN = '^(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9._-]*$';
 
-/**
- * The regular expression (source) a valid argument name matches; shared with the published JSON Schema. It lists the
- * Basic Multilingual Plane's invisible characters (editors' regex engines may lack `\p{…}`); the code also rejects
- * those above it (tags, variation selectors supplement) and lone surrogates.
- */
+/** The regular expression (source) of a valid argument name's BMP characters; shared with the published JSON Schema. */
 export const ARGUMENT_NAME_PATTERN =
   '^[^\\s\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u034F\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890\\u0891\\u08E2' +
   '\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u206F\\u2800\\u3164\\uFE00-\\uFE0F' +
@@ -44,8 +41,6 @@ const WHITESPACE = /\s/u;
  * Braille pattern.
  */
 const INVISIBLE = /[\p{Cf}\p{Default_Ignorable_Code_Point}\u2800]/u;
-/** A lone surrogate (with the `u` flag, a pair is one code point and does not match). */
-const LONE_SURROGATE = /\p{Cs}/u;
 const PROMPT_NAME = new RegExp(PROMPT_NAME_PATTERN, 'u');
 const ARGUMENT_NAME = new RegExp(ARGUMENT_NAME_PATTERN, 'u');
 const PROMPT_NAME_CHAR = /[A-Za-z0-9._-]/u;
@@ -59,7 +54,7 @@ function commonProblem(label: string, name: unknown): string | undefined {
   if (CONTROL.test(name)) return `${label} must not contain control characters`;
   if (WHITESPACE.test(name)) return `${label} must not contain whitespace`;
   if (INVISIBLE.test(name)) return `${label} must not contain invisible characters (bidi controls, zero-width characters, fillers)`;
-  if (LONE_SURROGATE.test(name)) return `${label} must be well-formed Unicode text (it contains a lone surrogate)`;
+  if (!isWellFormedText(name)) return `${label} must be well-formed Unicode text (it contains a lone surrogate)`;
   return undefined;
 }
 
@@ -107,7 +102,7 @@ export function argumentNameProblem(name: unknown): string | undefined {
     name.length <= MAX_NAME_LENGTH &&
     ARGUMENT_NAME.test(name) &&
     !INVISIBLE.test(name) &&
-    !LONE_SURROGATE.test(name) &&
+    isWellFormedText(name) &&
     !RESERVED_ARGUMENT_NAMES.includes(name)
   ) {
     return undefined;

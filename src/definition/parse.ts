@@ -6,8 +6,8 @@
 import { ARGUMENT_SCHEMA_KEYWORDS, matchesJsonType } from './keywords.js';
 import type { Icon, Role } from '../types.js';
 import { CopyError, frozenCopy, quote, unknownKeyMessage } from './raw-data.js';
-import { DeclaredNames, argumentNameProblem, inputSchemaNameProblems, promptNameProblem } from './names.js';
-import { rootSchemaProblems } from './root-schema.js';
+import { DeclaredNames, argumentNameProblem, promptNameProblem } from './names.js';
+import { inputSchemaProblems } from './root-schema.js';
 import { childPointer, describeType, isRecord, ownValue } from '../json.js';
 import { createDefinitionError, type LocatePointer } from './problems.js';
 import type { ParsedLists } from './reuse.js';
@@ -506,7 +506,8 @@ export function checkPromptDefinition(input: unknown, systemRole: SystemRolePoli
   const inputSchema = out['inputSchema'] as Record<string, unknown> | undefined;
   if (inputSchema !== undefined) {
     const args = ownValue(input, 'arguments');
-    r.problems.push(...inputSchemaNameProblems(inputSchema, Array.isArray(args) ? args : undefined), ...rootSchemaProblems(inputSchema));
+    // `inputSchema` is this parse's deeply frozen copy: the argument plan need not check it again.
+    r.problems.push(...inputSchemaProblems(inputSchema, Array.isArray(args) ? args : undefined, true));
   }
 
   const hasMessages = ownValue(input, 'messages') !== undefined;

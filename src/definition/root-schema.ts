@@ -7,6 +7,7 @@
  * @internal
  */
 import { childPointer, isRecord, ownValue } from '../json.js';
+import { inputSchemaNameProblems } from './names.js';
 import { quote } from './raw-data.js';
 import type { DefinitionProblem } from './types.js';
 
@@ -27,12 +28,18 @@ interface Walk {
   readonly reported: Set<string>;
 }
 
-/**
- * Problems of an inputSchema's root (pointers under `/inputSchema`): names that `required`, a root-level
- * `allOf`/`anyOf`/`oneOf`/`not`/`if`/`then`/`else`/`dependentSchemas` or `dependentRequired` mention without a root
- * property, and root-level `$ref`, `$dynamicRef`, `patternProperties`, `const`, `enum` and a `minProperties` over the
- * number of declared arguments. `additionalProperties`/`unevaluatedProperties` only judge undeclared extras: allowed.
- */
+/** The parser's deeply frozen inputSchemas it found free of name and root problems: nothing can change that. */
+const parsedClean = new WeakSet<object>();
+
+/** Name and root-rule problems of an inputSchema; a `parsed` one found clean is skipped by later calls without `args`. */
+export function inputSchemaProblems(schema: Record<string, unknown>, args: readonly unknown[] | undefined, parsed = false): DefinitionProblem[] {
+  if (args === undefined && parsedClean.has(schema)) return [];
+  const problems = [...inputSchemaNameProblems(schema, args), ...rootSchemaProblems(schema)];
+  if (parsed && problems.length === 0) parsedClean.add(schema);
+  return problems;
+}
+
+/** Problems of an inputSchema's root under the root rule (README: "Argument validation"), pointers under `/inputSchema`. */
 export function rootSchemaProblems(schema: Record<string, unknown>): DefinitionProblem[] {
   const properties = ownValue(schema, 'properties');
   const w: Walk = { declared: isRecord(properties) ? properties : {}, out: [], seen: new Set(), reported: new Set() };

@@ -401,6 +401,40 @@ describe('ajv memory: recycling the compiling instance', () => {
   }, 60_000);
 });
 
+describe('enum and uniqueItems take one lookup per value', () => {
+  const detailsOf = (result: ReturnType<typeof validatePromptArguments>): unknown[] =>
+    result.ok ? [] : ((result.error.data as { details?: unknown[] }).details ?? []);
+
+  // Sizes where ajv's own keywords (a comparison per allowed value, or per pair of items) would take minutes.
+  it('checks 100,000 items against a 200,000-value enum, with the enum error and deep equality as before', () => {
+    const values = Array.from({ length: 200_000 }, (_, i) => `v${i}`);
+    const schema = object({ xs: { type: 'array', items: { enum: values } } });
+    const limits = { maxItems: 100_000 };
+    expect(validatePromptArguments({ xs: ['v1', 'v199999'] }, undefined, schema, limits).ok).toBe(true);
+    const result = validatePromptArguments({ xs: Array.from({ length: 100_000 }, () => 'zz') }, undefined, schema, limits);
+    expect(detailsOf(result)[0]).toEqual({ argument: 'xs', keyword: 'enum', message: `/0: must be one of: ${values.slice(0, 10).join(', ')}, …` });
+    expect(result.ok === false && result.error.data).toMatchObject({ total_errors: 100_000 });
+    // Objects and arrays still compare deeply, whatever their key order.
+    const mixed = object({ a: { enum: ['x', 1, { k: [1, { m: 2, n: 3 }] }, [3]] } });
+    for (const a of ['x', 1, { k: [1, { n: 3, m: 2 }] }, [3]]) expect(validatePromptArguments({ a }, undefined, mixed).ok).toBe(true);
+    for (const a of ['y', 2, { k: [{ m: 2, n: 3 }, 1] }, [3, 3], { k: [1, { m: 2 }] }, true]) {
+      expect(detailsOf(validatePromptArguments({ a }, undefined, mixed))).toMatchObject([{ argument: 'a', keyword: 'enum' }]);
+    }
+  });
+
+  it('checks uniqueItems over 100,000 objects in one pass, naming the last pair of equal items as before', () => {
+    const schema = object({ xs: { type: 'array', uniqueItems: true } });
+    const limits = { maxItems: 400_000, maxBytes: 20_000_000 };
+    const xs: unknown[] = Array.from({ length: 100_000 }, (_, i) => ({ i, tag: 'same' }));
+    expect(validatePromptArguments({ xs }, undefined, schema, limits).ok).toBe(true);
+    xs.push({ tag: 'same', i: 7 }, 'a', 1, 'a');
+    expect(detailsOf(validatePromptArguments({ xs }, undefined, schema, limits))).toEqual([
+      { argument: 'xs', keyword: 'uniqueItems', message: 'must NOT have duplicate items (items ## 100001 and 100003 are identical)' },
+    ]);
+    expect(validatePromptArguments({ xs: ['1', 1, [1], { a: 1 }, [{ a: 1 }]] }, undefined, schema).ok).toBe(true);
+  });
+});
+
 describe('cache keys keep non-JSON values apart', () => {
   it('rejects NaN and Infinity in a schema with their location, whatever was registered before', () => {
     const cache = new ArgumentValidatorCache();

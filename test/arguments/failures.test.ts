@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { argumentFailureToPromptError, validatePromptArguments } from '../../src/arguments/index.js';
+import { ArgumentValidatorCache, argumentFailureToPromptError, validatePromptArguments } from '../../src/arguments/index.js';
 import type { SchemaValidationData } from '../../src/arguments/index.js';
 import type { PromptArgumentDefinition } from '../../src/definition/types.js';
 import { PromptError } from '../../src/errors.js';
+import type { JsonSchema } from '../../src/types.js';
 
 describe('the -32602 error object', () => {
   const args: PromptArgumentDefinition[] = [
@@ -63,6 +64,26 @@ describe('schema failures stay small', () => {
     expect(JSON.stringify(result).length).toBeLessThan(10_000);
   });
 
+  it('words only the details it sends when arguments refused before the schema join its errors, counting the rest', () => {
+    // The allowed value counts how often a message quotes it (JSON.stringify calls toJSON).
+    let worded = 0;
+    const allowed = { id: 'a', toJSON: () => (worded++, 'a') };
+    const schema = { type: 'object', properties: { topic: { type: 'string' }, xs: { type: 'array', items: { enum: [allowed] } } } };
+    const validator = new ArgumentValidatorCache().compile(undefined, schema as JsonSchema);
+    expect(validator.validate({}).ok).toBe(true);
+    worded = 0;
+    const result = validator.validate({ topic: 'a\uD800', xs: Array.from({ length: 9_999 }, (_, i) => i) });
+    if (result.ok) throw new Error('expected a failure');
+    const data = result.error.data as SchemaValidationData;
+    expect(worded).toBe(19);
+    expect(data.details).toHaveLength(20);
+    expect(data.details.slice(0, 2)).toEqual([
+      { argument: 'topic', keyword: 'wellFormed', message: 'must be well-formed Unicode text (it contains a lone surrogate)' },
+      { argument: 'xs', keyword: 'enum', message: '/0: must be one of: "a"' },
+    ]);
+    expect(data).toMatchObject({ truncated: true, total_errors: 10_000 });
+  });
+
   it('reports neither truncated nor total_errors when every problem is listed', () => {
     const result = validatePromptArguments({ tags: '[1, "option-value-3"]' }, args);
     expect(result.ok).toBe(false);
@@ -105,5 +126,14 @@ describe('messages quote at most 128 characters of a client-supplied name, so th
     if (result.ok) throw new Error('expected a failure');
     const messages = (result.error.data as SchemaValidationData).details.map((d) => d.message);
     expect(messages).toEqual([`must not have property '${'k'.repeat(128)}…'`, `/${'k'.repeat(127)}…: must be string`]);
+  });
+
+  it('cuts the location of a changed number in the exactNumber message, keeping the reason', () => {
+    const key = 'k'.repeat(5_000);
+    const result = validatePromptArguments({ o: `{"${key}": 9007199254740993}` }, [{ name: 'o', type: 'object' }]);
+    if (result.ok) throw new Error('expected a failure');
+    expect((result.error.data as SchemaValidationData).details).toEqual([
+      { argument: 'o', keyword: 'exactNumber', message: `/${'k'.repeat(127)}…: would become a different integer (a double holds whole numbers exactly only up to ±9007199254740991)` },
+    ]);
   });
 });

@@ -4,7 +4,6 @@ import type { PromptArgumentDefinition } from '../../src/definition/types.js';
 import type { JsonSchema } from '../../src/types.js';
 import type { PromptError } from '../../src/errors.js';
 import { thrownBy } from '../support/errors.js';
-import { FunctionRegistry } from '../../src/functions/index.js';
 
 /** The first problem an INVALID_PROMPT_DEFINITION error lists (the one its message names). */
 function firstProblem(error: PromptError): unknown {
@@ -55,6 +54,13 @@ const rows: { title: string; args?: PromptArgumentDefinition[]; schema?: JsonSch
   { title: 'a non-string default for an argument that declares no type', args: bad({ default: 5 }), path: '/arguments/1/default', message: /default value must be string/ },
   { title: 'an inputSchema property default that breaks its schema', schema: { type: 'object', properties: { tone: { enum: ['calm', 'firm'], default: 'loud' } } }, path: '/inputSchema/properties/tone/default', message: /default value must be one of: calm, firm/ },
   { title: 'a default whose items break the items schema', schema: { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' }, default: ['a', 2] } } }, path: '/inputSchema/properties/tags/default', message: /default value at \/1 must be string/ },
+  // defaults a request could not carry (the request checks never see them: every get leaving them out would fail)
+  { title: 'a default with a lone surrogate', args: bad({ default: 'a\uD800b' }), path: '/arguments/1/default', message: /default value must be well-formed Unicode text \(it contains a lone surrogate\)/ },
+  { title: 'an array default with a lone surrogate in an item', args: bad({ type: 'array', default: ['ok', '\uDC00'] }), path: '/arguments/1/default', message: /default value must be well-formed Unicode text/ },
+  { title: 'an object default with a lone surrogate in a nested key', schema: { type: 'object', properties: { o: { type: 'object', default: { a: [{ 'k\uD800': 1 }] } } } }, path: '/inputSchema/properties/o/default', message: /default value must be well-formed Unicode text/ },
+  { title: 'an array default over the item limit of a request', schema: { type: 'object', properties: { xs: { type: 'array', items: { type: 'string', pattern: '^a+$' }, default: Array.from({ length: 100_000 }, () => 'a') } } }, path: '/inputSchema/properties/xs/default', message: /default value holds more than 10000 items/ },
+  { title: 'a default nested deeper than the depth limit', args: bad({ type: 'array', default: JSON.parse(`${'['.repeat(70)}${']'.repeat(70)}`) as unknown[] }), path: '/arguments/1/default', message: /default value nests deeper than 64 levels \(limit maxDepth\)/ },
+  { title: 'a default with a property name over the length limit', schema: { type: 'object', properties: { o: { type: 'object', default: { a: { ['k'.repeat(10_001)]: 1 } } } } }, path: '/inputSchema/properties/o/default', message: /default value at \/a: has a property name longer than 10000 characters/ },
   { title: 'a default that breaks the schema its $ref points to', schema: { type: 'object', $defs: { n: { type: 'integer', minimum: 0 } }, properties: { n: { $ref: '#/$defs/n', default: -1 } } }, path: '/inputSchema/properties/n/default', message: /default value must be >= 0/ },
 ];
 
@@ -123,6 +129,21 @@ describe('an invalid argument schema', () => {
       ok: true,
       arguments: { n: 0, mode: 'slow', tags: ['a'], when: '2025-01-31', note: '😀😀😀😀' },
     });
+  });
+
+  it('rejects defaults whose pattern checks alone take more than maxPatternWork, which every get leaving them out would pay', () => {
+    const items = { type: 'string', pattern: '^a+$' };
+    const schema = object({ xs: { type: 'array', items, default: Array.from({ length: 100 }, () => 'a'.repeat(100)) } });
+    const cache = new ArgumentValidatorCache();
+    const tight = thrownBy(() => cache.compile(undefined, schema, { maxPatternWork: 5_000 }).check());
+    expect(firstProblem(tight)).toEqual({ path: '/inputSchema/properties/xs/default', message: expect.stringMatching(/more than 5000 steps of pattern matching \(limit maxPatternWork/) });
+    const text = [{ name: 's', pattern: '^a+$', default: 'a'.repeat(5_000) }];
+    expect(firstProblem(thrownBy(() => cache.compile(text, undefined, { maxPatternWork: 1_000 }).check()))).toMatchObject({ path: '/arguments/0/default' });
+    expect(thrownBy(() => validatePromptArguments({}, undefined, schema, { maxPatternWork: 5_000 })).code).toBe('INVALID_PROMPT_DEFINITION');
+    // The same schema shared under the default limit: registered, and a get leaving the default out succeeds.
+    const roomy = cache.compile(undefined, schema);
+    expect(() => roomy.check()).not.toThrow();
+    expect(roomy.validate({}).ok).toBe(true);
   });
 
   it('is a server fault: a client only ever sees -32603 with a generic message', () => {
@@ -251,66 +272,6 @@ describe('argument schemas the library could not handle safely', () => {
     expect(firstProblem(thrownBy(() => validatePromptArguments({}, undefined, viaRef)))).toMatchObject({ path: '/inputSchema/$ref' });
     const constraintOnly = { type: 'object', properties: { x: { type: 'string' } }, allOf: [{ required: ['x'] }] } as const;
     expect(validatePromptArguments({ x: 'y' }, undefined, constraintOnly).ok).toBe(true);
-  });
-});
-
-describe('root keywords of an inputSchema: every argument a client can or must send is under properties', () => {
-  const problemsOf = (schema: Record<string, unknown>): unknown[] =>
-    (thrownBy(() => new ArgumentValidatorCache().compile(undefined, schema as JsonSchema).check()).data as { problems: unknown[] }).problems;
-  const y = { y: { type: 'string' } };
-  const rows: { title: string; schema: Record<string, unknown>; path: string; message: RegExp }[] = [
-    { title: 'a nested root allOf', schema: { type: 'object', allOf: [{ allOf: [{ properties: { x: { type: 'integer' } }, required: ['x'] }] }] }, path: '/inputSchema/allOf/0/allOf/0/properties/x', message: /^root-level allOf cannot declare listed arguments: declare 'x' under properties \(only arguments declared there are listed/ },
-    { title: 'a root anyOf branch', schema: { type: 'object', anyOf: [{ properties: { x: {} } }] }, path: '/inputSchema/anyOf/0/properties/x', message: /^root-level anyOf cannot declare listed arguments/ },
-    { title: 'a root oneOf branch requiring an undeclared name', schema: { type: 'object', properties: y, oneOf: [{ required: ['x'] }] }, path: '/inputSchema/oneOf/0/required/0', message: /^root-level oneOf cannot require arguments that are not listed: declare 'x' under properties/ },
-    { title: 'a root if/then', schema: { type: 'object', properties: y, if: { properties: { y: { const: 'a' } }, required: ['y'] }, then: { properties: { x: { type: 'integer' } }, required: ['x'] } }, path: '/inputSchema/then/properties/x', message: /^root-level if\/then\/else cannot declare listed arguments: declare 'x' under properties/ },
-    { title: 'a root else inside an allOf', schema: { type: 'object', properties: y, allOf: [{ if: { required: ['y'] }, else: { required: ['x'] } }] }, path: '/inputSchema/allOf/0/else/required/0', message: /^root-level allOf cannot require arguments that are not listed/ },
-    { title: 'a root not', schema: { type: 'object', properties: y, not: { properties: { x: { type: 'string' } } } }, path: '/inputSchema/not/properties/x', message: /^root-level not cannot declare listed arguments/ },
-    { title: 'root dependentSchemas', schema: { type: 'object', properties: y, dependentSchemas: { y: { properties: { x: { type: 'integer' } }, required: ['x'] } } }, path: '/inputSchema/dependentSchemas/y/properties/x', message: /^root-level dependentSchemas cannot declare listed arguments/ },
-    { title: 'root dependentRequired naming an undeclared argument', schema: { type: 'object', properties: y, dependentRequired: { y: ['x'] } }, path: '/inputSchema/dependentRequired/y/0', message: /^root-level dependentRequired names 'x', which is not declared: declare it under properties/ },
-    { title: 'root dependencies keyed by an undeclared argument', schema: { type: 'object', properties: y, dependencies: { x: ['y'] } }, path: '/inputSchema/dependencies/x', message: /^root-level dependencies names 'x', which is not declared/ },
-    { title: 'root patternProperties', schema: { type: 'object', patternProperties: { '^x': { type: 'integer' } } }, path: '/inputSchema/patternProperties', message: /^root-level patternProperties cannot declare listed arguments: declare each argument under properties/ },
-    { title: 'a root const', schema: { type: 'object', properties: y, const: { y: 'a', x: 1 } }, path: '/inputSchema/const', message: /^root-level const cannot declare listed arguments/ },
-    { title: 'a root enum', schema: { type: 'object', properties: y, enum: [{ x: 1 }] }, path: '/inputSchema/enum', message: /^root-level enum cannot declare listed arguments/ },
-    { title: 'a root minProperties over the declared arguments', schema: { type: 'object', properties: y, minProperties: 2 }, path: '/inputSchema/minProperties', message: /^root-level minProperties 2 is more than the 1 declared arguments/ },
-    { title: 'a root $dynamicRef', schema: { type: 'object', $dynamicRef: '#/$defs/a', $defs: { a: { properties: { x: {} } } } }, path: '/inputSchema/$dynamicRef', message: /^root-level \$dynamicRef cannot declare listed arguments \(its target is not read for them\)/ },
-    { title: 'a $ref in a root allOf', schema: { type: 'object', allOf: [{ $ref: '#/$defs/a' }], $defs: { a: { properties: { x: {} } } } }, path: '/inputSchema/allOf/0/$ref', message: /^root-level allOf \$ref cannot declare listed arguments/ },
-    { title: 'a root required naming no property', schema: { type: 'object', properties: {}, required: ['x'] }, path: '/inputSchema/required/0', message: /^'x' is required but not declared: declare 'x' under properties/ },
-  ];
-  for (const { title, schema, path, message } of rows) {
-    it(`rejects ${title}, saying where and why`, () => {
-      expect(problemsOf(schema)).toEqual([{ path, message: expect.stringMatching(message) }]);
-    });
-  }
-
-  it('accepts root keywords that only constrain declared arguments or judge undeclared extras', () => {
-    const properties = { a: { type: 'string' }, b: { type: 'string' }, n: { type: 'integer' } };
-    const schemas: Record<string, unknown>[] = [
-      { allOf: [{ required: ['a'] }, { properties: { a: { maxLength: 3 } } }] },
-      { anyOf: [{ required: ['a'] }, { required: ['b'] }] },
-      { if: { properties: { a: { const: 'file' } }, required: ['a'] }, then: { required: ['b'] } },
-      { dependentRequired: { a: ['b'] }, dependentSchemas: { b: { properties: { n: { minimum: 1 } } } } },
-      { not: { required: ['a', 'b'] } },
-      { additionalProperties: false },
-      { additionalProperties: { type: 'string' }, unevaluatedProperties: false },
-      { propertyNames: { maxLength: 8 }, minProperties: 1, maxProperties: 3 },
-      { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'https://example.test/args', title: 't', description: 'd', $comment: 'c', $defs: { s: { type: 'string' } } },
-    ];
-    for (const extra of schemas) {
-      const validator = new ArgumentValidatorCache().compile(undefined, { type: 'object', properties, ...extra } as JsonSchema);
-      expect(() => validator.check(), JSON.stringify(extra)).not.toThrow();
-      expect(validator.argumentNames).toEqual(['a', 'b', 'n']);
-    }
-    const either = { type: 'object', properties, anyOf: [{ required: ['a'] }, { required: ['b'] }] } as const;
-    expect(validatePromptArguments({ b: 'x', n: '2' }, undefined, either)).toMatchObject({ ok: true, arguments: { b: 'x', n: 2 } });
-    expect(validatePromptArguments({}, undefined, either).ok).toBe(false);
-  });
-
-  it('holds for function inputSchemas too', () => {
-    const error = thrownBy(() =>
-      new FunctionRegistry().add({ name: 'f', inputSchema: { type: 'object', if: { required: ['y'] }, then: { properties: { x: { type: 'integer' } } } }, run: () => 1 }),
-    );
-    expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
-    expect(error.message).toContain('/inputSchema/if/required/0');
   });
 });
 

@@ -319,6 +319,16 @@ describe('a template result is never malformed', () => {
     expect((await rejectionOf(registry.getPrompt('echo', { text: 'a\uD800b' }))).toJsonRpcError().code).toBe(-32602);
   });
 
+  it('refuses at registration a default holding a lone surrogate, which would reach the rendered text', () => {
+    const registry = new PromptRegistry();
+    const text = thrownBy(() => registry.add({ name: 'text', arguments: [{ name: 'x', default: 'a\uD800b' }], messages: [{ role: 'user', content: 'v={{x}}' }] }));
+    expect(text.code).toBe('INVALID_PROMPT_DEFINITION');
+    expect(text.data).toMatchObject({ problems: [{ path: '/arguments/0/default', message: expect.stringContaining('lone surrogate') }] });
+    const items = thrownBy(() => registry.add({ name: 'items', arguments: [{ name: 'xs', type: 'array', default: ['\uD800'] }], messages: [{ role: 'user', content: '{{#xs}}{{.}}{{/xs}}' }] }));
+    expect(items.data).toMatchObject({ problems: [{ path: '/arguments/0/default', message: expect.stringContaining('lone surrogate') }] });
+    expect([registry.get('text'), registry.get('items')]).toEqual([undefined, undefined]);
+  });
+
   it('replaces lone surrogates in descriptions, in results and in the listing', async () => {
     const registry = new PromptRegistry();
     registry.add({ name: 'described', description: 'odd \uD800', arguments: [{ name: 'a', description: '\uDC00' }], messages: [{ role: 'user', content: 'hi {{a}}' }] });
