@@ -70,23 +70,12 @@ function heapUsed(): number {
   return process.memoryUsage().heapUsed;
 }
 
-/** Each task's median sample in µs (a few slow samples, such as a GC pause, do not move it). */
-async function medianMicros(bench: Bench): Promise<Map<string, number>> {
+/** Each task's mean or median sample in µs (the median: a few slow samples, such as a GC pause, do not move it). */
+async function sampleMicros(bench: Bench, statistic: 'mean' | 'p50'): Promise<Map<string, number>> {
   await bench.run();
   const out = new Map<string, number>();
   for (const task of bench.tasks) {
-    const latency = task.result?.latency.p50;
-    if (latency === undefined) throw new Error(`task ${task.name} failed: ${String(task.result?.error)}`);
-    out.set(task.name, latency * 1000);
-  }
-  return out;
-}
-
-async function meanMicros(bench: Bench): Promise<Map<string, number>> {
-  await bench.run();
-  const out = new Map<string, number>();
-  for (const task of bench.tasks) {
-    const latency = task.result?.latency.mean;
+    const latency = task.result?.latency[statistic];
     if (latency === undefined) throw new Error(`task ${task.name} failed: ${String(task.result?.error)}`);
     out.set(task.name, latency * 1000);
   }
@@ -176,7 +165,7 @@ async function measureGetPrompt(): Promise<Map<string, number>> {
   for (let round = 0; round < ROUNDS; round++) {
     const bench = new Bench({ time: TIME, warmupTime: 300 });
     for (const [name, fn] of tasks) bench.add(name, fn);
-    rounds.push(await medianMicros(bench));
+    rounds.push(await sampleMicros(bench, 'p50'));
   }
   return new Map(tasks.map(([name]) => [name, median(rounds.map((r) => r.get(name)!)) / BATCH]));
 }
@@ -355,7 +344,7 @@ async function benchListing(): Promise<void> {
     .add('page of 20 at 100', () => small.list({ cursor: smallCursor, pageSize: 20 }))
     .add('full listing at 10,000 (prompts/list handler)', () => bigHandlers['prompts/list']({}))
     .add('sdk full listing at 10,000', () => sdkList(listRequest, sdkExtra()));
-  const t = await meanMicros(bench);
+  const t = await sampleMicros(bench, 'mean');
   const p10k = t.get('page of 20 at 10,000')!;
   const p100 = t.get('page of 20 at 100')!;
   record('one list page at 10,000 vs at 100', p10k, p100, 'µs', '~1.0x (same cost)', p10k <= 1.5 * p100, 'at 100');
@@ -383,7 +372,7 @@ async function benchListingAtScale(): Promise<void> {
   const smallCursor = small.list({ pageSize: 50 }).nextCursor!;
   const bench = new Bench({ time: TIME, warmupTime: 200 });
   bench.add('mutation + page at 100,000', mutateAndPage(huge, hugeCursor)).add('mutation + page at 100', mutateAndPage(small, smallCursor));
-  const t = await meanMicros(bench);
+  const t = await sampleMicros(bench, 'mean');
   const ours = t.get('mutation + page at 100,000')!;
   const base = t.get('mutation + page at 100')!;
   record('one add/remove + one page of 20 at 100,000 prompts vs at 100', ours, base, 'µs', '<= 2.0x (no re-sort)', ours <= 2 * base, 'at 100');
