@@ -352,14 +352,14 @@ describe('registration work on an author schema is bounded', () => {
     expect(problem).toMatchObject({ path: '/inputSchema/properties/a', message: /too complex to infer its type from/ });
   });
 
-  it('compiles a definition referenced from 200 places once: the first request takes well under a second', () => {
-    const big = { type: 'object', properties: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`q${i}`, { type: 'string', maxLength: 3 }])) };
-    const properties = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`p${i}`, { $ref: '#/$defs/big' }]));
+  // Inlined into each of its 300 references, the definition's code overflowed the stack on the first request (after
+  // 28 s and 2.5 GB); compiled once, it is a function each reference calls.
+  it('compiles a definition referenced from 300 places once, so the first request answers', () => {
+    const big = { type: 'object', properties: Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`q${i}`, { type: 'string', maxLength: 3 }])) };
+    const properties = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`p${i}`, { $ref: '#/$defs/big' }]));
     const validator = new ArgumentValidatorCache().compile(undefined, { type: 'object', properties, $defs: { big } });
     validator.check();
-    const started = performance.now();
     expect(validator.validate({ p1: '{"q0":"abc"}' }).ok).toBe(true);
-    expect(performance.now() - started).toBeLessThan(2_000);
     expect(validator.validate({ p1: '{"q0":"abcd"}' }).ok).toBe(false);
   });
 
