@@ -5,8 +5,8 @@
  * @module
  */
 import { checkCompletionInput } from './completion.js';
-import { isRecord, setOwn } from './json.js';
-import { InexactNumber, inexactLiterals } from './arguments/numbers.js';
+import { isRecord } from './json.js';
+import { markInexactNumbers } from './arguments/numbers.js';
 import { JSON_RPC_ERROR_CODES, JsonRpcError, PromptError, echoed } from './errors.js';
 import type { PromptRegistry, RequestContext } from './registry.js';
 import type {
@@ -204,11 +204,7 @@ function markInexactArguments(text: string, message: Record<string, unknown>): v
   const params = message['params'];
   const args = isRecord(params) ? params['arguments'] : undefined;
   if (!isRecord(args)) return;
-  for (const { path, message: reason } of inexactLiterals(text, true)) {
-    const key = path[2];
-    if (path[0] !== 'params' || path[1] !== 'arguments' || typeof key !== 'string' || !Object.hasOwn(args, key)) continue;
-    if (!(args[key] instanceof InexactNumber)) setOwn(args, key, new InexactNumber(path.slice(3), reason));
-  }
+  markInexactNumbers(text, args, ['params', 'arguments']);
 }
 
 const handlerCache = new WeakMap<PromptRegistry, PromptHandlers>();

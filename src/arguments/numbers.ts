@@ -171,11 +171,14 @@ export function inexactLiterals(text: string, all: boolean): Inexact[] {
   return root === undefined ? [] : [root];
 }
 
-/** Replaces each top-level value of `args` (parsed from the JSON `text`) holding a changed number by an {@link InexactNumber}. */
-export function markInexactNumbers(text: string, args: Record<string, unknown>): void {
-  for (const { path, message } of inexactLiterals(text, true)) {
-    const key = path[0];
-    if (typeof key === 'string') setOwn(args, key, new InexactNumber(path.slice(1), message));
+/** Replaces each value of `args` (parsed from the JSON `text`, found at path `at` in it) holding a changed number by an {@link InexactNumber}. */
+export function markInexactNumbers(text: string, args: Record<string, unknown>, at: readonly string[] = []): void {
+  outer: for (const { path, message } of inexactLiterals(text, true)) {
+    for (let i = 0; i < at.length; i++) if (path[i] !== at[i]) continue outer;
+    const key = path[at.length];
+    if (typeof key === 'string' && Object.hasOwn(args, key) && !(args[key] instanceof InexactNumber)) {
+      setOwn(args, key, new InexactNumber(path.slice(at.length + 1), message));
+    }
   }
 }
 
