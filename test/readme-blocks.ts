@@ -55,6 +55,8 @@ export interface Program {
   /** The lines of every block it is made of. */
   lines: number[];
   lang: 'ts' | 'js';
+  /** The `## ` section of its first block. */
+  section: string;
   /** CommonJS (`require`, no `import`) or an ES module. */
   format: 'cjs' | 'esm';
   code: string;
@@ -77,7 +79,7 @@ export function programs(text = README): Program[] {
       continue;
     }
     const cjs = /\brequire\(/.test(fence.code) && !/^\s*import\s/m.test(fence.code);
-    out.push({ line: fence.line, lines: [fence.line], lang: fence.lang, format: cjs ? 'cjs' : 'esm', code: fence.code });
+    out.push({ line: fence.line, lines: [fence.line], lang: fence.lang, section: fence.section, format: cjs ? 'cjs' : 'esm', code: fence.code });
   }
   return out;
 }

@@ -253,7 +253,7 @@ describe('the README in a fresh project with the packed package', () => {
   });
 
   describe.concurrent('programs', () => {
-    it.each(PROGRAMS.map((p) => [p.lines.join('+'), p] as const))('runs the program of lines %s', async (_lines, program) => {
+    it.each(PROGRAMS.map((p) => [p.lines.join('+'), p.section, p] as const))('runs the program of lines %s (%s)', async (_lines, _section, program) => {
       const file = fileName(program);
       writeFileSync(join(project, file), program.code);
       const env = childEnv(program.code.includes('DATABASE_URL') ? { DATABASE_URL: (await database()).url } : {});
