@@ -101,7 +101,7 @@ async function setUp(tarball: string): Promise<void> {
   const installs: string[] = [];
   for (const { words, text } of COMMANDS.filter((c) => commandKind(c.words) === 'setup')) {
     if (words[1] === 'init' || words[1] === 'pkg') mustSucceed(text, await run('npm', words.slice(1), project));
-    else installs.push(...words.slice(2).filter((w) => !w.startsWith('-')));
+    else installs.push(...words.slice(2).filter((w) => !w.startsWith('-')).map((w) => /^@?[^@]+/.exec(w)![0])); // name@version -> name
   }
   if (installs.includes(MANIFEST.name)) {
     const flags = ['--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline', '--loglevel=error'];
