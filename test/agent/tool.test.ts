@@ -58,6 +58,18 @@ function recordingLogger() {
   return { lines, logger };
 }
 
+/** The tool's success result, parsed. */
+interface RetrievedPrompt {
+  prompt: string;
+  description?: string;
+  messages: { role: 'user' | 'assistant'; content: string; droppedCharacters?: number }[];
+  truncated?: { maxResultLength: number; maxMessages: number; messageCount: number; omittedMessages: number; descriptionDroppedCharacters?: number };
+}
+
+function parsed(text: string): RetrievedPrompt {
+  return JSON.parse(text) as RetrievedPrompt;
+}
+
 async function waitFor(check: () => boolean, timeoutMs = 3000): Promise<void> {
   const start = Date.now();
   while (!check()) {
@@ -67,20 +79,20 @@ async function waitFor(check: () => boolean, timeoutMs = 3000): Promise<void> {
 }
 
 describe.each(['v1', 'v2'] as const)('retrieve_mcp_prompt over a real SDK %s client', (kind) => {
-  it('retrieves a prompt with arguments as numbered, role-labelled text', async () => {
+  it('retrieves a prompt with arguments as JSON: the prompt name, its description and its messages by role', async () => {
     const { client } = await connectedClient(kind, createTestRegistry());
     const tool = createPromptRetrievalTool({ integrations: { code: client } });
     cleanup.push(() => tool.close());
     await tool.refresh();
     const text = await tool.execute({ integrationId: 'code', promptName: 'review_code', arguments: { code: 'let x = 1', language: 'typescript' } });
-    expect(text).toBe('Prompt: review_code\nDescription: Review a snippet of code\n\nMessages:\n1. User: Review this typescript code:\nlet x = 1\n');
+    expect(text).toBe('{"prompt":"review_code","description":"Review a snippet of code","messages":[{"role":"user","content":"Review this typescript code:\\nlet x = 1"}]}');
   });
 
   it('retrieves a prompt without arguments', async () => {
     const { client } = await connectedClient(kind, createTestRegistry());
     const tool = createPromptRetrievalTool({ integrations: { code: client } });
     await tool.refresh();
-    expect(await tool.execute({ integrationId: 'code', promptName: 'optional_only' })).toContain('1. User: Write something.');
+    expect(parsed(await tool.execute({ integrationId: 'code', promptName: 'optional_only' })).messages).toEqual([{ role: 'user', content: 'Write something.' }]);
   });
 
   it('returns a remote error as text, naming the missing arguments from the -32602 data', async () => {
@@ -128,7 +140,7 @@ describe('retrieve_mcp_prompt definition', () => {
   it('lists each integration with its prompts and arguments, and names one that cannot list as unavailable', async () => {
     const failing: PromptSource = { getPrompt: () => Promise.reject(new Error('down')), listPrompts: () => Promise.reject(new Error('down')) };
     const tool = createPromptRetrievalTool({ integrations: { local: createTestRegistry(), broken: failing } });
-    await tool.refresh();
+    await expect(tool.refresh()).rejects.toMatchObject({ name: 'PromptError', code: 'INTERNAL_ERROR', message: "Could not list the prompts of integration 'broken' (down)" });
     const definition = tool.definition!;
     expect(definition.name).toBe('retrieve_mcp_prompt');
     expect(definition.inputSchema).toMatchObject({
@@ -136,7 +148,7 @@ describe('retrieve_mcp_prompt definition', () => {
       properties: { integrationId: { enum: ['local', 'broken'] }, promptName: { type: 'string' }, arguments: { type: 'object' } },
     });
     expect(definition.description).toContain("Integration 'local':");
-    expect(definition.description).toContain('- review_code(code (required), language, focus) — Review a snippet of code');
+    expect(definition.description).toContain('- review_code(code (required), language, focus) — "Review a snippet of code"');
     expect(definition.description).toContain("Integration 'broken': unavailable");
   });
 
@@ -210,7 +222,7 @@ describe('retrieve_mcp_prompt parameters', () => {
     const tool = createPromptRetrievalTool({ integrations: { svc: source } });
     await tool.refresh();
     const json = JSON.stringify({ integrationId: 'svc', promptName: 'greet', arguments: { who: 'Ada' } });
-    expect(await tool.execute(json)).toContain('greet {"who":"Ada"}');
+    expect(parsed(await tool.execute(json)).messages[0]?.content).toBe('greet {"who":"Ada"}');
     expect(await tool.execute('{"integrationId": "svc", ')).toBe(
       'Prompt retrieval failed: parameters must be a JSON object with integrationId and promptName',
     );
@@ -220,7 +232,7 @@ describe('retrieve_mcp_prompt parameters', () => {
   it('coerces numbers and booleans to strings, as MCP prompt arguments are', async () => {
     const tool = createPromptRetrievalTool({ integrations: { svc: source } });
     await tool.refresh();
-    expect(await tool.execute({ integrationId: 'svc', promptName: 'greet', arguments: { who: 42, times: true } })).toContain(
+    expect(parsed(await tool.execute({ integrationId: 'svc', promptName: 'greet', arguments: { who: 42, times: true } })).messages[0]?.content).toBe(
       'greet {"who":"42","times":"true"}',
     );
   });
@@ -232,13 +244,13 @@ describe('retrieve_mcp_prompt parameters', () => {
     const json = '{"integrationId": "svc", "promptName": "greet", "arguments": {"who": 9007199254740993}}';
     expect(await tool.execute(json)).toMatch(/^Prompt retrieval failed: argument 'who': .+ \(send it as a string\)$/);
     expect(calls).toEqual([]);
-    expect(await tool.execute('{"integrationId": "svc", "promptName": "greet", "arguments": {"who": 9007199254740992}}')).toContain(
+    expect(parsed(await tool.execute('{"integrationId": "svc", "promptName": "greet", "arguments": {"who": 9007199254740992}}')).messages[0]?.content).toBe(
       'greet {"who":"9007199254740992"}',
     );
   });
 
   it('quotes at most 20 missing argument names, each cut short', async () => {
-    const names = Array.from({ length: 25 }, (_, i) => `${'n'.repeat(200)}${i}`);
+    const names = Array.from({ length: 25 }, (_, i) => `${'n'.repeat(150)}${i}`);
     const wide: PromptSource = {
       listPrompts: async () => ({ prompts: [{ name: 'wide', arguments: names.map((name) => ({ name, required: true })) }] }),
       getPrompt: async () => ({ messages: [] }),
@@ -300,7 +312,7 @@ describe('retrieve_mcp_prompt logs and traces', () => {
     await tool.execute({ integrationId: 'local', promptName: 'review_code', arguments: { focus: 'SECRET-TOKEN-456' } });
     const retrievals = lines.filter((l) => l['event'] === 'prompt_retrieval');
     expect(retrievals).toEqual([
-      { event: 'prompt_retrieval', integrationId: 'local', promptName: 'review_code', durationMs: expect.any(Number), status: 'success', messageCount: 1 },
+      { event: 'prompt_retrieval', integrationId: 'local', promptName: 'review_code', durationMs: expect.any(Number), status: 'success', messageCount: 1, resultLength: expect.any(Number) },
       { event: 'prompt_retrieval', integrationId: 'local', promptName: 'review_code', durationMs: expect.any(Number), status: 'error', errorCode: 'INVALID_PARAMS' },
     ]);
     expect(JSON.stringify(lines)).not.toContain('SECRET-TOKEN');
@@ -310,7 +322,7 @@ describe('retrieve_mcp_prompt logs and traces', () => {
     const { lines, logger } = recordingLogger();
     const tool = createPromptRetrievalTool({ integrations: { local: createTestRegistry() }, logger });
     await tool.refresh();
-    const text = await tool.execute({ integrationId: 'local', promptName: 'x'.repeat(100_000) });
+    const text = await tool.execute({ integrationId: 'local', promptName: 'x'.repeat(1000) });
     expect(text).toMatch(/^Prompt retrieval failed: unknown prompt 'x+…' in integration 'local'/);
     expect(text.length).toBeLessThan(1000);
     const [line] = lines.filter((l) => l['event'] === 'prompt_retrieval');
@@ -341,7 +353,7 @@ describe('retrieve_mcp_prompt logs and traces', () => {
       },
     };
     const tool = createPromptRetrievalTool({ integrations: { remote }, tracer });
-    expect(await tool.execute({ integrationId: 'remote', promptName: 'hello' })).toContain('1. Assistant: ok');
+    expect(parsed(await tool.execute({ integrationId: 'remote', promptName: 'hello' })).messages).toEqual([{ role: 'assistant', content: 'ok' }]);
     expect(await tool.execute({ integrationId: 'remote', promptName: 'missing' })).toBe('Prompt retrieval failed: Unknown prompt: missing');
     expect(metas[0]).toEqual({ traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' });
     expect(spans[0]).toMatchObject({ name: 'prompts/get hello', attributes: { 'mcp.method.name': 'prompts/get', 'gen_ai.prompt.name': 'hello' }, ended: true });
@@ -388,9 +400,9 @@ describe('retrieve_mcp_prompt against a stdio server', () => {
     cleanup.push(() => tool.close());
     await tool.refresh();
     expect(tool.definition!.description).toContain('- review_code(code (required)');
-    expect(await tool.execute({ integrationId: 'examples', promptName: 'review_code', arguments: { code: 'x = 1' } })).toMatch(
-      /^Prompt: review_code\n/,
-    );
+    const retrieved = parsed(await tool.execute({ integrationId: 'examples', promptName: 'review_code', arguments: { code: 'x = 1' } }));
+    expect(retrieved.prompt).toBe('review_code');
+    expect(retrieved.messages[0]?.content).toContain('x = 1');
   }, 30_000);
 });
 
@@ -464,7 +476,7 @@ describe('prompt messages for LLM APIs', () => {
     });
     expect(model.doGenerateCalls[0]?.tools).toMatchObject([{ type: 'function', name: 'retrieve_mcp_prompt', inputSchema: retrieval.definition!.inputSchema }]);
     expect(result.steps[0]?.toolResults[0]?.output).toBe(
-      'Prompt: review_code\nDescription: Review a snippet of code\n\nMessages:\n1. User: Review this typescript code:\nlet y = 2\n',
+      '{"prompt":"review_code","description":"Review a snippet of code","messages":[{"role":"user","content":"Review this typescript code:\\nlet y = 2"}]}',
     );
     expect(JSON.stringify(model.doGenerateCalls[1]?.prompt)).toContain('let y = 2');
     expect(result.text).toBe('done');
