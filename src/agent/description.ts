@@ -1,4 +1,5 @@
 /** The tool description: the integrations' prompts written as data (names and descriptions sanitized and bounded). */
+import { echoed } from '../errors.js';
 import { quoteJsonWithin } from '../json.js';
 import type { Listing, ListedPrompt } from './listing.js';
 import { MAX_LISTED_PROMPTS } from './listing.js';
@@ -96,4 +97,27 @@ function promptLine(prompt: ListedPrompt): string | undefined {
 function describeText(text: string): string {
   const { quoted, kept } = quoteJsonWithin(text.slice(0, MAX_SHOWN_DESCRIPTION), MAX_SHOWN_DESCRIPTION);
   return kept < text.length ? `${quoted}…` : quoted;
+}
+
+/** How many names (available prompts, missing arguments) a message lists. */
+const MAX_NAMES = 20;
+
+/** A name in a message: `'plain_name'`, or a JSON string when it has anything else; cut after 128 characters. */
+export function quoted(name: string): string {
+  const cut = echoed(name);
+  const head = name.slice(0, 128);
+  return shownName(head) === head ? `'${cut}'` : quoteJsonWithin(cut, 1000).quoted;
+}
+
+/** The first {@link MAX_NAMES} names, each as {@link quoted} without the quotes of plain names, with `…` for more. */
+export function namesList(names: readonly string[]): string {
+  return (
+    names
+      .slice(0, MAX_NAMES)
+      .map((n) => {
+        const q = quoted(n);
+        return q.startsWith("'") ? q.slice(1, -1) : q;
+      })
+      .join(', ') + (names.length > MAX_NAMES ? ', …' : '')
+  );
 }

@@ -1,11 +1,10 @@
 /** The model's tool-call parameters: parsed, checked and bounded before anything is sent to an integration. */
 import { inexactLiterals } from '../arguments/numbers.js';
-import { echoed } from '../errors.js';
-import { isRecord, quoteJsonWithin } from '../json.js';
+import { isRecord } from '../json.js';
 import { RetrievalError } from './failure.js';
 import { MAX_PROMPT_NAME } from './listing.js';
 import type { Listing } from './listing.js';
-import { shownName } from './description.js';
+import { namesList, quoted } from './description.js';
 
 /** Longest parameters given as JSON text, in characters: longer text is refused before it is parsed. */
 export const MAX_PARAMS_TEXT = 1_048_576;
@@ -13,8 +12,6 @@ export const MAX_PARAMS_TEXT = 1_048_576;
 export const MAX_ARGUMENTS = 100;
 /** Most characters of argument names and values in one call. */
 export const MAX_ARGUMENTS_TEXT = 1_048_576;
-/** How many names (available prompts, missing arguments) a message lists. */
-const MAX_NAMES = 20;
 
 /** A checked call. */
 export interface CheckedCall {
@@ -115,24 +112,4 @@ function stringArguments(value: unknown, inexact: ReadonlyMap<string, string> | 
     out[name] = text;
   }
   return out;
-}
-
-/** A name in a message: `'plain_name'`, or a JSON string when it has anything else; cut after 128 characters. */
-export function quoted(name: string): string {
-  const cut = echoed(name);
-  const head = name.slice(0, 128);
-  return shownName(head) === head ? `'${cut}'` : quoteJsonWithin(cut, 1000).quoted;
-}
-
-/** The first {@link MAX_NAMES} names, each as {@link quoted} without the quotes of plain names, with `…` for more. */
-export function namesList(names: readonly string[]): string {
-  return (
-    names
-      .slice(0, MAX_NAMES)
-      .map((n) => {
-        const q = quoted(n);
-        return q.startsWith("'") ? q.slice(1, -1) : q;
-      })
-      .join(', ') + (names.length > MAX_NAMES ? ', …' : '')
-  );
 }

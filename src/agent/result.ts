@@ -2,6 +2,7 @@
 import { echoed } from '../errors.js';
 import { isRecord, quoteJsonWithin } from '../json.js';
 import { describeContentWithin } from '../response.js';
+import { quoted as quotedName } from './description.js';
 import { RetrievalError } from './failure.js';
 
 /** The bounds of one result. */
@@ -18,6 +19,8 @@ const MAX_NAME = 300;
 const MAX_DESCRIPTION = 2000;
 /** Room kept for the closing of the messages array and the `truncated` object (numbers of up to 16 digits). */
 const TAIL_RESERVE = 240;
+/** The longest head of a message in the array. */
+const LONGEST_HEAD = ',{"role":"assistant","content":';
 /** A message is left out rather than written with less room than this for its content. */
 const MIN_CONTENT = 16;
 
@@ -50,19 +53,16 @@ export function formatRetrievedPrompt(result: unknown, promptName: string, limit
   let written = 0;
   let cut = false;
   for (; written < readable; written++) {
+    // Room for this message's content: what is left after its head, a droppedCharacters field and the tail.
+    const room = max - TAIL_RESERVE - out.length - LONGEST_HEAD.length - ',"droppedCharacters":0000000000000000}'.length;
+    if (room < MIN_CONTENT) break; // no room: the message is not even read
     const message = messages[written];
     const role = isRecord(message) ? message['role'] : undefined;
     if (role !== 'user' && role !== 'assistant') {
-      const shown = typeof role === 'string' ? `role '${echoed(role)}'` : 'no role';
-      throw new RetrievalError(
-        `the integration answered with a message ${written + 1} that has ${shown} (only user and assistant)`,
-        'INVALID_RESULT',
-      );
+      const shown = typeof role === 'string' ? `role ${quotedName(role)}` : 'no role';
+      throw new RetrievalError(`the integration answered with a message ${written + 1} that has ${shown} (only user and assistant)`, 'INVALID_RESULT');
     }
     const head = `${written > 0 ? ',' : ''}{"role":"${role}","content":`;
-    // Room for this message's content: what is left after the head, a droppedCharacters field and the tail.
-    const room = max - TAIL_RESERVE - out.length - head.length - ',"droppedCharacters":0000000000000000}'.length;
-    if (room < MIN_CONTENT) break;
     const content = describeContentWithin((message as Record<string, unknown>)['content'], room);
     const { quoted, kept } = quoteJsonWithin(content.text, room);
     const dropped = content.length - kept;
