@@ -28,7 +28,7 @@ export function quoteJsonWithin(text: string, maxLength: number): QuotedJson {
   const room = maxLength - 2;
   if (room < 0) return { quoted: '', kept: 0 };
   const n = text.length;
-  let out = '"';
+  const parts: string[] = ['"'];
   let used = 0;
   let runStart = 0;
   let i = 0;
@@ -46,14 +46,15 @@ export function quoteJsonWithin(text: string, maxLength: number): QuotedJson {
     if (used + cost > room) break;
     used += cost;
     if (escape !== undefined) {
-      out += text.slice(runStart, i) + escape;
+      parts.push(text.slice(runStart, i), escape);
       runStart = i + 1;
     } else if (units === 2) {
       i++;
     }
   }
-  out += `${text.slice(runStart, i)}"`;
-  return { quoted: out, kept: i };
+  parts.push(text.slice(runStart, i), '"');
+  // join copies: the literal never holds a slice of `text`, which would keep all of a huge text alive.
+  return { quoted: parts.join(''), kept: i };
 }
 
 /**

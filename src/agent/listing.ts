@@ -1,4 +1,5 @@
 /** An integration's prompt listing read page by page into a bounded, normalized map (what the tool keeps). */
+import { detachedCopy } from '../encoding.js';
 import { isRecord } from '../json.js';
 import { RetrievalError } from './failure.js';
 
@@ -95,7 +96,7 @@ function listedPrompt(entry: unknown): ListedPrompt | undefined {
   }
   return {
     name,
-    description: typeof description === 'string' && description !== '' ? description.slice(0, MAX_KEPT_DESCRIPTION) : undefined,
+    description: typeof description === 'string' && description !== '' ? detachedCopy(description.slice(0, MAX_KEPT_DESCRIPTION)) : undefined,
     arguments: args,
     moreArguments,
   };

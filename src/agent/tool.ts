@@ -1,5 +1,6 @@
 /** `retrieve_mcp_prompt`: a tool an LLM agent calls to fetch a prompt from one of its MCP integrations. */
 import { runWithDeadline } from '../deadline.js';
+import { detachedCopy } from '../encoding.js';
 import { PromptError, echoed } from '../errors.js';
 import { isRecord, oneLine } from '../json.js';
 import { toSafeLogger } from '../logger.js';
@@ -241,7 +242,7 @@ export function createPromptRetrievalTool(options: PromptRetrievalToolOptions): 
     } catch (error) {
       const code = errorCodeOf(error);
       span.end(code);
-      return done({ status: 'error', errorCode: code }, `Prompt retrieval failed: ${messageOf(error)}`);
+      return done({ status: 'error', errorCode: code }, detachedCopy(`Prompt retrieval failed: ${messageOf(error)}`));
     }
   };
 
