@@ -160,6 +160,7 @@ export function createPromptRetrievalTool(options: PromptRetrievalToolOptions): 
       );
       state.failed = false;
     } catch (error) {
+      if (closing.signal.aborted) throw error; // closed meanwhile: nothing to report
       state.failed = true;
       log.warn(
         { event: 'prompt_listing_failed', integrationId: state.id, error: errorCodeOf(error), message: messageOf(error) },

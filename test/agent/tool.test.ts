@@ -1021,3 +1021,24 @@ describe('retrieve_mcp_prompt parameters from a hostile model', () => {
     expect(({} as Record<string, unknown>)['x']).toBeUndefined();
   });
 });
+
+describe('retrieve_mcp_prompt close', () => {
+  it('stops a running listing, starts none after, and logs nothing for it', async () => {
+    let calls = 0;
+    let notify: () => void = () => {};
+    const source: PromptSource = {
+      listPrompts: () => (calls++, new Promise(() => {})),
+      getPrompt: () => Promise.resolve({ messages: [] }),
+      onListChanged: (listener) => ((notify = listener), () => {}),
+    };
+    const { lines, logger } = recordingLogger();
+    const tool = createPromptRetrievalTool({ integrations: { src: source }, logger });
+    const pending = tool.refresh();
+    tool.close();
+    await expect(pending).rejects.toMatchObject({ message: "Could not list the prompts of integration 'src' (the tool was closed)" });
+    notify();
+    await tool.refresh();
+    expect(calls).toBe(1);
+    expect(lines).toEqual([]);
+  });
+});
