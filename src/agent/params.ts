@@ -4,7 +4,7 @@ import { isRecord } from '../json.js';
 import { RetrievalError } from './failure.js';
 import { MAX_PROMPT_NAME } from './listing.js';
 import type { Listing } from './listing.js';
-import { namesList, quoted } from './description.js';
+import { namesList, quoted } from './names.js';
 
 /** Longest parameters given as JSON text, in characters: longer text is refused before it is parsed. */
 export const MAX_PARAMS_TEXT = 1_048_576;

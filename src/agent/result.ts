@@ -2,7 +2,7 @@
 import { echoed } from '../errors.js';
 import { isRecord, quoteJsonWithin } from '../json.js';
 import { describeContentWithin } from '../response.js';
-import { quoted as quotedName } from './description.js';
+import { quoted as quotedName } from './names.js';
 import { RetrievalError } from './failure.js';
 
 /** The bounds of one result. */

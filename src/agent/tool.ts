@@ -2,12 +2,11 @@
 import { runWithDeadline } from '../deadline.js';
 import { detachedCopy } from '../encoding.js';
 import { PromptError, echoed } from '../errors.js';
-import { isRecord, oneLine } from '../json.js';
 import { toSafeLogger } from '../logger.js';
 import type { Logger } from '../logger.js';
 import type { JsonSchema } from '../types.js';
-import { namesList, toolDescription } from './description.js';
-import { RetrievalError } from './failure.js';
+import { toolDescription } from './description.js';
+import { RetrievalError, errorCodeOf, messageOf } from './failure.js';
 import { readListing } from './listing.js';
 import type { Listing } from './listing.js';
 import { checkCall, parseParams, readParams } from './params.js';
@@ -119,7 +118,7 @@ export function createPromptRetrievalTool(options: PromptRetrievalToolOptions): 
       const failures = outcomes.flatMap((o, i) => (o.status === 'rejected' ? [{ integrationId: list[i]!.id, error: o.reason as unknown }] : []));
       if (failures.length === 0) return;
       const named = failures.map((f) => `'${f.integrationId}' (${messageOf(f.error)})`).join(', ');
-      throw new PromptError('INTERNAL_ERROR', `Could not list the prompts of integration ${named}`, {
+      throw new PromptError('INTERNAL_ERROR', `Could not list the prompts of integration${failures.length > 1 ? 's' : ''} ${named}`, {
         data: { failures: failures.map((f) => ({ integrationId: f.integrationId, error: errorCodeOf(f.error), message: messageOf(f.error) })) },
         cause: failures[0]!.error,
       });
@@ -254,48 +253,6 @@ function integerOption(name: string, value: number | undefined, fallback: number
   const n = value ?? fallback;
   if (!Number.isInteger(n) || n < min || n > max) throw new RangeError(`createPromptRetrievalTool: ${name} must be an integer from ${min} to ${max}`);
   return n;
-}
-
-/**
- * A readable message on one line: names the missing arguments from the error's data (a remote -32602 or a local
- * registry's error), adds which argument failed which check (`data.details`), strips the SDKs' `MCP error N:` prefix;
- * whatever came from the integration is cut and its control characters escaped. Never throws.
- */
-function messageOf(error: unknown): string {
-  try {
-    if (error instanceof RetrievalError) return oneLine(error.message);
-    const e = isRecord(error) ? error : {};
-    const data = isRecord(e['data']) ? e['data'] : undefined;
-    const missing = data?.['missing_arguments'];
-    if (Array.isArray(missing) && missing.length > 0 && missing.length <= 1000 && missing.every((m) => typeof m === 'string')) {
-      return `missing required arguments: ${namesList(missing)}`;
-    }
-    const raw = error instanceof Error ? error.message : typeof e['message'] === 'string' ? e['message'] : typeof error === 'string' ? error : '';
-    const message = oneLine(echoed(String(raw).replace(/^MCP error -?\d+: /, ''))) || 'unknown error';
-    const details = Array.isArray(data?.['details']) ? data['details'].slice(0, MAX_DETAILS).filter(isRecord) : [];
-    const checks = details
-      .filter((d) => typeof d['argument'] === 'string' && typeof d['message'] === 'string')
-      .map((d) => oneLine(`${echoed(d['argument'] as string)} ${echoed(d['message'] as string)}`));
-    return checks.length === 0 ? message : `${message}: ${checks.join('; ')}`;
-  } catch {
-    return 'unknown error';
-  }
-}
-
-/** How many failed checks an error message names. */
-const MAX_DETAILS = 10;
-
-/** The JSON-RPC code of a remote error, or the tool's own code, as a string (`error.type` in traces). Never throws. */
-function errorCodeOf(error: unknown): string {
-  try {
-    if (error instanceof RetrievalError) return error.code;
-    const code = isRecord(error) ? error['code'] : undefined;
-    if (typeof code === 'number' && Number.isInteger(code)) return String(code);
-    if (typeof code === 'string' && code !== '') return echoed(oneLine(code.slice(0, 128)));
-    return error instanceof Error ? echoed(oneLine(error.name.slice(0, 128))) : 'ERROR';
-  } catch {
-    return 'ERROR';
-  }
 }
 
 function inputSchema(ids: readonly string[]): JsonSchema {

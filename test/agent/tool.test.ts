@@ -865,7 +865,7 @@ describe('retrieve_mcp_prompt listings that fail', () => {
     );
     expect(error).toBeInstanceOf(PromptError);
     expect((error as PromptError).message).toBe(
-      "Could not list the prompts of integration 'a' (a is down), 'b' (the integration answered prompts/list with something that is not a prompt list)",
+      "Could not list the prompts of integrations 'a' (a is down), 'b' (the integration answered prompts/list with something that is not a prompt list)",
     );
     expect((error as PromptError).data).toEqual({
       failures: [
