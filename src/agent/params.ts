@@ -58,7 +58,7 @@ export function readParams(params: unknown): CallFields | undefined {
 
 /**
  * Checks a call against the configured integrations and, where its listing is known, the prompts it offers: a name
- * not listed (in a complete listing) and missing required arguments are refused without a round trip.
+ * not listed (in a complete listing) and missing required arguments are refused without asking the integration.
  */
 export function checkCall(
   params: CallFields | undefined,

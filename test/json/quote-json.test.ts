@@ -5,9 +5,9 @@ import { oneLine, quoteJsonWithin } from '../../src/json.js';
 const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]|\p{Cs}/u;
 
 /** Deterministic text mixing plain, escaped, hidden, astral and lone-surrogate characters. */
-function mixedText(seed: number, length: number): string {
+function mixedText(variant: number, length: number): string {
   const alphabet = ['a', 'é', '"', '\\', '\n', '\u0001', '\u202e', '\u2028', '\u0085', '😀', '\ud800', '\udc00', '\ufeff', ' '];
-  let x = seed;
+  let x = variant;
   let out = '';
   for (let i = 0; i < length; i++) {
     x = (x * 1103515245 + 12345) % 2 ** 31;
@@ -18,8 +18,8 @@ function mixedText(seed: number, length: number): string {
 
 describe('quoteJsonWithin', () => {
   it('writes a JSON literal of at most maxLength characters that parses back to the kept prefix, nothing hidden', () => {
-    for (let seed = 1; seed <= 200; seed++) {
-      const text = mixedText(seed, seed % 50);
+    for (let variant = 1; variant <= 200; variant++) {
+      const text = mixedText(variant, variant % 50);
       for (const max of [2, 3, 7, 8, 13, 40, 400]) {
         const { quoted, kept } = quoteJsonWithin(text, max);
         expect(quoted.length).toBeLessThanOrEqual(max);
@@ -48,6 +48,6 @@ describe('oneLine', () => {
   it('escapes what hides or breaks a line and keeps quotes, backslashes and other text as they are', () => {
     expect(oneLine('a "b" \\ c\nd\u202ee\u0085f😀')).toBe('a "b" \\ c\\nd\\u202ee\\u0085f😀');
     expect(oneLine('plain')).toBe('plain');
-    for (let seed = 1; seed <= 100; seed++) expect(oneLine(mixedText(seed, 40))).not.toMatch(HIDDEN);
+    for (let variant = 1; variant <= 100; variant++) expect(oneLine(mixedText(variant, 40))).not.toMatch(HIDDEN);
   });
 });
