@@ -83,12 +83,13 @@ export function startListener(options: ListenerOptions): Listener {
       scheduleRetry();
       return;
     }
+    // Heard from the start: a client disposed because stop() came first may still report its closing socket.
+    next.on('error', (error) => lost(next, error));
     if (stopped) {
       await dispose(next);
       return;
     }
     client = next;
-    next.on('error', (error) => lost(next, error));
     next.on('end', () => lost(next, new Error('connection ended')));
     next.on('notification', (message) => {
       if (client === next && message.channel === options.channel) options.onPayload(message.payload);
@@ -101,8 +102,21 @@ export function startListener(options: ListenerOptions): Listener {
     }
     if (client !== next) return;
     retryMs = options.retryMinMs;
+    let unanswered = false;
     heartbeat = setInterval(() => {
-      next.query('SELECT 1').catch((error: unknown) => lost(next, error));
+      // A connection that died without a word (a frozen server, a dropped route) never answers: one missed beat is
+      // enough, rather than queueing a query per beat on a session that is gone.
+      if (unanswered) {
+        lost(next, new Error(`heartbeat unanswered for ${options.heartbeatMs} ms`));
+        return;
+      }
+      unanswered = true;
+      next.query('SELECT 1').then(
+        () => {
+          unanswered = false;
+        },
+        (error: unknown) => lost(next, error),
+      );
     }, options.heartbeatMs);
     (heartbeat as { unref?: () => void }).unref?.();
     if (lostOnce) {

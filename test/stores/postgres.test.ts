@@ -5,7 +5,7 @@ import type { Logger, RegistryChangeEvent, RegistrySync } from '../../src/index.
 import { createPostgresPromptStore } from '../../src/stores/postgres.js';
 import type { PostgresPromptStore, PostgresPromptStoreOptions } from '../../src/stores/postgres.js';
 import { nextEvent, prompt } from './contract.js';
-import { startTestDatabase } from './pg-server.js';
+import { testDatabase } from './pg-database.js';
 import type { TestDatabase } from './pg-server.js';
 
 const EVENT_MS = 5_000;
@@ -17,7 +17,7 @@ let tables = 0;
 const cleanups: (() => Promise<void> | void)[] = [];
 
 beforeAll(async () => {
-  db = await startTestDatabase();
+  db = await testDatabase();
   poolA = db.pool({ max: 4 });
   poolB = db.pool({ max: 4 });
   poolA.on('error', () => {});
