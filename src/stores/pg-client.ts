@@ -20,8 +20,8 @@ export interface Operation {
   log: SafeLogger;
 }
 
-/** The SQLSTATE of a `pg` error (`57P01`: terminated by an administrator), when it has one. */
-function sqlState(error: unknown): string | undefined {
+/** @internal The SQLSTATE of a `pg` error (`57P01`: terminated by an administrator), when it has one. */
+export function sqlState(error: unknown): string | undefined {
   const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
 }

@@ -6,7 +6,14 @@
  */
 import { errorClassName } from '../errors.js';
 import type { SafeLogger } from '../logger.js';
+import { sqlState } from './pg-client.js';
 import type { PgListenerClient } from './pg-types.js';
+
+/** What a log entry says about a failure: its class and, for a server error, its SQLSTATE (never its message). */
+function failureFields(error: unknown): Record<string, unknown> {
+  const state = sqlState(error);
+  return state === undefined ? { error: errorClassName(error) } : { error: errorClassName(error), sqlState: state };
+}
 
 /** @internal Options of {@link startListener}. */
 export interface ListenerOptions {
@@ -56,7 +63,7 @@ export function startListener(options: ListenerOptions): Listener {
     if (stopped) return;
     lostOnce = true;
     options.log.warn(
-      { event: 'prompt_listener_lost', channel: options.channel, error: errorClassName(error), retryMs },
+      { event: 'prompt_listener_lost', channel: options.channel, ...failureFields(error), retryMs },
       'prompt change listener lost its connection; reconnecting',
     );
     scheduleRetry();
@@ -79,7 +86,7 @@ export function startListener(options: ListenerOptions): Listener {
     } catch (error) {
       if (stopped) return;
       lostOnce = true;
-      options.log.warn({ event: 'prompt_listener_connect_failed', channel: options.channel, error: errorClassName(error), retryMs }, 'prompt change listener cannot connect; retrying');
+      options.log.warn({ event: 'prompt_listener_connect_failed', channel: options.channel, ...failureFields(error), retryMs }, 'prompt change listener cannot connect; retrying');
       scheduleRetry();
       return;
     }

@@ -17,6 +17,8 @@ import type { RunAs } from './pg-binaries.js';
 export interface TestDatabase {
   /** Connection string of the throwaway database. */
   url: string;
+  /** Connection string of the server's `postgres` database, as a superuser (for ALTER DATABASE and the like). */
+  adminUrl: string;
   /** A new pool on that database (closed by `close`). */
   pool(options?: pg.PoolConfig): pg.Pool;
   /** Ends every pool, drops the database and stops the server this helper started. */
@@ -215,6 +217,7 @@ export async function startTestDatabase(options: { adminUrl?: string | undefined
   const pools = new Set<pg.Pool>();
   return {
     url: created.url,
+    adminUrl,
     pool(poolOptions = {}) {
       const pool = new pg.Pool({ connectionString: created.url, max: 4, ...poolOptions });
       pools.add(pool);
