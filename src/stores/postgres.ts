@@ -126,7 +126,10 @@ function positiveInteger(value: unknown, what: string, fallback: number): number
  * `production` label to it unless told otherwise; `get`/`list` read the store's `label` (default `production`).
  * Rows that break the definition rules are never served: `list` leaves them out and `get` throws INTERNAL_ERROR
  * (clients see only "Internal error"); the logger gets `{event: 'prompt_store_invalid_row', table, prompt, version,
- * reason}`. Each `get` logs the served version: `{event: 'prompt_store_get', prompt, version, label}`.
+ * reason}`. Each `get` logs the served version: `{event: 'prompt_store_get', prompt, version, label}`. A write whose
+ * connection fails (a backend killed mid-transaction) rolls back and rejects with INTERNAL_ERROR, logged as
+ * `{event: 'prompt_store_write_failed', table, operation, prompt?, error, sqlState?}`; its client is destroyed, never
+ * handed out again, and never takes the process down.
  *
  * @example
  * ```ts
