@@ -44,7 +44,7 @@ export interface PostgresPromptStoreOptions {
   label?: string;
   /** pino-style logger: served versions (info), invalid rows (error), lost and recovered connections (warn/info). */
   logger?: Logger;
-  /** How often the listener checks its connection with `SELECT 1` (default 10,000 ms). */
+  /** How often the listener checks its connection with `SELECT 1` (default 10,000 ms); a check still unanswered at the next one counts as a lost connection. */
   heartbeatMs?: number;
   /** Reconnect backoff: first delay (default 100 ms), doubling up to `maxMs` (default 5,000 ms). */
   reconnect?: { minMs?: number; maxMs?: number };
