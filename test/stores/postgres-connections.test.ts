@@ -258,9 +258,9 @@ describe('the change listener', () => {
     await writer.migrate();
     const { logger, lines, events } = capture();
     const listener = direct();
-    const registry = await replica(store({ pool: admin, table: t, logger, listener: listener.connect, heartbeatMs: 50, reconnect: { minMs: 10, maxMs: 50 } }));
+    const registry = await replica(store({ pool: admin, table: t, logger, listener: listener.connect, heartbeatMs: 200, reconnect: { minMs: 10, maxMs: 50 } }));
     // The listening session falls into a failed transaction: its next `SELECT 1` is refused.
-    const first = listener.clients[0]!;
+    const first = listener.clients.at(-1)!;
     await first.query('BEGIN');
     await first.query('SELECT 1 / 0').catch(() => undefined);
     await expect.poll(events, { timeout: EVENT_MS }).toContain('prompt_listener_recovered');
