@@ -51,9 +51,9 @@ function store(pool: pg.Pool, table: string, options: Partial<PostgresPromptStor
   return created;
 }
 
-async function replica(source: PostgresPromptStore, label?: string): Promise<{ registry: PromptRegistry; sync: RegistrySync }> {
+async function replica(source: PostgresPromptStore, label?: string, batchMs?: number): Promise<{ registry: PromptRegistry; sync: RegistrySync }> {
   const registry = new PromptRegistry();
-  const sync = await syncRegistry(source, registry, label === undefined ? {} : { label });
+  const sync = await syncRegistry(source, registry, { ...(label === undefined ? {} : { label }), ...(batchMs === undefined ? {} : { batchMs }) });
   cleanups.push(() => sync.close());
   return { registry, sync };
 }
@@ -420,7 +420,9 @@ describe('replicas', () => {
   ])('applies %s as one registry batch', async (_what, count) => {
     const table = freshTable();
     await store(poolA, table).migrate();
-    const { registry } = await replica(store(poolB, table));
+    // One transaction's notifications may reach the socket in several reads: a batch window wide enough that only a
+    // broken build (not a busy machine) splits them.
+    const { registry } = await replica(store(poolB, table), undefined, 500);
     const events: RegistryChangeEvent[] = [];
     registry.onChange((e) => events.push(e));
     const applied = change(registry);
