@@ -7,8 +7,11 @@ import { createFileAssetLoader } from '../fs/assets.js';
 import { formatDiagnostic } from '../fs/diagnostics.js';
 import type { PromptFileDiagnostic } from '../fs/diagnostics.js';
 import { loadPromptDirectoryInto } from '../fs/directory-state.js';
+import type { LeftOutFile } from '../fs/directory-state.js';
 import { parseJsonSource } from '../fs/json-source.js';
 import { createFileResourceResolver } from '../fs/resolver.js';
+import type { FileResourceResolver } from '../fs/resolver.js';
+import { checkReferences } from './references.js';
 import { createOpenApiDocument } from '../http/openapi.js';
 import type { OpenApiOptions } from '../http/openapi.js';
 import { UsageError, docsRoots, parseCommand, positionals } from './args.js';
@@ -21,8 +24,14 @@ const NO_DOCUMENTS: ResourceResolver = { read: () => undefined, list: () => [] }
 /** A registry loaded from a directory, with its diagnostics. */
 export interface OpenedDirectory {
   registry: PromptRegistry;
+  /** The documents of --docs (undefined without --docs). */
+  resolver: FileResourceResolver | undefined;
   diagnostics: PromptFileDiagnostic[];
   files: number;
+  /** Each served prompt's file. */
+  sources: Map<string, string>;
+  /** Files with an error that serve no prompt. */
+  leftOut: LeftOutFile[];
 }
 
 /** Loads `dir` into a fresh registry (assets from the directory, documents from --docs); an unreadable directory is a usage mistake. */
@@ -32,11 +41,21 @@ export async function openDirectory(command: string, dir: string, docs: Record<s
   const registry = new PromptRegistry({ assets: createFileAssetLoader(dir), resources });
   try {
     const loaded = await loadPromptDirectoryInto(registry, dir);
-    return { registry, ...loaded };
+    return { registry, resolver, ...loaded };
   } catch (error) {
     if (isPromptError(error)) throw new UsageError(`${command}: ${error.message}`);
     throw error;
   }
+}
+
+/** Diagnostics of the documents the served prompts embed that nothing under --docs serves. */
+export function referenceDiagnostics(opened: OpenedDirectory): Promise<PromptFileDiagnostic[]> {
+  const prompts = opened.registry.definitions().map((definition) => ({
+    name: definition.name,
+    file: opened.sources.get(definition.name) ?? definition.name,
+    definition,
+  }));
+  return checkReferences(prompts, opened.resolver);
 }
 
 /** Errors of a directory on stderr (warnings are for `check`). */
@@ -51,13 +70,14 @@ export async function check(args: readonly string[], out: Output): Promise<numbe
   const { values, positionals: given } = parseCommand('check', args, { json: { type: 'boolean' }, ...DOCS_OPTION });
   const [dir] = positionals('check', given, ['dir']) as [string];
   const opened = await openDirectory('check', dir, docsRoots('check', values['docs'] as string[] | undefined));
-  const errors = opened.diagnostics.filter((d) => d.severity === 'error').length;
-  const warnings = opened.diagnostics.length - errors;
+  const diagnostics = [...opened.diagnostics, ...(await referenceDiagnostics(opened))];
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = diagnostics.length - errors;
   if (values['json'] === true) {
-    out.json({ files: opened.files, prompts: opened.registry.size, errors, warnings, diagnostics: opened.diagnostics });
+    out.json({ files: opened.files, prompts: opened.registry.size, errors, warnings, diagnostics });
   } else {
     // The report is the command's result: diagnostics and the summary line both go to stdout.
-    for (const d of opened.diagnostics) out.stdout(formatDiagnostic(d));
+    for (const d of diagnostics) out.stdout(formatDiagnostic(d));
     out.stdout(`${opened.files} file(s), ${opened.registry.size} prompt(s): ${errors} error(s), ${warnings} warning(s)`);
   }
   return errors > 0 ? 1 : 0;

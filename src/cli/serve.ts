@@ -3,11 +3,11 @@ import type { McpServer as McpServerType } from '@modelcontextprotocol/server';
 import { PromptRegistry, isPromptError } from '../index.js';
 import { attachPrompts, attachResources } from '../mcp/index.js';
 import { createFileAssetLoader } from '../fs/assets.js';
-import { loadPromptDirectoryInto } from '../fs/directory-state.js';
-import { createFileResourceResolver } from '../fs/resolver.js';
 import { watchPromptDirectory } from '../fs/watch.js';
 import type { PromptDirectoryChange } from '../fs/directory-state.js';
-import { reportErrors } from './commands.js';
+import { openDirectory, referenceDiagnostics, reportErrors } from './commands.js';
+import type { OpenedDirectory } from './commands.js';
+import type { PromptFileDiagnostic } from '../fs/diagnostics.js';
 import { ServeFailure, UsageError, docsRoots, integerOption, parseCommand, positionals } from './args.js';
 import { createEndpoint } from './endpoint.js';
 import { planHttp } from './hosts.js';
@@ -82,8 +82,19 @@ export async function serve(args: readonly string[], out: Output): Promise<numbe
 
   const log = (line: string): void => out.stderr(`mcp-prompt-kit: ${line}`);
   if (plan?.warning !== undefined) log(plan.warning);
-  const resolver = docs === undefined ? undefined : createFileResourceResolver({ roots: docs });
-  const registry = new PromptRegistry({ assets: createFileAssetLoader(dir), ...(resolver === undefined ? {} : { resources: resolver }) });
+  // Everything is checked before anything is served: a prompt left out, or embedding documents nothing serves, stops the start.
+  const opened = await openDirectory('serve', dir, docs);
+  const problems = [...opened.diagnostics, ...(await referenceDiagnostics(opened))];
+  reportErrors(problems, out);
+  const refused = refusedPrompts(opened, problems);
+  if (refused.length > 0) {
+    throw new ServeFailure(
+      `not starting: ${refused.length} prompt(s) would be left out or fail (errors above): ${refused.join(', ')}; ` +
+        'fix them, or pass the --docs scheme=dir their documents need',
+    );
+  }
+  const resolver = opened.resolver;
+  let registry = opened.registry;
   /** Servers that live as long as a connection (stdio) or a session (2025-era HTTP): told of document changes. */
   const live = new Set<McpServerType>();
   let notifyHttp: { promptsChanged(): void; resourcesChanged(): void } | undefined;
@@ -97,28 +108,24 @@ export async function serve(args: readonly string[], out: Output): Promise<numbe
   };
 
   let watcher: ReturnType<typeof watchPromptDirectory> | undefined;
-  try {
-    if (watching) {
-      const known = new Set<string>();
-      watcher = watchPromptDirectory(dir, registry, {
-        debounceMs,
-        ...(resolver === undefined ? {} : { resources: resolver }),
-        onDiagnostic: (d) => reportErrors([d], out),
-        onChange: (c) => log(`reloaded: ${describeChange(c, known)}`),
-        onResourcesChanged: resourcesChanged,
-      });
+  if (watching) {
+    // The watcher loads the directory again into the registry it keeps in step (a later broken edit keeps the last good version).
+    registry = new PromptRegistry({ assets: createFileAssetLoader(dir), ...(resolver === undefined ? {} : { resources: resolver }) });
+    const known = new Set<string>();
+    watcher = watchPromptDirectory(dir, registry, {
+      debounceMs,
+      ...(resolver === undefined ? {} : { resources: resolver }),
+      onDiagnostic: (d) => reportErrors([d], out),
+      onChange: (c) => log(`reloaded: ${describeChange(c, known)}`),
+      onResourcesChanged: resourcesChanged,
+    });
+    try {
       await watcher.ready;
-      for (const definition of registry.definitions()) known.add(definition.name);
-    } else {
-      const loaded = await loadPromptDirectoryInto(registry, dir);
-      reportErrors(loaded.diagnostics, out);
-      if (resolver === undefined && loaded.diagnostics.some((d) => d.message.includes('{{resource:'))) {
-        log('hint: prompts embed documents ({{resource:...}}): pass --docs scheme=dir');
-      }
+    } catch (error) {
+      if (isPromptError(error)) throw new UsageError(`serve: ${error.message}`);
+      throw error;
     }
-  } catch (error) {
-    if (isPromptError(error)) throw new UsageError(`serve: ${error.message}`);
-    throw error;
+    for (const definition of registry.definitions()) known.add(definition.name);
   }
 
   const factory = (): McpServerType => {
@@ -194,6 +201,14 @@ export async function serve(args: readonly string[], out: Output): Promise<numbe
   await watcher?.close();
   for (const close of closers) await close().catch(() => {});
   return 0;
+}
+
+/** The prompts that would not be served as they are: files left out, and prompts embedding documents nothing serves. */
+function refusedPrompts(opened: OpenedDirectory, problems: readonly PromptFileDiagnostic[]): string[] {
+  const refused = opened.leftOut.map((f) => (f.name === undefined ? f.file : `${f.name} (${f.file})`));
+  const failing = new Set(problems.filter((d) => d.severity === 'error').map((d) => d.file));
+  for (const [name, file] of opened.sources) if (failing.has(file)) refused.push(`${name} (${file})`);
+  return refused;
 }
 
 /** A reload for the log: `+name` added, `~name` changed, `-name` removed (`known` is kept up to date). */
