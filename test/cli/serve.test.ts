@@ -201,7 +201,7 @@ describe('mcp-prompt-kit serve --http', () => {
   }
 
   it('answers the server/discover probe of the 2026-07-28 era', async () => {
-    const { url } = await startHttp(await promptDir());
+    const { url } = await startHttp(await promptDir(), ['--docs', `architecture=${DOCS}`]);
     const response = await fetch(url, {
       method: 'POST',
       headers: {
@@ -226,7 +226,7 @@ describe('mcp-prompt-kit serve --http', () => {
   });
 
   it('refuses a foreign Host header and a foreign Origin with 403, and unknown paths with 404', async () => {
-    const { url } = await startHttp(await promptDir());
+    const { url } = await startHttp(await promptDir(), ['--docs', `architecture=${DOCS}`]);
     const { port } = new URL(url);
     const post = (headers: Record<string, string>, path = '/mcp') =>
       new Promise<number>((resolve, reject) => {
