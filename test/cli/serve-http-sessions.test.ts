@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
-import { writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { StreamableHTTPClientTransport as HttpClientV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -108,7 +108,7 @@ describe('mcp-prompt-kit serve --http: 2025-11-25 sessions', () => {
     expect(served.stderr()).toMatch(/mcp-prompt-kit: reloaded: ~greet\n/);
   });
 
-  it('delivers list_changed to SDK v2 clients of both eras from one watched server', async () => {
+  it('delivers list_changed for an addition and a removal to SDK v2 clients of both eras from one watched server', async () => {
     const dir = await promptDir();
     const served = await serveHttp(dir, ['--watch', '--debounce', '50']);
     const legacy = createTestClient('v2');
@@ -125,6 +125,11 @@ describe('mcp-prompt-kit serve --http: 2025-11-25 sessions', () => {
     await waitFor(() => legacy.listChangedCount() >= 1 && modern.listChangedCount() >= 1, 15_000, 'list_changed on both');
     expect((await legacy.listPage()).prompts.map((p) => p.name)).toEqual(['added', 'greet']);
     expect(served.stderr()).toMatch(/mcp-prompt-kit: reloaded: \+added\n/);
+
+    await rm(join(dir, 'added.yaml'));
+    await waitFor(() => legacy.listChangedCount() >= 2 && modern.listChangedCount() >= 2, 15_000, 'list_changed for the removal');
+    expect((await modern.listPage()).prompts.map((p) => p.name)).toEqual(['greet']);
+    expect(served.stderr()).toMatch(/mcp-prompt-kit: reloaded: -added\n/);
   });
 
   it('promises no list_changed without --watch, in either era', async () => {
@@ -185,13 +190,13 @@ describe('mcp-prompt-kit serve --http: 2025-11-25 sessions', () => {
   });
 
   it('closes a session idle for --idle-timeout ms, but not one whose client holds the GET stream open', async () => {
-    const served = await serveHttp(await promptDir(), ['--idle-timeout', '300', '--watch']);
+    const served = await serveHttp(await promptDir(), ['--idle-timeout', '1000', '--watch']);
     const idle = await openSession(served.url);
     const listening = createTestClient('v1');
     const transport = new HttpClientV1(new URL(served.url));
     await listening.connect(transport);
     open.push(() => listening.close());
-    await waitFor(() => served.stderr().includes(`session ${idle.session!.slice(0, 8)} closed: idle for 300 ms`), 10_000, 'the idle session to close');
+    await waitFor(() => served.stderr().includes(`session ${idle.session!.slice(0, 8)} closed: idle for 1000 ms`), 10_000, 'the idle session to close');
     const gone = await fetch(served.url, {
       method: 'POST',
       headers: { ...HEADERS, 'mcp-session-id': idle.session!, 'mcp-protocol-version': '2025-11-25' },
