@@ -77,7 +77,8 @@ Options:
   --debounce <ms>           changes within this window are applied together (default 100)
   --http <port>             streamable HTTP at http://<host>:<port>/mcp instead of stdio (0: a free port);
                             2025-era clients get sessions (Mcp-Session-Id, GET stream, DELETE ends one)
-  --max-sessions <n>        2025-era sessions held at once with --http (default 100; more: 503)
+  --max-sessions <n>        2025-era sessions held at once with --http (default 100); at the limit the one idle
+                            the longest makes room, and when all are in use a new one gets 503
   --idle-timeout <ms>       close a session without requests or open streams for this long (default 300000)
   --host <host>             interface to bind with --http (default 127.0.0.1). Off loopback (0.0.0.0, a LAN
                             address) --allowed-host is required and only the listed names are accepted

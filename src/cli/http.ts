@@ -45,6 +45,8 @@ async function send(res: ServerResponse, response: Response): Promise<void> {
     headers[key] = value;
   });
   res.writeHead(response.status, headers);
+  // An event stream may stay silent for long: the client gets its status and headers now, not with the first event.
+  res.flushHeaders();
   if (response.body === null) {
     res.end();
     return;

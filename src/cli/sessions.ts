@@ -1,7 +1,8 @@
 /**
  * 2025-era streamable HTTP sessions for `serve --http`: one SDK transport and server per `Mcp-Session-Id`, so the GET
- * stream carries `list_changed` to clients of that era. Bounded: at most `maxSessions` at once (more: 503), and a
- * session with no request in flight and no stream open for `idleTimeoutMs` is closed.
+ * stream carries `list_changed` to clients of that era. Bounded: at most `maxSessions` at once (at the limit the
+ * session idle the longest makes room; when none is idle, 503), and a session with no request in flight and no stream
+ * open for `idleTimeoutMs` is closed.
  */
 import { randomUUID } from 'node:crypto';
 import type { McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
@@ -27,6 +28,8 @@ interface Session {
   readonly server: McpServer;
   /** Requests in flight plus response streams still open (the GET stream among them). */
   busy: number;
+  /** When `busy` last fell to 0 (the oldest idle session makes room for a new one at the limit). */
+  idleSince: number;
   idle: ReturnType<typeof setTimeout> | undefined;
   closed: boolean;
 }
@@ -100,13 +103,14 @@ export class SessionTable {
       return errorResponse(new PromptError('INVALID_REQUEST', 'Mcp-Session-Id header required: start a session with an initialize request first'));
     }
     const { maxSessions, idleTimeoutMs } = this.options;
+    if (!this.#closing && this.#sessions.size + this.#opening >= maxSessions) await this.#evictIdle();
     if (this.#closing || this.#sessions.size + this.#opening >= maxSessions) {
       this.options.log(`refused a new session: ${maxSessions} session(s) open (--max-sessions)`);
       return errorResponse(
         new PromptError(
           'TOO_MANY_SESSIONS',
-          `Too many sessions: this server holds at most ${maxSessions} at once (one closes after ${idleTimeoutMs} ms without ` +
-            'requests or an open stream, or when its client sends DELETE /mcp); retry later',
+          `Too many sessions: this server holds at most ${maxSessions} at once and all are in use (a session closes ` +
+            `after ${idleTimeoutMs} ms without requests or an open stream, or when its client sends DELETE /mcp); retry later`,
         ),
       );
     }
@@ -138,7 +142,7 @@ export class SessionTable {
         this.options.log(`session ${short(id)} opened (${this.#sessions.size} open)`);
       },
     });
-    const session: Session = { transport, server: this.options.createServer(), busy: 0, idle: undefined, closed: false };
+    const session: Session = { transport, server: this.options.createServer(), busy: 0, idleSince: 0, idle: undefined, closed: false };
     return session;
   }
 
@@ -158,9 +162,19 @@ export class SessionTable {
     return tracked(response, () => this.#release(session));
   }
 
+  /** At the limit: closes the session idle the longest (no request in flight, no stream open), if there is one. */
+  async #evictIdle(): Promise<void> {
+    let oldest: Session | undefined;
+    for (const session of this.#sessions.values()) {
+      if (session.busy === 0 && !session.closed && (oldest === undefined || session.idleSince < oldest.idleSince)) oldest = session;
+    }
+    if (oldest !== undefined) await this.#close(oldest, `idle the longest, closed to make room for a new session (--max-sessions ${this.options.maxSessions})`);
+  }
+
   #release(session: Session): void {
     session.busy--;
     if (session.busy > 0 || session.closed) return;
+    session.idleSince = performance.now();
     const ms = this.options.idleTimeoutMs;
     session.idle = setTimeout(() => void this.#close(session, `idle for ${ms} ms`), ms);
     session.idle.unref();

@@ -170,23 +170,43 @@ describe('mcp-prompt-kit serve --http: 2025-11-25 sessions', () => {
     expect(served.stderr()).toMatch(/session [0-9a-f]{8} closed: ended by the client \(DELETE\) \(0 open\)/);
   });
 
-  it('holds at most --max-sessions sessions and refuses more with 503 and a message saying why, until one ends', async () => {
+  it('holds at most --max-sessions sessions: the one idle the longest makes room, and when none is idle a new one gets 503 saying why', async () => {
     const served = await serveHttp(await promptDir(), ['--max-sessions', '2']);
     const first = await openSession(served.url);
     const second = await openSession(served.url);
     expect([first.status, second.status]).toEqual([200, 200]);
+    // Both idle (no request in flight, no stream open): the older one is closed for the new one.
     const third = await openSession(served.url);
-    expect(third.status).toBe(503);
-    expect(third.session).toBeNull();
-    expect(firstMessage(third.body).error).toMatchObject({
+    expect(third.status).toBe(200);
+    expect(served.stderr()).toContain(`session ${first.session!.slice(0, 8)} closed: idle the longest, closed to make room for a new session (--max-sessions 2)`);
+    const ping = (session: string) =>
+      fetch(served.url, {
+        method: 'POST',
+        headers: { ...HEADERS, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
+      });
+    expect((await ping(first.session!)).status).toBe(404);
+    expect((await ping(second.session!)).status).toBe(200);
+
+    // A session whose client holds its GET stream open is in use: with both in use, nothing can make room.
+    for (const session of [second.session!, third.session!]) {
+      const stop = new AbortController();
+      open.push(async () => stop.abort());
+      const stream = await fetch(served.url, {
+        headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
+        signal: stop.signal,
+      });
+      expect(stream.status).toBe(200);
+    }
+    const refused = await openSession(served.url);
+    expect(refused.status).toBe(503);
+    expect(refused.session).toBeNull();
+    expect(firstMessage(refused.body).error).toMatchObject({
       code: -32000,
-      message: expect.stringMatching(/^Too many sessions: this server holds at most 2 at once/),
+      message: expect.stringMatching(/^Too many sessions: this server holds at most 2 at once and all are in use/),
     });
     const client = createTestClient('v1');
     await expect(client.connect(new HttpClientV1(new URL(served.url)))).rejects.toThrow(/Too many sessions/);
-
-    await fetch(served.url, { method: 'DELETE', headers: { 'mcp-session-id': first.session!, 'mcp-protocol-version': '2025-11-25' } });
-    expect((await openSession(served.url)).status).toBe(200);
   });
 
   it('closes a session idle for --idle-timeout ms, but not one whose client holds the GET stream open', async () => {
