@@ -9,10 +9,8 @@ import { openDirectory, referenceDiagnostics, reportErrors } from './commands.js
 import type { OpenedDirectory } from './commands.js';
 import type { PromptFileDiagnostic } from '../fs/diagnostics.js';
 import { ServeFailure, UsageError, docsRoots, integerOption, parseCommand, positionals } from './args.js';
-import { createEndpoint } from './endpoint.js';
 import { planHttp } from './hosts.js';
-import { startHttpServer } from './http.js';
-import { SessionTable } from './sessions.js';
+import { serveHttp } from './serve-http.js';
 import type { Output } from './output.js';
 import { VERSION } from './version.js';
 
@@ -23,7 +21,6 @@ type StdioSdk = typeof import('@modelcontextprotocol/server/stdio');
 const DEFAULT_MAX_SESSIONS = 100;
 /** A session without requests or open streams for this long is closed (`--idle-timeout`, ms). */
 const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
-
 
 async function loadSdk(): Promise<{ server: ServerSdk; stdio: StdioSdk }> {
   try {
@@ -147,51 +144,19 @@ export async function serve(args: readonly string[], out: Output): Promise<numbe
     closers.push(() => handle.close());
     log(`serving ${registry.size} prompt(s) from ${dir} over stdio${watcher === undefined ? '' : ', watching for changes'}`);
   } else {
-    // 2026-07-28: one server per request; its subscriptions/listen streams hear of changes through the handler.
-    const modern = sdk.server.createMcpHandler(factory, { legacy: 'reject', onerror: (error) => log(`request error: ${error.message}`) });
-    notifyHttp = modern.notify;
-    // 2025-11-25: one server per session; attachPrompts sends list_changed on the session's GET stream.
-    const sessions = new SessionTable({
+    const http = await serveHttp({
       sdk: sdk.server,
-      createServer: () => {
-        const server = factory();
-        live.add(server);
-        return server;
-      },
-      onClosed: (server) => live.delete(server),
+      factory,
+      registry,
+      live,
+      plan,
+      origins: (values['allowed-origin'] as string[] | undefined) ?? [],
       maxSessions,
       idleTimeoutMs,
       log,
     });
-    let pending: ReturnType<typeof setTimeout> | undefined;
-    const off = registry.onChange(() => {
-      pending ??= setTimeout(() => {
-        pending = undefined;
-        modern.notify.promptsChanged();
-      }, 50);
-    });
-    const hosts = plan.hosts(sdk.server.localhostAllowedHostnames());
-    const origins = [...sdk.server.localhostAllowedOrigins(), ...((values['allowed-origin'] as string[] | undefined) ?? [])];
-    const endpoint = createEndpoint({ sdk: sdk.server, modern, sessions });
-    let http;
-    try {
-      http = await startHttpServer({
-        fetch: endpoint,
-        gate: (request) => sdk.server.hostHeaderValidationResponse(request, hosts) ?? sdk.server.originValidationResponse(request, origins),
-        host: plan.host,
-        port: plan.port,
-        log,
-      });
-    } catch (error) {
-      throw new ServeFailure(`cannot listen on ${plan.host}:${plan.port} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-    }
-    closers.push(async () => {
-      off();
-      if (pending !== undefined) clearTimeout(pending);
-      await sessions.close();
-      await modern.close();
-      await http.close();
-    });
+    notifyHttp = http.notify;
+    closers.push(() => http.close());
     out.stdout(http.url);
     log(`serving ${registry.size} prompt(s) from ${dir} at ${http.url}${watcher === undefined ? '' : ', watching for changes'}`);
   }
