@@ -150,7 +150,7 @@ describe('mcp-prompt-kit usage', () => {
     }
     const version = await runCli(['--version']);
     expect(version).toMatchObject({ code: 0, stdout: '0.1.0\n' });
-  });
+  }, 60_000); // seven child processes, one after another
 
   const mistakes: [string[], string][] = [
     [['frobnicate'], "mcp-prompt-kit: unknown command 'frobnicate' (commands: check, list, openapi, render, serve; see --help)"],
@@ -204,13 +204,13 @@ describe('mcp-prompt-kit check: the documents prompts embed', () => {
     ]);
   });
 
-  it('checks, lists and renders the README example review_code with the README flags', async () => {
+  it('checks and renders the README example review_code with the README flags', async () => {
     const check = await runCli(['check', EXAMPLES, '--docs', DOCS, '--docs', STYLE]);
     expect(check.code, check.stdout).toBe(0);
     const rendered = await runCli(['render', EXAMPLES, 'review_code', '--arg', 'code=if (a < b) {}', '--docs', STYLE]);
     expect(rendered.code, rendered.stderr).toBe(0);
     expect(rendered.stdout).toContain('Our style guide:\n# Style guide\n\n- Prefer small, pure functions');
-  });
+  }, 40_000);
 });
 
 describe('mcp-prompt-kit render: arguments', () => {
@@ -222,7 +222,7 @@ describe('mcp-prompt-kit render: arguments', () => {
     };
     expect(await text(['--args-json', '{"title":"From JSON","context":"C"}', '--arg', 'title=From arg'])).toMatch(/^Draft an architecture decision record titled "From arg"\.\n\nContext and options considered:\n\nC\n/);
     expect(await text(['--arg', 'title=From arg', '--args-json', '{"title":"From JSON"}'])).toMatch(/^Draft an architecture decision record titled "From JSON"\./);
-  });
+  }, 40_000);
 
   it('names the line and column of an --args-json syntax error', async () => {
     const result = await runCli(['render', EXAMPLES, 'create-adr', '--args-json', '{"title": "x",\n  "context": ,}']);
