@@ -37,7 +37,9 @@ export type PromptErrorCode =
   | 'FUNCTION_FAILED'
   | 'METHOD_NOT_ALLOWED'
   | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'REQUEST_TIMEOUT';
+  | 'REQUEST_TIMEOUT'
+  | 'SESSION_NOT_FOUND'
+  | 'TOO_MANY_SESSIONS';
 
 /** One row of the error table. */
 export interface ErrorTableEntry {
@@ -93,6 +95,10 @@ export const ERROR_TABLE: Readonly<Record<PromptErrorCode, ErrorTableEntry>> = d
   METHOD_NOT_ALLOWED: { rpcCode: -32601, httpStatus: 405, expose: true, clientMessage: 'Method not allowed' },
   UNSUPPORTED_MEDIA_TYPE: { rpcCode: -32600, httpStatus: 415, expose: true, clientMessage: 'Content-Type must be application/json' },
   REQUEST_TIMEOUT: { rpcCode: -32600, httpStatus: 408, expose: true, clientMessage: 'Request body timed out' },
+  // Streamable HTTP sessions (2025 era): an unknown or closed Mcp-Session-Id (the client starts a new session), and a
+  // server holding as many sessions as it allows.
+  SESSION_NOT_FOUND: { rpcCode: -32001, httpStatus: 404, expose: true, clientMessage: 'Session not found' },
+  TOO_MANY_SESSIONS: { rpcCode: -32000, httpStatus: 503, expose: true, clientMessage: 'Too many sessions' },
 });
 
 function deepFreeze<T extends Record<string, object>>(table: T): Readonly<T> {

@@ -69,7 +69,7 @@ describe('README: command line', () => {
     .filter((line) => line.startsWith('npx mcp-prompt-kit '));
 
   it('documents check, list, render, serve (stdio and HTTP) and openapi', () => {
-    expect(commands.map((c) => c.split(' ').slice(2, 3)[0])).toEqual(['check', 'list', 'render', 'serve', 'serve', 'openapi']);
+    expect(commands.map((c) => c.split(' ').slice(2, 3)[0])).toEqual(['check', 'list', 'render', 'render', 'serve', 'serve', 'openapi']);
   });
 
   for (const line of commands.filter((c) => !c.includes(' serve '))) {
@@ -104,7 +104,7 @@ describe('README: command line', () => {
     expect(server.args.slice(0, 3)).toEqual(['-y', 'mcp-prompt-kit', 'serve']);
     const args = server.args
       .slice(2)
-      .map((a) => a.replace('/path/to/prompts', 'examples/prompts').replace('/path/to/docs', 'examples/docs'));
+      .map((a) => a.replace('/path/to/prompts', 'examples/prompts').replace('/path/to/docs', 'examples/docs').replace('/path/to/style', 'examples/style'));
     const client = await stdioClient(CLI_COMMAND.command, [...CLI_COMMAND.args, ...args]);
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain('create-adr');
   });

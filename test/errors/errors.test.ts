@@ -24,6 +24,8 @@ const architectureTable: [PromptErrorCode, number, number][] = [
   ['METHOD_NOT_ALLOWED', -32601, 405],
   ['UNSUPPORTED_MEDIA_TYPE', -32600, 415],
   ['REQUEST_TIMEOUT', -32600, 408],
+  ['SESSION_NOT_FOUND', -32001, 404],
+  ['TOO_MANY_SESSIONS', -32000, 503],
 ];
 
 describe('PromptError and the error table', () => {
