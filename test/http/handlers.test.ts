@@ -1,38 +1,77 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createExampleFunctions, createExampleRegistry } from '../../examples/functions/app.js';
+import { createExampleFunctions } from '../../examples/functions/app.js';
 import { createFetchHandler, createNodeHandler } from '../../src/http/index.js';
+import type { HttpHandlerOptions } from '../../src/http/index.js';
 import { PromptRegistry } from '../../src/registry.js';
-import { HTTP_CASES } from './cases.js';
+import { GATE_CASES, GATE_OPTIONS, HTTP_CASES, createCaseSource } from './cases.js';
+import type { HttpCase } from './cases.js';
 import { SERVER_KINDS, startServer } from './servers.js';
 import type { RunningServer, ServerKind } from './servers.js';
 
-async function send(base: string, c: { method: string; path: string; contentType?: string; body?: string | Uint8Array }) {
-  const headers: Record<string, string> = {};
-  if (c.contentType !== undefined) headers['content-type'] = c.contentType;
-  const response = await fetch(`${base}${c.path}`, { method: c.method, headers, ...(c.body === undefined ? {} : { body: c.body as BodyInit }) });
-  return { status: response.status, headers: response.headers, text: await response.text() };
+interface Sent {
+  method: string;
+  path: string;
+  contentType?: string;
+  headers?: HttpCase['headers'];
+  body?: string | Uint8Array;
 }
 
-describe.each(SERVER_KINDS)('HTTP routes on %s', (kind: ServerKind) => {
+/** One request over node:http (so Host and Origin are exactly what the case says). */
+export function send(base: string, c: Sent): Promise<{ status: number; headers: Headers; text: string }> {
+  const url = new URL(`${base}${c.path}`);
+  const headers: Record<string, string> = { host: c.headers?.host ?? url.host };
+  if (c.contentType !== undefined) headers['content-type'] = c.contentType;
+  const origin = c.headers?.origin;
+  if (origin !== undefined) headers['origin'] = origin === 'same' ? `http://${headers['host']}` : origin;
+  const body = c.body === undefined ? undefined : Buffer.from(c.body);
+  if (body !== undefined) headers['content-length'] = String(body.byteLength);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: c.method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (d: Buffer) => chunks.push(d));
+      res.on('end', () => {
+        const out = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') out.set(name, value);
+        resolve({ status: res.statusCode ?? 0, headers: out, text: Buffer.concat(chunks).toString('utf8') });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function runCases(kind: ServerKind, cases: readonly HttpCase[], options: HttpHandlerOptions = {}): void {
   let server: RunningServer;
+  const source = createCaseSource();
   beforeAll(async () => {
-    server = await startServer(kind, { prompts: createExampleRegistry(), functions: createExampleFunctions() });
+    server = await startServer(kind, source, options);
   });
   afterAll(() => server.close());
 
-  const cases = HTTP_CASES.filter((c) => !(kind === 'express' && c.path === '/nothing/here'));
-  it.each(cases.map((c) => [c.title, c] as const))('%s', async (_title, c) => {
+  it.each(cases.filter((c) => !(kind === 'express' && c.path === '/nothing/here') && !(c.rawHost === true && (kind === 'hono' || kind === 'fetch'))).map((c) => [c.title, c] as const))('%s', async (_title, c) => {
+    const pings = source.pings();
     const response = await send(server.base, c);
     expect(response.status).toBe(c.status);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    const body = JSON.parse(response.text) as Record<string, unknown>;
     if (c.text !== undefined) expect(response.text).toBe(c.text);
-    c.check?.(body);
-    if (c.status >= 400) expect(typeof body['error']).toBe('string');
+    if (c.method !== 'HEAD') {
+      const body = JSON.parse(response.text) as Record<string, unknown>;
+      c.check?.(body);
+      if (c.status >= 400) expect(typeof body['error']).toBe('string');
+    }
     if (c.allow !== undefined) expect(response.headers.get('allow')).toBe(c.allow);
+    if (c.pings !== undefined) expect(source.pings() - pings).toBe(c.pings);
     expect(Object.prototype).not.toHaveProperty('polluted');
   });
+}
+
+describe.each(SERVER_KINDS)('HTTP routes on %s', (kind: ServerKind) => {
+  runCases(kind, HTTP_CASES);
+});
+
+describe.each(SERVER_KINDS)('Host and Origin lists on %s', (kind: ServerKind) => {
+  runCases(kind, GATE_CASES, GATE_OPTIONS);
 });
 
 describe('HTTP handlers', () => {

@@ -52,7 +52,7 @@ export async function startServer(kind: ServerKind, source: HttpSource, options:
     case 'hono': {
       const handle = createFetchHandler(source, { ...options, basePath: '/api' });
       const app = new Hono();
-      app.all('/api/*', (c) => handle(c.req.raw));
+      app.all('/api/*', (c) => handle(c.req.raw, c.env)); // c.env: the node connection, for the loopback Host default
       const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
       return { base: `${await listening(server as import('node:http').Server)}/api`, close: closer(server as import('node:http').Server) };
     }
