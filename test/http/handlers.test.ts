@@ -6,40 +6,8 @@ import type { HttpHandlerOptions } from '../../src/http/index.js';
 import { PromptRegistry } from '../../src/registry.js';
 import { GATE_CASES, GATE_OPTIONS, HTTP_CASES, createCaseSource } from './cases.js';
 import type { HttpCase } from './cases.js';
-import { SERVER_KINDS, startServer } from './servers.js';
+import { SERVER_KINDS, send, startServer } from './servers.js';
 import type { RunningServer, ServerKind } from './servers.js';
-
-interface Sent {
-  method: string;
-  path: string;
-  contentType?: string;
-  headers?: HttpCase['headers'];
-  body?: string | Uint8Array;
-}
-
-/** One request over node:http (so Host and Origin are exactly what the case says). */
-export function send(base: string, c: Sent): Promise<{ status: number; headers: Headers; text: string }> {
-  const url = new URL(`${base}${c.path}`);
-  const headers: Record<string, string> = { host: c.headers?.host ?? url.host };
-  if (c.contentType !== undefined) headers['content-type'] = c.contentType;
-  const origin = c.headers?.origin;
-  if (origin !== undefined) headers['origin'] = origin === 'same' ? `http://${headers['host']}` : origin;
-  const body = c.body === undefined ? undefined : Buffer.from(c.body);
-  if (body !== undefined) headers['content-length'] = String(body.byteLength);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: c.method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (d: Buffer) => chunks.push(d));
-      res.on('end', () => {
-        const out = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') out.set(name, value);
-        resolve({ status: res.statusCode ?? 0, headers: out, text: Buffer.concat(chunks).toString('utf8') });
-      });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 function runCases(kind: ServerKind, cases: readonly HttpCase[], options: HttpHandlerOptions = {}): void {
   let server: RunningServer;
