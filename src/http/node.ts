@@ -65,6 +65,11 @@ export function createNodeHandler(
 /** The body: what a parser in front already read (the stream is spent), or the stream read within the limits. */
 function readBody(req: IncomingMessage, limit: number, timeoutMs: number, lease: BodyLease): Promise<RequestBody> {
   if (!req.readableEnded && req.readable) return readNodeBody(req, limit, timeoutMs, lease).then((bytes) => ({ bytes }));
+  try {
+    checkDeclaredLength(req.headers['content-length'], limit); // before serializing what a parser made of it
+  } catch (error) {
+    return Promise.reject(error);
+  }
   const parsed = (req as ExpressishRequest).body;
   if (parsed instanceof Uint8Array) return Promise.resolve({ bytes: parsed });
   if (typeof parsed === 'string') return Promise.resolve({ text: parsed });
