@@ -11,14 +11,9 @@ export class BodyBudget {
     readonly retryAfterSeconds: number,
   ) {}
 
-  /** Bytes held now, by every request of the handler. */
-  get used(): number {
-    return this.#used;
-  }
-
   /** A request's share: grown chunk by chunk, given back once when the request is answered. */
   lease(): BodyLease {
-    return new BodyLease(this, (bytes) => {
+    return new BodyLease((bytes) => {
       if (this.#used + bytes > this.limit) throw serverBusy(this.limit);
       this.#used += bytes;
     }, (bytes) => {
@@ -27,20 +22,14 @@ export class BodyBudget {
   }
 }
 
-/** @internal One request's bytes in the {@link BodyBudget}. */
+/** @internal One request's bytes in a {@link BodyBudget}. */
 export class BodyLease {
   #held = 0;
 
   constructor(
-    readonly budget: BodyBudget,
     private readonly take: (bytes: number) => void,
     private readonly give: (bytes: number) => void,
   ) {}
-
-  /** Bytes this request holds. */
-  get held(): number {
-    return this.#held;
-  }
 
   /** Grows the hold to `total` bytes; SERVER_BUSY (503) when the budget cannot give them (nothing is taken then). */
   hold(total: number): void {

@@ -87,8 +87,6 @@ export interface HttpCore {
   /** Whether `path` (below the base path) is one of ours; the node handler calls `next()` for the others. */
   owns(path: string): boolean;
   handle(request: CoreRequest): Promise<CoreResponse>;
-  /** The budget of body bytes in flight (shared by every request of the handler). */
-  readonly budget: BodyBudget;
 }
 
 /** What serving one request needs besides the request. */
@@ -133,14 +131,14 @@ export function createHttpCore(source: HttpSource, options: HttpHandlerOptions =
       }
     } catch (error) {
       response = errorJson(error, log, found?.kind ?? 'unknown');
-      if (toPromptError(error).code === 'SERVER_BUSY') response.headers['retry-after'] = String(budget.retryAfterSeconds);
+      if (response.status === 503) response.headers['retry-after'] = String(budget.retryAfterSeconds);
     } finally {
       lease.release();
     }
     if (head) response.body = '';
     return response;
   };
-  return { owns, handle, budget };
+  return { owns, handle };
 }
 
 type Route =

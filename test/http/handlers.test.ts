@@ -132,6 +132,13 @@ describe('HTTP handlers', () => {
     expect(Object.prototype).not.toHaveProperty('polluted');
   });
 
+  it('refuses Host and Origin entries it cannot match when created, naming them', () => {
+    expect(() => createNodeHandler(createCaseSource(), { allowedHosts: ['localhost:3000'] })).toThrow(/allowedHosts: 'localhost:3000' is not a hostname/);
+    expect(() => createFetchHandler(createCaseSource(), { allowedHosts: ['http://a.example'] })).toThrow(/allowedHosts: 'http:\/\/a.example' is not a hostname/);
+    expect(() => createFetchHandler(createCaseSource(), { allowedOrigins: ['https://'] })).toThrow(/allowedOrigins: 'https:\/\/' is not an origin/);
+    expect(() => createFetchHandler(createCaseSource(), { allowedOrigins: 'app.example' as never })).toThrow(/allowedOrigins must be an array/);
+  });
+
   it('refuses a source it cannot serve when created', () => {
     expect(() => createNodeHandler({} as never)).toThrow(/source must be a PromptRegistry, a FunctionRegistry/);
   });
