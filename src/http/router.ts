@@ -232,7 +232,11 @@ async function readArguments(request: CoreRequest, context: Context, lease: Body
       throw new PromptError('PARSE_ERROR', 'Invalid JSON body');
     }
   } else {
-    text = 'text' in body ? body.text : serializeParsed(body.value);
+    const serialized = 'text' in body ? body.text : serializeParsed(body.value);
+    // Nested too deep to serialize again: the same value JSON.parse gave the parser, which the validator bounds (depth
+    // first) exactly as it bounds a raw body's.
+    if (serialized === undefined) return argumentsObject((body as { value: unknown }).value);
+    text = serialized;
     if (text.length === 0) return {};
     const bytes = text.length > limit ? limit + 1 : utf8ByteLength(text); // more code units than allowed bytes: over
     if (bytes > limit) throw bodyTooLarge(limit);
@@ -244,20 +248,29 @@ async function readArguments(request: CoreRequest, context: Context, lease: Body
   } catch {
     throw new PromptError('PARSE_ERROR', 'Invalid JSON body');
   }
+  const args = argumentsObject(value);
+  // Numbers JSON.parse changed: the validator refuses those arguments (400, naming each and where).
+  markInexactNumbers(text, args);
+  return args;
+}
+
+/** The arguments of a parsed body: an object (null = none), else 400. */
+function argumentsObject(value: unknown): Record<string, unknown> {
   if (value === null) return {};
   if (!isRecord(value)) throw new PromptError('INVALID_PARAMS', 'The JSON body must be an object of arguments');
-  // Numbers JSON.parse changed: the validator refuses those arguments (400, naming each and where).
-  markInexactNumbers(text, value);
   return value;
 }
 
-/** The JSON text of a value a framework's parser made ('' for none); too deep to serialize is 400. */
-function serializeParsed(value: unknown): string {
+/**
+ * The JSON text of a value a framework's parser made ('' for none); undefined when it nests too deep for
+ * `JSON.stringify` (a stack overflow). A value that is not JSON data at all (a cycle, a BigInt) is 400.
+ */
+function serializeParsed(value: unknown): string | undefined {
   try {
     return JSON.stringify(value) ?? '';
-  } catch {
-    // A stack overflow on a value nested deeper than any argument may be (or a value that is not JSON data).
-    throw new PromptError('PARSE_ERROR', 'Invalid JSON body: the parsed body cannot be read as JSON (nested too deep?)');
+  } catch (error) {
+    if (error instanceof RangeError) return undefined;
+    throw new PromptError('PARSE_ERROR', 'Invalid JSON body: the parsed body is not JSON data');
   }
 }
 

@@ -72,7 +72,13 @@ const plain: Row = { title: 'answers a text/plain body with 415 at once', conten
 const form: Row = { title: 'answers a form body with 415 at once', contentType: 'application/x-www-form-urlencoded', body: 'x=7&y=3', status: 415 };
 const proto: Row = { title: 'treats __proto__ as plain data', contentType: JSON_TYPE, body: '{"x":1,"y":2,"__proto__":{"polluted":true}}', status: 200, text: '{"result":3}' };
 const tooLarge: Row = { title: 'answers a body over maxBodyBytes with 413, whatever the parser allowed', contentType: JSON_TYPE, body: TWO_MB, status: 413, text: '{"error":"Request body exceeds 1048576 bytes"}' };
-const deep: Row = { title: 'answers a 100,000-deep body with 400, not a crash', contentType: JSON_TYPE, body: DEEP, status: 400 };
+const deep: Row = {
+  title: 'answers a 100,000-deep body with 400 naming the depth limit, not a crash',
+  contentType: JSON_TYPE,
+  body: DEEP,
+  status: 400,
+  text: '{"error":"Function arguments do not conform to schema","data":{"error_type":"schema_validation_failed","details":[{"argument":"x","keyword":"maxDepth","message":"nests deeper than 64 levels (limit maxDepth)"}],"provided_count":2,"required_count":2}}',
+};
 const exact: Row = { title: 'refuses a number JSON.parse would change (the text is kept)', contentType: JSON_TYPE, body: BIG, status: 400, text: EXACT_NUMBER_REFUSED };
 
 const ROWS: Record<Parser, Row[]> = {
