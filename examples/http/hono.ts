@@ -10,7 +10,7 @@ const functions = new FunctionRegistry().add(add);
 
 const api = createFetchHandler({ prompts, functions }, { basePath: '/api' });
 const app = new Hono();
-app.all('/api/*', (c) => api(c.req.raw)); // the fetch handler takes the web-standard Request as it is
+app.all('/api/*', (c) => api(c.req.raw, c.env)); // the web-standard Request as it is; c.env: the connection
 serve({ fetch: app.fetch, port: Number(process.env['PORT'] ?? 3000), hostname: '127.0.0.1' }, ({ port }) => {
   console.log(`http://127.0.0.1:${port}/api`);
 });
