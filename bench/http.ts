@@ -1,15 +1,18 @@
 /**
  * HTTP benchmark (mcp-prompt-kit/http, the shipped build), run by bench/run.ts: POST /prompts/review_code through
  * createNodeHandler on node:http over loopback, requests/s against a bare node:http handler that reads the same body
- * and calls the same registry.getPrompt (same process, same run), load from autocannon.
+ * and calls the same registry.getPrompt (same process, same run), load from autocannon; and memory (bench/http-memory.ts).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import type { RecordRow } from './fs.js';
+import { heldBySlowClients, retainedPerMebibyte } from './http-memory.js';
 
-const { PromptRegistry } = (await import(new URL('../dist/index.js', import.meta.url).href)) as typeof import('../src/index.js');
-const { createNodeHandler } = (await import(new URL('../dist/http.js', import.meta.url).href)) as typeof import('../src/http/index.js');
+const core = (await import(new URL('../dist/index.js', import.meta.url).href)) as typeof import('../src/index.js');
+const http = (await import(new URL('../dist/http.js', import.meta.url).href)) as typeof import('../src/http/index.js');
+const { PromptRegistry } = core;
+const { createNodeHandler } = http;
 
 async function requestsPerSecond(handler: Parameters<typeof createServer>[1], seconds: number): Promise<number> {
   const server = createServer(handler!).listen(0, '127.0.0.1');
@@ -59,4 +62,20 @@ export async function benchHttp(record: RecordRow, quick: boolean): Promise<void
   const baseline = await requestsPerSecond(bare, seconds);
   const ours = await requestsPerSecond(createNodeHandler(registry), seconds);
   record('POST /prompts/{name} through node:http (requests/s)', ours, baseline, 'req/s', '>= 0.8x bare node:http', ours >= 0.8 * baseline, 'bare node:http + getPrompt');
+
+  // Memory: one 1 MiB body while its function runs, and 300 clients each 1 byte short of a 1 MiB body.
+  const MB = 1e6;
+  const one = await retainedPerMebibyte(core, http);
+  record('1 MiB POST body: bytes alive while the function runs', one.ours / MB, one.baseline / MB, 'MB', '<= 1.0x bare handler', one.ours <= one.baseline, 'bare concat + JSON.parse');
+  const unbounded = await heldBySlowClients(core, http, 300, { maxInFlightBodyBytes: 2 ** 31 - 1 });
+  const bounded = await heldBySlowClients(core, http, 300, {});
+  record(
+    `300 slow 1 MiB bodies: bytes held (default 64 MiB budget; ${bounded.refused} answered 503)`,
+    bounded.bytes / MB,
+    unbounded.bytes / MB,
+    'MB',
+    '<= 64 MiB + 10%',
+    bounded.bytes <= 1.1 * 64 * 1024 * 1024,
+    'no budget',
+  );
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Packaging check (`npm run check:package`, after `npm run build`): packs the package exactly as `npm publish` would,
- * then lints the tarball with publint (strict: warnings fail too) and @arethetypeswrong/cli (profile `node16`: the
+ * holds the tarball to its size budget and to the files a package needs (scripts/package-budget.mjs), then lints the tarball with publint (strict: warnings fail too) and @arethetypeswrong/cli (profile `node16`: the
  * package supports Node 16+ resolution for ESM and CJS, and bundlers; the legacy `node10` resolution, which cannot
  * see subpath exports, is out of scope), then installs it into a fresh consumer project and uses it from ESM,
  * CommonJS and TypeScript (scripts/consumer/smoke.mjs). Exits non-zero with a readable report naming every failed
@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { runConsumerSmoke } from './consumer/smoke.mjs';
+import { MAX_PACKED_BYTES, tarballProblems } from './package-budget.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -57,8 +58,14 @@ function pack(destination) {
   }
   const [info] = JSON.parse(result.stdout);
   const tarball = join(destination, info.filename);
-  console.log(`packed ${info.filename}: ${info.entryCount} files, ${info.size} bytes`);
-  return tarball;
+  console.log(`packed ${info.filename}: ${info.entryCount} files, ${info.size} bytes packed, ${info.unpackedSize} unpacked`);
+  return { tarball, info };
+}
+
+function checkBudget(info) {
+  const problems = tarballProblems(info);
+  if (problems.length > 0) throw new CheckFailed(problems.join('\n'));
+  console.log(`size: ok (${info.size} bytes packed, budget ${MAX_PACKED_BYTES}; only dist JS and declarations, the schema, README, LICENSE)`);
 }
 
 async function runPublint(tarball) {
@@ -121,9 +128,9 @@ async function main() {
   assertBuilt(pkg);
   const temp = mkdtempSync(join(tmpdir(), 'mcp-prompt-kit-pack-'));
   try {
-    const tarball = pack(temp);
+    const { tarball, info } = pack(temp);
     const failures = [];
-    for (const check of [() => runPublint(tarball), () => runAttw(tarball)]) {
+    for (const check of [() => checkBudget(info), () => runPublint(tarball), () => runAttw(tarball)]) {
       try {
         await check();
       } catch (error) {
@@ -139,7 +146,7 @@ async function main() {
   } finally {
     rmSync(temp, { recursive: true, force: true });
   }
-  console.log(`check:package: the packed tarball passes publint, attw and the consumer smoke test (${seconds(performance.now() - started)})`);
+  console.log(`check:package: the packed tarball passes the size budget, publint, attw and the consumer smoke test (${seconds(performance.now() - started)})`);
 }
 
 main().catch((error) => {

@@ -14,7 +14,7 @@ for arg in "$@"; do
     # those suites run on Node 20 in `npm test` and on every major with `npm run test:matrix`.
     vitest_args+=(--exclude 'test/cli/**' --exclude 'test/package/**' --exclude 'test/stores/postgres*' \
       --exclude 'test/mcp/stdio.test.ts' --exclude 'test/mcp/readme-examples.test.ts' --exclude 'test/mcp/examples.test.ts' \
-      --exclude 'test/examples/**' --exclude 'test/readme.test.ts' --exclude 'test/functions/stdio.test.ts' \
+      --exclude 'test/examples/**' --exclude 'test/readme.test.ts' --exclude 'test/readme-installed.test.ts' --exclude 'test/functions/stdio.test.ts' \
       --exclude 'test/functions/scenarios.test.ts' --exclude 'test/functions/readme.test.ts' --exclude 'test/http/examples.test.ts' \
       --exclude 'test/agent/example.test.ts' --exclude 'test/mcp/gc.test.ts' --exclude 'test/mcp/optional-sdk.test.ts')
   else

@@ -97,6 +97,14 @@ export function base64UrlToText(text: string): string | undefined {
   }
 }
 
+/**
+ * A copy of `text` that holds no reference to a larger string it was cut from: engines keep a slice's source alive,
+ * so a kept cut of a huge remote string would keep all of it.
+ */
+export function detachedCopy(text: string): string {
+  return (` ${text}`).slice(1);
+}
+
 interface WellFormedString {
   isWellFormed?(): boolean;
   toWellFormed?(): string;

@@ -22,6 +22,9 @@ export type PromptErrorCode =
   | 'PROMPT_ARGUMENT_MISSING'
   | 'PROMPT_ARGUMENT_INVALID'
   | 'PROMPT_ARGUMENT_TOO_LONG'
+  | 'FUNCTION_ARGUMENT_MISSING'
+  | 'FUNCTION_ARGUMENT_INVALID'
+  | 'FUNCTION_ARGUMENT_TOO_LONG'
   | 'INVALID_CURSOR'
   | 'INVALID_PARAMS'
   | 'RESOURCE_NOT_FOUND'
@@ -37,7 +40,11 @@ export type PromptErrorCode =
   | 'FUNCTION_FAILED'
   | 'METHOD_NOT_ALLOWED'
   | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'REQUEST_TIMEOUT';
+  | 'REQUEST_TIMEOUT'
+  | 'SESSION_NOT_FOUND'
+  | 'TOO_MANY_SESSIONS'
+  | 'FORBIDDEN'
+  | 'SERVER_BUSY';
 
 /** One row of the error table. */
 export interface ErrorTableEntry {
@@ -89,10 +96,32 @@ export const ERROR_TABLE: Readonly<Record<PromptErrorCode, ErrorTableEntry>> = d
   // Functions: an unknown name, and an error thrown by `run` (a tool execution error: its message is the client's).
   FUNCTION_NOT_FOUND: { rpcCode: -32602, httpStatus: 404, expose: true, clientMessage: 'Function not found' },
   FUNCTION_FAILED: { rpcCode: -32603, httpStatus: 500, expose: true, clientMessage: 'Function failed' },
+  // A function's arguments: the prompt argument errors worded for functions (same -32602, status and data shape).
+  FUNCTION_ARGUMENT_MISSING: {
+    rpcCode: -32602,
+    httpStatus: 400,
+    expose: true,
+    clientMessage: 'Missing required function arguments',
+  },
+  FUNCTION_ARGUMENT_INVALID: {
+    rpcCode: -32602,
+    httpStatus: 400,
+    expose: true,
+    clientMessage: 'Function arguments do not conform to schema',
+  },
+  FUNCTION_ARGUMENT_TOO_LONG: { rpcCode: -32602, httpStatus: 400, expose: true, clientMessage: 'Argument too long' },
   // HTTP and CGI transport errors (a wrong method on a known route, a body that is not JSON, a body too slow to arrive).
   METHOD_NOT_ALLOWED: { rpcCode: -32601, httpStatus: 405, expose: true, clientMessage: 'Method not allowed' },
   UNSUPPORTED_MEDIA_TYPE: { rpcCode: -32600, httpStatus: 415, expose: true, clientMessage: 'Content-Type must be application/json' },
   REQUEST_TIMEOUT: { rpcCode: -32600, httpStatus: 408, expose: true, clientMessage: 'Request body timed out' },
+  // Streamable HTTP sessions (2025 era): an unknown or closed Mcp-Session-Id (the client starts a new session), and a
+  // server holding as many sessions as it allows.
+  SESSION_NOT_FOUND: { rpcCode: -32001, httpStatus: 404, expose: true, clientMessage: 'Session not found' },
+  TOO_MANY_SESSIONS: { rpcCode: -32000, httpStatus: 503, expose: true, clientMessage: 'Too many sessions' },
+  // A Host or Origin the HTTP handlers do not serve (DNS rebinding, cross-site requests); -32000 as the MCP SDK's check.
+  FORBIDDEN: { rpcCode: -32000, httpStatus: 403, expose: true, clientMessage: 'Forbidden' },
+  // The server-wide budget of request body bytes in flight is spent: 503 with Retry-After.
+  SERVER_BUSY: { rpcCode: -32000, httpStatus: 503, expose: true, clientMessage: 'Server busy, retry later' },
 });
 
 function deepFreeze<T extends Record<string, object>>(table: T): Readonly<T> {

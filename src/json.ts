@@ -12,6 +12,93 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** What {@link quoteJsonWithin} wrote: the JSON string literal and how many UTF-16 units of the text it holds. */
+export interface QuotedJson {
+  readonly quoted: string;
+  readonly kept: number;
+}
+
+/**
+ * `text` as a JSON string literal of at most `maxLength` characters, cut (never inside a surrogate pair) where the
+ * next character would not fit. Besides what JSON.stringify escapes, every character that is invisible or moves text
+ * (C1 controls, DEL, line and paragraph separators, bidirectional controls, zero-width characters, lone surrogates)
+ * is written as a `\uXXXX` escape, so the literal prints on one line as what it holds. Work is bounded by `maxLength`.
+ */
+export function quoteJsonWithin(text: string, maxLength: number): QuotedJson {
+  const room = maxLength - 2;
+  if (room < 0) return { quoted: '', kept: 0 };
+  const n = text.length;
+  const parts: string[] = ['"'];
+  let used = 0;
+  let runStart = 0;
+  let i = 0;
+  for (; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x20 && c !== 0x22 && c !== 0x5c && c < 0x7f) {
+      if (++used > room) break;
+      continue;
+    }
+    let escape: string | undefined;
+    let units = 1;
+    if (c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) units = 2;
+    else escape = jsonEscape(c);
+    const cost = escape === undefined ? units : escape.length;
+    if (used + cost > room) break;
+    used += cost;
+    if (escape !== undefined) {
+      parts.push(text.slice(runStart, i), escape);
+      runStart = i + 1;
+    } else if (units === 2) {
+      i++;
+    }
+  }
+  parts.push(text.slice(runStart, i), '"');
+  // join copies: the literal never holds a slice of `text`, which would keep all of a huge text alive.
+  return { quoted: parts.join(''), kept: i };
+}
+
+/**
+ * `text` on one line: the characters {@link quoteJsonWithin} escapes, quotes and backslashes aside, written as their
+ * escapes (`\n`, `\u202e`). For short texts (cut them first): the work is linear in the length.
+ */
+export function oneLine(text: string): string {
+  let out = '';
+  let runStart = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if ((c >= 0x20 && c < 0x7f) || c === 0x22 || c === 0x5c) continue;
+    if (c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      i++;
+      continue;
+    }
+    const escape = jsonEscape(c);
+    if (escape === undefined) continue;
+    out += text.slice(runStart, i) + escape;
+    runStart = i + 1;
+  }
+  return runStart === 0 ? text : out + text.slice(runStart);
+}
+
+const SHORT_ESCAPES: Readonly<Record<number, string>> = { 0x08: '\\b', 0x09: '\\t', 0x0a: '\\n', 0x0c: '\\f', 0x0d: '\\r', 0x22: '\\"', 0x5c: '\\\\' };
+
+/** The escape of one UTF-16 unit in {@link quoteJsonWithin}, undefined for a character written as it is. */
+function jsonEscape(c: number): string | undefined {
+  const short = SHORT_ESCAPES[c];
+  if (short !== undefined) return short;
+  const hidden =
+    c < 0x20 ||
+    (c >= 0x7f && c <= 0x9f) ||
+    c === 0xad ||
+    c === 0x061c ||
+    (c >= 0x200b && c <= 0x200f) ||
+    (c >= 0x2028 && c <= 0x202e) ||
+    (c >= 0x2060 && c <= 0x2069) ||
+    c === 0xfeff ||
+    (c >= 0xd800 && c <= 0xdfff); // a lone surrogate (a pair is let through by the caller)
+  return hidden ? `\\u${c.toString(16).padStart(4, '0')}` : undefined;
+}
+
 /** The value of `key` when it is an own property of `record` (never an inherited one), else undefined. */
 export function ownValue(record: object, key: string): unknown {
   return Object.hasOwn(record, key) ? (record as Record<string, unknown>)[key] : undefined;

@@ -248,38 +248,93 @@ function roleLabel(role: unknown): string {
   return role.charAt(0).toUpperCase() + role.slice(1);
 }
 
-function describeContent(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map(describeBlock).join('\n');
-  return describeBlock(content);
+/** @internal What {@link describeContentWithin} gives: the kept text and the length of the whole description. */
+export interface DescribedContent {
+  readonly text: string;
+  readonly length: number;
 }
 
-function describeBlock(block: unknown): string {
-  if (typeof block === 'string') return block;
-  if (typeof block !== 'object' || block === null) return '[empty content]';
+/** Most blocks of a (non-conforming) content array that are described; the rest are counted. */
+const MAX_CONTENT_BLOCKS = 100;
+
+/**
+ * @internal A message's content as the text {@link formatPromptResult} writes, keeping at most `max` characters: the
+ * work is bounded by `max` and the block count, whatever the size of the texts, URIs or base64 data.
+ */
+export function describeContentWithin(content: unknown, max: number): DescribedContent {
+  const parts = new BoundedText(max);
+  if (typeof content === 'string') {
+    parts.add(content);
+  } else if (Array.isArray(content)) {
+    const n = content.length;
+    const shown = Math.min(n, MAX_CONTENT_BLOCKS);
+    for (let i = 0; i < shown; i++) {
+      if (i > 0) parts.add('\n');
+      describeBlock(content[i], parts);
+    }
+    if (n > shown) parts.add(`\n[${n - shown} more content blocks]`);
+  } else {
+    describeBlock(content, parts);
+  }
+  return { text: parts.text, length: parts.length };
+}
+
+/** Text appended piece by piece, kept up to `max` characters, with the length it would have had. */
+class BoundedText {
+  text = '';
+  length = 0;
+  constructor(private readonly max: number) {}
+
+  add(piece: string): void {
+    this.length += piece.length;
+    const room = this.max - this.text.length;
+    if (room > 0) this.text += piece.length <= room ? piece : piece.slice(0, room);
+  }
+}
+
+function describeContent(content: unknown): string {
+  return describeContentWithin(content, Infinity).text;
+}
+
+function describeBlock(block: unknown, out: BoundedText): void {
+  if (typeof block === 'string') return out.add(block);
+  if (typeof block !== 'object' || block === null) return out.add('[empty content]');
   const b = block as Partial<Record<string, unknown>> & { type?: unknown };
   switch (b.type as ContentBlock['type'] | undefined) {
     case 'text':
-      return typeof b.text === 'string' ? b.text : '';
+      return out.add(typeof b.text === 'string' ? b.text : '');
     case 'image':
     case 'audio':
-      return `[${String(b.type)} ${stringOr(b.mimeType, 'unknown type')}, ${sizeOf(b.data)}]`;
+      out.add(`[${String(b.type)} `);
+      out.add(stringOr(b.mimeType, 'unknown type'));
+      return out.add(`, ${sizeOf(b.data)}]`);
     case 'resource_link':
-      return `[resource link ${stringOr(b.uri, '')}]`;
+      out.add('[resource link ');
+      out.add(stringOr(b.uri, ''));
+      return out.add(']');
     case 'resource': {
       const r = (typeof b.resource === 'object' && b.resource !== null ? b.resource : {}) as Partial<
         Record<string, unknown>
       >;
-      const uri = stringOr(r.uri, '');
-      if (typeof r.text === 'string') return `[resource ${uri}]\n${r.text}`;
-      if (typeof r.blob === 'string') {
-        const mime = typeof r.mimeType === 'string' ? `, ${r.mimeType}` : '';
-        return `[resource ${uri}${mime}, ${sizeOf(r.blob)}]`;
+      out.add('[resource ');
+      out.add(stringOr(r.uri, ''));
+      if (typeof r.text === 'string') {
+        out.add(']\n');
+        return out.add(r.text);
       }
-      return `[resource ${uri}]`;
+      if (typeof r.blob === 'string') {
+        if (typeof r.mimeType === 'string') {
+          out.add(', ');
+          out.add(r.mimeType);
+        }
+        return out.add(`, ${sizeOf(r.blob)}]`);
+      }
+      return out.add(']');
     }
     default:
-      return `[${typeof b.type === 'string' ? b.type : 'unknown'} content]`;
+      out.add('[');
+      out.add(typeof b.type === 'string' ? b.type : 'unknown');
+      return out.add(' content]');
   }
 }
 
@@ -287,8 +342,12 @@ function stringOr(value: unknown, fallback: string): string {
   return typeof value === 'string' ? value : fallback;
 }
 
+/** Base64 longer than this is sized from its length (whitespace is not worth a scan at that size). */
+const EXACT_SIZE_LIMIT = 1 << 20;
+
 function sizeOf(base64: unknown): string {
-  const bytes = typeof base64 === 'string' ? base64DecodedSize(base64) : 0;
+  const text = typeof base64 === 'string' ? base64 : '';
+  const bytes = text.length <= EXACT_SIZE_LIMIT ? base64DecodedSize(text) : Math.floor((text.length * 3) / 4);
   if (bytes < 1024) return `${bytes} bytes`;
   if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;

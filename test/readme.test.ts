@@ -1,9 +1,11 @@
 /**
  * Every ```ts block of the README is code that runs: it is part of an example file, and that file is either run
  * here (examples/readme/*.ts, which also assert what the README's comments promise) or by the test that names it.
+ * Its commands for a clone of the repository name scripts and files the repository has. (The same blocks and
+ * commands run in a fresh project with the packed package in test/readme-installed.test.ts.)
  */
 import { execFile } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,9 +13,9 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
+import { README, blocks, commandKind, fences, shellCommands } from './readme-blocks.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 
 function filesUnder(dir: string, suffix: string): string[] {
   return readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' })
@@ -25,31 +27,6 @@ const EXAMPLES = new Map(filesUnder('examples', '.ts').map((f) => [f, readFileSy
 const TESTS = filesUnder('test', '.ts')
   .filter((f) => relative('test', f) !== 'readme.test.ts')
   .map((f) => readFileSync(join(ROOT, f), 'utf8'));
-
-interface Fence {
-  line: number;
-  lang: string;
-  code: string;
-  closed: boolean;
-}
-
-/** The README's fenced blocks as a Markdown renderer sees them: a fence opens and closes on a line of its own. */
-function fences(): Fence[] {
-  const out: Fence[] = [];
-  const lines = README.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^```(\S*)\s*$/.exec(lines[i]!);
-    if (!open) continue;
-    const start = i;
-    while (++i < lines.length && !/^```\s*$/.test(lines[i]!));
-    out.push({ line: start + 1, lang: open[1]!, code: lines.slice(start + 1, i).join('\n') + '\n', closed: i < lines.length });
-  }
-  return out;
-}
-
-function blocks(lang: string): Fence[] {
-  return fences().filter((f) => f.lang === lang);
-}
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
 function anchor(heading: string): string {
@@ -93,6 +70,19 @@ describe('README code blocks', () => {
 
   it.each(filesUnder(join('examples', 'readme'), '.ts'))('%s runs and its assertions hold', async (file) => {
     await promisify(execFile)(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, timeout: 30_000 });
+  });
+
+  it('names only scripts and files the repository has in its commands for a clone', () => {
+    const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    const repository = shellCommands().filter((c) => commandKind(c.words) === 'repository');
+    expect(repository.length).toBeGreaterThan(3);
+    const problems = repository.flatMap(({ line, words }) => {
+      const args = words.slice(2).filter((w) => !w.startsWith('-'));
+      if (words[1] === 'run' && !(args[0]! in scripts)) return [`line ${line}: no script '${args[0]}'`];
+      if (words[1] === 'tsx' && !existsSync(join(ROOT, args[0]!))) return [`line ${line}: no file ${args[0]}`];
+      return [];
+    });
+    expect(problems).toEqual([]);
   });
 
   it('shows a stdio client configuration that starts the example server', async () => {

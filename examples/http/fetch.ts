@@ -1,8 +1,13 @@
 import { createServer } from 'node:http';
+import { FunctionRegistry, PromptRegistry, defineFunction } from 'mcp-prompt-kit';
 import { createFetchHandler, createNodeHandler } from 'mcp-prompt-kit/http';
-import { createExampleFunctions, createExampleRegistry } from '../functions/app.js';
 
-const source = { prompts: createExampleRegistry(), functions: createExampleFunctions() };
+const prompts = new PromptRegistry();
+prompts.add({ name: 'greet', arguments: [{ name: 'name', required: true }], messages: [{ role: 'user', content: 'Say hello to {{name}}.' }] });
+const add = defineFunction({ name: 'Add', arguments: [{ name: 'x', type: 'number', required: true }, { name: 'y', type: 'number', required: true }], run: ({ x, y }) => x + y });
+const functions = new FunctionRegistry().add(add);
+
+const source = { prompts, functions };
 
 // Web-standard runtimes (Bun, Deno, Cloudflare Workers, Next.js route handlers) take the fetch handler as it is:
 export const handle = createFetchHandler(source); // (request: Request) => Promise<Response>

@@ -19,21 +19,27 @@ try {
   await store.migrate();
   await store.put({ name: 'greet', arguments: [{ name: 'who', required: true }], messages: [{ role: 'user', content: 'Hello, {{who}}!' }] });
 
+  // Both replicas start at once (each a child process running server.ts), then answer in turn.
   const changed: Promise<void>[] = [];
-  for (const replica of ['A', 'B']) {
-    const client = new Client({ name: `demo-client-${replica}`, version: '1.0.0' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: ['--import', 'tsx', fileURLToPath(new URL('server.ts', import.meta.url))],
-        env: { ...process.env, DATABASE_URL: db.url } as Record<string, string>,
-        stderr: 'inherit',
-      }),
-    );
-    clients.push(client);
-    changed.push(new Promise((resolve) => client.setNotificationHandler(PromptListChangedNotificationSchema, () => resolve())));
+  const replicas = ['A', 'B'];
+  await Promise.all(
+    replicas.map(async (replica) => {
+      const client = new Client({ name: `demo-client-${replica}`, version: '1.0.0' });
+      clients.push(client);
+      changed.push(new Promise((resolve) => client.setNotificationHandler(PromptListChangedNotificationSchema, () => resolve())));
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: ['--import', 'tsx', fileURLToPath(new URL('server.ts', import.meta.url))],
+          env: { ...process.env, DATABASE_URL: db.url } as Record<string, string>,
+          stderr: 'inherit',
+        }),
+      );
+    }),
+  );
+  for (const [i, client] of clients.entries()) {
     const result = await client.getPrompt({ name: 'greet', arguments: { who: 'Ada' } });
-    console.log(`replica ${replica} before: ${JSON.stringify(result.messages[0]?.content)}`);
+    console.log(`replica ${'AB'[i]} before: ${JSON.stringify(result.messages[0]?.content)}`);
   }
 
   console.log(`UPDATE prompts SET messages = ... WHERE name = 'greet'`);

@@ -5,7 +5,7 @@ const { definitions, diagnostics } = await loadPromptDirectory('examples/prompts
 for (const d of diagnostics) console.error(formatDiagnostic(d)); // file:line:col: message
 
 const registry = new PromptRegistry({
-  resources: createFileResourceResolver({ roots: { architecture: 'examples/docs', docs: 'examples/prompts' } }),
+  resources: createFileResourceResolver({ roots: { architecture: 'examples/docs', docs: 'examples/style' } }),
   assets: createFileAssetLoader('examples/prompts'), // {type: 'image', path} content, confined to the directory
 });
 registry.add(definitions);

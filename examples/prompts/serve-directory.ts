@@ -4,7 +4,7 @@ import { PromptRegistry } from 'mcp-prompt-kit';
 import { createFileAssetLoader, createFileResourceResolver, formatDiagnostic, watchPromptDirectory } from 'mcp-prompt-kit/fs';
 import { attachPrompts, attachResources } from 'mcp-prompt-kit/mcp';
 
-const resources = createFileResourceResolver({ roots: { architecture: 'examples/docs' } });
+const resources = createFileResourceResolver({ roots: { architecture: 'examples/docs', docs: 'examples/style' } });
 const registry = new PromptRegistry({ resources, assets: createFileAssetLoader('examples/prompts') });
 const watcher = watchPromptDirectory('examples/prompts', registry, {
   resources, // documents under its roots are watched too

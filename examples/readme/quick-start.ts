@@ -52,4 +52,3 @@ assert.ok(first.type === 'text' && first.text.includes('- Prefer pure functions.
 const summary = await registry.getPrompt('summarize', { text: 'Long text' });
 assert.deepEqual(summary.messages[0]?.content, { type: 'text', text: 'Summarize in 3 bullet points:\n\nLong text' });
 
-export { registry };

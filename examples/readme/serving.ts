@@ -1,5 +1,7 @@
-import { registry } from './quick-start.js';
-import { createPromptHandlers, handleJsonRpc } from 'mcp-prompt-kit';
+import { PromptRegistry, createPromptHandlers, handleJsonRpc } from 'mcp-prompt-kit';
+
+const registry = new PromptRegistry(); // the Quick start's, or any other
+registry.add({ name: 'review_code', arguments: [{ name: 'code', required: true }], messages: [{ role: 'user', content: 'Review:\n{{code}}' }] });
 
 const handlers = createPromptHandlers(registry); // { 'prompts/list', 'prompts/get', 'completion/complete' }
 await handlers['prompts/get']({ name: 'review_code', arguments: { code: 'x' } });

@@ -1,5 +1,5 @@
 /** A prompt's messages as plain chat messages for OpenAI- and Anthropic-style APIs (images kept as image parts). */
-import { formatPromptResult } from '../response.js';
+import { describeContentWithin } from '../response.js';
 import type { ContentBlock, GetPromptResult } from '../types.js';
 
 /** OpenAI Chat Completions content parts. */
@@ -22,11 +22,9 @@ export interface AnthropicMessage {
   content: AnthropicContentBlock[];
 }
 
-/** A block that is not an image, as the one line (or text) `formatPromptResult` gives it. */
+/** A block that is not an image, as the text `formatPromptResult` gives it. */
 function describe(block: ContentBlock): string {
-  if (block.type === 'text') return block.text;
-  const text = formatPromptResult({ messages: [{ role: 'user', content: block }] }, '');
-  return text.slice(text.indexOf('1. User: ') + '1. User: '.length).replace(/\n$/, '');
+  return block.type === 'text' ? block.text : describeContentWithin(block, Infinity).text;
 }
 
 function roleOf(role: unknown): 'user' | 'assistant' {

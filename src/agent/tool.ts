@@ -1,12 +1,16 @@
 /** `retrieve_mcp_prompt`: a tool an LLM agent calls to fetch a prompt from one of its MCP integrations. */
 import { runWithDeadline } from '../deadline.js';
-import { inexactLiterals } from '../arguments/numbers.js';
-import { echoed } from '../errors.js';
-import { isRecord } from '../json.js';
+import { detachedCopy } from '../encoding.js';
+import { PromptError, echoed } from '../errors.js';
 import { toSafeLogger } from '../logger.js';
 import type { Logger } from '../logger.js';
-import { formatPromptResult } from '../response.js';
-import type { JsonSchema, Prompt } from '../types.js';
+import type { JsonSchema } from '../types.js';
+import { toolDescription } from './description.js';
+import { RetrievalError, errorCodeOf, messageOf } from './failure.js';
+import { readListing } from './listing.js';
+import type { Listing } from './listing.js';
+import { checkCall, parseParams, readParams } from './params.js';
+import { formatRetrievedPrompt } from './result.js';
 import { toPromptSource } from './sources.js';
 import type { Integration, PromptSource } from './sources.js';
 import { NO_SPAN, startRetrievalSpan } from './tracing.js';
@@ -24,6 +28,14 @@ export interface PromptRetrievalToolOptions {
   timeoutMs?: number;
   /** Longest tool description, in characters (default 4,000): further prompts become "… and N more". */
   maxDescriptionLength?: number;
+  /**
+   * Longest tool result, in characters of its JSON text (default 100,000, at least 1,000): a message's content is cut
+   * where it would not fit (it then carries `droppedCharacters`) and later messages are left out (counted in
+   * `truncated`).
+   */
+  maxResultLength?: number;
+  /** Most messages of a prompt read and returned (default 100); the rest are counted in `truncated`. */
+  maxMessages?: number;
 }
 
 /** The tool as offered to a model: name, description, JSON Schema of its parameters. */
@@ -39,119 +51,165 @@ export interface PromptRetrievalTool {
   readonly definition: PromptRetrievalToolDefinition | null;
   /**
    * Runs one call with the model's parameters (an object, or the JSON string OpenAI-style APIs give); never throws or
-   * rejects: failures are `Prompt retrieval failed: <message>`.
+   * rejects. Success is JSON text: `{"prompt", "description"?, "messages": [{"role", "content", "droppedCharacters"?}],
+   * "truncated"?}`; failures are `Prompt retrieval failed: <message>` on one line.
    */
   execute(params: unknown, options?: { signal?: AbortSignal }): Promise<string>;
-  /** Lists every integration's prompts again (done at start and on each `list_changed`). */
+  /**
+   * Lists every integration's prompts again (also done on each `list_changed`, at most one listing running and one
+   * waiting per integration). Rejects with a PromptError (`INTERNAL_ERROR`) naming each integration whose listing
+   * failed; those keep their last good listing.
+   */
   refresh(): Promise<void>;
   /** Stops following list changes. */
   close(): void;
 }
 
 const TOOL_NAME = 'retrieve_mcp_prompt';
-const MAX_LIST_PAGES = 100;
 
 interface IntegrationState {
   id: string;
   source: PromptSource;
-  /** Known prompts by name once listed; undefined while unknown; null when listing failed. */
-  prompts: Map<string, Prompt> | undefined | null;
-  /** Bumped per listing started: a listing that finishes after a newer one is dropped. */
-  generation: number;
+  /** The last good listing; undefined until one succeeds. */
+  listing: Listing | undefined;
+  /** Whether the last listing failed. */
+  failed: boolean;
+  /** The listing running now, and the one that will run after it (every request meanwhile joins that one). */
+  running: Promise<void> | undefined;
+  queued: Promise<void> | undefined;
   unsubscribe?: () => void;
-}
-
-class RetrievalError extends Error {
-  constructor(
-    message: string,
-    readonly code: string,
-  ) {
-    super(message);
-  }
 }
 
 /**
  * Creates the `retrieve_mcp_prompt` tool over an agent's MCP integrations. Its description lists each integration's
  * prompts and arguments (kept current on `list_changed`); `execute` validates the call, asks the integration, and
- * returns the prompt as readable text.
+ * returns the prompt's messages as JSON, bounded in size. Everything an integration sends is treated as untrusted
+ * data: names and descriptions are escaped and cut, messages cannot forge roles or boundaries.
  *
  * @example
  * ```ts
  * const tool = createPromptRetrievalTool({ integrations: { docs: client } });
  * await tool.refresh();
  * const text = await tool.execute({ integrationId: 'docs', promptName: 'review_code', arguments: { code: 'x' } });
+ * const { messages } = JSON.parse(text) as { messages: { role: 'user' | 'assistant'; content: string }[] };
  * ```
  */
 export function createPromptRetrievalTool(options: PromptRetrievalToolOptions): PromptRetrievalTool {
   const log = toSafeLogger(options.logger);
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 2 ** 31 - 1) {
-    throw new RangeError(`createPromptRetrievalTool: timeoutMs must be an integer from 1 to ${2 ** 31 - 1}`);
-  }
-  const maxDescription = options.maxDescriptionLength ?? 4000;
+  const timeoutMs = integerOption('timeoutMs', options.timeoutMs, 10_000, 1, 2 ** 31 - 1);
+  const maxDescription = integerOption('maxDescriptionLength', options.maxDescriptionLength, 4000, 1, Number.MAX_SAFE_INTEGER);
+  const limits = {
+    maxResultLength: integerOption('maxResultLength', options.maxResultLength, 100_000, 1000, Number.MAX_SAFE_INTEGER),
+    maxMessages: integerOption('maxMessages', options.maxMessages, 100, 1, Number.MAX_SAFE_INTEGER),
+  };
   const states = new Map<string, IntegrationState>();
   for (const [id, integration] of Object.entries(options.integrations)) {
-    states.set(id, { id, source: toPromptSource(id, integration), prompts: undefined, generation: 0 });
+    states.set(id, { id, source: toPromptSource(id, integration), listing: undefined, failed: false, running: undefined, queued: undefined });
   }
   const ids = [...states.keys()];
-  let closed = false;
+  const closing = new AbortController();
 
   const tool = {
     definition: null as PromptRetrievalToolDefinition | null,
     execute: (params: unknown, callOptions: { signal?: AbortSignal } = {}) => execute(params, callOptions.signal),
     refresh: async () => {
-      await Promise.all([...states.values()].map(listIntegration));
-      rebuildDefinition();
+      const list = [...states.values()];
+      const outcomes = await Promise.allSettled(list.map(requestListing));
+      const failures = outcomes.flatMap((o, i) => (o.status === 'rejected' ? [{ integrationId: list[i]!.id, error: o.reason as unknown }] : []));
+      if (failures.length === 0) return;
+      const named = failures.map((f) => `'${f.integrationId}' (${messageOf(f.error)})`).join(', ');
+      throw new PromptError('INTERNAL_ERROR', `Could not list the prompts of integration${failures.length > 1 ? 's' : ''} ${named}`, {
+        data: { failures: failures.map((f) => ({ integrationId: f.integrationId, error: errorCodeOf(f.error), message: messageOf(f.error) })) },
+        cause: failures[0]!.error,
+      });
     },
     close: () => {
-      closed = true;
+      closing.abort();
       for (const state of states.values()) state.unsubscribe?.();
     },
   };
 
   const rebuildDefinition = (): void => {
-    tool.definition = ids.length === 0 ? null : { name: TOOL_NAME, description: describe([...states.values()], maxDescription), inputSchema: inputSchema(ids) };
+    tool.definition =
+      ids.length === 0
+        ? null
+        : {
+            name: TOOL_NAME,
+            description: toolDescription(
+              [...states.values()].map((s) => ({ id: s.id, lists: s.source.listPrompts !== undefined, listing: s.listing, failed: s.failed })),
+              maxDescription,
+            ),
+            inputSchema: inputSchema(ids),
+          };
   };
 
-  const listIntegration = async (state: IntegrationState): Promise<void> => {
-    if (state.source.listPrompts === undefined) return;
-    const generation = ++state.generation;
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
+  /** One listing, bounded by `timeoutMs` even for a source that ignores its signal; logged and rethrown on failure. */
+  const listOnce = async (state: IntegrationState): Promise<void> => {
+    const source = state.source;
+    if (source.listPrompts === undefined || closing.signal.aborted) return;
     try {
-      const found = new Map<string, Prompt>();
-      let cursor: string | undefined;
-      for (let page = 0; page < MAX_LIST_PAGES; page++) {
-        const result = await state.source.listPrompts(cursor, { signal: controller.signal });
-        for (const prompt of Array.isArray(result?.prompts) ? result.prompts : []) {
-          if (isRecord(prompt) && typeof prompt.name === 'string') found.set(prompt.name, prompt);
-        }
-        cursor = typeof result?.nextCursor === 'string' && result.nextCursor !== '' ? result.nextCursor : undefined;
-        if (cursor === undefined) break;
-      }
-      if (generation === state.generation) state.prompts = found;
+      state.listing = await runWithDeadline(
+        (signal) => readListing((cursor) => source.listPrompts!(cursor, { signal })),
+        {
+          signal: closing.signal,
+          timeoutMs,
+          timedOut: () => new RetrievalError(`listing timed out after ${timeoutMs} ms`, 'TIMEOUT'),
+          cancelled: () => new RetrievalError('the tool was closed', 'ABORTED'),
+        },
+      );
+      state.failed = false;
     } catch (error) {
-      if (generation !== state.generation) return;
-      state.prompts = null;
-      log.warn({ event: 'prompt_listing_failed', integrationId: state.id, error: errorCodeOf(error) }, 'integration could not list its prompts');
+      if (closing.signal.aborted) throw error; // closed meanwhile: nothing to report
+      state.failed = true;
+      log.warn(
+        { event: 'prompt_listing_failed', integrationId: state.id, error: errorCodeOf(error), message: messageOf(error) },
+        'integration could not list its prompts',
+      );
+      throw error;
     } finally {
-      clearTimeout(timer);
+      rebuildDefinition();
     }
   };
 
-  for (const state of states.values()) {
-    state.unsubscribe = state.source.onListChanged?.(() => {
-      if (closed) return;
-      void listIntegration(state).then(rebuildDefinition);
+  /** At most one listing per integration runs; requests meanwhile share the one queued after it. */
+  const requestListing = (state: IntegrationState): Promise<void> => {
+    if (state.queued !== undefined) return state.queued;
+    if (state.running === undefined) return start(state);
+    const queued = state.running.then(
+      () => undefined,
+      () => undefined,
+    ).then(() => {
+      state.queued = undefined;
+      return start(state);
     });
+    state.queued = queued;
+    return queued;
+  };
+
+  const start = (state: IntegrationState): Promise<void> => {
+    const running = listOnce(state).finally(() => {
+      if (state.running === running) state.running = undefined;
+    });
+    state.running = running;
+    return running;
+  };
+
+  for (const state of states.values()) {
+    try {
+      state.unsubscribe = state.source.onListChanged?.(() => {
+        // Failures are logged by the listing itself; a notification never leaves a rejection behind.
+        if (!closing.signal.aborted) requestListing(state).catch(() => {});
+      });
+    } catch (error) {
+      log.warn({ event: 'prompt_listing_failed', integrationId: state.id, error: errorCodeOf(error), message: messageOf(error) }, 'integration could not follow list changes');
+    }
   }
   rebuildDefinition();
 
   const execute = async (raw: unknown, signal: AbortSignal | undefined): Promise<string> => {
     const started = Date.now();
-    const params = parseParams(raw);
-    const integrationId = isRecord(params) && typeof params['integrationId'] === 'string' ? params['integrationId'] : undefined;
-    const promptName = isRecord(params) && typeof params['promptName'] === 'string' ? params['promptName'] : undefined;
+    let integrationId: string | undefined;
+    let promptName: string | undefined;
     let span = NO_SPAN;
     const done = (fields: Record<string, unknown>, text: string): string => {
       log.info(
@@ -161,11 +219,15 @@ export function createPromptRetrievalTool(options: PromptRetrievalToolOptions): 
       return text;
     };
     try {
-      const call = checkCall(params, states, ids, typeof raw === 'string' ? inexactArguments(raw) : undefined);
-      const args = call.args;
-      span = startRetrievalSpan(options.tracer, call.promptName, call.state.id); // only around the MCP call
+      const { params, inexact } = parseParams(raw);
+      const fields = readParams(params);
+      if (typeof fields?.integrationId === 'string') integrationId = fields.integrationId;
+      if (typeof fields?.promptName === 'string') promptName = fields.promptName;
+      const call = checkCall(fields, (id) => states.get(id), ids, inexact);
+      const state = states.get(call.integrationId)!;
+      span = startRetrievalSpan(options.tracer, call.promptName, state.id); // only around the MCP call
       const result = await runWithDeadline(
-        (deadline) => call.state.source.getPrompt(call.promptName, args, span.meta === undefined ? { signal: deadline } : { signal: deadline, meta: span.meta }),
+        (deadline) => state.source.getPrompt(call.promptName, call.args, span.meta === undefined ? { signal: deadline } : { signal: deadline, meta: span.meta }),
         {
           signal,
           timeoutMs,
@@ -173,128 +235,24 @@ export function createPromptRetrievalTool(options: PromptRetrievalToolOptions): 
           cancelled: () => new RetrievalError('aborted', 'ABORTED'),
         },
       );
-      if (!isRecord(result) || !Array.isArray(result.messages)) throw new RetrievalError('the integration answered with something that is not a prompt', 'INVALID_RESULT');
+      const { text, messageCount } = formatRetrievedPrompt(result, call.promptName, limits);
       span.end(undefined);
-      return done({ status: 'success', messageCount: result.messages.length }, formatPromptResult(result, call.promptName));
+      span = NO_SPAN;
+      return done({ status: 'success', messageCount, resultLength: text.length }, text);
     } catch (error) {
       const code = errorCodeOf(error);
       span.end(code);
-      return done({ status: 'error', errorCode: code }, `Prompt retrieval failed: ${messageOf(error)}`);
+      return done({ status: 'error', errorCode: code }, detachedCopy(`Prompt retrieval failed: ${messageOf(error)}`));
     }
   };
 
   return tool;
 }
 
-/** OpenAI-style APIs hand tool arguments over as a JSON string: parse it (an unparsable string is refused later). */
-function parseParams(raw: unknown): unknown {
-  if (typeof raw !== 'string') return raw;
-  try {
-    return JSON.parse(raw) as unknown;
-  } catch {
-    return raw;
-  }
-}
-
-/** The arguments whose numbers JSON.parse changed in the parameters' JSON text, with why. */
-function inexactArguments(text: string): ReadonlyMap<string, string> {
-  const out = new Map<string, string>();
-  for (const { path, message } of inexactLiterals(text, true)) {
-    if (path[0] === 'arguments' && typeof path[1] === 'string') out.set(path[1], message);
-  }
-  return out;
-}
-
-/** Checks a call's parameters against what is configured and, where listed, what the integration offers. */
-function checkCall(
-  params: unknown,
-  states: ReadonlyMap<string, IntegrationState>,
-  ids: readonly string[],
-  inexact: ReadonlyMap<string, string> | undefined,
-): { state: IntegrationState; promptName: string; args: Record<string, string> } {
-  if (!isRecord(params)) {
-    const what = typeof params === 'string' ? 'a JSON object' : 'an object';
-    throw new RetrievalError(`parameters must be ${what} with integrationId and promptName`, 'INVALID_PARAMS');
-  }
-  const id = params['integrationId'];
-  if (typeof id !== 'string' || id === '') throw new RetrievalError('integrationId is required', 'INVALID_PARAMS');
-  const state = states.get(id);
-  if (state === undefined) {
-    throw new RetrievalError(`unknown integration '${echoed(id)}' (known: ${ids.join(', ')})`, 'UNKNOWN_INTEGRATION');
-  }
-  const promptName = params['promptName'];
-  if (typeof promptName !== 'string' || promptName === '') throw new RetrievalError('promptName is required', 'INVALID_PARAMS');
-  const args = stringArguments(params['arguments'], inexact);
-  const listed = state.prompts?.get(promptName);
-  if (state.prompts instanceof Map && listed === undefined) {
-    const known = [...state.prompts.keys()].sort();
-    throw new RetrievalError(
-      `unknown prompt '${echoed(promptName)}' in integration '${id}' (available: ${known.length === 0 ? 'none' : quotedNames(known)})`,
-      'PROMPT_NOT_FOUND',
-    );
-  }
-  const missing = (listed?.arguments ?? []).filter((a) => a.required === true && !Object.hasOwn(args, a.name)).map((a) => a.name);
-  if (missing.length > 0) {
-    throw new RetrievalError(`missing required arguments: ${quotedNames(missing)}`, 'INVALID_PARAMS');
-  }
-  return { state, promptName, args };
-}
-
-/** MCP prompt arguments are strings: numbers and booleans are coerced; objects, arrays and others refused. */
-function stringArguments(value: unknown, inexact: ReadonlyMap<string, string> | undefined): Record<string, string> {
-  const out = Object.create(null) as Record<string, string>;
-  if (value === undefined || value === null) return out;
-  if (!isRecord(value)) throw new RetrievalError('arguments must be an object of strings', 'INVALID_PARAMS');
-  for (const [name, v] of Object.entries(value)) {
-    if (v === undefined || v === null) continue;
-    const changed = typeof v === 'number' ? inexact?.get(name) : undefined;
-    if (changed !== undefined) throw new RetrievalError(`argument '${echoed(name)}': ${changed} (send it as a string)`, 'INVALID_PARAMS');
-    if (typeof v === 'string') out[name] = v;
-    else if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean') out[name] = String(v);
-    else throw new RetrievalError(`argument '${echoed(name)}' must be a string (MCP prompt arguments are strings)`, 'INVALID_PARAMS');
-  }
-  return out;
-}
-
-/**
- * A readable message: names the missing arguments from the error's data (a remote -32602 or a local registry's error),
- * adds which argument failed which check (`data.details`), strips the SDKs' `MCP error N:` prefix.
- */
-function messageOf(error: unknown): string {
-  if (error instanceof RetrievalError) return error.message;
-  const e = isRecord(error) ? error : {};
-  const data = isRecord(e['data']) ? e['data'] : undefined;
-  const missing = data?.['missing_arguments'];
-  if (Array.isArray(missing) && missing.length > 0 && missing.every((m) => typeof m === 'string')) {
-    return `missing required arguments: ${quotedNames(missing)}`;
-  }
-  const raw = error instanceof Error ? error.message : typeof e['message'] === 'string' ? e['message'] : String(error);
-  const message = echoed(raw.replace(/^MCP error -?\d+: /, '')) || 'unknown error';
-  const details = Array.isArray(data?.['details']) ? data['details'].filter(isRecord).slice(0, MAX_DETAILS) : [];
-  const checks = details
-    .filter((d) => typeof d['argument'] === 'string' && typeof d['message'] === 'string')
-    .map((d) => `${echoed(d['argument'] as string)} ${echoed(d['message'] as string)}`);
-  return checks.length === 0 ? message : `${message}: ${checks.join('; ')}`;
-}
-
-/** How many failed checks an error message names. */
-const MAX_DETAILS = 10;
-
-/** How many names (available prompts, missing arguments) an error message lists. */
-const MAX_NAMES = 20;
-
-/** The first {@link MAX_NAMES} names, quoted and joined, with `…` when there are more. */
-function quotedNames(names: readonly string[]): string {
-  return names.slice(0, MAX_NAMES).map(echoed).join(', ') + (names.length > MAX_NAMES ? ', …' : '');
-}
-
-/** The JSON-RPC code of a remote error, or the tool's own code, as a string (`error.type` in traces). */
-function errorCodeOf(error: unknown): string {
-  if (error instanceof RetrievalError) return error.code;
-  const code = isRecord(error) ? error['code'] : undefined;
-  if (typeof code === 'number' && Number.isInteger(code)) return String(code);
-  if (typeof code === 'string' && code !== '') return code;
-  return error instanceof Error ? error.name : 'ERROR';
+function integerOption(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
+  const n = value ?? fallback;
+  if (!Number.isInteger(n) || n < min || n > max) throw new RangeError(`createPromptRetrievalTool: ${name} must be an integer from ${min} to ${max}`);
+  return n;
 }
 
 function inputSchema(ids: readonly string[]): JsonSchema {
@@ -312,45 +270,4 @@ function inputSchema(ids: readonly string[]): JsonSchema {
     required: ['integrationId', 'promptName'],
     additionalProperties: false,
   };
-}
-
-/** The tool description: what prompts are, then each integration's prompts with their arguments, capped. */
-function describe(states: readonly IntegrationState[], max: number): string {
-  let text =
-    'Retrieve a prompt from one of your MCP integrations. Prompts are reusable, server-defined instructions ' +
-    '(templates filled in with arguments) for a task; the result is the prompt text to follow. ' +
-    'Call with integrationId, promptName and the prompt arguments (strings).\n';
-  for (const state of states) {
-    const header = `\nIntegration '${state.id}':`;
-    if (state.prompts === null) {
-      text += `${header} unavailable (its prompts could not be listed)\n`;
-      continue;
-    }
-    if (state.prompts === undefined) {
-      const unlisted = state.source.listPrompts === undefined ? 'does not list its prompts (ask by name)' : 'prompts not listed yet';
-      text += `${header} ${unlisted}\n`;
-      continue;
-    }
-    const prompts = [...state.prompts.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    if (prompts.length === 0) {
-      text += `${header} no prompts\n`;
-      continue;
-    }
-    text += `${header}\n`;
-    for (let i = 0; i < prompts.length; i++) {
-      const line = promptLine(prompts[i]!);
-      if (text.length + line.length > max) {
-        text += `  … and ${prompts.length - i} more\n`;
-        break;
-      }
-      text += line;
-    }
-  }
-  return text;
-}
-
-function promptLine(prompt: Prompt): string {
-  const args = (prompt.arguments ?? []).map((a) => (a.required === true ? `${a.name} (required)` : a.name));
-  const description = typeof prompt.description === 'string' && prompt.description !== '' ? ` — ${echoed(prompt.description)}` : '';
-  return `- ${prompt.name}${args.length > 0 ? `(${args.join(', ')})` : ''}${description}\n`;
 }

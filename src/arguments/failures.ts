@@ -6,7 +6,7 @@
  */
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import type { DefinitionProblem, InvalidDefinitionData } from '../definition/types.js';
-import { PromptError, echoed } from '../errors.js';
+import { ERROR_TABLE, PromptError, echoed } from '../errors.js';
 import { unescapePointerSegment } from '../json.js';
 import type {
   ArgumentValidationFailure,
@@ -67,6 +67,8 @@ export function tooLongFailure(
 /**
  * The PromptError for a validation failure, to throw from a request handler: missing -> `PROMPT_ARGUMENT_MISSING`,
  * schema -> `PROMPT_ARGUMENT_INVALID`, too long -> `PROMPT_ARGUMENT_TOO_LONG`; same message and data (all -32602).
+ * With `subject: 'function'` the `FUNCTION_ARGUMENT_*` codes, worded for a function ("Missing required function
+ * arguments"), with the same data.
  *
  * @example
  * ```ts
@@ -74,14 +76,13 @@ export function tooLongFailure(
  * if (!result.ok) throw argumentFailureToPromptError(result.error);
  * ```
  */
-export function argumentFailureToPromptError(failure: ArgumentValidationFailure): PromptError {
+export function argumentFailureToPromptError(failure: ArgumentValidationFailure, subject: 'prompt' | 'function' = 'prompt'): PromptError {
   const data = failure.data;
-  const code = !('error_type' in data)
-    ? 'PROMPT_ARGUMENT_MISSING'
-    : data.error_type === 'argument_too_long'
-      ? 'PROMPT_ARGUMENT_TOO_LONG'
-      : 'PROMPT_ARGUMENT_INVALID';
-  return new PromptError(code, failure.message, { data });
+  const kind = !('error_type' in data) ? 'MISSING' : data.error_type === 'argument_too_long' ? 'TOO_LONG' : 'INVALID';
+  if (subject === 'prompt') return new PromptError(`PROMPT_ARGUMENT_${kind}`, failure.message, { data });
+  const code = `FUNCTION_ARGUMENT_${kind}` as const;
+  // The too-long message names the argument, not the subject; the other two take the table's function wording.
+  return new PromptError(code, kind === 'TOO_LONG' ? failure.message : ERROR_TABLE[code].clientMessage, { data });
 }
 
 /** The `INVALID_PROMPT_DEFINITION` error of a broken argument schema: every problem in data, the first in the message. */

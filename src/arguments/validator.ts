@@ -415,9 +415,13 @@ export class ArgumentValidator implements CompiledArgumentValidator {
 
     const required = plan.required;
     let missing: string[] | undefined;
+    let refused: Set<string> | undefined;
     for (let i = 0; i < required.length; i++) {
       const name = required[i] as string;
-      if (out[name] === undefined) (missing ??= []).push(name);
+      if (out[name] !== undefined) continue;
+      // Sent but refused by a limit above (too deep, too long, too many items): that reason, not "missing".
+      refused ??= new Set(details?.map((d) => d.argument));
+      if (name !== tooLong && !refused.has(name)) (missing ??= []).push(name);
     }
     if (missing !== undefined) return { ok: false, error: missingFailure(missing, count, required.length) };
     if (tooLong !== undefined) {

@@ -10,17 +10,60 @@ export class UsageError extends Error {
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
+/** One option as given, in command-line order. */
+export interface OptionToken {
+  name: string;
+  value: string | undefined;
+}
+
+/** A failure that is not a usage mistake (cannot listen, SDK missing): one line, exit 1. */
+export class ServeFailure extends Error {}
+
 /** Parsed arguments of one command. */
 export interface ParsedArgs {
   values: Record<string, string | boolean | string[] | undefined>;
   positionals: string[];
+  /** The options in the order they were given (for options whose order matters). */
+  options: OptionToken[];
+}
+
+/** A negative number (`-1`, `-0.5`): the value of the option before it, never an option itself. */
+const NEGATIVE_NUMBER = /^-\d|^-\.\d/;
+
+/** `--name -1` as `--name=-1` for options that take a value, so parseArgs reads the number as the value. */
+function joinNegativeValues(args: readonly string[], options: Options): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') {
+      out.push(...args.slice(i));
+      break;
+    }
+    const next = args[i + 1];
+    const name = arg.startsWith('--') ? arg.slice(2) : undefined;
+    if (name !== undefined && Object.hasOwn(options, name) && options[name]!.type === 'string' && next !== undefined && NEGATIVE_NUMBER.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
 }
 
 /** parseArgs, strict; its errors become one-line UsageErrors that name the command. */
 export function parseCommand(command: string, args: readonly string[], options: Options): ParsedArgs {
   try {
-    const { values, positionals } = parseArgs({ args: [...args], options, allowPositionals: true, strict: true });
-    return { values: values as ParsedArgs['values'], positionals };
+    const { values, positionals, tokens } = parseArgs({
+      args: joinNegativeValues(args, options),
+      options,
+      allowPositionals: true,
+      strict: true,
+      tokens: true,
+    });
+    const given: OptionToken[] = [];
+    for (const t of tokens) if (t.kind === 'option') given.push({ name: t.name, value: t.value });
+    return { values: values as ParsedArgs['values'], positionals, options: given };
   } catch (error) {
     throw new UsageError(`${command}: ${describeParseError(error)}`);
   }
@@ -33,8 +76,13 @@ function describeParseError(error: unknown): string {
   switch (e.code) {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
       return `unknown option ${quoted ?? message}`;
-    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
-      return /argument missing/.test(message) ? `option ${quoted?.split(' ')[0] ?? ''} needs a value` : `option ${quoted ?? ''} takes no value`;
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': {
+      const option = quoted?.split(' ')[0] ?? '';
+      if (/argument missing/.test(message)) return `option ${option} needs a value`;
+      // A value starting with '-' (that is not a number) reads as the next option.
+      if (/ambiguous/.test(message)) return `option ${option} needs a value (to give one that starts with '-', write ${option}=-...)`;
+      return `option ${option} takes no value`;
+    }
     default:
       return message.split('\n', 1)[0] ?? message;
   }
@@ -65,7 +113,7 @@ export function docsRoots(command: string, values: readonly string[] | undefined
   return roots;
 }
 
-/** A non-negative integer option. */
+/** An integer option from `min` to `max`; anything else (a negative number, a fraction, text) names the option. */
 export function integerOption(command: string, name: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;

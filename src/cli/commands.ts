@@ -7,10 +7,15 @@ import { createFileAssetLoader } from '../fs/assets.js';
 import { formatDiagnostic } from '../fs/diagnostics.js';
 import type { PromptFileDiagnostic } from '../fs/diagnostics.js';
 import { loadPromptDirectoryInto } from '../fs/directory-state.js';
+import type { LeftOutFile } from '../fs/directory-state.js';
+import { parseJsonSource } from '../fs/json-source.js';
 import { createFileResourceResolver } from '../fs/resolver.js';
+import type { FileResourceResolver } from '../fs/resolver.js';
+import { checkReferences } from './references.js';
 import { createOpenApiDocument } from '../http/openapi.js';
 import type { OpenApiOptions } from '../http/openapi.js';
 import { UsageError, docsRoots, parseCommand, positionals } from './args.js';
+import type { OptionToken } from './args.js';
 import type { Output } from './output.js';
 
 /** Stands in for documents when none are given: templates still compile; embedding finds nothing. */
@@ -19,8 +24,14 @@ const NO_DOCUMENTS: ResourceResolver = { read: () => undefined, list: () => [] }
 /** A registry loaded from a directory, with its diagnostics. */
 export interface OpenedDirectory {
   registry: PromptRegistry;
+  /** The documents of --docs (undefined without --docs). */
+  resolver: FileResourceResolver | undefined;
   diagnostics: PromptFileDiagnostic[];
   files: number;
+  /** Each served prompt's file. */
+  sources: Map<string, string>;
+  /** Files with an error that serve no prompt. */
+  leftOut: LeftOutFile[];
 }
 
 /** Loads `dir` into a fresh registry (assets from the directory, documents from --docs); an unreadable directory is a usage mistake. */
@@ -30,11 +41,21 @@ export async function openDirectory(command: string, dir: string, docs: Record<s
   const registry = new PromptRegistry({ assets: createFileAssetLoader(dir), resources });
   try {
     const loaded = await loadPromptDirectoryInto(registry, dir);
-    return { registry, ...loaded };
+    return { registry, resolver, ...loaded };
   } catch (error) {
     if (isPromptError(error)) throw new UsageError(`${command}: ${error.message}`);
     throw error;
   }
+}
+
+/** Diagnostics of the documents the served prompts embed that nothing under --docs serves. */
+export function referenceDiagnostics(opened: OpenedDirectory): Promise<PromptFileDiagnostic[]> {
+  const prompts = opened.registry.definitions().map((definition) => ({
+    name: definition.name,
+    file: opened.sources.get(definition.name) ?? definition.name,
+    definition,
+  }));
+  return checkReferences(prompts, opened.resolver);
 }
 
 /** Errors of a directory on stderr (warnings are for `check`). */
@@ -49,13 +70,15 @@ export async function check(args: readonly string[], out: Output): Promise<numbe
   const { values, positionals: given } = parseCommand('check', args, { json: { type: 'boolean' }, ...DOCS_OPTION });
   const [dir] = positionals('check', given, ['dir']) as [string];
   const opened = await openDirectory('check', dir, docsRoots('check', values['docs'] as string[] | undefined));
-  const errors = opened.diagnostics.filter((d) => d.severity === 'error').length;
-  const warnings = opened.diagnostics.length - errors;
+  const diagnostics = [...opened.diagnostics, ...(await referenceDiagnostics(opened))];
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = diagnostics.length - errors;
   if (values['json'] === true) {
-    out.json({ files: opened.files, prompts: opened.registry.size, errors, warnings, diagnostics: opened.diagnostics });
+    out.json({ files: opened.files, prompts: opened.registry.size, errors, warnings, diagnostics });
   } else {
-    for (const d of opened.diagnostics) out.stdout(formatDiagnostic(d));
-    out.stderr(`${opened.files} file(s), ${opened.registry.size} prompt(s): ${errors} error(s), ${warnings} warning(s)`);
+    // The report is the command's result: diagnostics and the summary line both go to stdout.
+    for (const d of diagnostics) out.stdout(formatDiagnostic(d));
+    out.stdout(`${opened.files} file(s), ${opened.registry.size} prompt(s): ${errors} error(s), ${warnings} warning(s)`);
   }
   return errors > 0 ? 1 : 0;
 }
@@ -83,40 +106,43 @@ export async function list(args: readonly string[], out: Output): Promise<number
   return 0;
 }
 
-function renderArguments(values: ParsedValues): Record<string, unknown> {
-  const args: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
-  const json = values['args-json'];
-  if (typeof json === 'string') {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(json);
-    } catch {
-      throw new UsageError(`render: --args-json is not valid JSON`);
-    }
-    if (!isRecord(parsed)) throw new UsageError('render: --args-json must be a JSON object');
-    markInexactNumbers(json, parsed);
-    Object.assign(args, parsed);
+/** `--args-json` text as an object; a syntax error names its line and column. */
+function argsJson(json: string): Record<string, unknown> {
+  const parsed = parseJsonSource(json);
+  if ('message' in parsed) {
+    throw new UsageError(`render: --args-json is not valid JSON: line ${parsed.line}, column ${parsed.column}: ${parsed.message.replace(/^invalid JSON: /, '')}`);
   }
-  for (const pair of (values['arg'] as string[] | undefined) ?? []) {
-    const at = pair.indexOf('=');
-    if (at <= 0) throw new UsageError(`render: --arg expects key=value, got '${pair}'`);
-    args[pair.slice(0, at)] = pair.slice(at + 1);
+  if (!isRecord(parsed.value)) throw new UsageError('render: --args-json must be a JSON object');
+  markInexactNumbers(json, parsed.value);
+  return parsed.value;
+}
+
+/** The prompt arguments: `--arg` and `--args-json` applied left to right, so a later one overrides the keys it sets. */
+function renderArguments(given: readonly OptionToken[]): Record<string, unknown> {
+  const args: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const { name, value } of given) {
+    if (value === undefined) continue;
+    if (name === 'args-json') {
+      Object.assign(args, argsJson(value));
+    } else if (name === 'arg') {
+      const at = value.indexOf('=');
+      if (at <= 0) throw new UsageError(`render: --arg expects key=value, got '${value}'`);
+      args[value.slice(0, at)] = value.slice(at + 1);
+    }
   }
   return args;
 }
 
-type ParsedValues = Record<string, string | boolean | string[] | undefined>;
-
 /** `render <dir> <name>`: the prompt as prompts/get returns it. */
 export async function render(args: readonly string[], out: Output): Promise<number> {
-  const { values, positionals: given } = parseCommand('render', args, {
+  const { values, positionals: given, options } = parseCommand('render', args, {
     arg: { type: 'string', multiple: true },
-    'args-json': { type: 'string' },
+    'args-json': { type: 'string', multiple: true },
     json: { type: 'boolean' },
     ...DOCS_OPTION,
   });
   const [dir, name] = positionals('render', given, ['dir', 'name']) as [string, string];
-  const promptArgs = renderArguments(values);
+  const promptArgs = renderArguments(options);
   const opened = await openDirectory('render', dir, docsRoots('render', values['docs'] as string[] | undefined));
   reportErrors(opened.diagnostics, out);
   try {

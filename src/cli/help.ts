@@ -24,7 +24,9 @@ export const COMMAND_HELP: Readonly<Record<string, string>> = {
   check: `Usage: mcp-prompt-kit check <dir> [--json] [--docs scheme=dir]...
 
 Validates every prompt file under <dir> (recursive): syntax, definition fields, templates, limits, duplicate
-names. Prints one line per problem, file:line:col: message. Exits 1 when there is any error.
+names, and the documents prompts embed: a {{resource:URI}} directive or resource block that no --docs root serves
+is an error at its file:line:col. Prints one line per problem, then a summary line, all on stdout. Exits 1 when
+there is any error.
 
 Options:
   --json               print {files, prompts, errors, warnings, diagnostics} as JSON
@@ -43,8 +45,9 @@ ${DOCS}
 Renders one prompt as prompts/get would, with its arguments validated.
 
 Options:
-  --arg <key=value>    an argument (repeatable; wins over --args-json)
-  --args-json <json>   arguments as a JSON object
+  --arg <key=value>    an argument (repeatable)
+  --args-json <json>   arguments as a JSON object (repeatable)
+                       --arg and --args-json apply in the order given: a later one overrides the keys it sets
   --json               print the GetPromptResult as JSON
 ${DOCS}
 `,
@@ -65,14 +68,21 @@ ${DOCS}
 
 Serves the prompts under <dir> as an MCP server: prompts/list, prompts/get, completion/complete, and with --docs
 resources/list and resources/read. Speaks the 2025-11-25 (initialize) and 2026-07-28 (server/discover) protocol
-eras. Needs the MCP SDK v2: npm install @modelcontextprotocol/server.
+eras. Checks the directory as 'check' does first: exits 1, naming them, when a prompt would be left out (a file
+with an error) or embeds documents no --docs root serves. Needs the MCP SDK v2: npm install @modelcontextprotocol/server.
 
 Options:
-  --watch                   reload on file changes (notifications/prompts/list_changed)
+  --watch                   reload on file changes (notifications/prompts/list_changed; the log shows
+                            +added ~changed -removed); without it no list_changed is promised
   --debounce <ms>           changes within this window are applied together (default 100)
-  --http <port>             streamable HTTP at http://<host>:<port>/mcp instead of stdio (0: a free port)
-  --host <host>             interface to bind with --http (default 127.0.0.1)
-  --allowed-host <name>     also accept this Host header (repeatable; localhost names always are)
+  --http <port>             streamable HTTP at http://<host>:<port>/mcp instead of stdio (0: a free port);
+                            2025-era clients get sessions (Mcp-Session-Id, GET stream, DELETE ends one)
+  --max-sessions <n>        2025-era sessions held at once with --http (default 100); at the limit the one idle
+                            the longest makes room, and when all are in use a new one gets 503
+  --idle-timeout <ms>       close a session without requests or open streams for this long (default 300000)
+  --host <host>             interface to bind with --http (default 127.0.0.1). Off loopback (0.0.0.0, a LAN
+                            address) --allowed-host is required and only the listed names are accepted
+  --allowed-host <name>     accept this Host header name (repeatable); on loopback localhost names always are
   --allowed-origin <name>   also accept browser requests from this Origin hostname (repeatable)
   --name <name>             server name reported to clients (default mcp-prompt-kit)
 ${DOCS}

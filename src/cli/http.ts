@@ -45,6 +45,8 @@ async function send(res: ServerResponse, response: Response): Promise<void> {
     headers[key] = value;
   });
   res.writeHead(response.status, headers);
+  // An event stream may stay silent for long: the client gets its status and headers now, not with the first event.
+  res.flushHeaders();
   if (response.body === null) {
     res.end();
     return;
@@ -64,6 +66,11 @@ async function send(res: ServerResponse, response: Response): Promise<void> {
 function fail(res: ServerResponse, error: PromptError): void {
   res.writeHead(error.httpStatus, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: error.toJsonRpcError() }));
+}
+
+/** The same JSON-RPC error as a fetch Response (for handlers in front of the SDK's). */
+export function errorResponse(error: PromptError, headers: Record<string, string> = {}): Response {
+  return Response.json({ jsonrpc: '2.0', id: null, error: error.toJsonRpcError() }, { status: error.httpStatus, headers });
 }
 
 /** Starts the server; resolves once it listens. */

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 /** The `mcp-prompt-kit` command: check, list, render, serve prompt files and describe them as OpenAPI. */
-import { UsageError } from './args.js';
+import { ServeFailure, UsageError } from './args.js';
 import { check, list, openapi, render } from './commands.js';
 import { COMMAND_HELP, MAIN_HELP } from './help.js';
 import { processOutput } from './output.js';
 import type { Output } from './output.js';
-import { ServeFailure, serve } from './serve.js';
+import { serve } from './serve.js';
 import { VERSION } from './version.js';
 
 const COMMANDS: Readonly<Record<string, (args: readonly string[], out: Output) => Promise<number>>> = { check, list, openapi, render, serve };

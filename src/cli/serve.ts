@@ -3,20 +3,24 @@ import type { McpServer as McpServerType } from '@modelcontextprotocol/server';
 import { PromptRegistry, isPromptError } from '../index.js';
 import { attachPrompts, attachResources } from '../mcp/index.js';
 import { createFileAssetLoader } from '../fs/assets.js';
-import { loadPromptDirectoryInto } from '../fs/directory-state.js';
-import { createFileResourceResolver } from '../fs/resolver.js';
 import { watchPromptDirectory } from '../fs/watch.js';
-import { reportErrors } from './commands.js';
-import { UsageError, docsRoots, integerOption, parseCommand, positionals } from './args.js';
-import { startHttpServer } from './http.js';
+import type { PromptDirectoryChange } from '../fs/directory-state.js';
+import { openDirectory, referenceDiagnostics, reportErrors } from './commands.js';
+import type { OpenedDirectory } from './commands.js';
+import type { PromptFileDiagnostic } from '../fs/diagnostics.js';
+import { ServeFailure, UsageError, docsRoots, integerOption, parseCommand, positionals } from './args.js';
+import { planHttp } from './hosts.js';
+import { serveHttp } from './serve-http.js';
 import type { Output } from './output.js';
 import { VERSION } from './version.js';
 
 type ServerSdk = typeof import('@modelcontextprotocol/server');
 type StdioSdk = typeof import('@modelcontextprotocol/server/stdio');
 
-/** A failure that is not a usage mistake: one line, exit 1. */
-export class ServeFailure extends Error {}
+/** Sessions of 2025-era HTTP clients held at once (`--max-sessions`). */
+const DEFAULT_MAX_SESSIONS = 100;
+/** A session without requests or open streams for this long is closed (`--idle-timeout`, ms). */
+const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 
 async function loadSdk(): Promise<{ server: ServerSdk; stdio: StdioSdk }> {
   try {
@@ -29,13 +33,6 @@ async function loadSdk(): Promise<{ server: ServerSdk; stdio: StdioSdk }> {
   }
 }
 
-/** Host names the HTTP server answers to: localhost names, the bound host, and --allowed-host ones. */
-function allowedHostnames(sdk: ServerSdk, host: string, extra: readonly string[]): string[] {
-  const names = new Set([...sdk.localhostAllowedHostnames(), ...extra]);
-  if (host !== '0.0.0.0' && host !== '::') names.add(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
-  return [...names];
-}
-
 /** Resolves when the process is asked to stop (SIGINT, SIGTERM) or, over stdio, when stdin ends. */
 function stopped(stdio: boolean): Promise<string> {
   return new Promise((resolve) => {
@@ -44,6 +41,9 @@ function stopped(stdio: boolean): Promise<string> {
     if (stdio) process.stdin.once('end', () => resolve('stdin closed'));
   });
 }
+
+/** Options that only mean something with --http. */
+const HTTP_ONLY = ['host', 'allowed-host', 'allowed-origin', 'max-sessions', 'idle-timeout'] as const;
 
 /** `serve <dir>`. Resolves (exit code) when the server stops. */
 export async function serve(args: readonly string[], out: Output): Promise<number> {
@@ -55,20 +55,44 @@ export async function serve(args: readonly string[], out: Output): Promise<numbe
     host: { type: 'string' },
     'allowed-host': { type: 'string', multiple: true },
     'allowed-origin': { type: 'string', multiple: true },
+    'max-sessions': { type: 'string' },
+    'idle-timeout': { type: 'string' },
     name: { type: 'string' },
   });
   const [dir] = positionals('serve', given, ['dir']) as [string];
   const docs = docsRoots('serve', values['docs'] as string[] | undefined);
   const debounceMs = integerOption('serve', 'debounce', values['debounce'] as string | undefined, 0, 60_000) ?? 100;
   const port = integerOption('serve', 'http', values['http'] as string | undefined, 0, 65_535);
-  const host = (values['host'] as string | undefined) ?? '127.0.0.1';
-  if (values['host'] !== undefined && port === undefined) throw new UsageError('serve: --host needs --http <port>');
+  if (port === undefined) {
+    const misplaced = HTTP_ONLY.find((option) => values[option] !== undefined);
+    if (misplaced !== undefined) throw new UsageError(`serve: --${misplaced} needs --http <port>`);
+  }
+  const maxSessions = integerOption('serve', 'max-sessions', values['max-sessions'] as string | undefined, 1, 100_000) ?? DEFAULT_MAX_SESSIONS;
+  const idleTimeoutMs = integerOption('serve', 'idle-timeout', values['idle-timeout'] as string | undefined, 1, 2 ** 31 - 1) ?? DEFAULT_IDLE_TIMEOUT_MS;
   const name = (values['name'] as string | undefined) ?? 'mcp-prompt-kit';
+  const watching = values['watch'] === true;
+  const plan =
+    port === undefined
+      ? undefined
+      : await planHttp(port, (values['host'] as string | undefined) ?? '127.0.0.1', (values['allowed-host'] as string[] | undefined) ?? []);
   const sdk = await loadSdk();
 
   const log = (line: string): void => out.stderr(`mcp-prompt-kit: ${line}`);
-  const resolver = docs === undefined ? undefined : createFileResourceResolver({ roots: docs });
-  const registry = new PromptRegistry({ assets: createFileAssetLoader(dir), ...(resolver === undefined ? {} : { resources: resolver }) });
+  if (plan?.warning !== undefined) log(plan.warning);
+  // Everything is checked before anything is served: a prompt left out, or embedding documents nothing serves, stops the start.
+  const opened = await openDirectory('serve', dir, docs);
+  const problems = [...opened.diagnostics, ...(await referenceDiagnostics(opened))];
+  reportErrors(problems, out);
+  const refused = refusedPrompts(opened, problems);
+  if (refused.length > 0) {
+    throw new ServeFailure(
+      `not starting: ${refused.length} prompt(s) would be left out or fail (errors above): ${refused.join(', ')}; ` +
+        'fix them, or pass the --docs scheme=dir their documents need',
+    );
+  }
+  const resolver = opened.resolver;
+  let registry = opened.registry;
+  /** Servers that live as long as a connection (stdio) or a session (2025-era HTTP): told of document changes. */
   const live = new Set<McpServerType>();
   let notifyHttp: { promptsChanged(): void; resourcesChanged(): void } | undefined;
 
@@ -81,80 +105,87 @@ export async function serve(args: readonly string[], out: Output): Promise<numbe
   };
 
   let watcher: ReturnType<typeof watchPromptDirectory> | undefined;
-  try {
-    if (values['watch'] === true) {
-      watcher = watchPromptDirectory(dir, registry, {
-        debounceMs,
-        ...(resolver === undefined ? {} : { resources: resolver }),
-        onDiagnostic: (d) => reportErrors([d], out),
-        onChange: (c) => log(`reloaded: ${[...c.set.map((n) => `+${n}`), ...c.removed.map((n) => `-${n}`)].join(' ')}`),
-        onResourcesChanged: resourcesChanged,
-      });
+  if (watching) {
+    // The watcher loads the directory again into the registry it keeps in step (a later broken edit keeps the last good version).
+    registry = new PromptRegistry({ assets: createFileAssetLoader(dir), ...(resolver === undefined ? {} : { resources: resolver }) });
+    const known = new Set<string>();
+    watcher = watchPromptDirectory(dir, registry, {
+      debounceMs,
+      ...(resolver === undefined ? {} : { resources: resolver }),
+      onDiagnostic: (d) => reportErrors([d], out),
+      onChange: (c) => log(`reloaded: ${describeChange(c, known)}`),
+      onResourcesChanged: resourcesChanged,
+    });
+    try {
       await watcher.ready;
-    } else {
-      const loaded = await loadPromptDirectoryInto(registry, dir);
-      reportErrors(loaded.diagnostics, out);
-      if (resolver === undefined && loaded.diagnostics.some((d) => d.message.includes('{{resource:'))) {
-        log('hint: prompts embed documents ({{resource:...}}): pass --docs scheme=dir');
-      }
+    } catch (error) {
+      if (isPromptError(error)) throw new UsageError(`serve: ${error.message}`);
+      throw error;
     }
-  } catch (error) {
-    if (isPromptError(error)) throw new UsageError(`serve: ${error.message}`);
-    throw error;
+    for (const definition of registry.definitions()) known.add(definition.name);
   }
 
   const factory = (): McpServerType => {
     const server = new sdk.server.McpServer({ name, version: VERSION });
     attachPrompts(server, registry);
     if (resolver !== undefined) attachResources(server, resolver);
-    // Over stdio a server lives as long as its connection; over HTTP one serves one request (notified via the handler).
-    if (port === undefined) live.add(server);
+    // Without --watch nothing changes: no list_changed is ever sent, so none is promised.
+    if (!watching) server.server.registerCapabilities({ prompts: { listChanged: false }, ...(resolver === undefined ? {} : { resources: { listChanged: false } }) });
     return server;
   };
 
   const closers: (() => Promise<void>)[] = [];
-  if (port === undefined) {
-    const handle = sdk.stdio.serveStdio(factory);
+  if (plan === undefined) {
+    const handle = sdk.stdio.serveStdio(() => {
+      const server = factory();
+      live.add(server);
+      return server;
+    });
     closers.push(() => handle.close());
     log(`serving ${registry.size} prompt(s) from ${dir} over stdio${watcher === undefined ? '' : ', watching for changes'}`);
   } else {
-    const handler = sdk.server.createMcpHandler(factory, { onerror: (error) => log(`request error: ${error.message}`) });
-    notifyHttp = handler.notify;
-    let pending: ReturnType<typeof setTimeout> | undefined;
-    const off = registry.onChange(() => {
-      // The 2026-07-28 era's subscriptions/listen streams hear of changes through the handler (one per burst).
-      pending ??= setTimeout(() => {
-        pending = undefined;
-        handler.notify.promptsChanged();
-      }, 50);
+    const http = await serveHttp({
+      sdk: sdk.server,
+      factory,
+      registry,
+      live,
+      plan,
+      origins: (values['allowed-origin'] as string[] | undefined) ?? [],
+      maxSessions,
+      idleTimeoutMs,
+      log,
     });
-    const hosts = allowedHostnames(sdk.server, host, (values['allowed-host'] as string[] | undefined) ?? []);
-    const origins = [...sdk.server.localhostAllowedOrigins(), ...((values['allowed-origin'] as string[] | undefined) ?? [])];
-    let http;
-    try {
-      http = await startHttpServer({
-        fetch: (request) => handler.fetch(request),
-        gate: (request) => sdk.server.hostHeaderValidationResponse(request, hosts) ?? sdk.server.originValidationResponse(request, origins),
-        host,
-        port,
-        log,
-      });
-    } catch (error) {
-      throw new ServeFailure(`cannot listen on ${host}:${port} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-    }
-    closers.push(async () => {
-      off();
-      if (pending !== undefined) clearTimeout(pending);
-      await handler.close();
-      await http.close();
-    });
+    notifyHttp = http.notify;
+    closers.push(() => http.close());
     out.stdout(http.url);
     log(`serving ${registry.size} prompt(s) from ${dir} at ${http.url}${watcher === undefined ? '' : ', watching for changes'}`);
   }
 
-  const why = await stopped(port === undefined);
+  const why = await stopped(plan === undefined);
   log(`stopping (${why})`);
   await watcher?.close();
   for (const close of closers) await close().catch(() => {});
   return 0;
+}
+
+/** The prompts that would not be served as they are: files left out, and prompts embedding documents nothing serves. */
+function refusedPrompts(opened: OpenedDirectory, problems: readonly PromptFileDiagnostic[]): string[] {
+  const refused = opened.leftOut.map((f) => (f.name === undefined ? f.file : `${f.name} (${f.file})`));
+  const failing = new Set(problems.filter((d) => d.severity === 'error').map((d) => d.file));
+  for (const [name, file] of opened.sources) if (failing.has(file)) refused.push(`${name} (${file})`);
+  return refused;
+}
+
+/** A reload for the log: `+name` added, `~name` changed, `-name` removed (`known` is kept up to date). */
+function describeChange(change: PromptDirectoryChange, known: Set<string>): string {
+  const words: string[] = [];
+  for (const name of change.set) {
+    words.push(`${known.has(name) ? '~' : '+'}${name}`);
+    known.add(name);
+  }
+  for (const name of change.removed) {
+    words.push(`-${name}`);
+    known.delete(name);
+  }
+  return words.join(' ');
 }

@@ -183,12 +183,28 @@ export function applyFiles(
   return parsed.length > 0 || gone.length > 0 ? state.apply() : { set: [], removed: [] };
 }
 
+/** @internal A prompt file that serves nothing because of an error: its file, and the prompt name it gives if any. */
+export interface LeftOutFile {
+  file: string;
+  name?: string;
+}
+
+/** @internal What {@link loadPromptDirectoryInto} found. */
+export interface LoadedIntoRegistry {
+  diagnostics: PromptFileDiagnostic[];
+  files: number;
+  /** Each served prompt's file (name -> file as diagnostics name it). */
+  sources: Map<string, string>;
+  /** Files with an error that serve no prompt. */
+  leftOut: LeftOutFile[];
+}
+
 /** @internal Loads a directory into a registry once, compile problems included as diagnostics (for the command line). */
 export async function loadPromptDirectoryInto(
   registry: PromptRegistry,
   dir: string,
   options: LoadPromptDirectoryOptions = {},
-): Promise<{ diagnostics: PromptFileDiagnostic[]; files: number }> {
+): Promise<LoadedIntoRegistry> {
   const context = fileContext(dir, options);
   const scan = await scanPromptDirectory(context);
   const state = new DirectoryState(registry);
@@ -196,5 +212,13 @@ export async function loadPromptDirectoryInto(
   applyFiles(state, scan.files, parsed, [], undefined);
   const diagnostics = state.diagnostics();
   if (scan.truncated) diagnostics.push(truncatedDiagnostic(context));
-  return { diagnostics, files: scan.files.length };
+  const sources = new Map<string, string>();
+  for (const [name, wanted] of state.served) sources.set(name, state.files.get(wanted.rel)?.file ?? wanted.rel);
+  const failed = new Set(diagnostics.filter((d) => d.severity === 'error').map((d) => d.file));
+  const leftOut: LeftOutFile[] = [];
+  for (const p of parsed) {
+    if (state.files.get(p.rel)?.good !== undefined || !failed.has(p.file)) continue;
+    leftOut.push(p.rawName === undefined ? { file: p.file } : { file: p.file, name: p.rawName });
+  }
+  return { diagnostics, files: scan.files.length, sources, leftOut };
 }

@@ -160,6 +160,7 @@ export class FunctionRegistry {
   /**
    * Validates `args` (an object; `undefined`/`null` count as `{}`), runs the function and returns the success body.
    * Throws PromptError: `FUNCTION_NOT_FOUND` (`Function not found: <name>`, HTTP 404), the -32602 argument errors
+   * (`FUNCTION_ARGUMENT_MISSING` "Missing required function arguments", `FUNCTION_ARGUMENT_INVALID`, `FUNCTION_ARGUMENT_TOO_LONG`)
    * with their data, `FUNCTION_FAILED` with the message `run` threw (or `INTERNAL_ERROR` with `maskErrors`), and a
    * PromptError thrown by `run` as it is. A body that is not JSON (a `BigInt`, a cycle) is `INTERNAL_ERROR`.
    *
@@ -173,7 +174,7 @@ export class FunctionRegistry {
     const entry = this.#entries.get(name);
     if (entry === undefined) throw functionNotFound(name);
     const checked = entry.validator.validate(args ?? {});
-    if (!checked.ok) throw argumentFailureToPromptError(checked.error);
+    if (!checked.ok) throw argumentFailureToPromptError(checked.error, 'function');
     const extra = options.extra;
     const ms = this.#timeoutMs;
     let value: unknown;

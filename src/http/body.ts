@@ -1,24 +1,38 @@
-/** Reading a request body within a byte limit (413 as soon as it is passed) and a time limit (408). */
+/** Reading a request body within a byte limit (413 as soon as it is passed), a time limit (408) and the server budget. */
 import { PromptError } from '../errors.js';
+import type { BodyLease } from './budget.js';
 
-/** @internal Chunks of a body, refused (413) as soon as they pass `limit` bytes. */
+/**
+ * @internal A request body as a transport has it: raw bytes, or what a framework's body parser already made of them
+ * (Express's `req.body`: a Buffer from `express.raw()`, a string from `express.text()`, a value from `express.json()`).
+ */
+export type RequestBody = { bytes: Uint8Array } | { text: string } | { value: unknown };
+
+/** @internal Chunks of a body, refused (413) as soon as they pass `limit` bytes; each byte is held in `lease`. */
 export class BodyBuffer {
   readonly #chunks: Uint8Array[] = [];
   #size = 0;
 
-  constructor(readonly limit: number) {}
+  constructor(
+    readonly limit: number,
+    readonly lease: BodyLease,
+  ) {}
 
   push(chunk: Uint8Array): void {
-    this.#size += chunk.byteLength;
-    if (this.#size > this.limit) throw bodyTooLarge(this.limit);
+    const size = this.#size + chunk.byteLength;
+    if (size > this.limit) throw bodyTooLarge(this.limit);
+    this.lease.hold(size);
+    this.#size = size;
     this.#chunks.push(chunk);
   }
 
+  /** The body: the one chunk as it is, or every chunk copied once into one array (the chunks are dropped). */
   bytes(): Uint8Array {
-    if (this.#chunks.length === 1) return this.#chunks[0]!;
+    const chunks = this.#chunks.splice(0);
+    if (chunks.length === 1) return chunks[0]!;
     const out = new Uint8Array(this.#size);
     let offset = 0;
-    for (const chunk of this.#chunks) {
+    for (const chunk of chunks) {
       out.set(chunk, offset);
       offset += chunk.byteLength;
     }
@@ -32,8 +46,9 @@ export async function collectBody(
   cancel: () => void,
   limit: number,
   timeoutMs: number,
+  lease: BodyLease,
 ): Promise<Uint8Array> {
-  const buffer = new BodyBuffer(limit);
+  const buffer = new BodyBuffer(limit, lease);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(bodyTimedOut()), timeoutMs);

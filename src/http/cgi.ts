@@ -2,6 +2,8 @@
 import type { Readable, Writable } from 'node:stream';
 import { PromptError } from '../errors.js';
 import { bodyTooLarge, collectBody } from './body.js';
+import type { BodyLease } from './budget.js';
+import { isLoopbackAddress } from './gate.js';
 import { createHttpCore, transportError } from './router.js';
 import type { CoreResponse, HttpHandlerOptions } from './router.js';
 import type { HttpSource } from './sources.js';
@@ -16,7 +18,9 @@ export interface CgiIo {
 /**
  * Answers one CGI/1.1 request (`REQUEST_METHOD`, `PATH_INFO`, `QUERY_STRING`, `CONTENT_TYPE`, `CONTENT_LENGTH`, body on
  * stdin) with `Status:` and `Content-Type: application/json` headers, a blank line and the JSON body: the same routes
- * and statuses as the HTTP handlers. Resolves with the status once the answer is written.
+ * and statuses as the HTTP handlers (no body for HEAD). `HTTP_HOST` and `HTTP_ORIGIN` are checked like the Host and
+ * Origin headers; with `SERVER_ADDR` on loopback, Host defaults to the localhost names. Resolves with the status once
+ * the answer is written.
  *
  * @example
  * ```ts
@@ -35,19 +39,29 @@ export async function runCgi(source: HttpSource, io: CgiIo = {}, options: HttpHa
       path: env['PATH_INFO'] === undefined || env['PATH_INFO'] === '' ? '/' : env['PATH_INFO'],
       query: new URLSearchParams(env['QUERY_STRING'] ?? ''),
       contentType: env['CONTENT_TYPE'] === '' ? undefined : env['CONTENT_TYPE'],
-      readBody: (limit, timeoutMs) => readCgiBody(stdin, env['CONTENT_LENGTH'], limit, timeoutMs),
+      host: env['HTTP_HOST'],
+      origin: env['HTTP_ORIGIN'],
+      loopback: isLoopbackAddress(env['SERVER_ADDR']),
+      readBody: async (limit, timeoutMs, lease) => ({ bytes: await readCgiBody(stdin, env['CONTENT_LENGTH'], limit, timeoutMs, lease) }),
     });
   } catch (error) {
     reply = transportError(error);
   }
   let head = `Status: ${reply.status} ${REASONS[reply.status] ?? ''}`.trimEnd() + '\r\n';
   for (const [name, value] of Object.entries(reply.headers)) head += `${headerName(name)}: ${value}\r\n`;
-  await new Promise<void>((resolve, reject) => stdout.write(`${head}\r\n${reply.body}`, (error) => (error ? reject(error) : resolve())));
+  const body = (env['REQUEST_METHOD'] ?? '').toUpperCase() === 'HEAD' ? '' : reply.body;
+  await new Promise<void>((resolve, reject) => stdout.write(`${head}\r\n${body}`, (error) => (error ? reject(error) : resolve())));
   return reply.status;
 }
 
 /** Exactly CONTENT_LENGTH bytes from stdin (RFC 3875: the server may not send EOF); none without it. */
-async function readCgiBody(stdin: Readable, contentLength: string | undefined, limit: number, timeoutMs: number): Promise<Uint8Array> {
+async function readCgiBody(
+  stdin: Readable,
+  contentLength: string | undefined,
+  limit: number,
+  timeoutMs: number,
+  lease: BodyLease,
+): Promise<Uint8Array> {
   if (contentLength === undefined || contentLength === '') return new Uint8Array(0);
   const length = Number(contentLength);
   if (!Number.isSafeInteger(length) || length < 0) throw new PromptError('INVALID_REQUEST', 'CONTENT_LENGTH must be a non-negative integer');
@@ -68,6 +82,7 @@ async function readCgiBody(stdin: Readable, contentLength: string | undefined, l
     () => stdin.destroy(),
     limit,
     timeoutMs,
+    lease,
   );
   if (body.byteLength < length) throw new PromptError('INVALID_REQUEST', `Request body ended after ${body.byteLength} of ${length} bytes`);
   return body;
@@ -76,12 +91,14 @@ async function readCgiBody(stdin: Readable, contentLength: string | undefined, l
 const REASONS: Readonly<Record<number, string>> = {
   200: 'OK',
   400: 'Bad Request',
+  403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
   408: 'Request Timeout',
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
 
 function headerName(name: string): string {

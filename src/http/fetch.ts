@@ -1,13 +1,20 @@
 /** `createFetchHandler`: the HTTP routes as a web-standard `(Request) => Promise<Response>` (any runtime). */
 import { checkDeclaredLength, collectBody } from './body.js';
+import type { RequestBody } from './body.js';
+import type { BodyLease } from './budget.js';
+import { isLoopbackAddress } from './gate.js';
 import { createHttpCore, transportError } from './router.js';
 import type { CoreResponse, HttpHandlerOptions } from './router.js';
 import type { HttpSource } from './sources.js';
 
 /**
  * Serves prompts and functions as a fetch handler (Hono, Bun, Deno, Next.js route handlers, edge runtimes):
- * `GET /prompts`, `GET|POST /prompts/{name}`, `GET /functions`, `POST /functions/{name}`, `GET /openapi.json`.
- * Every answer is JSON; errors go through the one error table.
+ * `GET /prompts`, `GET|POST /prompts/{name}`, `GET /functions`, `POST /functions/{name}`, `GET /openapi.json`
+ * (HEAD too on every GET route). Every answer is JSON; errors go through the one error table.
+ *
+ * The second argument is what the runtime passes along: from `@hono/node-server` (`{ incoming }`) the handler reads
+ * the address the connection arrived at, so a server on loopback refuses foreign Host headers by default; elsewhere
+ * set `allowedHosts`.
  *
  * @example
  * ```ts
@@ -15,9 +22,12 @@ import type { HttpSource } from './sources.js';
  * Bun.serve({ fetch: handle });
  * ```
  */
-export function createFetchHandler(source: HttpSource, options: HttpHandlerOptions = {}): (request: Request) => Promise<Response> {
+export function createFetchHandler(
+  source: HttpSource,
+  options: HttpHandlerOptions = {},
+): (request: Request, env?: unknown) => Promise<Response> {
   const core = createHttpCore(source, options);
-  return async (request) => {
+  return async (request, env) => {
     let reply: CoreResponse;
     try {
       const url = new URL(request.url);
@@ -26,21 +36,32 @@ export function createFetchHandler(source: HttpSource, options: HttpHandlerOptio
         path: url.pathname,
         query: url.searchParams,
         contentType: request.headers.get('content-type') ?? undefined,
-        readBody: (limit, timeoutMs) => readStream(request, limit, timeoutMs),
+        host: request.headers.get('host') ?? url.host,
+        origin: request.headers.get('origin') ?? undefined,
+        loopback: isLoopbackAddress(localAddressOf(env)),
+        readBody: (limit, timeoutMs, lease) => readStream(request, limit, timeoutMs, lease),
       });
     } catch (error) {
       reply = transportError(error);
     }
-    return new Response(reply.body, { status: reply.status, headers: reply.headers });
+    return new Response(request.method.toUpperCase() === 'HEAD' ? null : reply.body, { status: reply.status, headers: reply.headers });
   };
 }
 
+/** The local address of the connection, from `@hono/node-server`'s bindings (`{ incoming: IncomingMessage }`). */
+function localAddressOf(env: unknown): string | undefined {
+  if (typeof env !== 'object' || env === null) return undefined;
+  const incoming = (env as { incoming?: { socket?: { localAddress?: unknown } } }).incoming;
+  const address = incoming?.socket?.localAddress;
+  return typeof address === 'string' ? address : undefined;
+}
+
 /** Reads a web request body within the limits. */
-async function readStream(request: Request, limit: number, timeoutMs: number): Promise<Uint8Array> {
+async function readStream(request: Request, limit: number, timeoutMs: number, lease: BodyLease): Promise<RequestBody> {
   checkDeclaredLength(request.headers.get('content-length'), limit);
-  if (request.body === null) return new Uint8Array(0);
+  if (request.body === null) return { bytes: new Uint8Array(0) };
   const reader = request.body.getReader();
-  return collectBody(
+  const bytes = await collectBody(
     async () => {
       const { done, value } = await reader.read();
       return done ? undefined : value;
@@ -48,5 +69,7 @@ async function readStream(request: Request, limit: number, timeoutMs: number): P
     () => void reader.cancel().catch(() => undefined),
     limit,
     timeoutMs,
+    lease,
   );
+  return { bytes };
 }

@@ -24,12 +24,14 @@ const ERROR_SCHEMA: Json = {
 
 const ERROR_STATUSES: Record<string, string> = {
   '400': 'Invalid JSON body or invalid arguments (`data` carries the -32602 details)',
+  '403': 'Host or Origin not allowed (DNS rebinding, a cross-site request)',
   '404': 'Unknown prompt, function or route',
   '405': 'Method not allowed (see the Allow header)',
   '408': 'The request body arrived too slowly',
   '413': 'Request body or rendered prompt over the limit',
   '415': 'Content-Type is not application/json',
   '500': 'Internal error (details only in the server log)',
+  '503': 'Request bodies in flight over the server budget: retry after Retry-After seconds',
 };
 
 const PROMPT_ARGUMENT: Json = {

@@ -8,6 +8,12 @@ import { isRecord } from '../json.js';
 import { toSafeLogger } from '../logger.js';
 import type { Logger, SafeLogger } from '../logger.js';
 import { buildErrorResponse } from '../response.js';
+import { utf8ByteLength } from '../render/limits.js';
+import { bodyTooLarge } from './body.js';
+import type { RequestBody } from './body.js';
+import { BodyBudget } from './budget.js';
+import type { BodyLease } from './budget.js';
+import { checkHost, checkJsonContentType, checkOrigin, createGate } from './gate.js';
 import { openApiDocument } from './openapi.js';
 import { toSources } from './sources.js';
 import type { HttpSource, Sources } from './sources.js';
@@ -21,6 +27,24 @@ export interface HttpHandlerOptions {
   maxBodyBytes?: number;
   /** Longest wait for a whole request body, in milliseconds (default 10,000): 408. */
   bodyTimeoutMs?: number;
+  /**
+   * Request body bytes all requests of this handler may hold at once (default 64 MiB), counted as they arrive and
+   * given back when each request is answered: past it a request gets 503 with `Retry-After`.
+   */
+  maxInFlightBodyBytes?: number;
+  /**
+   * Hostnames the Host header may name (port-agnostic; IPv6 in brackets, `'*'` for any): 403 otherwise, against DNS
+   * rebinding. Default: on a connection that arrived at a loopback address (a server bound to 127.0.0.1, or reached
+   * through it), only `localhost`, `127.0.0.1` and `[::1]`, as the MCP SDK's `localhostHostValidation`; otherwise
+   * any. Behind a reverse proxy on the same machine, list the names it forwards.
+   */
+  allowedHosts?: readonly string[];
+  /**
+   * Origins a browser request may come from besides the request's own: hostnames (`app.example`, any scheme and
+   * port) or exact origins (`https://app.example:8443`). A present Origin that is neither gets 403. CORS headers and
+   * preflights are the framework's (a `cors` middleware in front).
+   */
+  allowedOrigins?: readonly string[];
   /** pino-style logger: 500s are logged with the route and the error's class (never bodies or argument values). */
   logger?: Logger;
   /** Title and version of `GET /openapi.json` (defaults: "mcp-prompt-kit API", "1.0.0"). */
@@ -34,13 +58,22 @@ export interface CoreRequest {
   path: string;
   query: URLSearchParams;
   contentType: string | undefined;
+  /** The Host header (or the URL's host where the runtime gives no header). */
+  host: string | undefined;
+  /** The Origin header. */
+  origin: string | undefined;
+  /** Whether the connection arrived at a loopback address (false when the transport cannot tell). */
+  loopback: boolean;
   /** Where a framework mounted the handler (Express's `req.baseUrl`), for the OpenAPI document's paths. */
   mountPath?: string;
-  /** Reads the whole body (at most `limit` bytes, else LIMIT_EXCEEDED; REQUEST_TIMEOUT when too slow). */
-  readBody(limit: number, timeoutMs: number): Promise<Uint8Array>;
+  /**
+   * The whole body: at most `limit` bytes (else LIMIT_EXCEEDED), within `timeoutMs` (else REQUEST_TIMEOUT), each
+   * byte held in `lease` as it arrives (else SERVER_BUSY).
+   */
+  readBody(limit: number, timeoutMs: number, lease: BodyLease): Promise<RequestBody>;
 }
 
-/** @internal A response as the core gives it: always a JSON body. */
+/** @internal A response as the core gives it: a JSON body (empty for HEAD). */
 export interface CoreResponse {
   status: number;
   headers: Record<string, string>;
@@ -56,33 +89,54 @@ export interface HttpCore {
   handle(request: CoreRequest): Promise<CoreResponse>;
 }
 
+/** What serving one request needs besides the request. */
+interface Context {
+  sources: Sources;
+  openapi: OpenApiOptions;
+  maxBodyBytes: number;
+  bodyTimeoutMs: number;
+}
+
 /** @internal Builds the core once per handler. */
 export function createHttpCore(source: HttpSource, options: HttpHandlerOptions = {}): HttpCore {
   const sources = toSources(source);
   const basePath = normalizeBasePath(options.basePath);
   const maxBodyBytes = positive(options.maxBodyBytes ?? 1024 * 1024, 'maxBodyBytes');
   const bodyTimeoutMs = positive(options.bodyTimeoutMs ?? 10_000, 'bodyTimeoutMs');
+  const budget = new BodyBudget(positive(options.maxInFlightBodyBytes ?? 64 * 1024 * 1024, 'maxInFlightBodyBytes'), Math.ceil(bodyTimeoutMs / 1000));
+  const gate = createGate(options.allowedHosts, options.allowedOrigins);
   const log = toSafeLogger(options.logger);
-  const openapi = { title: 'mcp-prompt-kit API', version: '1.0.0', ...options.openapi, basePath };
+  const context: Context = { sources, openapi: { title: 'mcp-prompt-kit API', version: '1.0.0', ...options.openapi, basePath }, maxBodyBytes, bodyTimeoutMs };
 
   const owns = (path: string): boolean => route(stripBase(path, basePath)) !== undefined;
 
   const handle = async (request: CoreRequest): Promise<CoreResponse> => {
+    const head = request.method === 'HEAD';
     const path = stripBase(request.path, basePath);
     const found = route(path);
+    const lease = budget.lease();
+    let response: CoreResponse;
     try {
+      checkHost(gate, request.host, request.loopback);
+      checkOrigin(gate, request.origin, request.host);
       if (found === undefined) throw new PromptError('METHOD_NOT_FOUND', `Not found: ${echoed(request.path)}`);
       const allowed = allowedMethods(found, sources);
       if (allowed.length === 0) throw new PromptError('METHOD_NOT_FOUND', `Not found: ${echoed(request.path)}`);
       if (!allowed.includes(request.method)) {
-        const response = errorJson(new PromptError('METHOD_NOT_ALLOWED', `Method not allowed: ${echoed(request.method)}; allowed: ${allowed.join(', ')}`));
+        response = errorJson(new PromptError('METHOD_NOT_ALLOWED', `Method not allowed: ${echoed(request.method)}; allowed: ${allowed.join(', ')}`));
         response.headers['allow'] = allowed.join(', ');
-        return response;
+      } else {
+        // HEAD is GET without the body.
+        response = json(200, await serve(found, head ? { ...request, method: 'GET' } : request, context, lease));
       }
-      return json(200, await serve(found, request, sources, openapi, maxBodyBytes, bodyTimeoutMs));
     } catch (error) {
-      return errorJson(error, log, found?.kind ?? 'unknown');
+      response = errorJson(error, log, found?.kind ?? 'unknown');
+      if (response.status === 503) response.headers['retry-after'] = String(budget.retryAfterSeconds);
+    } finally {
+      lease.release();
     }
+    if (head) response.body = '';
+    return response;
   };
   return { owns, handle };
 }
@@ -114,26 +168,20 @@ function route(path: string | undefined): Route | undefined {
 function allowedMethods(found: Route, sources: Sources): string[] {
   switch (found.kind) {
     case 'prompts':
-      return sources.prompts === undefined ? [] : ['GET'];
+      return sources.prompts === undefined ? [] : ['GET', 'HEAD'];
     case 'prompt':
-      return sources.prompts === undefined ? [] : ['GET', 'POST'];
+      return sources.prompts === undefined ? [] : ['GET', 'HEAD', 'POST'];
     case 'functions':
-      return sources.functions === undefined ? [] : ['GET'];
+      return sources.functions === undefined ? [] : ['GET', 'HEAD'];
     case 'function':
       return sources.functions === undefined ? [] : ['POST'];
     case 'openapi':
-      return ['GET'];
+      return ['GET', 'HEAD'];
   }
 }
 
-async function serve(
-  found: Route,
-  request: CoreRequest,
-  sources: Sources,
-  openapi: OpenApiOptions,
-  maxBodyBytes: number,
-  bodyTimeoutMs: number,
-): Promise<unknown> {
+async function serve(found: Route, request: CoreRequest, context: Context, lease: BodyLease): Promise<unknown> {
+  const { sources, openapi } = context;
   switch (found.kind) {
     case 'prompts': {
       const cursor = request.query.get('cursor');
@@ -145,7 +193,7 @@ async function serve(
         if (listing === undefined) throw new PromptError('PROMPT_NOT_FOUND', `Unknown prompt: ${echoed(found.name)}`);
         return { result: listing };
       }
-      const args = await readArguments(request, maxBodyBytes, bodyTimeoutMs);
+      const args = await readArguments(request, context, lease);
       return { result: await sources.prompts!.getPrompt(found.name, args) };
     }
     case 'functions':
@@ -154,7 +202,7 @@ async function serve(
       if (!sources.functions!.has(found.name)) {
         throw new PromptError('FUNCTION_NOT_FOUND', `Function not found: ${echoed(found.name)}`);
       }
-      return sources.functions!.call(found.name, await readArguments(request, maxBodyBytes, bodyTimeoutMs));
+      return sources.functions!.call(found.name, await readArguments(request, context, lease));
     }
     case 'openapi':
       return openApiDocument(sources, request.mountPath ? { ...openapi, basePath: `${request.mountPath}${openapi.basePath ?? ''}` } : openapi);
@@ -163,27 +211,67 @@ async function serve(
 
 const DECODER = new TextDecoder('utf-8', { fatal: true });
 
-/** The JSON object body (empty body = no arguments): 415, 413, 408 or 400 `Invalid JSON body` otherwise. */
-async function readArguments(request: CoreRequest, limit: number, timeoutMs: number): Promise<Record<string, unknown>> {
-  const type = request.contentType?.split(';')[0]?.trim().toLowerCase();
-  const bytes = await request.readBody(limit, timeoutMs);
-  if (bytes.length === 0) return {};
-  if (type === undefined || (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type))) {
-    throw new PromptError('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json');
-  }
+/**
+ * The JSON object body (an empty one = no arguments). The Content-Type is checked before a byte is read (415); then
+ * 413, 408, 503 or 400 `Invalid JSON body`. A body a framework already parsed goes through the same checks, from
+ * its text: a parsed value is serialized again (its numbers were rounded by that parser: the exact-number check
+ * cannot see what was lost).
+ */
+async function readArguments(request: CoreRequest, context: Context, lease: BodyLease): Promise<Record<string, unknown>> {
+  checkJsonContentType(request.contentType);
+  const limit = context.maxBodyBytes;
+  const body = await request.readBody(limit, context.bodyTimeoutMs, lease);
   let text: string;
+  if ('bytes' in body) {
+    if (body.bytes.byteLength === 0) return {};
+    if (body.bytes.byteLength > limit) throw bodyTooLarge(limit);
+    lease.hold(body.bytes.byteLength);
+    try {
+      text = DECODER.decode(body.bytes);
+    } catch {
+      throw new PromptError('PARSE_ERROR', 'Invalid JSON body');
+    }
+  } else {
+    const serialized = 'text' in body ? body.text : serializeParsed(body.value);
+    // Nested too deep to serialize again: the same value JSON.parse gave the parser, which the validator bounds (depth
+    // first) exactly as it bounds a raw body's.
+    if (serialized === undefined) return argumentsObject((body as { value: unknown }).value);
+    text = serialized;
+    if (text.length === 0) return {};
+    const bytes = text.length > limit ? limit + 1 : utf8ByteLength(text); // more code units than allowed bytes: over
+    if (bytes > limit) throw bodyTooLarge(limit);
+    lease.hold(bytes);
+  }
   let value: unknown;
   try {
-    text = DECODER.decode(bytes);
     value = JSON.parse(text);
   } catch {
     throw new PromptError('PARSE_ERROR', 'Invalid JSON body');
   }
+  const args = argumentsObject(value);
+  // Numbers JSON.parse changed: the validator refuses those arguments (400, naming each and where).
+  markInexactNumbers(text, args);
+  return args;
+}
+
+/** The arguments of a parsed body: an object (null = none), else 400. */
+function argumentsObject(value: unknown): Record<string, unknown> {
   if (value === null) return {};
   if (!isRecord(value)) throw new PromptError('INVALID_PARAMS', 'The JSON body must be an object of arguments');
-  // Numbers JSON.parse changed: the validator refuses those arguments (400, naming each and where).
-  markInexactNumbers(text, value);
   return value;
+}
+
+/**
+ * The JSON text of a value a framework's parser made ('' for none); undefined when it nests too deep for
+ * `JSON.stringify` (a stack overflow). A value that is not JSON data at all (a cycle, a BigInt) is 400.
+ */
+function serializeParsed(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch (error) {
+    if (error instanceof RangeError) return undefined;
+    throw new PromptError('PARSE_ERROR', 'Invalid JSON body: the parsed body is not JSON data');
+  }
 }
 
 function json(status: number, value: unknown): CoreResponse {

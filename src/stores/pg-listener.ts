@@ -6,7 +6,14 @@
  */
 import { errorClassName } from '../errors.js';
 import type { SafeLogger } from '../logger.js';
+import { sqlState } from './pg-client.js';
 import type { PgListenerClient } from './pg-types.js';
+
+/** What a log entry says about a failure: its class and, for a server error, its SQLSTATE (never its message). */
+function failureFields(error: unknown): Record<string, unknown> {
+  const state = sqlState(error);
+  return state === undefined ? { error: errorClassName(error) } : { error: errorClassName(error), sqlState: state };
+}
 
 /** @internal Options of {@link startListener}. */
 export interface ListenerOptions {
@@ -56,7 +63,7 @@ export function startListener(options: ListenerOptions): Listener {
     if (stopped) return;
     lostOnce = true;
     options.log.warn(
-      { event: 'prompt_listener_lost', channel: options.channel, error: errorClassName(error), retryMs },
+      { event: 'prompt_listener_lost', channel: options.channel, ...failureFields(error), retryMs },
       'prompt change listener lost its connection; reconnecting',
     );
     scheduleRetry();
@@ -79,16 +86,17 @@ export function startListener(options: ListenerOptions): Listener {
     } catch (error) {
       if (stopped) return;
       lostOnce = true;
-      options.log.warn({ event: 'prompt_listener_connect_failed', channel: options.channel, error: errorClassName(error), retryMs }, 'prompt change listener cannot connect; retrying');
+      options.log.warn({ event: 'prompt_listener_connect_failed', channel: options.channel, ...failureFields(error), retryMs }, 'prompt change listener cannot connect; retrying');
       scheduleRetry();
       return;
     }
+    // Heard from the start: a client disposed because stop() came first may still report its closing socket.
+    next.on('error', (error) => lost(next, error));
     if (stopped) {
       await dispose(next);
       return;
     }
     client = next;
-    next.on('error', (error) => lost(next, error));
     next.on('end', () => lost(next, new Error('connection ended')));
     next.on('notification', (message) => {
       if (client === next && message.channel === options.channel) options.onPayload(message.payload);
@@ -101,8 +109,21 @@ export function startListener(options: ListenerOptions): Listener {
     }
     if (client !== next) return;
     retryMs = options.retryMinMs;
+    let unanswered = false;
     heartbeat = setInterval(() => {
-      next.query('SELECT 1').catch((error: unknown) => lost(next, error));
+      // A connection that died without a word (a frozen server, a dropped route) never answers: one missed beat is
+      // enough, rather than queueing a query per beat on a session that is gone.
+      if (unanswered) {
+        lost(next, new Error(`heartbeat unanswered for ${options.heartbeatMs} ms`));
+        return;
+      }
+      unanswered = true;
+      next.query('SELECT 1').then(
+        () => {
+          unanswered = false;
+        },
+        (error: unknown) => lost(next, error),
+      );
     }, options.heartbeatMs);
     (heartbeat as { unref?: () => void }).unref?.();
     if (lostOnce) {

@@ -56,7 +56,7 @@ async function hasConstraint(client: PgClient, n: TableNames): Promise<{ exists:
   return rows.length === 0 ? { exists: false, validated: false } : { exists: true, validated: rows[0]!['convalidated'] === true };
 }
 
-/** Runs the migration on `client` (a dedicated connection) inside one transaction; rolls back on any failure. */
+/** Runs the migration on `client`, inside the transaction the caller opened (and rolls back on any failure). */
 export async function runMigration(client: PgClient, n: TableNames, options: MigrateOptions): Promise<MigrationReport> {
   const report: MigrationReport = {
     createdTable: false,
@@ -68,88 +68,81 @@ export async function runMigration(client: PgClient, n: TableNames, options: Mig
     constraintValidated: false,
     droppedColumns: [],
   };
-  await client.query('BEGIN');
-  try {
-    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [n.lockKey]);
-    // CREATE SCHEMA needs the CREATE privilege on the database even when the schema exists: only run it when needed.
-    const schema = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [n.schema]);
-    if (schema.rows.length === 0) await client.query(`CREATE SCHEMA "${n.schema}"`);
-    let columns = await columnsOf(client, n);
-    if (columns.size === 0) {
-      const content = CONTENT_COLUMNS.map((c) => `${c.column} ${c.type}`).join(', ');
-      await client.query(`CREATE TABLE ${n.prompts} (name text PRIMARY KEY, ${content}, version integer NOT NULL DEFAULT 1,
-        updated_at timestamptz NOT NULL DEFAULT now(), updated_by text NOT NULL DEFAULT current_user)`);
-      report.createdTable = true;
-    } else {
-      for (const [column, type] of [
-        ...CONTENT_COLUMNS.map((c) => [c.column, c.type] as const),
-        ['version', 'integer NOT NULL DEFAULT 1'],
-        ['updated_at', 'timestamptz NOT NULL DEFAULT now()'],
-        ['updated_by', 'text NOT NULL DEFAULT current_user'],
-      ] as const) {
-        if (columns.has(column)) continue;
-        await client.query(`ALTER TABLE ${n.prompts} ADD COLUMN ${column} ${type}`);
-        report.addedColumns.push(column);
-      }
-      // New rows written by the store carry messages, not the legacy columns.
-      for (const legacy of LEGACY_COLUMNS) {
-        if (columns.has(legacy)) await client.query(`ALTER TABLE ${n.prompts} ALTER COLUMN ${legacy} DROP NOT NULL`);
-      }
+  await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [n.lockKey]);
+  // CREATE SCHEMA needs the CREATE privilege on the database even when the schema exists: only run it when needed.
+  const schema = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [n.schema]);
+  if (schema.rows.length === 0) await client.query(`CREATE SCHEMA "${n.schema}"`);
+  let columns = await columnsOf(client, n);
+  if (columns.size === 0) {
+    const content = CONTENT_COLUMNS.map((c) => `${c.column} ${c.type}`).join(', ');
+    await client.query(`CREATE TABLE ${n.prompts} (name text PRIMARY KEY, ${content}, version integer NOT NULL DEFAULT 1,
+      updated_at timestamptz NOT NULL DEFAULT now(), updated_by text NOT NULL DEFAULT current_user)`);
+    report.createdTable = true;
+  } else {
+    for (const [column, type] of [
+      ...CONTENT_COLUMNS.map((c) => [c.column, c.type] as const),
+      ['version', 'integer NOT NULL DEFAULT 1'],
+      ['updated_at', 'timestamptz NOT NULL DEFAULT now()'],
+      ['updated_by', 'text NOT NULL DEFAULT current_user'],
+    ] as const) {
+      if (columns.has(column)) continue;
+      await client.query(`ALTER TABLE ${n.prompts} ADD COLUMN ${column} ${type}`);
+      report.addedColumns.push(column);
     }
-    columns = await columnsOf(client, n);
-    // A legacy table may key its rows by something else: the store needs names to be unique.
-    if (!report.createdTable) await client.query(`CREATE UNIQUE INDEX IF NOT EXISTS ${n.nameIndex} ON ${n.prompts} (name)`);
-    for (const statement of companionTables(n)) await client.query(statement);
-    await client.query(rolesValidFunction(n));
-    for (const statement of triggerStatements(n)) await client.query(statement);
-
-    // Rows written before the store managed the table become their first version, labelled production.
-    const content = CONTENT_COLUMNS.map((c) => c.column).join(', ');
-    const versioned = await client.query(
-      `WITH added AS (
-         INSERT INTO ${n.versions} (name, version, ${content}, created_at)
-         SELECT p.name, p.version, ${CONTENT_COLUMNS.map((c) => `p.${c.column}`).join(', ')}, p.updated_at FROM ${n.prompts} p
-         WHERE p.messages IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${n.versions} v WHERE v.name = p.name)
-         RETURNING name, version),
-       labelled AS (INSERT INTO ${n.labels} (name, label, version) SELECT name, $1, version FROM added ON CONFLICT DO NOTHING)
-       SELECT count(*)::int AS count FROM added`,
-      [DEFAULT_LABEL],
-    );
-    report.versionedRows = Number(versioned.rows[0]!['count']);
-
-    if (columns.has('content')) await convertLegacyRows(client, n, columns, options, report);
-
-    const constraint = await hasConstraint(client, n);
-    if (!constraint.exists) {
-      await client.query(`ALTER TABLE ${n.prompts} ADD CONSTRAINT ${n.roleCheck} CHECK (${n.rolesValid}(messages)) NOT VALID`);
-      report.addedConstraint = true;
+    // New rows written by the store carry messages, not the legacy columns.
+    for (const legacy of LEGACY_COLUMNS) {
+      if (columns.has(legacy)) await client.query(`ALTER TABLE ${n.prompts} ALTER COLUMN ${legacy} DROP NOT NULL`);
     }
-    report.constraintValidated = constraint.validated;
-    if (!constraint.validated) {
-      await client.query('SAVEPOINT validate_roles');
-      try {
-        await client.query(`ALTER TABLE ${n.prompts} VALIDATE CONSTRAINT ${n.roleCheck}`);
-        report.constraintValidated = true;
-      } catch {
-        // Some rows break the rule (reported as unconverted): the constraint guards new writes only.
-        await client.query('ROLLBACK TO SAVEPOINT validate_roles');
-      }
-    }
-
-    const legacyLeft = LEGACY_COLUMNS.filter((c) => columns.has(c));
-    if (legacyLeft.length > 0 && report.unconverted.length === 0) {
-      const { rows } = await client.query(`SELECT count(*)::int AS left FROM ${n.prompts} WHERE messages IS NULL`);
-      if (rows[0]!['left'] === 0) {
-        for (const column of legacyLeft) await client.query(`ALTER TABLE ${n.prompts} DROP COLUMN ${column}`);
-        report.droppedColumns.push(...legacyLeft);
-      }
-    }
-    await client.query('COMMIT');
-    return report;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
   }
+  columns = await columnsOf(client, n);
+  // A legacy table may key its rows by something else: the store needs names to be unique.
+  if (!report.createdTable) await client.query(`CREATE UNIQUE INDEX IF NOT EXISTS ${n.nameIndex} ON ${n.prompts} (name)`);
+  for (const statement of companionTables(n)) await client.query(statement);
+  await client.query(rolesValidFunction(n));
+  for (const statement of triggerStatements(n)) await client.query(statement);
+
+  // Rows written before the store managed the table become their first version, labelled production.
+  const content = CONTENT_COLUMNS.map((c) => c.column).join(', ');
+  const versioned = await client.query(
+    `WITH added AS (
+       INSERT INTO ${n.versions} (name, version, ${content}, created_at)
+       SELECT p.name, p.version, ${CONTENT_COLUMNS.map((c) => `p.${c.column}`).join(', ')}, p.updated_at FROM ${n.prompts} p
+       WHERE p.messages IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${n.versions} v WHERE v.name = p.name)
+       RETURNING name, version),
+     labelled AS (INSERT INTO ${n.labels} (name, label, version) SELECT name, $1, version FROM added ON CONFLICT DO NOTHING)
+     SELECT count(*)::int AS count FROM added`,
+    [DEFAULT_LABEL],
+  );
+  report.versionedRows = Number(versioned.rows[0]!['count']);
+
+  if (columns.has('content')) await convertLegacyRows(client, n, columns, options, report);
+
+  const constraint = await hasConstraint(client, n);
+  if (!constraint.exists) {
+    await client.query(`ALTER TABLE ${n.prompts} ADD CONSTRAINT ${n.roleCheck} CHECK (${n.rolesValid}(messages)) NOT VALID`);
+    report.addedConstraint = true;
+  }
+  report.constraintValidated = constraint.validated;
+  if (!constraint.validated) {
+    await client.query('SAVEPOINT validate_roles');
+    try {
+      await client.query(`ALTER TABLE ${n.prompts} VALIDATE CONSTRAINT ${n.roleCheck}`);
+      report.constraintValidated = true;
+    } catch {
+      // Some rows break the rule (reported as unconverted): the constraint guards new writes only.
+      await client.query('ROLLBACK TO SAVEPOINT validate_roles');
+    }
+  }
+
+  const legacyLeft = LEGACY_COLUMNS.filter((c) => columns.has(c));
+  if (legacyLeft.length > 0 && report.unconverted.length === 0) {
+    const { rows } = await client.query(`SELECT count(*)::int AS left FROM ${n.prompts} WHERE messages IS NULL`);
+    if (rows[0]!['left'] === 0) {
+      for (const column of legacyLeft) await client.query(`ALTER TABLE ${n.prompts} DROP COLUMN ${column}`);
+      report.droppedColumns.push(...legacyLeft);
+    }
+  }
+  return report;
 }
 
 /** Converts every row that still has only the legacy `content` (and `role`) into messages, in place. */

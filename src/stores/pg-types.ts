@@ -16,9 +16,11 @@ export interface PgQueryable {
   query(text: string, values?: unknown[]): Promise<PgQueryResult>;
 }
 
-/** A client checked out of a pool. */
+/** A client checked out of a pool: the store listens for its `error` event while it holds it. */
 export interface PgPoolClient extends PgQueryable {
   release(destroy?: boolean | Error): void;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  removeListener(event: 'error', listener: (error: Error) => void): unknown;
 }
 
 /** A connection pool, such as `new pg.Pool(...)`. */

@@ -11,13 +11,16 @@ import type { Logger } from '../logger.js';
 import { toSafeLogger } from '../logger.js';
 import type { PromptStore, StoreChangeEvent, StoreReadOptions, StoredPrompt } from '../store.js';
 import { invalidEntryError, storableDefinition } from './definition.js';
+import { inTransaction } from './pg-client.js';
+import type { Operation } from './pg-client.js';
 import { startListener } from './pg-listener.js';
+import { parsePayload } from './pg-payload.js';
 import type { Listener } from './pg-listener.js';
 import { runMigration } from './pg-migrate.js';
 import type { MigrateOptions, MigrationReport } from './pg-migrate.js';
 import { definitionValues, readRow } from './pg-rows.js';
 import { CONTENT_COLUMNS, DEFAULT_LABEL, LATEST, checkLabel, tableNames } from './pg-schema.js';
-import type { PgListenerClient, PgPool, PgQueryable } from './pg-types.js';
+import type { PgListenerClient, PgPool } from './pg-types.js';
 
 export type { MigrateOptions, MigrationReport } from './pg-migrate.js';
 export type { PgListenerClient, PgNotification, PgPool, PgPoolClient, PgQueryResult, PgQueryable } from './pg-types.js';
@@ -41,7 +44,7 @@ export interface PostgresPromptStoreOptions {
   label?: string;
   /** pino-style logger: served versions (info), invalid rows (error), lost and recovered connections (warn/info). */
   logger?: Logger;
-  /** How often the listener checks its connection with `SELECT 1` (default 10,000 ms). */
+  /** How often the listener checks its connection with `SELECT 1` (default 10,000 ms); a check still unanswered at the next one counts as a lost connection. */
   heartbeatMs?: number;
   /** Reconnect backoff: first delay (default 100 ms), doubling up to `maxMs` (default 5,000 ms). */
   reconnect?: { minMs?: number; maxMs?: number };
@@ -104,6 +107,11 @@ export interface PostgresPromptStore extends PromptStore {
   close(): Promise<void>;
 }
 
+/** A foreign NOTIFY payload is logged at most this often. */
+const FOREIGN_LOG_INTERVAL_MS = 60_000;
+/** How often `setLabel` reads a label again that other writers keep creating and deleting under it. */
+const MAX_LABEL_ATTEMPTS = 10;
+
 function positiveInteger(value: unknown, what: string, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
@@ -112,26 +120,16 @@ function positiveInteger(value: unknown, what: string, fallback: number): number
   return value;
 }
 
-function parsePayload(payload: string | undefined): StoreChangeEvent {
-  try {
-    const data = JSON.parse(payload ?? '') as { name?: unknown; version?: unknown; label?: unknown };
-    if (typeof data.name !== 'string') return { type: 'reset' };
-    const label = typeof data.label === 'string' ? { label: data.label } : {};
-    return typeof data.version === 'number'
-      ? { type: 'put', name: data.name, version: data.version, ...label }
-      : { type: 'delete', name: data.name, ...label };
-  } catch {
-    return { type: 'reset' };
-  }
-}
-
 /**
  * Creates a prompt store on a PostgreSQL table. Call `migrate()` once (any replica; concurrent runs are serialised)
  * before use. Every `put` (and every SQL INSERT or UPDATE of a prompt row) makes a new immutable version and moves the
  * `production` label to it unless told otherwise; `get`/`list` read the store's `label` (default `production`).
  * Rows that break the definition rules are never served: `list` leaves them out and `get` throws INTERNAL_ERROR
  * (clients see only "Internal error"); the logger gets `{event: 'prompt_store_invalid_row', table, prompt, version,
- * reason}`. Each `get` logs the served version: `{event: 'prompt_store_get', prompt, version, label}`.
+ * reason}`. Each `get` logs the served version: `{event: 'prompt_store_get', prompt, version, label}`. A write whose
+ * connection fails (a backend killed mid-transaction) rolls back and rejects with INTERNAL_ERROR, logged as
+ * `{event: 'prompt_store_write_failed', table, operation, prompt?, error, sqlState?}`; its client is destroyed, never
+ * handed out again, and never takes the process down.
  *
  * @example
  * ```ts
@@ -171,47 +169,50 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
     }
   };
 
+  /** A payload the triggers never send is ignored; logged at most once a minute (with how many were ignored since). */
+  let foreignLoggedAt: number | undefined;
+  let foreignSince = 0;
+  const foreignPayload = (payload: string | undefined): void => {
+    foreignSince++;
+    const now = Date.now();
+    if (foreignLoggedAt !== undefined && now - foreignLoggedAt < FOREIGN_LOG_INTERVAL_MS) return;
+    log.warn(
+      { event: 'prompt_listener_foreign_payload', channel: n.channel, bytes: payload?.length ?? 0, ignored: foreignSince },
+      'ignored a NOTIFY payload the prompt triggers never send',
+    );
+    foreignLoggedAt = now;
+    foreignSince = 0;
+  };
+
   /** Operations wait for a starting listener, so that nothing they change goes unnoticed by this process. */
   const ready = async (): Promise<void> => {
     if (listener !== undefined) await listener.started;
   };
 
-  /** Runs `work` in a transaction with the actor and the labels to move set for the triggers. */
-  const transaction = async <T>(settings: { actor?: string | undefined; labels?: string }, work: (client: PgQueryable) => Promise<T>): Promise<T> => {
-    const client = await pool.connect();
-    let failure: Error | undefined;
-    try {
-      await client.query('BEGIN');
-      await client.query(`SELECT set_config('mcp_prompt_kit.actor', $1, true), set_config('mcp_prompt_kit.labels', $2, true)`, [
-        settings.actor ?? '',
-        settings.labels ?? '',
-      ]);
-      const result = await work(client);
-      await client.query('COMMIT');
-      return result;
-    } catch (error) {
-      await client.query('ROLLBACK').catch((rollbackError: unknown) => {
-        // A connection that cannot even roll back is broken: the pool must not hand it out again.
-        failure = rollbackError instanceof Error ? rollbackError : new Error('rollback failed');
-      });
-      throw error;
-    } finally {
-      client.release(failure);
-    }
-  };
+  const operation = (name: string, prompt?: string): Operation =>
+    prompt === undefined ? { name, table: n.display, log } : { name, table: n.display, prompt, log };
 
   const readLabel = (read: StoreReadOptions | undefined): string => (read?.label === undefined ? defaultLabel : checkLabel(read.label));
   const columns = CONTENT_COLUMNS.map((c) => c.column);
-  /** The rows a label serves (`latest`: the prompt table itself), optionally of one name, sorted by name. */
+  /**
+   * The rows a label serves (`latest`: the prompt table itself), optionally of one name, sorted by name. A legacy row
+   * not converted yet (no messages, so no version a label could point to) is read under every label that has no
+   * version of its name: it is reported as invalid there, never taken for a prompt that does not exist.
+   */
   const selectFor = (label: string, name?: string): { text: string; params: unknown[] } => {
     if (label === LATEST) {
       const where = name === undefined ? '' : 'WHERE name = $1';
       return { text: `SELECT name, version, ${columns.join(', ')} FROM ${n.prompts} ${where} ORDER BY name COLLATE "C"`, params: name === undefined ? [] : [name] };
     }
-    const where = name === undefined ? '' : 'AND l.name = $2';
+    const one = (alias: string): string => (name === undefined ? '' : `AND ${alias}.name = $2`);
     return {
-      text: `SELECT v.name, v.version, ${columns.map((c) => `v.${c}`).join(', ')} FROM ${n.labels} l
-        JOIN ${n.versions} v ON v.name = l.name AND v.version = l.version WHERE l.label = $1 ${where} ORDER BY v.name COLLATE "C"`,
+      text: `SELECT * FROM (
+          SELECT v.name, v.version, ${columns.map((c) => `v.${c}`).join(', ')} FROM ${n.labels} l
+            JOIN ${n.versions} v ON v.name = l.name AND v.version = l.version WHERE l.label = $1 ${one('l')}
+          UNION ALL
+          SELECT p.name, p.version, ${columns.map((c) => `p.${c}`).join(', ')} FROM ${n.prompts} p
+            WHERE p.messages IS NULL ${one('p')} AND NOT EXISTS (SELECT 1 FROM ${n.labels} l WHERE l.name = p.name AND l.label = $1)
+        ) AS served ORDER BY name COLLATE "C"`,
       params: name === undefined ? [label] : [label, name],
     };
   };
@@ -225,14 +226,9 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
 
   const store: PostgresPromptStore = {
     async migrate(migrateOptions = {}) {
-      const client = await pool.connect();
-      try {
-        const report = await runMigration(client, n, migrateOptions);
-        log.info({ event: 'prompt_store_migrated', table: n.display, ...report }, 'prompt table migrated');
-        return report;
-      } finally {
-        client.release();
-      }
+      const report = await inTransaction(pool, operation('migrate'), {}, (client) => runMigration(client, n, migrateOptions));
+      log.info({ event: 'prompt_store_migrated', table: n.display, ...report }, 'prompt table migrated');
+      return report;
     },
 
     async get(name, read) {
@@ -277,7 +273,8 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
       await ready();
       const values = definitionValues(checked);
       const placeholders = CONTENT_COLUMNS.map((c, i) => `$${i + 2}${c.type === 'jsonb' ? '::jsonb' : ''}`).join(', ');
-      const version = await transaction({ actor: putOptions.actor, labels: labels.length === 0 ? '-' : labels.join(',') }, async (client) => {
+      const settings = { actor: putOptions.actor, labels: labels.length === 0 ? '-' : labels.join(',') };
+      const version = await inTransaction(pool, operation('put', checked.name), settings, async (client) => {
         const { rows } = await client.query(
           `INSERT INTO ${n.prompts} (name, ${columns.join(', ')}) VALUES ($1, ${placeholders})
            ON CONFLICT (name) DO UPDATE SET ${columns.map((c) => `${c} = EXCLUDED.${c}`).join(', ')} RETURNING version`,
@@ -290,7 +287,7 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
 
     async delete(name, deleteOptions = {}) {
       await ready();
-      return transaction({ actor: deleteOptions.actor }, async (client) => {
+      return inTransaction(pool, operation('delete', name), { actor: deleteOptions.actor }, async (client) => {
         const { rowCount } = await client.query(`DELETE FROM ${n.prompts} WHERE name = $1`, [name]);
         return (rowCount ?? 0) > 0;
       });
@@ -302,7 +299,11 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
       listener ??= startListener({
         connect: connectListener,
         channel: n.channel,
-        onPayload: (payload) => emit(parsePayload(payload)),
+        onPayload: (payload) => {
+          const event = parsePayload(payload);
+          if (event === undefined) foreignPayload(payload);
+          else emit(event);
+        },
         onRecovered: () => emit({ type: 'reset' }),
         log,
         heartbeatMs,
@@ -368,24 +369,37 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
       if (checkLabel(label) === LATEST) throw new RangeError(`setLabel: 'latest' always points to the newest version; it cannot be moved`);
       if (!Number.isSafeInteger(version) || version < 1) throw new RangeError(`setLabel: version must be a positive integer, got ${String(version)}`);
       await ready();
-      return transaction({ actor: labelOptions.actor }, async (client) => {
+      return inTransaction(pool, operation('setLabel', name), { actor: labelOptions.actor }, async (client) => {
         const exists = await client.query(`SELECT 1 FROM ${n.versions} v JOIN ${n.prompts} p ON p.name = v.name WHERE v.name = $1 AND v.version = $2`, [name, version]);
         if (exists.rows.length === 0) throw new PromptError('PROMPT_NOT_FOUND', `Unknown prompt version: ${name} version ${version}`);
-        const before = await client.query(`SELECT version FROM ${n.labels} WHERE name = $1 AND label = $2 FOR UPDATE`, [name, label]);
-        await client.query(
-          `INSERT INTO ${n.labels} (name, label, version, updated_by) VALUES ($1, $2, $3, coalesce(nullif(current_setting('mcp_prompt_kit.actor', true), ''), current_user))
-           ON CONFLICT (name, label) DO UPDATE SET version = EXCLUDED.version, updated_at = now(), updated_by = EXCLUDED.updated_by`,
-          [name, label, version],
-        );
-        const previous = before.rows[0]?.['version'];
-        return previous === undefined ? null : Number(previous);
+        const actor = `coalesce(nullif(current_setting('mcp_prompt_kit.actor', true), ''), current_user)`;
+        // Exact under concurrent moves: either the row exists and is locked before it is read, or this INSERT creates
+        // it (no one had it: null); a label another writer creates in between is read again once it has committed.
+        for (let attempt = 1; ; attempt++) {
+          const before = await client.query(`SELECT version FROM ${n.labels} WHERE name = $1 AND label = $2 FOR UPDATE`, [name, label]);
+          const previous = before.rows[0]?.['version'];
+          if (previous !== undefined) {
+            await client.query(`UPDATE ${n.labels} SET version = $3, updated_at = now(), updated_by = ${actor} WHERE name = $1 AND label = $2`, [
+              name,
+              label,
+              version,
+            ]);
+            return Number(previous);
+          }
+          const created = await client.query(
+            `INSERT INTO ${n.labels} (name, label, version, updated_by) VALUES ($1, $2, $3, ${actor}) ON CONFLICT (name, label) DO NOTHING RETURNING version`,
+            [name, label, version],
+          );
+          if (created.rows.length > 0) return null;
+          if (attempt === MAX_LABEL_ATTEMPTS) throw new Error(`label ${label} kept changing under concurrent writers (${attempt} attempts)`);
+        }
       });
     },
 
     async deleteLabel(name, label, labelOptions = {}) {
       if (checkLabel(label) === LATEST) throw new RangeError(`deleteLabel: 'latest' always points to the newest version; it cannot be removed`);
       await ready();
-      return transaction({ actor: labelOptions.actor }, async (client) => {
+      return inTransaction(pool, operation('deleteLabel', name), { actor: labelOptions.actor }, async (client) => {
         const { rowCount } = await client.query(`DELETE FROM ${n.labels} WHERE name = $1 AND label = $2`, [name, label]);
         return (rowCount ?? 0) > 0;
       });

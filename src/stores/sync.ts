@@ -88,8 +88,13 @@ export async function syncRegistry(
 
   const onEvent = (event: StoreChangeEvent): void => {
     if (!relevant(event)) return;
+    // Bounded whatever arrives: past MAX_NAMED_READS names, one reload covers them all (and any that follow).
     if (event.type === 'reset') reloadPending = true;
-    else pending.add(event.name);
+    else if (!reloadPending) pending.add(event.name);
+    if (pending.size > MAX_NAMED_READS) {
+      reloadPending = true;
+      pending.clear();
+    }
     schedule(batchMs);
   };
 

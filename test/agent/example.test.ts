@@ -13,8 +13,8 @@ describe('examples/agent-tool.ts (npm run example:agent)', () => {
     expect(definition.function.name).toBe('retrieve_mcp_prompt');
     expect(definition.function.description).toContain("Integration 'local':\n- standup(notes (required))");
     expect(definition.function.description).toContain("Integration 'examples':");
-    expect(stdout).toContain('Prompt: review_code\nDescription: ');
-    expect(stdout).toContain('let total = a + b');
+    expect(stdout).toContain('{"prompt":"review_code","description":"Review a snippet of code');
+    expect(stdout).toContain('"messages":[{"role":"user","content":"Review this code:\\nlet total = a + b"}]');
     expect(stdout).toContain('Prompt retrieval failed: missing required arguments: code');
     expect(stdout).toContain("Prompt retrieval failed: unknown integration 'crm' (known: local, examples)");
   }, 60_000);

@@ -5,6 +5,7 @@ import { ROOT, runCli } from './process.js';
 
 const EXAMPLES = join(ROOT, 'examples/prompts');
 const DOCS = `architecture=${join(ROOT, 'examples/docs')}`;
+const STYLE = `docs=${join(ROOT, 'examples/style')}`;
 
 async function brokenDir(): Promise<string> {
   const dir = await tempDir();
@@ -18,10 +19,10 @@ async function brokenDir(): Promise<string> {
 
 describe('mcp-prompt-kit check', () => {
   it('passes the examples (exit 0) and says what it checked', async () => {
-    const result = await runCli(['check', EXAMPLES, '--docs', DOCS]);
+    const result = await runCli(['check', EXAMPLES, '--docs', DOCS, '--docs', STYLE]);
     expect(result.code).toBe(0);
-    expect(result.stderr).toMatch(/^\d+ file\(s\), 6 prompt\(s\): 0 error\(s\), 1 warning\(s\)$/m);
-    expect(result.stdout).toBe(`${join(EXAMPLES, 'style-guide.md')}: warning: no YAML front matter (--- at the first line): not a prompt file, skipped\n`);
+    expect(result.stdout).toMatch(/^\d+ file\(s\), 6 prompt\(s\): 0 error\(s\), 0 warning\(s\)\n$/);
+    expect(result.stderr).toBe('');
   });
 
   it('prints file:line:col: message per problem and exits 1', async () => {
@@ -29,10 +30,11 @@ describe('mcp-prompt-kit check', () => {
     const result = await runCli(['check', dir]);
     expect(result.code).toBe(1);
     const lines = result.stdout.trimEnd().split('\n');
-    expect(lines).toHaveLength(2);
+    expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(new RegExp(`^${join(dir, 'bad.json')}:4:7: /messages/0/role: .*'system'`));
     expect(lines[1]).toMatch(new RegExp(`^${join(dir, 'broken.yaml')}:\\d+:\\d+: invalid YAML: `));
-    expect(result.stderr).toBe('3 file(s), 1 prompt(s): 2 error(s), 0 warning(s)\n');
+    expect(lines[2]).toBe('3 file(s), 1 prompt(s): 2 error(s), 0 warning(s)');
+    expect(result.stderr).toBe('');
   });
 
   it('prints JSON for machines with --json', async () => {
@@ -148,7 +150,7 @@ describe('mcp-prompt-kit usage', () => {
     }
     const version = await runCli(['--version']);
     expect(version).toMatchObject({ code: 0, stdout: '0.1.0\n' });
-  });
+  }, 60_000); // seven child processes, one after another
 
   const mistakes: [string[], string][] = [
     [['frobnicate'], "mcp-prompt-kit: unknown command 'frobnicate' (commands: check, list, openapi, render, serve; see --help)"],
@@ -157,7 +159,7 @@ describe('mcp-prompt-kit usage', () => {
     [['list', EXAMPLES, '--bogus'], 'mcp-prompt-kit list: unknown option --bogus'],
     [['render', EXAMPLES, 'x', '--arg'], 'mcp-prompt-kit render: option --arg needs a value'],
     [['render', EXAMPLES, 'x', '--arg', 'novalue'], "mcp-prompt-kit render: --arg expects key=value, got 'novalue'"],
-    [['render', EXAMPLES, 'x', '--args-json', '{nope'], 'mcp-prompt-kit render: --args-json is not valid JSON'],
+    [['render', EXAMPLES, 'x', '--args-json', '{nope'], "mcp-prompt-kit render: --args-json is not valid JSON: line 1, column 2: expected a property name in double quotes, got 'n'"],
     [['check', EXAMPLES, '--docs', 'nodir'], "mcp-prompt-kit check: --docs expects scheme=directory (for example architecture=./docs), got 'nodir'"],
     [['render', EXAMPLES, 'create-adr', '--docs', 'architecture=/nonexistent/docs'], 'mcp-prompt-kit render: --docs architecture=/nonexistent/docs: not a directory'],
     [['serve', EXAMPLES, '--http', 'abc'], "mcp-prompt-kit serve: --http must be an integer from 0 to 65535, got 'abc'"],
@@ -168,6 +170,77 @@ describe('mcp-prompt-kit usage', () => {
     it(`exits 2 with one line for: ${args.map((a) => a.replace(ROOT, '')).join(' ')}`, async () => {
       const result = await runCli(args);
       expect(result).toEqual({ code: 2, stdout: '', stderr: `${message}\n` });
+    });
+  }
+});
+
+describe('mcp-prompt-kit check: the documents prompts embed', () => {
+  it('reports a directive nothing under --docs serves at its file:line:col, as an error', async () => {
+    const result = await runCli(['check', EXAMPLES, '--docs', DOCS]);
+    expect(result.code).toBe(1);
+    const file = join(EXAMPLES, 'review_code.json');
+    expect(result.stdout).toBe(
+      `${file}:14:144: {{resource:docs://style-guide}}: nothing serves the scheme 'docs' (--docs gives architecture=): pass --docs docs=<dir>\n` +
+        '6 file(s), 6 prompt(s): 1 error(s), 0 warning(s)\n',
+    );
+  });
+
+  it('reports unknown documents, unknown schemes (also of templated resource blocks) and globs matching nothing', async () => {
+    const dir = await tempDir();
+    const docs = await tempDir();
+    await writeFiles(docs, { 'adr/001.md': '# ADR 1\n' });
+    await writeFiles(dir, {
+      'a.md': '---\nname: a\n---\nIntro\n\nSee {{resource:docs://adr/001}} and\n{{ resource:docs://adr/999.md }}\n{{resource:docs://none/*.md}}\n',
+      'b.yaml': 'name: b\narguments: [{name: id, required: true}]\nmessages:\n  - role: user\n    content: {type: resource, uri: "wiki://{{id}}"}\n  - role: user\n    content: {type: resource, uri: "docs://adr/{{id}}"}\n',
+    });
+    const result = await runCli(['check', dir, '--docs', `docs=${docs}`, '--json']);
+    expect(result.code).toBe(1);
+    const report = JSON.parse(result.stdout) as { errors: number; warnings: number; diagnostics: unknown[] };
+    expect(report).toMatchObject({ errors: 2, warnings: 1 });
+    expect(report.diagnostics).toEqual([
+      { file: join(dir, 'a.md'), line: 7, column: 1, severity: 'error', message: `{{resource:docs://adr/999.md}}: no such document under --docs docs=${docs}` },
+      { file: join(dir, 'a.md'), line: 8, column: 1, severity: 'warning', message: `{{resource:docs://none/*.md}} matches no document under --docs docs=${docs}` },
+      { file: join(dir, 'b.yaml'), line: 5, column: 37, severity: 'error', message: "resource block uri 'wiki://{{id}}': nothing serves the scheme 'wiki' (--docs gives docs=): pass --docs wiki=<dir>" },
+    ]);
+  });
+
+  it('checks and renders the README example review_code with the README flags', async () => {
+    const check = await runCli(['check', EXAMPLES, '--docs', DOCS, '--docs', STYLE]);
+    expect(check.code, check.stdout).toBe(0);
+    const rendered = await runCli(['render', EXAMPLES, 'review_code', '--arg', 'code=if (a < b) {}', '--docs', STYLE]);
+    expect(rendered.code, rendered.stderr).toBe(0);
+    expect(rendered.stdout).toContain('Our style guide:\n# Style guide\n\n- Prefer small, pure functions');
+  }, 40_000);
+});
+
+describe('mcp-prompt-kit render: arguments', () => {
+  it('applies --arg and --args-json in the order given, a later one overriding the keys it sets', async () => {
+    const text = async (args: string[]) => {
+      const result = await runCli(['render', EXAMPLES, 'create-adr', '--docs', DOCS, '--json', ...args]);
+      expect(result.code, result.stderr).toBe(0);
+      return (JSON.parse(result.stdout) as { messages: { content: { text: string } }[] }).messages[0]!.content.text;
+    };
+    expect(await text(['--args-json', '{"title":"From JSON","context":"C"}', '--arg', 'title=From arg'])).toMatch(/^Draft an architecture decision record titled "From arg"\.\n\nContext and options considered:\n\nC\n/);
+    expect(await text(['--arg', 'title=From arg', '--args-json', '{"title":"From JSON"}'])).toMatch(/^Draft an architecture decision record titled "From JSON"\./);
+  }, 40_000);
+
+  it('names the line and column of an --args-json syntax error', async () => {
+    const result = await runCli(['render', EXAMPLES, 'create-adr', '--args-json', '{"title": "x",\n  "context": ,}']);
+    expect(result).toEqual({ code: 2, stdout: '', stderr: expect.stringMatching(/^mcp-prompt-kit render: --args-json is not valid JSON: line 2, column 14: /) });
+  });
+});
+
+describe('mcp-prompt-kit usage: negative numbers', () => {
+  const cases: [string[], string][] = [
+    [['serve', EXAMPLES, '--http', '-1'], "mcp-prompt-kit serve: --http must be an integer from 0 to 65535, got '-1'"],
+    [['serve', EXAMPLES, '--debounce', '-5'], "mcp-prompt-kit serve: --debounce must be an integer from 0 to 60000, got '-5'"],
+    [['serve', EXAMPLES, '--http', '0', '--max-sessions', '-2'], "mcp-prompt-kit serve: --max-sessions must be an integer from 1 to 100000, got '-2'"],
+    [['serve', EXAMPLES, '--max-sessions', '5'], 'mcp-prompt-kit serve: --max-sessions needs --http <port>'],
+    [['render', EXAMPLES, 'x', '--arg', '-x'], "mcp-prompt-kit render: option --arg needs a value (to give one that starts with '-', write --arg=-...)"],
+  ];
+  for (const [args, message] of cases) {
+    it(`reads a negative number as the option's value and refuses it by range: ${args.slice(2).join(' ')}`, async () => {
+      expect(await runCli(args)).toEqual({ code: 2, stdout: '', stderr: `${message}\n` });
     });
   }
 });

@@ -13,7 +13,13 @@ const INSPECTOR = join(dirname(createRequire(import.meta.url).resolve('@modelcon
 
 /** Runs the inspector CLI against `serve examples/prompts`; it reads its own name from `../package.json` of its cwd. */
 async function inspect(...method: string[]): Promise<unknown> {
-  const server = [...CLI_COMMAND.args, 'serve', join(ROOT, 'examples/prompts'), `--docs=architecture=${join(ROOT, 'examples/docs')}`];
+  const server = [
+    ...CLI_COMMAND.args,
+    'serve',
+    join(ROOT, 'examples/prompts'),
+    `--docs=architecture=${join(ROOT, 'examples/docs')}`,
+    `--docs=docs=${join(ROOT, 'examples/style')}`,
+  ];
   const { stdout } = await promisify(execFile)(process.execPath, [INSPECTOR, CLI_COMMAND.command, ...server, ...method], {
     cwd: join(ROOT, 'test'),
     timeout: 60_000,

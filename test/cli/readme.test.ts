@@ -10,50 +10,17 @@ import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { blocks as readmeBlocks, section, shellWords } from '../readme-blocks.js';
 import { CLI_COMMAND, ROOT, runCli } from './process.js';
 
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
   await Promise.all(cleanup.splice(0).map((close) => close().catch(() => {})));
 });
 
-/** The README section under `## <title>` (up to the next `## `). */
-function section(title: string): string {
-  const start = README.indexOf(`\n## ${title}\n`);
-  if (start === -1) throw new Error(`README has no section '${title}'`);
-  const end = README.indexOf('\n## ', start + 1);
-  return README.slice(start, end === -1 ? undefined : end);
-}
-
+/** The code of the section's ```lang blocks. */
 function blocks(text: string, lang: string): string[] {
-  return [...text.matchAll(new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]!);
-}
-
-/** Splits a shell command line into words (spaces separate; single quotes group, as in `--arg code='a b'`). */
-function shellWords(line: string): string[] {
-  const words: string[] = [];
-  let word = '';
-  let inWord = false;
-  let quoted = false;
-  for (const ch of line) {
-    if (quoted) {
-      if (ch === "'") quoted = false;
-      else word += ch;
-    } else if (ch === "'") {
-      quoted = true;
-      inWord = true;
-    } else if (ch === ' ') {
-      if (inWord) words.push(word);
-      word = '';
-      inWord = false;
-    } else {
-      word += ch;
-      inWord = true;
-    }
-  }
-  if (inWord) words.push(word);
-  return words;
+  return readmeBlocks(lang, text).map((b) => b.code);
 }
 
 async function stdioClient(command: string, args: string[]): Promise<Client> {
@@ -102,7 +69,7 @@ describe('README: command line', () => {
     .filter((line) => line.startsWith('npx mcp-prompt-kit '));
 
   it('documents check, list, render, serve (stdio and HTTP) and openapi', () => {
-    expect(commands.map((c) => c.split(' ').slice(2, 3)[0])).toEqual(['check', 'list', 'render', 'serve', 'serve', 'openapi']);
+    expect(commands.map((c) => c.split(' ').slice(2, 3)[0])).toEqual(['check', 'list', 'render', 'render', 'serve', 'serve', 'openapi']);
   });
 
   for (const line of commands.filter((c) => !c.includes(' serve '))) {
@@ -137,7 +104,7 @@ describe('README: command line', () => {
     expect(server.args.slice(0, 3)).toEqual(['-y', 'mcp-prompt-kit', 'serve']);
     const args = server.args
       .slice(2)
-      .map((a) => a.replace('/path/to/prompts', 'examples/prompts').replace('/path/to/docs', 'examples/docs'));
+      .map((a) => a.replace('/path/to/prompts', 'examples/prompts').replace('/path/to/docs', 'examples/docs').replace('/path/to/style', 'examples/style'));
     const client = await stdioClient(CLI_COMMAND.command, [...CLI_COMMAND.args, ...args]);
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain('create-adr');
   });

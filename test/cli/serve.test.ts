@@ -124,17 +124,31 @@ describe('mcp-prompt-kit serve over stdio', () => {
     expect(stderr).toMatch(/mcp-prompt-kit: stopping \(stdin closed\)/);
   });
 
-  it('reports prompts that embed documents when no --docs is given, and serves the others', async () => {
+  it('does not start when a prompt embeds documents no --docs root serves, naming it (exit 1)', async () => {
     const dir = await promptDir();
     const child = spawn(CLI_COMMAND.command, [...CLI_COMMAND.args, 'serve', dir], { cwd: ROOT });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    await waitFor(() => stderr.includes('serving'), 10_000, 'the server to start');
-    child.stdin.end();
-    await new Promise((resolve) => child.once('close', resolve));
-    expect(stderr).toContain(`${join(dir, 'patterns.md')}:4:1: /messages: `);
-    expect(stderr).toContain('mcp-prompt-kit: hint: prompts embed documents ({{resource:...}}): pass --docs scheme=dir');
-    expect(stderr).toContain('mcp-prompt-kit: serving 1 prompt(s)');
+    const code = await new Promise((resolve) => child.once('close', resolve));
+    expect(code).toBe(1);
+    const file = join(dir, 'patterns.md');
+    expect(stderr).toBe(
+      `${file}:5:1: {{resource:architecture://patterns/*}}: nothing serves the scheme 'architecture' (no --docs given): pass --docs architecture=<dir>\n` +
+        `mcp-prompt-kit serve: not starting: 1 prompt(s) would be left out or fail (errors above): patterns (${file}); ` +
+        'fix them, or pass the --docs scheme=dir their documents need\n',
+    );
+  });
+
+  it('does not start when a prompt file has an error, naming the prompt it would leave out (exit 1)', async () => {
+    const dir = await promptDir();
+    await writeFiles(dir, { 'broken.json': '{"name": "broken", "messages": [{"role": "system", "content": "x"}]}' });
+    const child = spawn(CLI_COMMAND.command, [...CLI_COMMAND.args, 'serve', dir, '--watch', '--docs', `architecture=${DOCS}`], { cwd: ROOT });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const code = await new Promise((resolve) => child.once('close', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toContain(`${join(dir, 'broken.json')}:1:`);
+    expect(stderr).toContain(`mcp-prompt-kit serve: not starting: 1 prompt(s) would be left out or fail (errors above): broken (${join(dir, 'broken.json')})`);
   });
 
   it('a missing directory is a one-line error, exit 2', async () => {
@@ -187,7 +201,7 @@ describe('mcp-prompt-kit serve --http', () => {
   }
 
   it('answers the server/discover probe of the 2026-07-28 era', async () => {
-    const { url } = await startHttp(await promptDir());
+    const { url } = await startHttp(await promptDir(), ['--docs', `architecture=${DOCS}`]);
     const response = await fetch(url, {
       method: 'POST',
       headers: {
@@ -207,11 +221,12 @@ describe('mcp-prompt-kit serve --http', () => {
     const text = await response.text();
     const body = JSON.parse(text) as { result: { supportedVersions: string[]; capabilities: Record<string, unknown> } };
     expect(body.result.supportedVersions).toContain('2026-07-28');
-    expect(body.result.capabilities).toMatchObject({ prompts: { listChanged: true } });
+    // Without --watch nothing changes, so no list_changed is promised.
+    expect(body.result.capabilities).toMatchObject({ prompts: { listChanged: false } });
   });
 
   it('refuses a foreign Host header and a foreign Origin with 403, and unknown paths with 404', async () => {
-    const { url } = await startHttp(await promptDir());
+    const { url } = await startHttp(await promptDir(), ['--docs', `architecture=${DOCS}`]);
     const { port } = new URL(url);
     const post = (headers: Record<string, string>, path = '/mcp') =>
       new Promise<number>((resolve, reject) => {

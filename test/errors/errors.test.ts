@@ -24,6 +24,13 @@ const architectureTable: [PromptErrorCode, number, number][] = [
   ['METHOD_NOT_ALLOWED', -32601, 405],
   ['UNSUPPORTED_MEDIA_TYPE', -32600, 415],
   ['REQUEST_TIMEOUT', -32600, 408],
+  ['SESSION_NOT_FOUND', -32001, 404],
+  ['TOO_MANY_SESSIONS', -32000, 503],
+  ['FUNCTION_ARGUMENT_MISSING', -32602, 400],
+  ['FUNCTION_ARGUMENT_INVALID', -32602, 400],
+  ['FUNCTION_ARGUMENT_TOO_LONG', -32602, 400],
+  ['FORBIDDEN', -32000, 403],
+  ['SERVER_BUSY', -32000, 503],
 ];
 
 describe('PromptError and the error table', () => {

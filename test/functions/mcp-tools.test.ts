@@ -99,16 +99,19 @@ for (const serverKind of SERVER_KINDS) {
       expect(result.structuredContent).toStrictEqual({ result: 10 });
     });
 
-    it('answers invalid arguments with isError and {"error": …, "data": …}', async () => {
+    it('answers invalid arguments with isError and {"error": …, "data": …}, worded for a function', async () => {
       const client = await connect(serverKind, example());
       const result = await client.callTool('Add', { x: 'not_a_number', y: 3 });
       expect(result.isError).toBe(true);
       const body = parsedText(result) as { error: unknown; data?: { details?: { argument: string }[] } };
-      expect(typeof body.error).toBe('string');
-      expect(body.error).not.toBe('');
+      expect(body.error).toBe('Function arguments do not conform to schema');
       expect(body.data?.details?.[0]?.argument).toBe('x');
-      const missing = parsedText(await client.callTool('Add', { x: 1 })) as { data: unknown };
-      expect(missing.data).toStrictEqual({ missing_arguments: ['y'], provided_count: 1, required_count: 2 });
+      const missing = await client.callTool('Add', { x: 1 });
+      expect(missing.isError).toBe(true);
+      expect(parsedText(missing)).toStrictEqual({
+        error: 'Missing required function arguments',
+        data: { missing_arguments: ['y'], provided_count: 1, required_count: 2 },
+      });
     });
 
     it('answers several results as result0, result1 and no result as {}', async () => {

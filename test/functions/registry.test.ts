@@ -118,13 +118,13 @@ describe('FunctionRegistry', () => {
     expect(long.message.length).toBeLessThan(200);
   });
 
-  it('refuses invalid arguments with the prompt validator’s -32602 errors and data', async () => {
+  it('refuses invalid arguments with the prompt validator’s -32602 errors and data, worded for a function', async () => {
     const functions = new FunctionRegistry().add(add);
     const missing = await rejection(functions.call('Add', { x: 1 }));
-    expect(missing.rpcCode).toBe(-32602);
+    expect([missing.rpcCode, missing.httpStatus, missing.code, missing.message]).toEqual([-32602, 400, 'FUNCTION_ARGUMENT_MISSING', 'Missing required function arguments']);
     expect(missing.data).toStrictEqual({ missing_arguments: ['y'], provided_count: 1, required_count: 2 });
     const invalid = await rejection(functions.call('Add', { x: 'not_a_number', y: 3 }));
-    expect(invalid.code).toBe('PROMPT_ARGUMENT_INVALID');
+    expect([invalid.code, invalid.message]).toEqual(['FUNCTION_ARGUMENT_INVALID', 'Function arguments do not conform to schema']);
     expect(invalid.data).toMatchObject({ details: [{ argument: 'x', keyword: 'type' }] });
     const notObject = await rejection(functions.call('Add', [1, 2]));
     expect(notObject.rpcCode).toBe(-32602);
@@ -135,7 +135,7 @@ describe('FunctionRegistry', () => {
       defineFunction({ name: 'echo', arguments: [{ name: 's', required: true }], run: ({ s }) => s }),
     );
     const error = await rejection(functions.call('echo', { s: 'abcdefgh' }));
-    expect(error.message).toBe("Argument 's' exceeds 5 characters");
+    expect([error.code, error.message]).toEqual(['FUNCTION_ARGUMENT_TOO_LONG', "Argument 's' exceeds 5 characters"]);
   });
 
   it('bounds typed argument values like prompt arguments (depth, items)', async () => {

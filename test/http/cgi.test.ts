@@ -2,9 +2,11 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { PassThrough, Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createExampleFunctions, createExampleRegistry } from '../../examples/functions/app.js';
+import { createExampleFunctions } from '../../examples/functions/app.js';
 import { runCgi } from '../../src/http/index.js';
-import { HTTP_CASES } from './cases.js';
+import { GATE_CASES, GATE_OPTIONS, HTTP_CASES, createCaseSource } from './cases.js';
+import type { HttpCase } from './cases.js';
+import type { HttpHandlerOptions } from '../../src/http/index.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -53,17 +55,20 @@ describe('examples/cgi.ts as a CGI/1.1 child process', () => {
 });
 
 describe('runCgi', () => {
-  const reasons: Record<number, string> = { 200: 'OK', 400: 'Bad Request', 404: 'Not Found', 405: 'Method Not Allowed', 413: 'Content Too Large', 415: 'Unsupported Media Type', 500: 'Internal Server Error' };
+  const reasons: Record<number, string> = { 200: 'OK', 400: 'Bad Request', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 413: 'Content Too Large', 415: 'Unsupported Media Type', 500: 'Internal Server Error' };
 
-  it.each(HTTP_CASES.map((c) => [c.title, c] as const))('obeys the HTTP rule: %s', async (_title, c) => {
+  const rule = (options: HttpHandlerOptions) => async (_title: string, c: HttpCase) => {
+    const source = createCaseSource();
     const stdout = new PassThrough();
     const chunks: Buffer[] = [];
     stdout.on('data', (d: Buffer) => chunks.push(d));
     const bytes = c.body === undefined ? new Uint8Array(0) : typeof c.body === 'string' ? new TextEncoder().encode(c.body) : c.body;
-    const env: Record<string, string> = { REQUEST_METHOD: c.method, PATH_INFO: c.path.split('?')[0]!, QUERY_STRING: c.path.split('?')[1] ?? '' };
+    const host = c.headers?.host ?? '127.0.0.1:8080';
+    const env: Record<string, string> = { REQUEST_METHOD: c.method, PATH_INFO: c.path.split('?')[0]!, QUERY_STRING: c.path.split('?')[1] ?? '', SERVER_ADDR: '127.0.0.1', HTTP_HOST: host };
+    if (c.headers?.origin !== undefined) env['HTTP_ORIGIN'] = c.headers.origin === 'same' ? `http://${host}` : c.headers.origin;
     if (c.contentType !== undefined) env['CONTENT_TYPE'] = c.contentType;
     if (c.body !== undefined) env['CONTENT_LENGTH'] = String(bytes.byteLength);
-    const status = await runCgi({ prompts: createExampleRegistry(), functions: createExampleFunctions() }, { env, stdin: Readable.from([Buffer.from(bytes)]), stdout });
+    const status = await runCgi(source, { env, stdin: Readable.from([Buffer.from(bytes)]), stdout }, options);
     const text = Buffer.concat(chunks).toString('utf8');
     const [head, body] = [text.slice(0, text.indexOf('\r\n\r\n')), text.slice(text.indexOf('\r\n\r\n') + 4)];
     expect(status).toBe(c.status);
@@ -71,8 +76,12 @@ describe('runCgi', () => {
     expect(head).toContain('Content-Type: application/json');
     if (c.allow !== undefined) expect(head).toContain(`Allow: ${c.allow}`);
     if (c.text !== undefined) expect(body).toBe(c.text);
-    c.check?.(JSON.parse(body) as Record<string, unknown>);
-  });
+    if (c.method !== 'HEAD') c.check?.(JSON.parse(body) as Record<string, unknown>);
+    if (c.pings !== undefined) expect(source.pings()).toBe(c.pings);
+  };
+
+  it.each(HTTP_CASES.map((c) => [c.title, c] as const))('obeys the HTTP rule: %s', rule({}));
+  it.each(GATE_CASES.map((c) => [c.title, c] as const))('obeys the Host and Origin lists: %s', rule(GATE_OPTIONS));
 
   it('answers a CONTENT_LENGTH longer than the body with 400, and a bad one too', async () => {
     const run = async (env: Record<string, string>, body: string) => {

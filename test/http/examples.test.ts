@@ -24,7 +24,7 @@ async function withExample(file: string, use: (base: string) => Promise<void>): 
 }
 
 describe.each(['examples/http/express.ts', 'examples/http/hono.ts', 'examples/http/fetch.ts'])('%s', (file) => {
-  it('serves the example app: Add, an unknown function, invalid JSON, the OpenAPI document', async () => {
+  it('serves the example app: Add, an unknown function, invalid JSON, a text/plain body (415), a cross-site POST (403), HEAD, the OpenAPI document', async () => {
     await withExample(file, async (base) => {
       const post = (path: string, body: string) => fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
       const add = await post('/functions/Add', '{"x":7,"y":3}');
@@ -33,6 +33,12 @@ describe.each(['examples/http/express.ts', 'examples/http/hono.ts', 'examples/ht
       expect([missing.status, await missing.text()]).toEqual([404, '{"error":"Function not found: NonExistent"}']);
       const invalid = await post('/functions/Add', '{oops');
       expect([invalid.status, await invalid.text()]).toEqual([400, '{"error":"Invalid JSON body"}']);
+      const plain = await fetch(`${base}/functions/Add`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"x":7,"y":3}' });
+      expect(plain.status).toBe(415);
+      const crossSite = await fetch(`${base}/functions/Add`, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://evil.example' }, body: '{"x":7,"y":3}' });
+      expect(crossSite.status).toBe(403);
+      const head = await fetch(`${base}/prompts`, { method: 'HEAD' });
+      expect([head.status, await head.text()]).toEqual([200, '']);
       const doc = (await (await fetch(`${base}/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
       expect(doc.openapi).toBe('3.1.0');
       expect(Object.keys(doc.paths).some((p) => p.endsWith('/functions/Add'))).toBe(true);

@@ -1,38 +1,45 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createExampleFunctions, createExampleRegistry } from '../../examples/functions/app.js';
+import { createExampleFunctions } from '../../examples/functions/app.js';
 import { createFetchHandler, createNodeHandler } from '../../src/http/index.js';
+import type { HttpHandlerOptions } from '../../src/http/index.js';
 import { PromptRegistry } from '../../src/registry.js';
-import { HTTP_CASES } from './cases.js';
-import { SERVER_KINDS, startServer } from './servers.js';
+import { GATE_CASES, GATE_OPTIONS, HTTP_CASES, createCaseSource } from './cases.js';
+import type { HttpCase } from './cases.js';
+import { SERVER_KINDS, send, startServer } from './servers.js';
 import type { RunningServer, ServerKind } from './servers.js';
 
-async function send(base: string, c: { method: string; path: string; contentType?: string; body?: string | Uint8Array }) {
-  const headers: Record<string, string> = {};
-  if (c.contentType !== undefined) headers['content-type'] = c.contentType;
-  const response = await fetch(`${base}${c.path}`, { method: c.method, headers, ...(c.body === undefined ? {} : { body: c.body as BodyInit }) });
-  return { status: response.status, headers: response.headers, text: await response.text() };
-}
-
-describe.each(SERVER_KINDS)('HTTP routes on %s', (kind: ServerKind) => {
+function runCases(kind: ServerKind, cases: readonly HttpCase[], options: HttpHandlerOptions = {}): void {
   let server: RunningServer;
+  const source = createCaseSource();
   beforeAll(async () => {
-    server = await startServer(kind, { prompts: createExampleRegistry(), functions: createExampleFunctions() });
+    server = await startServer(kind, source, options);
   });
   afterAll(() => server.close());
 
-  const cases = HTTP_CASES.filter((c) => !(kind === 'express' && c.path === '/nothing/here'));
-  it.each(cases.map((c) => [c.title, c] as const))('%s', async (_title, c) => {
+  it.each(cases.filter((c) => !(kind === 'express' && c.path === '/nothing/here') && !(c.rawHost === true && (kind === 'hono' || kind === 'fetch'))).map((c) => [c.title, c] as const))('%s', async (_title, c) => {
+    const pings = source.pings();
     const response = await send(server.base, c);
     expect(response.status).toBe(c.status);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-    const body = JSON.parse(response.text) as Record<string, unknown>;
     if (c.text !== undefined) expect(response.text).toBe(c.text);
-    c.check?.(body);
-    if (c.status >= 400) expect(typeof body['error']).toBe('string');
+    if (c.method !== 'HEAD') {
+      const body = JSON.parse(response.text) as Record<string, unknown>;
+      c.check?.(body);
+      if (c.status >= 400) expect(typeof body['error']).toBe('string');
+    }
     if (c.allow !== undefined) expect(response.headers.get('allow')).toBe(c.allow);
+    if (c.pings !== undefined) expect(source.pings() - pings).toBe(c.pings);
     expect(Object.prototype).not.toHaveProperty('polluted');
   });
+}
+
+describe.each(SERVER_KINDS)('HTTP routes on %s', (kind: ServerKind) => {
+  runCases(kind, HTTP_CASES);
+});
+
+describe.each(SERVER_KINDS)('Host and Origin lists on %s', (kind: ServerKind) => {
+  runCases(kind, GATE_CASES, GATE_OPTIONS);
 });
 
 describe('HTTP handlers', () => {
@@ -123,6 +130,13 @@ describe('HTTP handlers', () => {
       ['__proto__', 'exactNumber', 'is too small for a double'],
     ]);
     expect(Object.prototype).not.toHaveProperty('polluted');
+  });
+
+  it('refuses Host and Origin entries it cannot match when created, naming them', () => {
+    expect(() => createNodeHandler(createCaseSource(), { allowedHosts: ['localhost:3000'] })).toThrow(/allowedHosts: 'localhost:3000' is not a hostname/);
+    expect(() => createFetchHandler(createCaseSource(), { allowedHosts: ['http://a.example'] })).toThrow(/allowedHosts: 'http:\/\/a.example' is not a hostname/);
+    expect(() => createFetchHandler(createCaseSource(), { allowedOrigins: ['https://'] })).toThrow(/allowedOrigins: 'https:\/\/' is not an origin/);
+    expect(() => createFetchHandler(createCaseSource(), { allowedOrigins: 'app.example' as never })).toThrow(/allowedOrigins must be an array/);
   });
 
   it('refuses a source it cannot serve when created', () => {

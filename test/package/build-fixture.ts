@@ -1,14 +1,21 @@
 /**
- * Builds the package for the packaging tests: the project's own tsup config, bundled into a fresh private directory
- * (declarations off; attw checks those on the packed tarball in `npm run check:package`).
+ * Builds the package for the tests that need it (packaging, the README run against the packed package): the
+ * project's own tsup config, bundled into a private directory (declarations off; attw checks those on the packed
+ * tarball in `npm run check:package`).
  *
  * Why not read `dist/`: in `npm test` vitest runs BEFORE `npm run build`, so `dist/` may be missing or stale, and
  * another process (a build, another test file running in parallel) may be rewriting it. A private build from the
  * current sources is never stale and races with nothing. It lives under `node_modules/.cache/` so the bundle's bare
  * imports (`ajv`, `mustache`) resolve to the project's dependencies, exactly as they would for an installed package.
+ *
+ * One build per state of the sources: the directory is named by a hash of everything the build reads (src/, the
+ * tsup and TypeScript configs, the manifest and the lockfile), made by whichever test file asks first (the others,
+ * in other workers, wait for it on a lock directory) and only read afterwards, never removed by a test.
  */
-import { mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { build } from 'tsup';
 import type { Options } from 'tsup';
 import tsupConfig from '../../tsup.config.js';
@@ -54,24 +61,122 @@ function distRelative(target: string): string {
   return rel;
 }
 
+const CACHE = join(ROOT, 'node_modules', '.cache', 'mcp-prompt-kit-package-tests');
+/** Files outside src/ that decide what the build produces. */
+const BUILD_INPUTS = ['tsup.config.ts', 'tsconfig.json', 'package.json', 'package-lock.json'];
+const WAIT_FOR_BUILD_MS = 10 * 60_000;
+const STALE_BUILD_MS = 60 * 60_000;
+
+/** A hash of every file the build reads: its path and content. */
+export function sourcesHash(): string {
+  const hash = createHash('sha256');
+  const src = readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' })
+    .map((f) => join('src', f))
+    .filter((f) => statSync(join(ROOT, f)).isFile());
+  for (const file of [...src.sort(), ...BUILD_INPUTS]) {
+    if (!existsSync(join(ROOT, file))) continue;
+    hash.update(`${file.split('\\').join('/')}\0`).update(readFileSync(join(ROOT, file))).update('\0');
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
 async function resolvedConfigs(): Promise<Options[]> {
   const config = typeof tsupConfig === 'function' ? await tsupConfig({}) : tsupConfig;
   return Array.isArray(config) ? config : [config];
 }
 
-/** Builds the package into a new directory under `node_modules/.cache/` and returns it (the `dist/` equivalent). */
-export async function buildPackage(): Promise<string> {
-  const cache = join(ROOT, 'node_modules', '.cache', 'mcp-prompt-kit-package-tests');
-  mkdirSync(cache, { recursive: true });
-  const outRoot = mkdtempSync(join(cache, 'dist-'));
+async function buildInto(outRoot: string): Promise<void> {
   for (const config of await resolvedConfigs()) {
     const outDir = join(outRoot, relative('dist', config.outDir ?? 'dist'));
     await build({ ...config, config: false, outDir, dts: false, clean: false, silent: true, sourcemap: false });
   }
-  return outRoot;
 }
 
-/** Removes a directory made by {@link buildPackage}. */
-export function removeBuild(dir: string | undefined): void {
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The pid written in a lock directory (0 when there is none yet), or undefined when the lock is gone. */
+function lockHolder(lock: string): { pid: number; ageMs: number } | undefined {
+  try {
+    const ageMs = Date.now() - statSync(lock).mtimeMs;
+    const pid = existsSync(join(lock, 'pid')) ? Number(readFileSync(join(lock, 'pid'), 'utf8')) : 0;
+    return { pid, ageMs };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Takes the build lock; false while a live process holds it (a dead holder's lock is taken over). */
+function tryLock(lock: string): boolean {
+  try {
+    mkdirSync(lock);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const holder = lockHolder(lock);
+    if (holder === undefined) return false; // released just now: the caller looks again
+    if (holder.pid > 0 && isAlive(holder.pid)) return false;
+    // No pid yet: the holder is between mkdir and writing it, unless the lock has been there for a while.
+    if (holder.pid === 0 && holder.ageMs < 10_000) return false;
+    rmSync(lock, { recursive: true, force: true });
+    return false;
+  }
+  writeFileSync(join(lock, 'pid'), String(process.pid));
+  return true;
+}
+
+/** Removes builds of other source states nothing has made for an hour (a concurrent run may still read newer ones). */
+function pruneOldBuilds(keep: string): void {
+  for (const entry of readdirSync(CACHE)) {
+    const path = join(CACHE, entry);
+    if (entry !== keep && !entry.endsWith('.lock') && Date.now() - statSync(path).mtimeMs > STALE_BUILD_MS) {
+      rmSync(path, { recursive: true, force: true });
+    }
+  }
+}
+
+async function sharedBuild(): Promise<string> {
+  const key = sourcesHash();
+  const done = join(CACHE, key);
+  const lock = `${done}.lock`;
+  mkdirSync(CACHE, { recursive: true });
+  const deadline = Date.now() + WAIT_FOR_BUILD_MS;
+  while (!existsSync(done)) {
+    if (tryLock(lock)) {
+      try {
+        if (!existsSync(done)) {
+          const partial = join(CACHE, `${key}.partial-${randomBytes(4).toString('hex')}`);
+          try {
+            await buildInto(partial);
+            renameSync(partial, done);
+          } finally {
+            rmSync(partial, { recursive: true, force: true });
+          }
+          pruneOldBuilds(key);
+        }
+      } finally {
+        rmSync(lock, { recursive: true, force: true });
+      }
+      break;
+    }
+    if (Date.now() > deadline) throw new Error(`another process held ${lock} for over ${WAIT_FOR_BUILD_MS / 60_000} minutes`);
+    await sleep(200); // polls the lock another worker holds while it builds
+  }
+  return done;
+}
+
+let building: Promise<string> | undefined;
+
+/**
+ * The package built from the current sources (the `dist/` equivalent), shared by every test file of a run: built
+ * once per state of the sources. Read it; never write to or remove it.
+ */
+export function buildPackage(): Promise<string> {
+  building ??= sharedBuild();
+  return building;
 }

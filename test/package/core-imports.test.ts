@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { builtinModules } from 'node:module';
 import { dirname, join, relative } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPackage, packageEntries, removeBuild } from './build-fixture.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildPackage, packageEntries } from './build-fixture.js';
 
 /** Every module specifier in a bundled file: static/dynamic imports, re-exports and `require` calls. */
 function specifiers(code: string): string[] {
@@ -87,7 +87,6 @@ describe('the built core entry', () => {
   beforeAll(async () => {
     dist = await buildPackage();
   });
-  afterAll(() => removeBuild(dist));
 
   const core = packageEntries().find((entry) => entry.key === '.');
 
@@ -114,7 +113,6 @@ describe('the built postgres entry', () => {
   beforeAll(async () => {
     dist = await buildPackage();
   });
-  afterAll(() => removeBuild(dist));
 
   const postgres = packageEntries().find((entry) => entry.key === './postgres');
 

@@ -2,8 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, buildPackage, packageEntries, removeBuild } from './build-fixture.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, buildPackage, packageEntries } from './build-fixture.js';
 import { SURFACE } from './surface.js';
 
 /*
@@ -48,7 +48,6 @@ describe('the public surface', () => {
       writeFileSync(join(ROOT, 'test/package/surface.ts'), renderSurface(Object.fromEntries(esmKeys)));
     }
   });
-  afterAll(() => removeBuild(dist));
 
   it('pins every JS entry of the exports map and nothing else', () => {
     if (UPDATE) return;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll } from 'vitest';
 import type pg from 'pg';
 import { createPostgresPromptStore } from '../../src/stores/postgres.js';
 import { describeStoreContract } from './contract.js';
-import { startTestDatabase } from './pg-server.js';
+import { testDatabase } from './pg-database.js';
 import type { TestDatabase } from './pg-server.js';
 
 let db: TestDatabase;
@@ -10,7 +10,7 @@ let pool: pg.Pool;
 let tables = 0;
 
 beforeAll(async () => {
-  db = await startTestDatabase();
+  db = await testDatabase();
   pool = db.pool({ max: 6 });
   pool.on('error', () => {});
 });

@@ -1,11 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { PromptError, PromptRegistry, syncRegistry } from '../../src/index.js';
-import type { Logger, RegistryChangeEvent, RegistrySync } from '../../src/index.js';
+import type { Logger, PromptStore, RegistryChangeEvent, RegistrySync } from '../../src/index.js';
 import { createPostgresPromptStore } from '../../src/stores/postgres.js';
 import type { PostgresPromptStore, PostgresPromptStoreOptions } from '../../src/stores/postgres.js';
 import { nextEvent, prompt } from './contract.js';
-import { startTestDatabase } from './pg-server.js';
+import { testDatabase } from './pg-database.js';
 import type { TestDatabase } from './pg-server.js';
 
 const EVENT_MS = 5_000;
@@ -17,7 +17,7 @@ let tables = 0;
 const cleanups: (() => Promise<void> | void)[] = [];
 
 beforeAll(async () => {
-  db = await startTestDatabase();
+  db = await testDatabase();
   poolA = db.pool({ max: 4 });
   poolB = db.pool({ max: 4 });
   poolA.on('error', () => {});
@@ -51,9 +51,9 @@ function store(pool: pg.Pool, table: string, options: Partial<PostgresPromptStor
   return created;
 }
 
-async function replica(source: PostgresPromptStore, label?: string): Promise<{ registry: PromptRegistry; sync: RegistrySync }> {
+async function replica(source: PostgresPromptStore, label?: string, batchMs?: number): Promise<{ registry: PromptRegistry; sync: RegistrySync }> {
   const registry = new PromptRegistry();
-  const sync = await syncRegistry(source, registry, label === undefined ? {} : { label });
+  const sync = await syncRegistry(source, registry, { ...(label === undefined ? {} : { label }), ...(batchMs === undefined ? {} : { batchMs }) });
   cleanups.push(() => sync.close());
   return { registry, sync };
 }
@@ -66,6 +66,30 @@ function change(registry: PromptRegistry, matches: (event: RegistryChangeEvent) 
 async function text(registry: PromptRegistry, name: string): Promise<unknown> {
   const result = await registry.getPrompt(name, { who: 'Ada' });
   return result.messages[0]?.content.type === 'text' ? result.messages[0].content.text : undefined;
+}
+
+/** A store whose reads are counted (and how many run at once), passing everything through to `inner`. */
+function counted(inner: PostgresPromptStore): { store: PromptStore; stats: { list: number; get: number; inFlight: number; maxInFlight: number } } {
+  const stats = { list: 0, get: 0, inFlight: 0, maxInFlight: 0 };
+  const track = async <T>(kind: 'list' | 'get', read: () => Promise<T>): Promise<T> => {
+    stats[kind]++;
+    stats.maxInFlight = Math.max(stats.maxInFlight, ++stats.inFlight);
+    try {
+      return await read();
+    } finally {
+      stats.inFlight--;
+    }
+  };
+  return {
+    stats,
+    store: {
+      get: (name, options) => track('get', () => inner.get(name, options)),
+      list: (options) => track('list', () => inner.list(options)),
+      put: (definition) => inner.put(definition),
+      delete: (name) => inner.delete(name),
+      watch: (callback) => inner.watch(callback),
+    },
+  };
 }
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
@@ -133,6 +157,21 @@ describe('migrate()', () => {
       level: 'error',
       fields: expect.objectContaining({ event: 'prompt_store_invalid_row', prompt: 'old', reason: expect.stringContaining('legacy') }),
     });
+
+    // Not converted means not served, and never unknown: a replica of any label withholds it (-32603, logged).
+    for (const label of ['production', 'staging', 'latest']) {
+      const { registry } = await replica(s, label);
+      expect(registry.list().prompts.map((p) => p.name), label).not.toContain('old');
+      const withheld = await rejection(registry.getPrompt('old', { who: 'x' }));
+      expect((withheld as PromptError).toJsonRpcError(), label).toEqual({ code: -32603, message: 'Internal error' });
+      expect(lines).toContainEqual({
+        level: 'error',
+        fields: expect.objectContaining({ event: 'prompt_store_invalid_row', prompt: 'old', label, reason: expect.stringContaining('legacy') }),
+      });
+      const error = await rejection(s.get('old', { label }));
+      expect((error as PromptError).toJsonRpcError(), label).toEqual({ code: -32603, message: 'Internal error' });
+    }
+    expect(await s.get('greet', { label: 'staging' })).toBeUndefined();
 
     const again = await s.migrate({ systemRole: 'user' });
     expect(again.converted).toEqual([{ name: 'old', messages: 1 }]);
@@ -221,7 +260,7 @@ describe('rows that break the definition rules', () => {
     const { registry } = await replica(s);
     expect(registry.list().prompts.map((p) => p.name)).toEqual(['fine']);
     // From the first load on, a broken row is withheld on replicas: -32603, never "Unknown prompt".
-    for (const name of ['system-role', 'not-an-array', 'bad-args']) {
+    for (const name of ['system-role', 'not-an-array', 'bad-args', 'Bad Name']) {
       const withheld = await rejection(registry.getPrompt(name));
       expect((withheld as PromptError).toJsonRpcError(), name).toEqual({ code: -32603, message: 'Internal error' });
     }
@@ -292,6 +331,40 @@ describe('versions, labels and history', () => {
     await expect(s.setLabel('tone', 'latest', 1)).rejects.toThrow(RangeError);
   });
 
+  it('reports the exact previous version to each of several concurrent moves of a label that did not exist', async () => {
+    const table = freshTable();
+    const s = store(poolA, table);
+    await s.migrate();
+    const movers = 4;
+    for (let v = 1; v <= movers; v++) await s.put(prompt('moved', `v${v} {{who}}`), { labels: [] });
+    const pool = db.pool({ max: movers });
+    const mover = store(pool, table);
+    // Another session holds a lock every move needs to write, so that all of them have read the (missing) label
+    // before any can write it; then they go at once.
+    const blocker = await pool.connect();
+    const others = db.pool({ max: 1 });
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query(`LOCK TABLE ${table}_labels IN SHARE MODE`);
+      const moves = Array.from({ length: movers - 1 }, (_, i) => mover.setLabel('moved', 'canary', i + 1));
+      await expect
+        .poll(async () => (await others.query(`SELECT count(*)::int AS n FROM pg_locks WHERE relation = $1::regclass AND NOT granted`, [`${table}_labels`])).rows[0].n, {
+          timeout: EVENT_MS,
+        })
+        .toBe(movers - 1);
+      await blocker.query('COMMIT');
+      const previous = await Promise.all(moves);
+      // Each move saw what the one before it left: one saw nothing, the others each a different earlier move.
+      const history = (await s.history('moved')).labelMoves.filter((m) => m.label === 'canary').reverse();
+      expect(history.map((m) => m.from)).toEqual([null, history[0]!.to, history[1]!.to]);
+      const byTarget = new Map(history.map((m) => [m.to, m.from]));
+      expect(previous).toEqual([1, 2, 3].map((v) => byTarget.get(v)));
+      expect(previous.filter((p) => p === null)).toHaveLength(1);
+    } finally {
+      blocker.release();
+    }
+  });
+
   it('serves a production and a staging registry from one database, each following its label', async () => {
     const table = freshTable();
     const s = store(poolA, table);
@@ -347,7 +420,9 @@ describe('replicas', () => {
   ])('applies %s as one registry batch', async (_what, count) => {
     const table = freshTable();
     await store(poolA, table).migrate();
-    const { registry } = await replica(store(poolB, table));
+    // One transaction's notifications may reach the socket in several reads: a batch window wide enough that only a
+    // broken build (not a busy machine) splits them.
+    const { registry } = await replica(store(poolB, table), undefined, 500);
     const events: RegistryChangeEvent[] = [];
     registry.onChange((e) => events.push(e));
     const applied = change(registry);
@@ -379,6 +454,84 @@ describe('replicas', () => {
     await recovered;
     expect(await text(registry, 'steady')).toBe('v2 Ada');
     await expect.poll(() => lines.map((l) => l.fields['event'])).toEqual(expect.arrayContaining(['prompt_listener_lost', 'prompt_listener_recovered']));
+  });
+
+  it('ignores NOTIFY payloads its triggers never send: no read, one log line however many arrive', async () => {
+    const table = freshTable();
+    const writer = store(poolA, table);
+    await writer.migrate();
+    const { logger, lines } = capture();
+    const { store: counting, stats } = counted(store(poolB, table, { logger }));
+    const registry = new PromptRegistry();
+    const sync = await syncRegistry(counting, registry, { batchMs: 0 });
+    cleanups.push(() => sync.close());
+    const junk = [
+      '',
+      'not json',
+      '[]',
+      'null',
+      '42',
+      '"greet"',
+      '{}',
+      '{"name":"x"}',
+      '{"name":"x","version":1}',
+      '{"name":"x","version":"1","label":null}',
+      '{"name":"x","version":0,"label":null}',
+      '{"name":"x","version":1.5,"label":null}',
+      '{"name":1,"version":1,"label":null}',
+      '{"name":"","version":1,"label":null}',
+      '{"name":"x","version":1,"label":null,"extra":true}',
+      '{"name":"x","version":1,"label":5}',
+      JSON.stringify({ name: 'y'.repeat(1_001), version: 1, label: null }),
+      `{"name":"${'z'.repeat(7_000)}`,
+      ...Array.from({ length: 300 }, (_, i) => `{"junk":${i}}`),
+    ];
+    await poolA.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', [`mcp_prompt_kit.public.${table}`, junk]);
+    // One known change after the junk, in commit order: once it is applied, every junk payload has been seen.
+    const added = change(registry, (e) => e.names.includes('after'));
+    await writer.put(prompt('after'));
+    await added;
+    expect(stats).toMatchObject({ list: 1, get: 1 });
+    const foreign = lines.filter((l) => l.fields['event'] === 'prompt_listener_foreign_payload');
+    expect(foreign).toEqual([{ level: 'warn', fields: expect.objectContaining({ channel: `mcp_prompt_kit.public.${table}`, bytes: 0, ignored: 1 }) }]);
+  });
+
+  it('coalesces a burst of notifications: one read at a time, and one more for everything that came during it', async () => {
+    const table = freshTable();
+    const writer = store(poolA, table);
+    await writer.migrate();
+    await writer.put(prompt('first'));
+    const reader = store(poolB, table);
+    const { store: counting, stats } = counted(reader);
+    const registry = new PromptRegistry();
+    const sync = await syncRegistry(counting, registry, { batchMs: 0 });
+    cleanups.push(() => sync.close());
+    const channel = `mcp_prompt_kit.public.${table}`;
+    const seen: unknown[] = [];
+    cleanups.push(reader.watch((event) => seen.push(event)));
+
+    // The reload a `reset` starts waits for a lock another session holds: a read in flight.
+    const blockerPool = db.pool({ max: 1 });
+    const blocker = await blockerPool.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query(`LOCK TABLE ${table}, ${table}_labels, ${table}_versions IN ACCESS EXCLUSIVE MODE`);
+      await poolA.query('SELECT pg_notify($1, $2)', [channel, '{"name":null,"version":null,"label":null}']);
+      await expect.poll(() => stats.inFlight, { timeout: EVENT_MS }).toBe(1);
+      const burst = [
+        ...Array.from({ length: 250 }, (_, i) => JSON.stringify({ name: `burst-${i}`, version: 1, label: 'production' })),
+        ...Array.from({ length: 50 }, (_, i) => JSON.stringify({ name: null, version: null, label: `reset-${i}` })),
+      ];
+      await poolA.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', [channel, burst]);
+      await expect.poll(() => seen.length, { timeout: EVENT_MS }).toBe(1 + burst.length);
+      expect(stats).toMatchObject({ list: 2, get: 0, inFlight: 1 });
+      await blocker.query('COMMIT');
+    } finally {
+      blocker.release();
+    }
+    await sync.settled();
+    expect(stats).toMatchObject({ list: 3, get: 0, inFlight: 0, maxInFlight: 1 });
+    expect(registry.list().prompts.map((p) => p.name)).toEqual(['first']);
   });
 
   it('loads 1,000 rows into a registry', async () => {

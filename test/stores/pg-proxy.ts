@@ -1,0 +1,58 @@
+/**
+ * A TCP relay on 127.0.0.1 in front of PostgreSQL, for connections that stop answering without closing (a frozen
+ * server, a dropped route): `freeze()` stops relaying on every open connection while new ones still go through.
+ */
+import { connect, createServer } from 'node:net';
+import type { Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+
+export interface Relay {
+  /** Connection string of `url`'s database through the relay. */
+  url: string;
+  /** Connections accepted so far. */
+  readonly accepted: number;
+  /** Stops relaying on the connections open now (they stay open, silent). */
+  freeze(): void;
+  close(): Promise<void>;
+}
+
+export async function startRelay(url: string): Promise<Relay> {
+  const target = new URL(url);
+  const sockets = new Set<Socket>();
+  const pairs: [Socket, Socket][] = [];
+  let accepted = 0;
+  const server = createServer((client) => {
+    accepted++;
+    const upstream = connect(Number(target.port), target.hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => socket.destroy());
+      socket.on('close', () => sockets.delete(socket));
+    }
+    client.pipe(upstream);
+    upstream.pipe(client);
+    pairs.push([client, upstream]);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const relayed = new URL(url);
+  relayed.hostname = '127.0.0.1';
+  relayed.port = String((server.address() as AddressInfo).port);
+  return {
+    url: relayed.toString(),
+    get accepted() {
+      return accepted;
+    },
+    freeze() {
+      for (const [client, upstream] of pairs.splice(0)) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.pause();
+        upstream.pause();
+      }
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
