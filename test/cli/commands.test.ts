@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, writeFiles } from '../fs/temp.js';
-import { ROOT, runCli } from './process.js';
+import { ROOT, runCli, runCliInProcess } from './process.js';
 
 const EXAMPLES = join(ROOT, 'examples/prompts');
 const DOCS = `architecture=${join(ROOT, 'examples/docs')}`;
@@ -18,7 +18,7 @@ async function brokenDir(): Promise<string> {
 
 describe('mcp-prompt-kit check', () => {
   it('passes the examples (exit 0) and says what it checked', async () => {
-    const result = await runCli(['check', EXAMPLES, '--docs', DOCS]);
+    const result = await runCliInProcess(['check', EXAMPLES, '--docs', DOCS]);
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/^\d+ file\(s\), 6 prompt\(s\): 0 error\(s\), 1 warning\(s\)$/m);
     expect(result.stdout).toBe(`${join(EXAMPLES, 'style-guide.md')}: warning: no YAML front matter (--- at the first line): not a prompt file, skipped\n`);
@@ -26,7 +26,7 @@ describe('mcp-prompt-kit check', () => {
 
   it('prints file:line:col: message per problem and exits 1', async () => {
     const dir = await brokenDir();
-    const result = await runCli(['check', dir]);
+    const result = await runCliInProcess(['check', dir]);
     expect(result.code).toBe(1);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
@@ -37,7 +37,7 @@ describe('mcp-prompt-kit check', () => {
 
   it('prints JSON for machines with --json', async () => {
     const dir = await brokenDir();
-    const result = await runCli(['check', dir, '--json']);
+    const result = await runCliInProcess(['check', dir, '--json']);
     expect(result.code).toBe(1);
     const report = JSON.parse(result.stdout) as { files: number; prompts: number; errors: number; diagnostics: { file: string; line: number; pointer?: string }[] };
     expect(report).toMatchObject({ files: 3, prompts: 1, errors: 2, warnings: 0 });
@@ -48,7 +48,7 @@ describe('mcp-prompt-kit check', () => {
 
 describe('mcp-prompt-kit list and render', () => {
   it('lists names, arguments (* = required) and descriptions', async () => {
-    const result = await runCli(['list', EXAMPLES]);
+    const result = await runCliInProcess(['list', EXAMPLES]);
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines.map((l) => l.split(/\s+/, 1)[0])).toEqual([
@@ -63,7 +63,7 @@ describe('mcp-prompt-kit list and render', () => {
   });
 
   it('lists the prompts/list result with --json', async () => {
-    const result = await runCli(['list', EXAMPLES, '--json']);
+    const result = await runCliInProcess(['list', EXAMPLES, '--json']);
     const listing = JSON.parse(result.stdout) as { prompts: { name: string; arguments?: unknown[] }[] };
     expect(listing.prompts.find((p) => p.name === 'create-adr')?.arguments).toEqual([
       { name: 'title', description: 'What is being decided', required: true },
@@ -72,7 +72,7 @@ describe('mcp-prompt-kit list and render', () => {
   });
 
   it('renders a prompt with --arg values and embedded documents, without HTML escaping', async () => {
-    const result = await runCli(['render', EXAMPLES, 'review-code-against-patterns', '--arg', 'code=if (a < b && c) {}', '--arg', 'language=ts', '--docs', DOCS]);
+    const result = await runCliInProcess(['render', EXAMPLES, 'review-code-against-patterns', '--arg', 'code=if (a < b && c) {}', '--arg', 'language=ts', '--docs', DOCS]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('1. User: Review the following ts code against our architectural patterns:\n\n```ts\nif (a < b && c) {}\n```');
     expect(result.stdout).toContain('--- architecture://patterns/cqrs.md ---\n# CQRS (Command Query Responsibility Segregation)');
@@ -80,7 +80,7 @@ describe('mcp-prompt-kit list and render', () => {
   });
 
   it('renders GetPromptResult JSON with --json and --args-json', async () => {
-    const result = await runCli(['render', EXAMPLES, 'create-adr', '--args-json', '{"title":"Adopt CQRS","context":"Reads dominate."}', '--json', '--docs', DOCS]);
+    const result = await runCliInProcess(['render', EXAMPLES, 'create-adr', '--args-json', '{"title":"Adopt CQRS","context":"Reads dominate."}', '--json', '--docs', DOCS]);
     expect(result.code).toBe(0);
     const prompt = JSON.parse(result.stdout) as { messages: { role: string; content: { type: string; text: string } }[] };
     expect(prompt.messages).toHaveLength(1);
@@ -89,22 +89,22 @@ describe('mcp-prompt-kit list and render', () => {
   });
 
   it('refuses code over 10,000 characters for review-code-against-patterns, and renders without the optional language', async () => {
-    const long = await runCli(['render', EXAMPLES, 'review-code-against-patterns', '--arg', `code=${'x'.repeat(10_001)}`, '--docs', DOCS]);
+    const long = await runCliInProcess(['render', EXAMPLES, 'review-code-against-patterns', '--arg', `code=${'x'.repeat(10_001)}`, '--docs', DOCS]);
     expect(long).toMatchObject({ code: 1, stdout: '', stderr: "mcp-prompt-kit render: Argument 'code' exceeds 10000 characters\n" });
-    const plain = await runCli(['render', EXAMPLES, 'review-code-against-patterns', '--arg', `code=${'x'.repeat(10_000)}`, '--docs', DOCS]);
+    const plain = await runCliInProcess(['render', EXAMPLES, 'review-code-against-patterns', '--arg', `code=${'x'.repeat(10_000)}`, '--docs', DOCS]);
     expect(plain.code, plain.stderr).toBe(0);
     expect(plain.stdout).toContain('Review the following code against our architectural patterns:');
   });
 
   it('fails with one line and exit 1 when the prompt refuses the arguments', async () => {
-    const missing = await runCli(['render', EXAMPLES, 'create-adr', '--docs', DOCS]);
+    const missing = await runCliInProcess(['render', EXAMPLES, 'create-adr', '--docs', DOCS]);
     expect(missing).toMatchObject({ code: 1, stdout: '', stderr: 'mcp-prompt-kit render: Missing required prompt arguments: title\n' });
-    const unknown = await runCli(['render', EXAMPLES, 'nope']);
+    const unknown = await runCliInProcess(['render', EXAMPLES, 'nope']);
     expect(unknown).toMatchObject({ code: 1, stderr: expect.stringMatching(/^mcp-prompt-kit render: Unknown prompt: nope\n$/) });
   });
 
   it('refuses an --args-json number JSON.parse would change instead of rendering the changed one', async () => {
-    const result = await runCli(['render', EXAMPLES, 'create-adr', '--args-json', '{"title":9007199254740993}', '--docs', DOCS]);
+    const result = await runCliInProcess(['render', EXAMPLES, 'create-adr', '--args-json', '{"title":9007199254740993}', '--docs', DOCS]);
     expect(result).toMatchObject({
       code: 1,
       stdout: '',
@@ -117,7 +117,7 @@ describe('mcp-prompt-kit list and render', () => {
 
 describe('mcp-prompt-kit openapi', () => {
   it('prints a valid OpenAPI 3.1 document of the directory\'s prompts as the HTTP handlers serve them', async () => {
-    const result = await runCli(['openapi', EXAMPLES, '--docs', DOCS, '--title', 'Architecture prompts', '--base-path', '/api']);
+    const result = await runCliInProcess(['openapi', EXAMPLES, '--docs', DOCS, '--title', 'Architecture prompts', '--base-path', '/api']);
     expect(result.code).toBe(0);
     const doc = JSON.parse(result.stdout) as { openapi: string; info: { title: string }; paths: Record<string, unknown> };
     expect(doc.openapi).toBe('3.1.0');
@@ -129,7 +129,7 @@ describe('mcp-prompt-kit openapi', () => {
 
   it('exits 1 and names the file when a prompt file has an error', async () => {
     const dir = await brokenDir();
-    const result = await runCli(['openapi', dir]);
+    const result = await runCliInProcess(['openapi', dir]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(join(dir, 'bad.json'));
     expect(Object.keys((JSON.parse(result.stdout) as { paths: object }).paths)).toContain('/prompts/good');
@@ -138,15 +138,15 @@ describe('mcp-prompt-kit openapi', () => {
 
 describe('mcp-prompt-kit usage', () => {
   it('prints --help and --version', async () => {
-    const help = await runCli(['--help']);
+    const help = await runCliInProcess(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: mcp-prompt-kit <command> \[options\]/);
     for (const command of ['check', 'list', 'openapi', 'render', 'serve']) {
-      const commandHelp = await runCli([command, '--help']);
+      const commandHelp = await runCliInProcess([command, '--help']);
       expect(commandHelp.code).toBe(0);
       expect(commandHelp.stdout).toMatch(new RegExp(`^Usage: mcp-prompt-kit ${command} <dir>`));
     }
-    const version = await runCli(['--version']);
+    const version = await runCliInProcess(['--version']);
     expect(version).toMatchObject({ code: 0, stdout: '0.1.0\n' });
   });
 
@@ -166,8 +166,25 @@ describe('mcp-prompt-kit usage', () => {
   ];
   for (const [args, message] of mistakes) {
     it(`exits 2 with one line for: ${args.map((a) => a.replace(ROOT, '')).join(' ')}`, async () => {
-      const result = await runCli(args);
+      const result = await runCliInProcess(args);
       expect(result).toEqual({ code: 2, stdout: '', stderr: `${message}\n` });
     });
   }
+});
+
+describe('mcp-prompt-kit as a process', () => {
+  it('sets its exit code and writes results to stdout and the summary to stderr', async () => {
+    const dir = await brokenDir();
+    const result = await runCli(['check', dir]);
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stdout.trimEnd().split('\n')).toHaveLength(2);
+    expect(result.stdout).toContain(`${join(dir, 'bad.json')}:4:7: /messages/0/role: `);
+    expect(result.stderr).toBe('3 file(s), 1 prompt(s): 2 error(s), 0 warning(s)\n');
+  });
+
+  it('exits 0 with the version, and 2 with one line on stderr for a usage mistake', async () => {
+    const [version, mistake] = await Promise.all([runCli(['--version']), runCli(['list', EXAMPLES, '--bogus'])]);
+    expect(version, version.stderr).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });
+    expect(mistake).toEqual({ code: 2, stdout: '', stderr: 'mcp-prompt-kit list: unknown option --bogus\n' });
+  });
 });

@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI_COMMAND, ROOT, runCli } from './process.js';
+import { CLI_COMMAND, ROOT, runCliInProcess } from './process.js';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const cleanup: (() => Promise<void>)[] = [];
@@ -107,7 +107,7 @@ describe('README: command line', () => {
 
   for (const line of commands.filter((c) => !c.includes(' serve '))) {
     it(`runs: ${line}`, async () => {
-      const result = await runCli(shellWords(line).slice(2));
+      const result = await runCliInProcess(shellWords(line).slice(2));
       expect(result.code, result.stderr).toBe(0);
       expect(result.stdout).not.toBe('');
     });
