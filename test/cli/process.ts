@@ -4,6 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { onTestFailed } from 'vitest';
 import { textOutput } from '../../src/cli/output.js';
 import { runCli as runMain } from '../../src/cli/run.js';
 
@@ -50,5 +51,15 @@ export function withStderr(error: unknown, stderr: string): Error {
   const message = error instanceof Error ? error.message : String(error);
   return new Error(stderr.trim() === '' ? `${message} (nothing on stderr)` : `${message}\n--- child stderr ---\n${stderr.trimEnd()}`, {
     cause: error,
+  });
+}
+
+/** Adds what a child wrote on stderr (read when the test fails) to the current test's failure messages. Call in a test. */
+export function stderrOnFailure(stderr: () => string): void {
+  onTestFailed(({ task }) => {
+    const text = stderr().trimEnd();
+    for (const error of task.result?.errors ?? []) {
+      error.message = `${error.message}\n--- child stderr ---\n${text === '' ? '(nothing)' : text}`;
+    }
   });
 }
