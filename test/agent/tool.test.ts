@@ -150,17 +150,18 @@ describe('retrieve_mcp_prompt definition', () => {
   });
 
   it('keeps the newest listing when an older one finishes last', async () => {
-    let calls = 0;
+    const answers: ((prompts: { name: string }[]) => void)[] = [];
     const source: PromptSource = {
       getPrompt: () => Promise.reject(new Error('unused')),
-      listPrompts: () => {
-        calls++;
-        const prompts = [{ name: calls === 1 ? 'old_prompt' : 'new_prompt' }];
-        return new Promise((resolve) => setTimeout(() => resolve({ prompts }), calls === 1 ? 60 : 5));
-      },
+      listPrompts: () => new Promise((resolve) => answers.push((prompts) => resolve({ prompts }))),
     };
     const tool = createPromptRetrievalTool({ integrations: { svc: source } });
-    await Promise.all([tool.refresh(), tool.refresh()]);
+    const refreshed = Promise.all([tool.refresh(), tool.refresh()]);
+    await waitFor(() => answers.length === 2);
+    // The newer listing answers first, the older one last.
+    answers[1]!([{ name: 'new_prompt' }]);
+    answers[0]!([{ name: 'old_prompt' }]);
+    await refreshed;
     expect(tool.definition!.description).toContain('- new_prompt');
     expect(tool.definition!.description).not.toContain('old_prompt');
   });
