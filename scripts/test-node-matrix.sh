@@ -12,7 +12,9 @@ for arg in "$@"; do
   if [ "$arg" = "--in-process" ]; then
     # Child processes (tsx start-up), the embedded PostgreSQL and the packed tarball dominate the full run's time;
     # those suites run on Node 20 in `npm test` and on every major with `npm run test:matrix`.
-    vitest_args+=(--exclude 'test/cli/**' --exclude 'test/package/**' --exclude 'test/stores/postgres*' \
+    # The CLI's in-process tests (commands) run here too; its child-process ones do not.
+    vitest_args+=(--exclude 'test/cli/child.test.ts' --exclude 'test/cli/serve.test.ts' --exclude 'test/cli/inspector.test.ts' \
+      --exclude 'test/cli/readme.test.ts' --exclude 'test/package/**' --exclude 'test/stores/postgres*' \
       --exclude 'test/mcp/stdio.test.ts' --exclude 'test/mcp/readme-examples.test.ts' --exclude 'test/mcp/examples.test.ts' \
       --exclude 'test/examples/**' --exclude 'test/readme.test.ts' --exclude 'test/functions/stdio.test.ts' \
       --exclude 'test/functions/scenarios.test.ts' --exclude 'test/functions/readme.test.ts' --exclude 'test/http/examples.test.ts' \

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, writeFiles } from '../fs/temp.js';
-import { ROOT, runCli, runCliInProcess } from './process.js';
+import { ROOT, runCliInProcess } from './process.js';
 
 const EXAMPLES = join(ROOT, 'examples/prompts');
 const DOCS = `architecture=${join(ROOT, 'examples/docs')}`;
@@ -170,21 +170,4 @@ describe('mcp-prompt-kit usage', () => {
       expect(result).toEqual({ code: 2, stdout: '', stderr: `${message}\n` });
     });
   }
-});
-
-describe('mcp-prompt-kit as a process', () => {
-  it('sets its exit code and writes results to stdout and the summary to stderr', async () => {
-    const dir = await brokenDir();
-    const result = await runCli(['check', dir]);
-    expect(result.code, result.stderr).toBe(1);
-    expect(result.stdout.trimEnd().split('\n')).toHaveLength(2);
-    expect(result.stdout).toContain(`${join(dir, 'bad.json')}:4:7: /messages/0/role: `);
-    expect(result.stderr).toBe('3 file(s), 1 prompt(s): 2 error(s), 0 warning(s)\n');
-  });
-
-  it('exits 0 with the version, and 2 with one line on stderr for a usage mistake', async () => {
-    const [version, mistake] = await Promise.all([runCli(['--version']), runCli(['list', EXAMPLES, '--bogus'])]);
-    expect(version, version.stderr).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });
-    expect(mistake).toEqual({ code: 2, stdout: '', stderr: 'mcp-prompt-kit list: unknown option --bogus\n' });
-  });
 });
