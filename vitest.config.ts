@@ -10,7 +10,7 @@ export default defineConfig({
     coverage: {
       provider: 'v8',
       include: ['src/**/*.ts'],
-      reporter: [['text-summary'], ['json-summary']],
+      reporter: [['text-summary']],
       thresholds: { lines: 93, branches: 85 },
     },
   },
