@@ -23,6 +23,7 @@ import { attachPrompts } from '../../src/mcp/index.js';
 import { PromptRegistry } from '../../src/registry.js';
 import type { GetPromptResult } from '../../src/types.js';
 import { createTestRegistry, simplePrompt } from '../mcp/fixtures/prompts.js';
+import { STARTS_CHILD_PROCESSES } from '../support/processes.js';
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -373,7 +374,7 @@ describe('retrieve_mcp_prompt with the real OpenTelemetry SDK', () => {
   });
 });
 
-describe('retrieve_mcp_prompt against a stdio server', () => {
+describe.runIf(STARTS_CHILD_PROCESSES)('retrieve_mcp_prompt against a stdio server', () => {
   it('retrieves from examples/mcp-stdio-server.ts running as a child process', async () => {
     const client = new ClientV1({ name: 'agent-stdio', version: '1.0.0' });
     await client.connect(

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createExampleFunctions, createExampleRegistry } from '../../examples/functions/app.js';
 import { runCgi } from '../../src/http/index.js';
 import { HTTP_CASES } from './cases.js';
+import { STARTS_CHILD_PROCESSES } from '../support/processes.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -28,7 +29,7 @@ function cgi(env: Record<string, string>, body?: string | Uint8Array): Promise<{
   });
 }
 
-describe('examples/cgi.ts as a CGI/1.1 child process', () => {
+describe.runIf(STARTS_CHILD_PROCESSES)('examples/cgi.ts as a CGI/1.1 child process', () => {
   it('answers PATH_INFO=/functions/NonExistent with Status: 404 Not Found and a JSON error', async () => {
     const r = await cgi({ REQUEST_METHOD: 'POST', PATH_INFO: '/functions/NonExistent', CONTENT_TYPE: 'application/json', CONTENT_LENGTH: '2' }, '{}');
     expect(r.head).toEqual(['Status: 404 Not Found', 'Content-Type: application/json; charset=utf-8']);
