@@ -84,6 +84,15 @@ describe('loadPromptDirectory: formats', () => {
     expect(isPromptError(error)).toBe(true);
     expect((error as Error).message).toBe(`prompt directory ${dir} does not exist`);
   });
+
+  it('throws an error naming a path that is a file, or a directory that cannot be read, and why', async () => {
+    const root = await tempDir();
+    await writeFiles(root, { 'file.json': '{}' });
+    await symlink(join(root, 'loop'), join(root, 'loop'));
+    const messageOf = (dir: string) => loadPromptDirectory(dir).then(() => 'loaded', (e: unknown) => (isPromptError(e) ? e.message : String(e)));
+    expect(await messageOf(join(root, 'file.json'))).toBe(`prompt directory ${join(root, 'file.json')} is not a directory`);
+    expect(await messageOf(join(root, 'loop'))).toBe(`prompt directory ${join(root, 'loop')} cannot be read (ELOOP)`);
+  });
 });
 
 describe('loadPromptDirectory: diagnostics with their place', () => {
@@ -172,6 +181,15 @@ describe('loadPromptDirectory: diagnostics with their place', () => {
 });
 
 describe('loadPromptDirectory: limits', () => {
+  it('loads the first maxFiles files in sort order and reports that the rest were skipped', async () => {
+    const prompt = (name: string) => JSON.stringify({ name, messages: [{ role: 'user', content: name }] });
+    const { dir, names, diagnostics } = await load({ 'a.json': prompt('a'), 'b.json': prompt('b'), 'c.json': prompt('c') }, { limits: { maxFiles: 2 } });
+    expect(names).toEqual(['a', 'b']);
+    expect(diagnostics).toEqual([
+      { file: dir, message: 'more than 2 prompt files (or directories nested deeper than 16 levels): the rest were skipped', severity: 'error' },
+    ]);
+  });
+
   it('reports deeply nested files instead of crashing', async () => {
     const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
     const { lines, names } = await load({

@@ -256,11 +256,21 @@ describe('waiting for render functions', () => {
   });
 
   it('ignores a render function that fails after its time is up (no unhandled rejection)', async () => {
-    const registry = new PromptRegistry({ limits: { renderTimeoutMs: 20 } });
-    const late = (): Promise<never> => new Promise((_, reject) => setTimeout(() => reject(new Error('late')), 60));
-    registry.add({ name: 'late', render: late });
-    expect((await rejectionOf(registry.getPrompt('late'))).code).toBe('INTERNAL_ERROR');
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const registry = new PromptRegistry({ limits: { renderTimeoutMs: 20 } });
+      let fail: (error: Error) => void = () => {};
+      registry.add({ name: 'late', render: () => new Promise<never>((_, reject) => (fail = reject)) });
+      expect((await rejectionOf(registry.getPrompt('late'))).code).toBe('INTERNAL_ERROR');
+      fail(new Error('late'));
+      // Unhandled rejections are reported once the microtasks of this turn ran: a macrotask later they would be here.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 
   it('gives a fast render function a live signal and its result', async () => {

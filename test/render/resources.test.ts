@@ -220,25 +220,32 @@ describe('resolveResourceDirectives', () => {
     it('stops as soon as directive texts exceed maxRenderedBytes and aborts the reads still running', async () => {
       const big = 'x'.repeat(2000);
       const signals: AbortSignal[] = [];
+      const order: string[] = [];
       const resolver: ResourceResolver = {
         read: (uri, context) => {
           if (context.signal) signals.push(context.signal);
           if (uri === 'a://big') return { uri, text: big };
-          return new Promise<ResourceContents>((resolve) => setTimeout(() => resolve({ uri, text: 'slow' }), 200));
+          // Never answers on its own: only the abort ends it, so waiting for it instead of refusing would hang.
+          return new Promise<ResourceContents>((resolve) =>
+            context.signal?.addEventListener('abort', () => {
+              order.push('slow read aborted');
+              resolve({ uri, text: 'slow' });
+            }),
+          );
         },
       };
-      const started = Date.now();
       const error = await rejection(
         resolveResourceDirectives(['a://slow', 'a://big'], resolver, ctx, {
           limits: { ...DEFAULT_RENDER_LIMITS, maxRenderedBytes: 1000 },
           onResourceError: 'error',
         }),
       );
+      order.push('refused');
       expect(error.code).toBe('LIMIT_EXCEEDED');
       expect(error.message).toBe('Rendered prompt exceeds 1000 bytes');
-      expect(Date.now() - started).toBeLessThan(150);
       expect(signals.length).toBe(2);
       expect(signals.every((s) => s.aborted)).toBe(true);
+      expect(order).toEqual(['slow read aborted', 'refused']);
     });
 
     it("forwards the caller's abort signal to the resolver", async () => {
