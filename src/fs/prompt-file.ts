@@ -9,7 +9,7 @@ import type { PromptFileDiagnostic, SourcePosition } from './diagnostics.js';
 import { parseJsonSource } from './json-source.js';
 import { parseMarkdownSource } from './markdown-source.js';
 import type { ScannedFile } from './scan.js';
-import { parseYamlSource } from './yaml-source.js';
+import { DEFAULT_MAX_YAML_NODES, parseYamlSource } from './yaml-source.js';
 
 /** Limits on prompt files; every one is a diagnostic, not a crash. */
 export interface PromptFileLimits {
@@ -21,6 +21,11 @@ export interface PromptFileLimits {
   maxResourceDirectives: number;
   /** Most prompt files in one directory tree (default 10,000); the rest are left out with a diagnostic. */
   maxFiles: number;
+  /**
+   * Most nodes (keys, values, entries) in one YAML file or front matter (default 10,000), counted in one linear
+   * pass before the YAML parser runs; more is a diagnostic at the place the count is crossed.
+   */
+  maxYamlNodes: number;
 }
 
 /** The default {@link PromptFileLimits}. */
@@ -29,6 +34,7 @@ export const DEFAULT_PROMPT_FILE_LIMITS: Readonly<PromptFileLimits> = Object.fre
   maxTemplateBytes: DEFAULT_RENDER_LIMITS.maxRenderedBytes,
   maxResourceDirectives: DEFAULT_RENDER_LIMITS.maxResources,
   maxFiles: 10_000,
+  maxYamlNodes: DEFAULT_MAX_YAML_NODES,
 });
 
 /** The formats a prompt file may have, by extension. */
@@ -120,10 +126,10 @@ export function definitionDiagnostics(
   return [diagnostic(file, message.replace(/^.*?: invalid prompt definition\n\s*/, ''))];
 }
 
-function parseByFormat(format: PromptFileFormat, text: string) {
+function parseByFormat(format: PromptFileFormat, text: string, limits: PromptFileLimits) {
   if (format === 'json') return parseJsonSource(text);
-  if (format === 'yaml') return parseYamlSource(text);
-  return parseMarkdownSource(text);
+  if (format === 'yaml') return parseYamlSource(text, 0, limits.maxYamlNodes);
+  return parseMarkdownSource(text, limits.maxYamlNodes);
 }
 
 const DIRECTIVE = /\{\{\{?\s*resource:/g;
@@ -223,7 +229,7 @@ export async function readPromptFile(scanned: ScannedFile, context: PromptFileCo
   }
   let text = bytes.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  const source = parseByFormat(format, text);
+  const source = parseByFormat(format, text, context.limits);
   if ('noFrontMatter' in source) {
     parsed.diagnostics.push({ ...diagnostic(file, 'no YAML front matter (--- at the first line): not a prompt file, skipped'), severity: 'warning' });
     return parsed;

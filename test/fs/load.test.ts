@@ -115,7 +115,7 @@ describe('loadPromptDirectory: diagnostics with their place', () => {
       'dup.yaml': 'name: x\nname: y\nmessages: []\n',
       'schema.yaml': 'name: Bad Name\nmessages:\n  - role: user\n    content:\n      type: video\n',
     });
-    expect(lines[0]).toMatch(/^dup\.yaml:2:1: invalid YAML: Map keys must be unique/);
+    expect(lines[0]).toBe("dup.yaml:2:1: invalid YAML: duplicate key 'name' (first at line 1)");
     expect(lines[1]).toMatch(/^schema\.yaml:1:1: \/name: /);
     expect(lines[2]).toMatch(/^schema\.yaml:5:7: \/messages\/0\/content\/type: .*'video'/);
     expect(lines[3]).toMatch(/^syntax\.yaml:\d+:\d+: invalid YAML: /);
