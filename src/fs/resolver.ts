@@ -1,10 +1,10 @@
 /** The file resource resolver: `scheme://path` from root directories, confined, size-limited, cached, with glob listing. */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PromptError, isPromptError, matchResourcePattern } from '../index.js';
 import { echoed } from '../errors.js';
 import type { BlobResourceContents, ResourceResolver, TextResourceContents } from '../index.js';
 import { resolveConfined, relativePathProblem } from './confine.js';
+import { openConfined, readStable } from './open-file.js';
 import { isTextMimeType, mimeTypeOf } from './mime.js';
 import { fingerprint, scanTree } from './scan.js';
 
@@ -152,41 +152,44 @@ export function createFileResourceResolver(options: FileResourceResolverOptions)
     }
   };
 
+  const tooLarge = (uri: string, size?: number): PromptError =>
+    new PromptError('LIMIT_EXCEEDED', `Resource ${uri} is ${size === undefined ? 'over' : `${size} bytes, over`} the ${maxDocumentBytes}-byte limit`, {
+      data: { limit: 'maxDocumentBytes', max: maxDocumentBytes },
+    });
+
   /** Reads one document by scheme and decoded path; undefined when it does not exist. */
   const readPath = async (uri: string, root: string, rel: string): Promise<FileResourceContents | undefined> => {
-    const found = await resolveConfined(root, rel);
+    // What is read is what was opened, checked by its descriptor (a path swapped for a symlink meanwhile is refused).
+    const found = await openConfined(root, rel);
     if (!found.ok) {
       if (found.reason === 'denied') throw denied(uri, found.detail);
       return undefined;
     }
-    if (found.stats.size > maxDocumentBytes) {
-      throw new PromptError('LIMIT_EXCEEDED', `Resource ${uri} is ${found.stats.size} bytes, over the ${maxDocumentBytes}-byte limit`, {
-        data: { limit: 'maxDocumentBytes', max: maxDocumentBytes },
-      });
-    }
-    const version = fingerprint(found.stats);
-    const hit = cache.get(found.path);
-    if (hit !== undefined && hit.version === version) {
-      cache.delete(found.path);
-      cache.set(found.path, hit);
-      return { uri, ...hit.contents };
-    }
-    let bytes: Buffer;
+    let result: Awaited<ReturnType<typeof readStable>>;
     try {
-      bytes = await readFile(found.path);
-    } catch {
-      return undefined; // removed between the check and the read
+      if (found.stats.size > maxDocumentBytes) throw tooLarge(uri, found.stats.size);
+      const version = fingerprint(found.stats);
+      const hit = cache.get(found.path);
+      if (hit !== undefined && hit.version === version) {
+        cache.delete(found.path);
+        cache.set(found.path, hit);
+        return { uri, ...hit.contents };
+      }
+      result = await readStable(found.handle, maxDocumentBytes, found.stats);
+    } finally {
+      await found.handle.close().catch(() => undefined);
     }
-    if (bytes.length > maxDocumentBytes) {
-      throw new PromptError('LIMIT_EXCEEDED', `Resource ${uri} is over the ${maxDocumentBytes}-byte limit`, {
-        data: { limit: 'maxDocumentBytes', max: maxDocumentBytes },
-      });
+    if (!result.ok) {
+      if (result.reason === 'too-large') throw tooLarge(uri);
+      // Still being written after three reads: not served half-written.
+      throw new PromptError('INTERNAL_ERROR', `Resource ${uri} kept changing while it was read`);
     }
+    const bytes = result.bytes;
     const mimeType = mimeTypeOf(rel, mimeTypes);
     const contents: Cached['contents'] = isTextMimeType(mimeType)
       ? { mimeType, text: bytes.toString('utf8') }
       : { mimeType, blob: bytes.toString('base64') };
-    remember(found.path, { version, contents, bytes: bytes.length });
+    remember(found.path, { version: fingerprint(result.stats), contents, bytes: bytes.length });
     return { uri, ...contents };
   };
 

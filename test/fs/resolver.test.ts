@@ -1,8 +1,9 @@
+import { spawn } from 'node:child_process';
 import { symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PromptRegistry } from '../../src/index.js';
-import { createFileResourceResolver } from '../../src/fs/index.js';
+import { createFileAssetLoader, createFileResourceResolver } from '../../src/fs/index.js';
 import { tempDir, writeFiles } from './temp.js';
 
 async function docs(files: Record<string, string | Uint8Array> = {}) {
@@ -149,6 +150,58 @@ describe('createFileResourceResolver: confinement', () => {
     expect(listed.filter((u) => u.includes('secret') || u.includes('escape'))).toEqual([]);
     expect((await resources.list('architecture://*')).map((c) => c.uri)).toEqual(['architecture://alias.md', 'architecture://guidelines.txt']);
   });
+
+  it('never serves a file from outside the root while a directory is swapped for a symlink during reads', async () => {
+    const { root, dir } = await docs({ 'sub/doc.md': 'inside' });
+    await writeFiles(root, { 'outside/doc.md': 'SECRET', 'outside/logo.png': 'SECRET' });
+    await writeFile(join(dir, 'sub', 'logo.png'), 'inside');
+    await symlink(join(root, 'outside'), join(dir, 'sub.link'));
+    // A child process swaps docs/sub (a directory) with docs/sub.link (a symlink to ../outside), each rename atomic.
+    const swapper = join(root, 'swap.mjs');
+    await writeFile(
+      swapper,
+      `import { renameSync } from 'node:fs';
+const [dir, count] = [process.argv[2], Number(process.argv[3])];
+const at = (n) => dir + '/' + n;
+process.stdout.write('go\\n');
+for (let i = 0; i < count; i++) {
+  renameSync(at('sub'), at('sub.real')); renameSync(at('sub.link'), at('sub'));
+  renameSync(at('sub'), at('sub.link')); renameSync(at('sub.real'), at('sub'));
+}
+`,
+    );
+    const child = spawn(process.execPath, [swapper, dir, '4000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+    let running = true;
+    void exited.then(() => (running = false));
+    await Promise.race([new Promise<void>((resolve) => child.stdout.once('data', () => resolve())), exited]);
+    const resources = createFileResourceResolver({ roots: { architecture: dir } });
+    const assets = createFileAssetLoader(dir);
+    const seen = { inside: 0, refused: 0, leaked: 0 };
+    for (let reads = 0; running && reads < 20_000; reads++) {
+      const results = await Promise.allSettled([
+        resources.read('architecture://sub/doc.md'),
+        assets.read('sub/logo.png', { promptName: 'p' }),
+      ]);
+      for (const result of results) {
+        if (result.status === 'rejected') {
+          seen.refused++;
+          continue;
+        }
+        const value = result.value;
+        const text = value instanceof Uint8Array ? Buffer.from(value).toString() : value?.text;
+        if (text === 'SECRET') seen.leaked++;
+        else if (text === 'inside') seen.inside++;
+        else seen.refused++;
+      }
+      resources.invalidate();
+    }
+    await exited;
+    expect(seen.leaked).toBe(0);
+    // The race was run: reads landed on both sides of the swap.
+    expect(seen.inside).toBeGreaterThan(0);
+    expect(seen.refused).toBeGreaterThan(0);
+  }, 60_000);
 
   it('refuses a glob whose directory part leaves the root', async () => {
     const { dir } = await docs();
