@@ -4,6 +4,8 @@ import { WindowedJob, checkMs } from './debounce.js';
 import { formatDiagnostic } from './diagnostics.js';
 import type { PromptFileDiagnostic } from './diagnostics.js';
 import { DirectoryState, applyFiles, compareScan } from './directory-state.js';
+import { SettleCheck } from './settle.js';
+import { fingerprint } from './scan.js';
 import type { PromptDirectoryChange } from './directory-state.js';
 import { fileContext, readPromptFiles, scanPromptDirectory, truncatedDiagnostic } from './load.js';
 import type { LoadPromptDirectoryOptions } from './load.js';
@@ -84,6 +86,7 @@ export function watchPromptDirectory(
   const pollMs = checkMs('watchPromptDirectory', 'pollIntervalMs', options.pollIntervalMs, 0);
   const context: PromptFileContext = fileContext(dir, options);
   const state = new DirectoryState(registry);
+  const settled = new SettleCheck(debounceMs);
   const logger = options.logger;
   let current: PromptFileDiagnostic[] = [];
   let reported = new Set<string>();
@@ -120,9 +123,21 @@ export function watchPromptDirectory(
       return;
     }
     tree.sync(scan.dirs);
-    const { changed, gone } = compareScan(state, scan);
-    const parsed = await readPromptFiles(changed, context);
+    const compared = compareScan(state, scan);
+    const gone = compared.gone;
+    // A file written in place applies once it has stood still for a window: never a half-written version.
+    settled.keepOnly(new Set(compared.changed.map((f) => f.rel)));
+    let changed = loaded ? compared.changed.filter((f) => settled.isSettled(f.rel, f.stats)) : compared.changed;
+    let parsed = await readPromptFiles(changed, context);
     if (closed) return;
+    // Changed between the scan and the read: it is still being written.
+    const moved = changed.map((f, i) => parsed[i]!.version !== undefined && parsed[i]!.version !== fingerprint(f.stats));
+    if (moved.some(Boolean)) {
+      for (let i = 0; i < changed.length; i++) if (moved[i]) settled.unsettle(changed[i]!.rel);
+      parsed = parsed.filter((_, i) => !moved[i]);
+      changed = changed.filter((_, i) => !moved[i]);
+    }
+    if (settled.waiting) job.trigger();
     // Synchronous from here on: the registry sees the whole window's changes in one tick.
     const change = applyFiles(state, changed, parsed, gone, logger);
     const diagnostics = state.diagnostics();

@@ -189,7 +189,7 @@ for (let i = 0; i < count; i++) {
           continue;
         }
         const value = result.value;
-        const text = value instanceof Uint8Array ? Buffer.from(value).toString() : value?.text;
+        const text = value instanceof Uint8Array ? Buffer.from(value).toString() : typeof value === 'string' ? value : value !== undefined && 'text' in value ? value.text : undefined;
         if (text === 'SECRET') seen.leaked++;
         else if (text === 'inside') seen.inside++;
         else seen.refused++;
