@@ -171,6 +171,16 @@ describe('loadPromptDirectory: diagnostics with their place', () => {
   });
 });
 
+describe('formatDiagnostic', () => {
+  it('writes control characters of file names and messages as visible escapes, on one line', async () => {
+    const { lines } = await load({ 'a\u001b[1Ab.json': '{"name": "x\u001b",', 'ok.json': '{}' });
+    expect(lines[0]).toBe('a\\x1b[1Ab.json:1:12: invalid JSON: unescaped control character in a string (write \\n, \\t, ...)');
+    expect(
+      formatDiagnostic({ file: 'dir/\u009bx\u2066.md', line: 1, column: 1, message: 'bad\nline\twith\rbreaks \u2028 \u007f', severity: 'error' }),
+    ).toBe('dir/\\x9bx\\u2066.md:1:1: bad\\nline\\twith\\rbreaks \\u2028 \\x7f');
+  });
+});
+
 describe('loadPromptDirectory: limits', () => {
   it('reports deeply nested files instead of crashing', async () => {
     const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
