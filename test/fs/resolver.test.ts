@@ -95,6 +95,25 @@ describe('createFileResourceResolver: reading', () => {
     });
   });
 
+  it("embeds a resource block in the form of its declared mimeType, whatever the file's extension says", async () => {
+    const { dir } = await docs({ 'notes/LICENSE': 'MIT License', 'data/table.csv': 'a,b' });
+    const registry = new PromptRegistry({ resources: createFileResourceResolver({ roots: { architecture: dir } }) });
+    registry.add({
+      name: 'p',
+      messages: [
+        { role: 'user', content: { type: 'resource', uri: 'architecture://notes/LICENSE', mimeType: 'text/plain' } },
+        { role: 'user', content: { type: 'resource', uri: 'architecture://data/table.csv', mimeType: 'application/octet-stream' } },
+        { role: 'user', content: { type: 'resource', uri: 'architecture://notes/LICENSE' } },
+      ],
+    });
+    const result = await registry.getPrompt('p');
+    expect(result.messages.map((m) => m.content)).toEqual([
+      { type: 'resource', resource: { uri: 'architecture://notes/LICENSE', mimeType: 'text/plain', text: 'MIT License' } },
+      { type: 'resource', resource: { uri: 'architecture://data/table.csv', mimeType: 'application/octet-stream', blob: Buffer.from('a,b').toString('base64') } },
+      { type: 'resource', resource: { uri: 'architecture://notes/LICENSE', mimeType: 'application/octet-stream', blob: Buffer.from('MIT License').toString('base64') } },
+    ]);
+  });
+
   it('lists every document for resources/list and reads it for resources/read', async () => {
     const { dir } = await docs();
     const resources = createFileResourceResolver({ roots: { architecture: dir } });
