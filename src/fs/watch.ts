@@ -15,6 +15,9 @@ import type { ScanResult } from './scan.js';
 import { TreeWatcher } from './tree-watcher.js';
 import { DocumentWatcher } from './watch-documents.js';
 
+/** Windows a reload waits for files still being written before it applies the others. */
+const MAX_DEFERRED = 5;
+
 /** Options of {@link watchPromptDirectory}. */
 export interface WatchPromptDirectoryOptions extends LoadPromptDirectoryOptions {
   /** Changes within this many milliseconds of the first one are applied together (default 100). */
@@ -87,6 +90,7 @@ export function watchPromptDirectory(
   const context: PromptFileContext = fileContext(dir, options);
   const state = new DirectoryState(registry);
   const settled = new SettleCheck(debounceMs);
+  let deferred = 0;
   const logger = options.logger;
   let current: PromptFileDiagnostic[] = [];
   let reported = new Set<string>();
@@ -125,19 +129,34 @@ export function watchPromptDirectory(
     tree.sync(scan.dirs);
     const compared = compareScan(state, scan);
     const gone = compared.gone;
-    // A file written in place applies once it has stood still for a window: never a half-written version.
-    settled.keepOnly(new Set(compared.changed.map((f) => f.rel)));
-    let changed = loaded ? compared.changed.filter((f) => settled.isSettled(f.rel, f.stats)) : compared.changed;
+    let changed = compared.changed;
+    // A file written in place applies once it has stood still for a window, never half-written; the window's other
+    // changes wait with it (one registry step per window), except behind a writer that never stops.
+    settled.keepOnly(new Set(changed.map((f) => f.rel)));
+    const still = loaded ? changed.map((f) => settled.isSettled(f.rel, f.stats)) : [];
+    if (still.includes(false)) {
+      if (++deferred < MAX_DEFERRED) {
+        job.trigger();
+        return;
+      }
+      changed = changed.filter((_, i) => still[i]);
+      job.trigger();
+    }
     let parsed = await readPromptFiles(changed, context);
     if (closed) return;
-    // Changed between the scan and the read: it is still being written.
-    const moved = changed.map((f, i) => parsed[i]!.version !== undefined && parsed[i]!.version !== fingerprint(f.stats));
-    if (moved.some(Boolean)) {
-      for (let i = 0; i < changed.length; i++) if (moved[i]) settled.unsettle(changed[i]!.rel);
-      parsed = parsed.filter((_, i) => !moved[i]);
-      changed = changed.filter((_, i) => !moved[i]);
+    // Changed between the scan and the read: still being written; look again next window.
+    const moving = changed.map((f, i) => parsed[i]!.version !== undefined && parsed[i]!.version !== fingerprint(f.stats));
+    if (loaded && moving.includes(true)) {
+      changed.forEach((f, i) => moving[i] && settled.unsettle(f.rel));
+      if (++deferred < MAX_DEFERRED) {
+        job.trigger();
+        return;
+      }
+      parsed = parsed.filter((_, i) => !moving[i]);
+      changed = changed.filter((_, i) => !moving[i]);
+      job.trigger();
     }
-    if (settled.waiting) job.trigger();
+    deferred = 0;
     // Synchronous from here on: the registry sees the whole window's changes in one tick.
     const change = applyFiles(state, changed, parsed, gone, logger);
     const diagnostics = state.diagnostics();

@@ -229,6 +229,51 @@ for (let i = 0; i < count; i++) {
   });
 });
 
+describe('createFileResourceResolver: listing index', () => {
+  it('lists and expands globs from an index, walked again after invalidate() or indexTtlMs', async () => {
+    const { dir } = await docs();
+    const resources = createFileResourceResolver({ roots: { architecture: dir }, indexTtlMs: 600_000 });
+    expect((await resources.listResources()).map((r) => r.name)).toContain('patterns/saga.md');
+    await writeFiles(dir, { 'patterns/outbox.md': '# Outbox' });
+    // The index was built before the file existed: neither the listing nor a glob walks the tree again.
+    expect((await resources.listResources()).map((r) => r.name)).not.toContain('patterns/outbox.md');
+    expect((await resources.list('architecture://patterns/*')).map((c) => c.uri)).not.toContain('architecture://patterns/outbox.md');
+    expect(await resources.read('architecture://patterns/outbox.md')).toMatchObject({ text: '# Outbox' }); // reads go by path
+    resources.invalidate();
+    expect((await resources.listResources()).map((r) => r.name)).toContain('patterns/outbox.md');
+    const fresh = createFileResourceResolver({ roots: { architecture: dir }, indexTtlMs: 0 });
+    await fresh.listResources();
+    await writeFiles(dir, { 'patterns/retry.md': '# Retry' });
+    expect((await fresh.listResources()).map((r) => r.name)).toContain('patterns/retry.md');
+  });
+
+  it('gives one page after a URI, and says whether more follow', async () => {
+    const { dir } = await docs();
+    const resources = createFileResourceResolver({ roots: { architecture: dir } });
+    const all = (await resources.listResources()).map((r) => r.uri);
+    const first = await resources.listResourcesPage(undefined, 2);
+    expect(first).toEqual({ resources: (await resources.listResources()).slice(0, 2), more: true });
+    const rest = await resources.listResourcesPage(all[1], 10);
+    expect(rest.resources.map((r) => r.uri)).toEqual(all.slice(2));
+    expect(rest.more).toBe(false);
+  });
+
+  it('walks at most maxWalked entries per root: the listing is partial and logged, a glob is LIMIT_EXCEEDED', async () => {
+    const { dir } = await docs();
+    const warned: Record<string, unknown>[] = [];
+    const resources = createFileResourceResolver({
+      roots: { architecture: dir },
+      maxWalked: 3,
+      logger: { warn: (fields: Record<string, unknown>) => warned.push(fields) },
+    });
+    const listed = await resources.listResources();
+    expect(listed.length).toBeLessThan(5);
+    expect(warned).toEqual([{ event: 'resource_walk_cut', scheme: 'architecture', root: dir, maxWalked: 3 }]);
+    const error = await resources.list('architecture://**').catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'LIMIT_EXCEEDED', data: { limit: 'maxWalked', max: 3 } });
+  });
+});
+
 describe('createFileResourceResolver: limits and cache', () => {
   it('refuses a document over maxDocumentBytes with LIMIT_EXCEEDED', async () => {
     const { dir } = await docs({ 'big.md': 'x'.repeat(2_000) });

@@ -245,16 +245,18 @@ describe('watchPromptDirectory', () => {
     expect(await text('greet')).toBe('from b');
   });
 
-  it('watches the documents under the resolver roots too', async () => {
+  it('watches the documents under the resolver roots too, refreshing its listing index on change', async () => {
     const docs = await tempDir();
     await writeFiles(docs, { 'patterns/cqrs.md': '# CQRS' });
-    const resources = createFileResourceResolver({ roots: { architecture: docs } });
+    // The index would otherwise be used for ten minutes: only the watcher can make the new document appear.
+    const resources = createFileResourceResolver({ roots: { architecture: docs }, indexTtlMs: 600_000 });
     const changed: string[][] = [];
     const { registry } = await watched(
       { 'p.yaml': 'name: p\nmessages: [{role: user, content: "{{resource:architecture://patterns/*}}"}]\n' },
       { resources, onResourcesChanged: (uris) => changed.push(uris) },
       new PromptRegistry({ resources }),
     );
+    expect((await registry.getPrompt('p')).messages[0]?.content).toEqual({ type: 'text', text: '--- architecture://patterns/cqrs.md ---\n# CQRS' });
     await writeFile(join(docs, 'patterns/cqrs.md'), '# CQRS, revised');
     await writeFile(join(docs, 'patterns/saga.md'), '# Saga');
     await waitFor(() => changed.flat().length >= 2, 5_000, 'document changes');
