@@ -11,7 +11,7 @@ import { join } from 'node:path';
 
 const distFs = new URL('../dist/fs.js', import.meta.url).href;
 const distCore = new URL('../dist/index.js', import.meta.url).href;
-const { loadPromptDirectory, watchPromptDirectory } = (await import(distFs)) as typeof import('../src/fs/index.js');
+const { createFileResourceResolver, loadPromptDirectory, watchPromptDirectory } = (await import(distFs)) as typeof import('../src/fs/index.js');
 const { PromptRegistry } = (await import(distCore)) as typeof import('../src/index.js');
 
 /** How bench/run.ts records a row. */
@@ -128,8 +128,13 @@ const JSON_HEAD = { name: 'shaped', messages: [{ role: 'user', content: 'hi' }] 
 
 /** The shapes that cost a YAML parser most per byte: wide, long, deep, flow, anchors and aliases, long strings. */
 export function yamlShapes(bytes: number): YamlShape[] {
-  // Each shape is generated at a trial size, then again scaled so that its YAML text is about `bytes` long.
-  return shapesAt(bytes / 8).map((trial, i) => shapesAt((bytes / 8) * (bytes / trial.yaml.length))[i]!);
+  // Each shape is generated at a trial size, then scaled (twice) so that its YAML text is about `bytes` long.
+  const trial = shapesAt(bytes / 8);
+  const scaled = trial.map((t, i) => ({ at: (bytes / 8) * (bytes / t.yaml.length), i }));
+  return scaled.map(({ at, i }) => {
+    const once = shapesAt(at)[i]!;
+    return shapesAt(at * (bytes / once.yaml.length))[i]!;
+  });
 }
 
 function shapesAt(bytes: number): YamlShape[] {
@@ -221,7 +226,7 @@ export async function benchYamlShapes(record: RecordRow, quick: boolean): Promis
   try {
     const runs = quick ? 3 : 7;
     let worst = { name: '', yaml: 0, json: 1, ratio: 0 };
-    for (const shape of yamlShapes(950_000)) {
+    for (const shape of yamlShapes(1_000_000)) {
       const json = await timeLoad(join(root, 'json'), 'p.json', shape.json, runs);
       const yaml = await timeLoad(join(root, 'yaml'), 'p.yaml', shape.yaml, runs);
       const ratio = yaml / Math.max(json, 0.001);
@@ -231,5 +236,57 @@ export async function benchYamlShapes(record: RecordRow, quick: boolean): Promis
     record(`load a 1 MB YAML file, worst shape (${worst.name}) vs its JSON twin`, worst.yaml, worst.json, 'ms', '<= 3x JSON twin', worst.ratio <= 3, 'JSON twin');
   } finally {
     rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** A docs tree of `count` small files, 100 per directory. */
+function docsTree(root: string, count: number): void {
+  for (let d = 0; d * 100 < count; d++) {
+    const dir = join(root, `section-${String(d).padStart(4, '0')}`);
+    mkdirSync(dir, { recursive: true });
+    for (let f = 0; f < 100 && d * 100 + f < count; f++) writeFileSync(join(dir, `doc-${String(f).padStart(3, '0')}.md`), '# doc\n');
+  }
+}
+
+/** Median time of one `resources/list` page (100 entries; after a cursor in the middle of a large tree) from a built index. */
+async function pageTime(root: string, count: number, samples: number): Promise<number> {
+  const resolver = createFileResourceResolver({ roots: { docs: root }, maxListed: count, maxWalked: count * 2, indexTtlMs: 3_600_000 });
+  const all = await resolver.listResources(); // builds the index
+  if (all.length !== count) throw new Error(`indexed ${all.length} of ${count} documents`);
+  const after = count > 200 ? all[Math.floor(count / 2)]!.uri : undefined; // a full page either way
+  const times: number[] = [];
+  for (let s = 0; s < samples; s++) {
+    const start = performance.now();
+    for (let i = 0; i < 100; i++) {
+      const page = await resolver.listResourcesPage(after, 100);
+      if (page.resources.length === 0) throw new Error('empty page');
+    }
+    times.push((performance.now() - start) / 100);
+  }
+  return median(times);
+}
+
+export async function benchResourceIndex(record: RecordRow, quick: boolean): Promise<void> {
+  const small = mkdtempSync(join(tmpdir(), 'mcp-prompt-kit-bench-'));
+  const large = mkdtempSync(join(tmpdir(), 'mcp-prompt-kit-bench-'));
+  try {
+    const count = quick ? 20_000 : 100_000;
+    docsTree(small, 100);
+    docsTree(large, count);
+    const samples = quick ? 5 : 21;
+    const atSmall = await pageTime(small, 100, samples);
+    const atLarge = await pageTime(large, count, samples);
+    record(
+      `one resources/list page (100) at ${count.toLocaleString('en-US')} documents vs at 100`,
+      atLarge * 1000,
+      atSmall * 1000,
+      'µs',
+      '<= 2x at 100 (O(page))',
+      atLarge <= 2 * atSmall,
+      'at 100',
+    );
+  } finally {
+    rmSync(small, { recursive: true, force: true });
+    rmSync(large, { recursive: true, force: true });
   }
 }

@@ -35,6 +35,19 @@ export interface QuotedProblem {
   offset: number;
 }
 
+/** The value of `length` hex digits at `from`, or NaN. */
+function hexAt(text: string, from: number, length: number): number {
+  if (from + length > text.length) return NaN;
+  let code = 0;
+  for (let k = from; k < from + length; k++) {
+    const c = text.charCodeAt(k);
+    const digit = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1;
+    if (digit < 0) return NaN;
+    code = code * 16 + digit;
+  }
+  return code;
+}
+
 function isWhite(c: string | undefined): boolean {
   return c === ' ' || c === '\t';
 }
@@ -47,12 +60,17 @@ export function readQuoted(text: string, start: number, end: number): { value: s
   const parts: string[] = [];
   const last = end - 1; // the closing quote
   const single = text[start] === "'";
-  const special = single ? /['\n]/g : /[\\\n]/g;
+  const escape = single ? "'" : '\\';
+  // The next line break and the next escape at or after `i` (found with indexOf, kept until passed).
+  let nextBreak = -2;
+  let nextEscape = -2;
   let i = start + 1;
   for (;;) {
-    special.lastIndex = i;
-    const found = special.exec(text);
-    const at = found === null || found.index >= last ? last : found.index;
+    if (nextBreak < i && nextBreak !== -1) nextBreak = text.indexOf('\n', i);
+    if (nextEscape < i && nextEscape !== -1) nextEscape = text.indexOf(escape, i);
+    const a = nextBreak === -1 || nextBreak > last ? last : nextBreak;
+    const b = nextEscape === -1 || nextEscape > last ? last : nextEscape;
+    const at = a < b ? a : b;
     if (at === last) {
       parts.push(text.slice(i, last));
       break;
@@ -92,8 +110,7 @@ export function readQuoted(text: string, start: number, end: number): { value: s
       i = k;
     } else if (next === 'x' || next === 'u' || next === 'U') {
       const length = next === 'x' ? 2 : next === 'u' ? 4 : 8;
-      const hex = text.slice(at + 2, at + 2 + length);
-      const code = hex.length === length && /^[0-9a-fA-F]+$/.test(hex) ? parseInt(hex, 16) : NaN;
+      const code = hexAt(text, at + 2, length);
       if (Number.isNaN(code) || code > 0x10ffff) {
         return { message: `Invalid escape sequence ${text.slice(at, at + 2 + length)}`, offset: at };
       }
@@ -122,6 +139,7 @@ const MARKER = /^(?:---|\.\.\.)(?=[ \t\r]|$)/;
  * marker kept), so the parser sees the same lines and indentation (and reports the same indentation errors).
  */
 function standIn(text: string, start: number, end: number): string {
+  if (wellIndented(text, start, end)) return "'x'";
   const lines = text.slice(start + 1, end - 1).split('\n');
   const out = lines.map((line, i) => {
     const cr = line.endsWith('\r') && i < lines.length - 1 ? '\r' : '';
@@ -133,6 +151,29 @@ function standIn(text: string, start: number, end: number): string {
     return `${lead}${MARKER.exec(rest)?.[0] ?? ''}x${cr}`;
   });
   return `'${out.join('\n')}'`;
+}
+
+/**
+ * Whether every continuation line of the scalar is indented (with spaces) past the node its first line opens (past
+ * any `- ` entries): then the parser accepts its lines whatever they hold, and a one-line stand-in will do.
+ */
+function wellIndented(text: string, start: number, end: number): boolean {
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  let base = lineStart;
+  for (;;) {
+    while (text[base] === ' ') base++;
+    if (text[base] === '-' && text[base + 1] === ' ') base++;
+    else break;
+  }
+  const need = base - lineStart + 1;
+  for (let lf = text.indexOf('\n', start); lf !== -1 && lf < end; lf = text.indexOf('\n', lf + 1)) {
+    let k = lf + 1;
+    while (k < end && text[k] === ' ') k++;
+    const c = text[k];
+    if (c === '\n' || c === '\r') continue; // a blank line
+    if (k - (lf + 1) < need || c === '\t') return false;
+  }
+  return true;
 }
 
 /** `text` with each listed scalar (sorted, not overlapping) replaced by its stand-in. */

@@ -97,7 +97,7 @@ describe('YAML prompt files: long quoted strings', () => {
 
   it('reads long double- and single-quoted strings exactly as the YAML library does', () => {
     const next = random(7);
-    for (let n = 0; n < 300; n++) {
+    for (let n = 0; n < 1_000; n++) {
       const double = next() < 0.5;
       let body = '';
       while (body.length < 600) {
@@ -107,7 +107,8 @@ describe('YAML prompt files: long quoted strings', () => {
         body += piece;
       }
       const quote = double ? '"' : "'";
-      const text = `x: ${quote}${body}${quote}\ny: after\n`;
+      const prefix = ['x: ', 'a:\n  x: ', 'a:\n  - x: ', 'a:\n  - '][Math.floor(next() * 4)]!;
+      const text = `${prefix}${quote}${body}${quote}\n${prefix.startsWith('a') ? '' : 'y: after\n'}`;
       const ours = parseYamlSource(text);
       const library = parseDocument(text);
       if (library.errors.length > 0) expect('value' in ours, JSON.stringify(text)).toBe(false);
