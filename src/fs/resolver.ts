@@ -1,5 +1,6 @@
 /** The file resource resolver: `scheme://path` from root directories, confined, size-limited, cached, with an indexed listing. */
 import { realpath } from 'node:fs/promises';
+import { join } from 'node:path';
 import { PromptError, isPromptError, matchResourcePattern } from '../index.js';
 import { echoed } from '../errors.js';
 import type { BlobResourceContents, ResourceResolver, TextResourceContents } from '../index.js';
@@ -24,8 +25,8 @@ export interface FileResourceResolverOptions {
   /** Most documents listed per root (default 10,000). */
   maxListed?: number;
   /**
-   * Most directory entries walked per root to build the listing index (default 100,000): beyond it the listing is
-   * partial (logged at `warn`) and a glob is LIMIT_EXCEEDED.
+   * Most directory entries walked per root to build the listing index (default 100,000): beyond it (or beyond
+   * `maxListed` documents) the listing is partial (logged at `warn`) and a glob is LIMIT_EXCEEDED.
    */
   maxWalked?: number;
   /**
@@ -34,7 +35,7 @@ export interface FileResourceResolverOptions {
    * instead.
    */
   indexTtlMs?: number;
-  /** pino-style logger: a walk cut at `maxWalked` is logged at `warn` with the root. */
+  /** pino-style logger: a partial listing (`maxListed`, `maxWalked`) is logged at `warn` with the root. */
   logger?: Logger;
   /** Bytes of document contents kept in the cache (default 32 MiB). */
   maxCacheBytes?: number;
@@ -92,8 +93,8 @@ interface IndexEntry {
 
 interface DocumentIndex {
   entries: IndexEntry[];
-  /** Schemes whose walk stopped at `maxWalked`. */
-  walkedOut: string[];
+  /** Schemes whose listing is partial (`maxListed`, `maxWalked` or 16 levels reached). */
+  partial: string[];
   builtAt: number;
   /** The resolver's generation when the build started: an invalidation since makes it stale. */
   generation: number;
@@ -269,7 +270,7 @@ export function createFileResourceResolver(options: FileResourceResolverOptions)
 
   const buildIndex = async (): Promise<DocumentIndex> => {
     const entries: IndexEntry[] = [];
-    const walkedOut: string[] = [];
+    const partial: string[] = [];
     for (const scheme of Object.keys(roots).sort()) {
       const root = roots[scheme]!;
       let scan;
@@ -278,16 +279,39 @@ export function createFileResourceResolver(options: FileResourceResolverOptions)
       } catch {
         continue; // a missing root lists nothing
       }
-      if (scan.walkedOut) {
-        walkedOut.push(scheme);
-        log.warn({ event: 'resource_walk_cut', scheme, root, maxWalked }, `the documents of ${scheme}:// have more than ${maxWalked} entries: the listing is partial`);
+      if (scan.truncated) {
+        partial.push(scheme);
+        log.warn(
+          { event: 'resource_walk_cut', scheme, root, maxWalked, maxListed },
+          `the documents of ${scheme}:// are more than ${maxListed}, or ${maxWalked} entries, or 16 levels deep: the listing is partial`,
+        );
       }
       for (const f of scan.files) {
         entries.push({ uri: documentUri(scheme, f.rel), scheme, rel: f.rel, size: f.stats.size, mimeType: mimeTypeOf(f.rel, mimeTypes) });
       }
     }
     entries.sort((x, y) => (x.uri < y.uri ? -1 : x.uri > y.uri ? 1 : 0));
-    return { entries, walkedOut, builtAt: Date.now(), generation: 0 };
+    return { entries, partial, builtAt: Date.now(), generation: 0 };
+  };
+
+  /** The documents under one directory of a root (for a glob when the root's index is partial). */
+  const walkUnder = async (scheme: string, root: string, under: string, pattern: string): Promise<IndexEntry[]> => {
+    const rel = under;
+    let scan;
+    try {
+      scan = await scanTree(rel === '' ? root : join(root, rel), { acceptFile: () => true, maxFiles: maxListed, maxWalked, confineTo: await realpath(root) });
+    } catch {
+      return [];
+    }
+    if (scan.truncated) {
+      throw new PromptError('LIMIT_EXCEEDED', `Resource pattern ${pattern} covers more than ${maxListed} documents or ${maxWalked} entries`, {
+        data: { limit: 'maxWalked', max: maxWalked },
+      });
+    }
+    return scan.files.map((f) => {
+      const full = rel === '' ? f.rel : `${rel}/${f.rel}`;
+      return { uri: documentUri(scheme, full), scheme, rel: full, size: f.stats.size, mimeType: mimeTypeOf(full, mimeTypes) };
+    });
   };
 
   const currentIndex = (): Promise<DocumentIndex> => {
@@ -322,16 +346,18 @@ export function createFileResourceResolver(options: FileResourceResolverOptions)
     const literal = star === -1 ? parts.path : parts.path.slice(0, star);
     const dirPart = literal.slice(0, Math.max(0, literal.lastIndexOf('/')));
     let prefix = `${parts.scheme}://`;
+    let under = '';
     if (dirPart !== '') {
       const decoded = decodePath(dirPart);
       if ('refused' in decoded) throw denied(pattern, decoded.refused);
-      prefix = `${documentUri(parts.scheme, decoded.path)}/`;
+      under = decoded.path;
+      prefix = `${documentUri(parts.scheme, under)}/`;
     }
-    const { entries, walkedOut } = await currentIndex();
-    if (walkedOut.includes(parts.scheme)) {
-      throw new PromptError('LIMIT_EXCEEDED', `Resource pattern ${pattern}: its root has more than ${maxWalked} entries to walk`, {
-        data: { limit: 'maxWalked', max: maxWalked },
-      });
+    const built = await currentIndex();
+    let entries = built.entries;
+    if (built.partial.includes(parts.scheme)) {
+      // The root's listing is partial: walk the pattern's directory alone (bounded the same way), or refuse.
+      entries = await walkUnder(parts.scheme, root, under, pattern);
     }
     const matches: IndexEntry[] = [];
     for (let i = lowerBound(entries, prefix); i < entries.length && entries[i]!.uri.startsWith(prefix); i++) {

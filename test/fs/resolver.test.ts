@@ -268,9 +268,11 @@ describe('createFileResourceResolver: listing index', () => {
     });
     const listed = await resources.listResources();
     expect(listed.length).toBeLessThan(5);
-    expect(warned).toEqual([{ event: 'resource_walk_cut', scheme: 'architecture', root: dir, maxWalked: 3 }]);
+    expect(warned).toEqual([{ event: 'resource_walk_cut', scheme: 'architecture', root: dir, maxWalked: 3, maxListed: 10_000 }]);
     const error = await resources.list('architecture://**').catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'LIMIT_EXCEEDED', data: { limit: 'maxWalked', max: 3 } });
+    // A glob over a directory small enough to walk alone is still answered.
+    expect((await resources.list('architecture://adr/*')).map((c) => c.uri)).toEqual(['architecture://adr/001-postgres.md']);
   });
 });
 
