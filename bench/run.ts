@@ -33,7 +33,7 @@ import {
   reviewCodeDefinition,
   sameShapeCatalogue,
 } from './fixtures.js';
-import { benchPromptFiles, benchReload } from './fs.js';
+import { benchPromptFiles, benchReload, benchResourceIndex, benchYamlShapes } from './fs.js';
 
 // Measure the shipped build (dist/, built by `npm run bench`), typed by the sources it is built from.
 const distEntry = new URL('../dist/index.js', import.meta.url).href;
@@ -402,6 +402,8 @@ if (wants('fs')) {
   await benchPromptFiles(record, quick);
   await benchReload(record, quick);
 }
+if (wants('fs') || wants('fs-yaml')) await benchYamlShapes(record, quick);
+if (wants('fs') || wants('fs-index')) await benchResourceIndex(record, quick);
 if (wants('http')) {
   const { benchHttp } = await import('./http.js');
   await benchHttp(record, quick);

@@ -1,4 +1,5 @@
 /** Where the command writes: results on stdout, diagnostics and logs on stderr (over stdio stdout is the protocol). */
+import { escapeControlCharacters } from '../encoding.js';
 
 /** The command's output streams, one line at a time. */
 export interface Output {
@@ -12,7 +13,8 @@ export interface Output {
 export function textOutput(write: { stdout(text: string): void; stderr(text: string): void }): Output {
   return {
     stdout: (line) => write.stdout(`${line.replace(/\n+$/, '')}\n`),
-    stderr: (line) => write.stderr(`${line.replace(/\n+$/, '')}\n`),
+    // Diagnostics and logs name files and echo input: control characters never reach the terminal raw.
+    stderr: (line) => write.stderr(`${escapeControlCharacters(line.replace(/\n+$/, ''))}\n`),
     json: (value) => write.stdout(`${JSON.stringify(value, null, 2)}\n`),
   };
 }

@@ -37,6 +37,22 @@ describe('mcp-prompt-kit check', () => {
     expect(result.stderr).toBe('');
   });
 
+  it('prints control characters of file names and contents as escapes, never raw', async () => {
+    const dir = await tempDir();
+    await writeFiles(dir, {
+      'evil\u001b[2J\u001b]0;owned\u0007\u202e.json': '{"name": "evil", "messages": [',
+      'dup\r\n.yaml': 'name: p\nmessages: [{role: user, content: hi}]\n"\u001b[31m": 1\n"\u001b[31m": 2\n',
+    });
+    const result = await runCliInProcess(['check', dir]);
+    expect(result.code).toBe(1);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toContain("dup\\r\\n.yaml:4:1: invalid YAML: duplicate key '\\x1b[31m' (first at line 3)");
+    expect(lines[1]).toContain('evil\\x1b[2J\\x1b]0;owned\\x07\\u202e.json:1:');
+    // eslint-disable-next-line no-control-regex
+    expect(result.stdout + result.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f\u202e]/);
+  });
+
   it('prints JSON for machines with --json', async () => {
     const dir = await brokenDir();
     const result = await runCliInProcess(['check', dir, '--json']);

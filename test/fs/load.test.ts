@@ -124,7 +124,7 @@ describe('loadPromptDirectory: diagnostics with their place', () => {
       'dup.yaml': 'name: x\nname: y\nmessages: []\n',
       'schema.yaml': 'name: Bad Name\nmessages:\n  - role: user\n    content:\n      type: video\n',
     });
-    expect(lines[0]).toMatch(/^dup\.yaml:2:1: invalid YAML: Map keys must be unique/);
+    expect(lines[0]).toBe("dup.yaml:2:1: invalid YAML: duplicate key 'name' (first at line 1)");
     expect(lines[1]).toMatch(/^schema\.yaml:1:1: \/name: /);
     expect(lines[2]).toMatch(/^schema\.yaml:5:7: \/messages\/0\/content\/type: .*'video'/);
     expect(lines[3]).toMatch(/^syntax\.yaml:\d+:\d+: invalid YAML: /);
@@ -177,6 +177,16 @@ describe('loadPromptDirectory: diagnostics with their place', () => {
     expect(definitions.map((d) => d.messages?.[0]?.content)).toEqual([{ type: 'text', text: 'first' }]);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^b\/greet\.yaml:1:1: \/name: duplicate prompt name 'greet': already defined in .*\/a\.json \(that one is used\)$/);
+  });
+});
+
+describe('formatDiagnostic', () => {
+  it('writes control characters of file names and messages as visible escapes, on one line', async () => {
+    const { lines } = await load({ 'a\u001b[1Ab.json': '{"name": "x\u001b",', 'ok.json': '{}' });
+    expect(lines[0]).toBe('a\\x1b[1Ab.json:1:12: invalid JSON: unescaped control character in a string (write \\n, \\t, ...)');
+    expect(
+      formatDiagnostic({ file: 'dir/\u009bx\u2066.md', line: 1, column: 1, message: 'bad\nline\twith\rbreaks \u2028 \u007f', severity: 'error' }),
+    ).toBe('dir/\\x9bx\\u2066.md:1:1: bad\\nline\\twith\\rbreaks \\u2028 \\x7f');
   });
 });
 

@@ -149,6 +149,38 @@ describe('attachResources', () => {
     }
   });
 
+  it('asks a source that pages for one page at a time, never for the whole listing', async () => {
+    const docs = await tempDir();
+    await writeFiles(docs, Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`d${String(i).padStart(2, '0')}.md`, `# ${i}`])));
+    const resolver = createFileResourceResolver({ roots: { docs } });
+    const asked: [string | undefined, number][] = [];
+    const source: ResourceSource = {
+      listResources: () => {
+        throw new Error('the whole listing was asked for');
+      },
+      listResourcesPage: (after, limit) => (asked.push([after, limit]), resolver.listResourcesPage(after, limit)),
+      readResource: (uri) => resolver.readResource(uri),
+    };
+    const pair = await connect('v2-server', 'v2', source, { pageSize: 10 });
+    try {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = (await pair.client.raw('resources/list', cursor === undefined ? {} : { cursor })) as { resources: ListedResource[]; nextCursor?: string };
+        seen.push(...page.resources.map((r) => r.uri));
+        cursor = page.nextCursor;
+      } while (cursor !== undefined);
+      expect(seen).toEqual(Array.from({ length: 25 }, (_, i) => `docs://d${String(i).padStart(2, '0')}.md`));
+      expect(asked).toEqual([
+        [undefined, 10],
+        ['docs://d09.md', 10],
+        ['docs://d19.md', 10],
+      ]);
+    } finally {
+      await pair.close();
+    }
+  });
+
   it('rejects a forged cursor and a non-string uri with -32602', async () => {
     const pair = await connect('v1-server', 'v1', memorySource([{ uri: 'doc://a', name: 'a' }]));
     try {
