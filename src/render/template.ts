@@ -11,6 +11,7 @@ import type { CompiledBody, NameRef, PartialLookup } from './parse.js';
 import { collectDirectives, renderNodes } from './nodes.js';
 import type { TemplateNode } from './nodes.js';
 import { offsetToPosition } from './position.js';
+import { forecastRender } from './forecast.js';
 import { DEFAULT_RENDER_LIMITS, RenderBudget, utf8ByteLength } from './limits.js';
 
 /** Options of {@link compileTemplate} and {@link TemplateCache.acquire}. */
@@ -117,7 +118,9 @@ class Template implements CompiledTemplate {
       budget.spend(this.text);
       return this.text;
     }
-    return renderNodes(this.nodes, [view], 0, resources, budget);
+    const stack: unknown[] = [view];
+    forecastRender(this.nodes, stack, 0, resources, budget);
+    return renderNodes(this.nodes, stack, 0, resources, budget);
   }
 
   resourceDirectivesFor(
@@ -126,7 +129,9 @@ class Template implements CompiledTemplate {
   ): readonly string[] {
     if (!this.conditional) return this.resourceDirectives;
     const found = new Set<string>();
-    collectDirectives(this.nodes, [view], 0, found, budget);
+    const stack: unknown[] = [view];
+    forecastRender(this.nodes, stack, 0, undefined, budget);
+    collectDirectives(this.nodes, stack, 0, found, budget);
     return found.size === this.resourceDirectives.length
       ? this.resourceDirectives
       : this.resourceDirectives.filter((uri) => found.has(uri));

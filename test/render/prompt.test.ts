@@ -140,8 +140,8 @@ describe('rendering stops at the step limit however little it writes', () => {
     const error = await rejectionOf(registry.getPrompt('p', { xs: items(1000), e: '' }));
     expect(error.toJsonRpcError()).toEqual({
       code: -32602,
-      message: 'Template rendering takes more than 4194304 steps',
-      data: { limit: 'maxRenderSteps', max: 4194304 },
+      message: 'Template rendering takes more than 1048576 steps',
+      data: { limit: 'maxRenderSteps', max: 1048576 },
     });
   });
 
@@ -152,9 +152,10 @@ describe('rendering stops at the step limit however little it writes', () => {
       arguments: [{ name: 'xs', type: 'array' }, { name: 'e' }],
       messages: [{ role: 'user', content: '{{#xs}}{{e}}{{e}}{{/xs}}' }],
     });
-    // One step for the section, then two per placeholder inside it (the item and the arguments are searched).
-    await registry.getPrompt('p', { xs: items(12), e: '' });
-    const error = await rejectionOf(registry.getPrompt('p', { xs: items(13), e: '' }));
+    // One step for the section, then one per repetition and two per placeholder inside it (the item and the
+    // arguments are searched): 1 + 9 × 5 = 46 steps fit, 1 + 10 × 5 = 51 do not.
+    await registry.getPrompt('p', { xs: items(9), e: '' });
+    const error = await rejectionOf(registry.getPrompt('p', { xs: items(10), e: '' }));
     expect(error.toJsonRpcError().data).toEqual({ limit: 'maxRenderSteps', max: 50 });
   });
 });
