@@ -84,7 +84,6 @@ export function literalProblem(literal: string, n: number): string | undefined {
 
 /** JSON text with a number token of 16 digits or more, or with an exponent (else every number in it is exact). */
 const MAYBE_INEXACT = /[\d.][eE]|(?:\d\.?){16}/;
-const NUMBER_TOKEN = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
 /** A number literal JSON.parse changes: the path of segments to it (below the container asked about) and why. */
 interface Inexact {
@@ -110,8 +109,9 @@ interface Level {
   readonly array: boolean;
   readonly mode: number;
   index: number;
-  /** The current key as JSON text (decoded when needed). */
+  /** The current key as JSON text, and decoded (once, when needed). */
   key: string;
+  decoded: string | undefined;
   expectKey: boolean;
   /** By index or decoded key; a later duplicate key drops its entry (JSON.parse keeps the last). */
   found: Map<string | number, Found> | undefined;
@@ -121,8 +121,12 @@ function decodeKey(text: string): string {
   return text.includes('\\') ? (JSON.parse(text) as string) : text.slice(1, -1);
 }
 
+function keyOf(level: Level): string {
+  return (level.decoded ??= decodeKey(level.key));
+}
+
 function entryOf(level: Level): string | number {
-  return level.array ? level.index : decodeKey(level.key);
+  return level.array ? level.index : keyOf(level);
 }
 
 /** Records `found` under the current entry of `level` unless that entry has one; whether `level` had none before. */
@@ -144,7 +148,7 @@ function pathOf(found: Found): (string | number)[] {
 function modeOf(parent: Level | undefined, depth: number, at: readonly string[]): number {
   if (parent === undefined) return at.length === 0 ? TARGET : ABOVE;
   if (parent.mode >= TARGET) return INSIDE;
-  if (parent.mode === OFF || parent.array || decodeKey(parent.key) !== at[depth - 1]) return OFF;
+  if (parent.mode === OFF || parent.array || keyOf(parent) !== at[depth - 1]) return OFF;
   return depth === at.length ? TARGET : ABOVE;
 }
 
@@ -168,17 +172,28 @@ export function inexactLiterals(text: string, at: readonly string[] = [], first 
       const end = stringEnd(text, i);
       if (top !== undefined && !top.array && top.expectKey && top.mode !== OFF) {
         top.key = text.slice(i, end);
+        top.decoded = undefined;
         if (top.mode === ABOVE) {
           // A later duplicate of a key on the path replaces what the earlier one held.
-          if (decodeKey(top.key) === at[levels.length - 1]) result = undefined;
-        } else if (top.found !== undefined && top.found.size > 0) top.found.delete(decodeKey(top.key));
+          if (keyOf(top) === at[levels.length - 1]) result = undefined;
+        } else if (top.found !== undefined && top.found.size > 0) top.found.delete(keyOf(top));
       }
       i = end;
     } else if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) {
-      NUMBER_TOKEN.lastIndex = i;
-      const token = NUMBER_TOKEN.exec(text)?.[0] ?? text[i]!;
-      i += token.length;
-      if (settled > 0 || (top !== undefined && top.mode < TARGET) || (top === undefined && at.length > 0)) continue;
+      // Valid JSON: the token runs to the next delimiter. Fewer than 16 digits and no exponent: exact, never sliced.
+      const start = i;
+      let digits = 0;
+      let exponent = false;
+      for (; i < length; i++) {
+        const d = text.charCodeAt(i);
+        if (d >= 0x30 && d <= 0x39) digits++;
+        else if (d === 0x65 || d === 0x45) exponent = true;
+        else if (d !== 0x2e && d !== 0x2d && d !== 0x2b) break;
+      }
+      if ((digits < 16 && !exponent) || settled > 0 || (top !== undefined && top.mode < TARGET) || (top === undefined && at.length > 0)) {
+        continue;
+      }
+      const token = text.slice(start, i);
       const message = literalProblem(token, Number(token));
       if (message === undefined) continue;
       if (top === undefined) return [{ path: [], message }];
@@ -186,7 +201,7 @@ export function inexactLiterals(text: string, at: readonly string[] = [], first 
     } else {
       if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
         const mode = modeOf(top, levels.length, at);
-        levels.push({ array: c === 0x5b, mode, index: 0, key: '', expectKey: true, found: undefined });
+        levels.push({ array: c === 0x5b, mode, index: 0, key: '', decoded: undefined, expectKey: true, found: undefined });
       } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) {
         const closed = levels.pop() as Level;
         const parent = levels[levels.length - 1];
