@@ -93,7 +93,8 @@ interface Inexact {
 
 /** A changed number as a chain of segments from an entry down to it: one node per level, made only when recorded. */
 interface Found {
-  readonly segment: string | number;
+  /** Undefined for the value itself (text that is one number). */
+  readonly segment: string | number | undefined;
   readonly next: Found | undefined;
   readonly message: string;
 }
@@ -140,7 +141,7 @@ function record(level: Level, message: string, next: Found | undefined): boolean
 
 function pathOf(found: Found): (string | number)[] {
   const path: (string | number)[] = [];
-  for (let f: Found | undefined = found; f !== undefined; f = f.next) path.push(f.segment);
+  for (let f: Found | undefined = found; f !== undefined; f = f.next) if (f.segment !== undefined) path.push(f.segment);
   return path;
 }
 
@@ -159,10 +160,16 @@ function modeOf(parent: Level | undefined, depth: number, at: readonly string[])
  * entry and level), nothing is recorded outside the container asked about.
  */
 export function inexactLiterals(text: string, at: readonly string[] = [], first = false): Inexact[] {
+  const found = scan(text, at, first);
+  return found.map((f) => ({ path: pathOf(f), message: f.message }));
+}
+
+/** {@link inexactLiterals} as chains (a chain with no segment for the value itself). */
+function scan(text: string, at: readonly string[], first: boolean): readonly Found[] {
   if (!MAYBE_INEXACT.test(text)) return [];
   const levels: Level[] = [];
   const length = text.length;
-  let result: Inexact[] | undefined;
+  let result: Found[] | undefined;
   // Open arrays inside the container with a changed number recorded: nothing inside them changes what they report.
   let settled = 0;
   for (let i = 0; i < length; ) {
@@ -196,7 +203,7 @@ export function inexactLiterals(text: string, at: readonly string[] = [], first 
       const token = text.slice(start, i);
       const message = literalProblem(token, Number(token));
       if (message === undefined) continue;
-      if (top === undefined) return [{ path: [], message }];
+      if (top === undefined) return [{ segment: undefined, next: undefined, message }];
       if (record(top, message, undefined) && top.array && top.mode === INSIDE) settled++;
     } else {
       if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
@@ -208,7 +215,7 @@ export function inexactLiterals(text: string, at: readonly string[] = [], first 
         const firstFound: Found | undefined = closed.found?.values().next().value;
         if (closed.mode === TARGET) {
           const kept = closed.found === undefined ? [] : [...closed.found.values()];
-          result = (first ? kept.slice(0, 1) : kept).map((f) => ({ path: pathOf(f), message: f.message }));
+          result = first ? kept.slice(0, 1) : kept;
         } else if (closed.mode === INSIDE && parent !== undefined) {
           if (closed.array && firstFound !== undefined) settled--;
           if (firstFound !== undefined && record(parent, firstFound.message, firstFound) && parent.array && parent.mode === INSIDE) {
@@ -228,10 +235,9 @@ export function inexactLiterals(text: string, at: readonly string[] = [], first 
 
 /** Replaces each value of `args` (parsed from the JSON `text`, found at path `at` in it) holding a changed number by an {@link InexactNumber}. */
 export function markInexactNumbers(text: string, args: Record<string, unknown>, at: readonly string[] = []): void {
-  for (const { path, message } of inexactLiterals(text, at)) {
-    const key = path[0];
+  for (const { segment: key, next, message } of scan(text, at, false)) {
     if (typeof key === 'string' && Object.hasOwn(args, key) && !(args[key] instanceof InexactNumber)) {
-      setOwn(args, key, new InexactNumber(path.slice(1), message));
+      setOwn(args, key, new InexactNumber(next === undefined ? [] : pathOf(next), message));
     }
   }
 }
