@@ -127,6 +127,28 @@ describe('rendering stops at the rendered-size limit while it renders', () => {
   });
 });
 
+describe('an amplifying request through the registry', () => {
+  it('answers nested sections over one list with LIMIT_EXCEEDED (-32602) without reading a document', async () => {
+    const reads: string[] = [];
+    const registry = new PromptRegistry({
+      resources: { read: (uri) => (reads.push(uri), { uri, text: 'doc' }) },
+    });
+    registry.add({
+      name: 'grid',
+      arguments: [{ name: 'xs', type: 'array' }, { name: 'y' }],
+      messages: [{ role: 'user', content: '{{#xs}}{{#xs}}{{y}}{{resource:docs://a}}{{/xs}}{{/xs}}' }],
+    });
+    const error = await rejectionOf(registry.getPrompt('grid', { xs: items(4999), y: 'v' }));
+    expect(error.toJsonRpcError().code).toBe(-32602);
+    expect(error.code).toBe('LIMIT_EXCEEDED');
+    expect(reads).toEqual([]);
+    // The same template over a list that fits renders in full.
+    const fits = await registry.getPrompt('grid', { xs: items(3), y: 'v' });
+    expect(fits.messages[0]?.content).toEqual({ type: 'text', text: 'vdoc'.repeat(9) });
+    expect(reads).toEqual(['docs://a']);
+  });
+});
+
 describe('rendering stops at the step limit however little it writes', () => {
   const nested = `{{#xs}}{{#xs}}${'{{e}}'.repeat(200)}{{/xs}}{{/xs}}`;
 
