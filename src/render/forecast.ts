@@ -179,9 +179,16 @@ class Forecast {
     this.check();
   }
 
-  /** Sections over lists the items of the innermost level own (see {@link ownedSection}). */
+  /** A section over the lists the innermost level's items own: each pairs with the rest of the levels as they are. */
   private owned(node: TagNode, depth: number, levels: readonly Level[]): void {
-    ownedSection(this, node, depth, levels);
+    const lists = ownedLists(levels[levels.length - 1] as Level, node.key);
+    if (lists === undefined) return;
+    const outer = levels.slice(0, -1);
+    const runs = freeRunsOf(outer) * lists.values.length;
+    if (runs === 0) return;
+    this.tally.repeats += runs;
+    this.tally.steps += runs;
+    this.body(node.children as readonly TemplateNode[], depth + 1, [...outer, { items: lists, below: [] }], runs);
   }
 
   private tag(node: TagNode, depth: number, levels: readonly Level[]): void {
@@ -211,19 +218,6 @@ class Forecast {
       this.body(children, depth, deeper(levels, node.key, undefined), runs);
     }
   }
-}
-
-/** Adds a section over the lists the innermost level's items own: each pairs with the rest of the levels as they are. */
-function ownedSection(forecast: Forecast, node: TagNode, depth: number, levels: readonly Level[]): void {
-  const inner = levels[levels.length - 1] as Level;
-  const lists = ownedLists(inner, node.key);
-  if (lists === undefined) return;
-  const outer = levels.slice(0, -1);
-  const runs = outer.length === 0 ? 1 : freeRunsOf(outer);
-  if (runs === 0) return;
-  forecast.tally.repeats += runs * lists.values.length;
-  forecast.tally.steps += runs * lists.values.length;
-  forecast.body(node.children as readonly TemplateNode[], depth + 1, [...outer, { items: lists, below: [] }], runs * lists.values.length);
 }
 
 /** How many tuples of the levels' items are on the path (each owning none of the names below it). */

@@ -755,6 +755,30 @@ describe('work a render certainly does is refused before it starts', () => {
     expect(t.render(toView({ xs: items }))).toHaveLength(3 * 4999);
   });
 
+  it('never refuses a render within its budget where an item, or the item holding a list, shadows a name', () => {
+    const long = 'x'.repeat(500);
+    const cases: [string, Record<string, unknown>][] = [
+      // The holder of ys owns n: {{n}} inside is the holder's empty n, not the long one outside.
+      ['{{#xs}}{{#ys}}{{n}}{{/ys}}{{/xs}}', { xs: [{ ys: [1, 2], n: '' }, { ys: [3], n: '' }], n: long }],
+      // The holder owns zs: the inner section is over its empty list, not the long one outside.
+      ['{{#xs}}{{#ys}}{{#zs}}ab{{/zs}}{{/ys}}{{/xs}}', { xs: [{ ys: [1, 2], zs: [] }], zs: new Array(300).fill(1) }],
+      // An item owns the name a section on the path to ys is opened by.
+      ['{{#xs}}{{#f}}{{#ys}}{{n}}{{/ys}}{{/f}}{{/xs}}', { xs: [{ f: false, ys: [1, 2] }, { ys: [1] }], f: true, n: long }],
+      // A list item itself owns the name.
+      ['{{#xs}}{{#ys}}{{n}}{{/ys}}{{/xs}}', { xs: [{ ys: [{ n: '' }, { n: '' }] }], n: long }],
+      // Strings own 'length' when a dotted name reads it.
+      ['{{#xs}}{{#s}}{{length.a}}{{/s}}{{/xs}}', { xs: [1, 2], s: 'ab', length: { a: long } }],
+    ];
+    for (const [source, args] of cases) {
+      const t = compileTemplate(source);
+      const open = new RenderBudget(1e9, 1e12);
+      const text = t.render(toView(args), undefined, open);
+      const need = used(open);
+      const exact = new RenderBudget(Math.max(need.units, need.repeats, 1), Math.max(need.steps, 1));
+      expect(t.render(toView(args), undefined, exact), source).toBe(text);
+    }
+  });
+
   it('never refuses a render that fits its budget (generated templates and values)', () => {
     let seed = 7;
     const random = (n: number): number => {
