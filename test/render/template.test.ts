@@ -766,8 +766,8 @@ describe('work a render certainly does is refused before it starts', () => {
       ['{{#xs}}{{#f}}{{#ys}}{{n}}{{/ys}}{{/f}}{{/xs}}', { xs: [{ f: false, ys: [1, 2] }, { ys: [1] }], f: true, n: long }],
       // A list item itself owns the name.
       ['{{#xs}}{{#ys}}{{n}}{{/ys}}{{/xs}}', { xs: [{ ys: [{ n: '' }, { n: '' }] }], n: long }],
-      // Strings own 'length' when a dotted name reads it.
-      ['{{#xs}}{{#s}}{{length.a}}{{/s}}{{/xs}}', { xs: [1, 2], s: 'ab', length: { a: long } }],
+      // A string owns its indices when a dotted name reads through one ({{0.length}} is 'a'.length inside 'ab').
+      ['{{#xs}}{{#s}}{{0.length}}{{/s}}{{/xs}}', { xs: [1, 2], s: 'ab', 0: { length: long } }],
     ];
     for (const [source, args] of cases) {
       const t = compileTemplate(source);
