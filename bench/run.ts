@@ -6,6 +6,7 @@
  * - registering 10,000 prompts of one shape (time, heap per prompt) vs the SDK.
  * - registering 10,000 prompts with distinct ~1 KB templates vs mustache's own parse of the same templates.
  * - one list page at 10,000 prompts vs at 100; a full listing of 10,000 vs the SDK's prompts/list.
+ * - hostile requests: the worst amplifying templates and changed-number bodies vs a 1 MiB render (bench/amplify.ts).
  * - PostgreSQL: loading 1,000 rows (rows/s) and change-to-served latency across replicas (bench/postgres.ts).
  *
  * Results are printed and written to bench/results/<date>-node<major>.md.
@@ -404,6 +405,11 @@ if (wants('fs')) {
 }
 if (wants('fs') || wants('fs-yaml')) await benchYamlShapes(record, quick);
 if (wants('fs') || wants('fs-index')) await benchResourceIndex(record, quick);
+if (wants('amplify')) {
+  // Hostile requests: amplifying templates and changed-number bodies (see bench/amplify.ts).
+  const { benchAmplification } = await import('./amplify.js');
+  await benchAmplification(record, quick);
+}
 if (wants('http')) {
   const { benchHttp } = await import('./http.js');
   await benchHttp(record, quick);
