@@ -7,5 +7,13 @@ export default defineConfig({
     hookTimeout: 30_000,
     // One PostgreSQL server per run, started when the first suite asks for it.
     globalSetup: ['test/stores/pg-global-setup.ts'],
+    reporters: ['default', './test/support/coverage-by-folder.ts'],
+    // `npm test` runs with --coverage: the floor below fails the run when coverage drops under today's level.
+    coverage: {
+      provider: 'v8',
+      include: ['src/**/*.ts'],
+      reporter: [['text-summary']],
+      thresholds: { lines: 93, branches: 85 },
+    },
   },
 });

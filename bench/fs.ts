@@ -4,14 +4,14 @@
  * - reload latency of the watcher: an atomic save (write a temp file, rename it over the prompt) until the registry
  *   changes, median of 20, against the debounce window + 50 ms.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const distFs = new URL('../dist/fs.js', import.meta.url).href;
 const distCore = new URL('../dist/index.js', import.meta.url).href;
-const { loadPromptDirectory, watchPromptDirectory } = (await import(distFs)) as typeof import('../src/fs/index.js');
+const { createFileResourceResolver, loadPromptDirectory, watchPromptDirectory } = (await import(distFs)) as typeof import('../src/fs/index.js');
 const { PromptRegistry } = (await import(distCore)) as typeof import('../src/index.js');
 
 /** How bench/run.ts records a row. */
@@ -113,5 +113,180 @@ export async function benchReload(record: RecordRow, quick: boolean): Promise<vo
   } finally {
     await watcher.close();
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** One YAML shape of about `bytes` bytes, and its JSON twin (the same data as a JSON prompt file). */
+interface YamlShape {
+  name: string;
+  yaml: string;
+  json: string;
+}
+
+const HEAD = 'name: shaped\nmessages:\n  - role: user\n    content: hi\n';
+const JSON_HEAD = { name: 'shaped', messages: [{ role: 'user', content: 'hi' }] };
+
+/** The shapes that cost a YAML parser most per byte: wide, long, deep, flow, anchors and aliases, long strings. */
+export function yamlShapes(bytes: number): YamlShape[] {
+  // Each shape is generated at a trial size, then scaled (twice) so that its YAML text is about `bytes` long.
+  const trial = shapesAt(bytes / 8);
+  const scaled = trial.map((t, i) => ({ at: (bytes / 8) * (bytes / t.yaml.length), i }));
+  return scaled.map(({ at, i }) => {
+    const once = shapesAt(at)[i]!;
+    return shapesAt(at * (bytes / once.yaml.length))[i]!;
+  });
+}
+
+function shapesAt(bytes: number): YamlShape[] {
+  const shapes: YamlShape[] = [];
+  const add = (name: string, yaml: string, meta: unknown, content?: string, metaJson?: string): void => {
+    const data = content === undefined ? { ...JSON_HEAD, _meta: metaJson === undefined ? meta : '\u0000' } : { name: 'shaped', messages: [{ role: 'user', content }] };
+    const json = JSON.stringify(data);
+    shapes.push({ name, yaml, json: metaJson === undefined ? json : json.replace('"\\u0000"', metaJson) });
+  };
+  const count = (per: number): number => Math.max(1, Math.floor(bytes / per));
+  {
+    const n = count(14);
+    const meta: Record<string, number> = {};
+    let y = `${HEAD}_meta:\n`;
+    for (let i = 0; i < n; i++) {
+      y += `  key${i}: ${i}\n`;
+      meta[`key${i}`] = i;
+    }
+    add('wide mapping', y, meta);
+    add('wide mapping, duplicate last key', `${y}  key0: 0\n`, meta);
+  }
+  {
+    const n = count(10);
+    const items = Array.from({ length: n }, (_, i) => i);
+    add('long sequence', `${HEAD}_meta:\n  x:\n${items.map((i) => `  - ${i}\n`).join('')}`, { x: items });
+    add('flow sequence', `${HEAD}_meta: {x: [${items.join(', ')}]}\n`, { x: items });
+    const meta = Object.fromEntries(items.map((i) => [`k${i}`, i]));
+    add('flow mapping', `${HEAD}_meta: {${items.map((i) => `k${i}: ${i}`).join(', ')}}\n`, meta);
+  }
+  {
+    const depth = count(2);
+    const brackets = `${'['.repeat(depth)}1${']'.repeat(depth)}`;
+    add('deep flow nesting', `${HEAD}_meta: {x: ${brackets}}\n`, undefined, undefined, `{"x":${brackets}}`);
+    const levels = Math.min(2_000, Math.floor(Math.sqrt(bytes)));
+    let y = `${HEAD}_meta:\n`;
+    for (let i = 0; i < levels; i++) y += `${' '.repeat(i + 2)}a:\n`;
+    y += `${' '.repeat(levels + 2)}1\n`;
+    add('deep block nesting', y, undefined, undefined, `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`);
+  }
+  {
+    const n = count(8);
+    add('many aliases', `${HEAD}_meta:\n  a: &a 1\n  x:\n${'  - *a\n'.repeat(n)}`, { a: 1, x: Array(n).fill(1) });
+    const m = count(16);
+    const items = Array.from({ length: m }, (_, i) => i);
+    add('many anchors', `${HEAD}_meta:\n  x:\n${items.map((i) => `  - &a${i} ${i}\n`).join('')}`, { x: items });
+    const meta: Record<string, number> = {};
+    let y = `${HEAD}_meta:\n`;
+    for (let i = 0; i < m / 2; i++) {
+      y += `  k${i}: &a${i} ${i}\n  j${i}: *a${i}\n`;
+      meta[`k${i}`] = i;
+      meta[`j${i}`] = i;
+    }
+    add('anchors with aliases', y, meta);
+  }
+  {
+    const text = 'word '.repeat(Math.floor(bytes / 5)).trim();
+    add('long double-quoted string', `name: shaped\nmessages:\n  - role: user\n    content: "${text}"\n`, undefined, text);
+    add('long single-quoted string', `name: shaped\nmessages:\n  - role: user\n    content: '${text}'\n`, undefined, text);
+    const lines = Array.from({ length: Math.floor(bytes / 40) }, (_, i) => `line ${i} of a long block of prose text`);
+    const folded = lines.join(' ');
+    add('long multi-line double-quoted string', `name: shaped\nmessages:\n  - role: user\n    content: "${lines.join('\n      ')}"\n`, undefined, folded);
+    add('long multi-line plain string', `name: shaped\nmessages:\n  - role: user\n    content: ${lines.join('\n      ')}\n`, undefined, folded);
+    const escaped = 'tab\\there \\u00e9 '.repeat(Math.floor(bytes / 20));
+    add('long double-quoted string with escapes', `name: shaped\nmessages:\n  - role: user\n    content: "${escaped}"\n`, undefined, 'tab\there \u00e9 '.repeat(Math.floor(bytes / 20)));
+    add('long block scalar', `name: shaped\nmessages:\n  - role: user\n    content: |-\n${lines.map((l) => `      ${l}\n`).join('')}`, undefined, lines.join('\n'));
+  }
+  return shapes;
+}
+
+/** Loads one file (in its own directory) `runs` times; the median time. */
+async function timeLoad(dir: string, file: string, text: string, runs: number): Promise<number> {
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, file), text);
+  const times: number[] = [];
+  let outcome = '';
+  for (let r = 0; r < runs; r++) {
+    const start = performance.now();
+    const loaded = await loadPromptDirectory(dir);
+    times.push(performance.now() - start);
+    outcome = loaded.diagnostics[0]?.message.slice(0, 60) ?? `loaded ${loaded.definitions.length}`;
+  }
+  if (process.env['BENCH_VERBOSE'] !== undefined) console.log(`  ${file} (${text.length} bytes): ${outcome}`);
+  return median(times);
+}
+
+export async function benchYamlShapes(record: RecordRow, quick: boolean): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), 'mcp-prompt-kit-bench-'));
+  try {
+    const runs = quick ? 3 : 7;
+    let worst = { name: '', yaml: 0, json: 1, ratio: 0 };
+    for (const shape of yamlShapes(1_000_000)) {
+      const json = await timeLoad(join(root, 'json'), 'p.json', shape.json, runs);
+      const yaml = await timeLoad(join(root, 'yaml'), 'p.yaml', shape.yaml, runs);
+      const ratio = yaml / Math.max(json, 0.001);
+      if (process.env['BENCH_VERBOSE'] !== undefined) console.log(`${shape.name}: yaml ${yaml.toFixed(1)} ms, json ${json.toFixed(1)} ms, ${ratio.toFixed(2)}x`);
+      if (ratio > worst.ratio) worst = { name: shape.name, yaml, json, ratio };
+    }
+    record(`load a 1 MB YAML file, worst shape (${worst.name}) vs its JSON twin`, worst.yaml, worst.json, 'ms', '<= 3x JSON twin', worst.ratio <= 3, 'JSON twin');
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** A docs tree of `count` small files, 100 per directory. */
+function docsTree(root: string, count: number): void {
+  for (let d = 0; d * 100 < count; d++) {
+    const dir = join(root, `section-${String(d).padStart(4, '0')}`);
+    mkdirSync(dir, { recursive: true });
+    for (let f = 0; f < 100 && d * 100 + f < count; f++) writeFileSync(join(dir, `doc-${String(f).padStart(3, '0')}.md`), '# doc\n');
+  }
+}
+
+/** Median time of one `resources/list` page (100 entries; after a cursor in the middle of a large tree) from a built index. */
+async function pageTime(root: string, count: number, samples: number): Promise<number> {
+  const resolver = createFileResourceResolver({ roots: { docs: root }, maxListed: count, maxWalked: count * 2, indexTtlMs: 3_600_000 });
+  const all = await resolver.listResources(); // builds the index
+  if (all.length !== count) throw new Error(`indexed ${all.length} of ${count} documents`);
+  const after = count > 200 ? all[Math.floor(count / 2)]!.uri : undefined; // a full page either way
+  const times: number[] = [];
+  for (let s = 0; s < samples; s++) {
+    const start = performance.now();
+    for (let i = 0; i < 100; i++) {
+      const page = await resolver.listResourcesPage(after, 100);
+      if (page.resources.length === 0) throw new Error('empty page');
+    }
+    times.push((performance.now() - start) / 100);
+  }
+  return median(times);
+}
+
+export async function benchResourceIndex(record: RecordRow, quick: boolean): Promise<void> {
+  const small = mkdtempSync(join(tmpdir(), 'mcp-prompt-kit-bench-'));
+  const large = mkdtempSync(join(tmpdir(), 'mcp-prompt-kit-bench-'));
+  try {
+    const count = quick ? 20_000 : 100_000;
+    docsTree(small, 100);
+    docsTree(large, count);
+    const samples = quick ? 5 : 21;
+    const atSmall = await pageTime(small, 100, samples);
+    const atLarge = await pageTime(large, count, samples);
+    record(
+      `one resources/list page (100) at ${count.toLocaleString('en-US')} documents vs at 100`,
+      atLarge * 1000,
+      atSmall * 1000,
+      'µs',
+      '<= 2x at 100 (O(page))',
+      atLarge <= 2 * atSmall,
+      'at 100',
+    );
+  } finally {
+    rmSync(small, { recursive: true, force: true });
+    rmSync(large, { recursive: true, force: true });
   }
 }

@@ -6,6 +6,7 @@
  * - registering 10,000 prompts of one shape (time, heap per prompt) vs the SDK.
  * - registering 10,000 prompts with distinct ~1 KB templates vs mustache's own parse of the same templates.
  * - one list page at 10,000 prompts vs at 100; a full listing of 10,000 vs the SDK's prompts/list.
+ * - hostile requests: the worst amplifying templates and changed-number bodies vs a 1 MiB render (bench/amplify.ts).
  * - PostgreSQL: loading 1,000 rows (rows/s) and change-to-served latency across replicas (bench/postgres.ts).
  *
  * Results are printed and written to bench/results/<date>-node<major>.md.
@@ -33,7 +34,7 @@ import {
   reviewCodeDefinition,
   sameShapeCatalogue,
 } from './fixtures.js';
-import { benchPromptFiles, benchReload } from './fs.js';
+import { benchPromptFiles, benchReload, benchResourceIndex, benchYamlShapes } from './fs.js';
 
 // Measure the shipped build (dist/, built by `npm run bench`), typed by the sources it is built from.
 const distEntry = new URL('../dist/index.js', import.meta.url).href;
@@ -401,6 +402,13 @@ if (wants('list')) {
 if (wants('fs')) {
   await benchPromptFiles(record, quick);
   await benchReload(record, quick);
+}
+if (wants('fs') || wants('fs-yaml')) await benchYamlShapes(record, quick);
+if (wants('fs') || wants('fs-index')) await benchResourceIndex(record, quick);
+if (wants('amplify')) {
+  // Hostile requests: amplifying templates and changed-number bodies (see bench/amplify.ts).
+  const { benchAmplification } = await import('./amplify.js');
+  await benchAmplification(record, quick);
 }
 if (wants('http')) {
   const { benchHttp } = await import('./http.js');

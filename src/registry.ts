@@ -38,7 +38,7 @@ export interface PromptRegistryOptions {
   pageSize?: number;
   /**
    * Render limits: resources per render (default 50), rendered bytes per prompt (default 1 MiB), template steps per
-   * render (default 4 Mi), resource wait (default 10 s).
+   * render (default 1 Mi), resource wait (default 10 s).
    */
   limits?: Partial<RenderLimits>;
   /** Unknown resource: `"error"` (RESOURCE_NOT_FOUND, default) or `"inline"` (a visible note in the text). */

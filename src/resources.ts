@@ -55,3 +55,25 @@ export interface ResourceResolver {
 export interface AssetLoader {
   read(path: string, context: ResourceReadContext): Uint8Array | string | Promise<Uint8Array | string>;
 }
+
+/**
+ * Whether contents of this MIME type travel as `text` (else as a base64 `blob`): `text/*`, JSON, YAML, XML, TOML,
+ * SQL, JavaScript and the `+json` / `+xml` types. Parameters (`; charset=utf-8`) and case do not matter.
+ *
+ * @example
+ * ```ts
+ * isTextMimeType('text/plain; charset=utf-8'); // true
+ * isTextMimeType('image/png'); // false
+ * ```
+ */
+export function isTextMimeType(mimeType: string): boolean {
+  const type = mimeType.split(';', 1)[0]!.trim().toLowerCase();
+  return (
+    type.startsWith('text/') ||
+    type === 'image/svg+xml' ||
+    /^application\/(?:json|yaml|x-yaml|xml|toml|sql|javascript|x-sh)$/.test(type) ||
+    type.endsWith('+json') ||
+    type.endsWith('+xml') ||
+    type.endsWith('+yaml')
+  );
+}

@@ -37,8 +37,8 @@ export function parseParams(raw: unknown): { params: unknown; inexact: ReadonlyM
 /** The arguments whose numbers JSON.parse changed in the parameters' JSON text, with why. */
 function inexactArguments(text: string): ReadonlyMap<string, string> {
   const out = new Map<string, string>();
-  for (const { path, message } of inexactLiterals(text, true)) {
-    if (path[0] === 'arguments' && typeof path[1] === 'string') out.set(path[1], message);
+  for (const { path, message } of inexactLiterals(text, ['arguments'])) {
+    if (typeof path[0] === 'string') out.set(path[0], message);
   }
   return out;
 }

@@ -82,6 +82,11 @@ export function longKeyMessage(pointer: string, limit: number): string {
   return pointer === '' ? message : `${echoed(pointer)}: ${message}`;
 }
 
+/** The message of a value nesting deeper than `maxDepth` containers. */
+export function depthMessage(maxDepth: number): string {
+  return `nests deeper than ${maxDepth} levels (limit maxDepth)`;
+}
+
 function keyTooLong(limits: ValueLimits, budget: ValueBudget): void {
   budget.problem = { kind: 'limit', keyword: 'maxLength', message: longKeyMessage('', limits.maxLength) };
   budget.path = [];
@@ -100,7 +105,7 @@ function copyBounded(value: unknown, depth: number, limits: ValueLimits, budget:
     return value;
   }
   if (depth >= limits.maxDepth) {
-    budget.problem = { kind: 'limit', keyword: 'maxDepth', message: `nests deeper than ${limits.maxDepth} levels (limit maxDepth)` };
+    budget.problem = { kind: 'limit', keyword: 'maxDepth', message: depthMessage(limits.maxDepth) };
     return value;
   }
   const isArray = Array.isArray(value);

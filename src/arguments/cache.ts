@@ -329,7 +329,7 @@ export class PlanCache {
 // right under Node ESM, CJS bundles and TypeScript's NodeNext view alike.
 const addFormats = formatsModule.default;
 
-/** Unused compiled schemas an ajv instance may hold before it is recycled, at least. */
+/** Unused compiled schemas an ajv instance may hold before it is recycled, at least (the default). */
 export const RECYCLE_MIN = 1000;
 
 /** One ajv instance that compiles, and what its scope holds. */
@@ -446,6 +446,9 @@ export class SchemaStore {
     }
   };
 
+  /** `recycleMin`: unused compiled schemas the compiling instance may hold before it is recycled, at least. */
+  constructor(private readonly recycleMin = RECYCLE_MIN) {}
+
   /** Distinct schemas alive (checked or compiled). */
   get size(): number {
     return this.entries.size;
@@ -458,7 +461,7 @@ export class SchemaStore {
   /** The compiling instance, recycled first when what it holds unused exceeds the bound. */
   private compiler(): Compiler {
     const current = this.current;
-    if (current !== undefined && current.compiles - current.pinned <= Math.max(RECYCLE_MIN, 2 * this.entries.size)) {
+    if (current !== undefined && current.compiles - current.pinned <= Math.max(this.recycleMin, 2 * this.entries.size)) {
       return current;
     }
     if (current !== undefined) this.retire(current);
@@ -684,12 +687,14 @@ function formatProblems(warnings: readonly string[], locate: Locate): Definition
 
 /** Turns argument declarations into validators sharing one private ajv store (lazy; see README, Argument validation). */
 export class ArgumentValidatorCache {
-  private readonly store = new SchemaStore();
+  private readonly store: SchemaStore;
   private readonly plans = new PlanCache();
   private readonly defaults: ArgumentValidationOptions;
 
-  constructor(options: ArgumentValidatorCacheOptions = {}) {
+  /** `recycleMin` is internal: tests reach ajv recycling in a few hundred schemas instead of thousands. */
+  constructor(options: ArgumentValidatorCacheOptions = {}, /** @internal */ recycleMin = RECYCLE_MIN) {
     this.defaults = { ...options.defaults };
+    this.store = new SchemaStore(recycleMin);
   }
 
   /** A validator for `promptArguments` (or `inputSchema`, which wins entirely); the declarations must not change. */
@@ -728,9 +733,14 @@ function stripUndefined(options: ArgumentValidationOptions): ArgumentValidationO
 /** Keeps the validators of the last `size` distinct declarations (the standalone `validatePromptArguments`). */
 export class RecentValidators {
   private readonly recent = new Map<string, CompiledArgumentValidator>();
-  readonly cache = new ArgumentValidatorCache();
+  readonly cache: ArgumentValidatorCache;
 
-  constructor(private readonly capacity: number) {}
+  constructor(
+    private readonly capacity: number,
+    recycleMin = RECYCLE_MIN,
+  ) {
+    this.cache = new ArgumentValidatorCache({}, recycleMin);
+  }
 
   get(
     promptArguments: readonly PromptArgumentDefinition[] | undefined,

@@ -100,7 +100,7 @@ function fromText(text: string, mask: number): unknown {
     if (Array.isArray(parsed) ? !(mask & TYPE_ARRAY) : parsed === null || typeof parsed !== 'object' || !(mask & TYPE_OBJECT)) {
       return text;
     }
-    const inexact = inexactLiterals(t, false)[0];
+    const inexact = inexactLiterals(t, [], true)[0];
     return inexact === undefined ? parsed : new InexactNumber(inexact.path, inexact.message);
   }
   return text;

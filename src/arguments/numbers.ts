@@ -84,83 +84,145 @@ export function literalProblem(literal: string, n: number): string | undefined {
 
 /** JSON text with a number token of 16 digits or more, or with an exponent (else every number in it is exact). */
 const MAYBE_INEXACT = /[\d.][eE]|(?:\d\.?){16}/;
-const NUMBER_TOKEN = /-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
-/** A number literal JSON.parse changes: the path of segments to it and why. */
+/** A number literal JSON.parse changes: the path of segments to it (below the container asked about) and why. */
 interface Inexact {
   readonly path: (string | number)[];
   readonly message: string;
 }
 
+/** A changed number as a chain of segments from an entry down to it: one node per level, made only when recorded. */
+interface Found {
+  /** Undefined for the value itself (text that is one number). */
+  readonly segment: string | number | undefined;
+  readonly next: Found | undefined;
+  readonly message: string;
+}
+
+/** Where an open level sits relative to the container asked about. */
+const OFF = 0;
+const ABOVE = 1;
+const TARGET = 2;
+const INSIDE = 3;
+
 /** An open array or object, and the first changed number of each of its entries JSON.parse keeps. */
 interface Level {
   readonly array: boolean;
+  readonly mode: number;
   index: number;
-  /** The current key as JSON text (decoded when needed). */
+  /** The current key as JSON text, and decoded (once, when needed). */
   key: string;
+  decoded: string | undefined;
   expectKey: boolean;
   /** By index or decoded key; a later duplicate key drops its entry (JSON.parse keeps the last). */
-  found: Map<string | number, Inexact> | undefined;
+  found: Map<string | number, Found> | undefined;
 }
 
 function decodeKey(text: string): string {
   return text.includes('\\') ? (JSON.parse(text) as string) : text.slice(1, -1);
 }
 
+function keyOf(level: Level): string {
+  return (level.decoded ??= decodeKey(level.key));
+}
+
 function entryOf(level: Level): string | number {
-  return level.array ? level.index : decodeKey(level.key);
+  return level.array ? level.index : keyOf(level);
 }
 
 /** Records `found` under the current entry of `level` unless that entry has one; whether `level` had none before. */
-function record(level: Level, found: Inexact): boolean {
+function record(level: Level, message: string, next: Found | undefined): boolean {
   const map = (level.found ??= new Map());
   const none = map.size === 0;
   const entry = entryOf(level);
-  if (!map.has(entry)) map.set(entry, found);
+  if (!map.has(entry)) map.set(entry, { segment: entry, next, message });
   return none;
 }
 
-/** The first number JSON.parse changes in each top-level entry it keeps of valid JSON `text` (the very first unless `all`). */
-export function inexactLiterals(text: string, all: boolean): Inexact[] {
+function pathOf(found: Found): (string | number)[] {
+  const path: (string | number)[] = [];
+  for (let f: Found | undefined = found; f !== undefined; f = f.next) if (f.segment !== undefined) path.push(f.segment);
+  return path;
+}
+
+/** Where a level opened inside `parent` sits (at `depth` levels deep), for the container at path `at`. */
+function modeOf(parent: Level | undefined, depth: number, at: readonly string[]): number {
+  if (parent === undefined) return at.length === 0 ? TARGET : ABOVE;
+  if (parent.mode >= TARGET) return INSIDE;
+  if (parent.mode === OFF || parent.array || keyOf(parent) !== at[depth - 1]) return OFF;
+  return depth === at.length ? TARGET : ABOVE;
+}
+
+/**
+ * The first number JSON.parse changes in each entry JSON.parse keeps of the container at path `at` of valid JSON
+ * `text` (only the first entry's with `first`; the value itself when `at` is empty and it is no container), paths
+ * below that container. One pass, linear in the text: a path segment is made only for a number recorded (one per
+ * entry and level), nothing is recorded outside the container asked about.
+ */
+export function inexactLiterals(text: string, at: readonly string[] = [], first = false): Inexact[] {
+  const found = scan(text, at, first);
+  return found.map((f) => ({ path: pathOf(f), message: f.message }));
+}
+
+/** {@link inexactLiterals} as chains (a chain with no segment for the value itself). */
+function scan(text: string, at: readonly string[], first: boolean): readonly Found[] {
   if (!MAYBE_INEXACT.test(text)) return [];
   const levels: Level[] = [];
   const length = text.length;
-  let root: Inexact | undefined;
-  // Open arrays with a changed number recorded: nothing inside them can change what they report.
+  let result: Found[] | undefined;
+  // Open arrays inside the container with a changed number recorded: nothing inside them changes what they report.
   let settled = 0;
   for (let i = 0; i < length; ) {
     const c = text.charCodeAt(i);
     const top = levels[levels.length - 1];
     if (c === 0x22 /* " */) {
       const end = stringEnd(text, i);
-      if (top !== undefined && !top.array && top.expectKey) {
+      if (top !== undefined && !top.array && top.expectKey && top.mode !== OFF) {
         top.key = text.slice(i, end);
-        if (top.found !== undefined && top.found.size > 0) top.found.delete(decodeKey(top.key));
+        top.decoded = undefined;
+        if (top.mode === ABOVE) {
+          // A later duplicate of a key on the path replaces what the earlier one held.
+          if (keyOf(top) === at[levels.length - 1]) result = undefined;
+        } else if (top.found !== undefined && top.found.size > 0) top.found.delete(keyOf(top));
       }
       i = end;
     } else if (c === 0x2d /* - */ || (c >= 0x30 && c <= 0x39)) {
-      NUMBER_TOKEN.lastIndex = i;
-      const token = NUMBER_TOKEN.exec(text)?.[0] ?? text[i]!;
-      i += token.length;
-      if (settled > 0) continue;
+      // Valid JSON: the token runs to the next delimiter. Fewer than 16 digits and no exponent: exact, never sliced.
+      const start = i;
+      let digits = 0;
+      let exponent = false;
+      for (; i < length; i++) {
+        const d = text.charCodeAt(i);
+        if (d >= 0x30 && d <= 0x39) digits++;
+        else if (d === 0x65 || d === 0x45) exponent = true;
+        else if (d !== 0x2e && d !== 0x2d && d !== 0x2b) break;
+      }
+      if ((digits < 16 && !exponent) || settled > 0 || (top !== undefined && top.mode < TARGET) || (top === undefined && at.length > 0)) {
+        continue;
+      }
+      const token = text.slice(start, i);
       const message = literalProblem(token, Number(token));
       if (message === undefined) continue;
-      const found = { path: levels.map(entryOf), message };
-      if (top === undefined) root = found;
-      else if (record(top, found) && top.array && levels.length > 1) settled++;
+      if (top === undefined) return [{ segment: undefined, next: undefined, message }];
+      if (record(top, message, undefined) && top.array && top.mode === INSIDE) settled++;
     } else {
       if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
-        levels.push({ array: c === 0x5b, index: 0, key: '', expectKey: true, found: undefined });
+        const mode = modeOf(top, levels.length, at);
+        levels.push({ array: c === 0x5b, mode, index: 0, key: '', decoded: undefined, expectKey: true, found: undefined });
       } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) {
         const closed = levels.pop() as Level;
         const parent = levels[levels.length - 1];
-        if (parent === undefined) {
+        const firstFound: Found | undefined = closed.found?.values().next().value;
+        if (closed.mode === TARGET) {
           const kept = closed.found === undefined ? [] : [...closed.found.values()];
-          return all ? kept : kept.slice(0, 1);
+          result = first ? kept.slice(0, 1) : kept;
+        } else if (closed.mode === INSIDE && parent !== undefined) {
+          if (closed.array && firstFound !== undefined) settled--;
+          if (firstFound !== undefined && record(parent, firstFound.message, firstFound) && parent.array && parent.mode === INSIDE) {
+            settled++;
+          }
         }
-        if (closed.array && closed.found !== undefined && closed.found.size > 0) settled--;
-        const first = closed.found?.values().next().value;
-        if (first !== undefined && record(parent, first) && parent.array && levels.length > 1) settled++;
+        if (parent === undefined) break;
       } else if (c === 0x2c /* , */ && top !== undefined) {
         if (top.array) top.index++;
         else top.expectKey = true;
@@ -168,16 +230,14 @@ export function inexactLiterals(text: string, all: boolean): Inexact[] {
       i++;
     }
   }
-  return root === undefined ? [] : [root];
+  return result ?? [];
 }
 
 /** Replaces each value of `args` (parsed from the JSON `text`, found at path `at` in it) holding a changed number by an {@link InexactNumber}. */
 export function markInexactNumbers(text: string, args: Record<string, unknown>, at: readonly string[] = []): void {
-  outer: for (const { path, message } of inexactLiterals(text, true)) {
-    for (let i = 0; i < at.length; i++) if (path[i] !== at[i]) continue outer;
-    const key = path[at.length];
+  for (const { segment: key, next, message } of scan(text, at, false)) {
     if (typeof key === 'string' && Object.hasOwn(args, key) && !(args[key] instanceof InexactNumber)) {
-      setOwn(args, key, new InexactNumber(path.slice(at.length + 1), message));
+      setOwn(args, key, new InexactNumber(next === undefined ? [] : pathOf(next), message));
     }
   }
 }

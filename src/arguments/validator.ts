@@ -10,7 +10,7 @@ import { PromptError, echoed } from '../errors.js';
 import type { JsonSchema } from '../types.js';
 import { bareRecord, escapePointerSegment, toJsonPointer } from '../json.js';
 import { isWellFormedText } from '../encoding.js';
-import { boundedCopy, exceedsLimit, ILL_FORMED, longKeyMessage, valueBudget } from './bounds.js';
+import { boundedCopy, depthMessage, exceedsLimit, ILL_FORMED, longKeyMessage, valueBudget } from './bounds.js';
 import type { ValueBudget, ValueLimits } from './bounds.js';
 import type { PlanCache, SchemaStore, StoreEntry } from './cache.js';
 import { coerceValue } from './coercion.js';
@@ -44,9 +44,15 @@ function notAllowed(argument: string, allowed: ReadonlySet<string>): SchemaValid
   return { argument, keyword: 'enum', message: oneOfMessage(allowed) };
 }
 
-/** The detail of a number a double would change; a key over `keyLimit` on its path is the maxLength rule's instead. */
-function inexact(argument: string, number: InexactNumber, keyLimit: number): SchemaValidationDetail {
+/**
+ * The detail of a number a double would change; one deeper than `maxDepth` is the maxDepth rule's, a key over
+ * `keyLimit` on its path the maxLength rule's instead (as for any other value).
+ */
+function inexact(argument: string, number: InexactNumber, keyLimit: number, maxDepth: number): SchemaValidationDetail {
   const path = number.path;
+  if (path.length > maxDepth) {
+    return { argument, keyword: 'maxDepth', message: depthMessage(maxDepth) };
+  }
   for (let i = 0; i < path.length; i++) {
     const segment = path[i];
     if (typeof segment === 'string' && exceedsLimit(segment, keyLimit)) {
@@ -351,7 +357,7 @@ export class ArgumentValidator implements CompiledArgumentValidator {
         }
       } else if (raw instanceof InexactNumber) {
         // A number of a JSON body that JSON.parse changed (the HTTP adapters mark them).
-        (details ??= []).push(inexact(key, raw, plan.extraLimit));
+        (details ??= []).push(inexact(key, raw, plan.extraLimit, limits.maxDepth));
         out[key] = raw;
         continue;
       }
@@ -382,7 +388,7 @@ export class ArgumentValidator implements CompiledArgumentValidator {
       }
       if (typeof value === 'object' && value !== null) {
         if (value instanceof InexactNumber) {
-          (details ??= []).push(inexact(key, value, plan.extraLimit));
+          (details ??= []).push(inexact(key, value, plan.extraLimit, limits.maxDepth));
           out[key] = raw;
           continue;
         }

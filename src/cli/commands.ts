@@ -2,6 +2,7 @@
 import { PromptRegistry, formatPromptResult, isPromptError } from '../index.js';
 import type { ResourceResolver } from '../index.js';
 import { markInexactNumbers } from '../arguments/numbers.js';
+import { escapeControlCharacters } from '../encoding.js';
 import { isRecord } from '../json.js';
 import { createFileAssetLoader } from '../fs/assets.js';
 import { formatDiagnostic } from '../fs/diagnostics.js';
@@ -94,11 +95,11 @@ export async function list(args: readonly string[], out: Output): Promise<number
     out.json(listing);
     return 0;
   }
-  const rows = listing.prompts.map((p) => [
-    p.name,
-    (p.arguments ?? []).map((a) => `${a.name}${a.required === true ? '*' : ''}`).join(', '),
-    p.description?.split('\n', 1)[0] ?? '',
-  ]);
+  const rows = listing.prompts.map((p) =>
+    [p.name, (p.arguments ?? []).map((a) => `${a.name}${a.required === true ? '*' : ''}`).join(', '), p.description?.split('\n', 1)[0] ?? ''].map(
+      escapeControlCharacters,
+    ),
+  );
   const widths = [0, 1].map((i) => Math.max(0, ...rows.map((r) => r[i]!.length)));
   for (const [name, args, description] of rows) {
     out.stdout(`${name!.padEnd(widths[0]!)}  ${args!.padEnd(widths[1]!)}  ${description}`.trimEnd());

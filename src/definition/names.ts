@@ -6,9 +6,11 @@
  * (`review_code-v2`, `team.review-code`), and keeps names safe as file names, URL path segments and CLI arguments.
  *
  * Argument names: 1 to 128 characters (code points), no whitespace, control or invisible characters (format
- * characters, default-ignorable code points, U+2800), well-formed UTF-16, and not `__proto__`, `constructor` or
- * `prototype`. Names that are equal after Unicode NFC normalization are duplicates ({@link DeclaredNames}). One rule
- * for every place an argument name is declared: prompt and function `arguments` and inputSchema `properties`.
+ * characters, default-ignorable code points, U+2800), well-formed UTF-16, not `__proto__`, `constructor` or
+ * `prototype`, and reachable from a template as `{{name}}`: no `.` (`{{a.b}}` reads field `b` of argument `a`), no
+ * `{` or `}`, not starting with `resource:` (a directive). Names that are equal after Unicode NFC normalization are
+ * duplicates ({@link DeclaredNames}). One rule for every place an argument name is declared: prompt and function
+ * `arguments` and inputSchema `properties`.
  *
  * @module
  */
@@ -25,7 +27,7 @@ export const PROMPT_NAME_PATTERN = '^(?!.*\\.\\.)[A-Za-z0-9_][A-Za-z0-9._-]*$';
 
 /** The regular expression (source) of a valid argument name's BMP characters; shared with the published JSON Schema. */
 export const ARGUMENT_NAME_PATTERN =
-  '^[^\\s\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u034F\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890\\u0891\\u08E2' +
+  '^(?!resource:)[^\\s.\\{\\}\\u0000-\\u001F\\u007F-\\u009F\\u00AD\\u034F\\u0600-\\u0605\\u061C\\u06DD\\u070F\\u0890\\u0891\\u08E2' +
   '\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F\\u200B-\\u200F\\u202A-\\u202E\\u2060-\\u206F\\u2800\\u3164\\uFE00-\\uFE0F' +
   '\\uFEFF\\uFFA0\\uFFF0-\\uFFFB]+$';
 
@@ -110,6 +112,17 @@ export function argumentNameProblem(name: unknown): string | undefined {
   const common = commonProblem('argument name', name);
   if (common !== undefined || typeof name !== 'string') return common;
   if (RESERVED_ARGUMENT_NAMES.includes(name)) return `argument name '${name}' is reserved`;
+  return templateNameProblem(name);
+}
+
+/** Why a template could never name the argument `name` in `{{name}}` (README "Prompt definitions"), or undefined. */
+function templateNameProblem(name: string): string | undefined {
+  const quoted = quote(name);
+  if (name.includes('.')) {
+    return `argument name ${quoted} must not contain '.': a template reads a dotted name as a path into an argument (${quote(`{{${name}}}`)} is never this one), so it could never be used (write ${quote(name.replace(/\./g, '_'))} instead)`;
+  }
+  if (name.includes('{') || name.includes('}')) return `argument name ${quoted} must not contain '{' or '}': no template tag can name it`;
+  if (name.startsWith('resource:')) return `argument name ${quoted} must not start with 'resource:': {{resource:...}} is a resource directive`;
   return undefined;
 }
 

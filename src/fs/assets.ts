@@ -1,8 +1,7 @@
 /** The file asset loader: image/audio `path` content read from the prompt directory, confined to it. */
-import { readFile } from 'node:fs/promises';
 import { PromptError } from '../index.js';
 import type { AssetLoader } from '../index.js';
-import { resolveConfined } from './confine.js';
+import { openConfined, readStable } from './open-file.js';
 
 /** Options of {@link createFileAssetLoader}. */
 export interface FileAssetLoaderOptions {
@@ -25,19 +24,26 @@ export function createFileAssetLoader(root: string, options: FileAssetLoaderOpti
   const maxBytes = options.maxBytes ?? 1_048_576;
   return {
     async read(path) {
-      const found = await resolveConfined(root, path);
+      const found = await openConfined(root, path);
       if (!found.ok) {
         if (found.reason === 'denied') {
           throw new PromptError('RESOURCE_DENIED', `Resource access denied: ${path}`, { data: { reason: found.detail } });
         }
         throw new PromptError('RESOURCE_NOT_FOUND', `Resource not found: ${path}`);
       }
-      if (found.stats.size > maxBytes) {
-        throw new PromptError('LIMIT_EXCEEDED', `Asset ${path} is ${found.stats.size} bytes, over the ${maxBytes}-byte limit`, {
+      let read;
+      try {
+        read = await readStable(found.handle, maxBytes, found.stats);
+      } finally {
+        await found.handle.close().catch(() => undefined);
+      }
+      if (!read.ok) {
+        if (read.reason === 'unsettled') throw new PromptError('INTERNAL_ERROR', `Asset ${path} kept changing while it was read`);
+        throw new PromptError('LIMIT_EXCEEDED', `Asset ${path} is ${read.size} bytes, over the ${maxBytes}-byte limit`, {
           data: { limit: 'maxAssetBytes', max: maxBytes },
         });
       }
-      return new Uint8Array(await readFile(found.path));
+      return new Uint8Array(read.bytes.buffer, read.bytes.byteOffset, read.bytes.length);
     },
   };
 }

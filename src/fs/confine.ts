@@ -5,7 +5,7 @@ import { isAbsolute, join, sep } from 'node:path';
 
 /** Why a path was refused: it names something outside the root (`denied`) or nothing (`missing`). */
 export type ConfinedPath =
-  | { ok: true; path: string; stats: Stats }
+  | { ok: true; path: string; realRoot: string; stats: Stats }
   | { ok: false; reason: 'denied'; detail: string }
   | { ok: false; reason: 'missing' };
 
@@ -54,5 +54,5 @@ export async function resolveConfined(root: string, relative: string): Promise<C
     return { ok: false, reason: 'missing' };
   }
   if (!stats.isFile()) return { ok: false, reason: 'missing' };
-  return { ok: true, path: real, stats };
+  return { ok: true, path: real, realRoot, stats };
 }

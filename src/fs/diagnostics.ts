@@ -1,4 +1,5 @@
 /** Diagnostics of prompt files: one problem in one file, with its line, column and JSON pointer when known. */
+import { escapeControlCharacters } from '../encoding.js';
 
 /** How bad a diagnostic is: an `error` skips the file (or keeps its last good version); a `warning` does not. */
 export type DiagnosticSeverity = 'error' | 'warning';
@@ -18,7 +19,8 @@ export interface PromptFileDiagnostic {
 }
 
 /**
- * Formats a diagnostic the way compilers do: `file:line:col: message` (`file: message` without a place).
+ * Formats a diagnostic the way compilers do: `file:line:col: message` (`file: message` without a place), on one
+ * line: control characters in file names and messages (terminal escape sequences, line breaks) are escaped.
  *
  * @example
  * ```ts
@@ -30,7 +32,7 @@ export function formatDiagnostic(diagnostic: PromptFileDiagnostic): string {
   const place = diagnostic.line === undefined ? '' : `:${diagnostic.line}:${diagnostic.column ?? 1}`;
   const pointer = diagnostic.pointer === undefined || diagnostic.pointer === '' ? '' : `${diagnostic.pointer}: `;
   const level = diagnostic.severity === 'warning' ? 'warning: ' : '';
-  return `${diagnostic.file}${place}: ${level}${pointer}${diagnostic.message}`;
+  return escapeControlCharacters(`${diagnostic.file}${place}: ${level}${pointer}${diagnostic.message}`);
 }
 
 /** @internal A place in a source text. */

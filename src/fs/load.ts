@@ -4,7 +4,7 @@ import { PromptError } from '../index.js';
 import type { PromptFileDiagnostic } from './diagnostics.js';
 import { DEFAULT_PROMPT_FILE_LIMITS, promptFileFormat, readPromptFile } from './prompt-file.js';
 import type { ParsedPromptFile, PromptFileContext, PromptFileLimits } from './prompt-file.js';
-import { scanTree } from './scan.js';
+import { DEFAULT_MAX_WALKED, scanTree } from './scan.js';
 import type { ScanResult, ScannedFile } from './scan.js';
 
 /** Options of {@link loadPromptDirectory} (and of the watcher). */
@@ -69,7 +69,7 @@ export async function readPromptFiles(files: readonly ScannedFile[], context: Pr
 export function truncatedDiagnostic(context: PromptFileContext): PromptFileDiagnostic {
   return {
     file: context.dir,
-    message: `more than ${context.limits.maxFiles} prompt files (or directories nested deeper than 16 levels): the rest were skipped`,
+    message: `more than ${context.limits.maxFiles} prompt files (or directories nested deeper than 16 levels, or more than ${DEFAULT_MAX_WALKED} entries to walk): the rest were skipped`,
     severity: 'error',
   };
 }

@@ -25,14 +25,14 @@ function lineCount(text: string): number {
 }
 
 /** Splits and parses a Markdown prompt file; `messages` and a body at once is a problem at the body's first line. */
-export function parseMarkdownSource(text: string): MarkdownSource | SourceSyntaxError | NoFrontMatter {
+export function parseMarkdownSource(text: string, maxYamlNodes?: number): MarkdownSource | SourceSyntaxError | NoFrontMatter {
   const opening = OPENING.exec(text);
   if (opening === null) return { noFrontMatter: true };
   const rest = text.slice(opening[0].length);
   const closing = CLOSING.exec(rest);
   if (closing === null) return { message: "front matter is not closed: add a line '---' after it", line: 1, column: 1 };
   const yamlText = rest.slice(0, closing.index);
-  const parsed = parseYamlSource(yamlText, 1);
+  const parsed = parseYamlSource(yamlText, 1, maxYamlNodes);
   if (!('value' in parsed)) return parsed;
   const afterClosing = rest.slice(closing.index + closing[0].length).replace(/^\r?\n/, '');
   const bodyStartLine = 2 + lineCount(yamlText) + 1;

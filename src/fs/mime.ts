@@ -1,4 +1,5 @@
-/** MIME types of documents by file extension, and whether a type is served as text. */
+/** MIME types of documents by file extension (whether a type is served as text: `isTextMimeType` of the core). */
+export { isTextMimeType } from '../resources.js';
 
 const BY_EXTENSION: Readonly<Record<string, string>> = Object.freeze({
   '.md': 'text/markdown',
@@ -44,15 +45,4 @@ export function mimeTypeOf(name: string, overrides?: Readonly<Record<string, str
   const ext = name.slice(dot).toLowerCase();
   if (overrides !== undefined && Object.hasOwn(overrides, ext)) return overrides[ext]!;
   return Object.hasOwn(BY_EXTENSION, ext) ? BY_EXTENSION[ext]! : 'application/octet-stream';
-}
-
-/** Whether documents of this MIME type are served as text (else as a base64 blob). */
-export function isTextMimeType(mimeType: string): boolean {
-  return (
-    mimeType.startsWith('text/') ||
-    mimeType === 'image/svg+xml' ||
-    /^application\/(?:json|yaml|xml|toml|sql|javascript)$/.test(mimeType) ||
-    mimeType.endsWith('+json') ||
-    mimeType.endsWith('+xml')
-  );
 }

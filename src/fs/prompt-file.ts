@@ -1,5 +1,4 @@
 /** One prompt file: read (size-limited), parsed by format, validated, limits checked, asset paths made directory-relative. */
-import { readFile } from 'node:fs/promises';
 import { posix } from 'node:path';
 import { DEFAULT_RENDER_LIMITS, isPromptError, parsePromptDefinition } from '../index.js';
 import type { InvalidDefinitionData, PromptDefinition, SystemRolePolicy } from '../index.js';
@@ -8,8 +7,11 @@ import { resolveConfined } from './confine.js';
 import type { PromptFileDiagnostic, SourcePosition } from './diagnostics.js';
 import { parseJsonSource } from './json-source.js';
 import { parseMarkdownSource } from './markdown-source.js';
+import { openForReading, readStable } from './open-file.js';
+import type { StableRead } from './open-file.js';
+import { fingerprint } from './scan.js';
 import type { ScannedFile } from './scan.js';
-import { parseYamlSource } from './yaml-source.js';
+import { DEFAULT_MAX_YAML_NODES, parseYamlSource } from './yaml-source.js';
 
 /** Limits on prompt files; every one is a diagnostic, not a crash. */
 export interface PromptFileLimits {
@@ -21,6 +23,11 @@ export interface PromptFileLimits {
   maxResourceDirectives: number;
   /** Most prompt files in one directory tree (default 10,000); the rest are left out with a diagnostic. */
   maxFiles: number;
+  /**
+   * Most nodes (keys, values, entries) in one YAML file or front matter (default 10,000), counted in one linear
+   * pass before the YAML parser runs; more is a diagnostic at the place the count is crossed.
+   */
+  maxYamlNodes: number;
 }
 
 /** The default {@link PromptFileLimits}. */
@@ -29,6 +36,7 @@ export const DEFAULT_PROMPT_FILE_LIMITS: Readonly<PromptFileLimits> = Object.fre
   maxTemplateBytes: DEFAULT_RENDER_LIMITS.maxRenderedBytes,
   maxResourceDirectives: DEFAULT_RENDER_LIMITS.maxResources,
   maxFiles: 10_000,
+  maxYamlNodes: DEFAULT_MAX_YAML_NODES,
 });
 
 /** The formats a prompt file may have, by extension. */
@@ -71,6 +79,8 @@ export interface ParsedPromptFile {
   diagnostics: PromptFileDiagnostic[];
   /** Places definition fields (for errors found later, when the definition is compiled). */
   locate?: (pointer: string) => SourcePosition | undefined;
+  /** The version (fingerprint) of the bytes read, when the file was read. */
+  version?: string;
 }
 
 type Locate = (pointer: string) => SourcePosition | undefined;
@@ -120,10 +130,10 @@ export function definitionDiagnostics(
   return [diagnostic(file, message.replace(/^.*?: invalid prompt definition\n\s*/, ''))];
 }
 
-function parseByFormat(format: PromptFileFormat, text: string) {
+function parseByFormat(format: PromptFileFormat, text: string, limits: PromptFileLimits) {
   if (format === 'json') return parseJsonSource(text);
-  if (format === 'yaml') return parseYamlSource(text);
-  return parseMarkdownSource(text);
+  if (format === 'yaml') return parseYamlSource(text, 0, limits.maxYamlNodes);
+  return parseMarkdownSource(text, limits.maxYamlNodes);
 }
 
 const DIRECTIVE = /\{\{\{?\s*resource:/g;
@@ -210,20 +220,32 @@ export async function readPromptFile(scanned: ScannedFile, context: PromptFileCo
     parsed.diagnostics.push(diagnostic(file, `file is ${scanned.stats.size} bytes, over the ${maxFileBytes}-byte limit for a prompt file`));
     return parsed;
   }
-  let bytes: Buffer;
+  let read: StableRead;
   try {
-    bytes = await readFile(scanned.path);
+    // A symlinked prompt file (a ConfigMap's) is opened through its link: the prompt directory is trusted.
+    const handle = await openForReading(scanned.path, true);
+    try {
+      read = await readStable(handle, maxFileBytes);
+    } finally {
+      await handle.close().catch(() => undefined);
+    }
   } catch (error) {
     parsed.diagnostics.push(diagnostic(file, `cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`));
     return parsed;
   }
-  if (bytes.length > maxFileBytes) {
-    parsed.diagnostics.push(diagnostic(file, `file is ${bytes.length} bytes, over the ${maxFileBytes}-byte limit for a prompt file`));
+  if (!read.ok) {
+    const why =
+      read.reason === 'too-large'
+        ? `file is ${read.size} bytes, over the ${maxFileBytes}-byte limit for a prompt file`
+        : 'the file kept changing while it was read (a write in progress): not read this time';
+    parsed.diagnostics.push(diagnostic(file, why));
     return parsed;
   }
+  parsed.version = fingerprint(read.stats);
+  const bytes = read.bytes;
   let text = bytes.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  const source = parseByFormat(format, text);
+  const source = parseByFormat(format, text, context.limits);
   if ('noFrontMatter' in source) {
     parsed.diagnostics.push({ ...diagnostic(file, 'no YAML front matter (--- at the first line): not a prompt file, skipped'), severity: 'warning' });
     return parsed;

@@ -1,12 +1,16 @@
-/** The file resource resolver: `scheme://path` from root directories, confined, size-limited, cached, with glob listing. */
-import { readFile } from 'node:fs/promises';
+/** The file resource resolver: `scheme://path` from root directories, confined, size-limited, cached, with an indexed listing. */
+import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PromptError, isPromptError, matchResourcePattern } from '../index.js';
 import { echoed } from '../errors.js';
 import type { BlobResourceContents, ResourceResolver, TextResourceContents } from '../index.js';
-import { resolveConfined, relativePathProblem } from './confine.js';
+import { relativePathProblem } from './confine.js';
+import { openConfined, readStable } from './open-file.js';
 import { isTextMimeType, mimeTypeOf } from './mime.js';
-import { fingerprint, scanTree } from './scan.js';
+import { DEFAULT_MAX_WALKED, fingerprint, scanTree } from './scan.js';
+import { upperBound } from '../sorted-names.js';
+import { toSafeLogger } from '../logger.js';
+import type { Logger } from '../logger.js';
 
 /** Options of {@link createFileResourceResolver}. */
 export interface FileResourceResolverOptions {
@@ -18,8 +22,21 @@ export interface FileResourceResolverOptions {
   maxTotalBytes?: number;
   /** Most documents one glob may match (default 50); more is LIMIT_EXCEEDED. */
   maxMatches?: number;
-  /** Most documents listed or walked per root (default 10,000). */
+  /** Most documents listed per root (default 10,000). */
   maxListed?: number;
+  /**
+   * Most directory entries walked per root to build the listing index (default 100,000): beyond it (or beyond
+   * `maxListed` documents) the listing is partial (logged at `warn`) and a glob is LIMIT_EXCEEDED.
+   */
+  maxWalked?: number;
+  /**
+   * How long the listing index (for `resources/list` and globs) is used before the tree is walked again, in ms
+   * (default 2,000). A watcher given this resolver (`watchPromptDirectory({ resources })`) refreshes it on change
+   * instead.
+   */
+  indexTtlMs?: number;
+  /** pino-style logger: a partial listing (`maxListed`, `maxWalked`) is logged at `warn` with the root. */
+  logger?: Logger;
   /** Bytes of document contents kept in the cache (default 32 MiB). */
   maxCacheBytes?: number;
   /** Extra or overriding MIME types by extension: `{ '.adr': 'text/markdown' }`. */
@@ -52,16 +69,45 @@ export interface FileResourceResolver extends ResourceResolver {
   list(pattern: string): Promise<FileResourceContents[]>;
   /** Every document under every root, sorted by URI (for MCP `resources/list`). */
   listResources(): Promise<FileResource[]>;
+  /** One page of {@link listResources}: up to `limit` documents after the URI `after`, and whether more follow. */
+  listResourcesPage(after: string | undefined, limit: number): Promise<{ resources: FileResource[]; more: boolean }>;
   /** MCP `resources/read`: `{contents: [...]}`; RESOURCE_NOT_FOUND for an unknown URI. */
   readResource(uri: string): Promise<{ contents: FileResourceContents[] }>;
   /** The configured roots, by scheme. */
   readonly roots: Readonly<Record<string, string>>;
-  /** Drops cached contents (reads check file versions anyway; watchers call this when files change). */
+  /** Drops cached contents and the listing index (reads check file versions anyway; watchers call this on change). */
   invalidate(): void;
 }
 
 const SCHEME = /^[a-z][a-z0-9+.-]*$/;
 const ENCODED_TRAVERSAL = /%(?:2e|2f|5c|00)/i;
+
+/** One document of the listing index. */
+interface IndexEntry {
+  uri: string;
+  scheme: string;
+  rel: string;
+  size: number;
+  mimeType: string;
+}
+
+interface DocumentIndex {
+  entries: IndexEntry[];
+  /** Schemes whose listing is partial (`maxListed`, `maxWalked` or 16 levels reached). */
+  partial: string[];
+  builtAt: number;
+  /** The resolver's generation when the build started: an invalidation since makes it stale. */
+  generation: number;
+}
+
+/** Resolvers whose roots a watcher keeps an eye on: their index is refreshed on change, not by age. */
+const watchedResolvers = new WeakSet<FileResourceResolver>();
+
+/** @internal A watcher now refreshes (or no longer refreshes) this resolver's index. */
+export function setIndexWatched(resolver: FileResourceResolver, watched: boolean): void {
+  if (watched) watchedResolvers.add(resolver);
+  else watchedResolvers.delete(resolver);
+}
 
 interface Cached {
   version: string;
@@ -109,7 +155,8 @@ export function documentUri(scheme: string, rel: string): string {
  * paths, percent-encoded traversal (`%2e%2e`, `%2f`), NUL bytes, hidden files and symlinks leading outside the root
  * are RESOURCE_DENIED. A document over `maxDocumentBytes`, or a glob over `maxMatches` documents or `maxTotalBytes`,
  * is LIMIT_EXCEEDED. Only configured schemes resolve; anything else is not found. The MIME type comes from the file
- * extension; text types are served as `text`, others as base64 `blob`.
+ * extension; text types are served as `text`, others as base64 `blob`. Listings and globs use an index of the tree
+ * (walked at most `maxWalked` entries per root), refreshed after `indexTtlMs` or, when watched, on change.
  *
  * @example
  * ```ts
@@ -130,6 +177,12 @@ export function createFileResourceResolver(options: FileResourceResolverOptions)
   const maxMatches = positive(options.maxMatches, 50, 'maxMatches');
   const maxListed = positive(options.maxListed, 10_000, 'maxListed');
   const maxCacheBytes = positive(options.maxCacheBytes, 32 * 1_048_576, 'maxCacheBytes');
+  const maxWalked = positive(options.maxWalked, DEFAULT_MAX_WALKED, 'maxWalked');
+  const indexTtlMs = options.indexTtlMs ?? 2_000;
+  if (!Number.isInteger(indexTtlMs) || indexTtlMs < 0) {
+    throw new RangeError(`createFileResourceResolver: indexTtlMs must be a non-negative integer, got ${indexTtlMs}`);
+  }
+  const log = toSafeLogger(options.logger);
   const mimeTypes = options.mimeTypes;
   const extensions = [...(options.extensions ?? ['.md'])];
   for (const ext of extensions) {
@@ -152,41 +205,44 @@ export function createFileResourceResolver(options: FileResourceResolverOptions)
     }
   };
 
+  const tooLarge = (uri: string, size?: number): PromptError =>
+    new PromptError('LIMIT_EXCEEDED', `Resource ${uri} is ${size === undefined ? 'over' : `${size} bytes, over`} the ${maxDocumentBytes}-byte limit`, {
+      data: { limit: 'maxDocumentBytes', max: maxDocumentBytes },
+    });
+
   /** Reads one document by scheme and decoded path; undefined when it does not exist. */
   const readPath = async (uri: string, root: string, rel: string): Promise<FileResourceContents | undefined> => {
-    const found = await resolveConfined(root, rel);
+    // What is read is what was opened, checked by its descriptor (a path swapped for a symlink meanwhile is refused).
+    const found = await openConfined(root, rel);
     if (!found.ok) {
       if (found.reason === 'denied') throw denied(uri, found.detail);
       return undefined;
     }
-    if (found.stats.size > maxDocumentBytes) {
-      throw new PromptError('LIMIT_EXCEEDED', `Resource ${uri} is ${found.stats.size} bytes, over the ${maxDocumentBytes}-byte limit`, {
-        data: { limit: 'maxDocumentBytes', max: maxDocumentBytes },
-      });
-    }
-    const version = fingerprint(found.stats);
-    const hit = cache.get(found.path);
-    if (hit !== undefined && hit.version === version) {
-      cache.delete(found.path);
-      cache.set(found.path, hit);
-      return { uri, ...hit.contents };
-    }
-    let bytes: Buffer;
+    let result: Awaited<ReturnType<typeof readStable>>;
     try {
-      bytes = await readFile(found.path);
-    } catch {
-      return undefined; // removed between the check and the read
+      if (found.stats.size > maxDocumentBytes) throw tooLarge(uri, found.stats.size);
+      const version = fingerprint(found.stats);
+      const hit = cache.get(found.path);
+      if (hit !== undefined && hit.version === version) {
+        cache.delete(found.path);
+        cache.set(found.path, hit);
+        return { uri, ...hit.contents };
+      }
+      result = await readStable(found.handle, maxDocumentBytes, found.stats);
+    } finally {
+      await found.handle.close().catch(() => undefined);
     }
-    if (bytes.length > maxDocumentBytes) {
-      throw new PromptError('LIMIT_EXCEEDED', `Resource ${uri} is over the ${maxDocumentBytes}-byte limit`, {
-        data: { limit: 'maxDocumentBytes', max: maxDocumentBytes },
-      });
+    if (!result.ok) {
+      if (result.reason === 'too-large') throw tooLarge(uri);
+      // Still being written after three reads: not served half-written.
+      throw new PromptError('INTERNAL_ERROR', `Resource ${uri} kept changing while it was read`);
     }
+    const bytes = result.bytes;
     const mimeType = mimeTypeOf(rel, mimeTypes);
     const contents: Cached['contents'] = isTextMimeType(mimeType)
       ? { mimeType, text: bytes.toString('utf8') }
       : { mimeType, blob: bytes.toString('base64') };
-    remember(found.path, { version, contents, bytes: bytes.length });
+    remember(found.path, { version: fingerprint(result.stats), contents, bytes: bytes.length });
     return { uri, ...contents };
   };
 
@@ -207,18 +263,77 @@ export function createFileResourceResolver(options: FileResourceResolverOptions)
     return undefined;
   };
 
-  /** Every file under one root (or one directory of it), as [uri, rel, size]. */
-  const walk = async (scheme: string, root: string, under: string): Promise<{ uri: string; rel: string; size: number }[]> => {
+  /** The listing index: every document of every root, sorted by URI; rebuilt when stale (one build at a time). */
+  let index: DocumentIndex | undefined;
+  let building: Promise<DocumentIndex> | undefined;
+  let generation = 0;
+
+  const buildIndex = async (): Promise<DocumentIndex> => {
+    const entries: IndexEntry[] = [];
+    const partial: string[] = [];
+    for (const scheme of Object.keys(roots).sort()) {
+      const root = roots[scheme]!;
+      let scan;
+      try {
+        scan = await scanTree(root, { acceptFile: () => true, maxFiles: maxListed, maxWalked, confineTo: await realpath(root) });
+      } catch {
+        continue; // a missing root lists nothing
+      }
+      if (scan.truncated) {
+        partial.push(scheme);
+        log.warn(
+          { event: 'resource_walk_cut', scheme, root, maxWalked, maxListed },
+          `the documents of ${scheme}:// are more than ${maxListed}, or ${maxWalked} entries, or 16 levels deep: the listing is partial`,
+        );
+      }
+      for (const f of scan.files) {
+        entries.push({ uri: documentUri(scheme, f.rel), scheme, rel: f.rel, size: f.stats.size, mimeType: mimeTypeOf(f.rel, mimeTypes) });
+      }
+    }
+    entries.sort((x, y) => (x.uri < y.uri ? -1 : x.uri > y.uri ? 1 : 0));
+    return { entries, partial, builtAt: Date.now(), generation: 0 };
+  };
+
+  /** The documents under one directory of a root (for a glob when the root's index is partial). */
+  const walkUnder = async (scheme: string, root: string, under: string, pattern: string): Promise<IndexEntry[]> => {
+    const rel = under;
     let scan;
     try {
-      scan = await scanTree(under === '' ? root : join(root, under), { acceptFile: () => true, maxFiles: maxListed });
+      scan = await scanTree(rel === '' ? root : join(root, rel), { acceptFile: () => true, maxFiles: maxListed, maxWalked, confineTo: await realpath(root) });
     } catch {
       return [];
     }
+    if (scan.truncated) {
+      throw new PromptError('LIMIT_EXCEEDED', `Resource pattern ${pattern} covers more than ${maxListed} documents or ${maxWalked} entries`, {
+        data: { limit: 'maxWalked', max: maxWalked },
+      });
+    }
     return scan.files.map((f) => {
-      const rel = under === '' ? f.rel : `${under}/${f.rel}`;
-      return { uri: documentUri(scheme, rel), rel, size: f.stats.size };
+      const full = rel === '' ? f.rel : `${rel}/${f.rel}`;
+      return { uri: documentUri(scheme, full), scheme, rel: full, size: f.stats.size, mimeType: mimeTypeOf(full, mimeTypes) };
     });
+  };
+
+  const currentIndex = (): Promise<DocumentIndex> => {
+    if (index !== undefined && index.generation === generation && (watchedResolvers.has(resolver) || Date.now() - index.builtAt < indexTtlMs)) {
+      return Promise.resolve(index);
+    }
+    if (building === undefined) {
+      const started = generation;
+      building = buildIndex().then(
+        (built) => {
+          built.generation = started;
+          index = built;
+          building = undefined;
+          return built;
+        },
+        (error: unknown) => {
+          building = undefined;
+          throw error;
+        },
+      );
+    }
+    return building;
   };
 
   const list = async (pattern: string): Promise<FileResourceContents[]> => {
@@ -226,21 +341,34 @@ export function createFileResourceResolver(options: FileResourceResolverOptions)
     if (parts === undefined) return [];
     const root = roots[parts.scheme];
     if (root === undefined) return [];
-    // Walk only the directory the pattern's literal prefix names.
+    // Only the index entries under the directory the pattern's literal prefix names.
     const star = parts.path.indexOf('*');
     const literal = star === -1 ? parts.path : parts.path.slice(0, star);
     const dirPart = literal.slice(0, Math.max(0, literal.lastIndexOf('/')));
+    let prefix = `${parts.scheme}://`;
     let under = '';
     if (dirPart !== '') {
       const decoded = decodePath(dirPart);
       if ('refused' in decoded) throw denied(pattern, decoded.refused);
       under = decoded.path;
+      prefix = `${documentUri(parts.scheme, under)}/`;
     }
-    const matches = (await walk(parts.scheme, root, under)).filter((f) => matchResourcePattern(pattern, f.uri));
-    if (matches.length > maxMatches) {
-      throw new PromptError('LIMIT_EXCEEDED', `Resource pattern ${pattern} matches more than ${maxMatches} documents`, {
-        data: { limit: 'maxMatches', max: maxMatches },
-      });
+    const built = await currentIndex();
+    let entries = built.entries;
+    if (built.partial.includes(parts.scheme)) {
+      // The root's listing is partial: walk the pattern's directory alone (bounded the same way), or refuse.
+      entries = await walkUnder(parts.scheme, root, under, pattern);
+    }
+    const matches: IndexEntry[] = [];
+    for (let i = lowerBound(entries, prefix); i < entries.length && entries[i]!.uri.startsWith(prefix); i++) {
+      const entry = entries[i]!;
+      if (!matchResourcePattern(pattern, entry.uri)) continue;
+      if (matches.length === maxMatches) {
+        throw new PromptError('LIMIT_EXCEEDED', `Resource pattern ${pattern} matches more than ${maxMatches} documents`, {
+          data: { limit: 'maxMatches', max: maxMatches },
+        });
+      }
+      matches.push(entry);
     }
     const total = matches.reduce((sum, m) => sum + m.size, 0);
     if (total > maxTotalBytes) {
@@ -262,20 +390,20 @@ export function createFileResourceResolver(options: FileResourceResolverOptions)
     return docs.filter((c): c is FileResourceContents => c !== undefined);
   };
 
-  return {
+  const listed = (e: IndexEntry): FileResource => ({ uri: e.uri, name: e.rel, mimeType: e.mimeType, size: e.size });
+
+  const resolver: FileResourceResolver = {
     roots: Object.freeze({ ...roots }),
     read,
     list,
     async listResources() {
-      const out: FileResource[] = [];
-      for (const scheme of Object.keys(roots).sort()) {
-        for (const f of await walk(scheme, roots[scheme]!, '')) {
-          const found = await resolveConfined(roots[scheme]!, f.rel);
-          if (!found.ok) continue; // symlinks leading outside the root are not listed
-          out.push({ uri: f.uri, name: f.rel, mimeType: mimeTypeOf(f.rel, mimeTypes), size: f.size });
-        }
-      }
-      return out.sort((a, b) => (a.uri < b.uri ? -1 : a.uri > b.uri ? 1 : 0));
+      return (await currentIndex()).entries.map(listed);
+    },
+    async listResourcesPage(after, limit) {
+      const { entries } = await currentIndex();
+      const start = after === undefined ? 0 : upperBound(entries, after, (e) => e.uri);
+      const end = Math.min(entries.length, start + Math.max(0, limit));
+      return { resources: entries.slice(start, end).map(listed), more: end < entries.length };
     },
     async readResource(uri) {
       const contents = await read(uri);
@@ -285,6 +413,20 @@ export function createFileResourceResolver(options: FileResourceResolverOptions)
     invalidate() {
       cache.clear();
       cachedBytes = 0;
+      generation++;
     },
   };
+  return resolver;
+}
+
+/** The first index of `sorted` whose URI is not below `uri`. */
+function lowerBound(sorted: readonly IndexEntry[], uri: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]!.uri < uri) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -2,6 +2,7 @@
 import { readdir, realpath, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { join } from 'node:path';
+import { isInside } from './confine.js';
 
 /** One file found by {@link scanTree}. */
 export interface ScannedFile {
@@ -17,8 +18,10 @@ export interface ScanResult {
   files: ScannedFile[];
   /** Every directory walked (the root first), as joined paths: what a watcher watches. */
   dirs: string[];
-  /** Files beyond `maxFiles`, or directories beyond `maxDepth`, that were left out. */
+  /** Files beyond `maxFiles`, directories beyond `maxDepth`, or entries beyond `maxWalked`, that were left out. */
   truncated: boolean;
+  /** The walk stopped at `maxWalked` entries: part of the tree was not looked at. */
+  walkedOut: boolean;
 }
 
 /** Options of {@link scanTree}. */
@@ -29,7 +32,14 @@ export interface ScanOptions {
   maxFiles?: number;
   /** Deepest directory level walked (default 16). */
   maxDepth?: number;
+  /** Most directory entries looked at, files and directories alike (default 100,000): the walk's own bound. */
+  maxWalked?: number;
+  /** A real path: directories and symlinked files whose real path is outside it are left out. */
+  confineTo?: string;
 }
+
+/** The default bound of a walk, in directory entries. */
+export const DEFAULT_MAX_WALKED = 100_000;
 
 /** Hidden entries (`.git`, `..data`, `.x.swp`) and editor backups (`x~`, `#x#`, `.bak`, `.orig`, `.tmp`) are never read. */
 export function isIgnoredName(name: string): boolean {
@@ -50,6 +60,10 @@ export function fingerprint(stats: Stats): string {
 export async function scanTree(root: string, options: ScanOptions): Promise<ScanResult> {
   const maxFiles = options.maxFiles ?? 10_000;
   const maxDepth = options.maxDepth ?? 16;
+  const maxWalked = options.maxWalked ?? DEFAULT_MAX_WALKED;
+  const confineTo = options.confineTo;
+  let walked = 0;
+  let walkedOut = false;
   const rootStats = await stat(root);
   if (!rootStats.isDirectory()) throw Object.assign(new Error(`not a directory: ${root}`), { code: 'ENOTDIR' });
   const files: ScannedFile[] = [];
@@ -64,6 +78,8 @@ export async function scanTree(root: string, options: ScanOptions): Promise<Scan
       return;
     }
     if (chain.includes(real)) return; // a symlink loop
+    if (confineTo !== undefined && !isInside(confineTo, real)) return; // a directory symlink leading outside
+    if (walkedOut) return;
     dirs.push(dir);
     let entries;
     try {
@@ -73,7 +89,13 @@ export async function scanTree(root: string, options: ScanOptions): Promise<Scan
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const inner = [...chain, real];
-    const wanted = entries.filter((entry) => !isIgnoredName(entry.name));
+    let wanted = entries.filter((entry) => !isIgnoredName(entry.name));
+    if (walked + wanted.length > maxWalked) {
+      wanted = wanted.slice(0, Math.max(0, maxWalked - walked));
+      walkedOut = true;
+      truncated = true;
+    }
+    walked += wanted.length;
     // Stat every entry of the directory at once (symlinks are followed: a ConfigMap's files are symlinks).
     const found = await Promise.all(
       wanted.map(async (entry) => {
@@ -83,6 +105,9 @@ export async function scanTree(root: string, options: ScanOptions): Promise<Scan
         if (entry.isFile() && !options.acceptFile(entry.name)) return undefined;
         try {
           const stats = await stat(path);
+          if (confineTo !== undefined && entry.isSymbolicLink() && !stats.isDirectory() && !isInside(confineTo, await realpath(path))) {
+            return undefined; // a file symlink leading outside
+          }
           return { entry, path, stats, isDir: stats.isDirectory() };
         } catch {
           return undefined; // a dangling symlink, or removed meanwhile
@@ -106,5 +131,5 @@ export async function scanTree(root: string, options: ScanOptions): Promise<Scan
   };
   await walk(root, '', 0, []);
   files.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
-  return { files, dirs, truncated };
+  return { files, dirs, truncated, walkedOut };
 }

@@ -3,6 +3,7 @@ import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, join, posix } from 'node:path';
 import { stringify } from 'yaml';
 import { createDefinitionError } from '../definition/index.js';
+import { escapeControlCharacters } from '../encoding.js';
 import type { PromptDefinition, TemplatePromptDefinition } from '../definition/types.js';
 import type { Logger } from '../logger.js';
 import { toSafeLogger } from '../logger.js';
@@ -264,7 +265,7 @@ export function createDirectoryPromptStore(dir: string, options: DirectoryPrompt
       const snapshot = await read();
       for (const [name, bad] of snapshot.invalid) {
         reportInvalid(name, bad);
-        options?.onInvalid?.(name, `${bad.file}: ${bad.reason}`);
+        options?.onInvalid?.(name, `${escapeControlCharacters(bad.file)}: ${bad.reason}`);
       }
       return [...snapshot.valid.keys()].sort().map((name) => stored(name, snapshot.valid.get(name)!.definition));
     },

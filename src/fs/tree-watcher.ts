@@ -8,12 +8,15 @@ export class TreeWatcher {
   readonly #watchers = new Map<string, { watcher: FSWatcher; id: string }>();
   readonly #root: string;
   readonly #onEvent: () => void;
+  readonly #watch: typeof watch;
   #parent: FSWatcher | undefined;
   #closed = false;
 
-  constructor(root: string, onEvent: () => void) {
+  /** `watchFs` is fs.watch; tests pass it through to reach the watchers it makes (to deliver an OS error). */
+  constructor(root: string, onEvent: () => void, watchFs: typeof watch = watch) {
     this.#root = resolve(root);
     this.#onEvent = onEvent;
+    this.#watch = watchFs;
     this.#watchParent();
   }
 
@@ -46,7 +49,7 @@ export class TreeWatcher {
   #add(dir: string, id: string): void {
     let watcher: FSWatcher;
     try {
-      watcher = watch(dir, () => this.#onEvent());
+      watcher = this.#watch(dir, () => this.#onEvent());
     } catch {
       this.#onEvent(); // it vanished meanwhile: the rescan will see that
       return;
@@ -63,7 +66,7 @@ export class TreeWatcher {
   #watchParent(): void {
     const name = basename(this.#root);
     try {
-      this.#parent = watch(dirname(this.#root), (_event, file) => {
+      this.#parent = this.#watch(dirname(this.#root), (_event, file) => {
         if (file === null || file === name || file.toString() === name) this.#onEvent();
       });
       this.#parent.on('error', () => {

@@ -1,6 +1,6 @@
 /** Watching a resolver's roots: rescanned once per window; changed documents drop its cache and are reported by URI. */
 import { WindowedJob } from './debounce.js';
-import { documentUri } from './resolver.js';
+import { documentUri, setIndexWatched } from './resolver.js';
 import type { FileResourceResolver } from './resolver.js';
 import { fingerprint, scanTree } from './scan.js';
 import { TreeWatcher } from './tree-watcher.js';
@@ -19,6 +19,7 @@ export class DocumentWatcher {
     onError: (error: unknown) => void,
   ) {
     this.#job = new WindowedJob(windowMs, () => this.rescan().catch(onError));
+    setIndexWatched(resolver, true);
     for (const root of new Set(Object.values(resolver.roots))) {
       this.#trees.set(root, new TreeWatcher(root, () => this.#job.trigger()));
     }
@@ -61,6 +62,7 @@ export class DocumentWatcher {
   }
 
   async close(): Promise<void> {
+    setIndexWatched(this.resolver, false);
     for (const tree of this.#trees.values()) tree.close();
     await this.#job.close();
   }

@@ -4,6 +4,8 @@ import { WindowedJob, checkMs } from './debounce.js';
 import { formatDiagnostic } from './diagnostics.js';
 import type { PromptFileDiagnostic } from './diagnostics.js';
 import { DirectoryState, applyFiles, compareScan } from './directory-state.js';
+import { SettleCheck } from './settle.js';
+import { fingerprint } from './scan.js';
 import type { PromptDirectoryChange } from './directory-state.js';
 import { fileContext, readPromptFiles, scanPromptDirectory, truncatedDiagnostic } from './load.js';
 import type { LoadPromptDirectoryOptions } from './load.js';
@@ -12,6 +14,9 @@ import type { FileResourceResolver } from './resolver.js';
 import type { ScanResult } from './scan.js';
 import { TreeWatcher } from './tree-watcher.js';
 import { DocumentWatcher } from './watch-documents.js';
+
+/** Windows a reload waits for files still being written before it applies the others. */
+const MAX_DEFERRED = 5;
 
 /** Options of {@link watchPromptDirectory}. */
 export interface WatchPromptDirectoryOptions extends LoadPromptDirectoryOptions {
@@ -84,6 +89,8 @@ export function watchPromptDirectory(
   const pollMs = checkMs('watchPromptDirectory', 'pollIntervalMs', options.pollIntervalMs, 0);
   const context: PromptFileContext = fileContext(dir, options);
   const state = new DirectoryState(registry);
+  const settled = new SettleCheck(debounceMs);
+  let deferred = 0;
   const logger = options.logger;
   let current: PromptFileDiagnostic[] = [];
   let reported = new Set<string>();
@@ -120,9 +127,36 @@ export function watchPromptDirectory(
       return;
     }
     tree.sync(scan.dirs);
-    const { changed, gone } = compareScan(state, scan);
-    const parsed = await readPromptFiles(changed, context);
+    const compared = compareScan(state, scan);
+    const gone = compared.gone;
+    let changed = compared.changed;
+    // A file written in place applies once it has stood still for a window, never half-written; the window's other
+    // changes wait with it (one registry step per window), except behind a writer that never stops.
+    settled.keepOnly(new Set(changed.map((f) => f.rel)));
+    const still = loaded ? changed.map((f) => settled.isSettled(f.rel, f.stats)) : [];
+    if (still.includes(false)) {
+      if (++deferred < MAX_DEFERRED) {
+        job.trigger();
+        return;
+      }
+      changed = changed.filter((_, i) => still[i]);
+      job.trigger();
+    }
+    let parsed = await readPromptFiles(changed, context);
     if (closed) return;
+    // Changed between the scan and the read: still being written; look again next window.
+    const moving = changed.map((f, i) => parsed[i]!.version !== undefined && parsed[i]!.version !== fingerprint(f.stats));
+    if (loaded && moving.includes(true)) {
+      changed.forEach((f, i) => moving[i] && settled.unsettle(f.rel));
+      if (++deferred < MAX_DEFERRED) {
+        job.trigger();
+        return;
+      }
+      parsed = parsed.filter((_, i) => !moving[i]);
+      changed = changed.filter((_, i) => !moving[i]);
+      job.trigger();
+    }
+    deferred = 0;
     // Synchronous from here on: the registry sees the whole window's changes in one tick.
     const change = applyFiles(state, changed, parsed, gone, logger);
     const diagnostics = state.diagnostics();

@@ -27,6 +27,14 @@ export type ListedResource = Omit<ResourceLink, 'type'>;
 export interface ResourceSource {
   /** Every resource, in any order (served sorted by URI, a page at a time). */
   listResources(): readonly ListedResource[] | Promise<readonly ListedResource[]>;
+  /**
+   * One page, when the source can give one without listing everything: up to `limit` resources with URIs after
+   * `after` (all when undefined), sorted by URI, and whether more follow. Used instead of `listResources` when given.
+   */
+  listResourcesPage?(
+    after: string | undefined,
+    limit: number,
+  ): { resources: readonly ListedResource[]; more: boolean } | Promise<{ resources: readonly ListedResource[]; more: boolean }>;
   /** `resources/read`: throws PromptError RESOURCE_NOT_FOUND / RESOURCE_DENIED / LIMIT_EXCEEDED (-32602). */
   readResource(uri: string): { contents: ResourceContents[] } | Promise<{ contents: ResourceContents[] }>;
 }
@@ -108,9 +116,34 @@ export function attachResources(
     throw JsonRpcError.from(new PromptError('INTERNAL_ERROR', 'Internal error'));
   };
 
+  /** A page the source cut itself (O(page) for an indexed source). */
+  const pageFromSource = async (cursor: string | undefined, extra: unknown): Promise<{ resources: ListedResource[]; nextCursor?: string }> => {
+    let after: string | undefined;
+    if (cursor !== undefined) {
+      try {
+        after = cursors.decode(cursor);
+      } catch (error) {
+        throw JsonRpcError.from(error);
+      }
+    }
+    let page: ListedResource[];
+    let more: boolean;
+    try {
+      const answer: unknown = await bounded('resources/list', extra, () => source.listResourcesPage!(after, pageSize));
+      if (!isRecord(answer) || typeof answer['more'] !== 'boolean') throw new PromptError('INTERNAL_ERROR', 'listResourcesPage() did not return {resources, more}');
+      page = listedResources(answer['resources']).slice(0, pageSize);
+      more = answer['more'];
+    } catch (error) {
+      return fail('resources/list', undefined, error, extra);
+    }
+    const last = page[page.length - 1];
+    return more && last !== undefined ? { resources: page, nextCursor: cursors.encode(last.uri) } : { resources: page };
+  };
+
   low.registerCapabilities({ resources: { listChanged: true } });
   registerMethod(sdk, low, 'resources/list', async (params, extra) => {
     const cursor = optionalString(params, 'cursor', 1024);
+    if (source.listResourcesPage !== undefined) return pageFromSource(cursor, extra);
     let all: readonly ListedResource[];
     try {
       all = listedResources(await bounded('resources/list', extra, () => source.listResources()));

@@ -7,7 +7,8 @@
  */
 import { PromptError, echoed, errorClassName, isPromptError } from '../errors.js';
 import type { BlobResourceContents, TextResourceContents } from '../types.js';
-import { base64DecodedSize, isBase64, wellFormed } from '../encoding.js';
+import { base64DecodedSize, base64ToBytes, bytesToBase64, isBase64, wellFormed } from '../encoding.js';
+import { isTextMimeType } from '../resources.js';
 import type { ResourceReadContext, ResourceResolver } from '../resources.js';
 import { ResourceDeadline } from '../deadline.js';
 import { DEFAULT_RENDER_LIMITS, tooManyBytes, tooManyResources } from './limits.js';
@@ -39,8 +40,9 @@ export interface ResolveEmbeddedOptions {
   /** Default `'error'`. */
   onResourceError?: ResourceErrorMode;
   /**
-   * A fallback mimeType (the content template's declared one): used ONLY when the resolver gives none (no
-   * `mimeType`, `null` or `''`); a mimeType from the resolver always wins. Not applied to inline notes (`text/plain`).
+   * The mimeType the content template declares: it wins over the resolver's (the author knows what the document
+   * is), and decides the form: a text type is sent as `text` (a blob that is valid UTF-8 is decoded), any other as a
+   * base64 `blob` (text is encoded as UTF-8). Not applied to inline notes (`text/plain`); `''` declares none.
    */
   mimeType?: string;
   /**
@@ -125,18 +127,35 @@ export function checkContents(label: string, value: unknown, listed: boolean): C
 }
 
 /**
- * @internal Checked contents as the wire sends them: the resolver's uri, else `uri`; its mimeType, else
- * `fallbackMimeType` (none when that is `''`).
+ * @internal Checked contents as the wire sends them: the resolver's uri, else `uri`; the `declared` mimeType (in the
+ * form it calls for: text types as text, others as blob), else the resolver's.
  */
 export function wireContents(
   contents: CheckedContents,
   uri: string,
-  fallbackMimeType?: string,
+  declared?: string,
 ): TextResourceContents | BlobResourceContents {
   const at = contents.uri === '' ? uri : contents.uri;
-  const mimeType = contents.mimeType ?? (fallbackMimeType === '' ? undefined : fallbackMimeType);
-  const base = mimeType === undefined ? { uri: at } : { uri: at, mimeType };
-  return contents.text !== undefined ? { ...base, text: contents.text } : { ...base, blob: contents.blob };
+  const form = declared === undefined || declared.trim() === '' ? contents : asDeclared(contents, declared);
+  const base = form.mimeType === undefined ? { uri: at } : { uri: at, mimeType: form.mimeType };
+  return form.text !== undefined ? { ...base, text: form.text } : { ...base, blob: form.blob };
+}
+
+/** Contents in the form a declared mimeType calls for; a blob that is not UTF-8 stays a blob (never lossy). */
+function asDeclared(contents: CheckedContents, mimeType: string): CheckedContents {
+  if (isTextMimeType(mimeType)) {
+    if (contents.text !== undefined) return { uri: contents.uri, mimeType, text: contents.text };
+    const bytes = base64ToBytes(contents.blob);
+    let text: string | undefined;
+    try {
+      text = bytes === undefined ? undefined : new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    } catch {
+      text = undefined;
+    }
+    return text === undefined ? { uri: contents.uri, mimeType, blob: contents.blob } : { uri: contents.uri, mimeType, text };
+  }
+  if (contents.blob !== undefined) return { uri: contents.uri, mimeType, blob: contents.blob };
+  return { uri: contents.uri, mimeType, blob: bytesToBase64(new TextEncoder().encode(contents.text)) };
 }
 
 async function readOne(

@@ -16,8 +16,9 @@ export interface RenderLimits {
    */
   maxRenderedBytes: number;
   /**
-   * Most template steps per render (default 4,194,304): every node visited costs one step per context a name may be
-   * looked up in (1 at the top level, 2 inside one section, ...), whether it writes anything or not.
+   * Most template steps per render (default 1,048,576): every node visited costs one step per context a name may be
+   * looked up in (1 at the top level, 2 inside one section, ...), whether it writes anything or not; each section
+   * repetition and each item or key of a value written as a list or JSON costs one more.
    */
   maxRenderSteps: number;
   /** Milliseconds one render may wait for its resources and assets in total (default 10,000). */
@@ -26,11 +27,11 @@ export interface RenderLimits {
   renderTimeoutMs: number;
 }
 
-/** The default limits: 50 resources, 1 MiB of rendered text, 4 Mi template steps, 10 s for resources, 30 s for renders. */
+/** The default limits: 50 resources, 1 MiB of rendered text, 1 Mi template steps, 10 s for resources, 30 s for renders. */
 export const DEFAULT_RENDER_LIMITS: Readonly<RenderLimits> = Object.freeze({
   maxResources: 50,
   maxRenderedBytes: 1_048_576,
-  maxRenderSteps: 4_194_304,
+  maxRenderSteps: 1_048_576,
   resourceTimeoutMs: 10_000,
   renderTimeoutMs: 30_000,
 });
@@ -71,13 +72,10 @@ export class RenderBudget {
     if ((this.units -= units) < 0) throw tooManyBytes(this.maxBytes);
   }
 
-  /** Counts one section repetition; throws LIMIT_EXCEEDED past the limit. */
+  /** Counts one section repetition (and one step); throws LIMIT_EXCEEDED past either limit. */
   repeat(): void {
-    if (--this.repeats < 0) {
-      throw new PromptError('LIMIT_EXCEEDED', `Template sections repeat more than ${this.maxBytes} times in one render`, {
-        data: { limit: 'maxRenderedBytes', max: this.maxBytes },
-      });
-    }
+    if (--this.repeats < 0) throw tooManyRepeats(this.maxBytes);
+    if (--this.steps < 0) throw tooManySteps(this.maxSteps);
   }
 }
 
@@ -117,6 +115,13 @@ export function tooManyResources(max: number): PromptError {
 /** The LIMIT_EXCEEDED error for too much rendered text. */
 export function tooManyBytes(max: number): PromptError {
   return new PromptError('LIMIT_EXCEEDED', `Rendered prompt exceeds ${max} bytes`, {
+    data: { limit: 'maxRenderedBytes', max },
+  });
+}
+
+/** The LIMIT_EXCEEDED error for sections repeating more than `max` (the byte limit) times in one render. */
+export function tooManyRepeats(max: number): PromptError {
+  return new PromptError('LIMIT_EXCEEDED', `Template sections repeat more than ${max} times in one render`, {
     data: { limit: 'maxRenderedBytes', max },
   });
 }

@@ -276,7 +276,7 @@ class BlockRender {
         const resource = await resolveEmbeddedResource(uri, this.env.resources, this.deadline.context, {
           limits: this.env.limits,
           onResourceError: this.env.onResourceError,
-          // Used only when the resolver gives none; internal (logged) messages name the template, not the rendered URI.
+          // The declared type wins over the resolver's; internal (logged) messages name the template, not the rendered URI.
           ...(mimeType === undefined ? {} : { mimeType }),
           uriTemplate: c.uri.source,
           deadline: this.deadline,

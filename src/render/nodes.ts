@@ -8,6 +8,7 @@
  * @module
  */
 import { PromptError } from '../errors.js';
+import { forecastSection } from './forecast.js';
 import type { RenderBudget } from './limits.js';
 import { lookupName, valueText } from './values.js';
 
@@ -45,7 +46,10 @@ function unresolved(uri: string): PromptError {
   return new PromptError('INTERNAL_ERROR', `Resource directive '${uri}' was not resolved before rendering`);
 }
 
-/** Renders nodes against a context stack (mustache section rules, functions never called), counting every node, append and repetition against `budget`. */
+/**
+ * Renders nodes against a context stack (mustache section rules, functions never called), counting every node, append
+ * and repetition against `budget`; a section over a list whose certain work is over the budget is refused before it starts.
+ */
 export function renderNodes(
   nodes: readonly TemplateNode[],
   stack: unknown[],
@@ -78,6 +82,7 @@ export function renderNodes(
         if (!value) break;
         const children = node.children as readonly TemplateNode[];
         if (Array.isArray(value)) {
+          if (value.length > 1) forecastSection(children, value, stack, depth, resources, budget);
           for (let j = 0; j < value.length; j++) {
             budget.repeat();
             stack[depth + 1] = value[j];
@@ -132,6 +137,7 @@ export function collectDirectives(
     } else if (!value) {
       continue;
     } else if (Array.isArray(value)) {
+      if (value.length > 1) forecastSection(children, value, stack, depth, undefined, budget);
       for (let j = 0; j < value.length; j++) {
         budget.repeat();
         stack[depth + 1] = value[j];

@@ -8,9 +8,10 @@ import { PromptError } from '../errors.js';
 import type { DefinitionProblem, InvalidDefinitionData } from '../definition/types.js';
 import { TemplateCompileError, compileSource } from './parse.js';
 import type { CompiledBody, NameRef, PartialLookup } from './parse.js';
-import { collectDirectives, renderNodes } from './nodes.js';
+import { INVERTED, SECTION, collectDirectives, renderNodes } from './nodes.js';
 import type { TemplateNode } from './nodes.js';
 import { offsetToPosition } from './position.js';
+import { forecastRender } from './forecast.js';
 import { DEFAULT_RENDER_LIMITS, RenderBudget, utf8ByteLength } from './limits.js';
 
 /** Options of {@link compileTemplate} and {@link TemplateCache.acquire}. */
@@ -74,6 +75,8 @@ class Template implements CompiledTemplate {
   /** The whole output when it does not depend on the view. */
   private readonly text: string | undefined;
   private readonly conditional: boolean;
+  /** Whether any section or inverted section is at the top level (so anywhere): only these can repeat work. */
+  private readonly sections: boolean;
 
   constructor(source: string, body: CompiledBody) {
     this.source = source;
@@ -84,6 +87,7 @@ class Template implements CompiledTemplate {
     this.names = body.names.length === 0 ? EMPTY_NAMES : body.names;
     this.resourceDirectives = body.directives.length === 0 ? EMPTY : body.directives;
     this.conditional = body.conditional;
+    this.sections = body.nodes.some((n) => typeof n !== 'string' && (n.kind === SECTION || n.kind === INVERTED));
     this.viewDot = body.viewDot;
     if (body.partials.size === 0) {
       this.partialNames = EMPTY;
@@ -117,7 +121,9 @@ class Template implements CompiledTemplate {
       budget.spend(this.text);
       return this.text;
     }
-    return renderNodes(this.nodes, [view], 0, resources, budget);
+    const stack: unknown[] = [view];
+    if (this.sections && holdsContainer(view)) forecastRender(this.nodes, stack, 0, resources, budget);
+    return renderNodes(this.nodes, stack, 0, resources, budget);
   }
 
   resourceDirectivesFor(
@@ -126,11 +132,22 @@ class Template implements CompiledTemplate {
   ): readonly string[] {
     if (!this.conditional) return this.resourceDirectives;
     const found = new Set<string>();
-    collectDirectives(this.nodes, [view], 0, found, budget);
+    const stack: unknown[] = [view];
+    if (holdsContainer(view)) forecastRender(this.nodes, stack, 0, undefined, budget);
+    collectDirectives(this.nodes, stack, 0, found, budget);
     return found.size === this.resourceDirectives.length
       ? this.resourceDirectives
       : this.resourceDirectives.filter((uri) => found.has(uri));
   }
+}
+
+/** Whether a view holds an array or object: without one no section can repeat anything (strings and numbers open a section once). */
+function holdsContainer(view: Readonly<Record<string, unknown>>): boolean {
+  for (const key in view) {
+    const value = view[key];
+    if (typeof value === 'object' && value !== null) return true;
+  }
+  return false;
 }
 
 /** @internal What every render of `template` writes whatever the view, in UTF-16 units (or bytes with `inBytes`). */

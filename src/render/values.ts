@@ -52,6 +52,7 @@ function jsonText(value: unknown, budget: RenderBudget, ancestors: object[]): st
   ancestors.push(value);
   let out: string;
   if (Array.isArray(value)) {
+    budget.step(value.length);
     out = '[';
     for (let i = 0; i < value.length; i++) {
       const separator = i === 0 ? '' : ',';
@@ -64,7 +65,9 @@ function jsonText(value: unknown, budget: RenderBudget, ancestors: object[]): st
   } else {
     out = '{';
     let first = true;
-    for (const key of Object.keys(value)) {
+    const keys = Object.keys(value);
+    budget.step(keys.length);
+    for (const key of keys) {
       const descriptor = getOwnPropertyDescriptor(value, key);
       if (descriptor === undefined || !('value' in descriptor)) continue; // a getter is code: never run
       const head = `${first ? '' : ','}${JSON.stringify(key)}:`;
@@ -104,6 +107,7 @@ export function valueText(value: unknown, budget: RenderBudget): string {
     case 'object': {
       if (value === null) return '';
       if (Array.isArray(value) && value.every(isPlainItem)) {
+        budget.step(value.length);
         let out = '';
         for (let i = 0; i < value.length; i++) {
           const item = i === 0 ? String(value[i]) : `, ${String(value[i])}`;

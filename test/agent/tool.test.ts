@@ -26,6 +26,7 @@ import { PromptError } from '../../src/errors.js';
 import { PromptRegistry } from '../../src/registry.js';
 import type { GetPromptResult } from '../../src/types.js';
 import { createTestRegistry, simplePrompt } from '../mcp/fixtures/prompts.js';
+import { STARTS_CHILD_PROCESSES } from '../support/processes.js';
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -165,17 +166,18 @@ describe('retrieve_mcp_prompt definition', () => {
   });
 
   it('keeps the newest listing when an older one finishes last', async () => {
-    let calls = 0;
+    const answers: ((prompts: { name: string }[]) => void)[] = [];
     const source: PromptSource = {
       getPrompt: () => Promise.reject(new Error('unused')),
-      listPrompts: () => {
-        calls++;
-        const prompts = [{ name: calls === 1 ? 'old_prompt' : 'new_prompt' }];
-        return new Promise((resolve) => setTimeout(() => resolve({ prompts }), calls === 1 ? 60 : 5));
-      },
+      listPrompts: () => new Promise((resolve) => answers.push((prompts) => resolve({ prompts }))),
     };
     const tool = createPromptRetrievalTool({ integrations: { svc: source } });
-    await Promise.all([tool.refresh(), tool.refresh()]);
+    const refreshed = Promise.all([tool.refresh(), tool.refresh()]);
+    await waitFor(() => answers.length === 2);
+    // The newer listing answers first, the older one last.
+    answers[1]!([{ name: 'new_prompt' }]);
+    answers[0]!([{ name: 'old_prompt' }]);
+    await refreshed;
     expect(tool.definition!.description).toContain('- new_prompt');
     expect(tool.definition!.description).not.toContain('old_prompt');
   });
@@ -387,7 +389,7 @@ describe('retrieve_mcp_prompt with the real OpenTelemetry SDK', () => {
   });
 });
 
-describe('retrieve_mcp_prompt against a stdio server', () => {
+describe.runIf(STARTS_CHILD_PROCESSES)('retrieve_mcp_prompt against a stdio server', () => {
   it('retrieves from examples/mcp-stdio-server.ts running as a child process', async () => {
     const client = new ClientV1({ name: 'agent-stdio', version: '1.0.0' });
     await client.connect(

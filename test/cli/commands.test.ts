@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, writeFiles } from '../fs/temp.js';
-import { ROOT, runCli } from './process.js';
+import { ROOT, runCliInProcess } from './process.js';
 
 const EXAMPLES = join(ROOT, 'examples/prompts');
 const DOCS = `architecture=${join(ROOT, 'examples/docs')}`;
@@ -19,7 +19,7 @@ async function brokenDir(): Promise<string> {
 
 describe('mcp-prompt-kit check', () => {
   it('passes the examples (exit 0) and says what it checked', async () => {
-    const result = await runCli(['check', EXAMPLES, '--docs', DOCS, '--docs', STYLE]);
+    const result = await runCliInProcess(['check', EXAMPLES, '--docs', DOCS, '--docs', STYLE]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^\d+ file\(s\), 6 prompt\(s\): 0 error\(s\), 0 warning\(s\)\n$/);
     expect(result.stderr).toBe('');
@@ -27,7 +27,7 @@ describe('mcp-prompt-kit check', () => {
 
   it('prints file:line:col: message per problem and exits 1', async () => {
     const dir = await brokenDir();
-    const result = await runCli(['check', dir]);
+    const result = await runCliInProcess(['check', dir]);
     expect(result.code).toBe(1);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(3);
@@ -37,9 +37,25 @@ describe('mcp-prompt-kit check', () => {
     expect(result.stderr).toBe('');
   });
 
+  it('prints control characters of file names and contents as escapes, never raw', async () => {
+    const dir = await tempDir();
+    await writeFiles(dir, {
+      'evil\u001b[2J\u001b]0;owned\u0007\u202e.json': '{"name": "evil", "messages": [',
+      'dup\r\n.yaml': 'name: p\nmessages: [{role: user, content: hi}]\n"\u001b[31m": 1\n"\u001b[31m": 2\n',
+    });
+    const result = await runCliInProcess(['check', dir]);
+    expect(result.code).toBe(1);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toContain("dup\\r\\n.yaml:4:1: invalid YAML: duplicate key '\\x1b[31m' (first at line 3)");
+    expect(lines[1]).toContain('evil\\x1b[2J\\x1b]0;owned\\x07\\u202e.json:1:');
+    // eslint-disable-next-line no-control-regex
+    expect(result.stdout + result.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f\u202e]/);
+  });
+
   it('prints JSON for machines with --json', async () => {
     const dir = await brokenDir();
-    const result = await runCli(['check', dir, '--json']);
+    const result = await runCliInProcess(['check', dir, '--json']);
     expect(result.code).toBe(1);
     const report = JSON.parse(result.stdout) as { files: number; prompts: number; errors: number; diagnostics: { file: string; line: number; pointer?: string }[] };
     expect(report).toMatchObject({ files: 3, prompts: 1, errors: 2, warnings: 0 });
@@ -50,7 +66,7 @@ describe('mcp-prompt-kit check', () => {
 
 describe('mcp-prompt-kit list and render', () => {
   it('lists names, arguments (* = required) and descriptions', async () => {
-    const result = await runCli(['list', EXAMPLES]);
+    const result = await runCliInProcess(['list', EXAMPLES]);
     expect(result.code).toBe(0);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines.map((l) => l.split(/\s+/, 1)[0])).toEqual([
@@ -65,7 +81,7 @@ describe('mcp-prompt-kit list and render', () => {
   });
 
   it('lists the prompts/list result with --json', async () => {
-    const result = await runCli(['list', EXAMPLES, '--json']);
+    const result = await runCliInProcess(['list', EXAMPLES, '--json']);
     const listing = JSON.parse(result.stdout) as { prompts: { name: string; arguments?: unknown[] }[] };
     expect(listing.prompts.find((p) => p.name === 'create-adr')?.arguments).toEqual([
       { name: 'title', description: 'What is being decided', required: true },
@@ -74,7 +90,7 @@ describe('mcp-prompt-kit list and render', () => {
   });
 
   it('renders a prompt with --arg values and embedded documents, without HTML escaping', async () => {
-    const result = await runCli(['render', EXAMPLES, 'review-code-against-patterns', '--arg', 'code=if (a < b && c) {}', '--arg', 'language=ts', '--docs', DOCS]);
+    const result = await runCliInProcess(['render', EXAMPLES, 'review-code-against-patterns', '--arg', 'code=if (a < b && c) {}', '--arg', 'language=ts', '--docs', DOCS]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('1. User: Review the following ts code against our architectural patterns:\n\n```ts\nif (a < b && c) {}\n```');
     expect(result.stdout).toContain('--- architecture://patterns/cqrs.md ---\n# CQRS (Command Query Responsibility Segregation)');
@@ -82,7 +98,7 @@ describe('mcp-prompt-kit list and render', () => {
   });
 
   it('renders GetPromptResult JSON with --json and --args-json', async () => {
-    const result = await runCli(['render', EXAMPLES, 'create-adr', '--args-json', '{"title":"Adopt CQRS","context":"Reads dominate."}', '--json', '--docs', DOCS]);
+    const result = await runCliInProcess(['render', EXAMPLES, 'create-adr', '--args-json', '{"title":"Adopt CQRS","context":"Reads dominate."}', '--json', '--docs', DOCS]);
     expect(result.code).toBe(0);
     const prompt = JSON.parse(result.stdout) as { messages: { role: string; content: { type: string; text: string } }[] };
     expect(prompt.messages).toHaveLength(1);
@@ -91,22 +107,22 @@ describe('mcp-prompt-kit list and render', () => {
   });
 
   it('refuses code over 10,000 characters for review-code-against-patterns, and renders without the optional language', async () => {
-    const long = await runCli(['render', EXAMPLES, 'review-code-against-patterns', '--arg', `code=${'x'.repeat(10_001)}`, '--docs', DOCS]);
+    const long = await runCliInProcess(['render', EXAMPLES, 'review-code-against-patterns', '--arg', `code=${'x'.repeat(10_001)}`, '--docs', DOCS]);
     expect(long).toMatchObject({ code: 1, stdout: '', stderr: "mcp-prompt-kit render: Argument 'code' exceeds 10000 characters\n" });
-    const plain = await runCli(['render', EXAMPLES, 'review-code-against-patterns', '--arg', `code=${'x'.repeat(10_000)}`, '--docs', DOCS]);
+    const plain = await runCliInProcess(['render', EXAMPLES, 'review-code-against-patterns', '--arg', `code=${'x'.repeat(10_000)}`, '--docs', DOCS]);
     expect(plain.code, plain.stderr).toBe(0);
     expect(plain.stdout).toContain('Review the following code against our architectural patterns:');
   });
 
   it('fails with one line and exit 1 when the prompt refuses the arguments', async () => {
-    const missing = await runCli(['render', EXAMPLES, 'create-adr', '--docs', DOCS]);
+    const missing = await runCliInProcess(['render', EXAMPLES, 'create-adr', '--docs', DOCS]);
     expect(missing).toMatchObject({ code: 1, stdout: '', stderr: 'mcp-prompt-kit render: Missing required prompt arguments: title\n' });
-    const unknown = await runCli(['render', EXAMPLES, 'nope']);
+    const unknown = await runCliInProcess(['render', EXAMPLES, 'nope']);
     expect(unknown).toMatchObject({ code: 1, stderr: expect.stringMatching(/^mcp-prompt-kit render: Unknown prompt: nope\n$/) });
   });
 
   it('refuses an --args-json number JSON.parse would change instead of rendering the changed one', async () => {
-    const result = await runCli(['render', EXAMPLES, 'create-adr', '--args-json', '{"title":9007199254740993}', '--docs', DOCS]);
+    const result = await runCliInProcess(['render', EXAMPLES, 'create-adr', '--args-json', '{"title":9007199254740993}', '--docs', DOCS]);
     expect(result).toMatchObject({
       code: 1,
       stdout: '',
@@ -119,7 +135,7 @@ describe('mcp-prompt-kit list and render', () => {
 
 describe('mcp-prompt-kit openapi', () => {
   it('prints a valid OpenAPI 3.1 document of the directory\'s prompts as the HTTP handlers serve them', async () => {
-    const result = await runCli(['openapi', EXAMPLES, '--docs', DOCS, '--title', 'Architecture prompts', '--base-path', '/api']);
+    const result = await runCliInProcess(['openapi', EXAMPLES, '--docs', DOCS, '--title', 'Architecture prompts', '--base-path', '/api']);
     expect(result.code).toBe(0);
     const doc = JSON.parse(result.stdout) as { openapi: string; info: { title: string }; paths: Record<string, unknown> };
     expect(doc.openapi).toBe('3.1.0');
@@ -131,7 +147,7 @@ describe('mcp-prompt-kit openapi', () => {
 
   it('exits 1 and names the file when a prompt file has an error', async () => {
     const dir = await brokenDir();
-    const result = await runCli(['openapi', dir]);
+    const result = await runCliInProcess(['openapi', dir]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(join(dir, 'bad.json'));
     expect(Object.keys((JSON.parse(result.stdout) as { paths: object }).paths)).toContain('/prompts/good');
@@ -140,15 +156,15 @@ describe('mcp-prompt-kit openapi', () => {
 
 describe('mcp-prompt-kit usage', () => {
   it('prints --help and --version', async () => {
-    const help = await runCli(['--help']);
+    const help = await runCliInProcess(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: mcp-prompt-kit <command> \[options\]/);
     for (const command of ['check', 'list', 'openapi', 'render', 'serve']) {
-      const commandHelp = await runCli([command, '--help']);
+      const commandHelp = await runCliInProcess([command, '--help']);
       expect(commandHelp.code).toBe(0);
       expect(commandHelp.stdout).toMatch(new RegExp(`^Usage: mcp-prompt-kit ${command} <dir>`));
     }
-    const version = await runCli(['--version']);
+    const version = await runCliInProcess(['--version']);
     expect(version).toMatchObject({ code: 0, stdout: '0.1.0\n' });
   }, 60_000); // seven child processes, one after another
 
@@ -168,7 +184,7 @@ describe('mcp-prompt-kit usage', () => {
   ];
   for (const [args, message] of mistakes) {
     it(`exits 2 with one line for: ${args.map((a) => a.replace(ROOT, '')).join(' ')}`, async () => {
-      const result = await runCli(args);
+      const result = await runCliInProcess(args);
       expect(result).toEqual({ code: 2, stdout: '', stderr: `${message}\n` });
     });
   }
@@ -176,7 +192,7 @@ describe('mcp-prompt-kit usage', () => {
 
 describe('mcp-prompt-kit check: the documents prompts embed', () => {
   it('reports a directive nothing under --docs serves at its file:line:col, as an error', async () => {
-    const result = await runCli(['check', EXAMPLES, '--docs', DOCS]);
+    const result = await runCliInProcess(['check', EXAMPLES, '--docs', DOCS]);
     expect(result.code).toBe(1);
     const file = join(EXAMPLES, 'review_code.json');
     expect(result.stdout).toBe(
@@ -193,7 +209,7 @@ describe('mcp-prompt-kit check: the documents prompts embed', () => {
       'a.md': '---\nname: a\n---\nIntro\n\nSee {{resource:docs://adr/001}} and\n{{ resource:docs://adr/999.md }}\n{{resource:docs://none/*.md}}\n',
       'b.yaml': 'name: b\narguments: [{name: id, required: true}]\nmessages:\n  - role: user\n    content: {type: resource, uri: "wiki://{{id}}"}\n  - role: user\n    content: {type: resource, uri: "docs://adr/{{id}}"}\n',
     });
-    const result = await runCli(['check', dir, '--docs', `docs=${docs}`, '--json']);
+    const result = await runCliInProcess(['check', dir, '--docs', `docs=${docs}`, '--json']);
     expect(result.code).toBe(1);
     const report = JSON.parse(result.stdout) as { errors: number; warnings: number; diagnostics: unknown[] };
     expect(report).toMatchObject({ errors: 2, warnings: 1 });
@@ -205,9 +221,9 @@ describe('mcp-prompt-kit check: the documents prompts embed', () => {
   });
 
   it('checks and renders the README example review_code with the README flags', async () => {
-    const check = await runCli(['check', EXAMPLES, '--docs', DOCS, '--docs', STYLE]);
+    const check = await runCliInProcess(['check', EXAMPLES, '--docs', DOCS, '--docs', STYLE]);
     expect(check.code, check.stdout).toBe(0);
-    const rendered = await runCli(['render', EXAMPLES, 'review_code', '--arg', 'code=if (a < b) {}', '--docs', STYLE]);
+    const rendered = await runCliInProcess(['render', EXAMPLES, 'review_code', '--arg', 'code=if (a < b) {}', '--docs', STYLE]);
     expect(rendered.code, rendered.stderr).toBe(0);
     expect(rendered.stdout).toContain('Our style guide:\n# Style guide\n\n- Prefer small, pure functions');
   }, 40_000);
@@ -216,7 +232,7 @@ describe('mcp-prompt-kit check: the documents prompts embed', () => {
 describe('mcp-prompt-kit render: arguments', () => {
   it('applies --arg and --args-json in the order given, a later one overriding the keys it sets', async () => {
     const text = async (args: string[]) => {
-      const result = await runCli(['render', EXAMPLES, 'create-adr', '--docs', DOCS, '--json', ...args]);
+      const result = await runCliInProcess(['render', EXAMPLES, 'create-adr', '--docs', DOCS, '--json', ...args]);
       expect(result.code, result.stderr).toBe(0);
       return (JSON.parse(result.stdout) as { messages: { content: { text: string } }[] }).messages[0]!.content.text;
     };
@@ -225,7 +241,7 @@ describe('mcp-prompt-kit render: arguments', () => {
   }, 40_000);
 
   it('names the line and column of an --args-json syntax error', async () => {
-    const result = await runCli(['render', EXAMPLES, 'create-adr', '--args-json', '{"title": "x",\n  "context": ,}']);
+    const result = await runCliInProcess(['render', EXAMPLES, 'create-adr', '--args-json', '{"title": "x",\n  "context": ,}']);
     expect(result).toEqual({ code: 2, stdout: '', stderr: expect.stringMatching(/^mcp-prompt-kit render: --args-json is not valid JSON: line 2, column 14: /) });
   });
 });
@@ -240,7 +256,7 @@ describe('mcp-prompt-kit usage: negative numbers', () => {
   ];
   for (const [args, message] of cases) {
     it(`reads a negative number as the option's value and refuses it by range: ${args.slice(2).join(' ')}`, async () => {
-      expect(await runCli(args)).toEqual({ code: 2, stdout: '', stderr: `${message}\n` });
+      expect(await runCliInProcess(args)).toEqual({ code: 2, stdout: '', stderr: `${message}\n` });
     });
   }
 });

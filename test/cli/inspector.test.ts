@@ -29,11 +29,12 @@ async function inspect(...method: string[]): Promise<unknown> {
 
 describe('mcp-prompt-kit serve with the MCP inspector CLI', () => {
   it('lists the prompts and gets one with arguments, embedded documents included', async () => {
-    const listed = (await inspect('--method', 'prompts/list')) as { prompts: { name: string }[] };
+    // Two independent inspector runs (each starts its own server): side by side.
+    const [listed, got] = (await Promise.all([
+      inspect('--method', 'prompts/list'),
+      inspect('--method', 'prompts/get', '--prompt-name', 'create-adr', '--prompt-args', 'title=Adopt JSON'),
+    ])) as [{ prompts: { name: string }[] }, { messages: { role: string; content: { type: string; text: string } }[] }];
     expect(listed.prompts.map((p) => p.name)).toContain('review-code-against-patterns');
-    const got = (await inspect('--method', 'prompts/get', '--prompt-name', 'create-adr', '--prompt-args', 'title=Adopt JSON')) as {
-      messages: { role: string; content: { type: string; text: string } }[];
-    };
     expect(got.messages[0]?.role).toBe('user');
     expect(got.messages[0]?.content.text).toContain('Draft an architecture decision record titled "Adopt JSON".');
     expect(got.messages[0]?.content.text).toContain('# ADR 001: Use PostgreSQL for transactional data');

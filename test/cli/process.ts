@@ -1,8 +1,12 @@
 /**
- * Runs the `mcp-prompt-kit` command as a real child process (from source through tsx, so `npm test` needs no build).
+ * Runs the `mcp-prompt-kit` command: in-process (its main function with captured output: parsing and output) or as a
+ * real child process (from source through tsx, so `npm test` needs no build) where the process boundary is the point.
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { onTestFailed } from 'vitest';
+import { textOutput } from '../../src/cli/output.js';
+import { runCli as runMain } from '../../src/cli/run.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
@@ -15,7 +19,16 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the command to completion (killed after `timeoutMs`). */
+/** Runs the command's main function in this process, with its stdout and stderr captured. */
+export async function runCliInProcess(args: readonly string[]): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const out = textOutput({ stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
+  const code = await runMain(args, out);
+  return { code, stdout, stderr };
+}
+
+/** Runs the command as a child process to completion (killed after `timeoutMs`). */
 export function runCli(args: readonly string[], options: { timeoutMs?: number; stdin?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(CLI_COMMAND.command, [...CLI_COMMAND.args, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -24,11 +37,29 @@ export function runCli(args: readonly string[], options: { timeoutMs?: number; s
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 15_000);
-    child.once('error', reject);
+    child.once('error', (error) => reject(withStderr(error, stderr)));
     child.once('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
     child.stdin.end(options.stdin ?? '');
+  });
+}
+
+/** A child's failure with what it wrote on stderr, so a failed test says why the child failed. */
+export function withStderr(error: unknown, stderr: string): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  return new Error(stderr.trim() === '' ? `${message} (nothing on stderr)` : `${message}\n--- child stderr ---\n${stderr.trimEnd()}`, {
+    cause: error,
+  });
+}
+
+/** Adds what a child wrote on stderr (read when the test fails) to the current test's failure messages. Call in a test. */
+export function stderrOnFailure(stderr: () => string): void {
+  onTestFailed(({ task }) => {
+    const text = stderr().trimEnd();
+    for (const error of task.result?.errors ?? []) {
+      error.message = `${error.message}\n--- child stderr ---\n${text === '' ? '(nothing)' : text}`;
+    }
   });
 }

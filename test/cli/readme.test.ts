@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { blocks as readmeBlocks, section, shellWords } from '../readme-blocks.js';
-import { CLI_COMMAND, ROOT, runCli } from './process.js';
+import { CLI_COMMAND, ROOT, runCliInProcess, stderrOnFailure } from './process.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -25,7 +25,11 @@ function blocks(text: string, lang: string): string[] {
 
 async function stdioClient(command: string, args: string[]): Promise<Client> {
   const client = new Client({ name: 'readme-test', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command, args, cwd: ROOT, stderr: 'ignore' }));
+  const transport = new StdioClientTransport({ command, args, cwd: ROOT, stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  stderrOnFailure(() => stderr);
+  await client.connect(transport);
   cleanup.push(() => client.close());
   return client;
 }
@@ -36,7 +40,10 @@ describe('README: prompt files, file resources, hot reload', () => {
     expect(blocks(section('Prompt files'), 'ts')).toEqual([source]);
     const child = spawn(process.execPath, ['--import', 'tsx', 'examples/prompts/load-directory.ts'], { cwd: ROOT });
     let stdout = '';
+    let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    stderrOnFailure(() => stderr);
     expect(await new Promise((resolve) => child.once('close', resolve))).toBe(0);
     expect(stdout).toMatch(/^Draft an architecture decision record titled "Adopt CQRS for reporting"\.\n\nFollow our ADR template exactly:\n\n# ADR NNN/);
   });
@@ -74,7 +81,7 @@ describe('README: command line', () => {
 
   for (const line of commands.filter((c) => !c.includes(' serve '))) {
     it(`runs: ${line}`, async () => {
-      const result = await runCli(shellWords(line).slice(2));
+      const result = await runCliInProcess(shellWords(line).slice(2));
       expect(result.code, result.stderr).toBe(0);
       expect(result.stdout).not.toBe('');
     });
@@ -91,6 +98,9 @@ describe('README: command line', () => {
     const args = shellWords(line).slice(2).map((a) => (a === '3001' ? '0' : a)); // a free port instead of 3001
     const child = spawn(CLI_COMMAND.command, [...CLI_COMMAND.args, ...args], { cwd: ROOT });
     cleanup.push(async () => void child.kill('SIGTERM'));
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    stderrOnFailure(() => stderr);
     const url = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
   });

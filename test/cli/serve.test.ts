@@ -5,18 +5,19 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { StdioClientTransport as StdioClientV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as HttpClientV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StreamableHTTPClientTransport as HttpClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioClientV2 } from '@modelcontextprotocol/client/stdio';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestClient, wireError } from '../mcp/fixtures/clients.js';
 import type { ClientKind, TestClient } from '../mcp/fixtures/clients.js';
 import { tempDir, waitFor, writeFiles } from '../fs/temp.js';
-import { CLI_COMMAND, ROOT } from './process.js';
+import { CLI_COMMAND, ROOT, runCliInProcess, stderrOnFailure, withStderr } from './process.js';
 
 const DOCS = join(ROOT, 'examples/docs');
 const open: (() => Promise<void>)[] = [];
@@ -27,8 +28,8 @@ afterEach(async () => {
 const greet = (text: string) =>
   JSON.stringify({ name: 'greet', arguments: [{ name: 'who', required: true }], messages: [{ role: 'user', content: text }] });
 
-async function promptDir(): Promise<string> {
-  const dir = await tempDir();
+async function promptDir(dir?: string): Promise<string> {
+  dir ??= await tempDir();
   await writeFiles(dir, {
     'greet.json': greet('Hello {{who}}'),
     'patterns.md': '---\nname: patterns\n---\nOur patterns:\n{{resource:architecture://patterns/*}}\n',
@@ -61,8 +62,10 @@ describe('mcp-prompt-kit serve over stdio', () => {
     it(`serves prompts and documents, and a --watch edit reaches the client in one list_changed: SDK ${kind} client, ${era}`, async () => {
       const dir = await promptDir();
       const stderr: string[] = [];
+      stderrOnFailure(() => stderr.join(''));
       const client = createTestClient(kind, { modern });
-      await client.connect(stdioTransport(kind, ['serve', dir, '--watch', '--debounce', '200', '--docs', `architecture=${DOCS}`], stderr));
+      // A generous window: the two writes below land in it however slowly either process runs.
+      await client.connect(stdioTransport(kind, ['serve', dir, '--watch', '--debounce', '1000', '--docs', `architecture=${DOCS}`], stderr));
       open.push(() => client.close());
 
       const listed = await client.listPage();
@@ -77,13 +80,20 @@ describe('mcp-prompt-kit serve over stdio', () => {
       });
 
       // An edit and an addition in one debounce window: one registry batch, one notification.
-      await writeFile(join(dir, 'greet.json'), greet('Good morning, {{who}}!'));
-      await writeFile(join(dir, 'added.yaml'), 'name: added\nmessages: [{role: user, content: new}]\n');
+      await Promise.all([
+        writeFile(join(dir, 'greet.json'), greet('Good morning, {{who}}!')),
+        writeFile(join(dir, 'added.yaml'), 'name: added\nmessages: [{role: user, content: new}]\n'),
+      ]);
       await waitFor(() => client.listChangedCount() >= 1, 10_000, 'notifications/prompts/list_changed');
       expect(await textOf(client, 'greet', { who: 'Ada' })).toBe('Good morning, Ada!');
       expect((await client.listPage()).prompts.map((p) => p.name)).toEqual(['added', 'greet', 'patterns']);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(client.listChangedCount()).toBe(1);
+      // One more change, announced after anything the first batch could still send: then count what came.
+      const reloads = () => stderr.join('').split('\n').slice(0, -1).filter((line) => line.includes('reloaded: '));
+      await writeFile(join(dir, 'marker.yaml'), 'name: marker\nmessages: [{role: user, content: last}]\n');
+      await waitFor(() => reloads().length >= 2 && client.listChangedCount() >= 2, 10_000, 'the reload of marker.yaml, announced');
+      expect(reloads()).toEqual([expect.stringMatching(/reloaded: (?=.*\+added)(?=.*~greet)/), expect.stringMatching(/reloaded: \+marker$/)]);
+      expect(client.listChangedCount()).toBe(2);
+      expect((await client.listPage()).prompts.map((p) => p.name)).toEqual(['added', 'greet', 'marker', 'patterns']);
       expect(stderr.join('')).toMatch(/serving 2 prompt\(s\) from .* over stdio, watching for changes/);
     });
   }
@@ -99,6 +109,7 @@ describe('mcp-prompt-kit serve over stdio', () => {
     createInterface({ input: child.stdout }).on('line', (line) => lines.push(line));
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    stderrOnFailure(() => stderr);
     const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
     send({
       jsonrpc: '2.0',
@@ -152,19 +163,21 @@ describe('mcp-prompt-kit serve over stdio', () => {
   });
 
   it('a missing directory is a one-line error, exit 2', async () => {
-    const child = spawn(CLI_COMMAND.command, [...CLI_COMMAND.args, 'serve', '/nonexistent/prompts', '--watch'], { cwd: ROOT });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const code = await new Promise((resolve) => child.once('close', resolve));
-    expect(code).toBe(2);
-    expect(stderr).toBe('mcp-prompt-kit serve: prompt directory /nonexistent/prompts does not exist\n');
+    const result = await runCliInProcess(['serve', '/nonexistent/prompts', '--watch']);
+    expect(result).toEqual({ code: 2, stdout: '', stderr: 'mcp-prompt-kit serve: prompt directory /nonexistent/prompts does not exist\n' });
   });
 });
 
-/** Starts `serve --http 0`; resolves with its URL (the first stdout line). */
-async function startHttp(dir: string, extra: string[] = []): Promise<{ url: string; child: ChildProcessWithoutNullStreams }> {
+/** Starts `serve --http 0`; resolves with its URL (the first stdout line). Stopped after the test (`until`: by the caller). */
+async function startHttp(
+  dir: string,
+  extra: string[] = [],
+  until: (close: () => Promise<void>) => void = (close) => open.push(close),
+): Promise<{ url: string; child: ChildProcessWithoutNullStreams; stderr: () => string }> {
   const child = spawn(CLI_COMMAND.command, [...CLI_COMMAND.args, 'serve', dir, '--http', '0', ...extra], { cwd: ROOT });
-  open.push(
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  until(
     () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -173,13 +186,26 @@ async function startHttp(dir: string, extra: string[] = []): Promise<{ url: stri
       }),
   );
   const url = await new Promise<string>((resolve, reject) => {
-    child.once('close', (code) => reject(new Error(`serve exited early (code ${code})`)));
+    child.once('close', (code) => reject(withStderr(new Error(`serve exited early (code ${code})`), stderr)));
     createInterface({ input: child.stdout }).once('line', resolve);
   });
-  return { url, child };
+  return { url, child, stderr: () => stderr };
 }
 
 describe('mcp-prompt-kit serve --http', () => {
+  // One server for the tests that only read: the prompts and documents of promptDir(), in a directory of its own.
+  let shared: { url: string; stderr: () => string };
+  let sharedDir: string;
+  let stopShared: () => Promise<void> = async () => {};
+  beforeAll(async () => {
+    sharedDir = await mkdtemp(join(tmpdir(), 'mcp-prompt-kit-serve-'));
+    shared = await startHttp(await promptDir(sharedDir), ['--docs', `architecture=${DOCS}`], (close) => (stopShared = close));
+  });
+  afterAll(async () => {
+    await stopShared();
+    await rm(sharedDir, { recursive: true, force: true });
+  });
+
   const clients: [ClientKind, boolean][] = [
     ['v1', false],
     ['v2', false],
@@ -187,8 +213,8 @@ describe('mcp-prompt-kit serve --http', () => {
   ];
   for (const [kind, modern] of clients) {
     it(`serves an SDK ${kind} client, ${modern ? '2026-07-28 era' : '2025-11-25 era'}`, async () => {
-      const dir = await promptDir();
-      const { url } = await startHttp(dir, ['--docs', `architecture=${DOCS}`]);
+      const { url } = shared;
+      stderrOnFailure(shared.stderr);
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
       const client = createTestClient(kind, { modern });
       await client.connect(kind === 'v1' ? new HttpClientV1(new URL(url)) : new HttpClientV2(new URL(url)));
@@ -201,7 +227,8 @@ describe('mcp-prompt-kit serve --http', () => {
   }
 
   it('answers the server/discover probe of the 2026-07-28 era', async () => {
-    const { url } = await startHttp(await promptDir(), ['--docs', `architecture=${DOCS}`]);
+    const { url } = shared;
+    stderrOnFailure(shared.stderr);
     const response = await fetch(url, {
       method: 'POST',
       headers: {
@@ -226,7 +253,8 @@ describe('mcp-prompt-kit serve --http', () => {
   });
 
   it('refuses a foreign Host header and a foreign Origin with 403, and unknown paths with 404', async () => {
-    const { url } = await startHttp(await promptDir(), ['--docs', `architecture=${DOCS}`]);
+    const { url } = shared;
+    stderrOnFailure(shared.stderr);
     const { port } = new URL(url);
     const post = (headers: Record<string, string>, path = '/mcp') =>
       new Promise<number>((resolve, reject) => {

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { argumentNameProblem, promptNameProblem } from '../../src/definition/index.js';
 import { ARGUMENT_NAME_PATTERN, PROMPT_NAME_PATTERN } from '../../src/definition/names.js';
+import type { InvalidDefinitionData } from '../../src/definition/types.js';
+import { FunctionRegistry, defineFunction } from '../../src/functions/index.js';
+import { PromptRegistry } from '../../src/registry.js';
+import { thrownBy } from '../support/errors.js';
 
 const CONFORMANCE_NAMES = [
   'test_simple_prompt',
@@ -58,9 +62,21 @@ describe('promptNameProblem', () => {
 
 describe('argumentNameProblem', () => {
   it('accepts names without whitespace or control characters, non-ASCII included', () => {
-    for (const name of ['code', 'file-path', 'user.name', 'arg1', 'código', '名前', '😀'.repeat(128)]) {
+    for (const name of ['code', 'file-path', 'user_name', 'arg1', 'código', '名前', '#x', 'resources', '😀'.repeat(128)]) {
       expect(argumentNameProblem(name), name).toBeUndefined();
     }
+  });
+
+  it('rejects names no template could reach: a dot (a path), braces, the resource: prefix', () => {
+    expect(argumentNameProblem('user.name')).toBe(
+      "argument name 'user.name' must not contain '.': a template reads a dotted name as a path into an argument ('{{user.name}}' is never this one), so it could never be used (write 'user_name' instead)",
+    );
+    expect(argumentNameProblem('.')).toMatch(/must not contain '\.'/);
+    expect(argumentNameProblem('a{b')).toBe("argument name 'a{b' must not contain '{' or '}': no template tag can name it");
+    expect(argumentNameProblem('x}')).toMatch(/must not contain '\{' or '\}'/);
+    expect(argumentNameProblem('resource:doc')).toBe(
+      "argument name 'resource:doc' must not start with 'resource:': {{resource:...}} is a resource directive",
+    );
   });
 
   it('rejects empty names, whitespace, control characters and more than 128 code points', () => {
@@ -99,7 +115,7 @@ describe('argumentNameProblem', () => {
 
   it('agrees with ARGUMENT_NAME_PATTERN (the JSON Schema rule) on names of allowed length', () => {
     const pattern = new RegExp(ARGUMENT_NAME_PATTERN, 'u');
-    for (const name of ['code', 'a b', 'a\tb', 'a\u007fb', 'código', 'a\u2028b', '', 'a\u200bb', 'a\u202eb', '\ufeffa']) {
+    for (const name of ['code', 'a b', 'a\tb', 'a\u007fb', 'código', 'a\u2028b', '', 'a\u200bb', 'a\u202eb', '\ufeffa', 'a.b', '.', 'a{', '}', 'resource:x', 'resources', 'x-resource:']) {
       expect(argumentNameProblem(name) === undefined, JSON.stringify(name)).toBe(pattern.test(name));
     }
   });
@@ -115,3 +131,36 @@ describe('argumentNameProblem', () => {
     expect(disagree).toEqual([]);
   });
 });
+
+describe('argument names a template cannot reach, where they are declared', () => {
+  const message = /argument name 'a\.b' must not contain '\.'/;
+
+  it('refuses a dotted name in a prompt\'s arguments and inputSchema properties, located by pointer', () => {
+    const inArguments = thrownBy(() =>
+      new PromptRegistry().add({ name: 'p', arguments: [{ name: 'ok' }, { name: 'a.b' }], messages: [{ role: 'user', content: '{{ok}}' }] }),
+    );
+    expect(inArguments.code).toBe('INVALID_PROMPT_DEFINITION');
+    expect((inArguments.data as InvalidDefinitionData).problems).toEqual([{ path: '/arguments/1/name', message: expect.stringMatching(message) }]);
+    const inSchema = thrownBy(() =>
+      new PromptRegistry().add({
+        name: 'p',
+        inputSchema: { type: 'object', properties: { 'a.b': { type: 'string' } } },
+        messages: [{ role: 'user', content: 'x' }],
+      }),
+    );
+    expect(inSchema.code).toBe('INVALID_PROMPT_DEFINITION');
+    expect((inSchema.data as InvalidDefinitionData).problems).toEqual([
+      { path: '/inputSchema/properties/a.b', message: expect.stringMatching(message) },
+    ]);
+  });
+
+  it('refuses the same names in a function\'s arguments (one rule wherever an argument is declared)', () => {
+    const error = thrownBy(() =>
+      new FunctionRegistry().add(defineFunction({ name: 'F', arguments: [{ name: 'a.b' }], run: () => 1 })),
+    );
+    expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
+    expect(error.message).toMatch(message);
+    expect(JSON.stringify(error.data)).toContain('/arguments/0/name');
+  });
+});
+

@@ -84,6 +84,15 @@ describe('loadPromptDirectory: formats', () => {
     expect(isPromptError(error)).toBe(true);
     expect((error as Error).message).toBe(`prompt directory ${dir} does not exist`);
   });
+
+  it('throws an error naming a path that is a file, or a directory that cannot be read, and why', async () => {
+    const root = await tempDir();
+    await writeFiles(root, { 'file.json': '{}' });
+    await symlink(join(root, 'loop'), join(root, 'loop'));
+    const messageOf = (dir: string) => loadPromptDirectory(dir).then(() => 'loaded', (e: unknown) => (isPromptError(e) ? e.message : String(e)));
+    expect(await messageOf(join(root, 'file.json'))).toBe(`prompt directory ${join(root, 'file.json')} is not a directory`);
+    expect(await messageOf(join(root, 'loop'))).toBe(`prompt directory ${join(root, 'loop')} cannot be read (ELOOP)`);
+  });
 });
 
 describe('loadPromptDirectory: diagnostics with their place', () => {
@@ -115,7 +124,7 @@ describe('loadPromptDirectory: diagnostics with their place', () => {
       'dup.yaml': 'name: x\nname: y\nmessages: []\n',
       'schema.yaml': 'name: Bad Name\nmessages:\n  - role: user\n    content:\n      type: video\n',
     });
-    expect(lines[0]).toMatch(/^dup\.yaml:2:1: invalid YAML: Map keys must be unique/);
+    expect(lines[0]).toBe("dup.yaml:2:1: invalid YAML: duplicate key 'name' (first at line 1)");
     expect(lines[1]).toMatch(/^schema\.yaml:1:1: \/name: /);
     expect(lines[2]).toMatch(/^schema\.yaml:5:7: \/messages\/0\/content\/type: .*'video'/);
     expect(lines[3]).toMatch(/^syntax\.yaml:\d+:\d+: invalid YAML: /);
@@ -171,7 +180,26 @@ describe('loadPromptDirectory: diagnostics with their place', () => {
   });
 });
 
+describe('formatDiagnostic', () => {
+  it('writes control characters of file names and messages as visible escapes, on one line', async () => {
+    const { lines } = await load({ 'a\u001b[1Ab.json': '{"name": "x\u001b",', 'ok.json': '{}' });
+    expect(lines[0]).toBe('a\\x1b[1Ab.json:1:12: invalid JSON: unescaped control character in a string (write \\n, \\t, ...)');
+    expect(
+      formatDiagnostic({ file: 'dir/\u009bx\u2066.md', line: 1, column: 1, message: 'bad\nline\twith\rbreaks \u2028 \u007f', severity: 'error' }),
+    ).toBe('dir/\\x9bx\\u2066.md:1:1: bad\\nline\\twith\\rbreaks \\u2028 \\x7f');
+  });
+});
+
 describe('loadPromptDirectory: limits', () => {
+  it('loads the first maxFiles files in sort order and reports that the rest were skipped', async () => {
+    const prompt = (name: string) => JSON.stringify({ name, messages: [{ role: 'user', content: name }] });
+    const { dir, names, diagnostics } = await load({ 'a.json': prompt('a'), 'b.json': prompt('b'), 'c.json': prompt('c') }, { limits: { maxFiles: 2 } });
+    expect(names).toEqual(['a', 'b']);
+    expect(diagnostics).toEqual([
+      { file: dir, message: 'more than 2 prompt files (or directories nested deeper than 16 levels): the rest were skipped', severity: 'error' },
+    ]);
+  });
+
   it('reports deeply nested files instead of crashing', async () => {
     const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
     const { lines, names } = await load({

@@ -1,8 +1,9 @@
+import { spawn } from 'node:child_process';
 import { symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PromptRegistry } from '../../src/index.js';
-import { createFileResourceResolver } from '../../src/fs/index.js';
+import { createFileAssetLoader, createFileResourceResolver } from '../../src/fs/index.js';
 import { tempDir, writeFiles } from './temp.js';
 
 async function docs(files: Record<string, string | Uint8Array> = {}) {
@@ -94,6 +95,25 @@ describe('createFileResourceResolver: reading', () => {
     });
   });
 
+  it("embeds a resource block in the form of its declared mimeType, whatever the file's extension says", async () => {
+    const { dir } = await docs({ 'notes/LICENSE': 'MIT License', 'data/table.csv': 'a,b' });
+    const registry = new PromptRegistry({ resources: createFileResourceResolver({ roots: { architecture: dir } }) });
+    registry.add({
+      name: 'p',
+      messages: [
+        { role: 'user', content: { type: 'resource', uri: 'architecture://notes/LICENSE', mimeType: 'text/plain' } },
+        { role: 'user', content: { type: 'resource', uri: 'architecture://data/table.csv', mimeType: 'application/octet-stream' } },
+        { role: 'user', content: { type: 'resource', uri: 'architecture://notes/LICENSE' } },
+      ],
+    });
+    const result = await registry.getPrompt('p');
+    expect(result.messages.map((m) => m.content)).toEqual([
+      { type: 'resource', resource: { uri: 'architecture://notes/LICENSE', mimeType: 'text/plain', text: 'MIT License' } },
+      { type: 'resource', resource: { uri: 'architecture://data/table.csv', mimeType: 'application/octet-stream', blob: Buffer.from('a,b').toString('base64') } },
+      { type: 'resource', resource: { uri: 'architecture://notes/LICENSE', mimeType: 'application/octet-stream', blob: Buffer.from('MIT License').toString('base64') } },
+    ]);
+  });
+
   it('lists every document for resources/list and reads it for resources/read', async () => {
     const { dir } = await docs();
     const resources = createFileResourceResolver({ roots: { architecture: dir } });
@@ -150,10 +170,109 @@ describe('createFileResourceResolver: confinement', () => {
     expect((await resources.list('architecture://*')).map((c) => c.uri)).toEqual(['architecture://alias.md', 'architecture://guidelines.txt']);
   });
 
+  it('never serves a file from outside the root while a directory is swapped for a symlink during reads', async () => {
+    const { root, dir } = await docs({ 'sub/doc.md': 'inside' });
+    await writeFiles(root, { 'outside/doc.md': 'SECRET', 'outside/logo.png': 'SECRET' });
+    await writeFile(join(dir, 'sub', 'logo.png'), 'inside');
+    await symlink(join(root, 'outside'), join(dir, 'sub.link'));
+    // A child process swaps docs/sub (a directory) with docs/sub.link (a symlink to ../outside), each rename atomic.
+    const swapper = join(root, 'swap.mjs');
+    await writeFile(
+      swapper,
+      `import { renameSync } from 'node:fs';
+const [dir, count] = [process.argv[2], Number(process.argv[3])];
+const at = (n) => dir + '/' + n;
+process.stdout.write('go\\n');
+for (let i = 0; i < count; i++) {
+  renameSync(at('sub'), at('sub.real')); renameSync(at('sub.link'), at('sub'));
+  renameSync(at('sub'), at('sub.link')); renameSync(at('sub.real'), at('sub'));
+}
+`,
+    );
+    const child = spawn(process.execPath, [swapper, dir, '4000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+    let running = true;
+    void exited.then(() => (running = false));
+    await Promise.race([new Promise<void>((resolve) => child.stdout.once('data', () => resolve())), exited]);
+    const resources = createFileResourceResolver({ roots: { architecture: dir } });
+    const assets = createFileAssetLoader(dir);
+    const seen = { inside: 0, refused: 0, leaked: 0 };
+    for (let reads = 0; running && reads < 20_000; reads++) {
+      const results = await Promise.allSettled([
+        resources.read('architecture://sub/doc.md'),
+        assets.read('sub/logo.png', { promptName: 'p' }),
+      ]);
+      for (const result of results) {
+        if (result.status === 'rejected') {
+          seen.refused++;
+          continue;
+        }
+        const value = result.value;
+        const text = value instanceof Uint8Array ? Buffer.from(value).toString() : typeof value === 'string' ? value : value !== undefined && 'text' in value ? value.text : undefined;
+        if (text === 'SECRET') seen.leaked++;
+        else if (text === 'inside') seen.inside++;
+        else seen.refused++;
+      }
+      resources.invalidate();
+    }
+    await exited;
+    expect(seen.leaked).toBe(0);
+    // The race was run: reads landed on both sides of the swap.
+    expect(seen.inside).toBeGreaterThan(0);
+    expect(seen.refused).toBeGreaterThan(0);
+  }, 60_000);
+
   it('refuses a glob whose directory part leaves the root', async () => {
     const { dir } = await docs();
     const resources = createFileResourceResolver({ roots: { architecture: dir } });
     expect(await codeOf(resources.list('architecture://../*'))).toBe('RESOURCE_DENIED');
+  });
+});
+
+describe('createFileResourceResolver: listing index', () => {
+  it('lists and expands globs from an index, walked again after invalidate() or indexTtlMs', async () => {
+    const { dir } = await docs();
+    const resources = createFileResourceResolver({ roots: { architecture: dir }, indexTtlMs: 600_000 });
+    expect((await resources.listResources()).map((r) => r.name)).toContain('patterns/saga.md');
+    await writeFiles(dir, { 'patterns/outbox.md': '# Outbox' });
+    // The index was built before the file existed: neither the listing nor a glob walks the tree again.
+    expect((await resources.listResources()).map((r) => r.name)).not.toContain('patterns/outbox.md');
+    expect((await resources.list('architecture://patterns/*')).map((c) => c.uri)).not.toContain('architecture://patterns/outbox.md');
+    expect(await resources.read('architecture://patterns/outbox.md')).toMatchObject({ text: '# Outbox' }); // reads go by path
+    resources.invalidate();
+    expect((await resources.listResources()).map((r) => r.name)).toContain('patterns/outbox.md');
+    const fresh = createFileResourceResolver({ roots: { architecture: dir }, indexTtlMs: 0 });
+    await fresh.listResources();
+    await writeFiles(dir, { 'patterns/retry.md': '# Retry' });
+    expect((await fresh.listResources()).map((r) => r.name)).toContain('patterns/retry.md');
+  });
+
+  it('gives one page after a URI, and says whether more follow', async () => {
+    const { dir } = await docs();
+    const resources = createFileResourceResolver({ roots: { architecture: dir } });
+    const all = (await resources.listResources()).map((r) => r.uri);
+    const first = await resources.listResourcesPage(undefined, 2);
+    expect(first).toEqual({ resources: (await resources.listResources()).slice(0, 2), more: true });
+    const rest = await resources.listResourcesPage(all[1], 10);
+    expect(rest.resources.map((r) => r.uri)).toEqual(all.slice(2));
+    expect(rest.more).toBe(false);
+  });
+
+  it('walks at most maxWalked entries per root: the listing is partial and logged, a glob is LIMIT_EXCEEDED', async () => {
+    const { dir } = await docs();
+    const warned: Record<string, unknown>[] = [];
+    const resources = createFileResourceResolver({
+      roots: { architecture: dir },
+      maxWalked: 3,
+      logger: { warn: (fields: Record<string, unknown>) => warned.push(fields) },
+    });
+    const listed = await resources.listResources();
+    expect(listed.length).toBeLessThan(5);
+    expect(warned).toEqual([{ event: 'resource_walk_cut', scheme: 'architecture', root: dir, maxWalked: 3, maxListed: 10_000 }]);
+    const error = await resources.list('architecture://**').catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'LIMIT_EXCEEDED', data: { limit: 'maxWalked', max: 3 } });
+    // A glob over a directory small enough to walk alone is still answered.
+    expect((await resources.list('architecture://adr/*')).map((c) => c.uri)).toEqual(['architecture://adr/001-postgres.md']);
   });
 });
 

@@ -23,6 +23,22 @@ describeStoreContract(
 
 const yaml = (name: string, text: string) => `name: ${name}\nmessages:\n  - role: user\n    content: ${text}\n`;
 
+const MARKER = 'zz-marker';
+
+/**
+ * Resolves once the store watches with its first scan done: a marker file is rewritten until a change to it is
+ * reported (a put), or the reset that says a change raced the first scan. A rewrite whose event is slow only costs
+ * another rewrite; no result depends on how long anything took.
+ */
+async function firstScanDone(store: ReturnType<typeof createDirectoryPromptStore>, dir: string): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const seen = nextEvent<StoreChangeEvent>(store.watch.bind(store), (e) => e.type === 'reset' || (e.type === 'put' && e.name === MARKER), 500);
+    await writeFile(join(dir, `${MARKER}.yaml`), yaml(MARKER, `v${attempt}`));
+    if (await seen.then(() => true, () => false)) return;
+  }
+  throw new Error('the store reported no change to the marker file');
+}
+
 describe('the directory source', () => {
   it('serves every format at version 1, the first file in sort order winning a name', async () => {
     const dir = await tempDir();
@@ -100,8 +116,10 @@ describe('the directory source', () => {
     await writeFiles(dir, { 'a.yaml': yaml('a', 'one'), 'b.yaml': yaml('b', 'two') });
     const store = createDirectoryPromptStore(dir, { debounceMs: 20 });
     const events: StoreChangeEvent[] = [];
-    const unwatch = store.watch((e) => events.push(e));
-    await new Promise((resolve) => setTimeout(resolve, 100)); // the baseline
+    const unwatch = store.watch((e) => {
+      if (e.type !== 'reset' && e.name !== MARKER) events.push(e);
+    });
+    await firstScanDone(store, dir);
     const put = nextEvent<StoreChangeEvent>(store.watch.bind(store), (e) => e.type === 'put' && e.name === 'a', 5_000);
     await writeFile(join(dir, '.a.yaml.tmp'), yaml('a', 'saved'));
     await rename(join(dir, '.a.yaml.tmp'), join(dir, 'a.yaml'));

@@ -1,4 +1,4 @@
-import { mkdir, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PromptRegistry } from '../../src/index.js';
@@ -62,25 +62,34 @@ describe('watchPromptDirectory', () => {
   });
 
   it('applies additions, changes, deletions and renames of one window as one registry step', async () => {
-    const { dir, registry, events, changes, bursts, text } = await watched({
-      'a.json': json('a', 'one'),
-      'b.json': json('b', 'bee'),
-      'c.json': json('c', 'sea'),
-    });
+    // A window no slow machine outruns between four file operations (the step waits for it once).
+    const { dir, registry, events, changes, bursts, text } = await watched(
+      { 'a.json': json('a', 'one'), 'b.json': json('b', 'bee'), 'c.json': json('c', 'sea') },
+      { debounceMs: 1_000 },
+    );
     const before = bursts();
+    const eventsBefore = events.length;
     await writeFile(join(dir, 'a.json'), json('a', 'two'));
     await unlink(join(dir, 'b.json'));
     await rename(join(dir, 'c.json'), join(dir, 'renamed.json'));
     await writeFile(join(dir, 'd.yaml'), 'name: d\nmessages: [{role: user, content: dee}]\n');
-    await waitFor(() => changes.length === 1, 5_000, 'one reload');
-    await new Promise((resolve) => setTimeout(resolve, DEBOUNCE_MS * 3));
-    expect(changes).toEqual([{ set: ['a', 'd'], removed: ['b'] }]);
-    expect(bursts() - before).toBe(1);
-    expect(events.slice(-2)).toEqual([
-      { type: 'set', names: ['a', 'd'] },
-      { type: 'remove', names: ['b'] },
+    await waitFor(() => changes.length >= 1, 10_000, 'one reload');
+    const step = { bursts: bursts() - before, events: events.slice(eventsBefore) };
+    // One more change, reloaded after anything the four could still cause: it must be the second reload.
+    await writeFile(join(dir, 'e.yaml'), 'name: e\nmessages: [{role: user, content: eee}]\n');
+    await waitFor(() => changes.length >= 2, 10_000, 'the reload of e.yaml');
+    expect(changes).toEqual([
+      { set: ['a', 'd'], removed: ['b'] },
+      { set: ['e'], removed: [] },
     ]);
-    expect(registry.definitions().map((d) => d.name)).toEqual(['a', 'c', 'd']);
+    expect(step).toEqual({
+      bursts: 1,
+      events: [
+        { type: 'set', names: ['a', 'd'] },
+        { type: 'remove', names: ['b'] },
+      ],
+    });
+    expect(registry.definitions().map((d) => d.name)).toEqual(['a', 'c', 'd', 'e']);
     expect(await text('a')).toBe('two');
   });
 
@@ -120,6 +129,40 @@ describe('watchPromptDirectory', () => {
     await waitFor(() => changes.length === 1, 5_000, 'the fix');
     expect(await text('a')).toBe('fixed');
     expect(watcher.diagnostics).toEqual([]);
+  });
+
+  it('never serves a file written in place half-written: it applies once it has stood still for a window', async () => {
+    const body = (word: string) => Array.from({ length: 400 }, (_, i) => `${word} line ${i}.`).join('\n');
+    const md = (word: string) => `---\nname: doc\n---\n${body(word)}\n`;
+    const { dir, registry, text } = await watched({ 'doc.md': md('old') }, { debounceMs: 150 });
+    const served: string[] = [];
+    registry.onChange(() => {
+      const content = registry.definitions().find((d) => d.name === 'doc')?.messages?.[0]?.content;
+      served.push(typeof content === 'string' ? content : content?.type === 'text' ? content.text : '');
+    });
+    // Written in place over several windows, in pieces far apart less than a window: a truncated file parses as a shorter prompt.
+    const whole = Buffer.from(md('new'));
+    const handle = await open(join(dir, 'doc.md'), 'r+');
+    await handle.truncate(0);
+    for (let at = 0; at < whole.length; at += 256) {
+      await handle.write(whole, at, Math.min(256, whole.length - at), at);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await handle.close();
+    await waitFor(() => served.length > 0, 10_000, 'the new version');
+    expect(await text('doc')).toBe(body('new'));
+    expect(served).toEqual([body('new')]);
+  });
+
+  it.each([
+    ['a.yaml', 'name: a\nmessages: [{role: user, content: good}]\n', 'name: a\nmessages: [{role: user, content: "goo\n', 3],
+    ['a.md', '---\nname: a\n---\ngood\n', '---\nname: a\nmessages: [\n', 1],
+  ])('keeps the last good version of %s when an in-place write leaves it unparsable, with its place', async (file, good, broken, line) => {
+    const { dir, diagnostics, text } = await watched({ [file]: good });
+    await writeFile(join(dir, file), broken);
+    await waitFor(() => diagnostics.length === 1, 5_000, 'a diagnostic');
+    expect(diagnostics[0]).toMatchObject({ file: join(dir, file), line, severity: 'error' });
+    expect(await text('a')).toBe('good');
   });
 
   it('keeps the last good version when a template no longer compiles', async () => {
@@ -211,16 +254,18 @@ describe('watchPromptDirectory', () => {
     expect(await text('greet')).toBe('from b');
   });
 
-  it('watches the documents under the resolver roots too', async () => {
+  it('watches the documents under the resolver roots too, refreshing its listing index on change', async () => {
     const docs = await tempDir();
     await writeFiles(docs, { 'patterns/cqrs.md': '# CQRS' });
-    const resources = createFileResourceResolver({ roots: { architecture: docs } });
+    // The index would otherwise be used for ten minutes: only the watcher can make the new document appear.
+    const resources = createFileResourceResolver({ roots: { architecture: docs }, indexTtlMs: 600_000 });
     const changed: string[][] = [];
     const { registry } = await watched(
       { 'p.yaml': 'name: p\nmessages: [{role: user, content: "{{resource:architecture://patterns/*}}"}]\n' },
       { resources, onResourcesChanged: (uris) => changed.push(uris) },
       new PromptRegistry({ resources }),
     );
+    expect((await registry.getPrompt('p')).messages[0]?.content).toEqual({ type: 'text', text: '--- architecture://patterns/cqrs.md ---\n# CQRS' });
     await writeFile(join(docs, 'patterns/cqrs.md'), '# CQRS, revised');
     await writeFile(join(docs, 'patterns/saga.md'), '# Saga');
     await waitFor(() => changed.flat().length >= 2, 5_000, 'document changes');

@@ -7,6 +7,7 @@ import { runCgi } from '../../src/http/index.js';
 import { GATE_CASES, GATE_OPTIONS, HTTP_CASES, createCaseSource } from './cases.js';
 import type { HttpCase } from './cases.js';
 import type { HttpHandlerOptions } from '../../src/http/index.js';
+import { STARTS_CHILD_PROCESSES } from '../support/processes.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -30,7 +31,7 @@ function cgi(env: Record<string, string>, body?: string | Uint8Array): Promise<{
   });
 }
 
-describe('examples/cgi.ts as a CGI/1.1 child process', () => {
+describe.runIf(STARTS_CHILD_PROCESSES)('examples/cgi.ts as a CGI/1.1 child process', () => {
   it('answers PATH_INFO=/functions/NonExistent with Status: 404 Not Found and a JSON error', async () => {
     const r = await cgi({ REQUEST_METHOD: 'POST', PATH_INFO: '/functions/NonExistent', CONTENT_TYPE: 'application/json', CONTENT_LENGTH: '2' }, '{}');
     expect(r.head).toEqual(['Status: 404 Not Found', 'Content-Type: application/json; charset=utf-8']);

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PromptRegistry } from '../../src/registry.js';
 import type { TestClient } from './fixtures/clients.js';
-import { sleep, waitFor, wireError } from './fixtures/clients.js';
+import { waitFor, wireError } from './fixtures/clients.js';
 import { testPrompts } from './fixtures/prompts.js';
 
 export interface ContractSession {
@@ -17,6 +17,8 @@ export interface ContractSession {
   /** Detaches the prompts from the server; undefined when not reachable from the test. */
   detach?: () => void;
   debounceMs: number;
+  /** Resolves once every notification the server scheduled before the call has reached the client. */
+  settle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -165,7 +167,7 @@ export function describeAdapterContract(title: string, open: OpenSession): void 
       const s = await start();
       await s.change('burst');
       await waitFor(() => s.client.listChangedCount() >= 1);
-      await sleep(s.debounceMs * 4);
+      await s.settle();
       expect(s.client.listChangedCount()).toBe(1);
       const names = (await s.client.listPage()).prompts.map((p) => p.name);
       expect(names).toContain('added_b');
@@ -173,7 +175,7 @@ export function describeAdapterContract(title: string, open: OpenSession): void 
 
       await s.change('one');
       await waitFor(() => s.client.listChangedCount() >= 2);
-      await sleep(s.debounceMs * 4);
+      await s.settle();
       expect(s.client.listChangedCount()).toBe(2);
     });
   });

@@ -3,7 +3,7 @@
  */
 import { attachPrompts } from '../../src/mcp/index.js';
 import { describeAdapterContract } from './contract.js';
-import { CLIENT_KINDS, createTestClient, linkedPair } from './fixtures/clients.js';
+import { CLIENT_KINDS, createTestClient, linkedPair, settled } from './fixtures/clients.js';
 import { changeRegistry, createTestRegistry } from './fixtures/prompts.js';
 import { SERVER_KINDS, createTestServer } from './fixtures/servers.js';
 
@@ -24,6 +24,7 @@ for (const serverKind of SERVER_KINDS) {
         registry,
         detach,
         debounceMs: DEBOUNCE_MS,
+        settle: () => settled(client, DEBOUNCE_MS),
         change: async (kind) => changeRegistry(registry, kind),
         close: async () => {
           await client.close();

@@ -115,8 +115,8 @@ describe.each(SERVER_KINDS)('attachResources on %s with a source that never answ
       await waitFor(() => reads === 1);
       controller.abort();
       expect(await pending).toBeInstanceOf(Error);
-      // The server side finished the request without an error log (give its handler a turn to run).
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      // The server side finished the request without an error log: a later request is answered after the cancellation ran.
+      await client.listResources();
       expect(logs).toEqual([]);
     } finally {
       await client.close();
@@ -144,6 +144,38 @@ describe('attachResources', () => {
       } while (cursor !== undefined);
       expect(pages).toBe(3);
       expect(seen).toEqual(entries.map((e) => e.uri).sort());
+    } finally {
+      await pair.close();
+    }
+  });
+
+  it('asks a source that pages for one page at a time, never for the whole listing', async () => {
+    const docs = await tempDir();
+    await writeFiles(docs, Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`d${String(i).padStart(2, '0')}.md`, `# ${i}`])));
+    const resolver = createFileResourceResolver({ roots: { docs } });
+    const asked: [string | undefined, number][] = [];
+    const source: ResourceSource = {
+      listResources: () => {
+        throw new Error('the whole listing was asked for');
+      },
+      listResourcesPage: (after, limit) => (asked.push([after, limit]), resolver.listResourcesPage(after, limit)),
+      readResource: (uri) => resolver.readResource(uri),
+    };
+    const pair = await connect('v2-server', 'v2', source, { pageSize: 10 });
+    try {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = (await pair.client.raw('resources/list', cursor === undefined ? {} : { cursor })) as { resources: ListedResource[]; nextCursor?: string };
+        seen.push(...page.resources.map((r) => r.uri));
+        cursor = page.nextCursor;
+      } while (cursor !== undefined);
+      expect(seen).toEqual(Array.from({ length: 25 }, (_, i) => `docs://d${String(i).padStart(2, '0')}.md`));
+      expect(asked).toEqual([
+        [undefined, 10],
+        ['docs://d09.md', 10],
+        ['docs://d19.md', 10],
+      ]);
     } finally {
       await pair.close();
     }

@@ -141,6 +141,25 @@ describe('handleJsonRpc: numbers in the message text', () => {
     ]);
   });
 
+  it('refuses every argument with a changed number even when a changed number outside the arguments comes first', async () => {
+    const response = await handleJsonRpc(
+      r,
+      '{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"_meta":{"x":1e400},"name":"count","arguments":{"label":"a","n":9007199254740993,"ids":[1e400]}}}',
+    );
+    const error = (response as { error: { code: number; data: { details: { argument: string; keyword: string }[] } } }).error;
+    expect(error.code).toBe(-32602);
+    expect(error.data.details.map((d) => [d.argument, d.keyword])).toEqual([['n', 'exactNumber'], ['ids', 'exactNumber']]);
+  });
+
+  it('reads the arguments JSON.parse keeps when the params or arguments key is repeated', async () => {
+    const text = (first: string, second: string): string =>
+      `{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"count","arguments":${first}},"params":{"name":"count","arguments":${second}}}`;
+    const kept = await handleJsonRpc(r, text('{"n":9007199254740993}', '{"n":3}'));
+    expect((kept as { result: { messages: { content: { text: string } }[] } }).result.messages[0]?.content.text).toBe('n=3 ids= label=');
+    const refused = await handleJsonRpc(r, text('{"n":3}', '{"n":9007199254740993}'));
+    expect((refused as { error: { code: number } }).error.code).toBe(-32602);
+  });
+
   it('renders exact numbers, long digit strings and numbers outside the arguments as before', async () => {
     const response = await handleJsonRpc(
       r,

@@ -578,14 +578,15 @@ describe('PromptRegistry: resources and limits', () => {
     expect(error.message).toMatch(/resources/);
   });
 
-  it("keeps the resolver's mimeType over the template's fallback", async () => {
+  it("lets the template's declared mimeType win over the resolver's, in the form it calls for", async () => {
     const resources = createMemoryResourceResolver({ 'img://logo': { mimeType: 'image/png', blob: 'AQID' }, 'doc://a': 'A' });
     const registry = new PromptRegistry({ resources });
     registry.add([
       { name: 'logo', messages: [{ role: 'user', content: { type: 'resource', uri: 'img://logo', mimeType: 'text/plain' } }] },
       { name: 'doc', messages: [{ role: 'user', content: { type: 'resource', uri: 'doc://a', mimeType: 'text/markdown' } }] },
     ]);
-    expect((await registry.getPrompt('logo')).messages[0]?.content).toMatchObject({ resource: { mimeType: 'image/png' } });
+    // A blob declared as a text type is sent as text (its bytes are UTF-8).
+    expect((await registry.getPrompt('logo')).messages[0]?.content).toEqual({ type: 'resource', resource: { uri: 'img://logo', mimeType: 'text/plain', text: '\u0001\u0002\u0003' } });
     expect((await registry.getPrompt('doc')).messages[0]?.content).toMatchObject({ resource: { mimeType: 'text/markdown', text: 'A' } });
   });
 

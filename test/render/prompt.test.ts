@@ -127,6 +127,28 @@ describe('rendering stops at the rendered-size limit while it renders', () => {
   });
 });
 
+describe('an amplifying request through the registry', () => {
+  it('answers nested sections over one list with LIMIT_EXCEEDED (-32602) without reading a document', async () => {
+    const reads: string[] = [];
+    const registry = new PromptRegistry({
+      resources: { read: (uri) => (reads.push(uri), { uri, text: 'doc' }) },
+    });
+    registry.add({
+      name: 'grid',
+      arguments: [{ name: 'xs', type: 'array' }, { name: 'y' }],
+      messages: [{ role: 'user', content: '{{#xs}}{{#xs}}{{y}}{{resource:docs://a}}{{/xs}}{{/xs}}' }],
+    });
+    const error = await rejectionOf(registry.getPrompt('grid', { xs: items(4999), y: 'v' }));
+    expect(error.toJsonRpcError().code).toBe(-32602);
+    expect(error.code).toBe('LIMIT_EXCEEDED');
+    expect(reads).toEqual([]);
+    // The same template over a list that fits renders in full.
+    const fits = await registry.getPrompt('grid', { xs: items(3), y: 'v' });
+    expect(fits.messages[0]?.content).toEqual({ type: 'text', text: 'vdoc'.repeat(9) });
+    expect(reads).toEqual(['docs://a']);
+  });
+});
+
 describe('rendering stops at the step limit however little it writes', () => {
   const nested = `{{#xs}}{{#xs}}${'{{e}}'.repeat(200)}{{/xs}}{{/xs}}`;
 
@@ -140,8 +162,8 @@ describe('rendering stops at the step limit however little it writes', () => {
     const error = await rejectionOf(registry.getPrompt('p', { xs: items(1000), e: '' }));
     expect(error.toJsonRpcError()).toEqual({
       code: -32602,
-      message: 'Template rendering takes more than 4194304 steps',
-      data: { limit: 'maxRenderSteps', max: 4194304 },
+      message: 'Template rendering takes more than 1048576 steps',
+      data: { limit: 'maxRenderSteps', max: 1048576 },
     });
   });
 
@@ -152,9 +174,10 @@ describe('rendering stops at the step limit however little it writes', () => {
       arguments: [{ name: 'xs', type: 'array' }, { name: 'e' }],
       messages: [{ role: 'user', content: '{{#xs}}{{e}}{{e}}{{/xs}}' }],
     });
-    // One step for the section, then two per placeholder inside it (the item and the arguments are searched).
-    await registry.getPrompt('p', { xs: items(12), e: '' });
-    const error = await rejectionOf(registry.getPrompt('p', { xs: items(13), e: '' }));
+    // One step for the section, then one per repetition and two per placeholder inside it (the item and the
+    // arguments are searched): 1 + 9 × 5 = 46 steps fit, 1 + 10 × 5 = 51 do not.
+    await registry.getPrompt('p', { xs: items(9), e: '' });
+    const error = await rejectionOf(registry.getPrompt('p', { xs: items(10), e: '' }));
     expect(error.toJsonRpcError().data).toEqual({ limit: 'maxRenderSteps', max: 50 });
   });
 });
@@ -256,11 +279,21 @@ describe('waiting for render functions', () => {
   });
 
   it('ignores a render function that fails after its time is up (no unhandled rejection)', async () => {
-    const registry = new PromptRegistry({ limits: { renderTimeoutMs: 20 } });
-    const late = (): Promise<never> => new Promise((_, reject) => setTimeout(() => reject(new Error('late')), 60));
-    registry.add({ name: 'late', render: late });
-    expect((await rejectionOf(registry.getPrompt('late'))).code).toBe('INTERNAL_ERROR');
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const registry = new PromptRegistry({ limits: { renderTimeoutMs: 20 } });
+      let fail: (error: Error) => void = () => {};
+      registry.add({ name: 'late', render: () => new Promise<never>((_, reject) => (fail = reject)) });
+      expect((await rejectionOf(registry.getPrompt('late'))).code).toBe('INTERNAL_ERROR');
+      fail(new Error('late'));
+      // Unhandled rejections are reported once the microtasks of this turn ran: a macrotask later they would be here.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 
   it('gives a fast render function a live signal and its result', async () => {

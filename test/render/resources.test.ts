@@ -220,25 +220,32 @@ describe('resolveResourceDirectives', () => {
     it('stops as soon as directive texts exceed maxRenderedBytes and aborts the reads still running', async () => {
       const big = 'x'.repeat(2000);
       const signals: AbortSignal[] = [];
+      const order: string[] = [];
       const resolver: ResourceResolver = {
         read: (uri, context) => {
           if (context.signal) signals.push(context.signal);
           if (uri === 'a://big') return { uri, text: big };
-          return new Promise<ResourceContents>((resolve) => setTimeout(() => resolve({ uri, text: 'slow' }), 200));
+          // Never answers on its own: only the abort ends it, so waiting for it instead of refusing would hang.
+          return new Promise<ResourceContents>((resolve) =>
+            context.signal?.addEventListener('abort', () => {
+              order.push('slow read aborted');
+              resolve({ uri, text: 'slow' });
+            }),
+          );
         },
       };
-      const started = Date.now();
       const error = await rejection(
         resolveResourceDirectives(['a://slow', 'a://big'], resolver, ctx, {
           limits: { ...DEFAULT_RENDER_LIMITS, maxRenderedBytes: 1000 },
           onResourceError: 'error',
         }),
       );
+      order.push('refused');
       expect(error.code).toBe('LIMIT_EXCEEDED');
       expect(error.message).toBe('Rendered prompt exceeds 1000 bytes');
-      expect(Date.now() - started).toBeLessThan(150);
       expect(signals.length).toBe(2);
       expect(signals.every((s) => s.aborted)).toBe(true);
+      expect(order).toEqual(['slow read aborted', 'refused']);
     });
 
     it("forwards the caller's abort signal to the resolver", async () => {
@@ -390,12 +397,36 @@ describe('resolveEmbeddedResource', () => {
     }
   });
 
-  it("keeps the resolver's mimeType over the template's, for text and blob", async () => {
-    const fallback = { mimeType: 'text/plain' };
-    expect((await resolveEmbeddedResource('docs://guide', resolver, ctx, fallback)).mimeType).toBe('text/markdown');
-    expect(await resolveEmbeddedResource('img://logo', resolver, ctx, fallback)).toEqual({
+  it("lets the template's declared mimeType win over the resolver's, in the form it calls for", async () => {
+    const declared = (mimeType: string) => ({ mimeType });
+    expect(await resolveEmbeddedResource('docs://guide', resolver, ctx, declared('text/plain'))).toEqual({
+      uri: 'docs://guide',
+      mimeType: 'text/plain',
+      text: '# Guide {{not rendered}}',
+    });
+    // A blob declared as text is decoded when it is UTF-8; text declared as a binary type is encoded.
+    const bytes = createMemoryResourceResolver({
+      'x://utf8': { mimeType: 'application/octet-stream', blob: Buffer.from('héllo').toString('base64') },
+      'x://binary': { mimeType: 'application/octet-stream', blob: Buffer.from([0xff, 0xfe, 0x00]).toString('base64') },
+    });
+    expect(await resolveEmbeddedResource('x://utf8', bytes, ctx, declared('text/plain; charset=utf-8'))).toEqual({
+      uri: 'x://utf8',
+      mimeType: 'text/plain; charset=utf-8',
+      text: 'héllo',
+    });
+    expect(await resolveEmbeddedResource('x://binary', bytes, ctx, declared('text/plain'))).toEqual({
+      uri: 'x://binary',
+      mimeType: 'text/plain',
+      blob: '//4A',
+    });
+    expect(await resolveEmbeddedResource('docs://guide', resolver, ctx, declared('application/pdf'))).toEqual({
+      uri: 'docs://guide',
+      mimeType: 'application/pdf',
+      blob: Buffer.from('# Guide {{not rendered}}').toString('base64'),
+    });
+    expect(await resolveEmbeddedResource('img://logo', resolver, ctx, declared('image/x-icon'))).toEqual({
       uri: 'img://logo',
-      mimeType: 'image/png',
+      mimeType: 'image/x-icon',
       blob: 'AAEC',
     });
   });

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PromptError } from '../../src/errors.js';
 import { TemplateCache, compileTemplate } from '../../src/render/index.js';
 import type { CompileTemplateOptions } from '../../src/render/index.js';
+import { RenderBudget } from '../../src/render/limits.js';
 import { renderCases } from './cases.js';
 import { renderCase, toView } from './helpers.js';
 import { thrownBy } from '../support/errors.js';
@@ -620,13 +621,14 @@ describe('TemplateCache', () => {
 });
 
 describe('rendering is bounded by its budget', () => {
-  const limit = /Rendered prompt exceeds 1048576 bytes/;
 
-  it('stops {{#xs}}{{.}}{{/xs}} over a 1M-item array with LIMIT_EXCEEDED', () => {
+  it('stops {{#xs}}{{.}}{{/xs}} over a 1M-item array with LIMIT_EXCEEDED before writing an item', () => {
     const xs = Array.from({ length: 1_000_000 }, (_, i) => i);
-    const error = thrownBy(() => compileTemplate('{{#xs}}{{.}}{{/xs}}').render(toView({ xs })));
+    const budget = new RenderBudget(1_048_576);
+    const error = thrownBy(() => compileTemplate('{{#xs}}{{.}}{{/xs}}').render(toView({ xs }), undefined, budget));
     expect(error.code).toBe('LIMIT_EXCEEDED');
-    expect(error.message).toMatch(limit);
+    expect(error.data).toEqual({ limit: 'maxRenderSteps', max: 1_048_576 });
+    expect(budget.units).toBe(1_048_576);
   });
 
   it('stops an empty section body over a 2M-item array by counting repetitions', () => {
@@ -654,8 +656,8 @@ describe('rendering is bounded by its budget', () => {
     const t = compileTemplate(`{{#xs}}{{#xs}}${'{{e}}'.repeat(200)}{{/xs}}{{/xs}}`);
     const error = thrownBy(() => t.render(toView({ xs, e: '' })));
     expect(error.code).toBe('LIMIT_EXCEEDED');
-    expect(error.message).toBe('Template rendering takes more than 4194304 steps');
-    expect(error.data).toEqual({ limit: 'maxRenderSteps', max: 4194304 });
+    expect(error.message).toBe('Template rendering takes more than 1048576 steps');
+    expect(error.data).toEqual({ limit: 'maxRenderSteps', max: 1048576 });
   });
 
   it('renders about 1 MiB from 10,000 items with a few fields each within the default step limit', () => {
@@ -675,7 +677,162 @@ describe('rendering is bounded by its budget', () => {
   it('counts the nodes directive collection visits against the same step limit', () => {
     const xs = new Array(1000).fill(0);
     const t = compileTemplate(`{{#xs}}{{#xs}}${'{{e}}'.repeat(200)}{{resource:docs://x}}{{/xs}}{{/xs}}`);
-    expect(thrownBy(() => t.resourceDirectivesFor(toView({ xs }))).data).toEqual({ limit: 'maxRenderSteps', max: 4194304 });
+    expect(thrownBy(() => t.resourceDirectivesFor(toView({ xs }))).data).toEqual({ limit: 'maxRenderSteps', max: 1048576 });
+  });
+});
+
+describe('work a render certainly does is refused before it starts', () => {
+  const MiB = 1_048_576;
+  /** What a budget has used: steps, repetitions and UTF-16 units written. */
+  const used = (b: RenderBudget): { steps: number; repeats: number; units: number } => ({
+    steps: b.maxSteps - b.steps,
+    repeats: b.maxBytes - b.repeats,
+    units: b.maxBytes - b.units,
+  });
+  const xs = new Array(4999).fill(1);
+  const partials: Record<string, string> = { cell: '{{#xs}}{{y}}{{/xs}}' };
+  const shapes: [string, string, Record<string, unknown>][] = [
+    ['nested sections over the same list', '{{#xs}}{{#xs}}{{y}}{{/xs}}{{/xs}}', { xs }],
+    ['nested sections over different lists', '{{#xs}}{{#ys}}{{y}}{{/ys}}{{/xs}}', { xs, ys: xs }],
+    ['three levels over a 200-item list', '{{#xs}}{{#xs}}{{#xs}}{{y}}{{/xs}}{{/xs}}{{/xs}}', { xs: xs.slice(0, 200) }],
+    ['nested sections writing text', '{{#xs}}{{#xs}}ab{{/xs}}{{/xs}}', { xs }],
+    ['an inverted section inside nested ones', '{{#xs}}{{#xs}}{{^y}}{{/y}}{{/xs}}{{/xs}}', { xs }],
+    ['a list written as JSON inside a section over it', '{{#xs}}{{xs}}{{/xs}}', { xs }],
+    ['an object written as JSON inside a section', '{{#xs}}{{o}}{{/xs}}', { xs, o: Object.fromEntries(xs.map((_, i) => [`k${i}`, i])) }],
+    ['sections over a string and an object inside nested ones', '{{#xs}}{{#s}}{{#o}}{{#xs}}{{y}}{{/xs}}{{/o}}{{/s}}{{/xs}}', { xs, s: 'x', o: { a: 1 } }],
+    ['a partial inside a section', '{{#xs}}{{> cell}}{{/xs}}', { xs }],
+    ['items that own other names than the section', '{{#xs}}{{#xs}}{{y}}{{/xs}}{{/xs}}', { xs: xs.map(() => ({ y: 'v' })) }],
+    ['a long text many times', '{{#xs}}{{t}}{{/xs}}', { xs, t: 'x'.repeat(1000) }],
+  ];
+
+  for (const [what, source, args] of shapes) {
+    it(`refuses ${what} before rendering any of it`, () => {
+      const t = compileTemplate(source, { partials: (name) => partials[name] });
+      const budget = new RenderBudget(MiB);
+      expect(thrownBy(() => t.render(toView(args), undefined, budget)).code).toBe('LIMIT_EXCEEDED');
+      expect(used(budget)).toEqual({ steps: 0, repeats: 0, units: 0 });
+      const walk = new RenderBudget(MiB);
+      if (t.resourceDirectives.length === 0) return;
+      expect(thrownBy(() => t.resourceDirectivesFor(toView(args), walk)).code).toBe('LIMIT_EXCEEDED');
+    });
+  }
+
+  it('refuses a directive repeated by a section, counting the document text, before writing it once', () => {
+    const t = compileTemplate('{{#xs}}{{resource:docs://a}}{{/xs}}');
+    const budget = new RenderBudget(MiB);
+    const error = thrownBy(() => t.render(toView({ xs: xs.slice(0, 20) }), new Map([['docs://a', 'd'.repeat(60_000)]]), budget));
+    expect(error.message).toBe('Rendered prompt exceeds 1048576 bytes');
+    expect(used(budget)).toEqual({ steps: 0, repeats: 0, units: 0 });
+  });
+
+  it('refuses directive collection over nested sections before walking them', () => {
+    const t = compileTemplate('{{#xs}}{{#xs}}{{resource:docs://a}}{{/xs}}{{/xs}}');
+    const walk = new RenderBudget(MiB);
+    expect(thrownBy(() => t.resourceDirectivesFor(toView({ xs }), walk)).code).toBe('LIMIT_EXCEEDED');
+    expect(used(walk)).toEqual({ steps: 0, repeats: 0, units: 0 });
+  });
+
+  it('refuses sections over lists the items hold, each repeating a list known at the start, before rendering any of it', () => {
+    const t = compileTemplate('{{#groups}}{{#ys}}{{#xs}}{{y}}{{/xs}}{{/ys}}{{/groups}}');
+    const budget = new RenderBudget(MiB);
+    const groups = Array.from({ length: 2500 }, () => ({ ys: [1, 2] }));
+    expect(thrownBy(() => t.render(toView({ groups, xs: xs.slice(0, 2500) }), undefined, budget)).code).toBe('LIMIT_EXCEEDED');
+    expect(used(budget)).toEqual({ steps: 0, repeats: 0, units: 0 });
+  });
+
+  it('refuses a section over a list an item holds when it starts, when the render could not count it before', () => {
+    // A dotted name inside the items is not counted ahead; the section over it forecasts itself when it starts.
+    const t = compileTemplate('{{#groups}}{{#g.ys}}{{#xs}}{{y}}{{/xs}}{{/g.ys}}{{/groups}}');
+    const budget = new RenderBudget(MiB);
+    const groups = [{ g: { ys: xs } }];
+    expect(thrownBy(() => t.render(toView({ groups, xs }), undefined, budget)).code).toBe('LIMIT_EXCEEDED');
+    expect(used(budget)).toEqual({ steps: 1 + 1 + 2, repeats: 1, units: 0 });
+  });
+
+  it('renders nested sections whose items shadow the outer list, counting only what they hold', () => {
+    const t = compileTemplate('{{#xs}}[{{#xs}}{{.}}{{/xs}}]{{/xs}}');
+    const items = xs.map((_, i) => ({ xs: [i % 10] }));
+    expect(t.render(toView({ xs: items }))).toHaveLength(3 * 4999);
+  });
+
+  it('never refuses a render within its budget where an item, or the item holding a list, shadows a name', () => {
+    const long = 'x'.repeat(500);
+    const cases: [string, Record<string, unknown>][] = [
+      // The holder of ys owns n: {{n}} inside is the holder's empty n, not the long one outside.
+      ['{{#xs}}{{#ys}}{{n}}{{/ys}}{{/xs}}', { xs: [{ ys: [1, 2], n: '' }, { ys: [3], n: '' }], n: long }],
+      // The holder owns zs: the inner section is over its empty list, not the long one outside.
+      ['{{#xs}}{{#ys}}{{#zs}}ab{{/zs}}{{/ys}}{{/xs}}', { xs: [{ ys: [1, 2], zs: [] }], zs: new Array(300).fill(1) }],
+      // An item owns the name a section on the path to ys is opened by.
+      ['{{#xs}}{{#f}}{{#ys}}{{n}}{{/ys}}{{/f}}{{/xs}}', { xs: [{ f: false, ys: [1, 2] }, { ys: [1] }], f: true, n: long }],
+      // A list item itself owns the name.
+      ['{{#xs}}{{#ys}}{{n}}{{/ys}}{{/xs}}', { xs: [{ ys: [{ n: '' }, { n: '' }] }], n: long }],
+      // A string owns its indices when a dotted name reads through one ({{0.length}} is 'a'.length inside 'ab').
+      ['{{#xs}}{{#s}}{{0.length}}{{/s}}{{/xs}}', { xs: [1, 2], s: 'ab', 0: { length: long } }],
+    ];
+    for (const [source, args] of cases) {
+      const t = compileTemplate(source);
+      const open = new RenderBudget(1e9, 1e12);
+      const text = t.render(toView(args), undefined, open);
+      const need = used(open);
+      const exact = new RenderBudget(Math.max(need.units, need.repeats, 1), Math.max(need.steps, 1));
+      expect(t.render(toView(args), undefined, exact), source).toBe(text);
+    }
+  });
+
+  it('never refuses a render that fits its budget (generated templates and values)', () => {
+    let seed = 7;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return Math.floor((seed / 2147483648) * n);
+    };
+    // Few names, so items often own (shadow) a name a nested section or placeholder looks up.
+    const names = ['a', 'b', '.', 'length'];
+    const value = (level: number): unknown => {
+      const kind = random(level > 2 ? 4 : 10);
+      if (kind === 0) return 'tx'.repeat(random(3));
+      if (kind === 1) return random(3);
+      if (kind === 2) return random(2) === 0;
+      if (kind === 3) return null;
+      if (kind < 7) return Array.from({ length: random(6) }, () => value(level + 1));
+      const o: Record<string, unknown> = {};
+      for (const k of names.slice(0, 2)) if (random(2) === 0) o[k] = value(level + 1);
+      return o;
+    };
+    const body = (level: number): string => {
+      let out = '';
+      for (let i = random(4); i > 0; i--) {
+        const name = names[random(names.length)] as string;
+        const kind = random(level > 3 ? 2 : 5);
+        if (kind === 0) out += 'w';
+        else if (kind === 1) out += `{{${name}}}`;
+        else if (kind === 2) out += name === '.' ? '{{.}}' : `{{${name}.a}}`;
+        else out += `{{${kind === 3 ? '#' : '^'}${name}}}${body(level + 1)}{{/${name}}}`;
+      }
+      return out;
+    };
+    let refused = 0;
+    for (let i = 0; i < 6000; i++) {
+      const t = compileTemplate(body(0));
+      const view = toView({ a: value(0), b: value(0) });
+      const open = new RenderBudget(1e9, 1e12);
+      const text = t.render(view, undefined, open);
+      const need = used(open);
+      const maxBytes = random(60) + 1;
+      const maxSteps = random(200) + 1;
+      const tight = new RenderBudget(maxBytes, maxSteps);
+      let result: string | undefined;
+      try {
+        result = t.render(view, undefined, tight);
+      } catch (error) {
+        expect((error as PromptError).code).toBe('LIMIT_EXCEEDED');
+        refused++;
+        expect(need.units > maxBytes || need.repeats > maxBytes || need.steps > maxSteps).toBe(true);
+        continue;
+      }
+      expect(result).toBe(text);
+      expect(need.units <= maxBytes && need.repeats <= maxBytes && need.steps <= maxSteps).toBe(true);
+    }
+    expect(refused).toBeGreaterThan(100);
   });
 });
 

@@ -1,0 +1,39 @@
+/** Whether a changed file has stopped changing: a writer working in place must not have its half-written file read. */
+import type { Stats } from 'node:fs';
+import { fingerprint } from './scan.js';
+
+/** @internal A file is settled when its last change is a window old, or it has not changed for a whole window. */
+export class SettleCheck {
+  /** Files seen changing, by relative path: the version seen then. */
+  readonly #pending = new Map<string, string>();
+
+  constructor(readonly windowMs: number) {}
+
+  /** Whether the file at this version may be read now; if not, it is remembered and asked about again next window. */
+  isSettled(rel: string, stats: Stats): boolean {
+    const version = fingerprint(stats);
+    const age = Date.now() - stats.mtimeMs;
+    if (this.#pending.get(rel) === version || age >= this.windowMs) {
+      this.#pending.delete(rel);
+      return true;
+    }
+    // Changed within the last window (or a clock ahead of ours): wait one window and look again.
+    this.#pending.set(rel, version);
+    return false;
+  }
+
+  /** The file changed while it was read: look again next window. */
+  unsettle(rel: string): void {
+    this.#pending.set(rel, '');
+  }
+
+  /** Whether some file waits for another look. */
+  get waiting(): boolean {
+    return this.#pending.size > 0;
+  }
+
+  /** Forgets files that no longer changed (or are gone) since the last scan. */
+  keepOnly(changed: ReadonlySet<string>): void {
+    for (const rel of [...this.#pending.keys()]) if (!changed.has(rel)) this.#pending.delete(rel);
+  }
+}

@@ -1,0 +1,219 @@
+/**
+ * Long quoted YAML scalars, read in linear time: the YAML library builds a double-quoted value one character at a
+ * time (a 1 MB string takes hundreds of milliseconds), so the text it parses holds a short stand-in of the same lines
+ * and the value is read here, by runs, with the library's rules (escapes, line folding, trailing blanks). Offsets in
+ * the parsed text map back to the original text.
+ */
+
+/** Quoted scalars at least this long (source characters, quotes included) are read here. */
+export const LONG_QUOTED = 256;
+
+const ESCAPES: Readonly<Record<string, string>> = Object.freeze({
+  '0': '\0',
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  N: '\u0085',
+  _: '\u00a0',
+  L: '\u2028',
+  P: '\u2029',
+  ' ': ' ',
+  '"': '"',
+  '/': '/',
+  '\\': '\\',
+  '\t': '\t',
+});
+
+/** A problem inside a double-quoted scalar, at an offset of the whole text. */
+export interface QuotedProblem {
+  message: string;
+  offset: number;
+}
+
+/** The value of `length` hex digits at `from`, or NaN. */
+function hexAt(text: string, from: number, length: number): number {
+  if (from + length > text.length) return NaN;
+  let code = 0;
+  for (let k = from; k < from + length; k++) {
+    const c = text.charCodeAt(k);
+    const digit = c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1;
+    if (digit < 0) return NaN;
+    code = code * 16 + digit;
+  }
+  return code;
+}
+
+function isWhite(c: string | undefined): boolean {
+  return c === ' ' || c === '\t';
+}
+
+/**
+ * The value of the quoted scalar `text.slice(start, end)` (quotes included, double or single), or its first
+ * problem. The rules are the YAML library's, so a long scalar reads exactly as a short one does.
+ */
+export function readQuoted(text: string, start: number, end: number): { value: string } | QuotedProblem {
+  const parts: string[] = [];
+  const last = end - 1; // the closing quote
+  const single = text[start] === "'";
+  const escape = single ? "'" : '\\';
+  // The next line break and the next escape at or after `i` (found with indexOf, kept until passed).
+  let nextBreak = -2;
+  let nextEscape = -2;
+  let i = start + 1;
+  for (;;) {
+    if (nextBreak < i && nextBreak !== -1) nextBreak = text.indexOf('\n', i);
+    if (nextEscape < i && nextEscape !== -1) nextEscape = text.indexOf(escape, i);
+    const a = nextBreak === -1 || nextBreak > last ? last : nextBreak;
+    const b = nextEscape === -1 || nextEscape > last ? last : nextEscape;
+    const at = a < b ? a : b;
+    if (at === last) {
+      parts.push(text.slice(i, last));
+      break;
+    }
+    if (text[at] === '\n') {
+      // Blanks (and a CR) before a line break are dropped.
+      let e = at;
+      if (e > i && text[e - 1] === '\r') e--;
+      while (e > i && isWhite(text[e - 1])) e--;
+      parts.push(text.slice(i, e));
+      // A line break folds into a space; n + 1 breaks (blank lines) into n newlines; the next line's indent goes.
+      let fold = '';
+      let k = at;
+      let c = text[k + 1];
+      while (c === ' ' || c === '\t' || c === '\n' || c === '\r') {
+        if (c === '\r' && text[k + 2] !== '\n') break;
+        if (c === '\n') fold += '\n';
+        k++;
+        c = text[k + 1];
+      }
+      parts.push(fold === '' ? ' ' : fold);
+      i = k + 1;
+      continue;
+    }
+    parts.push(text.slice(i, at));
+    const next = text[at + 1];
+    if (single) {
+      parts.push("'"); // '' is one quote
+      i = at + 2;
+    } else if (next !== undefined && Object.hasOwn(ESCAPES, next)) {
+      parts.push(ESCAPES[next]!);
+      i = at + 2;
+    } else if (next === '\n' || (next === '\r' && text[at + 2] === '\n')) {
+      // An escaped line break joins the lines; the next line's indent still goes.
+      let k = at + (next === '\n' ? 2 : 3);
+      while (isWhite(text[k])) k++;
+      i = k;
+    } else if (next === 'x' || next === 'u' || next === 'U') {
+      const length = next === 'x' ? 2 : next === 'u' ? 4 : 8;
+      const code = hexAt(text, at + 2, length);
+      if (Number.isNaN(code) || code > 0x10ffff) {
+        return { message: `Invalid escape sequence ${text.slice(at, at + 2 + length)}`, offset: at };
+      }
+      parts.push(String.fromCodePoint(code));
+      i = at + 2 + length;
+    } else {
+      return { message: `Invalid escape sequence ${text.slice(at, at + 2)}`, offset: at };
+    }
+  }
+  return { value: parts.join('') };
+}
+
+/** A text with long quoted scalars replaced by short stand-ins, and the way back to the original offsets. */
+export interface MaskedText {
+  text: string;
+  /** The original offset of an offset of `text` (inside a stand-in: the scalar's start). */
+  original(offset: number): number;
+  /** Offsets in `text` where stand-ins start, in order. */
+  standIns: number[];
+}
+
+const MARKER = /^(?:---|\.\.\.)(?=[ \t\r]|$)/;
+
+/**
+ * The stand-in of a quoted scalar: single-quoted, each line reduced to its leading blanks and one `x` (a document
+ * marker kept), so the parser sees the same lines and indentation (and reports the same indentation errors).
+ */
+function standIn(text: string, start: number, end: number): string {
+  if (wellIndented(text, start, end)) return "'x'";
+  const lines = text.slice(start + 1, end - 1).split('\n');
+  const out = lines.map((line, i) => {
+    const cr = line.endsWith('\r') && i < lines.length - 1 ? '\r' : '';
+    const body = cr === '' ? line : line.slice(0, -1);
+    if (i === 0) return body === '' ? cr : `x${cr}`;
+    const lead = /^[ \t]*/.exec(body)![0];
+    const rest = body.slice(lead.length);
+    if (rest === '') return `${lead}${cr}`;
+    return `${lead}${MARKER.exec(rest)?.[0] ?? ''}x${cr}`;
+  });
+  return `'${out.join('\n')}'`;
+}
+
+/**
+ * Whether every continuation line of the scalar is indented (with spaces) past the node its first line opens (past
+ * any `- ` entries): then the parser accepts its lines whatever they hold, and a one-line stand-in will do.
+ */
+function wellIndented(text: string, start: number, end: number): boolean {
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  let base = lineStart;
+  for (;;) {
+    while (text[base] === ' ') base++;
+    if (text[base] === '-' && text[base + 1] === ' ') base++;
+    else break;
+  }
+  const need = base - lineStart + 1;
+  for (let lf = text.indexOf('\n', start); lf !== -1 && lf < end; lf = text.indexOf('\n', lf + 1)) {
+    let k = lf + 1;
+    while (k < end && text[k] === ' ') k++;
+    const c = text[k];
+    if (c === '\n' || c === '\r') continue; // a blank line
+    if (k - (lf + 1) < need || c === '\t') return false;
+  }
+  return true;
+}
+
+/** `text` with each listed scalar (sorted, not overlapping) replaced by its stand-in. */
+export function maskQuoted(text: string, scalars: readonly (readonly [number, number])[]): MaskedText {
+  if (scalars.length === 0) return { text, original: (offset) => offset, standIns: [] };
+  const out: string[] = [];
+  const standIns: number[] = [];
+  const standInEnds: number[] = [];
+  let from = 0;
+  let length = 0;
+  for (const [start, end] of scalars) {
+    const before = text.slice(from, start);
+    const replacement = standIn(text, start, end);
+    out.push(before, replacement);
+    length += before.length;
+    standIns.push(length);
+    length += replacement.length;
+    standInEnds.push(length);
+    from = end;
+  }
+  out.push(text.slice(from));
+  return {
+    text: out.join(''),
+    standIns,
+    original(offset) {
+      let lo = 0;
+      let hi = standIns.length - 1;
+      let found = -1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        if (standIns[mid]! <= offset) {
+          found = mid;
+          lo = mid + 1;
+        } else {
+          hi = mid - 1;
+        }
+      }
+      if (found === -1) return offset;
+      const [start, end] = scalars[found]!;
+      return offset < standInEnds[found]! ? start : end + (offset - standInEnds[found]!);
+    },
+  };
+}

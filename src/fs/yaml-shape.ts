@@ -1,0 +1,203 @@
+/**
+ * A linear pre-check of a YAML text's shape (nodes, nesting, aliases), run before the YAML parser: the parser's work
+ * grows with the node count (and worse with aliases), so an oversized shape is refused here, in time proportional to
+ * the text, with the place where it crosses the limit. Counts are upper estimates: every scalar, key, sequence entry,
+ * collection and alias counts one node; block scalars (`|`, `>`) count one whatever their length.
+ */
+import { LONG_QUOTED } from './yaml-quoted.js';
+
+/** The bounds {@link checkYamlShape} enforces. */
+export interface YamlShapeLimits {
+  /** Most nodes (scalars, keys, entries, collections, aliases). */
+  maxNodes: number;
+  /** Deepest nesting (block indentation levels, compact `- ` entries and flow brackets together). */
+  maxDepth: number;
+  /** Most aliases (`*name`). */
+  maxAliases: number;
+}
+
+/** Where and why a text was refused. */
+export interface YamlShapeProblem {
+  message: string;
+  offset: number;
+}
+
+/** YAML's own limit on an implicit key's length. */
+const MAX_KEY = 1024;
+
+const SPACE = 0x20;
+const TAB = 0x09;
+const LF = 0x0a;
+const CR = 0x0d;
+
+function isBreakOrEnd(c: number): boolean {
+  return Number.isNaN(c) || c === LF || c === CR;
+}
+
+function isBlank(c: number): boolean {
+  return c === SPACE || c === TAB || isBreakOrEnd(c);
+}
+
+/** `,[]{}`: flow indicators end plain scalars, anchors and aliases inside a flow collection. */
+function isFlowIndicator(c: number): boolean {
+  return c === 0x2c || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d;
+}
+
+/** What {@link checkYamlShape} found: the first limit crossed, or the long quoted scalars (start, end) to read apart. */
+export type YamlShape = { problem: YamlShapeProblem } | { problem?: undefined; longQuoted: [number, number][] };
+
+/** Checks `text` against `limits` in one pass. */
+export function checkYamlShape(text: string, limits: YamlShapeLimits): YamlShape {
+  const problem = scan(text, limits);
+  return 'message' in problem ? { problem } : { longQuoted: problem };
+}
+
+function scan(text: string, limits: YamlShapeLimits): YamlShapeProblem | [number, number][] {
+  const n = text.length;
+  const longQuoted: [number, number][] = [];
+  /** Where the last tag ended: a tagged scalar is left to the YAML library whole. */
+  let taggedAt = -1;
+  const indents: number[] = [];
+  let nodes = 0;
+  let aliases = 0;
+  let flow = 0;
+  /** An open block scalar: its parent's indentation, and its content's once the first content line is seen. */
+  let block: { parent: number; content: number | undefined } | undefined;
+  let i = 0;
+
+  const endOfLine = (from: number): number => {
+    let k = from;
+    while (k < n && text.charCodeAt(k) !== LF) k++;
+    return k + 1;
+  };
+  const tooMany = (at: number): YamlShapeProblem => ({
+    message: `more than ${limits.maxNodes} YAML nodes (keys, values and entries): the file is too large to parse safely`,
+    offset: at,
+  });
+  const tooDeep = (at: number): YamlShapeProblem => ({ message: `nesting deeper than ${limits.maxDepth} levels`, offset: at });
+
+  while (i < n) {
+    // The start of a line.
+    let j = i;
+    while (j < n && text.charCodeAt(j) === SPACE) j++;
+    const indent = j - i;
+    const first = text.charCodeAt(j);
+    if (isBreakOrEnd(first)) {
+      i = endOfLine(j);
+      continue;
+    }
+    if (block !== undefined) {
+      if (block.content === undefined && indent > block.parent) block.content = indent;
+      if (block.content !== undefined && indent >= block.content) {
+        i = endOfLine(j);
+        continue;
+      }
+      block = undefined;
+    }
+    if (first === 0x23 /* # */ || (indent === 0 && first === 0x25 /* % directive */)) {
+      i = endOfLine(j);
+      continue;
+    }
+    if (flow === 0) {
+      while (indents.length > 0 && indents[indents.length - 1]! >= indent) indents.pop();
+      indents.push(indent);
+      if (indents.length > limits.maxDepth) return tooDeep(j);
+    }
+    let compact = 0;
+    // The content of the line (quoted scalars and flow collections may run on over the next lines).
+    let k = j;
+    let lineDone = false;
+    while (!lineDone) {
+      const c = text.charCodeAt(k);
+      if (isBreakOrEnd(c)) break;
+      const next = text.charCodeAt(k + 1);
+      if (c === SPACE || c === TAB) {
+        k++;
+      } else if (c === 0x23 /* # */ && (k === j || isBlank(text.charCodeAt(k - 1)))) {
+        break;
+      } else if ((c === 0x2d /* - */ || c === 0x3f /* ? */ || c === 0x3a /* : */) && isBlank(next)) {
+        if (c === 0x2d && flow === 0) {
+          compact++;
+          if (indents.length + compact > limits.maxDepth) return tooDeep(k);
+        }
+        if (c !== 0x3a && ++nodes > limits.maxNodes) return tooMany(k);
+        k++;
+      } else if (c === 0x2d && indent === 0 && k === j && text.startsWith('---', k) && isBlank(text.charCodeAt(k + 3))) {
+        k += 3; // a document marker
+      } else if (c === 0x5b || c === 0x7b) {
+        flow++;
+        if (++nodes > limits.maxNodes) return tooMany(k);
+        if (indents.length + compact + flow > limits.maxDepth) return tooDeep(k);
+        k++;
+      } else if ((c === 0x5d || c === 0x7d) && flow > 0) {
+        flow--;
+        k++;
+      } else if ((c === 0x2c || c === 0x3a) && flow > 0) {
+        k++;
+      } else if (c === 0x22 /* " */ || c === 0x27 /* ' */) {
+        if (++nodes > limits.maxNodes) return tooMany(k);
+        const start = k;
+        k = closingQuote(text, k, c);
+        if (k > n) return longQuoted; // unterminated: the parser reports it
+        if (k - start >= LONG_QUOTED && !(taggedAt >= 0 && start - taggedAt <= 64 && /^\s*$/.test(text.slice(taggedAt, start)))) {
+          let after = k;
+          while (text.charCodeAt(after) === SPACE || text.charCodeAt(after) === TAB) after++;
+          if (text.charCodeAt(after) !== 0x3a /* : an implicit key: left to the parser */) longQuoted.push([start, k]);
+          else if (k - start > MAX_KEY) return { message: `a mapping key longer than ${MAX_KEY} characters`, offset: start };
+        }
+        // A quoted scalar over several lines: the rest of its last line is scanned as the same line.
+      } else if (c === 0x26 /* & */ || c === 0x21 /* ! */) {
+        k++;
+        while (k < n && !isBlank(text.charCodeAt(k)) && !(flow > 0 && isFlowIndicator(text.charCodeAt(k)))) k++;
+        if (c === 0x21) taggedAt = k;
+      } else if (c === 0x2a /* * */) {
+        if (++aliases > limits.maxAliases) {
+          return { message: `more than ${limits.maxAliases} aliases: the file is refused rather than expanded`, offset: k };
+        }
+        if (++nodes > limits.maxNodes) return tooMany(k);
+        k++;
+        while (k < n && !isBlank(text.charCodeAt(k)) && !(flow > 0 && isFlowIndicator(text.charCodeAt(k)))) k++;
+      } else if ((c === 0x7c /* | */ || c === 0x3e /* > */) && flow === 0) {
+        if (++nodes > limits.maxNodes) return tooMany(k);
+        block = { parent: indent, content: undefined };
+        lineDone = true;
+      } else {
+        // A plain scalar: up to a comment, a `: `, the end of the line, or (in a flow collection) a flow indicator.
+        if (++nodes > limits.maxNodes) return tooMany(k);
+        k++;
+        for (;;) {
+          const d = text.charCodeAt(k);
+          if (isBreakOrEnd(d)) break;
+          if (d === 0x23 && isBlank(text.charCodeAt(k - 1))) break;
+          if (d === 0x3a && (isBlank(text.charCodeAt(k + 1)) || (flow > 0 && isFlowIndicator(text.charCodeAt(k + 1))))) break;
+          if (flow > 0 && isFlowIndicator(d)) break;
+          k++;
+        }
+      }
+    }
+    i = endOfLine(k);
+  }
+  return longQuoted;
+}
+
+/** The offset after the closing quote of the quoted scalar opening at `at` (past the text's end when unterminated). */
+function closingQuote(text: string, at: number, quote: number): number {
+  const n = text.length;
+  let k = at + 1;
+  while (k < n) {
+    const c = text.charCodeAt(k);
+    if (quote === 0x22 && c === 0x5c /* \ */) {
+      k += 2;
+      continue;
+    }
+    if (c === quote) {
+      if (quote === 0x27 && text.charCodeAt(k + 1) === 0x27) {
+        k += 2;
+        continue;
+      }
+      return k + 1;
+    }
+    k++;
+  }
+  return n + 1;
+}

@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { parseDocument } from 'yaml';
+import { formatDiagnostic, loadPromptDirectory } from '../../src/fs/index.js';
+import { parseYamlSource } from '../../src/fs/yaml-source.js';
+import { tempDir, writeFiles } from './temp.js';
+
+async function lines(files: Record<string, string>, options = {}): Promise<{ lines: string[]; names: string[] }> {
+  const dir = await tempDir();
+  await writeFiles(dir, files);
+  const result = await loadPromptDirectory(dir, options);
+  return {
+    lines: result.diagnostics.map((d) => formatDiagnostic({ ...d, file: d.file.slice(dir.length + 1) })),
+    names: result.definitions.map((d) => d.name),
+  };
+}
+
+const HEAD = 'name: p\nmessages: [{role: user, content: hi}]\n';
+
+/** A small deterministic generator (the same cases every run). */
+function random(seed: number): () => number {
+  let s = seed;
+  return () => {
+    s = (s * 1_103_515_245 + 12_345) % 2 ** 31;
+    return s / 2 ** 31;
+  };
+}
+
+describe('YAML prompt files: bounded shape', () => {
+  it('refuses a mapping wider than maxYamlNodes at the key that crosses the limit, before parsing it', async () => {
+    const keys = Array.from({ length: 300 }, (_, i) => `  k${i}: ${i}\n`).join('');
+    const { lines: found, names } = await lines({ 'wide.yaml': `${HEAD}_meta:\n${keys}` }, { limits: { maxYamlNodes: 100 } });
+    expect(names).toEqual([]);
+    // name, its value, messages, [, {, role, user, content, hi, _meta: 10 nodes; then two per key: k45 is the 101st.
+    expect(found).toEqual(['wide.yaml:49:3: invalid YAML: more than 100 YAML nodes (keys, values and entries): the file is too large to parse safely']);
+  });
+
+  it('counts sequence entries, flow items and front matter nodes against the same limit', async () => {
+    const entries = Array.from({ length: 200 }, (_, i) => `  - ${i}\n`).join('');
+    const flow = Array.from({ length: 200 }, (_, i) => i).join(', ');
+    const { lines: found } = await lines(
+      {
+        'a.yaml': `${HEAD}_meta:\n x:\n${entries}`,
+        'b.yaml': `${HEAD}_meta: {x: [${flow}]}\n`,
+        'c.md': `---\nname: c\n_meta:\n  x:\n${entries}---\nHi\n`,
+      },
+      { limits: { maxYamlNodes: 100 } },
+    );
+    expect(found.map((l) => l.replace(/: more than.*/, ''))).toEqual([
+      'a.yaml:49:5: invalid YAML',
+      'b.yaml:3:351: invalid YAML',
+      'c.md:53:3: invalid YAML',
+    ]);
+  });
+
+  it('refuses nesting deeper than 256 levels, block or flow, at the level that crosses it', async () => {
+    const block = Array.from({ length: 300 }, (_, i) => `${' '.repeat(i + 1)}a:\n`).join('');
+    const { lines: found } = await lines({
+      'block.yaml': `${HEAD}_meta:\n${block}${' '.repeat(301)}1\n`,
+      'flow.yaml': `${HEAD}_meta: ${'['.repeat(300)}${']'.repeat(300)}\n`,
+      'dashes.yaml': `${HEAD}_meta:\n${'- '.repeat(300)}1\n`,
+    });
+    expect(found).toEqual([
+      'block.yaml:259:257: invalid YAML: nesting deeper than 256 levels',
+      'dashes.yaml:4:511: invalid YAML: nesting deeper than 256 levels',
+      'flow.yaml:3:263: invalid YAML: nesting deeper than 256 levels',
+    ]);
+  });
+
+  it('refuses more than 100 aliases at the 101st, without expanding any', async () => {
+    const aliases = Array.from({ length: 150 }, () => '  - *a\n').join('');
+    const { lines: found } = await lines({ 'many.yaml': `${HEAD}_meta:\n a: &a [1, 2, 3]\n x:\n${aliases}` });
+    expect(found).toEqual(['many.yaml:106:5: invalid YAML: more than 100 aliases: the file is refused rather than expanded']);
+  });
+
+  it('finds a duplicate key in a wide mapping, naming both lines', async () => {
+    const keys = Array.from({ length: 4_000 }, (_, i) => `  k${i}: ${i}\n`).join('');
+    const { lines: found } = await lines({
+      'dup.yaml': `${HEAD}_meta:\n${keys}  k17: again\n`,
+      'typed.yaml': `${HEAD}_meta:\n  1: number\n  "1": string\n`,
+      'complex.yaml': `${HEAD}_meta:\n  ? [a, b]\n  : value\n`,
+    });
+    expect(found).toEqual([
+      'complex.yaml:4:5: invalid YAML: a mapping key must be a plain value, not a mapping, list or alias',
+      "dup.yaml:4004:3: invalid YAML: duplicate key 'k17' (first at line 21)",
+      "typed.yaml:5:3: invalid YAML: duplicate key '1' (first at line 4)",
+    ]);
+  });
+
+  it('refuses an implicit key longer than 1024 characters', async () => {
+    const { lines: found } = await lines({ 'key.yaml': `${HEAD}_meta:\n  "${'k'.repeat(2_000)}": 1\n` });
+    expect(found).toEqual(['key.yaml:4:3: invalid YAML: a mapping key longer than 1024 characters']);
+  });
+});
+
+describe('YAML prompt files: long quoted strings', () => {
+  const pieces = ['word', ' ', '  ', '\t', '\n', '\n\n', '\n   ', ' \n', '\\n', '\\t', '\\\\', '\\"', '\\x41', '\\u00e9', '\\U0001F600', '\\\n   ', "''", 'é', '\r\n'];
+
+  it('reads long double- and single-quoted strings exactly as the YAML library does', () => {
+    const next = random(7);
+    for (let n = 0; n < 1_000; n++) {
+      const double = next() < 0.5;
+      let body = '';
+      while (body.length < 600) {
+        const piece = pieces[Math.floor(next() * pieces.length)]!;
+        if (double && piece === "''") continue;
+        if (!double && piece.startsWith('\\')) continue;
+        body += piece;
+      }
+      const quote = double ? '"' : "'";
+      const prefix = ['x: ', 'a:\n  x: ', 'a:\n  - x: ', 'a:\n  - '][Math.floor(next() * 4)]!;
+      const text = `${prefix}${quote}${body}${quote}\n${prefix.startsWith('a') ? '' : 'y: after\n'}`;
+      const ours = parseYamlSource(text);
+      const library = parseDocument(text);
+      if (library.errors.length > 0) expect('value' in ours, JSON.stringify(text)).toBe(false);
+      else expect('value' in ours ? ours.value : ours, JSON.stringify(text)).toEqual(library.toJS());
+    }
+  });
+
+  it('keeps the lines and columns of everything after a long string', async () => {
+    const long = `"${'word '.repeat(100)}\n  ${'more '.repeat(100)}"`;
+    const { lines: found } = await lines({ 'p.yaml': `name: p\ndescription: ${long}\nmessages:\n  - role: system\n    content: hi\n` });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^p\.yaml:5:5: \/messages\/0\/role: /);
+  });
+
+  it('places an invalid escape inside a long string', async () => {
+    const { lines: found } = await lines({ 'p.yaml': `name: p\ndescription: "${'a'.repeat(300)}\\q"\nmessages: [{role: user, content: hi}]\n` });
+    expect(found).toEqual(['p.yaml:2:315: invalid YAML: Invalid escape sequence \\q']);
+  });
+
+  it('loads a 1 MB double-quoted template', async () => {
+    const text = 'word '.repeat(200_000).trim();
+    const dir = await tempDir();
+    await writeFiles(dir, { 'big.yaml': `name: big\nmessages:\n  - role: user\n    content: "${text}"\n` });
+    const { definitions, diagnostics } = await loadPromptDirectory(dir);
+    expect(diagnostics).toEqual([]);
+    expect(definitions[0]?.messages?.[0]?.content).toEqual({ type: 'text', text });
+  });
+});
