@@ -3,6 +3,7 @@ import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PromptError, isPromptError, matchResourcePattern } from '../index.js';
 import { echoed } from '../errors.js';
+import { isWellFormedText } from '../encoding.js';
 import type { BlobResourceContents, ResourceResolver, TextResourceContents } from '../index.js';
 import { relativePathProblem } from './confine.js';
 import { openConfined, readStable } from './open-file.js';
@@ -141,6 +142,7 @@ function decodePath(raw: string): { path: string } | { refused: string } {
   } catch {
     return { refused: 'malformed percent-encoding' };
   }
+  if (!isWellFormedText(path)) return { refused: 'a lone surrogate (no file name holds one)' };
   const problem = relativePathProblem(path);
   return problem === undefined ? { path } : { refused: problem };
 }

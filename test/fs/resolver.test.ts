@@ -146,12 +146,15 @@ describe('createFileResourceResolver: confinement', () => {
     ['a backslash', 'architecture://patterns\\..\\..\\secret.txt'],
     ['a hidden file', 'architecture://.env'],
     ['malformed percent-encoding', 'architecture://%E0%A4%A'],
+    ['a lone surrogate', 'architecture://\ud800/x.md'],
+    ['a lone surrogate in a glob directory', 'architecture://\udc00/*'],
   ] as const;
   for (const [what, uri] of refused) {
-    it(`refuses ${what} with RESOURCE_DENIED`, async () => {
+    it(`refuses ${what} with RESOURCE_DENIED, in a read and in a glob`, async () => {
       const { dir } = await docs({ '.env': 'SECRET=1' });
       const resources = createFileResourceResolver({ roots: { architecture: dir } });
       expect(await codeOf(resources.read(uri))).toBe('RESOURCE_DENIED');
+      if (uri.includes('/', 'architecture://'.length)) expect(await codeOf(resources.list(uri))).toBe('RESOURCE_DENIED');
     });
   }
 
