@@ -9,7 +9,7 @@ import { CopyError, frozenCopy, quote, unknownKeyMessage } from './raw-data.js';
 import { DeclaredNames, argumentNameProblem, promptNameProblem } from './names.js';
 import { inputSchemaProblems } from './root-schema.js';
 import { childPointer, describeType, isRecord, ownValue } from '../json.js';
-import { createDefinitionError, type LocatePointer } from './problems.js';
+import { MAX_CARRIED_PROBLEMS, createDefinitionError, type LocatePointer } from './problems.js';
 import type { ParsedLists } from './reuse.js';
 import type {
   ArgumentType,
@@ -109,7 +109,8 @@ class Reader {
   unknownKeys(record: Record<string, unknown>, path: string, known: readonly string[]): void {
     for (const key in record) {
       if (!known.includes(key) && Object.hasOwn(record, key)) {
-        this.problem(childPointer(path, key), unknownKeyMessage(key, known));
+        // Past what an error carries, a hint is never read: skip its edit distances.
+        this.problem(childPointer(path, key), this.problems.length < MAX_CARRIED_PROBLEMS ? unknownKeyMessage(key, known) : 'unknown property');
       }
     }
   }

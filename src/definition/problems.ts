@@ -6,8 +6,11 @@
 import { PromptError } from '../errors.js';
 import type { DefinitionProblem, InvalidDefinitionData } from './types.js';
 
-/** At most this many problems are written into an error's message; `data.problems` always holds all of them. */
+/** At most this many problems are written into an error's message. */
 export const MAX_LISTED_PROBLEMS = 50;
+
+/** At most this many problems are located and carried in `data.problems`; one last entry counts the rest. */
+export const MAX_CARRIED_PROBLEMS = 100;
 
 /** Finds the 1-based line/column of a JSON pointer in the source text. */
 export type LocatePointer = (pointer: string) => { line: number; column: number } | undefined;
@@ -64,14 +67,17 @@ export function formatDefinitionProblems(
 
 /**
  * Builds the `INVALID_PROMPT_DEFINITION` {@link PromptError} for a list of problems: a readable message and
- * `data: {source?, problems}` (every problem, with line/column when `locate` finds them). Use it for any load-time
+ * `data: {source?, problems}` (the first {@link MAX_CARRIED_PROBLEMS} problems, with line/column when `locate` finds them,
+ * and one entry counting the rest). Use it for any load-time
  * definition problem (template syntax, file syntax) so every such error has the same shape.
  */
 export function createDefinitionError(
   problems: readonly DefinitionProblem[],
   options: DefinitionErrorOptions = {},
 ): PromptError {
-  const located = problems.map((p) => locateProblem(p, options.locate));
+  const located = problems.slice(0, MAX_CARRIED_PROBLEMS).map((p) => locateProblem(p, options.locate));
+  const rest = problems.length - located.length;
+  if (rest > 0) located.push({ path: '', message: `${rest} more problem${rest === 1 ? '' : 's'} not shown` });
   const data: InvalidDefinitionData =
     options.source === undefined ? { problems: located } : { source: options.source, problems: located };
   return new PromptError('INVALID_PROMPT_DEFINITION', formatDefinitionProblems(located, options), { data });

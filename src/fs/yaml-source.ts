@@ -1,6 +1,6 @@
 /** YAML prompt files and front matter: core schema, data only, unique keys, bounded shape and aliases, pointer positions. */
 import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
-import type { Scalar, Node as YamlNode } from 'yaml';
+import type { Pair, Scalar, YAMLMap, Node as YamlNode } from 'yaml';
 import { unescapePointerSegment } from '../json.js';
 import { LineIndex } from './diagnostics.js';
 import type { SourcePosition } from './diagnostics.js';
@@ -23,6 +23,23 @@ export interface YamlSource {
   locate(pointer: string): SourcePosition | undefined;
 }
 
+/** A mapping's pairs by key, built once per mapping: a lookup per problem stays O(1) however wide the mapping. */
+const pairIndex = new WeakMap<YAMLMap, Map<string, Pair>>();
+
+function pairOf(map: YAMLMap, segment: string): Pair | undefined {
+  let index = pairIndex.get(map);
+  if (index === undefined) {
+    index = new Map();
+    for (const p of map.items as Pair[]) {
+      if (!isScalar(p.key)) continue;
+      const name = String(p.key.value);
+      if (!index.has(name)) index.set(name, p);
+    }
+    pairIndex.set(map, index);
+  }
+  return index.get(segment);
+}
+
 function nodeAt(root: YamlNode | null, pointer: string): { node: YamlNode; key?: YamlNode } | undefined {
   if (root === null) return undefined;
   if (pointer === '') return { node: root };
@@ -31,7 +48,7 @@ function nodeAt(root: YamlNode | null, pointer: string): { node: YamlNode; key?:
   for (const raw of pointer.slice(1).split('/')) {
     const segment = unescapePointerSegment(raw);
     if (isMap(node)) {
-      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === segment);
+      const pair = pairOf(node, segment);
       if (pair === undefined) return undefined;
       key = pair.key as YamlNode;
       const value = pair.value as YamlNode | null;

@@ -27,6 +27,16 @@ describe('createDefinitionError', () => {
     expect(error.data).toEqual({ problems: [{ path: '/name', message: 'bad', line: 1, column: 2 }] });
   });
 
+  it('locates and carries at most 100 problems, the last entry counting the rest', () => {
+    const problems = Array.from({ length: 5_000 }, (_, i) => ({ path: `/k${i}`, message: 'unknown property' }));
+    let located = 0;
+    const error = createDefinitionError(problems, { locate: () => (located++, { line: 1, column: 1 }) });
+    const carried = (error.data as { problems: { path: string; message: string }[] }).problems;
+    expect(located).toBe(100);
+    expect(carried).toHaveLength(101);
+    expect(carried[100]).toEqual({ path: '', message: '4900 more problems not shown' });
+  });
+
   it("says 'and 1 more problem' after the first 50", () => {
     const problems = Array.from({ length: 51 }, (_, i) => ({ path: `/x/${i}`, message: 'bad' }));
     expect(createDefinitionError(problems).message.split('\n').at(-1)).toBe('  and 1 more problem');

@@ -196,7 +196,7 @@ describe('loadPromptDirectory: limits', () => {
     const { dir, names, diagnostics } = await load({ 'a.json': prompt('a'), 'b.json': prompt('b'), 'c.json': prompt('c') }, { limits: { maxFiles: 2 } });
     expect(names).toEqual(['a', 'b']);
     expect(diagnostics).toEqual([
-      { file: dir, message: 'more than 2 prompt files (or directories nested deeper than 16 levels): the rest were skipped', severity: 'error' },
+      { file: dir, message: 'more than 2 prompt files (or directories nested deeper than 16 levels, or more than 100000 entries to walk): the rest were skipped', severity: 'error' },
     ]);
   });
 
