@@ -47,6 +47,8 @@ export const RUN_SHARES = {
 
 export type PropertyName = keyof typeof RUN_SHARES;
 
+if (Object.values(RUN_SHARES).reduce((a, b) => a + b, 0) < 1) throw new Error('RUN_SHARES must add up to at least 1 (the whole run)');
+
 /** How many cases the named property runs (at least 1). */
 export function runsFor(name: PropertyName): number {
   return Math.max(1, Math.round(RUN_SHARES[name] * total));
