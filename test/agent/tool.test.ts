@@ -165,7 +165,7 @@ describe('retrieve_mcp_prompt definition', () => {
     expect(tool.definition!.description).toContain("Integration 'byName': does not list its prompts (ask by name)");
   });
 
-  it('keeps the newest listing when an older one finishes last', async () => {
+  it('keeps the listing a later refresh() waited for, never an older one', async () => {
     const answers: ((prompts: { name: string }[]) => void)[] = [];
     const source: PromptSource = {
       getPrompt: () => Promise.reject(new Error('unused')),
@@ -173,10 +173,11 @@ describe('retrieve_mcp_prompt definition', () => {
     };
     const tool = createPromptRetrievalTool({ integrations: { svc: source } });
     const refreshed = Promise.all([tool.refresh(), tool.refresh()]);
-    await waitFor(() => answers.length === 2);
-    // The newer listing answers first, the older one last.
-    answers[1]!([{ name: 'new_prompt' }]);
+    await waitFor(() => answers.length === 1);
     answers[0]!([{ name: 'old_prompt' }]);
+    // The second refresh() waits for a listing started after the first one ended.
+    await waitFor(() => answers.length === 2);
+    answers[1]!([{ name: 'new_prompt' }]);
     await refreshed;
     expect(tool.definition!.description).toContain('- new_prompt');
     expect(tool.definition!.description).not.toContain('old_prompt');
