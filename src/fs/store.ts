@@ -21,7 +21,7 @@ import { TreeWatcher } from './tree-watcher.js';
 
 /** Options of {@link createDirectoryPromptStore}. */
 export interface DirectoryPromptStoreOptions extends LoadPromptDirectoryOptions {
-  /** Changes within this many milliseconds of the first one are reported together (default 100). */
+  /** Changes within this many milliseconds of the first one are reported together, and a changed file is read once it has stood still this long (default 100). */
   debounceMs?: number;
   /** pino-style logger: a file that cannot be served is logged at `error` (file, prompt, reason) when read. */
   logger?: Logger;
@@ -104,9 +104,11 @@ function serialize(format: PromptFileFormat, definition: TemplatePromptDefinitio
  * {@link loadPromptDirectory} reads them). A directory has no history: every prompt is at version 1 under every
  * label. `put` validates the definition, writes it atomically (a temporary file renamed over the prompt's file, or
  * `<name>.json` for a new prompt) and refuses what the loader would refuse; `delete` removes every file naming the
- * prompt. A file that does not load is left out of `list`, and `get` throws INTERNAL_ERROR for it (logged with the
- * file and the reason). `watch` reports changes by any writer (editors, `git pull`, a ConfigMap update) once per
- * debounce window; the directory is watched only while someone is subscribed.
+ * prompt. A file that never loaded is left out of `list`, and `get` throws INTERNAL_ERROR for it (logged with the
+ * file and the reason); a file broken in place keeps its last good version (logged with its place). A file changed in
+ * place is read once it has stood still for the debounce window, never half-written: until then its last good version
+ * is served. `watch` reports changes by any writer (editors, `git pull`, a ConfigMap update) once per debounce window;
+ * the directory is watched only while someone is subscribed.
  *
  * @example
  * ```ts
