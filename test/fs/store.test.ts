@@ -177,11 +177,15 @@ describe('the directory source', () => {
       await store.close();
     }
   });
-  it('never serves or announces a file written in place half-written: it applies once it has stood still for a window', async () => {
+  it.each([
+    ['over an existing file', true],
+    ['as a new file', false],
+  ])('never serves or announces a file written in place half-written (%s): it applies once it has stood still for a window', async (_, existing) => {
     const body = (word: string) => Array.from({ length: 200 }, (_, i) => `${word} line ${i}.`).join('\n');
-    const md = (word: string) => `---\nname: doc\n---\n${body(word)}\n`;
+    const md = (word: string, name = 'doc') => `---\nname: ${name}\n---\n${body(word)}\n`;
     const dir = await tempDir();
-    await writeFiles(dir, { 'doc.md': md('old') });
+    await writeFiles(dir, existing ? { 'doc.md': md('old') } : { 'other.md': md('other', 'other') });
+    const before = existing ? [body('old')] : [];
     const store = createDirectoryPromptStore(dir, { debounceMs: 1_000 });
     const registry = new PromptRegistry();
     const sync = await syncRegistry(store, registry, { batchMs: 0 });
@@ -193,13 +197,13 @@ describe('the directory source', () => {
       // A writer in place: truncates, writes half (a shorter prompt that parses), and finishes within the window.
       const whole = Buffer.from(md('new'));
       const half = Math.floor(whole.length / 2);
-      const handle = await open(join(dir, 'doc.md'), 'r+');
+      const handle = await open(join(dir, 'doc.md'), existing ? 'r+' : 'wx');
       try {
         await handle.truncate(0);
         await handle.write(whole, 0, half, 0);
-        // The store has read the half file: it still serves the last good version.
-        expect(firstText((await store.get('doc'))?.definition)).toBe(body('old'));
-        expect((await store.list()).map((e) => firstText(e.definition))).toEqual([body('old')]);
+        // The store has read the half file (twice): it still serves the last good version, or nothing for a new file.
+        expect(firstText((await store.get('doc'))?.definition)).toBe(before[0]);
+        expect((await store.list()).filter((e) => e.name === 'doc').map((e) => firstText(e.definition))).toEqual(before);
         await handle.write(whole, half, whole.length - half, half);
       } finally {
         await handle.close();
