@@ -16,11 +16,12 @@ import type { LoadPromptDirectoryOptions } from './load.js';
 import { promptFileFormat, readPromptFile } from './prompt-file.js';
 import type { ParsedPromptFile, PromptFileFormat } from './prompt-file.js';
 import { fingerprint } from './scan.js';
+import { SettleCheck } from './settle.js';
 import { TreeWatcher } from './tree-watcher.js';
 
 /** Options of {@link createDirectoryPromptStore}. */
 export interface DirectoryPromptStoreOptions extends LoadPromptDirectoryOptions {
-  /** Changes within this many milliseconds of the first one are reported together (default 100). */
+  /** Changes within this many milliseconds of the first one are reported together, and a changed file is read once it has stood still this long (default 100). */
   debounceMs?: number;
   /** pino-style logger: a file that cannot be served is logged at `error` (file, prompt, reason) when read. */
   logger?: Logger;
@@ -42,6 +43,15 @@ interface Snapshot {
   /** Every file naming each prompt, valid or not. */
   owners: Map<string, string[]>;
   dirs: string[];
+  /** Some changed file has not stood still for a window yet: it is read on a later look. */
+  waiting: boolean;
+}
+
+/** One file as last read: its version, what it parsed to, and its last version that gave a definition. */
+interface FileEntry {
+  version: string;
+  parsed: ParsedPromptFile;
+  good?: ParsedPromptFile;
 }
 
 /** The directory being watched while someone is subscribed; `known` is what watchers last heard. */
@@ -94,9 +104,11 @@ function serialize(format: PromptFileFormat, definition: TemplatePromptDefinitio
  * {@link loadPromptDirectory} reads them). A directory has no history: every prompt is at version 1 under every
  * label. `put` validates the definition, writes it atomically (a temporary file renamed over the prompt's file, or
  * `<name>.json` for a new prompt) and refuses what the loader would refuse; `delete` removes every file naming the
- * prompt. A file that does not load is left out of `list`, and `get` throws INTERNAL_ERROR for it (logged with the
- * file and the reason). `watch` reports changes by any writer (editors, `git pull`, a ConfigMap update) once per
- * debounce window; the directory is watched only while someone is subscribed.
+ * prompt. A file that never loaded is left out of `list`, and `get` throws INTERNAL_ERROR for it (logged with the
+ * file and the reason); a file broken in place keeps its last good version (logged with its place). A file changed in
+ * place is read once it has stood still for the debounce window, never half-written: until then its last good version
+ * is served. `watch` reports changes by any writer (editors, `git pull`, a ConfigMap update) once per debounce window;
+ * the directory is watched only while someone is subscribed.
  *
  * @example
  * ```ts
@@ -111,7 +123,12 @@ export function createDirectoryPromptStore(dir: string, options: DirectoryPrompt
   const debounceMs = checkMs('createDirectoryPromptStore', 'debounceMs', options.debounceMs, 100);
   const context = fileContext(dir, options);
   const log = toSafeLogger(options.logger);
-  const files = new Map<string, { version: string; parsed: ParsedPromptFile }>();
+  const files = new Map<string, FileEntry>();
+  const settle = new SettleCheck(debounceMs);
+  /** Whether the directory was read once: its first read serves what is there, later changes wait to settle. */
+  let loaded = false;
+  /** Every prompt file of the last scan, settled or not. */
+  let onDisk = new Set<string>();
   const watchers = new Set<(event: StoreChangeEvent) => void>();
   let session: Session | undefined;
   let knownDirs: string[] = [];
@@ -126,14 +143,36 @@ export function createDirectoryPromptStore(dir: string, options: DirectoryPrompt
       // Not a problem of one prompt: readers retry rather than drop what they serve.
       throw new Error((error as Error).message, { cause: error });
     }
-    const stale = scan.files.filter((f) => files.get(f.rel)?.version !== fingerprint(f.stats));
+    const changed = scan.files.filter((f) => files.get(f.rel)?.version !== fingerprint(f.stats));
+    // A file written in place is read once it has stood still for a window, never half-written; until then its last
+    // version read stands (a new file is not there yet).
+    settle.keepOnly(new Set(changed.map((f) => f.rel)));
+    const stale = loaded ? changed.filter((f) => settle.isSettled(f.rel, f.stats)) : changed;
+    let waiting = stale.length < changed.length;
     const parsed = await readPromptFiles(stale, context);
-    stale.forEach((f, i) => files.set(f.rel, { version: fingerprint(f.stats), parsed: parsed[i]! }));
-    const present = new Set(scan.files.map((f) => f.rel));
-    for (const rel of [...files.keys()]) if (!present.has(rel)) files.delete(rel);
+    stale.forEach((f, i) => {
+      const p = parsed[i]!;
+      const version = fingerprint(f.stats);
+      if (p.version !== undefined && p.version !== version) {
+        settle.unsettle(f.rel); // changed between the scan and the read: still being written
+        waiting = true;
+        return;
+      }
+      const broken = p.definition === undefined && p.diagnostics.some((d) => d.severity === 'error');
+      const good = p.definition !== undefined ? p : broken ? files.get(f.rel)?.good : undefined;
+      files.set(f.rel, good === undefined ? { version, parsed: p } : { version, parsed: p, good });
+      if (broken && good?.definition !== undefined) reportKept(good.definition.name, p);
+    });
+    loaded = true;
+    onDisk = new Set(scan.files.map((f) => f.rel));
+    for (const rel of [...files.keys()]) if (!onDisk.has(rel)) files.delete(rel);
     knownDirs = scan.dirs;
-    const all = scan.files.map((f) => files.get(f.rel)!.parsed);
-    const snapshot: Snapshot = { valid: new Map(), invalid: new Map(), owners: new Map(), dirs: scan.dirs };
+    // A file broken in place keeps serving its last good version.
+    const all = scan.files.flatMap((f) => {
+      const entry = files.get(f.rel);
+      return entry === undefined ? [] : [entry.parsed.definition === undefined && entry.good !== undefined ? entry.good : entry.parsed];
+    });
+    const snapshot: Snapshot = { valid: new Map(), invalid: new Map(), owners: new Map(), dirs: scan.dirs, waiting };
     const relOf = new Map(all.map((p) => [p.file, p.rel]));
     for (const [name, winner] of pickUnique(all).winners) snapshot.valid.set(name, { rel: relOf.get(winner.file)!, definition: winner.definition });
     for (const p of all) {
@@ -146,6 +185,12 @@ export function createDirectoryPromptStore(dir: string, options: DirectoryPrompt
       }
     }
     return snapshot;
+  };
+
+  const reportKept = (name: string, broken: ParsedPromptFile): void => {
+    const error = broken.diagnostics.find((d) => d.severity === 'error');
+    const reason = error === undefined ? 'the file does not load' : formatDiagnostic(error);
+    log.error({ event: 'prompt_store_invalid_file', prompt: name, file: broken.file, reason }, 'prompt file is invalid; its last good version stays served');
   };
 
   const reportInvalid = (name: string, bad: { file: string; reason: string }): void => {
@@ -181,6 +226,7 @@ export function createDirectoryPromptStore(dir: string, options: DirectoryPrompt
       const snapshot = await read();
       if (current.closed) return;
       current.tree.sync(snapshot.dirs);
+      if (snapshot.waiting) current.job.trigger(); // a file still being written: look again next window
       next = keyOf(snapshot);
     } catch {
       current.tree.sync([]); // the directory is gone: its re-creation is seen through its parent
@@ -231,12 +277,19 @@ export function createDirectoryPromptStore(dir: string, options: DirectoryPrompt
     const temp = join(dir, posix.dirname(rel), `.${basename(rel)}.${process.pid}.${++temps}.tmp`);
     try {
       await writeFile(temp, text);
-      const checked = await readPromptFile({ rel, path: temp, stats: await stat(temp) }, context);
+      const written = await stat(temp);
+      const checked = await readPromptFile({ rel, path: temp, stats: written }, context);
       if (checked.definition === undefined) {
         const problems = checked.diagnostics.map((d) => ({ path: d.pointer ?? '', message: d.message }));
         throw createDefinitionError(problems.length > 0 ? problems : [{ path: '', message: 'the file does not load' }], { name });
       }
       await rename(temp, target);
+      // Our own write is whole (it was renamed into place): read back at once, not after a window.
+      const now = await stat(target).catch(() => undefined);
+      if (now !== undefined && now.dev === written.dev && now.ino === written.ino && now.size === written.size && now.mtimeMs === written.mtimeMs) {
+        files.set(rel, { version: fingerprint(now), parsed: checked, good: checked });
+        onDisk.add(rel);
+      }
       return checked.definition;
     } finally {
       await rm(temp, { force: true });
@@ -246,7 +299,7 @@ export function createDirectoryPromptStore(dir: string, options: DirectoryPrompt
   /** A free file name for a new prompt. */
   const newFile = (name: string): string => {
     let rel = `${name}.json`;
-    for (let i = 2; files.has(rel); i++) rel = `${name}-${i}.json`;
+    for (let i = 2; onDisk.has(rel); i++) rel = `${name}-${i}.json`;
     return rel;
   };
 

@@ -1,11 +1,11 @@
-import { readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { open, readFile, readdir, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PromptRegistry, syncRegistry } from '../../src/index.js';
 import type { RegistryChangeEvent, StoreChangeEvent } from '../../src/index.js';
 import { createDirectoryPromptStore } from '../../src/fs/index.js';
 import { describeStoreContract, nextEvent, prompt } from '../stores/contract.js';
-import { tempDir, writeFiles } from './temp.js';
+import { tempDir, waitFor, writeFiles } from './temp.js';
 
 describeStoreContract(
   'directory source',
@@ -14,7 +14,13 @@ describeStoreContract(
     const store = createDirectoryPromptStore(dir, { debounceMs: 20 });
     return {
       store,
-      corrupt: async (name) => writeFile(join(dir, `${name}.json`), JSON.stringify({ name, messages: [{ role: 'system', content: 'x' }] })),
+      // A broken file at rest (last written a minute ago): a file still being written is read once it has stood still.
+      corrupt: async (name) => {
+        const file = join(dir, `${name}.json`);
+        await writeFile(file, JSON.stringify({ name, messages: [{ role: 'system', content: 'x' }] }));
+        const before = new Date(Date.now() - 60_000);
+        await utimes(file, before, before);
+      },
       close: () => store.close(),
     };
   },
@@ -24,6 +30,12 @@ describeStoreContract(
 const yaml = (name: string, text: string) => `name: ${name}\nmessages:\n  - role: user\n    content: ${text}\n`;
 
 const MARKER = 'zz-marker';
+
+/** The text of a prompt's first message. */
+function firstText(definition: { messages?: readonly { content: unknown }[] } | undefined): string | undefined {
+  const content = definition?.messages?.[0]?.content;
+  return typeof content === 'object' && content !== null && 'text' in content && typeof content.text === 'string' ? content.text : undefined;
+}
 
 /**
  * Resolves once the store watches with its first scan done: a marker file is rewritten until a change to it is
@@ -162,6 +174,76 @@ describe('the directory source', () => {
       expect((await registry.getPrompt('greet')).messages[0]?.content).toEqual({ type: 'text', text: 'Good morning' });
     } finally {
       sync.close();
+      await store.close();
+    }
+  });
+  it.each([
+    ['over an existing file', true],
+    ['as a new file', false],
+  ])('never serves or announces a file written in place half-written (%s): it applies once it has stood still for a window', async (_, existing) => {
+    const body = (word: string) => Array.from({ length: 200 }, (_, i) => `${word} line ${i}.`).join('\n');
+    const md = (word: string, name = 'doc') => `---\nname: ${name}\n---\n${body(word)}\n`;
+    const dir = await tempDir();
+    await writeFiles(dir, existing ? { 'doc.md': md('old') } : { 'other.md': md('other', 'other') });
+    const before = existing ? [body('old')] : [];
+    const store = createDirectoryPromptStore(dir, { debounceMs: 1_000 });
+    const registry = new PromptRegistry();
+    const sync = await syncRegistry(store, registry, { batchMs: 0 });
+    const puts: StoreChangeEvent[] = [];
+    const unwatch = store.watch((e) => e.type !== 'reset' && e.name === 'doc' && puts.push(e));
+    const served: (string | undefined)[] = [];
+    registry.onChange(() => served.push(firstText(registry.definitions().find((d) => d.name === 'doc'))));
+    try {
+      // A writer in place: truncates, writes half (a shorter prompt that parses), and finishes within the window.
+      const whole = Buffer.from(md('new'));
+      const half = Math.floor(whole.length / 2);
+      const handle = await open(join(dir, 'doc.md'), existing ? 'r+' : 'wx');
+      try {
+        await handle.truncate(0);
+        await handle.write(whole, 0, half, 0);
+        // The store has read the half file (twice): it still serves the last good version, or nothing for a new file.
+        expect(firstText((await store.get('doc'))?.definition)).toBe(before[0]);
+        expect((await store.list()).filter((e) => e.name === 'doc').map((e) => firstText(e.definition))).toEqual(before);
+        await handle.write(whole, half, whole.length - half, half);
+      } finally {
+        await handle.close();
+      }
+      await waitFor(() => served.length > 0, 10_000, 'the new version');
+      expect(served).toEqual([body('new')]);
+      expect(puts).toEqual([{ type: 'put', name: 'doc', version: 1 }]);
+      expect(firstText((await store.get('doc'))?.definition)).toBe(body('new'));
+    } finally {
+      unwatch();
+      sync.close();
+      await store.close();
+    }
+  });
+
+  it('keeps the last good version of a file broken in place, and logs the file with its place', async () => {
+    const dir = await tempDir();
+    await writeFiles(dir, { 'a.yaml': yaml('a', 'good') });
+    const logged: Record<string, unknown>[] = [];
+    const store = createDirectoryPromptStore(dir, { debounceMs: 20, logger: { error: (fields) => logged.push(fields) } });
+    expect(firstText((await store.get('a'))?.definition)).toBe('good');
+    const events: StoreChangeEvent[] = [];
+    const unwatch = store.watch((e) => events.push(e));
+    try {
+      await writeFile(join(dir, 'a.yaml'), 'name: a\nmessages: [{role: user, content: "goo\n');
+      await waitFor(() => logged.length > 0, 5_000, 'the broken file to be logged');
+      expect(logged).toEqual([
+        { event: 'prompt_store_invalid_file', prompt: 'a', file: join(dir, 'a.yaml'), reason: expect.stringMatching(/^.*a\.yaml:\d+:\d+: /) },
+      ]);
+      const invalid: string[] = [];
+      expect((await store.list({ onInvalid: (name) => invalid.push(name) })).map((e) => firstText(e.definition))).toEqual(['good']);
+      expect(invalid).toEqual([]);
+      expect(firstText((await store.get('a'))?.definition)).toBe('good');
+      expect(events.filter((e) => e.type !== 'reset')).toEqual([]);
+      const fixed = nextEvent<StoreChangeEvent>(store.watch.bind(store), (e) => e.type === 'put' && e.name === 'a', 5_000);
+      await writeFile(join(dir, 'a.yaml'), yaml('a', 'fixed'));
+      await fixed;
+      expect(firstText((await store.get('a'))?.definition)).toBe('fixed');
+    } finally {
+      unwatch();
       await store.close();
     }
   });
