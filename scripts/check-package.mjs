@@ -115,7 +115,7 @@ function runBinSmoke(project) {
   mkdirSync(prompts, { recursive: true });
   writeFileSync(join(prompts, 'greet.yaml'), 'name: greet\narguments: [{name: who, required: true}]\nmessages: [{role: user, content: "Hello {{who}}"}]\n');
   const check = spawnSync(bin, ['check', prompts], { cwd: project, encoding: 'utf8' });
-  if (check.status !== 0 || !check.stderr.includes('1 prompt(s): 0 error(s)')) {
+  if (check.status !== 0 || !check.stdout.includes('1 prompt(s): 0 error(s)')) {
     failures.push(`consumer bin: mcp-prompt-kit check exited ${check.status}\n${check.stdout}${check.stderr}`);
   }
   if (failures.length === 0) console.log(`consumer bin: ok (mcp-prompt-kit --version ${pkg.version}; check of a YAML prompt directory)`);
