@@ -3,6 +3,8 @@
  * real child process (from source through tsx, so `npm test` needs no build) where the process boundary is the point.
  */
 import { spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { onTestFailed } from 'vitest';
 import { textOutput } from '../../src/cli/output.js';
@@ -62,4 +64,31 @@ export function stderrOnFailure(stderr: () => string): void {
       error.message = `${error.message}\n--- child stderr ---\n${text === '' ? '(nothing)' : text}`;
     }
   });
+}
+
+/** A running `serve --http 0`: its URL (the first stdout line), the child and what it wrote on stderr so far. */
+export interface ServedHttp {
+  url: string;
+  child: ChildProcessWithoutNullStreams;
+  stderr(): string;
+}
+
+/** Starts `serve <dir> --http 0 ...extra`; `until` receives the function that stops it (the caller runs it after use). */
+export async function startServeHttp(dir: string, extra: readonly string[], until: (stop: () => Promise<void>) => void): Promise<ServedHttp> {
+  const child = spawn(CLI_COMMAND.command, [...CLI_COMMAND.args, 'serve', dir, '--http', '0', ...extra], { cwd: ROOT });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  until(
+    () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('close', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('close', (code) => reject(withStderr(new Error(`serve exited early (code ${code})`), stderr)));
+    createInterface({ input: child.stdout }).once('line', resolve);
+  });
+  return { url, child, stderr: () => stderr };
 }

@@ -3,12 +3,9 @@
  * list_changed, bounded in number and idle time, ended by DELETE; capabilities only for what is delivered; and which
  * Host headers are accepted on and off loopback.
  */
-import { spawn } from 'node:child_process';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { StreamableHTTPClientTransport as HttpClientV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StreamableHTTPClientTransport as HttpClientV2 } from '@modelcontextprotocol/client';
 import { hostHeaderValidationResponse, localhostAllowedHostnames } from '@modelcontextprotocol/server';
@@ -17,7 +14,8 @@ import { allowedHostname, planHttp } from '../../src/cli/hosts.js';
 import { createTestClient } from '../mcp/fixtures/clients.js';
 import type { TestClient } from '../mcp/fixtures/clients.js';
 import { tempDir, waitFor, writeFiles } from '../fs/temp.js';
-import { CLI_COMMAND, ROOT, runCli } from './process.js';
+import { ROOT, runCli, startServeHttp } from './process.js';
+import type { ServedHttp } from './process.js';
 
 const open: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -33,31 +31,9 @@ async function promptDir(): Promise<string> {
   return dir;
 }
 
-interface Served {
-  url: string;
-  child: ChildProcessWithoutNullStreams;
-  /** Everything written to stderr so far. */
-  stderr(): string;
-}
-
-/** Starts `serve <dir> --http 0 ...`; resolves with its URL (the first stdout line). */
-async function serveHttp(dir: string, extra: string[] = []): Promise<Served> {
-  const child = spawn(CLI_COMMAND.command, [...CLI_COMMAND.args, 'serve', dir, '--http', '0', ...extra], { cwd: ROOT });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  open.push(
-    () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('close', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once('close', (code) => reject(new Error(`serve exited early (code ${code}): ${stderr}`)));
-    createInterface({ input: child.stdout }).once('line', resolve);
-  });
-  return { url, child, stderr: () => stderr };
+/** Starts `serve <dir> --http 0 ...`, stopped after the test. */
+function serveHttp(dir: string, extra: string[] = []): Promise<ServedHttp> {
+  return startServeHttp(dir, extra, (stop) => open.push(stop));
 }
 
 async function textOf(client: TestClient, name: string, args: Record<string, string>): Promise<string | undefined> {

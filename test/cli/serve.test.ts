@@ -4,7 +4,6 @@
  * Origin checks.
  */
 import { spawn } from 'node:child_process';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +16,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestClient, wireError } from '../mcp/fixtures/clients.js';
 import type { ClientKind, TestClient } from '../mcp/fixtures/clients.js';
 import { tempDir, waitFor, writeFiles } from '../fs/temp.js';
-import { CLI_COMMAND, ROOT, runCliInProcess, stderrOnFailure, withStderr } from './process.js';
+import { CLI_COMMAND, ROOT, runCliInProcess, startServeHttp, stderrOnFailure } from './process.js';
+import type { ServedHttp } from './process.js';
 
 const DOCS = join(ROOT, 'examples/docs');
 const open: (() => Promise<void>)[] = [];
@@ -168,28 +168,9 @@ describe('mcp-prompt-kit serve over stdio', () => {
   });
 });
 
-/** Starts `serve --http 0`; resolves with its URL (the first stdout line). Stopped after the test (`until`: by the caller). */
-async function startHttp(
-  dir: string,
-  extra: string[] = [],
-  until: (close: () => Promise<void>) => void = (close) => open.push(close),
-): Promise<{ url: string; child: ChildProcessWithoutNullStreams; stderr: () => string }> {
-  const child = spawn(CLI_COMMAND.command, [...CLI_COMMAND.args, 'serve', dir, '--http', '0', ...extra], { cwd: ROOT });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  until(
-    () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('close', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once('close', (code) => reject(withStderr(new Error(`serve exited early (code ${code})`), stderr)));
-    createInterface({ input: child.stdout }).once('line', resolve);
-  });
-  return { url, child, stderr: () => stderr };
+/** Starts `serve --http 0`, stopped after the test (`until`: by the caller). */
+function startHttp(dir: string, extra: string[] = [], until: (close: () => Promise<void>) => void = (close) => open.push(close)): Promise<ServedHttp> {
+  return startServeHttp(dir, extra, until);
 }
 
 describe('mcp-prompt-kit serve --http', () => {
