@@ -176,17 +176,28 @@ function wellIndented(text: string, start: number, end: number): boolean {
   return true;
 }
 
-/** `text` with each listed scalar (sorted, not overlapping) replaced by its stand-in. */
-export function maskQuoted(text: string, scalars: readonly (readonly [number, number])[]): MaskedText {
-  if (scalars.length === 0) return { text, original: (offset) => offset, standIns: [] };
+/** A stretch of text and the short text that stands in for it. */
+export interface StandIn {
+  start: number;
+  end: number;
+  standIn: string;
+}
+
+/** The stand-ins of long quoted scalars (start, end). */
+export function quotedStandIns(text: string, scalars: readonly (readonly [number, number])[]): StandIn[] {
+  return scalars.map(([start, end]) => ({ start, end, standIn: standIn(text, start, end) }));
+}
+
+/** `text` with each listed stretch (sorted, not overlapping) replaced by its stand-in. */
+export function maskText(text: string, stretches: readonly StandIn[]): MaskedText {
+  if (stretches.length === 0) return { text, original: (offset) => offset, standIns: [] };
   const out: string[] = [];
   const standIns: number[] = [];
   const standInEnds: number[] = [];
   let from = 0;
   let length = 0;
-  for (const [start, end] of scalars) {
+  for (const { start, end, standIn: replacement } of stretches) {
     const before = text.slice(from, start);
-    const replacement = standIn(text, start, end);
     out.push(before, replacement);
     length += before.length;
     standIns.push(length);
@@ -212,7 +223,7 @@ export function maskQuoted(text: string, scalars: readonly (readonly [number, nu
         }
       }
       if (found === -1) return offset;
-      const [start, end] = scalars[found]!;
+      const { start, end } = stretches[found]!;
       return offset < standInEnds[found]! ? start : end + (offset - standInEnds[found]!);
     },
   };

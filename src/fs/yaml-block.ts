@@ -1,0 +1,216 @@
+/**
+ * Long block scalars (`|`, `>`), read in linear time: the YAML library splits a block scalar's lines with a regular
+ * expression and lexes them one by one (a 1 MB block takes many times its JSON twin), so the text it parses holds a
+ * short stand-in (the header, the leading blank lines, the first content line reduced to its indentation and one `x`,
+ * the trailing blank lines) and the value is read here with the library's own rules. The library's reading of the
+ * stand-in is checked against ours (same extent, same value), so a case read differently falls back to the library.
+ */
+
+/** Block scalars at least this long (source characters, header included) are read here. */
+export const LONG_BLOCK = 256;
+
+/** A block scalar's header: `|` or `>`, its chomping indicator and its explicit indentation (0 when detected). */
+export interface BlockHeader {
+  mode: '|' | '>';
+  chomp: '' | '-' | '+';
+  indent: number;
+}
+
+/** A long block scalar found in a text: its extent, its stand-in and how to read it. */
+export interface BlockScalar {
+  /** The offset of the indicator. */
+  start: number;
+  /** The offset after the scalar's last line (as the library's lexer ends it). */
+  end: number;
+  /** The header's length (indicator, comment and line break): the content starts at `start + headerLength`. */
+  headerLength: number;
+  header: BlockHeader;
+  /** The indentation the library is expected to give the scalar (used with an explicit indentation indicator). */
+  scalarIndent: number;
+  /** The short text that stands in for `text.slice(start, end)`. */
+  standIn: string;
+}
+
+const HEADER = /[|>](?:([1-9])([+-])?|([+-])([1-9])?)?(?:[ \t]+(?:#[^\n]*)?)?\r?\n/y;
+
+/** The number of spaces at `from`. */
+function spacesAt(text: string, from: number): number {
+  let k = from;
+  while (text.charCodeAt(k) === 0x20) k++;
+  return k - from;
+}
+
+/**
+ * The long block scalar whose indicator is at `at`, or undefined when it is short, or a case left to the library
+ * (a header with anything unusual, content at column 0, a tab after the last line, no content).
+ */
+export function findBlockScalar(text: string, at: number): BlockScalar | undefined {
+  const n = text.length;
+  HEADER.lastIndex = at;
+  const header = HEADER.exec(text);
+  if (header === null) return undefined;
+  const digit = header[1] ?? header[4];
+  const chomp = (header[2] ?? header[3] ?? '') as BlockHeader['chomp'];
+  const explicit = digit === undefined ? 0 : Number(digit);
+  const first = at + header[0].length;
+  // The column of the node that holds the scalar: the header line's spaces and `- ` entries.
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  let base = lineStart;
+  for (;;) {
+    base += spacesAt(text, base);
+    if (text[base] === '-' && text[base + 1] === ' ') base++;
+    else break;
+  }
+  const column = base - lineStart;
+  // The leading blank lines, then the first content line (as the library's lexer finds it).
+  let nl = first - 1;
+  let lineIndent = 0;
+  let i = first;
+  for (;;) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20) lineIndent++;
+    else if (c === 0x0a) {
+      nl = i;
+      lineIndent = 0;
+    } else if (c === 0x0d && text.charCodeAt(i + 1) === 0x0a) {
+      // a CR before a line break
+    } else break;
+    i++;
+  }
+  if (i >= n) return undefined;
+  const contentStart = nl + 1;
+  const contentIndent = lineIndent;
+  const need = explicit === 0 ? contentIndent : column + explicit;
+  if (need < 1 || contentIndent < need) return undefined;
+  // Lines continue while blank or indented at least `need`.
+  let lastContentEnd = -1;
+  let s = contentStart;
+  for (;;) {
+    const k = spacesAt(text, s);
+    const c = text.charCodeAt(s + k);
+    const blank = c === 0x0a || (c === 0x0d && text.charCodeAt(s + k + 1) === 0x0a);
+    if (s + k >= n) {
+      if (k >= need && s < n) return undefined; // trailing spaces at the very end: left to the library
+      break;
+    }
+    if (!blank && k < need) break;
+    let lf = text.indexOf('\n', s + k);
+    if (lf === -1) lf = n;
+    if (!blank) lastContentEnd = lf > s + k && text.charCodeAt(lf - 1) === 0x0d ? lf - 1 : lf;
+    nl = lf;
+    if (lf >= n) break;
+    s = lf + 1;
+  }
+  if (lastContentEnd === -1) return undefined;
+  // A tab after the scalar's last line: the library includes it to report it.
+  if (nl < n && text.charCodeAt(nl + 1 + spacesAt(text, nl + 1)) === 0x09) return undefined;
+  if (chomp !== '+') {
+    // The library's lexer leaves trailing blank lines not indented past the first content line out.
+    for (;;) {
+      let k = nl - 1;
+      if (text.charCodeAt(k) === 0x0d) k--;
+      const lastChar = k;
+      while (text.charCodeAt(k) === 0x20) k--;
+      if (k >= first && text.charCodeAt(k) === 0x0a && k + 1 + contentIndent > lastChar) nl = k;
+      else break;
+    }
+  }
+  const end = Math.min(nl + 1, n);
+  if (end - at < LONG_BLOCK || lastContentEnd > end) return undefined;
+  const standIn = `${text.slice(at, contentStart)}${' '.repeat(contentIndent)}x${text.slice(lastContentEnd, end)}`;
+  return {
+    start: at,
+    end,
+    headerLength: header[0].length,
+    header: { mode: text[at] as BlockHeader['mode'], chomp, indent: explicit },
+    scalarIndent: column,
+    standIn,
+  };
+}
+
+/** A line of a block scalar's content: its indentation's length and its content's bounds. */
+interface Line {
+  indent: number;
+  from: number;
+  to: number;
+}
+
+/** The content's lines as the library splits them (`\n` followed by spaces). */
+function splitLines(text: string, from: number, to: number): Line[] {
+  const lines: Line[] = [];
+  let s = from;
+  for (;;) {
+    const k = Math.min(spacesAt(text, s), to - s);
+    let lf = text.indexOf('\n', s + k);
+    if (lf === -1 || lf > to) lf = to;
+    lines.push({ indent: k, from: s + k, to: lf });
+    if (lf >= to) break;
+    s = lf + 1;
+  }
+  return lines;
+}
+
+/**
+ * The value of the block scalar whose content is `text.slice(from, to)`, with the library's rules (its
+ * `resolveBlockScalar`): indentation, folding, more-indented lines, chomping. Undefined where the library reports
+ * an error (the library then reads the scalar itself).
+ */
+export function readBlockScalar(text: string, from: number, to: number, header: BlockHeader, scalarIndent: number): string | undefined {
+  const lines = from >= to ? [] : splitLines(text, from, to);
+  const isEmpty = (line: Line): boolean => line.from === line.to || (line.to - line.from === 1 && text.charCodeAt(line.from) === 0x0d);
+  let chompStart = lines.length;
+  for (let i = lines.length - 1; i >= 0; --i) {
+    if (isEmpty(lines[i]!)) chompStart = i;
+    else break;
+  }
+  if (chompStart === 0) return header.chomp === '+' && lines.length > 0 ? '\n'.repeat(Math.max(1, lines.length - 1)) : '';
+  let trimIndent = scalarIndent + header.indent;
+  let contentStart = 0;
+  for (let i = 0; i < chompStart; ++i) {
+    const line = lines[i]!;
+    if (isEmpty(line)) {
+      if (header.indent === 0 && line.indent > trimIndent) trimIndent = line.indent;
+    } else {
+      if (line.indent < trimIndent) return undefined;
+      if (header.indent === 0) trimIndent = line.indent;
+      contentStart = i;
+      if (trimIndent === 0) return undefined;
+      break;
+    }
+  }
+  for (let i = lines.length - 1; i >= chompStart; --i) if (lines[i]!.indent > trimIndent) chompStart = i + 1;
+  let value = '';
+  const pad = (line: Line): string => (line.indent > trimIndent ? ' '.repeat(line.indent - trimIndent) : '');
+  for (let i = 0; i < contentStart; ++i) value += `${pad(lines[i]!)}\n`;
+  let sep = '';
+  let prevMoreIndented = false;
+  for (let i = contentStart; i < chompStart; ++i) {
+    const line = lines[i]!;
+    let contentTo = line.to;
+    if (contentTo > line.from && text.charCodeAt(contentTo - 1) === 0x0d) contentTo--;
+    if (contentTo > line.from && line.indent < trimIndent) return undefined;
+    const content = text.slice(line.from, contentTo);
+    if (header.mode === '|') {
+      value += sep + pad(line) + content;
+      sep = '\n';
+    } else if (line.indent > trimIndent || content[0] === '\t') {
+      if (sep === ' ') sep = '\n';
+      else if (!prevMoreIndented && sep === '\n') sep = '\n\n';
+      value += sep + pad(line) + content;
+      sep = '\n';
+      prevMoreIndented = true;
+    } else if (content === '') {
+      if (sep === '\n') value += '\n';
+      else sep = '\n';
+    } else {
+      value += sep + content;
+      sep = ' ';
+      prevMoreIndented = false;
+    }
+  }
+  if (header.chomp === '+') {
+    for (let i = chompStart; i < lines.length; ++i) value += `\n${pad(lines[i]!)}`;
+    return value.endsWith('\n') ? value : `${value}\n`;
+  }
+  return header.chomp === '' ? `${value}\n` : value;
+}
