@@ -128,22 +128,16 @@ export function findBlockScalar(text: string, at: number): BlockScalar | undefin
   };
 }
 
-/** A line of a block scalar's content: its indentation's length and its content's bounds. */
-interface Line {
-  indent: number;
-  from: number;
-  to: number;
-}
-
-/** The content's lines as the library splits them (`\n` followed by spaces). */
-function splitLines(text: string, from: number, to: number): Line[] {
-  const lines: Line[] = [];
+/** The content's lines as the library splits them (`\n` followed by spaces): indentation, content start and end, flat. */
+function splitLines(text: string, from: number, to: number): number[] {
+  const lines: number[] = [];
   let s = from;
   for (;;) {
-    const k = Math.min(spacesAt(text, s), to - s);
-    let lf = text.indexOf('\n', s + k);
+    let k = s;
+    while (k < to && text.charCodeAt(k) === 0x20) k++;
+    let lf = text.indexOf('\n', k);
     if (lf === -1 || lf > to) lf = to;
-    lines.push({ indent: k, from: s + k, to: lf });
+    lines.push(k - s, k, lf);
     if (lf >= to) break;
     s = lf + 1;
   }
@@ -157,59 +151,65 @@ function splitLines(text: string, from: number, to: number): Line[] {
  */
 export function readBlockScalar(text: string, from: number, to: number, header: BlockHeader, scalarIndent: number): string | undefined {
   const lines = from >= to ? [] : splitLines(text, from, to);
-  const isEmpty = (line: Line): boolean => line.from === line.to || (line.to - line.from === 1 && text.charCodeAt(line.from) === 0x0d);
-  let chompStart = lines.length;
-  for (let i = lines.length - 1; i >= 0; --i) {
-    if (isEmpty(lines[i]!)) chompStart = i;
+  const count = lines.length / 3;
+  const indentOf = (i: number): number => lines[3 * i]!;
+  const isEmpty = (i: number): boolean => {
+    const start = lines[3 * i + 1]!;
+    const end = lines[3 * i + 2]!;
+    return start === end || (end - start === 1 && text.charCodeAt(start) === 0x0d);
+  };
+  let chompStart = count;
+  for (let i = count - 1; i >= 0; --i) {
+    if (isEmpty(i)) chompStart = i;
     else break;
   }
-  if (chompStart === 0) return header.chomp === '+' && lines.length > 0 ? '\n'.repeat(Math.max(1, lines.length - 1)) : '';
+  if (chompStart === 0) return header.chomp === '+' && count > 0 ? '\n'.repeat(Math.max(1, count - 1)) : '';
   let trimIndent = scalarIndent + header.indent;
   let contentStart = 0;
   for (let i = 0; i < chompStart; ++i) {
-    const line = lines[i]!;
-    if (isEmpty(line)) {
-      if (header.indent === 0 && line.indent > trimIndent) trimIndent = line.indent;
+    if (isEmpty(i)) {
+      if (header.indent === 0 && indentOf(i) > trimIndent) trimIndent = indentOf(i);
     } else {
-      if (line.indent < trimIndent) return undefined;
-      if (header.indent === 0) trimIndent = line.indent;
+      if (indentOf(i) < trimIndent) return undefined;
+      if (header.indent === 0) trimIndent = indentOf(i);
       contentStart = i;
       if (trimIndent === 0) return undefined;
       break;
     }
   }
-  for (let i = lines.length - 1; i >= chompStart; --i) if (lines[i]!.indent > trimIndent) chompStart = i + 1;
+  for (let i = count - 1; i >= chompStart; --i) if (indentOf(i) > trimIndent) chompStart = i + 1;
+  const pad = (i: number): string => (indentOf(i) > trimIndent ? ' '.repeat(indentOf(i) - trimIndent) : '');
   let value = '';
-  const pad = (line: Line): string => (line.indent > trimIndent ? ' '.repeat(line.indent - trimIndent) : '');
-  for (let i = 0; i < contentStart; ++i) value += `${pad(lines[i]!)}\n`;
+  for (let i = 0; i < contentStart; ++i) value += `${pad(i)}\n`;
   let sep = '';
   let prevMoreIndented = false;
+  const literal = header.mode === '|';
   for (let i = contentStart; i < chompStart; ++i) {
-    const line = lines[i]!;
-    let contentTo = line.to;
-    if (contentTo > line.from && text.charCodeAt(contentTo - 1) === 0x0d) contentTo--;
-    if (contentTo > line.from && line.indent < trimIndent) return undefined;
-    const content = text.slice(line.from, contentTo);
-    if (header.mode === '|') {
-      value += sep + pad(line) + content;
+    const indent = lines[3 * i]!;
+    const start = lines[3 * i + 1]!;
+    let end = lines[3 * i + 2]!;
+    if (end > start && text.charCodeAt(end - 1) === 0x0d) end--;
+    if (end > start && indent < trimIndent) return undefined;
+    if (literal) {
+      value += indent > trimIndent ? `${sep}${pad(i)}${text.slice(start, end)}` : sep + text.slice(start, end);
       sep = '\n';
-    } else if (line.indent > trimIndent || content[0] === '\t') {
+    } else if (indent > trimIndent || text.charCodeAt(start) === 0x09) {
       if (sep === ' ') sep = '\n';
       else if (!prevMoreIndented && sep === '\n') sep = '\n\n';
-      value += sep + pad(line) + content;
+      value += `${sep}${pad(i)}${text.slice(start, end)}`;
       sep = '\n';
       prevMoreIndented = true;
-    } else if (content === '') {
+    } else if (end === start) {
       if (sep === '\n') value += '\n';
       else sep = '\n';
     } else {
-      value += sep + content;
+      value += sep + text.slice(start, end);
       sep = ' ';
       prevMoreIndented = false;
     }
   }
   if (header.chomp === '+') {
-    for (let i = chompStart; i < lines.length; ++i) value += `\n${pad(lines[i]!)}`;
+    for (let i = chompStart; i < count; ++i) value += `\n${pad(i)}`;
     return value.endsWith('\n') ? value : `${value}\n`;
   }
   return header.chomp === '' ? `${value}\n` : value;

@@ -29,6 +29,8 @@ const ESCAPES: Readonly<Record<string, string>> = Object.freeze({
   '\t': '\t',
 });
 
+const ESCAPE_MAP: ReadonlyMap<string, string> = new Map(Object.entries(ESCAPES));
+
 /** A problem inside a double-quoted scalar, at an offset of the whole text. */
 export interface QuotedProblem {
   message: string;
@@ -57,7 +59,7 @@ function isWhite(c: string | undefined): boolean {
  * problem. The rules are the YAML library's, so a long scalar reads exactly as a short one does.
  */
 export function readQuoted(text: string, start: number, end: number): { value: string } | QuotedProblem {
-  const parts: string[] = [];
+  let value = '';
   const last = end - 1; // the closing quote
   const single = text[start] === "'";
   const escape = single ? "'" : '\\';
@@ -72,7 +74,7 @@ export function readQuoted(text: string, start: number, end: number): { value: s
     const b = nextEscape === -1 || nextEscape > last ? last : nextEscape;
     const at = a < b ? a : b;
     if (at === last) {
-      parts.push(text.slice(i, last));
+      value += text.slice(i, last);
       break;
     }
     if (text[at] === '\n') {
@@ -80,7 +82,7 @@ export function readQuoted(text: string, start: number, end: number): { value: s
       let e = at;
       if (e > i && text[e - 1] === '\r') e--;
       while (e > i && isWhite(text[e - 1])) e--;
-      parts.push(text.slice(i, e));
+      value += text.slice(i, e);
       // A line break folds into a space; n + 1 breaks (blank lines) into n newlines; the next line's indent goes.
       let fold = '';
       let k = at;
@@ -91,17 +93,18 @@ export function readQuoted(text: string, start: number, end: number): { value: s
         k++;
         c = text[k + 1];
       }
-      parts.push(fold === '' ? ' ' : fold);
+      value += fold === '' ? ' ' : fold;
       i = k + 1;
       continue;
     }
-    parts.push(text.slice(i, at));
+    if (at > i) value += text.slice(i, at);
     const next = text[at + 1];
+    const escaped = next === undefined ? undefined : ESCAPE_MAP.get(next);
     if (single) {
-      parts.push("'"); // '' is one quote
+      value += "'"; // '' is one quote
       i = at + 2;
-    } else if (next !== undefined && Object.hasOwn(ESCAPES, next)) {
-      parts.push(ESCAPES[next]!);
+    } else if (escaped !== undefined) {
+      value += escaped;
       i = at + 2;
     } else if (next === '\n' || (next === '\r' && text[at + 2] === '\n')) {
       // An escaped line break joins the lines; the next line's indent still goes.
@@ -114,13 +117,13 @@ export function readQuoted(text: string, start: number, end: number): { value: s
       if (Number.isNaN(code) || code > 0x10ffff) {
         return { message: `Invalid escape sequence ${text.slice(at, at + 2 + length)}`, offset: at };
       }
-      parts.push(String.fromCodePoint(code));
+      value += String.fromCodePoint(code);
       i = at + 2 + length;
     } else {
       return { message: `Invalid escape sequence ${text.slice(at, at + 2)}`, offset: at };
     }
   }
-  return { value: parts.join('') };
+  return { value };
 }
 
 /** A text with long quoted scalars replaced by short stand-ins, and the way back to the original offsets. */
