@@ -117,6 +117,27 @@ describe('YAML prompt files: long quoted strings', () => {
     }
   });
 
+  it('reads long double-quoted strings without escapes, or with JSON escapes on one line, exactly as the YAML library does', () => {
+    const plain = ['word', ' ', '  ', '\t', '\n      ', '\n\n      ', '\n        ', ' \n      ', '\t\n      \t', 'é', '\r\n      ', '\r', ' \r\n \r\n      ', '\n\t\n      '];
+    const json = ['word', ' ', '\\n', '\\t', '\\\\', '\\"', '\\/', '\\b', '\\u00e9', '\\ud83d\\ude00', '\\ud800', 'é', '\\\\x'];
+    // One of these in a line makes it a general case (YAML-only escapes, a raw tab).
+    const breakers = ['\\x41', '\\e', '\t', '\\N'];
+    const next = random(13);
+    for (let n = 0; n < 1_000; n++) {
+      const multiLine = next() < 0.5;
+      const pieces = multiLine ? plain : json;
+      let body = '';
+      while (body.length < 400) body += pieces[Math.floor(next() * pieces.length)]!;
+      if (!multiLine && next() < 0.2) body += breakers[Math.floor(next() * breakers.length)]!;
+      const prefix = ['x: ', 'a:\n  x: ', 'a:\n  - x: ', 'a:\n  - '][Math.floor(next() * 4)]!;
+      const text = `${prefix}"${body}"\n${prefix.startsWith('a') ? '' : 'y: after\n'}`;
+      const ours = parseYamlSource(text);
+      const library = parseDocument(text);
+      if (library.errors.length > 0) expect('value' in ours, JSON.stringify(text)).toBe(false);
+      else expect('value' in ours ? ours.value : ours, JSON.stringify(text)).toEqual(library.toJS());
+    }
+  });
+
   it('keeps the lines and columns of everything after a long string', async () => {
     const long = `"${'word '.repeat(100)}\n  ${'more '.repeat(100)}"`;
     const { lines: found } = await lines({ 'p.yaml': `name: p\ndescription: ${long}\nmessages:\n  - role: system\n    content: hi\n` });
