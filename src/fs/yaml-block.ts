@@ -85,6 +85,27 @@ export function findBlockScalar(text: string, at: number): BlockScalar | undefin
   // Lines continue while blank or indented at least `need`.
   let lastContentEnd = -1;
   let s = contentStart;
+  // Whole lines first, natively (in bounded runs), then the last content line among them.
+  const lineRun = new RegExp(`(?: {${need}}[^\\n]*\\n| *\\r?\\n){1,256}`, 'y');
+  for (;;) {
+    lineRun.lastIndex = s;
+    if (lineRun.exec(text) === null) break;
+    s = lineRun.lastIndex;
+  }
+  if (s > contentStart) {
+    nl = s - 1;
+    for (let e = s - 1; e >= contentStart; ) {
+      const from = text.lastIndexOf('\n', e - 1) + 1;
+      let k = from;
+      while (k < e && text.charCodeAt(k) === 0x20) k++;
+      if (k === e || (k === e - 1 && text.charCodeAt(k) === 0x0d)) {
+        e = from - 1;
+        continue;
+      }
+      lastContentEnd = text.charCodeAt(e - 1) === 0x0d ? e - 1 : e;
+      break;
+    }
+  }
   for (;;) {
     const k = spacesAt(text, s);
     const c = text.charCodeAt(s + k);
@@ -150,6 +171,10 @@ function splitLines(text: string, from: number, to: number): number[] {
  * an error (the library then reads the scalar itself).
  */
 export function readBlockScalar(text: string, from: number, to: number, header: BlockHeader, scalarIndent: number): string | undefined {
+  if (header.mode === '|') {
+    const fast = readLiteral(text, from, to, header, scalarIndent);
+    if (fast !== undefined) return fast;
+  }
   const lines = from >= to ? [] : splitLines(text, from, to);
   const count = lines.length / 3;
   const indentOf = (i: number): number => lines[3 * i]!;
@@ -208,9 +233,50 @@ export function readBlockScalar(text: string, from: number, to: number, header: 
       prevMoreIndented = false;
     }
   }
+  return chomped(value, header, lines, chompStart, count, pad);
+}
+
+/** `value` with the scalar's final line break(s) as its chomping indicator says. */
+function chomped(value: string, header: BlockHeader, lines: readonly number[], chompStart: number, count: number, pad: (i: number) => string): string {
   if (header.chomp === '+') {
-    for (let i = chompStart; i < count; ++i) value += `\n${pad(i)}`;
-    return value.endsWith('\n') ? value : `${value}\n`;
+    let kept = value;
+    for (let i = chompStart; i < count; ++i) kept += `\n${pad(i)}`;
+    return kept.endsWith('\n') ? kept : `${kept}\n`;
+  }
+  return header.chomp === '' ? `${value}\n` : value;
+}
+
+/**
+ * A literal block scalar read natively (each line less its indentation, by one replacement), when it is regular:
+ * content on its first line, no line less indented than the first, no CR, trailing blank lines not more indented.
+ * Undefined otherwise (the general reading applies).
+ */
+function readLiteral(text: string, from: number, to: number, header: BlockHeader, scalarIndent: number): string | undefined {
+  const indent = spacesAt(text, from);
+  const first = text.charCodeAt(from + indent);
+  if (from + indent >= to || first === 0x0a || first === 0x0d) return undefined;
+  const trimIndent = header.indent === 0 ? indent : scalarIndent + header.indent;
+  if (trimIndent === 0 || indent < trimIndent) return undefined;
+  // The trailing blank lines (the last line runs to `to`), none more indented than the content.
+  let end = to;
+  let trailing = 0;
+  for (;;) {
+    const lineStart = text.lastIndexOf('\n', end - 1) + 1;
+    const start = lineStart < from ? from : lineStart;
+    const k = spacesAt(text, start);
+    if (start + k < end) break; // content
+    if (k > trimIndent) return undefined;
+    trailing++;
+    end = start - 1;
+  }
+  const region = text.slice(from + trimIndent, end);
+  if (region.includes('\r')) return undefined;
+  // A line less indented than the first, not blank: the library reports it.
+  if (new RegExp(`\\n(?! {${trimIndent}}| *\\n)`).test(region)) return undefined;
+  const value = region.replace(new RegExp(`\\n {0,${trimIndent}}`, 'g'), '\n');
+  if (header.chomp === '+') {
+    const kept = value + '\n'.repeat(trailing);
+    return kept.endsWith('\n') ? kept : `${kept}\n`;
   }
   return header.chomp === '' ? `${value}\n` : value;
 }

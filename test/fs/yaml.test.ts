@@ -166,6 +166,8 @@ describe('YAML prompt files: long block scalars', () => {
 
   /** A block scalar's lines at `column` + 1..3 spaces, with more- and less-indented lines, blanks, tabs and CRLF. */
   function body(next: () => number, column: number): string {
+    // Half the scalars are regular (no CR, no less-indented line, trailing blanks not more indented).
+    const regular = next() < 0.5;
     const indent = column + 1 + Math.floor(next() * 3);
     const kinds = [
       () => `${' '.repeat(indent)}some words here`,
@@ -181,12 +183,14 @@ describe('YAML prompt files: long block scalars', () => {
     const lines: string[] = [];
     let length = 0;
     while (length < 300) {
-      const kind = next() < 0.6 ? 0 : Math.floor(next() * kinds.length);
+      let kind = next() < 0.6 ? 0 : Math.floor(next() * kinds.length);
+      if (regular && (kind === 6 || kind === 7)) kind = 0;
+      if (regular && kind === 4 && lines.length === 0) kind = 0;
       const line = kinds[kind]!();
       lines.push(line);
       length += line.length + 1;
     }
-    const trailing = Array.from({ length: Math.floor(next() * 4) }, () => ' '.repeat(Math.floor(next() * (indent + 3))));
+    const trailing = Array.from({ length: Math.floor(next() * 4) }, () => ' '.repeat(Math.floor(next() * (regular ? indent : indent + 3))));
     return [...lines, ...trailing].join('\n');
   }
 
