@@ -168,11 +168,19 @@ function splitLines(text: string, from: number, to: number): number[] {
 /**
  * The value of the block scalar whose content is `text.slice(from, to)`, with the library's rules (its
  * `resolveBlockScalar`): indentation, folding, more-indented lines, chomping. Undefined where the library reports
- * an error (the library then reads the scalar itself).
+ * an error (the library then reads the scalar itself). `indented`: every line is known blank or indented at least as
+ * the content (as {@link findBlockScalar} found them).
  */
-export function readBlockScalar(text: string, from: number, to: number, header: BlockHeader, scalarIndent: number): string | undefined {
+export function readBlockScalar(
+  text: string,
+  from: number,
+  to: number,
+  header: BlockHeader,
+  scalarIndent: number,
+  indented = false,
+): string | undefined {
   if (header.mode === '|') {
-    const fast = readLiteral(text, from, to, header, scalarIndent);
+    const fast = readLiteral(text, from, to, header, scalarIndent, indented);
     if (fast !== undefined) return fast;
   }
   const lines = from >= to ? [] : splitLines(text, from, to);
@@ -251,7 +259,7 @@ function chomped(value: string, header: BlockHeader, lines: readonly number[], c
  * content on its first line, no line less indented than the first, no CR, trailing blank lines not more indented.
  * Undefined otherwise (the general reading applies).
  */
-function readLiteral(text: string, from: number, to: number, header: BlockHeader, scalarIndent: number): string | undefined {
+function readLiteral(text: string, from: number, to: number, header: BlockHeader, scalarIndent: number, indented: boolean): string | undefined {
   const indent = spacesAt(text, from);
   const first = text.charCodeAt(from + indent);
   if (from + indent >= to || first === 0x0a || first === 0x0d) return undefined;
@@ -272,7 +280,7 @@ function readLiteral(text: string, from: number, to: number, header: BlockHeader
   const region = text.slice(from + trimIndent, end);
   if (region.includes('\r')) return undefined;
   // A line less indented than the first, not blank: the library reports it.
-  if (new RegExp(`\\n(?! {${trimIndent}}| *\\n)`).test(region)) return undefined;
+  if (!indented && new RegExp(`\\n(?! {${trimIndent}}| *\\n)`).test(region)) return undefined;
   const value = region.replace(new RegExp(`\\n {0,${trimIndent}}`, 'g'), '\n');
   if (header.chomp === '+') {
     const kept = value + '\n'.repeat(trailing);

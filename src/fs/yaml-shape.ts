@@ -64,7 +64,7 @@ function scan(text: string, limits: YamlShapeLimits, blocks: number[]): YamlShap
   let aliases = 0;
   let flow = 0;
   /** An open block scalar: its parent's indentation, and its content's once the first content line is seen. */
-  let block: { parent: number; content: number | undefined } | undefined;
+  let block: { parent: number; content: number | undefined; run?: RegExp } | undefined;
   let i = 0;
 
   const endOfLine = (from: number): number => {
@@ -78,6 +78,17 @@ function scan(text: string, limits: YamlShapeLimits, blocks: number[]): YamlShap
   const tooDeep = (at: number): YamlShapeProblem => ({ message: `nesting deeper than ${limits.maxDepth} levels`, offset: at });
 
   while (i < n) {
+    if (block?.content !== undefined) {
+      // Lines of the open block scalar, skipped natively in bounded runs (indented enough, or blank).
+      block.run ??= new RegExp(`(?: {${block.content}}[^\\n]*\\n| *\\r?\\n){1,256}`, 'y');
+      const run = block.run;
+      for (;;) {
+        run.lastIndex = i;
+        if (run.exec(text) === null) break;
+        i = run.lastIndex;
+      }
+      if (i >= n) break;
+    }
     // The start of a line.
     let j = i;
     while (j < n && text.charCodeAt(j) === SPACE) j++;

@@ -95,7 +95,7 @@ function restore(node: Scalar, standIns: ReadonlyMap<number, Restore>, text: str
   if (range[1] !== range[0] + block.standIn.length) return;
   const expected = readBlockScalar(block.standIn, block.headerLength, block.standIn.length, block.header, block.scalarIndent);
   if (expected === undefined || node.value !== expected) return;
-  const value = readBlockScalar(text, block.start + block.headerLength, block.end, block.header, block.scalarIndent);
+  const value = readBlockScalar(text, block.start + block.headerLength, block.end, block.header, block.scalarIndent, true);
   if (value === undefined) return;
   node.value = value;
   found.verified = true;
