@@ -44,6 +44,9 @@ const CONTROL = /[\x00-\x1f]/;
 /** A line break with the blanks around it and any blank lines after it (one fold). */
 const FOLD = /[ \t]*\r?\n(?:[ \t\n]|\r\n)*/g;
 
+/** A line break followed by a blank line. */
+const BLANK_LINE = /\n[ \t]*\r?\n/;
+
 function fold(match: string): string {
   let breaks = 0;
   for (let k = match.indexOf('\n'); k !== -1; k = match.indexOf('\n', k + 1)) breaks++;
@@ -56,7 +59,11 @@ function fold(match: string): string {
  * Undefined otherwise (the general reading applies).
  */
 function readDoubleFast(body: string): string | undefined {
-  if (!body.includes('\\')) return body.includes('\n') ? body.replace(FOLD, fold) : body;
+  if (!body.includes('\\')) {
+    if (!body.includes('\n')) return body;
+    // Without blank lines every fold is one space (no call per line).
+    return BLANK_LINE.test(body) ? body.replace(FOLD, fold) : body.replace(FOLD, ' ');
+  }
   if (CONTROL.test(body) || NOT_JSON_ESCAPE.test(body)) return undefined;
   return JSON.parse(`"${body}"`) as string;
 }
