@@ -179,10 +179,8 @@ export function readBlockScalar(
   scalarIndent: number,
   indented = false,
 ): string | undefined {
-  if (header.mode === '|') {
-    const fast = readLiteral(text, from, to, header, scalarIndent, indented);
-    if (fast !== undefined) return fast;
-  }
+  const fast = readRegular(text, from, to, header, scalarIndent, indented);
+  if (fast !== undefined) return fast;
   const lines = from >= to ? [] : splitLines(text, from, to);
   const count = lines.length / 3;
   const indentOf = (i: number): number => lines[3 * i]!;
@@ -255,11 +253,12 @@ function chomped(value: string, header: BlockHeader, lines: readonly number[], c
 }
 
 /**
- * A literal block scalar read natively (each line less its indentation, by one replacement), when it is regular:
- * content on its first line, no line less indented than the first, no CR, trailing blank lines not more indented.
- * Undefined otherwise (the general reading applies).
+ * A block scalar read natively by one replacement when it is regular: content on its first line, no CR, trailing
+ * blank lines not more indented; literal: no line less indented than the first (each line loses its indentation);
+ * folded: every line at exactly the first one's indentation, none blank or starting with a tab (each break folds
+ * into a space). Undefined otherwise (the general reading applies).
  */
-function readLiteral(text: string, from: number, to: number, header: BlockHeader, scalarIndent: number, indented: boolean): string | undefined {
+function readRegular(text: string, from: number, to: number, header: BlockHeader, scalarIndent: number, indented: boolean): string | undefined {
   const indent = spacesAt(text, from);
   const first = text.charCodeAt(from + indent);
   if (from + indent >= to || first === 0x0a || first === 0x0d) return undefined;
@@ -279,9 +278,15 @@ function readLiteral(text: string, from: number, to: number, header: BlockHeader
   }
   const region = text.slice(from + trimIndent, end);
   if (region.includes('\r')) return undefined;
-  // A line less indented than the first, not blank: the library reports it.
-  if (!indented && new RegExp(`\\n(?! {${trimIndent}}| *\\n)`).test(region)) return undefined;
-  const value = region.replace(new RegExp(`\\n {0,${trimIndent}}`, 'g'), '\n');
+  let value: string;
+  if (header.mode === '>') {
+    if (new RegExp(`\\n(?! {${trimIndent}}[^ \\t\\n])`).test(region) || region.charCodeAt(0) <= 0x20) return undefined;
+    value = region.replace(new RegExp(`\\n {${trimIndent}}`, 'g'), ' ');
+  } else {
+    // A line less indented than the first, not blank: the library reports it.
+    if (!indented && new RegExp(`\\n(?! {${trimIndent}}| *\\n)`).test(region)) return undefined;
+    value = region.replace(new RegExp(`\\n {0,${trimIndent}}`, 'g'), '\n');
+  }
   if (header.chomp === '+') {
     const kept = value + '\n'.repeat(trailing);
     return kept.endsWith('\n') ? kept : `${kept}\n`;

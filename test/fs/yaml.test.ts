@@ -215,6 +215,22 @@ describe('YAML prompt files: long block scalars', () => {
     expect(standIns).toBeGreaterThan(500);
   });
 
+  it('reads long regular block scalars (every line at one indentation) exactly as the YAML library does', () => {
+    const next = random(17);
+    for (let n = 0; n < 300; n++) {
+      const header = ['|', '>', '|-', '>-', '|+', '>+', '|2', '>2', '>-2', '|+2'][n % 10]!;
+      const lineCount = 20 + Math.floor(next() * 20);
+      const words = ['word', 'two words', '#hash', 'a: b', '- dash', 'x\ty'];
+      const content = Array.from({ length: lineCount }, () => `      ${words[Math.floor(next() * words.length)]!}`).join('\n');
+      const trailing = '\n'.repeat(1 + Math.floor(next() * 3));
+      const text = `messages:\n  - content: ${header}\n${content}${trailing}  - content: next\n`;
+      const ours = parseYamlSource(text);
+      const library = parseDocument(text);
+      expect(library.errors, text).toEqual([]);
+      expect('value' in ours ? ours.value : ours, JSON.stringify(text)).toEqual(library.toJS());
+    }
+  });
+
   it('keeps the lines and columns of everything after a long block scalar', async () => {
     const block = Array.from({ length: 50 }, (_, i) => `    line ${i} of the description`).join('\n');
     const { lines: found } = await lines({ 'p.yaml': `name: p\ndescription: >-\n${block}\nmessages:\n  - role: system\n    content: hi\n` });
