@@ -200,6 +200,9 @@ function shapesAt(bytes: number): YamlShape[] {
     const escaped = 'tab\\there \\u00e9 '.repeat(Math.floor(bytes / 20));
     add('long double-quoted string with escapes', `name: shaped\nmessages:\n  - role: user\n    content: "${escaped}"\n`, undefined, 'tab\there \u00e9 '.repeat(Math.floor(bytes / 20)));
     add('long block scalar', `name: shaped\nmessages:\n  - role: user\n    content: |-\n${lines.map((l) => `      ${l}\n`).join('')}`, undefined, lines.join('\n'));
+    const block = lines.map((l) => `      ${l}\n`).join('');
+    add('long folded block scalar, kept', `name: shaped\nmessages:\n  - role: user\n    content: >+\n${block}`, undefined, `${folded}\n`);
+    add('long block scalar, indentation indicator', `name: shaped\nmessages:\n  - role: user\n    content: |2\n${block}`, undefined, `${lines.join('\n')}\n`);
   }
   return shapes;
 }

@@ -29,10 +29,43 @@ const ESCAPES: Readonly<Record<string, string>> = Object.freeze({
   '\t': '\t',
 });
 
+const ESCAPE_MAP: ReadonlyMap<string, string> = new Map(Object.entries(ESCAPES));
+
 /** A problem inside a double-quoted scalar, at an offset of the whole text. */
 export interface QuotedProblem {
   message: string;
   offset: number;
+}
+
+/** An escape (a backslash after an even run of them) that does not mean the same in JSON and in YAML. */
+const NOT_JSON_ESCAPE = /(?<!\\)(?:\\\\)*\\(?!["\\/bfnrt]|u[0-9a-fA-F]{4})/;
+/** A control character (JSON refuses them raw; YAML keeps tabs). */
+const CONTROL = /[\x00-\x1f]/;
+/** A line break with the blanks around it and any blank lines after it (one fold). */
+const FOLD = /[ \t]*\r?\n(?:[ \t\n]|\r\n)*/g;
+
+/** A line break followed by a blank line. */
+const BLANK_LINE = /\n[ \t]*\r?\n/;
+
+function fold(match: string): string {
+  let breaks = 0;
+  for (let k = match.indexOf('\n'); k !== -1; k = match.indexOf('\n', k + 1)) breaks++;
+  return breaks === 1 ? ' ' : '\n'.repeat(breaks - 1);
+}
+
+/**
+ * The value of a double-quoted scalar's body by native means, where they give the library's value: a single line
+ * whose escapes all mean the same in JSON (JSON.parse), or several lines without escapes (one fold per line break).
+ * Undefined otherwise (the general reading applies).
+ */
+function readDoubleFast(body: string): string | undefined {
+  if (!body.includes('\\')) {
+    if (!body.includes('\n')) return body;
+    // Without blank lines every fold is one space (no call per line).
+    return BLANK_LINE.test(body) ? body.replace(FOLD, fold) : body.replace(FOLD, ' ');
+  }
+  if (CONTROL.test(body) || NOT_JSON_ESCAPE.test(body)) return undefined;
+  return JSON.parse(`"${body}"`) as string;
 }
 
 /** The value of `length` hex digits at `from`, or NaN. */
@@ -57,7 +90,11 @@ function isWhite(c: string | undefined): boolean {
  * problem. The rules are the YAML library's, so a long scalar reads exactly as a short one does.
  */
 export function readQuoted(text: string, start: number, end: number): { value: string } | QuotedProblem {
-  const parts: string[] = [];
+  if (text[start] === '"') {
+    const fast = readDoubleFast(text.slice(start + 1, end - 1));
+    if (fast !== undefined) return { value: fast };
+  }
+  let value = '';
   const last = end - 1; // the closing quote
   const single = text[start] === "'";
   const escape = single ? "'" : '\\';
@@ -72,7 +109,7 @@ export function readQuoted(text: string, start: number, end: number): { value: s
     const b = nextEscape === -1 || nextEscape > last ? last : nextEscape;
     const at = a < b ? a : b;
     if (at === last) {
-      parts.push(text.slice(i, last));
+      value += text.slice(i, last);
       break;
     }
     if (text[at] === '\n') {
@@ -80,7 +117,7 @@ export function readQuoted(text: string, start: number, end: number): { value: s
       let e = at;
       if (e > i && text[e - 1] === '\r') e--;
       while (e > i && isWhite(text[e - 1])) e--;
-      parts.push(text.slice(i, e));
+      value += text.slice(i, e);
       // A line break folds into a space; n + 1 breaks (blank lines) into n newlines; the next line's indent goes.
       let fold = '';
       let k = at;
@@ -91,17 +128,18 @@ export function readQuoted(text: string, start: number, end: number): { value: s
         k++;
         c = text[k + 1];
       }
-      parts.push(fold === '' ? ' ' : fold);
+      value += fold === '' ? ' ' : fold;
       i = k + 1;
       continue;
     }
-    parts.push(text.slice(i, at));
+    if (at > i) value += text.slice(i, at);
     const next = text[at + 1];
+    const escaped = next === undefined ? undefined : ESCAPE_MAP.get(next);
     if (single) {
-      parts.push("'"); // '' is one quote
+      value += "'"; // '' is one quote
       i = at + 2;
-    } else if (next !== undefined && Object.hasOwn(ESCAPES, next)) {
-      parts.push(ESCAPES[next]!);
+    } else if (escaped !== undefined) {
+      value += escaped;
       i = at + 2;
     } else if (next === '\n' || (next === '\r' && text[at + 2] === '\n')) {
       // An escaped line break joins the lines; the next line's indent still goes.
@@ -114,13 +152,13 @@ export function readQuoted(text: string, start: number, end: number): { value: s
       if (Number.isNaN(code) || code > 0x10ffff) {
         return { message: `Invalid escape sequence ${text.slice(at, at + 2 + length)}`, offset: at };
       }
-      parts.push(String.fromCodePoint(code));
+      value += String.fromCodePoint(code);
       i = at + 2 + length;
     } else {
       return { message: `Invalid escape sequence ${text.slice(at, at + 2)}`, offset: at };
     }
   }
-  return { value: parts.join('') };
+  return { value };
 }
 
 /** A text with long quoted scalars replaced by short stand-ins, and the way back to the original offsets. */
@@ -176,17 +214,28 @@ function wellIndented(text: string, start: number, end: number): boolean {
   return true;
 }
 
-/** `text` with each listed scalar (sorted, not overlapping) replaced by its stand-in. */
-export function maskQuoted(text: string, scalars: readonly (readonly [number, number])[]): MaskedText {
-  if (scalars.length === 0) return { text, original: (offset) => offset, standIns: [] };
+/** A stretch of text and the short text that stands in for it. */
+export interface StandIn {
+  start: number;
+  end: number;
+  standIn: string;
+}
+
+/** The stand-ins of long quoted scalars (start, end). */
+export function quotedStandIns(text: string, scalars: readonly (readonly [number, number])[]): StandIn[] {
+  return scalars.map(([start, end]) => ({ start, end, standIn: standIn(text, start, end) }));
+}
+
+/** `text` with each listed stretch (sorted, not overlapping) replaced by its stand-in. */
+export function maskText(text: string, stretches: readonly StandIn[]): MaskedText {
+  if (stretches.length === 0) return { text, original: (offset) => offset, standIns: [] };
   const out: string[] = [];
   const standIns: number[] = [];
   const standInEnds: number[] = [];
   let from = 0;
   let length = 0;
-  for (const [start, end] of scalars) {
+  for (const { start, end, standIn: replacement } of stretches) {
     const before = text.slice(from, start);
-    const replacement = standIn(text, start, end);
     out.push(before, replacement);
     length += before.length;
     standIns.push(length);
@@ -212,7 +261,7 @@ export function maskQuoted(text: string, scalars: readonly (readonly [number, nu
         }
       }
       if (found === -1) return offset;
-      const [start, end] = scalars[found]!;
+      const { start, end } = stretches[found]!;
       return offset < standInEnds[found]! ? start : end + (offset - standInEnds[found]!);
     },
   };

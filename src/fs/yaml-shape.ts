@@ -44,15 +44,17 @@ function isFlowIndicator(c: number): boolean {
 }
 
 /** What {@link checkYamlShape} found: the first limit crossed, or the long quoted scalars (start, end) to read apart. */
-export type YamlShape = { problem: YamlShapeProblem } | { problem?: undefined; longQuoted: [number, number][] };
+export type YamlShape = { problem: YamlShapeProblem } | { problem?: undefined; longQuoted: [number, number][]; blocks: number[] };
 
 /** Checks `text` against `limits` in one pass. */
 export function checkYamlShape(text: string, limits: YamlShapeLimits): YamlShape {
-  const problem = scan(text, limits);
-  return 'message' in problem ? { problem } : { longQuoted: problem };
+  const blocks: number[] = [];
+  const problem = scan(text, limits, blocks);
+  return 'message' in problem ? { problem } : { longQuoted: problem, blocks };
 }
 
-function scan(text: string, limits: YamlShapeLimits): YamlShapeProblem | [number, number][] {
+/** Scans `text`; the offsets of untagged block scalar indicators go to `blocks`. */
+function scan(text: string, limits: YamlShapeLimits, blocks: number[]): YamlShapeProblem | [number, number][] {
   const n = text.length;
   const longQuoted: [number, number][] = [];
   /** Where the last tag ended: a tagged scalar is left to the YAML library whole. */
@@ -62,13 +64,12 @@ function scan(text: string, limits: YamlShapeLimits): YamlShapeProblem | [number
   let aliases = 0;
   let flow = 0;
   /** An open block scalar: its parent's indentation, and its content's once the first content line is seen. */
-  let block: { parent: number; content: number | undefined } | undefined;
+  let block: { parent: number; content: number | undefined; run?: RegExp } | undefined;
   let i = 0;
 
   const endOfLine = (from: number): number => {
-    let k = from;
-    while (k < n && text.charCodeAt(k) !== LF) k++;
-    return k + 1;
+    const lf = text.indexOf('\n', from);
+    return lf === -1 ? n + 1 : lf + 1;
   };
   const tooMany = (at: number): YamlShapeProblem => ({
     message: `more than ${limits.maxNodes} YAML nodes (keys, values and entries): the file is too large to parse safely`,
@@ -77,6 +78,17 @@ function scan(text: string, limits: YamlShapeLimits): YamlShapeProblem | [number
   const tooDeep = (at: number): YamlShapeProblem => ({ message: `nesting deeper than ${limits.maxDepth} levels`, offset: at });
 
   while (i < n) {
+    if (block?.content !== undefined) {
+      // Lines of the open block scalar, skipped natively in bounded runs (indented enough, or blank).
+      block.run ??= new RegExp(`(?: {${block.content}}[^\\n]*\\n| *\\r?\\n){1,256}`, 'y');
+      const run = block.run;
+      for (;;) {
+        run.lastIndex = i;
+        if (run.exec(text) === null) break;
+        i = run.lastIndex;
+      }
+      if (i >= n) break;
+    }
     // The start of a line.
     let j = i;
     while (j < n && text.charCodeAt(j) === SPACE) j++;
@@ -160,6 +172,7 @@ function scan(text: string, limits: YamlShapeLimits): YamlShapeProblem | [number
       } else if ((c === 0x7c /* | */ || c === 0x3e /* > */) && flow === 0) {
         if (++nodes > limits.maxNodes) return tooMany(k);
         block = { parent: indent, content: undefined };
+        if (!(taggedAt >= 0 && k - taggedAt <= 64 && /^\s*$/.test(text.slice(taggedAt, k)))) blocks.push(k);
         lineDone = true;
       } else {
         // A plain scalar: up to a comment, a `: `, the end of the line, or (in a flow collection) a flow indicator.
@@ -183,21 +196,23 @@ function scan(text: string, limits: YamlShapeLimits): YamlShapeProblem | [number
 /** The offset after the closing quote of the quoted scalar opening at `at` (past the text's end when unterminated). */
 function closingQuote(text: string, at: number, quote: number): number {
   const n = text.length;
+  const q = quote === 0x22 ? '"' : "'";
   let k = at + 1;
-  while (k < n) {
-    const c = text.charCodeAt(k);
-    if (quote === 0x22 && c === 0x5c /* \ */) {
-      k += 2;
+  let backslash = quote === 0x22 ? text.indexOf('\\', k) : -1;
+  let close = -2;
+  for (;;) {
+    if (close < k) close = text.indexOf(q, k);
+    if (close === -1) return n + 1;
+    if (backslash !== -1 && backslash < close) {
+      // An escape: the character after the backslash is taken as is.
+      k = backslash + 2;
+      backslash = text.indexOf('\\', k);
       continue;
     }
-    if (c === quote) {
-      if (quote === 0x27 && text.charCodeAt(k + 1) === 0x27) {
-        k += 2;
-        continue;
-      }
-      return k + 1;
+    if (quote === 0x27 && text.charCodeAt(close + 1) === 0x27) {
+      k = close + 2;
+      continue;
     }
-    k++;
+    return close + 1;
   }
-  return n + 1;
 }

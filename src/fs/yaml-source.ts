@@ -5,7 +5,10 @@ import { unescapePointerSegment } from '../json.js';
 import { LineIndex } from './diagnostics.js';
 import type { SourcePosition } from './diagnostics.js';
 import type { SourceSyntaxError } from './json-source.js';
-import { maskQuoted, readQuoted } from './yaml-quoted.js';
+import { findBlockScalar, readBlockScalar } from './yaml-block.js';
+import type { BlockScalar } from './yaml-block.js';
+import { maskText, quotedStandIns, readQuoted } from './yaml-quoted.js';
+import type { StandIn } from './yaml-quoted.js';
 import { checkYamlShape } from './yaml-shape.js';
 
 /** Most alias expansions one document may use (a "billion laughs" file is refused, not expanded). */
@@ -72,13 +75,30 @@ function shortMessage(message: string): string {
   return first.replace(/ at line \d+, column \d+:?$/, '');
 }
 
-/** Gives a stand-in scalar the value read from the original double-quoted text. */
-function restoreQuoted(node: Scalar, quoted: ReadonlyMap<number, string>): void {
-  const start = node.range?.[0];
-  if (start === undefined || quoted.size === 0) return;
-  const value = quoted.get(start);
+/** What a stand-in (by its offset in the parsed text) stands for: a quoted scalar's value, or a block scalar to read. */
+type Restore = { value: string } | { block: BlockScalar; verified: boolean };
+
+/**
+ * Gives a stand-in scalar the value read from the original text. A block scalar is read only when the library read
+ * its stand-in as we do (same extent, same value); otherwise it stays unverified and the text is parsed whole.
+ */
+function restore(node: Scalar, standIns: ReadonlyMap<number, Restore>, text: string): void {
+  const range = node.range;
+  if (range === undefined || range === null || standIns.size === 0) return;
+  const found = standIns.get(range[0]);
+  if (found === undefined) return;
+  if ('value' in found) {
+    node.value = found.value;
+    return;
+  }
+  const { block } = found;
+  if (range[1] !== range[0] + block.standIn.length) return;
+  const expected = readBlockScalar(block.standIn, block.headerLength, block.standIn.length, block.header, block.scalarIndent);
+  if (expected === undefined || node.value !== expected) return;
+  const value = readBlockScalar(text, block.start + block.headerLength, block.end, block.header, block.scalarIndent, true);
   if (value === undefined) return;
   node.value = value;
+  found.verified = true;
 }
 
 /** A problem with its line and column. */
@@ -90,7 +110,8 @@ function located(place: (offset: number) => SourcePosition, problem: { message: 
 function keyProblem(
   root: YamlNode | null,
   maxNodes: number,
-  quoted: ReadonlyMap<number, string>,
+  standIns: ReadonlyMap<number, Restore>,
+  text: string,
 ): { message: string; node: YamlNode; first?: YamlNode } | undefined {
   if (root === null) return undefined;
   const stack: YamlNode[] = [root];
@@ -98,12 +119,12 @@ function keyProblem(
   while (stack.length > 0) {
     const node = stack.pop()!;
     if (++nodes > maxNodes) return { message: `more than ${maxNodes} YAML nodes (keys, values and entries)`, node };
-    if (isScalar(node)) restoreQuoted(node, quoted);
+    if (isScalar(node)) restore(node, standIns, text);
     if (isMap(node)) {
       const seen = new Map<string, YamlNode>();
       for (const pair of node.items) {
         const key = pair.key as YamlNode | null;
-        if (isScalar(key)) restoreQuoted(key, quoted);
+        if (isScalar(key)) restore(key, standIns, text);
         if (key !== null && !isScalar(key)) return { message: 'a mapping key must be a plain value, not a mapping, list or alias', node: key };
         const name = key === null || key.value === null ? '' : String(key.value);
         const first = seen.get(name);
@@ -135,15 +156,51 @@ export function parseYamlSource(text: string, lineOffset = 0, maxNodes = DEFAULT
   const shape = checkYamlShape(text, { maxNodes, maxDepth: MAX_DEPTH, maxAliases: MAX_ALIAS_COUNT });
   if (shape.problem !== undefined) return located(placeOriginal, shape.problem);
   // Long quoted scalars are read here (linear); the parser sees short stand-ins.
-  const masked = maskQuoted(text, shape.longQuoted);
-  const quoted = new Map<number, string>();
-  const standIns = masked.standIns;
+  const quoted: { stretch: StandIn; value: string }[] = [];
+  const stretches = quotedStandIns(text, shape.longQuoted);
   for (let i = 0; i < shape.longQuoted.length; i++) {
     const [start, end] = shape.longQuoted[i]!;
     const read = readQuoted(text, start, end);
     if (!('value' in read)) return located(placeOriginal, read);
-    quoted.set(standIns[i]!, read.value);
+    quoted.push({ stretch: stretches[i]!, value: read.value });
   }
+  // Long block scalars too, unless they overlap a quoted one (then the library reads them).
+  const blocks: BlockScalar[] = [];
+  let q = 0;
+  for (const at of shape.blocks) {
+    const block = findBlockScalar(text, at);
+    if (block === undefined) continue;
+    while (q < quoted.length && quoted[q]!.stretch.end <= block.start) q++;
+    if (q < quoted.length && quoted[q]!.stretch.start < block.end) continue;
+    if (blocks.length > 0 && blocks[blocks.length - 1]!.end > block.start) continue;
+    blocks.push(block);
+  }
+  return (
+    (blocks.length > 0 ? parseMasked(text, placeOriginal, maxNodes, quoted, blocks) : undefined) ??
+    parseMasked(text, placeOriginal, maxNodes, quoted, [])!
+  );
+}
+
+/**
+ * Parses `text` with the listed scalars replaced by stand-ins. Undefined when a block scalar's stand-in was not read
+ * as ours (or the text has a problem while block stand-ins are in it): the caller parses again without them.
+ */
+function parseMasked(
+  text: string,
+  placeOriginal: (offset: number) => SourcePosition,
+  maxNodes: number,
+  quoted: readonly { stretch: StandIn; value: string }[],
+  blocks: readonly BlockScalar[],
+): YamlSource | SourceSyntaxError | undefined {
+  const entries: { stretch: StandIn; restore: Restore }[] = quoted.map(({ stretch, value }) => ({ stretch, restore: { value } }));
+  for (const block of blocks) entries.push({ stretch: block, restore: { block, verified: false } });
+  if (blocks.length > 0) entries.sort((a, b) => a.stretch.start - b.stretch.start);
+  const masked = maskText(
+    text,
+    entries.map((e) => e.stretch),
+  );
+  const standIns = new Map<number, Restore>();
+  for (let i = 0; i < entries.length; i++) standIns.set(masked.standIns[i]!, entries[i]!.restore);
   const place = (offset: number): SourcePosition => placeOriginal(masked.original(offset));
   const doc = parseDocument(masked.text, {
     prettyErrors: false,
@@ -154,8 +211,13 @@ export function parseYamlSource(text: string, lineOffset = 0, maxNodes = DEFAULT
   });
   // An unknown tag (`!!js/function`, `!custom`) would silently become a string: prompt files are plain data, refuse it.
   const first = doc.errors[0] ?? doc.warnings.find((w) => w.code === 'TAG_RESOLVE_FAILED');
+  if (first !== undefined && blocks.length > 0) return undefined;
   if (first !== undefined) return { message: `invalid YAML: ${shortMessage(first.message)}`, ...place(first.pos[0]) };
-  const keys = keyProblem(doc.contents as YamlNode | null, maxNodes, quoted);
+  const keys = keyProblem(doc.contents as YamlNode | null, maxNodes, standIns, text);
+  if (blocks.length > 0) {
+    if (keys !== undefined) return undefined;
+    for (const r of standIns.values()) if ('block' in r && !r.verified) return undefined;
+  }
   if (keys !== undefined) {
     const firstAt = keys.first?.range === undefined || keys.first.range === null ? undefined : place(keys.first.range[0]);
     const message = firstAt === undefined ? keys.message : `${keys.message} (first at line ${firstAt.line})`;

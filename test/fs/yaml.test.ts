@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { formatDiagnostic, loadPromptDirectory } from '../../src/fs/index.js';
+import { findBlockScalar } from '../../src/fs/yaml-block.js';
 import { parseYamlSource } from '../../src/fs/yaml-source.js';
 import { tempDir, writeFiles } from './temp.js';
 
@@ -116,6 +117,27 @@ describe('YAML prompt files: long quoted strings', () => {
     }
   });
 
+  it('reads long double-quoted strings without escapes, or with JSON escapes on one line, exactly as the YAML library does', () => {
+    const plain = ['word', ' ', '  ', '\t', '\n      ', '\n\n      ', '\n        ', ' \n      ', '\t\n      \t', 'é', '\r\n      ', '\r', ' \r\n \r\n      ', '\n\t\n      '];
+    const json = ['word', ' ', '\\n', '\\t', '\\\\', '\\"', '\\/', '\\b', '\\u00e9', '\\ud83d\\ude00', '\\ud800', 'é', '\\\\x'];
+    // One of these in a line makes it a general case (YAML-only escapes, a raw tab).
+    const breakers = ['\\x41', '\\e', '\t', '\\N'];
+    const next = random(13);
+    for (let n = 0; n < 1_000; n++) {
+      const multiLine = next() < 0.5;
+      const pieces = multiLine ? plain : json;
+      let body = '';
+      while (body.length < 400) body += pieces[Math.floor(next() * pieces.length)]!;
+      if (!multiLine && next() < 0.2) body += breakers[Math.floor(next() * breakers.length)]!;
+      const prefix = ['x: ', 'a:\n  x: ', 'a:\n  - x: ', 'a:\n  - '][Math.floor(next() * 4)]!;
+      const text = `${prefix}"${body}"\n${prefix.startsWith('a') ? '' : 'y: after\n'}`;
+      const ours = parseYamlSource(text);
+      const library = parseDocument(text);
+      if (library.errors.length > 0) expect('value' in ours, JSON.stringify(text)).toBe(false);
+      else expect('value' in ours ? ours.value : ours, JSON.stringify(text)).toEqual(library.toJS());
+    }
+  });
+
   it('keeps the lines and columns of everything after a long string', async () => {
     const long = `"${'word '.repeat(100)}\n  ${'more '.repeat(100)}"`;
     const { lines: found } = await lines({ 'p.yaml': `name: p\ndescription: ${long}\nmessages:\n  - role: system\n    content: hi\n` });
@@ -135,5 +157,112 @@ describe('YAML prompt files: long quoted strings', () => {
     const { definitions, diagnostics } = await loadPromptDirectory(dir);
     expect(diagnostics).toEqual([]);
     expect(definitions[0]?.messages?.[0]?.content).toEqual({ type: 'text', text });
+  });
+});
+
+describe('YAML prompt files: long block scalars', () => {
+  const headers = ['|', '>', '|-', '>-', '|+', '>+', '|2', '>1', '|-2', '>2+', '|+1', '|4', '| # note', '>- #note', '|#tight', '|0', '|22', '|x', '|  '];
+  const prefixes = ['x: ', 'a:\n  x: ', 'a:\n  - x: ', 'a:\n  - ', '- ', '', '--- ', 'a:\n  - - '];
+
+  /** A block scalar's lines at `column` + 1..3 spaces, with more- and less-indented lines, blanks, tabs and CRLF. */
+  function body(next: () => number, column: number): string {
+    // Half the scalars are regular (no CR, no less-indented line, trailing blanks not more indented).
+    const regular = next() < 0.5;
+    const indent = column + 1 + Math.floor(next() * 3);
+    const kinds = [
+      () => `${' '.repeat(indent)}some words here`,
+      () => `${' '.repeat(indent + 2)}more indented`,
+      () => `${' '.repeat(indent + 4)}  deeper # not a comment`,
+      () => '',
+      () => ' '.repeat(Math.floor(next() * (indent + 4))),
+      () => `${' '.repeat(indent)}\tstarts with a tab`,
+      () => `${' '.repeat(indent)}ends with a CR\r`,
+      () => `${' '.repeat(Math.max(0, indent - 1))}less indented`,
+      () => `${' '.repeat(indent)}- looks: like yaml`,
+    ];
+    const lines: string[] = [];
+    let length = 0;
+    while (length < 300) {
+      let kind = next() < 0.6 ? 0 : Math.floor(next() * kinds.length);
+      if (regular && (kind === 6 || kind === 7)) kind = 0;
+      if (regular && kind === 4 && lines.length === 0) kind = 0;
+      const line = kinds[kind]!();
+      lines.push(line);
+      length += line.length + 1;
+    }
+    const trailing = Array.from({ length: Math.floor(next() * 4) }, () => ' '.repeat(Math.floor(next() * (regular ? indent : indent + 3))));
+    return [...lines, ...trailing].join('\n');
+  }
+
+  it('reads long block scalars exactly as the YAML library does', () => {
+    const next = random(11);
+    let standIns = 0;
+    for (let n = 0; n < 1_500; n++) {
+      const prefix = prefixes[Math.floor(next() * prefixes.length)]!;
+      const header = headers[Math.floor(next() * headers.length)]!;
+      const lastLine = prefix.slice(prefix.lastIndexOf('\n') + 1);
+      const column = prefix === '' || prefix === '--- ' ? 0 : lastLine.replace(/[^ -]/g, ' ').length - (lastLine.endsWith(': ') ? 1 : 0);
+      const after = ['', '\n', 'y: after\n', '\n\nz: 1\n', '  \tz: 1\n'][Math.floor(next() * 5)]!;
+      const text = `${prefix}${header}\n${body(next, Math.max(0, column - 1))}\n${prefix.startsWith('a') || prefix === 'x: ' ? after : ''}`;
+      const ours = parseYamlSource(text);
+      const library = parseDocument(text);
+      const at = text.indexOf(header[0]!, prefix.length);
+      if (findBlockScalar(text, at) !== undefined) standIns++;
+      if (library.errors.length > 0) expect('value' in ours, JSON.stringify(text)).toBe(false);
+      else expect('value' in ours ? ours.value : ours, JSON.stringify(text)).toEqual(library.toJS());
+    }
+    // Most generated scalars take the linear path (the rest are left to the library whole).
+    expect(standIns).toBeGreaterThan(500);
+  });
+
+  it('reads long regular block scalars (every line at one indentation) exactly as the YAML library does', () => {
+    const next = random(17);
+    for (let n = 0; n < 300; n++) {
+      const header = ['|', '>', '|-', '>-', '|+', '>+', '|2', '>2', '>-2', '|+2'][n % 10]!;
+      const lineCount = 20 + Math.floor(next() * 20);
+      const words = ['word', 'two words', '#hash', 'a: b', '- dash', 'x\ty'];
+      const content = Array.from({ length: lineCount }, () => `      ${words[Math.floor(next() * words.length)]!}`).join('\n');
+      const trailing = '\n'.repeat(1 + Math.floor(next() * 3));
+      const text = `messages:\n  - content: ${header}\n${content}${trailing}  - content: next\n`;
+      const ours = parseYamlSource(text);
+      const library = parseDocument(text);
+      expect(library.errors, text).toEqual([]);
+      expect('value' in ours ? ours.value : ours, JSON.stringify(text)).toEqual(library.toJS());
+    }
+  });
+
+  it('keeps the lines and columns of everything after a long block scalar', async () => {
+    const block = Array.from({ length: 50 }, (_, i) => `    line ${i} of the description`).join('\n');
+    const { lines: found } = await lines({ 'p.yaml': `name: p\ndescription: >-\n${block}\nmessages:\n  - role: system\n    content: hi\n` });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^p\.yaml:54:5: \/messages\/0\/role: /);
+  });
+
+  it('places an error inside a long block scalar where the YAML library does', async () => {
+    const block = Array.from({ length: 50 }, (_, i) => `    line ${i}`).join('\n');
+    const { lines: found } = await lines({ 'p.yaml': `name: p\ndescription: |\n${block}\n   less\n  \tbad\nmessages: [{role: user, content: hi}]\n` });
+    const library = parseDocument(`name: p\ndescription: |\n${block}\n   less\n  \tbad\nmessages: [{role: user, content: hi}]\n`);
+    expect(library.errors.length).toBeGreaterThan(0);
+    const [line, col] = library.errors[0]!.linePos![0] ? [library.errors[0]!.linePos![0].line, library.errors[0]!.linePos![0].col] : [0, 0];
+    expect(found).toEqual([expect.stringMatching(new RegExp(`^p\\.yaml:${line}:${col}: invalid YAML: `))]);
+  });
+
+  it('reads a long block scalar through a short stand-in', () => {
+    const block = Array.from({ length: 1_000 }, (_, i) => `      line ${i} of a long block of prose text`).join('\n');
+    for (const header of ['|', '>-', '|+', '>2', '|-2 # comment']) {
+      const text = `messages:\n  - content: ${header}\n${block}\n\n  - content: next\n`;
+      const found = findBlockScalar(text, text.indexOf(header));
+      expect(found?.standIn.length, header).toBeLessThan(40);
+      expect(found?.end, header).toBe(text.indexOf('\n  - content: next') + (header.includes('+') ? 1 : 0));
+    }
+  });
+
+  it('loads a 1 MB block scalar template', async () => {
+    const text = Array.from({ length: 21_000 }, (_, i) => `line ${i} of a long block of prose text`);
+    const dir = await tempDir();
+    await writeFiles(dir, { 'big.yaml': `name: big\nmessages:\n  - role: user\n    content: |-\n${text.map((l) => `      ${l}\n`).join('')}` });
+    const { definitions, diagnostics } = await loadPromptDirectory(dir);
+    expect(diagnostics).toEqual([]);
+    expect(definitions[0]?.messages?.[0]?.content).toEqual({ type: 'text', text: text.join('\n') });
   });
 });

@@ -1,0 +1,295 @@
+/**
+ * Long block scalars (`|`, `>`), read in linear time: the YAML library splits a block scalar's lines with a regular
+ * expression and lexes them one by one (a 1 MB block takes many times its JSON twin), so the text it parses holds a
+ * short stand-in (the header, the leading blank lines, the first content line reduced to its indentation and one `x`,
+ * the trailing blank lines) and the value is read here with the library's own rules. The library's reading of the
+ * stand-in is checked against ours (same extent, same value), so a case read differently falls back to the library.
+ */
+
+/** Block scalars at least this long (source characters, header included) are read here. */
+export const LONG_BLOCK = 256;
+
+/** A block scalar's header: `|` or `>`, its chomping indicator and its explicit indentation (0 when detected). */
+export interface BlockHeader {
+  mode: '|' | '>';
+  chomp: '' | '-' | '+';
+  indent: number;
+}
+
+/** A long block scalar found in a text: its extent, its stand-in and how to read it. */
+export interface BlockScalar {
+  /** The offset of the indicator. */
+  start: number;
+  /** The offset after the scalar's last line (as the library's lexer ends it). */
+  end: number;
+  /** The header's length (indicator, comment and line break): the content starts at `start + headerLength`. */
+  headerLength: number;
+  header: BlockHeader;
+  /** The indentation the library is expected to give the scalar (used with an explicit indentation indicator). */
+  scalarIndent: number;
+  /** The short text that stands in for `text.slice(start, end)`. */
+  standIn: string;
+}
+
+const HEADER = /[|>](?:([1-9])([+-])?|([+-])([1-9])?)?(?:[ \t]+(?:#[^\n]*)?)?\r?\n/y;
+
+/** The number of spaces at `from`. */
+function spacesAt(text: string, from: number): number {
+  let k = from;
+  while (text.charCodeAt(k) === 0x20) k++;
+  return k - from;
+}
+
+/**
+ * The long block scalar whose indicator is at `at`, or undefined when it is short, or a case left to the library
+ * (a header with anything unusual, content at column 0, a tab after the last line, no content).
+ */
+export function findBlockScalar(text: string, at: number): BlockScalar | undefined {
+  const n = text.length;
+  HEADER.lastIndex = at;
+  const header = HEADER.exec(text);
+  if (header === null) return undefined;
+  const digit = header[1] ?? header[4];
+  const chomp = (header[2] ?? header[3] ?? '') as BlockHeader['chomp'];
+  const explicit = digit === undefined ? 0 : Number(digit);
+  const first = at + header[0].length;
+  // The column of the node that holds the scalar: the header line's spaces and `- ` entries.
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  let base = lineStart;
+  for (;;) {
+    base += spacesAt(text, base);
+    if (text[base] === '-' && text[base + 1] === ' ') base++;
+    else break;
+  }
+  const column = base - lineStart;
+  // The leading blank lines, then the first content line (as the library's lexer finds it).
+  let nl = first - 1;
+  let lineIndent = 0;
+  let i = first;
+  for (;;) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20) lineIndent++;
+    else if (c === 0x0a) {
+      nl = i;
+      lineIndent = 0;
+    } else if (c === 0x0d && text.charCodeAt(i + 1) === 0x0a) {
+      // a CR before a line break
+    } else break;
+    i++;
+  }
+  if (i >= n) return undefined;
+  const contentStart = nl + 1;
+  const contentIndent = lineIndent;
+  const need = explicit === 0 ? contentIndent : column + explicit;
+  if (need < 1 || contentIndent < need) return undefined;
+  // Lines continue while blank or indented at least `need`.
+  let lastContentEnd = -1;
+  let s = contentStart;
+  // Whole lines first, natively (in bounded runs), then the last content line among them.
+  const lineRun = new RegExp(`(?: {${need}}[^\\n]*\\n| *\\r?\\n){1,256}`, 'y');
+  for (;;) {
+    lineRun.lastIndex = s;
+    if (lineRun.exec(text) === null) break;
+    s = lineRun.lastIndex;
+  }
+  if (s > contentStart) {
+    nl = s - 1;
+    for (let e = s - 1; e >= contentStart; ) {
+      const from = text.lastIndexOf('\n', e - 1) + 1;
+      let k = from;
+      while (k < e && text.charCodeAt(k) === 0x20) k++;
+      if (k === e || (k === e - 1 && text.charCodeAt(k) === 0x0d)) {
+        e = from - 1;
+        continue;
+      }
+      lastContentEnd = text.charCodeAt(e - 1) === 0x0d ? e - 1 : e;
+      break;
+    }
+  }
+  for (;;) {
+    const k = spacesAt(text, s);
+    const c = text.charCodeAt(s + k);
+    const blank = c === 0x0a || (c === 0x0d && text.charCodeAt(s + k + 1) === 0x0a);
+    if (s + k >= n) {
+      if (k >= need && s < n) return undefined; // trailing spaces at the very end: left to the library
+      break;
+    }
+    if (!blank && k < need) break;
+    let lf = text.indexOf('\n', s + k);
+    if (lf === -1) lf = n;
+    if (!blank) lastContentEnd = lf > s + k && text.charCodeAt(lf - 1) === 0x0d ? lf - 1 : lf;
+    nl = lf;
+    if (lf >= n) break;
+    s = lf + 1;
+  }
+  if (lastContentEnd === -1) return undefined;
+  // A tab after the scalar's last line: the library includes it to report it.
+  if (nl < n && text.charCodeAt(nl + 1 + spacesAt(text, nl + 1)) === 0x09) return undefined;
+  if (chomp !== '+') {
+    // The library's lexer leaves trailing blank lines not indented past the first content line out.
+    for (;;) {
+      let k = nl - 1;
+      if (text.charCodeAt(k) === 0x0d) k--;
+      const lastChar = k;
+      while (text.charCodeAt(k) === 0x20) k--;
+      if (k >= first && text.charCodeAt(k) === 0x0a && k + 1 + contentIndent > lastChar) nl = k;
+      else break;
+    }
+  }
+  const end = Math.min(nl + 1, n);
+  if (end - at < LONG_BLOCK || lastContentEnd > end) return undefined;
+  const standIn = `${text.slice(at, contentStart)}${' '.repeat(contentIndent)}x${text.slice(lastContentEnd, end)}`;
+  return {
+    start: at,
+    end,
+    headerLength: header[0].length,
+    header: { mode: text[at] as BlockHeader['mode'], chomp, indent: explicit },
+    scalarIndent: column,
+    standIn,
+  };
+}
+
+/** The content's lines as the library splits them (`\n` followed by spaces): indentation, content start and end, flat. */
+function splitLines(text: string, from: number, to: number): number[] {
+  const lines: number[] = [];
+  let s = from;
+  for (;;) {
+    let k = s;
+    while (k < to && text.charCodeAt(k) === 0x20) k++;
+    let lf = text.indexOf('\n', k);
+    if (lf === -1 || lf > to) lf = to;
+    lines.push(k - s, k, lf);
+    if (lf >= to) break;
+    s = lf + 1;
+  }
+  return lines;
+}
+
+/**
+ * The value of the block scalar whose content is `text.slice(from, to)`, with the library's rules (its
+ * `resolveBlockScalar`): indentation, folding, more-indented lines, chomping. Undefined where the library reports
+ * an error (the library then reads the scalar itself). `indented`: every line is known blank or indented at least as
+ * the content (as {@link findBlockScalar} found them).
+ */
+export function readBlockScalar(
+  text: string,
+  from: number,
+  to: number,
+  header: BlockHeader,
+  scalarIndent: number,
+  indented = false,
+): string | undefined {
+  const fast = readRegular(text, from, to, header, scalarIndent, indented);
+  if (fast !== undefined) return fast;
+  const lines = from >= to ? [] : splitLines(text, from, to);
+  const count = lines.length / 3;
+  const indentOf = (i: number): number => lines[3 * i]!;
+  const isEmpty = (i: number): boolean => {
+    const start = lines[3 * i + 1]!;
+    const end = lines[3 * i + 2]!;
+    return start === end || (end - start === 1 && text.charCodeAt(start) === 0x0d);
+  };
+  let chompStart = count;
+  for (let i = count - 1; i >= 0; --i) {
+    if (isEmpty(i)) chompStart = i;
+    else break;
+  }
+  if (chompStart === 0) return header.chomp === '+' && count > 0 ? '\n'.repeat(Math.max(1, count - 1)) : '';
+  let trimIndent = scalarIndent + header.indent;
+  let contentStart = 0;
+  for (let i = 0; i < chompStart; ++i) {
+    if (isEmpty(i)) {
+      if (header.indent === 0 && indentOf(i) > trimIndent) trimIndent = indentOf(i);
+    } else {
+      if (indentOf(i) < trimIndent) return undefined;
+      if (header.indent === 0) trimIndent = indentOf(i);
+      contentStart = i;
+      if (trimIndent === 0) return undefined;
+      break;
+    }
+  }
+  for (let i = count - 1; i >= chompStart; --i) if (indentOf(i) > trimIndent) chompStart = i + 1;
+  const pad = (i: number): string => (indentOf(i) > trimIndent ? ' '.repeat(indentOf(i) - trimIndent) : '');
+  let value = '';
+  for (let i = 0; i < contentStart; ++i) value += `${pad(i)}\n`;
+  let sep = '';
+  let prevMoreIndented = false;
+  const literal = header.mode === '|';
+  for (let i = contentStart; i < chompStart; ++i) {
+    const indent = lines[3 * i]!;
+    const start = lines[3 * i + 1]!;
+    let end = lines[3 * i + 2]!;
+    if (end > start && text.charCodeAt(end - 1) === 0x0d) end--;
+    if (end > start && indent < trimIndent) return undefined;
+    if (literal) {
+      value += indent > trimIndent ? `${sep}${pad(i)}${text.slice(start, end)}` : sep + text.slice(start, end);
+      sep = '\n';
+    } else if (indent > trimIndent || text.charCodeAt(start) === 0x09) {
+      if (sep === ' ') sep = '\n';
+      else if (!prevMoreIndented && sep === '\n') sep = '\n\n';
+      value += `${sep}${pad(i)}${text.slice(start, end)}`;
+      sep = '\n';
+      prevMoreIndented = true;
+    } else if (end === start) {
+      if (sep === '\n') value += '\n';
+      else sep = '\n';
+    } else {
+      value += sep + text.slice(start, end);
+      sep = ' ';
+      prevMoreIndented = false;
+    }
+  }
+  return chomped(value, header, lines, chompStart, count, pad);
+}
+
+/** `value` with the scalar's final line break(s) as its chomping indicator says. */
+function chomped(value: string, header: BlockHeader, lines: readonly number[], chompStart: number, count: number, pad: (i: number) => string): string {
+  if (header.chomp === '+') {
+    let kept = value;
+    for (let i = chompStart; i < count; ++i) kept += `\n${pad(i)}`;
+    return kept.endsWith('\n') ? kept : `${kept}\n`;
+  }
+  return header.chomp === '' ? `${value}\n` : value;
+}
+
+/**
+ * A block scalar read natively by one replacement when it is regular: content on its first line, no CR, trailing
+ * blank lines not more indented; literal: no line less indented than the first (each line loses its indentation);
+ * folded: every line at exactly the first one's indentation, none blank or starting with a tab (each break folds
+ * into a space). Undefined otherwise (the general reading applies).
+ */
+function readRegular(text: string, from: number, to: number, header: BlockHeader, scalarIndent: number, indented: boolean): string | undefined {
+  const indent = spacesAt(text, from);
+  const first = text.charCodeAt(from + indent);
+  if (from + indent >= to || first === 0x0a || first === 0x0d) return undefined;
+  const trimIndent = header.indent === 0 ? indent : scalarIndent + header.indent;
+  if (trimIndent === 0 || indent < trimIndent) return undefined;
+  // The trailing blank lines (the last line runs to `to`), none more indented than the content.
+  let end = to;
+  let trailing = 0;
+  for (;;) {
+    const lineStart = text.lastIndexOf('\n', end - 1) + 1;
+    const start = lineStart < from ? from : lineStart;
+    const k = spacesAt(text, start);
+    if (start + k < end) break; // content
+    if (k > trimIndent) return undefined;
+    trailing++;
+    end = start - 1;
+  }
+  const region = text.slice(from + trimIndent, end);
+  if (region.includes('\r')) return undefined;
+  let value: string;
+  if (header.mode === '>') {
+    if (new RegExp(`\\n(?! {${trimIndent}}[^ \\t\\n])`).test(region) || region.charCodeAt(0) <= 0x20) return undefined;
+    value = region.replace(new RegExp(`\\n {${trimIndent}}`, 'g'), ' ');
+  } else {
+    // A line less indented than the first, not blank: the library reports it.
+    if (!indented && new RegExp(`\\n(?! {${trimIndent}}| *\\n)`).test(region)) return undefined;
+    value = region.replace(new RegExp(`\\n {0,${trimIndent}}`, 'g'), '\n');
+  }
+  if (header.chomp === '+') {
+    const kept = value + '\n'.repeat(trailing);
+    return kept.endsWith('\n') ? kept : `${kept}\n`;
+  }
+  return header.chomp === '' ? `${value}\n` : value;
+}
