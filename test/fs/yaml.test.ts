@@ -18,8 +18,8 @@ async function lines(files: Record<string, string>, options = {}): Promise<{ lin
 const HEAD = 'name: p\nmessages: [{role: user, content: hi}]\n';
 
 /** A small deterministic generator (the same cases every run). */
-function random(seed: number): () => number {
-  let s = seed;
+function random(start: number): () => number {
+  let s = start;
   return () => {
     s = (s * 1_103_515_245 + 12_345) % 2 ** 31;
     return s / 2 ** 31;

@@ -780,10 +780,10 @@ describe('work a render certainly does is refused before it starts', () => {
   });
 
   it('never refuses a render that fits its budget (generated templates and values)', () => {
-    let seed = 7;
+    let state = 7;
     const random = (n: number): number => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return Math.floor((seed / 2147483648) * n);
+      state = (state * 1103515245 + 12345) % 2147483648;
+      return Math.floor((state / 2147483648) * n);
     };
     // Few names, so items often own (shadow) a name a nested section or placeholder looks up.
     const names = ['a', 'b', '.', 'length'];
