@@ -6,13 +6,14 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { PromptError, PromptRegistry, syncRegistry } from '../../src/index.js';
-import type { Logger, RegistryChangeEvent } from '../../src/index.js';
+import type { RegistryChangeEvent } from '../../src/index.js';
 import { createPostgresPromptStore } from '../../src/stores/postgres.js';
 import type { PgListenerClient, PostgresPromptStore, PostgresPromptStoreOptions } from '../../src/stores/postgres.js';
 import { nextEvent, prompt } from './contract.js';
 import { testDatabase } from './pg-database.js';
 import { startRelay } from './pg-proxy.js';
 import type { TestDatabase } from './pg-server.js';
+import { captureLogs } from '../support/logs.js';
 
 const EVENT_MS = 10_000;
 
@@ -32,16 +33,6 @@ afterAll(async () => {
   await db?.close();
 });
 
-interface LogLine {
-  level: string;
-  fields: Record<string, unknown>;
-}
-
-function capture(): { logger: Logger; lines: LogLine[]; events: () => unknown[] } {
-  const lines: LogLine[] = [];
-  const at = (level: string) => (fields: Record<string, unknown>) => void lines.push({ level, fields });
-  return { logger: { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') }, lines, events: () => lines.map((l) => l.fields['event']) };
-}
 
 function freshTable(): string {
   return `conn_${++tables}`;
@@ -108,7 +99,7 @@ describe('a connection lost in the middle of a write', () => {
     async (operation, lock, write, retried) => {
       const t = freshTable();
       const pool = unguardedPool();
-      const { logger, lines } = capture();
+      const { logger, lines } = captureLogs();
       const s = store({ pool, table: t, logger });
       await s.migrate();
       await s.put(prompt('held', 'v1 {{who}}'));
@@ -148,7 +139,7 @@ describe('a connection lost in the middle of a write', () => {
   it('rejects with a logged PromptError when no connection can be had, and works once one can', async () => {
     const t = freshTable();
     await store({ pool: admin, table: t }).migrate();
-    const { logger, lines } = capture();
+    const { logger, lines } = captureLogs();
     // A pool with no connection yet: the put has to open one while the server refuses them.
     const s = store({ pool: unguardedPool(), table: t, logger });
     const name = new URL(db.url).pathname.slice(1);
@@ -207,7 +198,7 @@ describe('the change listener', () => {
     const writer = store({ pool: admin, table: t });
     await writer.migrate();
     await writer.put(prompt('steady', 'v1 {{who}}'));
-    const { logger, events } = capture();
+    const { logger, events } = captureLogs();
     const listener = direct();
     const registry = await replica(store({ pool: admin, table: t, logger, listener: listener.connect, reconnect: { minMs: 10, maxMs: 50 } }));
     const name = new URL(db.url).pathname.slice(1);
@@ -231,7 +222,7 @@ describe('the change listener', () => {
     const t = freshTable();
     const writer = store({ pool: admin, table: t });
     await writer.migrate();
-    const { logger, lines, events } = capture();
+    const { logger, lines, events } = captureLogs();
     const listener = direct();
     let calls = 0;
     const connect = async (): Promise<PgListenerClient> => {
@@ -256,7 +247,7 @@ describe('the change listener', () => {
     const t = freshTable();
     const writer = store({ pool: admin, table: t });
     await writer.migrate();
-    const { logger, lines, events } = capture();
+    const { logger, lines, events } = captureLogs();
     const listener = direct();
     const registry = await replica(store({ pool: admin, table: t, logger, listener: listener.connect, heartbeatMs: 200, reconnect: { minMs: 10, maxMs: 50 } }));
     // The listening session falls into a failed transaction: its next `SELECT 1` is refused.
@@ -278,7 +269,7 @@ describe('the change listener', () => {
     await writer.put(prompt('steady', 'v1 {{who}}'));
     const relay = await startRelay(db.url);
     cleanups.push(() => relay.close());
-    const { logger, events } = capture();
+    const { logger, events } = captureLogs();
     const listener = direct(relay.url);
     const registry = await replica(store({ pool: admin, table: t, logger, listener: listener.connect, heartbeatMs: 300, reconnect: { minMs: 10, maxMs: 50 } }));
     const before = relay.accepted;

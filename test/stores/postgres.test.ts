@@ -1,12 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { PromptError, PromptRegistry, syncRegistry } from '../../src/index.js';
-import type { Logger, PromptStore, RegistryChangeEvent, RegistrySync } from '../../src/index.js';
+import type { PromptStore, RegistryChangeEvent, RegistrySync } from '../../src/index.js';
 import { createPostgresPromptStore } from '../../src/stores/postgres.js';
 import type { PostgresPromptStore, PostgresPromptStoreOptions } from '../../src/stores/postgres.js';
 import { nextEvent, prompt } from './contract.js';
 import { testDatabase } from './pg-database.js';
 import type { TestDatabase } from './pg-server.js';
+import { captureLogs } from '../support/logs.js';
 
 const EVENT_MS = 5_000;
 
@@ -30,16 +31,6 @@ afterAll(async () => {
   await db?.close();
 });
 
-interface LogLine {
-  level: string;
-  fields: Record<string, unknown>;
-}
-
-function capture(): { logger: Logger; lines: LogLine[] } {
-  const lines: LogLine[] = [];
-  const at = (level: string) => (fields: Record<string, unknown>) => void lines.push({ level, fields });
-  return { logger: { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') }, lines };
-}
 
 function freshTable(): string {
   return `prompts_${++tables}`;
@@ -135,7 +126,7 @@ describe('migrate()', () => {
     await poolA.query(`INSERT INTO ${table} (name, description, content, role) VALUES
       ('greet', 'Greets', 'Say hello to {{who}}', 'user'), ('ask', NULL, 'Ask {{who}} a question', NULL),
       ('old', NULL, 'Be brief with {{who}}', 'system')`);
-    const { logger, lines } = capture();
+    const { logger, lines } = captureLogs();
     const s = store(poolA, table, { logger });
     const report = await s.migrate();
     expect(report.addedColumns).toEqual(expect.arrayContaining(['messages', 'arguments', 'version', 'updated_at']));
@@ -233,7 +224,7 @@ describe('migrate()', () => {
 describe('rows that break the definition rules', () => {
   it('are never served: left out of list, get fails with a generic -32603, the log names the row', async () => {
     const table = freshTable();
-    const { logger, lines } = capture();
+    const { logger, lines } = captureLogs();
     const s = store(poolA, table, { logger });
     await s.migrate();
     await s.put(prompt('fine'));
@@ -276,7 +267,7 @@ describe('rows that break the definition rules', () => {
 describe('versions, labels and history', () => {
   it('makes every put and every SQL edit a new version; the served version is logged on each get', async () => {
     const table = freshTable();
-    const { logger, lines } = capture();
+    const { logger, lines } = captureLogs();
     const s = store(poolA, table, { logger });
     await s.migrate();
     expect((await s.put(prompt('edit', 'one {{who}}'))).version).toBe(1);
@@ -440,7 +431,7 @@ describe('replicas', () => {
     const a = store(poolA, table);
     await a.migrate();
     await a.put(prompt('steady', 'v1 {{who}}'));
-    const { logger, lines } = capture();
+    const { logger, lines } = captureLogs();
     const b = store(poolB, table, { logger, reconnect: { minMs: 50, maxMs: 200 } });
     const { registry } = await replica(b);
     const killed = await poolA.query(
@@ -460,7 +451,7 @@ describe('replicas', () => {
     const table = freshTable();
     const writer = store(poolA, table);
     await writer.migrate();
-    const { logger, lines } = capture();
+    const { logger, lines } = captureLogs();
     const { store: counting, stats } = counted(store(poolB, table, { logger }));
     const registry = new PromptRegistry();
     const sync = await syncRegistry(counting, registry, { batchMs: 0 });
