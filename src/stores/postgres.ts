@@ -226,7 +226,17 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
 
   const store: PostgresPromptStore = {
     async migrate(migrateOptions = {}) {
-      const report = await inTransaction(pool, operation('migrate'), {}, (client) => runMigration(client, n, migrateOptions));
+      // Replicas starting together migrate together: a deadlock with another replica's reads rolls back the whole
+      // migration, which PostgreSQL asks the client to run again.
+      let report: MigrationReport | undefined;
+      for (let attempt = 1; report === undefined; attempt++) {
+        try {
+          report = await inTransaction(pool, operation('migrate'), {}, (client) => runMigration(client, n, migrateOptions));
+        } catch (error) {
+          if (attempt >= MIGRATE_ATTEMPTS || !isDeadlock(error)) throw error;
+          log.warn({ event: 'prompt_store_migrate_retried', table: n.display, attempt }, 'migration deadlocked with another session; running it again');
+        }
+      }
       log.info({ event: 'prompt_store_migrated', table: n.display, ...report }, 'prompt table migrated');
       return report;
     },
@@ -426,4 +436,13 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
     },
   };
   return store;
+}
+
+/** How many times `migrate` runs when it deadlocks with another session. */
+const MIGRATE_ATTEMPTS = 3;
+
+/** Whether a store failure was PostgreSQL's deadlock detection (SQLSTATE 40P01) rolling the transaction back. */
+function isDeadlock(error: unknown): boolean {
+  const cause = error instanceof Error ? error.cause : undefined;
+  return typeof cause === 'object' && cause !== null && (cause as { code?: unknown }).code === '40P01';
 }
