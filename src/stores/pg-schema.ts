@@ -136,7 +136,11 @@ function notify(n: TableNames, name: string, version: string, label: string): st
       'name', CASE WHEN octet_length(${name}) > 1000 THEN NULL ELSE ${name} END, 'version', ${version}, 'label', ${label})::text)`;
 }
 
-/** Functions and triggers: SQL writes become versions, labels move with a recorded history, every change notifies. */
+/**
+ * Functions and triggers: SQL writes become versions, labels move with a recorded history, every change notifies.
+ * `CREATE OR REPLACE TRIGGER` (PostgreSQL 14+) takes no lock that blocks readers, so a replica migrating while another
+ * reads cannot deadlock with it (DROP TRIGGER took an exclusive lock per table).
+ */
 export function triggerStatements(n: TableNames): string[] {
   const insertVersion = `INSERT INTO ${n.versions} (name, version, ${contentList()}, created_at, created_by)
       VALUES (NEW.name, NEW.version, ${contentList('NEW.')}, NEW.updated_at, NEW.updated_by)`;
@@ -195,15 +199,11 @@ BEGIN
   END IF;
   RETURN NULL;
 END $$`,
-    `DROP TRIGGER IF EXISTS before_write ON ${n.prompts}`,
-    `CREATE TRIGGER before_write BEFORE INSERT OR UPDATE ON ${n.prompts} FOR EACH ROW
+    `CREATE OR REPLACE TRIGGER before_write BEFORE INSERT OR UPDATE ON ${n.prompts} FOR EACH ROW
       WHEN (NEW.messages IS NOT NULL) EXECUTE FUNCTION ${n.beforeWrite}()`,
-    `DROP TRIGGER IF EXISTS after_write ON ${n.prompts}`,
-    `CREATE TRIGGER after_write AFTER INSERT OR UPDATE ON ${n.prompts} FOR EACH ROW
+    `CREATE OR REPLACE TRIGGER after_write AFTER INSERT OR UPDATE ON ${n.prompts} FOR EACH ROW
       WHEN (NEW.messages IS NOT NULL) EXECUTE FUNCTION ${n.afterWrite}()`,
-    `DROP TRIGGER IF EXISTS after_delete ON ${n.prompts}`,
-    `CREATE TRIGGER after_delete AFTER DELETE ON ${n.prompts} FOR EACH ROW EXECUTE FUNCTION ${n.afterDelete}()`,
-    `DROP TRIGGER IF EXISTS label_moved ON ${n.labels}`,
-    `CREATE TRIGGER label_moved AFTER INSERT OR UPDATE OR DELETE ON ${n.labels} FOR EACH ROW EXECUTE FUNCTION ${n.labelMoved}()`,
+    `CREATE OR REPLACE TRIGGER after_delete AFTER DELETE ON ${n.prompts} FOR EACH ROW EXECUTE FUNCTION ${n.afterDelete}()`,
+    `CREATE OR REPLACE TRIGGER label_moved AFTER INSERT OR UPDATE OR DELETE ON ${n.labels} FOR EACH ROW EXECUTE FUNCTION ${n.labelMoved}()`,
   ];
 }
