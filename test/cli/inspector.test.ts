@@ -66,17 +66,19 @@ let node = '';
 let home = '';
 let config = '';
 
-/** Runs `mcp-inspector --cli --format json ...args` to completion (killed after two minutes). */
+/** Runs `mcp-inspector --cli --format json ...args` to completion (killed after 150 s). */
 function inspect(args: readonly string[]): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     // Its own home (it seeds ~/.mcp-inspector/mcp.json) and in-memory secrets: no OS keychain, nothing left behind.
     const env = { ...process.env, HOME: home, USERPROFILE: home, MCP_INSPECTOR_SECRET_STORE: 'memory' };
-    const child = spawn(node, [LAUNCHER, '--cli', '--format', 'json', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Its 15 s default to connect is short for a server started through tsx on a loaded machine: 90 s.
+    const cli = [LAUNCHER, '--cli', '--format', 'json', '--connect-timeout', '90000', ...args];
+    const child = spawn(node, cli, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 150_000);
     child.once('error', reject);
     child.once('close', (code) => {
       clearTimeout(timer);
