@@ -27,10 +27,11 @@ export default defineConfig([
     treeshake: true,
     minifyWhitespace: true,
   },
+  // CommonJS: declarations are the ESM ones with `.cjs` imports (scripts/declarations-cts.mjs), one slow pass not two.
   {
     entry,
     format: ['cjs'],
-    dts: true,
+    dts: false,
     sourcemap: false,
     clean: false,
     target: 'node20',

@@ -1,10 +1,14 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
+    // Vitest's default is one worker fewer than cores: one on a 2-core machine, idle while suites wait on child
+    // processes, servers and PostgreSQL. Limits only fail a broken build: the suite must pass on a loaded machine.
+    maxWorkers: Math.max(2, availableParallelism()),
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     // One PostgreSQL server per run, started when the first suite asks for it.
     globalSetup: ['test/stores/pg-global-setup.ts'],
     reporters: ['default', './test/support/coverage-by-folder.ts'],

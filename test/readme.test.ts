@@ -69,7 +69,7 @@ describe('README code blocks', () => {
   });
 
   it.each(filesUnder(join('examples', 'readme'), '.ts'))('%s runs and its assertions hold', async (file) => {
-    await promisify(execFile)(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, timeout: 30_000 });
+    await promisify(execFile)(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, timeout: 90_000 });
   });
 
   it('names only scripts and files the repository has in its commands for a clone', () => {
@@ -101,5 +101,5 @@ describe('README code blocks', () => {
     } finally {
       await client.close();
     }
-  }, 60_000);
+  }, 120_000);
 });

@@ -17,5 +17,5 @@ describe('examples/agent-tool.ts (npm run example:agent)', () => {
     expect(stdout).toContain('"messages":[{"role":"user","content":"Review this code:\\nlet total = a + b"}]');
     expect(stdout).toContain('Prompt retrieval failed: missing required arguments: code');
     expect(stdout).toContain("Prompt retrieval failed: unknown integration 'crm' (known: local, examples)");
-  }, 60_000);
+  }, 120_000);
 });

@@ -409,7 +409,7 @@ describe.runIf(STARTS_CHILD_PROCESSES)('retrieve_mcp_prompt against a stdio serv
     const retrieved = parsed(await tool.execute({ integrationId: 'examples', promptName: 'review_code', arguments: { code: 'x = 1' } }));
     expect(retrieved.prompt).toBe('review_code');
     expect(retrieved.messages[0]?.content).toContain('x = 1');
-  }, 30_000);
+  }, 120_000);
 });
 
 describe('prompt messages for LLM APIs', () => {

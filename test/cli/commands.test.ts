@@ -166,7 +166,7 @@ describe('mcp-prompt-kit usage', () => {
     }
     const version = await runCliInProcess(['--version']);
     expect(version).toMatchObject({ code: 0, stdout: '0.1.0\n' });
-  }, 60_000); // seven child processes, one after another
+  }, 120_000); // seven child processes, one after another
 
   const mistakes: [string[], string][] = [
     [['frobnicate'], "mcp-prompt-kit: unknown command 'frobnicate' (commands: check, list, openapi, render, serve; see --help)"],
@@ -226,7 +226,7 @@ describe('mcp-prompt-kit check: the documents prompts embed', () => {
     const rendered = await runCliInProcess(['render', EXAMPLES, 'review_code', '--arg', 'code=if (a < b) {}', '--docs', STYLE]);
     expect(rendered.code, rendered.stderr).toBe(0);
     expect(rendered.stdout).toContain('Our style guide:\n# Style guide\n\n- Prefer small, pure functions');
-  }, 40_000);
+  }, 120_000);
 });
 
 describe('mcp-prompt-kit render: arguments', () => {
@@ -238,7 +238,7 @@ describe('mcp-prompt-kit render: arguments', () => {
     };
     expect(await text(['--args-json', '{"title":"From JSON","context":"C"}', '--arg', 'title=From arg'])).toMatch(/^Draft an architecture decision record titled "From arg"\.\n\nContext and options considered:\n\nC\n/);
     expect(await text(['--arg', 'title=From arg', '--args-json', '{"title":"From JSON"}'])).toMatch(/^Draft an architecture decision record titled "From JSON"\./);
-  }, 40_000);
+  }, 120_000);
 
   it('names the line and column of an --args-json syntax error', async () => {
     const result = await runCliInProcess(['render', EXAMPLES, 'create-adr', '--args-json', '{"title": "x",\n  "context": ,}']);

@@ -9,7 +9,7 @@ describe('npm run demo (examples/quickstart.ts)', () => {
   it('runs to the end and shows listing, rendering without escaping, and -32602 errors with data', async () => {
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'examples/quickstart.ts'], {
       cwd: root,
-      timeout: 30_000,
+      timeout: 90_000,
     });
     expect(stdout).toContain('"name": "review_code"');
     expect(stdout).toContain('Say hello to Ada & <Bob> <they like \\"quotes\\" & ampersands>.');
@@ -24,7 +24,7 @@ describe('npm run demo (examples/quickstart.ts)', () => {
   const run = (env: Record<string, string>) =>
     promisify(execFile)(process.execPath, ['--import', 'tsx', 'examples/quickstart.ts'], {
       cwd: root,
-      timeout: 30_000,
+      timeout: 90_000,
       env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NO_COLOR' && k !== 'FORCE_COLOR')), ...env },
     });
 

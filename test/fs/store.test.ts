@@ -24,7 +24,7 @@ describeStoreContract(
       close: () => store.close(),
     };
   },
-  { versions: 'single', corruptible: true, eventTimeoutMs: 5_000 },
+  { versions: 'single', corruptible: true },
 );
 
 const yaml = (name: string, text: string) => `name: ${name}\nmessages:\n  - role: user\n    content: ${text}\n`;
@@ -132,11 +132,11 @@ describe('the directory source', () => {
       if (e.type !== 'reset' && e.name !== MARKER) events.push(e);
     });
     await firstScanDone(store, dir);
-    const put = nextEvent<StoreChangeEvent>(store.watch.bind(store), (e) => e.type === 'put' && e.name === 'a', 5_000);
+    const put = nextEvent<StoreChangeEvent>(store.watch.bind(store), (e) => e.type === 'put' && e.name === 'a', 30_000);
     await writeFile(join(dir, '.a.yaml.tmp'), yaml('a', 'saved'));
     await rename(join(dir, '.a.yaml.tmp'), join(dir, 'a.yaml'));
     await put;
-    const deleted = nextEvent<StoreChangeEvent>(store.watch.bind(store), (e) => e.type === 'delete', 5_000);
+    const deleted = nextEvent<StoreChangeEvent>(store.watch.bind(store), (e) => e.type === 'delete', 30_000);
     await rm(join(dir, 'b.yaml'));
     expect(await deleted).toEqual({ type: 'delete', name: 'b' });
     expect(events).toEqual([
@@ -152,7 +152,7 @@ describe('the directory source', () => {
     await writeFiles(dir, { 'a.yaml': yaml('a', 'one') });
     const store = createDirectoryPromptStore(dir, { debounceMs: 20 });
     try {
-      const seen = nextEvent<StoreChangeEvent>(store.watch.bind(store), (e) => e.type === 'reset' || (e.type === 'put' && e.name === 'a'), 5_000);
+      const seen = nextEvent<StoreChangeEvent>(store.watch.bind(store), (e) => e.type === 'reset' || (e.type === 'put' && e.name === 'a'), 30_000);
       await writeFile(join(dir, 'a.yaml'), yaml('a', 'two'));
       await seen;
     } finally {
@@ -168,7 +168,7 @@ describe('the directory source', () => {
     const sync = await syncRegistry(store, registry, { batchMs: 0 });
     try {
       expect(registry.definitions().map((d) => d.name)).toEqual(['greet']);
-      const changed = nextEvent<RegistryChangeEvent>(registry.onChange.bind(registry), (e) => e.names.includes('greet'), 5_000);
+      const changed = nextEvent<RegistryChangeEvent>(registry.onChange.bind(registry), (e) => e.names.includes('greet'), 30_000);
       await writeFile(join(dir, 'greet.yaml'), yaml('greet', 'Good morning'));
       await changed;
       expect((await registry.getPrompt('greet')).messages[0]?.content).toEqual({ type: 'text', text: 'Good morning' });
@@ -238,7 +238,7 @@ describe('the directory source', () => {
       expect(invalid).toEqual([]);
       expect(firstText((await store.get('a'))?.definition)).toBe('good');
       expect(events.filter((e) => e.type !== 'reset')).toEqual([]);
-      const fixed = nextEvent<StoreChangeEvent>(store.watch.bind(store), (e) => e.type === 'put' && e.name === 'a', 5_000);
+      const fixed = nextEvent<StoreChangeEvent>(store.watch.bind(store), (e) => e.type === 'put' && e.name === 'a', 30_000);
       await writeFile(join(dir, 'a.yaml'), yaml('a', 'fixed'));
       await fixed;
       expect(firstText((await store.get('a'))?.definition)).toBe('fixed');

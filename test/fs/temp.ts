@@ -27,11 +27,4 @@ export async function writeFiles(root: string, files: Readonly<Record<string, st
   }
 }
 
-/** Resolves once `check()` is true (polling every 10 ms), or rejects after `timeoutMs`. */
-export async function waitFor(check: () => boolean, timeoutMs = 5_000, what = 'condition'): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+export { waitFor } from '../support/wait.js';

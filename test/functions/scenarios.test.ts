@@ -32,7 +32,7 @@ describe('one JSON format over MCP, HTTP and CGI', () => {
     client = new Client({ name: 'scenarios', version: '1.0.0' });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'examples/functions/stdio-server.ts'], cwd: ROOT, stderr: 'ignore' }));
     http = await startServer('node:http', { prompts: createExampleRegistry(), functions: createExampleFunctions() });
-  }, 30_000);
+  }, 120_000);
   afterAll(async () => {
     await client.close();
     await http.close();

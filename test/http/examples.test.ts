@@ -43,5 +43,5 @@ describe.each(['examples/http/express.ts', 'examples/http/hono.ts', 'examples/ht
       expect(doc.openapi).toBe('3.1.0');
       expect(Object.keys(doc.paths).some((p) => p.endsWith('/functions/Add'))).toBe(true);
     });
-  }, 30_000);
+  }, 120_000);
 });

@@ -123,7 +123,7 @@ describe('examples/mcp-http-server.ts', () => {
     await waitFor(() => {
       registry.set(simplePrompt(`late_${Date.now()}`));
       return changes > 0;
-    }, 5000);
+    }, 30_000);
     expect((await client.listPrompts()).prompts.some((p) => p.name.startsWith('late_'))).toBe(true);
   });
 

@@ -11,7 +11,7 @@
  *       corrupt: async (name) => writeFile(join(dir, `${name}.json`), JSON.stringify({ name, messages: [{ role: 'system', content: 'x' }] })),
  *       close: () => store.close(),
  *     };
- *   }, { versions: 'single', corruptible: true, eventTimeoutMs: 5_000 });
+ *   }, { versions: 'single', corruptible: true });
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PromptError, PromptRegistry, syncRegistry } from '../../src/index.js';
@@ -65,7 +65,7 @@ export function nextEvent<E>(
 }
 
 export function describeStoreContract(title: string, factory: () => Promise<StoreFixture>, options: StoreContractOptions): void {
-  const timeoutMs = options.eventTimeoutMs ?? 2_000;
+  const timeoutMs = options.eventTimeoutMs ?? 30_000;
   describe(`${title}: the PromptStore contract`, () => {
     let fixture: StoreFixture;
     let store: PromptStore;

@@ -29,7 +29,7 @@ describe('the several-replicas example', () => {
     // The demo makes its own throwaway database on this run's server (or starts one when DATABASE_URL is unset).
     const env = { ...process.env, DATABASE_URL: await sharedServerUrl() };
     // Well inside the test's own timeout, so that a stuck demo fails with its output rather than a bare timeout.
-    const { code, stdout, stderr } = await runChild(['--import', 'tsx', 'examples/postgres/demo.ts'], env, 45_000);
+    const { code, stdout, stderr } = await runChild(['--import', 'tsx', 'examples/postgres/demo.ts'], env, 100_000);
     const output = `exit ${String(code)}\n--- stdout\n${stdout}\n--- stderr\n${stderr}`;
     expect(code, output).toBe(0);
     for (const line of [
@@ -41,5 +41,5 @@ describe('the several-replicas example', () => {
     ]) {
       expect(stdout, output).toContain(line);
     }
-  }, 60_000);
+  }, 120_000);
 });

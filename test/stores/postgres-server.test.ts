@@ -90,7 +90,7 @@ describe('the test PostgreSQL server', () => {
     if (copies.length === 1) expect(existsSync(join(temp, copies[0]!, 'bin', 'postgres'))).toBe(true);
     // The server's data directory is gone with it.
     expect(readdirSync(temp).filter((name) => name.startsWith('mcp-prompt-kit-pg-'))).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 
   it.runIf(userInfo().uid === 0)('says which directory and what to set when the server user cannot reach the temporary directory either', async () => {
     const clone = privateClone();
@@ -100,5 +100,5 @@ describe('the test PostgreSQL server', () => {
     expect(code, output).toBe(1);
     expect(output).toContain(`PostgreSQL runs as the 'postgres' user, which cannot enter ${temp}`);
     expect(output).toContain('Set TMPDIR to a directory every user may enter');
-  }, 60_000);
+  }, 120_000);
 });

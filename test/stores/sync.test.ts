@@ -24,7 +24,7 @@ function wireError(pending: Promise<unknown>): Promise<unknown> {
 }
 
 function registryChange(registry: PromptRegistry, matches: (e: RegistryChangeEvent) => boolean): Promise<RegistryChangeEvent> {
-  return nextEvent<RegistryChangeEvent>(registry.onChange.bind(registry), matches, 5_000);
+  return nextEvent<RegistryChangeEvent>(registry.onChange.bind(registry), matches, 30_000);
 }
 
 describe('syncRegistry', () => {
