@@ -5,7 +5,7 @@
  * @module
  */
 import type { PgClient } from './pg-types.js';
-import type { TableNames } from './pg-schema.js';
+import type { Routine, TableNames } from './pg-schema.js';
 import { ROUTINE_MARK, companionTables, routines } from './pg-schema.js';
 
 /** The catalog's view of one prompt table and everything `migrate()` puts next to it. */
@@ -21,11 +21,11 @@ export interface SchemaState {
   historyIndex: boolean;
   /** The role constraint: missing, added NOT VALID, or validated. */
   roleCheck: 'missing' | 'not-valid' | 'valid';
-  /** Per routine, in the order of `routines(n)`: the fingerprint of its statement and whether its comment carries it. */
-  routines: { fingerprint: string; current: boolean }[];
+  /** Per routine, in the order of `routines(n)`: whether it exists as the store defines it (see `inspectRoutines`). */
+  routines: boolean[];
 }
 
-/** Reads the state of `n`'s objects in one catalog query. */
+/** Reads the state of `n`'s objects from the catalogs. */
 export async function inspectSchema(client: PgClient, n: TableNames): Promise<SchemaState> {
   const defined = routines(n);
   const tables = companionTables(n).map((t) => t.name);
@@ -39,16 +39,8 @@ export async function inspectSchema(client: PgClient, n: TableNames): Promise<Sc
             AND i.indpred IS NULL AND i.indexprs IS NULL AND a.attname = 'name') AS "nameUnique",
        (SELECT coalesce(json_agg(t), '[]') FROM unnest($3::text[]) AS t WHERE to_regclass(t) IS NOT NULL) AS tables,
        to_regclass($4) IS NOT NULL AS "historyIndex",
-       (SELECT convalidated FROM pg_constraint WHERE conrelid = to_regclass($1) AND conname = $5) AS "roleCheck",
-       (SELECT json_agg(json_build_object('fingerprint', r.fingerprint, 'current', coalesce(r.comment = $7 || r.fingerprint, false)) ORDER BY r.ord)
-          FROM (SELECT e.ord, encode(sha256(convert_to(e.routine->>'statement', 'UTF8')), 'hex') AS fingerprint,
-                  CASE e.routine->>'kind'
-                    WHEN 'function' THEN obj_description(to_regprocedure(e.routine->>'name'), 'pg_proc')
-                    ELSE (SELECT obj_description(t.oid, 'pg_trigger') FROM pg_trigger t
-                            WHERE t.tgrelid = to_regclass(e.routine->>'table') AND t.tgname = e.routine->>'name')
-                  END AS comment
-                FROM json_array_elements($6::json) WITH ORDINALITY AS e(routine, ord)) AS r) AS routines`,
-    [n.prompts, n.schema, tables, `"${n.schema}".${n.historyIndex}`, n.roleCheckName, JSON.stringify(defined), ROUTINE_MARK],
+       (SELECT convalidated FROM pg_constraint WHERE conrelid = to_regclass($1) AND conname = $5) AS "roleCheck"`,
+    [n.prompts, n.schema, tables, `"${n.schema}".${n.historyIndex}`, n.roleCheckName],
   );
   const row = rows[0] ?? {};
   const columns = new Map<string, { notNull: boolean }>();
@@ -61,8 +53,33 @@ export async function inspectSchema(client: PgClient, n: TableNames): Promise<Sc
     tables: new Set(row['tables'] as string[]),
     historyIndex: row['historyIndex'] === true,
     roleCheck: roleCheck === true ? 'valid' : roleCheck === false ? 'not-valid' : 'missing',
-    routines: row['routines'] as SchemaState['routines'],
+    routines: (await inspectRoutines(client, defined)).map((r) => r.current),
   };
+}
+
+/**
+ * Per routine: the comment that marks it as current (the SHA-256 of its statement and of what the catalogs hold for
+ * it now: a function's body, language, result and settings; a trigger's function, events, condition and whether it is
+ * enabled), and whether it carries that comment. A routine missing, changed by hand since, or made by another
+ * statement (an older release) is not current. Undefined `mark`: the routine does not exist.
+ */
+export async function inspectRoutines(client: PgClient, defined: readonly Routine[]): Promise<{ current: boolean; mark: string | undefined }[]> {
+  const { rows } = await client.query(
+    `SELECT r.found->>'comment' = r.mark AS current, r.mark
+       FROM (SELECT e.ord, f.found, $2 || encode(sha256(convert_to((e.routine->>'statement') || '|' || (f.found->>'state'), 'UTF8')), 'hex') AS mark
+               FROM json_array_elements($1::json) WITH ORDINALITY AS e(routine, ord)
+               CROSS JOIN LATERAL (SELECT CASE e.routine->>'kind'
+                 WHEN 'function' THEN (SELECT json_build_object('comment', obj_description(p.oid, 'pg_proc'),
+                     'state', concat_ws('|', p.prosrc, p.prolang, p.prorettype, p.proargtypes, p.provolatile, p.prosecdef, p.proconfig))
+                   FROM pg_proc p WHERE p.oid = to_regprocedure(e.routine->>'name'))
+                 ELSE (SELECT json_build_object('comment', obj_description(t.oid, 'pg_trigger'),
+                     'state', concat_ws('|', t.tgfoid, t.tgtype, t.tgenabled, t.tgattr, t.tgargs, t.tgqual))
+                   FROM pg_trigger t WHERE t.tgrelid = to_regclass(e.routine->>'table') AND t.tgname = e.routine->>'name')
+                 END AS found) AS f) AS r
+      ORDER BY r.ord`,
+    [JSON.stringify(defined), ROUTINE_MARK],
+  );
+  return rows.map((r) => ({ current: r['current'] === true, mark: typeof r['mark'] === 'string' ? r['mark'] : undefined }));
 }
 
 /** Whether some prompt rows with messages have no version yet (written before the triggers, or with them disabled). */

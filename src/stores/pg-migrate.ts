@@ -22,7 +22,7 @@ import type { PgClient } from './pg-types.js';
 import type { Routine, TableNames } from './pg-schema.js';
 import { CONTENT_COLUMNS, DEFAULT_LABEL, companionTables, historyIndexStatement, routineComment, routines } from './pg-schema.js';
 import type { SchemaState } from './pg-inspect.js';
-import { hasUnversionedRows, inspectSchema } from './pg-inspect.js';
+import { hasUnversionedRows, inspectRoutines, inspectSchema } from './pg-inspect.js';
 import { storableDefinition } from './definition.js';
 import { definitionValues } from './pg-rows.js';
 
@@ -77,7 +77,8 @@ export interface MigrationPlan {
   nameIndex: boolean;
   tables: { name: string; statement: string }[];
   historyIndex: boolean;
-  routines: { routine: Routine; fingerprint: string }[];
+  /** Routines missing or not as the store defines them. */
+  routines: Routine[];
   /** Some rows have no version yet (only looked at when nothing else is to do: the migration records them anyway). */
   unversioned: boolean;
 }
@@ -115,10 +116,7 @@ export async function planMigration(client: PgClient, n: TableNames): Promise<Mi
     nameIndex: tableExists && !state.nameUnique,
     tables: companionTables(n).filter((t) => !state.tables.has(t.name)),
     historyIndex: !state.historyIndex,
-    routines: defined.flatMap((routine, i) => {
-      const found = state.routines[i];
-      return found === undefined || found.current ? [] : [{ routine, fingerprint: found.fingerprint }];
-    }),
+    routines: defined.filter((_, i) => state.routines[i] !== true),
     unversioned: false,
   };
   const catalogsCurrent =
@@ -181,10 +179,16 @@ export async function runMigration(client: PgClient, n: TableNames, options: Mig
     await client.query(historyIndexStatement(n));
     report.createdObjects.push(`"${n.schema}".${n.historyIndex}`);
   }
-  for (const { routine, fingerprint } of plan.routines) {
+  for (const routine of plan.routines) {
     await client.query(routine.statement);
-    await client.query(routineComment(routine, fingerprint));
     report.createdObjects.push(routine.kind === 'function' ? routine.name : `${routine.name} ON ${routine.table}`);
+  }
+  // Marked once all are made: a trigger's fingerprint holds its function's identity.
+  const marks = plan.routines.length === 0 ? [] : await inspectRoutines(client, plan.routines);
+  for (const [i, routine] of plan.routines.entries()) {
+    const mark = marks[i]?.mark;
+    if (mark === undefined) throw new Error(`${routine.name} is missing right after it was created`);
+    await client.query(routineComment(routine, mark));
   }
 
   // Rows written before the store managed the table become their first version, labelled production.

@@ -157,8 +157,9 @@ function notify(n: TableNames, name: string, version: string, label: string): st
 }
 
 /**
- * A function or trigger the store defines. `migrate()` records a fingerprint of the statement in the object's comment
- * and runs the statement again only when the object is missing or its comment differs (an older definition).
+ * A function or trigger the store defines. `migrate()` records in its comment a fingerprint of the statement and of
+ * what the catalogs hold for it, and runs the statement again only when the routine is missing or the fingerprint
+ * differs (an older definition, or one changed by hand).
  */
 export type Routine =
   /** `name`: the function's signature, `"schema"."name"(argument types)`. */
@@ -166,14 +167,14 @@ export type Routine =
   /** `table`: the qualified table the trigger is on. */
   | { kind: 'trigger'; name: string; table: string; statement: string };
 
-/** What a routine's comment holds before the fingerprint (the hex SHA-256 of its statement). */
+/** What a routine's comment holds before its fingerprint (a hex SHA-256). */
 export const ROUTINE_MARK = 'mcp-prompt-kit definition sha256:';
 
-/** The statement that marks a routine as made by the statement whose fingerprint is `fingerprint`. */
-export function routineComment(routine: Routine, fingerprint: string): string {
-  if (!/^[0-9a-f]{64}$/.test(fingerprint)) throw new Error(`not a SHA-256 fingerprint: ${fingerprint}`);
+/** The statement that gives a routine its comment `mark` (the mark and a fingerprint). */
+export function routineComment(routine: Routine, mark: string): string {
+  if (!mark.startsWith(ROUTINE_MARK) || !/^[0-9a-f]{64}$/.test(mark.slice(ROUTINE_MARK.length))) throw new Error(`not a routine mark: ${mark}`);
   const target = routine.kind === 'function' ? `FUNCTION ${routine.name}` : `TRIGGER ${routine.name} ON ${routine.table}`;
-  return `COMMENT ON ${target} IS '${ROUTINE_MARK}${fingerprint}'`;
+  return `COMMENT ON ${target} IS '${mark}'`;
 }
 
 /**
