@@ -87,7 +87,7 @@ export interface PromptHistory {
 
 /** A {@link PromptStore} in PostgreSQL, with versions, labels and their history. */
 export interface PostgresPromptStore extends PromptStore {
-  /** Creates or upgrades the tables, triggers and role constraint (idempotent); converts legacy rows. */
+  /** Creates or upgrades the tables, triggers and role constraint, running only the DDL that is missing (none, and no lock beyond a read's, when up to date); converts legacy rows. */
   migrate(options?: MigrateOptions): Promise<MigrationReport>;
   put(definition: TemplatePromptDefinition, options?: PutOptions): Promise<StoredPrompt>;
   delete(name: string, options?: { actor?: string }): Promise<boolean>;
