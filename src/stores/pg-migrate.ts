@@ -11,7 +11,11 @@
  *   otherwise. From then on it never waits for a lock again, so it cannot close a cycle.
  * - A read (one SELECT, ACCESS SHARE) conflicts only with ACCESS EXCLUSIVE, which a migration takes on the prompt table
  *   alone, as its first table lock: a read waits at most for that one lock while holding nothing the migration still
- *   needs, so it can never be a deadlock victim and needs no retry.
+ *   needs, so it can never be a deadlock victim (40P01) and needs no retry; a single SELECT under READ COMMITTED (the
+ *   default) never fails serialization (40001) either.
+ * - The store's writers reach the tables in the same order; an earlier table they touch afterwards is only read (a
+ *   foreign-key check), which SHARE ROW EXCLUSIVE lets through, and none touches the prompt table after a later one.
+ *   So a writer the migration waits for never waits for the migration.
  *
  * @module
  */

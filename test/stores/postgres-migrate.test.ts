@@ -89,9 +89,23 @@ async function lockWaitDuring(app: string, work: Promise<unknown>): Promise<stri
       [app],
     );
     if (rows.length > 0) return JSON.stringify(rows);
-    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 5));
   }
   return undefined;
+}
+
+/** A promise's outcome as a value, so that a failure is an assertion's subject rather than an unhandled rejection. */
+async function outcome<T>(promise: Promise<T>): Promise<{ value: T } | { error: string }> {
+  return promise.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error: `${String((error as { code?: unknown }).code ?? '')} ${error instanceof Error ? error.message : String(error)}` }),
+  );
+}
+
+/** The value of an outcome, failing the test with the error otherwise. */
+function valueOf<T>(result: { value: T } | { error: string }): T {
+  if ('error' in result) expect.fail(result.error);
+  return result.value;
 }
 
 /** DDL commands run by sessions named like `app`, in order. */
@@ -200,18 +214,18 @@ describe('migrate() with replicas starting together', () => {
     await second.query(`SELECT count(*) FROM ${table}_labels l JOIN ${table}_versions v USING (name, version)`);
 
     const migrator = replica(`${table}_migrator`, table);
-    const migrated = migrator.store.migrate();
+    const migrated = outcome(migrator.store.migrate());
     await waitingForLock(`${table}_migrator`);
     // Another replica starting now migrates too (it waits for the first migration), then reads.
     const starter = replica(`${table}_starter`, table);
-    const starting = starter.store.migrate().then(async (report) => ({ report, list: await starter.store.list() }));
+    const starting = outcome(starter.store.migrate().then(async (report) => ({ report, list: await starter.store.list() })));
     // A replica already running reads while the migration waits.
     const running = replica(`${table}_running`, table);
-    const reads = Promise.all([running.store.list(), running.store.get('one'), running.store.list({ label: 'latest' })]);
+    const reads = outcome(Promise.all([running.store.list(), running.store.get('one'), running.store.list({ label: 'latest' })]));
     await waitingForLock(`${table}_starter`);
     await waitingForLock(`${table}_running`);
     // The second reader now wants the prompt table, queued behind the migration that waits for the first reader.
-    const secondRead = second.query(`SELECT count(*)::int AS n FROM ${table}`);
+    const secondRead = outcome(second.query(`SELECT count(*)::int AS n FROM ${table}`));
     await waitingForLock(`${table}_second_reader`);
     // The first reader goes on to everything a replica reads: the migration holds nothing it needs.
     const firstRead = await first.query(`SELECT count(*)::int AS n FROM ${table}_labels l JOIN ${table}_versions v USING (name, version)
@@ -219,14 +233,14 @@ describe('migrate() with replicas starting together', () => {
     expect(firstRead.rows.map((r) => r.n)).toEqual([2, 0]);
     await first.query('COMMIT');
 
-    const report = await migrated;
-    expect((await secondRead).rows[0].n).toBe(2);
+    const report = valueOf(await migrated);
+    expect(valueOf(await secondRead).rows[0].n).toBe(2);
     await second.query('COMMIT');
     expect(report).toMatchObject({ addedConstraint: true, constraintValidated: true, createdObjects: [`label_moved ON "public"."${table}_labels"`] });
-    const started = await starting;
+    const started = valueOf(await starting);
     expect(started.report).toEqual(UP_TO_DATE);
     expect(started.list.map((e) => e.name)).toEqual(['one', 'two']);
-    const [list, one, latest] = await reads;
+    const [list, one, latest] = valueOf(await reads);
     expect(list.map((e) => e.name)).toEqual(['one', 'two']);
     expect(one?.version).toBe(1);
     expect(latest.map((e) => e.name)).toEqual(['one', 'two']);
