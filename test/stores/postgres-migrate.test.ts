@@ -157,10 +157,13 @@ describe('migrate() with replicas starting together', () => {
     // Every migration reaches the migration lock before any of them may go on.
     const holder = await session(`${table}_holder`);
     await holder.query('SELECT pg_advisory_lock(hashtext($1))', [`mcp-prompt-kit:public.${table}`]);
-    const migrations = Promise.all(replicas.map((r) => r.store.migrate()));
+    // Each replica reads as soon as its own migration returns, while the others may still be migrating.
+    const migrations = Promise.all(replicas.map(async (r) => ({ report: await r.store.migrate(), first: await r.store.list() })));
     await waitingForLock(`${app}%`, REPLICAS);
     await holder.query('SELECT pg_advisory_unlock(hashtext($1))', [`mcp-prompt-kit:public.${table}`]);
-    const reports = await migrations;
+    const started = await migrations;
+    expect(started.map((s) => s.first)).toEqual(Array.from({ length: REPLICAS }, () => []));
+    const reports = started.map((s) => s.report);
 
     expect(reports.filter((r) => r.createdTable)).toHaveLength(1);
     expect(reports.filter((r) => !r.createdTable)).toEqual(Array.from({ length: REPLICAS - 1 }, () => UP_TO_DATE));
