@@ -106,7 +106,7 @@ const changed = `(${contentList('NEW.')}) IS DISTINCT FROM (${contentList('OLD.'
 const actor = `coalesce(nullif(current_setting('mcp_prompt_kit.actor', true), ''), current_user)`;
 
 /** The check behind the role constraint: messages is an array of objects whose role is user or assistant. */
-export function rolesValidFunction(n: TableNames): string {
+function rolesValidFunction(n: TableNames): string {
   return `CREATE OR REPLACE FUNCTION ${n.rolesValid}(messages jsonb) RETURNS boolean LANGUAGE sql IMMUTABLE AS $$
   SELECT CASE WHEN jsonb_typeof(messages) = 'array' THEN NOT EXISTS (
     SELECT 1 FROM jsonb_array_elements(messages) AS m(message)
@@ -115,19 +115,39 @@ export function rolesValidFunction(n: TableNames): string {
 $$`;
 }
 
-/** Tables the store adds next to the prompt table (created if missing). */
-export function companionTables(n: TableNames): string[] {
+/** A table the store adds next to the prompt table, created when missing. */
+export interface CompanionTable {
+  /** Its qualified name. */
+  name: string;
+  statement: string;
+}
+
+/** The tables the store adds next to the prompt table, in the order they are created (labels refer to versions). */
+export function companionTables(n: TableNames): CompanionTable[] {
   const content = CONTENT_COLUMNS.map((c) => `${c.column} ${c.type}`).join(', ');
   return [
-    `CREATE TABLE IF NOT EXISTS ${n.versions} (name text NOT NULL, version integer NOT NULL, ${content},
+    {
+      name: n.versions,
+      statement: `CREATE TABLE IF NOT EXISTS ${n.versions} (name text NOT NULL, version integer NOT NULL, ${content},
       created_at timestamptz NOT NULL DEFAULT now(), created_by text NOT NULL DEFAULT current_user, PRIMARY KEY (name, version))`,
-    `CREATE TABLE IF NOT EXISTS ${n.labels} (name text NOT NULL, label text NOT NULL, version integer NOT NULL,
+    },
+    {
+      name: n.labels,
+      statement: `CREATE TABLE IF NOT EXISTS ${n.labels} (name text NOT NULL, label text NOT NULL, version integer NOT NULL,
       updated_at timestamptz NOT NULL DEFAULT now(), updated_by text NOT NULL DEFAULT current_user, PRIMARY KEY (name, label),
       CHECK (label <> '${LATEST}'), FOREIGN KEY (name, version) REFERENCES ${n.versions} (name, version))`,
-    `CREATE TABLE IF NOT EXISTS ${n.history} (id bigserial PRIMARY KEY, name text NOT NULL, label text NOT NULL,
+    },
+    {
+      name: n.history,
+      statement: `CREATE TABLE IF NOT EXISTS ${n.history} (id bigserial PRIMARY KEY, name text NOT NULL, label text NOT NULL,
       from_version integer, to_version integer, moved_at timestamptz NOT NULL DEFAULT clock_timestamp(), moved_by text NOT NULL)`,
-    `CREATE INDEX IF NOT EXISTS ${n.historyIndex} ON ${n.history} (name, id)`,
+    },
   ];
+}
+
+/** The index that serves `history(name)`. */
+export function historyIndexStatement(n: TableNames): string {
+  return `CREATE INDEX IF NOT EXISTS ${n.historyIndex} ON ${n.history} (name, id)`;
 }
 
 /** A NOTIFY with `{name, version, label}` (a name too long for the 8,000-byte payload is sent as null: reload). */
@@ -137,15 +157,39 @@ function notify(n: TableNames, name: string, version: string, label: string): st
 }
 
 /**
- * Functions and triggers: SQL writes become versions, labels move with a recorded history, every change notifies.
- * `CREATE OR REPLACE TRIGGER` (PostgreSQL 14+) takes no lock that blocks readers, so a replica migrating while another
- * reads cannot deadlock with it (DROP TRIGGER took an exclusive lock per table).
+ * A function or trigger the store defines. `migrate()` records in its comment a fingerprint of the statement and of
+ * what the catalogs hold for it, and runs the statement again only when the routine is missing or the fingerprint
+ * differs (an older definition, or one changed by hand).
  */
-export function triggerStatements(n: TableNames): string[] {
+export type Routine =
+  /** `name`: the function's signature, `"schema"."name"(argument types)`. */
+  | { kind: 'function'; name: string; statement: string }
+  /** `table`: the qualified table the trigger is on. */
+  | { kind: 'trigger'; name: string; table: string; statement: string };
+
+/** What a routine's comment holds before its fingerprint (a hex SHA-256). */
+export const ROUTINE_MARK = 'mcp-prompt-kit definition sha256:';
+
+/** The statement that gives a routine its comment `mark` (the mark and a fingerprint). */
+export function routineComment(routine: Routine, mark: string): string {
+  if (!mark.startsWith(ROUTINE_MARK) || !/^[0-9a-f]{64}$/.test(mark.slice(ROUTINE_MARK.length))) throw new Error(`not a routine mark: ${mark}`);
+  const target = routine.kind === 'function' ? `FUNCTION ${routine.name}` : `TRIGGER ${routine.name} ON ${routine.table}`;
+  return `COMMENT ON ${target} IS '${mark}'`;
+}
+
+/**
+ * Every function and trigger of a table, functions first (a trigger refers to its function): SQL writes become
+ * versions, labels move with a recorded history, every change notifies. `CREATE OR REPLACE TRIGGER` (PostgreSQL 14+)
+ * takes a SHARE ROW EXCLUSIVE lock, which readers never wait for.
+ */
+export function routines(n: TableNames): Routine[] {
+  const fn = (name: string, statement: string): Routine => ({ kind: 'function', name, statement });
+  const tg = (name: string, table: string, statement: string): Routine => ({ kind: 'trigger', name, table, statement });
   const insertVersion = `INSERT INTO ${n.versions} (name, version, ${contentList()}, created_at, created_by)
       VALUES (NEW.name, NEW.version, ${contentList('NEW.')}, NEW.updated_at, NEW.updated_by)`;
   return [
-    `CREATE OR REPLACE FUNCTION ${n.beforeWrite}() RETURNS trigger LANGUAGE plpgsql AS $$
+    fn(`${n.rolesValid}(jsonb)`, rolesValidFunction(n)),
+    fn(`${n.beforeWrite}()`, `CREATE OR REPLACE FUNCTION ${n.beforeWrite}() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'UPDATE' THEN
     IF NEW.name IS DISTINCT FROM OLD.name THEN
@@ -163,8 +207,8 @@ BEGIN
   NEW.updated_at := now();
   NEW.updated_by := ${actor};
   RETURN NEW;
-END $$`,
-    `CREATE OR REPLACE FUNCTION ${n.afterWrite}() RETURNS trigger LANGUAGE plpgsql AS $$
+END $$`),
+    fn(`${n.afterWrite}()`, `CREATE OR REPLACE FUNCTION ${n.afterWrite}() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   moved text;
 BEGIN
@@ -180,14 +224,14 @@ BEGIN
   END LOOP;
   ${notify(n, 'NEW.name', 'NEW.version', `'${LATEST}'`)};
   RETURN NULL;
-END $$`,
-    `CREATE OR REPLACE FUNCTION ${n.afterDelete}() RETURNS trigger LANGUAGE plpgsql AS $$
+END $$`),
+    fn(`${n.afterDelete}()`, `CREATE OR REPLACE FUNCTION ${n.afterDelete}() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   DELETE FROM ${n.labels} WHERE name = OLD.name;
   ${notify(n, 'OLD.name', 'NULL', 'NULL')};
   RETURN NULL;
-END $$`,
-    `CREATE OR REPLACE FUNCTION ${n.labelMoved}() RETURNS trigger LANGUAGE plpgsql AS $$
+END $$`),
+    fn(`${n.labelMoved}()`, `CREATE OR REPLACE FUNCTION ${n.labelMoved}() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'DELETE' THEN
     INSERT INTO ${n.history} (name, label, from_version, to_version, moved_by) VALUES (OLD.name, OLD.label, OLD.version, NULL, ${actor});
@@ -198,12 +242,12 @@ BEGIN
     ${notify(n, 'NEW.name', 'NEW.version', 'NEW.label')};
   END IF;
   RETURN NULL;
-END $$`,
-    `CREATE OR REPLACE TRIGGER before_write BEFORE INSERT OR UPDATE ON ${n.prompts} FOR EACH ROW
-      WHEN (NEW.messages IS NOT NULL) EXECUTE FUNCTION ${n.beforeWrite}()`,
-    `CREATE OR REPLACE TRIGGER after_write AFTER INSERT OR UPDATE ON ${n.prompts} FOR EACH ROW
-      WHEN (NEW.messages IS NOT NULL) EXECUTE FUNCTION ${n.afterWrite}()`,
-    `CREATE OR REPLACE TRIGGER after_delete AFTER DELETE ON ${n.prompts} FOR EACH ROW EXECUTE FUNCTION ${n.afterDelete}()`,
-    `CREATE OR REPLACE TRIGGER label_moved AFTER INSERT OR UPDATE OR DELETE ON ${n.labels} FOR EACH ROW EXECUTE FUNCTION ${n.labelMoved}()`,
+END $$`),
+    tg('before_write', n.prompts, `CREATE OR REPLACE TRIGGER before_write BEFORE INSERT OR UPDATE ON ${n.prompts} FOR EACH ROW
+      WHEN (NEW.messages IS NOT NULL) EXECUTE FUNCTION ${n.beforeWrite}()`),
+    tg('after_write', n.prompts, `CREATE OR REPLACE TRIGGER after_write AFTER INSERT OR UPDATE ON ${n.prompts} FOR EACH ROW
+      WHEN (NEW.messages IS NOT NULL) EXECUTE FUNCTION ${n.afterWrite}()`),
+    tg('after_delete', n.prompts, `CREATE OR REPLACE TRIGGER after_delete AFTER DELETE ON ${n.prompts} FOR EACH ROW EXECUTE FUNCTION ${n.afterDelete}()`),
+    tg('label_moved', n.labels, `CREATE OR REPLACE TRIGGER label_moved AFTER INSERT OR UPDATE OR DELETE ON ${n.labels} FOR EACH ROW EXECUTE FUNCTION ${n.labelMoved}()`),
   ];
 }

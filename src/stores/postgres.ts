@@ -16,7 +16,7 @@ import type { Operation } from './pg-client.js';
 import { startListener } from './pg-listener.js';
 import { parsePayload } from './pg-payload.js';
 import type { Listener } from './pg-listener.js';
-import { runMigration } from './pg-migrate.js';
+import { planMigration, runMigration, upToDateReport } from './pg-migrate.js';
 import type { MigrateOptions, MigrationReport } from './pg-migrate.js';
 import { definitionValues, readRow } from './pg-rows.js';
 import { CONTENT_COLUMNS, DEFAULT_LABEL, LATEST, checkLabel, tableNames } from './pg-schema.js';
@@ -87,7 +87,7 @@ export interface PromptHistory {
 
 /** A {@link PromptStore} in PostgreSQL, with versions, labels and their history. */
 export interface PostgresPromptStore extends PromptStore {
-  /** Creates or upgrades the tables, triggers and role constraint (idempotent); converts legacy rows. */
+  /** Creates or upgrades the tables, triggers and role constraint, running only the DDL that is missing (none, and no lock beyond a read's, when up to date); converts legacy rows. */
   migrate(options?: MigrateOptions): Promise<MigrationReport>;
   put(definition: TemplatePromptDefinition, options?: PutOptions): Promise<StoredPrompt>;
   delete(name: string, options?: { actor?: string }): Promise<boolean>;
@@ -226,9 +226,11 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
 
   const store: PostgresPromptStore = {
     async migrate(migrateOptions = {}) {
-      // Replicas starting together migrate together: a deadlock with another replica's reads rolls back the whole
-      // migration, which PostgreSQL asks the client to run again.
-      let report: MigrationReport | undefined;
+      // An up-to-date table is only read (catalogs and rows, as any read): replicas starting together pass at once.
+      const pending = await inTransaction(pool, operation('migrate'), {}, (client) => planMigration(client, n));
+      let report = pending === undefined ? upToDateReport() : undefined;
+      // The lock order (see pg-migrate.ts) leaves no deadlock among the store's own sessions; another session that
+      // locks the tables in another order can still close a cycle, and PostgreSQL then asks for the transaction again.
       for (let attempt = 1; report === undefined; attempt++) {
         try {
           report = await inTransaction(pool, operation('migrate'), {}, (client) => runMigration(client, n, migrateOptions));

@@ -86,23 +86,32 @@ type Write = (s: PostgresPromptStore) => Promise<unknown>;
 
 describe('a connection lost in the middle of a write', () => {
   const table = (name: string): string => `"public"."${name}"`;
-  const cases: [string, (t: string) => string, Write, unknown][] = [
+  // [operation, what the blocker holds, the write, what the write returns when retried, what makes it need the lock]
+  const cases: [string, (t: string) => string, Write, unknown, ((t: string) => string)?][] = [
     ['put', (t) => `LOCK TABLE ${table(t)} IN SHARE MODE`, (s) => s.put(prompt('held', 'v2 {{who}}')), { name: 'held', version: 2 }],
     ['setLabel', (t) => `LOCK TABLE ${table(`${t}_labels`)} IN SHARE MODE`, (s) => s.setLabel('held', 'staging', 1), null],
     ['deleteLabel', (t) => `LOCK TABLE ${table(`${t}_labels`)} IN SHARE MODE`, (s) => s.deleteLabel('held', 'production'), true],
     ['delete', (t) => `LOCK TABLE ${table(t)} IN SHARE MODE`, (s) => s.delete('held'), true],
-    ['migrate', (t) => `SELECT pg_advisory_xact_lock(hashtext('mcp-prompt-kit:public.${t}'))`, (s) => s.migrate(), { createdTable: false }],
+    // An up-to-date table needs no migration lock: a trigger dropped by hand gives this one work to do.
+    [
+      'migrate',
+      (t) => `SELECT pg_advisory_xact_lock(hashtext('mcp-prompt-kit:public.${t}'))`,
+      (s) => s.migrate(),
+      { createdTable: false, createdObjects: [expect.stringMatching(/^after_delete ON /)] },
+      (t) => `DROP TRIGGER after_delete ON ${table(t)}`,
+    ],
   ];
 
   it.each(cases)(
     '%s rejects with a logged PromptError, destroys its client, and the same write then succeeds',
-    async (operation, lock, write, retried) => {
+    async (operation, lock, write, retried, stale) => {
       const t = freshTable();
       const pool = unguardedPool();
       const { logger, lines } = captureLogs();
       const s = store({ pool, table: t, logger });
       await s.migrate();
       await s.put(prompt('held', 'v1 {{who}}'));
+      if (stale !== undefined) await admin.query(stale(t));
 
       // Another session holds what the write needs, so the write waits inside its transaction; then its backend dies.
       const blocker = await session();

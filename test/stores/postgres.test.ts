@@ -103,13 +103,16 @@ describe('createPostgresPromptStore', () => {
 
 describe('migrate()', () => {
   it('creates the tables once: a second run reports nothing to do', async () => {
-    const s = store(poolA, freshTable());
+    const table = freshTable();
+    const s = store(poolA, table);
     const first = await s.migrate();
     expect(first).toMatchObject({ createdTable: true, addedConstraint: true, constraintValidated: true, converted: [], unconverted: [] });
+    expect(first.createdObjects).toEqual(expect.arrayContaining([`"public"."${table}_versions"`, `"public"."${table}_label_history_name_idx"`, 'label_moved ON "public"."' + table + '_labels"']));
     const second = await s.migrate();
     expect(second).toEqual({
       createdTable: false,
       addedColumns: [],
+      createdObjects: [],
       converted: [],
       unconverted: [],
       versionedRows: 0,
