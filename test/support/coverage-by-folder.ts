@@ -94,6 +94,11 @@ export default class CoverageByFolder implements Reporter {
     process.stdout.write(`\nCoverage per folder\n${folderTable(coverage)}`);
   }
 
+  /** A run that ends without coverage (interrupted) leaves no recordings behind either. */
+  onTestRunEnd(): void {
+    if (this.childCoverage !== undefined) rmSync(this.childCoverage, { recursive: true, force: true });
+  }
+
   private async mergeChildren(coverage: CoverageMapLike, dir: string): Promise<void> {
     const src = join(this.root, 'src') + sep;
     try {
