@@ -14,6 +14,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
 import { README, blocks, commandKind, fences, shellCommands } from './readme-blocks.js';
+import { childCoverageEnv } from './support/processes.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -94,7 +95,7 @@ describe('README code blocks', () => {
     const server = Object.values(parsed.mcpServers)[0]!;
     const client = new Client({ name: 'readme-config', version: '1.0.0' });
     // A client starts it from a directory of its own: the configuration must not depend on the working directory.
-    await client.connect(new StdioClientTransport({ command: server.command, args: server.args, cwd: tmpdir(), stderr: 'ignore' }));
+    await client.connect(new StdioClientTransport({ command: server.command, args: server.args, cwd: tmpdir(), env: childCoverageEnv(), stderr: 'ignore' }));
     try {
       const { prompts } = await client.listPrompts();
       expect(prompts.map((p) => p.name)).toContain('review_code');

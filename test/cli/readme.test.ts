@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { blocks as readmeBlocks, section, shellWords } from '../readme-blocks.js';
+import { childCoverageEnv } from '../support/processes.js';
 import { CLI_COMMAND, ROOT, runCliInProcess, stderrOnFailure } from './process.js';
 
 const cleanup: (() => Promise<void>)[] = [];
@@ -25,7 +26,7 @@ function blocks(text: string, lang: string): string[] {
 
 async function stdioClient(command: string, args: string[]): Promise<Client> {
   const client = new Client({ name: 'readme-test', version: '1.0.0' });
-  const transport = new StdioClientTransport({ command, args, cwd: ROOT, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command, args, cwd: ROOT, env: childCoverageEnv(), stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   stderrOnFailure(() => stderr);

@@ -16,6 +16,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestClient, wireError } from '../mcp/fixtures/clients.js';
 import type { ClientKind, TestClient } from '../mcp/fixtures/clients.js';
 import { tempDir, waitFor, writeFiles } from '../fs/temp.js';
+import { childCoverageEnv } from '../support/processes.js';
 import { CLI_COMMAND, ROOT, runCliInProcess, startServeHttp, stderrOnFailure } from './process.js';
 import type { ServedHttp } from './process.js';
 
@@ -44,7 +45,7 @@ async function textOf(client: TestClient, name: string, args: Record<string, str
 }
 
 function stdioTransport(kind: ClientKind, args: string[], stderr: string[]): unknown {
-  const params = { ...CLI_COMMAND, args: [...CLI_COMMAND.args, ...args], cwd: ROOT, stderr: 'pipe' as const };
+  const params = { ...CLI_COMMAND, args: [...CLI_COMMAND.args, ...args], cwd: ROOT, env: childCoverageEnv(), stderr: 'pipe' as const };
   const transport = kind === 'v1' ? new StdioClientV1(params) : new StdioClientV2(params);
   transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString('utf8')));
   return transport;

@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
+import { childCoverageEnv } from '../support/processes.js';
 
 const root = new URL('../../', import.meta.url);
 const readme = readFileSync(new URL('README.md', root), 'utf8');
@@ -32,6 +33,7 @@ describe('README: Functions as tools', () => {
         command: process.execPath,
         args: ['--import', 'tsx', fileURLToPath(new URL(file, root))],
         cwd: fileURLToPath(root),
+        env: childCoverageEnv(),
         stderr: 'ignore',
       }),
     );

@@ -10,13 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExampleFunctions, createExampleRegistry } from '../../examples/functions/app.js';
 import { startServer } from '../http/servers.js';
 import type { RunningServer } from '../http/servers.js';
+import { childCoverageEnv } from '../support/processes.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 type ToolResult = { content: { type: string; text: string }[]; structuredContent?: unknown; isError?: boolean };
 
 function cgi(env: Record<string, string>, body = ''): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'examples/cgi.ts'], { cwd: ROOT, env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'examples/cgi.ts'], { cwd: ROOT, env: { ...childCoverageEnv(), PATH: process.env['PATH'] ?? '', ...env }, stdio: ['pipe', 'pipe', 'ignore'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.on('error', reject);
@@ -30,7 +31,7 @@ describe('one JSON format over MCP, HTTP and CGI', () => {
   let http: RunningServer;
   beforeAll(async () => {
     client = new Client({ name: 'scenarios', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'examples/functions/stdio-server.ts'], cwd: ROOT, stderr: 'ignore' }));
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'examples/functions/stdio-server.ts'], cwd: ROOT, env: childCoverageEnv(), stderr: 'ignore' }));
     http = await startServer('node:http', { prompts: createExampleRegistry(), functions: createExampleFunctions() });
   }, 120_000);
   afterAll(async () => {

@@ -7,7 +7,7 @@ import { runCgi } from '../../src/http/index.js';
 import { GATE_CASES, GATE_OPTIONS, HTTP_CASES, createCaseSource } from './cases.js';
 import type { HttpCase } from './cases.js';
 import type { HttpHandlerOptions } from '../../src/http/index.js';
-import { STARTS_CHILD_PROCESSES } from '../support/processes.js';
+import { STARTS_CHILD_PROCESSES, childCoverageEnv } from '../support/processes.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -16,7 +16,7 @@ function cgi(env: Record<string, string>, body?: string | Uint8Array): Promise<{
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'examples/cgi.ts'], {
       cwd: ROOT,
-      env: { PATH: process.env['PATH'] ?? '', GATEWAY_INTERFACE: 'CGI/1.1', SERVER_PROTOCOL: 'HTTP/1.1', ...env },
+      env: { ...childCoverageEnv(), PATH: process.env['PATH'] ?? '', GATEWAY_INTERFACE: 'CGI/1.1', SERVER_PROTOCOL: 'HTTP/1.1', ...env },
       stdio: ['pipe', 'pipe', 'ignore'],
     });
     const out: Buffer[] = [];

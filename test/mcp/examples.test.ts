@@ -17,6 +17,7 @@ import type { McpHttpServerOptions, RunningMcpHttpServer } from '../../examples/
 import { createExampleRegistry } from '../../examples/prompts/catalog.js';
 import { waitFor, wireError } from './fixtures/clients.js';
 import { simplePrompt } from './fixtures/prompts.js';
+import { childCoverageEnv } from '../support/processes.js';
 
 const INFO = { name: 'examples-test', version: '1.0.0' };
 const cleanup: (() => Promise<void>)[] = [];
@@ -273,7 +274,7 @@ describe('examples/mcp-stdio-server.ts', () => {
     const script = fileURLToPath(new URL('../../examples/mcp-stdio-server.ts', import.meta.url));
     const client = new ClientV1(INFO);
     await client.connect(
-      new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', script], stderr: 'ignore' }),
+      new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', script], env: childCoverageEnv(), stderr: 'ignore' }),
     );
     cleanup.push(() => client.close());
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['explain_error', 'review_code', 'write_commit_message']);

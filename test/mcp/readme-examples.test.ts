@@ -12,6 +12,7 @@ import { attachPrompts } from '../../src/mcp/index.js';
 import type { AttachPromptsOptions } from '../../src/mcp/index.js';
 import { createTestClient, linkedPair, wireError } from './fixtures/clients.js';
 import { createTestRegistry } from './fixtures/prompts.js';
+import { childCoverageEnv } from '../support/processes.js';
 
 const root = new URL('../../', import.meta.url);
 const cleanup: (() => Promise<void>)[] = [];
@@ -35,6 +36,7 @@ describe.each(['examples/existing-server-v1.ts', 'examples/existing-server-v2.ts
         command: process.execPath,
         args: ['--import', 'tsx', fileURLToPath(new URL(file, root))],
         cwd: fileURLToPath(root),
+        env: childCoverageEnv(),
         stderr: 'ignore',
       }),
     );
@@ -65,6 +67,7 @@ function stdioClient(file: string): Promise<ClientV1> {
         command: process.execPath,
         args: ['--import', 'tsx', fileURLToPath(new URL(file, root))],
         cwd: fileURLToPath(root),
+        env: childCoverageEnv(),
         stderr: 'ignore',
       }),
     )

@@ -12,6 +12,7 @@ import { describeAdapterContract } from './contract.js';
 import type { ContractSession } from './contract.js';
 import type { ClientKind } from './fixtures/clients.js';
 import { createTestClient } from './fixtures/clients.js';
+import { childCoverageEnv } from '../support/processes.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/stdio-server.ts', import.meta.url));
 const DEBOUNCE_MS = 25;
@@ -33,6 +34,7 @@ afterAll(async () => {
 
 function transportFor(clientKind: ClientKind, mode: ServerMode, pageSize: number | undefined): unknown {
   const env: Record<string, string> = {
+    ...childCoverageEnv(),
     PATH: process.env['PATH'] ?? '',
     DEBOUNCE_MS: String(DEBOUNCE_MS),
     ...(pageSize === undefined ? {} : { PAGE_SIZE: String(pageSize) }),

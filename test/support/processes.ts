@@ -4,3 +4,21 @@
  * mixed files are left to the main run (`npm test` on Node 20, `npm run test:matrix` on every major).
  */
 export const STARTS_CHILD_PROCESSES = process.env['MCP_PROMPT_KIT_IN_PROCESS'] !== '1';
+
+/** Where a run that measures coverage collects its child processes' coverage (set by test/support/coverage-by-folder.ts). */
+export const CHILD_COVERAGE_VARIABLE = 'MCP_PROMPT_KIT_CHILD_COVERAGE';
+
+const RECORDER = new URL('./child-coverage.mjs', import.meta.url).href;
+
+/**
+ * The environment a child needs to count in the run's coverage: empty when the run does not measure it. A child that
+ * inherits this process's environment has it already (test/support/child-coverage-setup.ts); pass it where a child
+ * gets an environment of its own (`env: { ...childCoverageEnv(), PATH }`, the SDK's stdio transport).
+ */
+export function childCoverageEnv(): Record<string, string> {
+  const dir = process.env[CHILD_COVERAGE_VARIABLE];
+  if (dir === undefined || dir === '') return {};
+  const options = process.env['NODE_OPTIONS'] ?? '';
+  const recorder = `--import=${RECORDER}`;
+  return { [CHILD_COVERAGE_VARIABLE]: dir, NODE_OPTIONS: options.includes(recorder) ? options : `${options} ${recorder}`.trim() };
+}

@@ -1,0 +1,72 @@
+/**
+ * Loaded into the test run's child processes (NODE_OPTIONS=--import=<this file>) when the run measures coverage: a
+ * child that runs TypeScript through tsx records the V8 coverage of this repository's src/**\/*.ts files, with the
+ * JavaScript tsx made of each (its inline source map leads back to the .ts), into MCP_PROMPT_KIT_CHILD_COVERAGE when it
+ * exits. test/support/coverage-by-folder.ts converts and merges these into the run's coverage map. Plain JavaScript:
+ * it runs before any TypeScript loader.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import { join } from 'node:path';
+
+const dir = process.env.MCP_PROMPT_KIT_CHILD_COVERAGE;
+// Only processes that load TypeScript through tsx (`node --import tsx`, or the `tsx` command's own child) run src/.
+const runsTsx = process.execArgv.some((arg) => /(^|[\\/])tsx([\\/]|$)/.test(arg));
+const SRC = new URL('../../src/', import.meta.url).href;
+
+if (dir !== undefined && dir !== '' && runsTsx) {
+  const session = new Session();
+  session.connect();
+  // An in-process inspector session answers synchronously, so the exit handler below can still ask it.
+  const post = (method, params) => {
+    let answer;
+    let failure;
+    session.post(method, params, (error, result) => {
+      failure = error;
+      answer = result;
+    });
+    if (failure) throw failure;
+    return answer;
+  };
+  post('Profiler.enable');
+  post('Profiler.startPreciseCoverage', { callCount: true, detailed: true });
+  let written = false;
+  const write = () => {
+    if (written) return;
+    written = true;
+    try {
+      mkdirSync(join(dir, 'sources'), { recursive: true });
+      const { result } = post('Profiler.takePreciseCoverage');
+      // Enabled only now (it slows the program down while on): V8 still has every script's text.
+      post('Debugger.enable');
+      const scripts = [];
+      for (const script of result) {
+        if (!script.url.startsWith(SRC) || !script.url.endsWith('.ts')) continue;
+        const { scriptSource } = post('Debugger.getScriptSource', { scriptId: script.scriptId });
+        // Every child runs the same JavaScript for a file: each distinct text is stored once, named by its hash.
+        const source = createHash('sha256').update(scriptSource).digest('hex');
+        try {
+          writeFileSync(join(dir, 'sources', `${source}.js`), scriptSource, { flag: 'wx' });
+        } catch (error) {
+          if (error?.code !== 'EEXIST') throw error;
+        }
+        scripts.push({ url: script.url, functions: script.functions, source });
+      }
+      if (scripts.length > 0) writeFileSync(join(dir, `${process.pid}-${randomBytes(6).toString('hex')}.json`), JSON.stringify({ scripts }));
+    } catch {
+      // The run that asked for this may be over (its directory gone); the child's own outcome must not change.
+    }
+  };
+  process.on('exit', write);
+  // A signal without a handler of the program's own ends the process before 'exit': record, then end it the same way.
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) {
+    const onSignal = () => {
+      if (process.listenerCount(signal) > 1) return;
+      write();
+      process.removeListener(signal, onSignal);
+      process.kill(process.pid, signal);
+    };
+    process.on(signal, onSignal);
+  }
+}
