@@ -87,6 +87,77 @@ describe('YAML prompt files: bounded shape', () => {
     ]);
   });
 
+  /** The value, or the refusal's place and message. */
+  function read(text: string, maxNodes: number): unknown {
+    const found = parseYamlSource(text, 0, maxNodes);
+    return 'value' in found ? found.value : `${found.line}:${found.column}: ${found.message}`;
+  }
+
+  const words = (count: number, indent: string): string => Array.from({ length: count }, (_, i) => `${indent}word ${i}`).join('\n');
+
+  it('counts a scalar over more lines than maxYamlNodes as one node, as the YAML library reads it', () => {
+    const texts = [
+      `a: first\n${words(300, '  ')}\nb: 1\n`,
+      `a:\n${words(300, '  ')}\nb: 1\n`,
+      `- first\n${words(300, '  ')}\n- 2\n`,
+      `- key: first\n${words(300, '   ')}\n  other: 1\n`,
+      `- - first\n${words(300, '   ')}\n`,
+      `a: first\n${Array.from({ length: 300 }, (_, i) => `  - item ${i}`).join('\n')}\n`,
+      `a: first\n${Array.from({ length: 300 }, (_, i) => (i % 3 === 0 ? '' : `  ? [${i}] {x} &y *z !t | > % @ \``)).join('\n')}\n`,
+      `a: first\n${Array.from({ length: 300 }, (_, i) => ' '.repeat(2 + i) + `w${i}`).join('\n')}\n`,
+      `a: first\n${Array.from({ length: 300 }, (_, i) => `  w${i}\t \t`).join('\n')}\n`,
+      `a: first\r\n${words(300, '  ').replace(/\n/g, '\r\n')}\r\n`,
+      `? first\n${words(300, '  ')}\n: value\n`,
+      `first\n${words(300, '')}\n`,
+      `--- first\n${words(300, '')}\n`,
+      `a: [first\n${words(300, '  ')}, second\n  third]\n`,
+      `a: {k: first\n${words(300, '  ')}, j: 1}\n`,
+      `a: "first\n${words(300, '  ')}"\n`,
+      `a: 'first\n${words(300, '  ')}'\n`,
+      `a: |\n${words(300, '  ')}\n`,
+      `a: >-\n${words(300, '  ')}\n`,
+    ];
+    for (const text of texts) {
+      const library = parseDocument(text);
+      expect(library.errors, text).toEqual([]);
+      expect(read(text, 100), text).toEqual(library.toJS());
+    }
+  });
+
+  it('still counts the nodes on lines a plain scalar cannot go on over', () => {
+    const many = (line: (i: number) => string): string => Array.from({ length: 300 }, (_, i) => line(i)).join('\n');
+    const refused = 'more than 100 YAML nodes (keys, values and entries): the file is too large to parse safely';
+    // Entries of the enclosing collections, at or left of where the scalar's lines must be.
+    expect(read(`a: b\n${many((i) => `k${i}: ${i}`)}\n`, 100)).toBe(`51:1: invalid YAML: ${refused}`);
+    expect(read(`- b\n${many((i) => `- ${i}`)}\n`, 100)).toBe(`51:1: invalid YAML: ${refused}`);
+    expect(read(`- key: b\n${many((i) => `  k${i}: ${i}`)}\n`, 100)).toBe(`50:8: invalid YAML: ${refused}`);
+    // Explicit values, lines after a comment, flow items after a line break, keys over several lines.
+    expect(read(`a: b\n${many((i) => `  : ${i}`)}\n`, 100)).toMatch(/^\d+:\d+: invalid YAML: more than 100 YAML nodes/);
+    // After a comment the lines are one new scalar (out of place: the library reports it).
+    expect(read(`a: b # note\n${many((i) => `  w${i}`)}\n`, 100)).toBe('2:1: invalid YAML: All mapping items must start at the same column');
+    expect(read(`a: b # note\n${many((i) => `  w${i}: ${i}`)}\n`, 100)).toMatch(/^\d+:\d+: invalid YAML: more than 100 YAML nodes/);
+    expect(read(`a: b\n  #\n${many((i) => `  w${i}: ${i}`)}\n`, 100)).toMatch(/^\d+:\d+: invalid YAML: more than 100 YAML nodes/);
+    expect(read(`a: [b\n${many((i) => `  , ${i}`)}]\n`, 100)).toMatch(/^\d+:\d+: invalid YAML: more than 100 YAML nodes/);
+    expect(read(`a: b\n${many((i) => `  k${i}: ${i}`)}\n`, 100)).toMatch(/^\d+:\d+: invalid YAML: more than 100 YAML nodes/);
+    // A document marker, a tab for indentation.
+    expect(read(`b\n${many((i) => `---\nw${i}`)}\n`, 100)).toMatch(/^\d+:\d+: invalid YAML: more than 100 YAML nodes/);
+    expect(read(`a: b\n${many((i) => `\tk${i}: ${i}`)}\n`, 100)).toMatch(/^\d+:\d+: invalid YAML: more than 100 YAML nodes/);
+  });
+
+  it('does not take the indentation of the lines a plain scalar goes on over for nesting', () => {
+    const text = `a: b\n${Array.from({ length: 300 }, (_, i) => `${' '.repeat(i + 1)}w`).join('\n')}\n`;
+    expect(read(text, 100)).toEqual(parseDocument(text).toJS());
+  });
+
+  it('loads a 1 MB plain scalar over many lines', async () => {
+    const text = Array.from({ length: 21_000 }, (_, i) => `line ${i} of a long block of prose text`);
+    const dir = await tempDir();
+    await writeFiles(dir, { 'big.yaml': `name: big\nmessages:\n  - role: user\n    content: ${text.join('\n      ')}\n` });
+    const { definitions, diagnostics } = await loadPromptDirectory(dir);
+    expect(diagnostics).toEqual([]);
+    expect(definitions[0]?.messages?.[0]?.content).toEqual({ type: 'text', text: text.join(' ') });
+  });
+
   it('refuses an implicit key longer than 1024 characters', async () => {
     const { lines: found } = await lines({ 'key.yaml': `${HEAD}_meta:\n  "${'k'.repeat(2_000)}": 1\n` });
     expect(found).toEqual(['key.yaml:4:3: invalid YAML: a mapping key longer than 1024 characters']);
