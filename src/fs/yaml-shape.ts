@@ -45,17 +45,23 @@ function isFlowIndicator(c: number): boolean {
 }
 
 /** What {@link checkYamlShape} found: the first limit crossed, or the long quoted scalars (start, end) to read apart. */
-export type YamlShape = { problem: YamlShapeProblem } | { problem?: undefined; longQuoted: [number, number][]; blocks: number[] };
+export type YamlShape =
+  | { problem: YamlShapeProblem }
+  | { problem?: undefined; longQuoted: [number, number][]; blocks: number[]; longPlain: [number, number][] };
 
 /** Checks `text` against `limits` in one pass. */
 export function checkYamlShape(text: string, limits: YamlShapeLimits): YamlShape {
   const blocks: number[] = [];
-  const problem = scan(text, limits, blocks);
-  return 'message' in problem ? { problem } : { longQuoted: problem, blocks };
+  const longPlain: [number, number][] = [];
+  const problem = scan(text, limits, blocks, longPlain);
+  return 'message' in problem ? { problem } : { longQuoted: problem, blocks, longPlain };
 }
 
-/** Scans `text`; the offsets of untagged block scalar indicators go to `blocks`. */
-function scan(text: string, limits: YamlShapeLimits, blocks: number[]): YamlShapeProblem | [number, number][] {
+/**
+ * Scans `text`; the offsets of untagged block scalar indicators go to `blocks`, the extents of long untagged plain
+ * scalars over several lines (block context) to `longPlain`.
+ */
+function scan(text: string, limits: YamlShapeLimits, blocks: number[], longPlain: [number, number][]): YamlShapeProblem | [number, number][] {
   const n = text.length;
   const longQuoted: [number, number][] = [];
   /** Where the last tag ended: a tagged scalar is left to the YAML library whole. */
@@ -68,6 +74,18 @@ function scan(text: string, limits: YamlShapeLimits, blocks: number[]): YamlShap
   let block: { parent: number; content: number | undefined; run?: RegExp } | undefined;
   /** A plain scalar that reached the end of its line: the indentation its next lines need to go on (0 in flow). */
   let plain: number | undefined;
+  /** The open plain scalar's start and the end of its text so far (block context, untagged), and its lines. */
+  let run: { start: number; end: number; lines: number } | undefined;
+  const closeRun = (): void => {
+    if (run !== undefined && run.lines > 1 && run.end - run.start >= LONG_QUOTED) longPlain.push([run.start, run.end]);
+    run = undefined;
+  };
+  /** The end of a plain scalar's text ending at `k` (its trailing blanks left out). */
+  const textEnd = (k: number): number => {
+    let e = k;
+    while (e > 0 && (text.charCodeAt(e - 1) === SPACE || text.charCodeAt(e - 1) === TAB || text.charCodeAt(e - 1) === CR)) e--;
+    return e;
+  };
   let i = 0;
 
   const endOfLine = (from: number): number => {
@@ -120,11 +138,19 @@ function scan(text: string, limits: YamlShapeLimits, blocks: number[]): YamlShap
       plain = undefined;
       if (!ends) {
         k = plainEnd(text, j, flow > 0);
+        if (run !== undefined && text.charCodeAt(k) !== 0x3a) {
+          run.end = textEnd(k);
+          run.lines++;
+        }
         if (isBreakOrEnd(text.charCodeAt(k))) {
           plain = open;
           i = endOfLine(k);
           continue;
         }
+        if (text.charCodeAt(k) === 0x3a) run = undefined;
+      }
+      closeRun();
+      if (!ends) {
         // A `: ` after continued lines: a key over several lines (an error the parser reports); it counts one node.
         if (text.charCodeAt(k) === 0x3a && ++nodes > limits.maxNodes) return tooMany(j);
         // A comment ends the line; in a flow collection the rest of the line is read as usual.
@@ -223,13 +249,19 @@ function scan(text: string, limits: YamlShapeLimits, blocks: number[]): YamlShap
       } else {
         // A plain scalar: up to a comment, a `: `, the end of the line, or (in a flow collection) a flow indicator.
         if (++nodes > limits.maxNodes) return tooMany(k);
+        const start = k;
         k = plainEnd(text, k + 1, flow > 0);
         // At the end of the line it may go on over the next lines (one node, however many lines).
-        if (isBreakOrEnd(text.charCodeAt(k))) plain = flow > 0 ? 0 : goOn;
+        if (isBreakOrEnd(text.charCodeAt(k))) {
+          plain = flow > 0 ? 0 : goOn;
+          const tagged = taggedAt >= 0 && start - taggedAt <= 64 && /^\s*$/.test(text.slice(taggedAt, start));
+          if (flow === 0 && !tagged) run = { start, end: textEnd(k), lines: 1 };
+        }
       }
     }
     i = endOfLine(k);
   }
+  closeRun();
   return longQuoted;
 }
 

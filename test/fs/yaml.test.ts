@@ -231,6 +231,45 @@ describe('YAML prompt files: long quoted strings', () => {
   });
 });
 
+describe('YAML prompt files: long plain scalars', () => {
+  it('reads long plain scalars over several lines exactly as the YAML library does', () => {
+    const next = random(23);
+    const prefixes = ['x: ', 'a:\n  x: ', 'a:\n  - x: ', 'a:\n  - ', '- ', '', 'a:\n  ', '? ', 'a: &n ', 'a: !!str ', '- - '];
+    const pieces = ['word', ' ', '  ', '\t', 'a:b', '-', '- ', '? ', 'a#b', '"q"', "'s'", '[x]', '{y}', '*z', '&w', '!t', ',', 'é'];
+    let read = 0;
+    for (let n = 0; n < 1_000; n++) {
+      const prefix = prefixes[Math.floor(next() * prefixes.length)]!;
+      const lines: string[] = [];
+      let length = 0;
+      while (length < 400) {
+        const kind = next();
+        let line = '';
+        if (kind < 0.05) line = '';
+        else if (kind < 0.08) line = ' '.repeat(Math.floor(next() * 8));
+        else {
+          line = ' '.repeat(kind < 0.09 ? Math.floor(next() * 7) : 6 + Math.floor(next() * 3)) + (kind < 0.095 ? '\t' : '');
+          while (line.trim().length < 20) line += pieces[Math.floor(next() * pieces.length)]!;
+          if (next() < 0.005) line += ' # note';
+          if (next() < 0.005) line += ': v';
+          if (next() < 0.01) line += '\r';
+        }
+        lines.push(line);
+        length += line.length + 1;
+      }
+      const after = ['', 'y: after\n', '- after\n', '# end\n'][Math.floor(next() * 4)]!;
+      const text = `${prefix}first${lines.map((l) => `\n${l}`).join('')}\n${after}`;
+      const ours = parseYamlSource(text);
+      const library = parseDocument(text);
+      if (library.errors.length > 0) expect('value' in ours, JSON.stringify(text)).toBe(false);
+      else {
+        read++;
+        expect('value' in ours ? ours.value : ours, JSON.stringify(text)).toEqual(library.toJS());
+      }
+    }
+    expect(read).toBeGreaterThan(100);
+  });
+});
+
 describe('YAML prompt files: long block scalars', () => {
   const headers = ['|', '>', '|-', '>-', '|+', '>+', '|2', '>1', '|-2', '>2+', '|+1', '|4', '| # note', '>- #note', '|#tight', '|0', '|22', '|x', '|  '];
   const prefixes = ['x: ', 'a:\n  x: ', 'a:\n  - x: ', 'a:\n  - ', '- ', '', '--- ', 'a:\n  - - '];
