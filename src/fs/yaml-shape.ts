@@ -265,6 +265,10 @@ function scan(text: string, limits: YamlShapeLimits, blocks: number[], longPlain
   return longQuoted;
 }
 
+/** Runs of characters that cannot end a plain scalar (block context, flow context). */
+const BLOCK_PLAIN_RUN = /[^\n\r#:]*/y;
+const FLOW_PLAIN_RUN = /[^\n\r#:,[\]{}]*/y;
+
 /** Whether a document marker (`---` or `...`) starts at `at`. */
 function isMarker(text: string, at: number): boolean {
   return (text.startsWith('---', at) || text.startsWith('...', at)) && isBlank(text.charCodeAt(at + 3));
@@ -275,8 +279,13 @@ function isMarker(text: string, at: number): boolean {
  * line's end, or in a flow collection a flow indicator (or a `:` before one).
  */
 function plainEnd(text: string, from: number, inFlow: boolean): number {
+  const plainRun = inFlow ? FLOW_PLAIN_RUN : BLOCK_PLAIN_RUN;
   let k = from;
   for (;;) {
+    // The characters that cannot end it, skipped natively.
+    plainRun.lastIndex = k;
+    plainRun.test(text);
+    k = plainRun.lastIndex;
     const d = text.charCodeAt(k);
     if (isBreakOrEnd(d)) return k;
     if (d === 0x23 && isBlank(text.charCodeAt(k - 1))) return k;
