@@ -225,9 +225,10 @@ function standIn(text: string, start: number, end: number): string {
 
 /**
  * Whether every continuation line of the scalar is indented (with spaces) past the node its first line opens (past
- * any `- ` entries): then the parser accepts its lines whatever they hold, and a one-line stand-in will do.
+ * any `- ` entries): then the parser accepts its lines whatever they hold, and a one-line stand-in will do. `plain`:
+ * a plain scalar, whose lines may also sit at its own indentation when it is first on its line (the lexer's rule).
  */
-export function wellIndented(text: string, start: number, end: number): boolean {
+export function wellIndented(text: string, start: number, end: number, plain = false): boolean {
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
   let base = lineStart;
   for (;;) {
@@ -235,7 +236,9 @@ export function wellIndented(text: string, start: number, end: number): boolean 
     if (text[base] === '-' && text[base + 1] === ' ') base++;
     else break;
   }
-  const need = base - lineStart + 1;
+  // A plain scalar first on its line (two characters or more there) goes on over lines at its own indentation.
+  const own = plain && base === start && !/[\s]/.test(text[start + 1] ?? ' ');
+  const need = base - lineStart + (own ? 0 : 1);
   for (let lf = text.indexOf('\n', start); lf !== -1 && lf < end; lf = text.indexOf('\n', lf + 1)) {
     let k = lf + 1;
     while (k < end && text.charCodeAt(k) === 0x20) k++;

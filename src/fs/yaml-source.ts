@@ -192,7 +192,7 @@ export function parseYamlSource(text: string, lineOffset = 0, maxNodes = DEFAULT
   // Long plain scalars over lines indented past their node: a one-line stand-in, checked as the block ones are.
   const plains: PlainScalar[] = [];
   for (const [start, end] of shape.longPlain) {
-    if (wellIndented(text, start, end)) plains.push({ start, end, standIn: 'x', value: readPlain(text, start, end) });
+    if (wellIndented(text, start, end, true)) plains.push({ start, end, standIn: 'x', value: readPlain(text, start, end) });
   }
   return (
     (blocks.length > 0 || plains.length > 0 ? parseMasked(text, placeOriginal, maxNodes, quoted, blocks, plains) : undefined) ??

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { formatDiagnostic, loadPromptDirectory } from '../../src/fs/index.js';
 import { findBlockScalar } from '../../src/fs/yaml-block.js';
+import { wellIndented } from '../../src/fs/yaml-quoted.js';
+import { checkYamlShape } from '../../src/fs/yaml-shape.js';
 import { parseYamlSource } from '../../src/fs/yaml-source.js';
 import { tempDir, writeFiles } from './temp.js';
 
@@ -232,6 +234,22 @@ describe('YAML prompt files: long quoted strings', () => {
 });
 
 describe('YAML prompt files: long plain scalars', () => {
+  it('finds the extent of a long plain scalar over several lines, for a one-line stand-in', () => {
+    const lines = Array.from({ length: 50 }, (_, i) => `line ${i} of prose`);
+    for (const [head, sep] of [
+      ['a:\n  - x: ', '\n      '],
+      ['a:\n  ', '\n  '],
+      ['- ', '\n  '],
+    ] as const) {
+      const body = lines.join(sep);
+      const text = `${head}${body}   # note\nb: 1\n`;
+      const shape = checkYamlShape(text, { maxNodes: 100, maxDepth: 256, maxAliases: 100 });
+      expect(shape.problem, head).toBeUndefined();
+      expect('longPlain' in shape ? shape.longPlain : [], head).toEqual([[head.length, head.length + body.length]]);
+      expect(wellIndented(text, head.length, head.length + body.length, true), head).toBe(true);
+    }
+  });
+
   it('reads long plain scalars over several lines exactly as the YAML library does', () => {
     const next = random(23);
     const prefixes = ['x: ', 'a:\n  x: ', 'a:\n  - x: ', 'a:\n  - ', '- ', '', 'a:\n  ', '? ', 'a: &n ', 'a: !!str ', '- - '];
