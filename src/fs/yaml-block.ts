@@ -253,6 +253,29 @@ function chomped(value: string, header: BlockHeader, lines: readonly number[], c
 }
 
 /**
+ * How the lines after the first in `text.slice(from, to)` sit against `indent` (one pass with indexOf): `exact`: all
+ * at `indent` spaces then text not starting with a blank; `indented`: all at `indent` or more, or empty; `short
+ * blank`: some blank with fewer spaces; `less`: some with text less indented.
+ */
+function lineShape(text: string, from: number, to: number, indent: number): 'exact' | 'indented' | 'short blank' | 'less' {
+  let shape: 'exact' | 'indented' | 'short blank' = 'exact';
+  for (let lf = text.indexOf('\n', from); lf !== -1 && lf < to; lf = text.indexOf('\n', lf + 1)) {
+    let k = lf + 1;
+    const stop = k + indent;
+    while (k < stop && text.charCodeAt(k) === 0x20) k++;
+    const c = text.charCodeAt(k);
+    if (k < stop) {
+      if (c !== 0x0a && k < to) return 'less';
+      if (k > lf + 1) shape = 'short blank';
+      else if (shape === 'exact') shape = 'indented';
+    } else if (shape === 'exact' && (c === 0x20 || c === 0x09 || c === 0x0a)) {
+      shape = 'indented';
+    }
+  }
+  return shape;
+}
+
+/**
  * A block scalar read natively by one replacement when it is regular: content on its first line, no CR, trailing
  * blank lines not more indented; literal: no line less indented than the first (each line loses its indentation);
  * folded: every line at exactly the first one's indentation, none blank or starting with a tab (each break folds
@@ -278,14 +301,16 @@ function readRegular(text: string, from: number, to: number, header: BlockHeader
   }
   const region = text.slice(from + trimIndent, end);
   if (region.includes('\r')) return undefined;
+  const lines = lineShape(text, from + trimIndent, end, trimIndent);
+  const pad = `\n${' '.repeat(trimIndent)}`;
   let value: string;
   if (header.mode === '>') {
-    if (new RegExp(`\\n(?! {${trimIndent}}[^ \\t\\n])`).test(region) || region.charCodeAt(0) <= 0x20) return undefined;
-    value = region.replace(new RegExp(`\\n {${trimIndent}}`, 'g'), ' ');
+    if (lines !== 'exact' || region.charCodeAt(0) <= 0x20) return undefined;
+    value = region.replaceAll(pad, ' ');
   } else {
     // A line less indented than the first, not blank: the library reports it.
-    if (!indented && new RegExp(`\\n(?! {${trimIndent}}| *\\n)`).test(region)) return undefined;
-    value = region.replace(new RegExp(`\\n {0,${trimIndent}}`, 'g'), '\n');
+    if (lines === 'less' && !indented) return undefined;
+    value = lines === 'less' || lines === 'short blank' ? region.replace(new RegExp(`\\n {0,${trimIndent}}`, 'g'), '\n') : region.replaceAll(pad, '\n');
   }
   if (header.chomp === '+') {
     const kept = value + '\n'.repeat(trailing);

@@ -41,29 +41,34 @@ export interface QuotedProblem {
 const NOT_JSON_ESCAPE = /(?<!\\)(?:\\\\)*\\(?!["\\/bfnrt]|u[0-9a-fA-F]{4})/;
 /** A control character (JSON refuses them raw; YAML keeps tabs). */
 const CONTROL = /[\x00-\x1f]/;
-/** A line break with the blanks around it and any blank lines after it (one fold). */
-const FOLD = /[ \t]*\r?\n(?:[ \t\n]|\r\n)*/g;
-
-/** A line break followed by a blank line. */
-const BLANK_LINE = /\n[ \t]*\r?\n/;
-
-function fold(match: string): string {
-  let breaks = 0;
-  for (let k = match.indexOf('\n'); k !== -1; k = match.indexOf('\n', k + 1)) breaks++;
-  return breaks === 1 ? ' ' : '\n'.repeat(breaks - 1);
+/**
+ * The lines of a scalar's body folded in one native replacement, when every line after the first has the same
+ * indentation (spaces) before its text and no line ends in blanks or is blank: each break and the indentation after
+ * it become one space. Undefined otherwise (the general reading applies).
+ */
+function foldUniform(text: string, from: number, to: number): string | undefined {
+  let indent = -1;
+  for (let lf = text.indexOf('\n', from); lf !== -1 && lf < to; lf = text.indexOf('\n', lf + 1)) {
+    const before = text.charCodeAt(lf - 1);
+    if (before === 0x20 || before === 0x09 || before === 0x0d) return undefined;
+    let k = lf + 1;
+    while (k < to && text.charCodeAt(k) === 0x20) k++;
+    const c = text.charCodeAt(k);
+    if (c === 0x09 || c === 0x0a || c === 0x0d || (indent !== -1 && k - lf - 1 !== indent)) return undefined;
+    indent = k - lf - 1;
+  }
+  const body = text.slice(from, to);
+  return indent === -1 ? body : body.replaceAll(`\n${' '.repeat(indent)}`, ' ');
 }
 
 /**
  * The value of a double-quoted scalar's body by native means, where they give the library's value: a single line
- * whose escapes all mean the same in JSON (JSON.parse), or several lines without escapes (one fold per line break).
- * Undefined otherwise (the general reading applies).
+ * whose escapes all mean the same in JSON (JSON.parse), or lines without escapes at one indentation (one
+ * replacement). Undefined otherwise (the general reading applies).
  */
-function readDoubleFast(body: string): string | undefined {
-  if (!body.includes('\\')) {
-    if (!body.includes('\n')) return body;
-    // Without blank lines every fold is one space (no call per line).
-    return BLANK_LINE.test(body) ? body.replace(FOLD, fold) : body.replace(FOLD, ' ');
-  }
+function readDoubleFast(text: string, from: number, to: number): string | undefined {
+  const body = text.slice(from, to);
+  if (!body.includes('\\')) return body.includes('\r') ? undefined : foldUniform(text, from, to);
   if (CONTROL.test(body) || NOT_JSON_ESCAPE.test(body)) return undefined;
   return JSON.parse(`"${body}"`) as string;
 }
@@ -90,10 +95,10 @@ function isWhite(c: string | undefined): boolean {
  * problem. The rules are the YAML library's, so a long scalar reads exactly as a short one does.
  */
 export function readQuoted(text: string, start: number, end: number): { value: string } | QuotedProblem {
-  if (text[start] === '"') {
-    const fast = readDoubleFast(text.slice(start + 1, end - 1));
-    if (fast !== undefined) return { value: fast };
-  }
+  const from = start + 1;
+  const to = end - 1;
+  const fast = text[start] === '"' ? readDoubleFast(text, from, to) : text.slice(from, to).includes("'") ? undefined : foldUniform(text, from, to);
+  if (fast !== undefined) return { value: fast };
   let value = '';
   const last = end - 1; // the closing quote
   const single = text[start] === "'";
@@ -161,6 +166,33 @@ export function readQuoted(text: string, start: number, end: number): { value: s
   return { value };
 }
 
+/**
+ * The value of the plain scalar `text.slice(start, end)` over several lines (its extent as the lexer reads it): each
+ * line without its leading and trailing blanks, one line break a space, n + 1 breaks n newlines.
+ */
+export function readPlain(text: string, start: number, end: number): string {
+  const uniform = foldUniform(text, start, end);
+  if (uniform !== undefined) return uniform;
+  let value = '';
+  let i = start;
+  for (let lf = text.indexOf('\n', i); lf !== -1 && lf < end; lf = text.indexOf('\n', i)) {
+    let e = lf;
+    while (e > i && (text.charCodeAt(e - 1) === 0x20 || text.charCodeAt(e - 1) === 0x09 || text.charCodeAt(e - 1) === 0x0d)) e--;
+    value += text.slice(i, e);
+    let breaks = 0;
+    let k = lf;
+    for (;;) {
+      const c = text.charCodeAt(k);
+      if (c === 0x0a) breaks++;
+      else if (c !== 0x20 && c !== 0x09 && c !== 0x0d) break;
+      k++;
+    }
+    value += breaks === 1 ? ' ' : '\n'.repeat(breaks - 1);
+    i = k;
+  }
+  return value + text.slice(i, end);
+}
+
 /** A text with long quoted scalars replaced by short stand-ins, and the way back to the original offsets. */
 export interface MaskedText {
   text: string;
@@ -193,9 +225,10 @@ function standIn(text: string, start: number, end: number): string {
 
 /**
  * Whether every continuation line of the scalar is indented (with spaces) past the node its first line opens (past
- * any `- ` entries): then the parser accepts its lines whatever they hold, and a one-line stand-in will do.
+ * any `- ` entries): then the parser accepts its lines whatever they hold, and a one-line stand-in will do. `plain`:
+ * a plain scalar, whose lines may also sit at its own indentation when it is first on its line (the lexer's rule).
  */
-function wellIndented(text: string, start: number, end: number): boolean {
+export function wellIndented(text: string, start: number, end: number, plain = false): boolean {
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
   let base = lineStart;
   for (;;) {
@@ -203,13 +236,15 @@ function wellIndented(text: string, start: number, end: number): boolean {
     if (text[base] === '-' && text[base + 1] === ' ') base++;
     else break;
   }
-  const need = base - lineStart + 1;
+  // A plain scalar first on its line (two characters or more there) goes on over lines at its own indentation.
+  const own = plain && base === start && !/[\s]/.test(text[start + 1] ?? ' ');
+  const need = base - lineStart + (own ? 0 : 1);
   for (let lf = text.indexOf('\n', start); lf !== -1 && lf < end; lf = text.indexOf('\n', lf + 1)) {
     let k = lf + 1;
-    while (k < end && text[k] === ' ') k++;
-    const c = text[k];
-    if (c === '\n' || c === '\r') continue; // a blank line
-    if (k - (lf + 1) < need || c === '\t') return false;
+    while (k < end && text.charCodeAt(k) === 0x20) k++;
+    const c = text.charCodeAt(k);
+    if (c === 0x0a || c === 0x0d) continue; // a blank line
+    if (k - (lf + 1) < need || c === 0x09) return false;
   }
   return true;
 }

@@ -2,7 +2,8 @@
  * A linear pre-check of a YAML text's shape (nodes, nesting, aliases), run before the YAML parser: the parser's work
  * grows with the node count (and worse with aliases), so an oversized shape is refused here, in time proportional to
  * the text, with the place where it crosses the limit. Counts are upper estimates: every scalar, key, sequence entry,
- * collection and alias counts one node; block scalars (`|`, `>`) count one whatever their length.
+ * collection and alias counts one node; a scalar counts one whatever its length and however many lines it runs over
+ * (the lines a plain scalar goes on over, as the library's lexer continues it, the lines of a quoted or block scalar).
  */
 import { LONG_QUOTED } from './yaml-quoted.js';
 
@@ -44,17 +45,23 @@ function isFlowIndicator(c: number): boolean {
 }
 
 /** What {@link checkYamlShape} found: the first limit crossed, or the long quoted scalars (start, end) to read apart. */
-export type YamlShape = { problem: YamlShapeProblem } | { problem?: undefined; longQuoted: [number, number][]; blocks: number[] };
+export type YamlShape =
+  | { problem: YamlShapeProblem }
+  | { problem?: undefined; longQuoted: [number, number][]; blocks: number[]; longPlain: [number, number][] };
 
 /** Checks `text` against `limits` in one pass. */
 export function checkYamlShape(text: string, limits: YamlShapeLimits): YamlShape {
   const blocks: number[] = [];
-  const problem = scan(text, limits, blocks);
-  return 'message' in problem ? { problem } : { longQuoted: problem, blocks };
+  const longPlain: [number, number][] = [];
+  const problem = scan(text, limits, blocks, longPlain);
+  return 'message' in problem ? { problem } : { longQuoted: problem, blocks, longPlain };
 }
 
-/** Scans `text`; the offsets of untagged block scalar indicators go to `blocks`. */
-function scan(text: string, limits: YamlShapeLimits, blocks: number[]): YamlShapeProblem | [number, number][] {
+/**
+ * Scans `text`; the offsets of untagged block scalar indicators go to `blocks`, the extents of long untagged plain
+ * scalars over several lines (block context) to `longPlain`.
+ */
+function scan(text: string, limits: YamlShapeLimits, blocks: number[], longPlain: [number, number][]): YamlShapeProblem | [number, number][] {
   const n = text.length;
   const longQuoted: [number, number][] = [];
   /** Where the last tag ended: a tagged scalar is left to the YAML library whole. */
@@ -65,6 +72,20 @@ function scan(text: string, limits: YamlShapeLimits, blocks: number[]): YamlShap
   let flow = 0;
   /** An open block scalar: its parent's indentation, and its content's once the first content line is seen. */
   let block: { parent: number; content: number | undefined; run?: RegExp } | undefined;
+  /** A plain scalar that reached the end of its line: the indentation its next lines need to go on (0 in flow). */
+  let plain: number | undefined;
+  /** The open plain scalar's start and the end of its text so far (block context, untagged), and its lines. */
+  let run: { start: number; end: number; lines: number } | undefined;
+  const closeRun = (): void => {
+    if (run !== undefined && run.lines > 1 && run.end - run.start >= LONG_QUOTED) longPlain.push([run.start, run.end]);
+    run = undefined;
+  };
+  /** The end of a plain scalar's text ending at `k` (its trailing blanks left out). */
+  const textEnd = (k: number): number => {
+    let e = k;
+    while (e > 0 && (text.charCodeAt(e - 1) === SPACE || text.charCodeAt(e - 1) === TAB || text.charCodeAt(e - 1) === CR)) e--;
+    return e;
+  };
   let i = 0;
 
   const endOfLine = (from: number): number => {
@@ -106,36 +127,87 @@ function scan(text: string, limits: YamlShapeLimits, blocks: number[]): YamlShap
       }
       block = undefined;
     }
-    if (first === 0x23 /* # */ || (indent === 0 && first === 0x25 /* % directive */)) {
+    // A plain scalar left open by the last line goes on here (as the library's lexer continues it): no new node.
+    let k = j;
+    if (plain !== undefined) {
+      const ends =
+        first === 0x23 ||
+        (first === 0x3a && (isBlank(text.charCodeAt(j + 1)) || (flow > 0 && isFlowIndicator(text.charCodeAt(j + 1))))) ||
+        (flow === 0 && (indent < plain || (indent === 0 && isMarker(text, j))));
+      const open = plain;
+      plain = undefined;
+      if (!ends) {
+        k = plainEnd(text, j, flow > 0);
+        if (run !== undefined && text.charCodeAt(k) !== 0x3a) {
+          run.end = textEnd(k);
+          run.lines++;
+        }
+        if (isBreakOrEnd(text.charCodeAt(k))) {
+          plain = open;
+          i = endOfLine(k);
+          continue;
+        }
+        if (text.charCodeAt(k) === 0x3a) run = undefined;
+      }
+      closeRun();
+      if (!ends) {
+        // A `: ` after continued lines: a key over several lines (an error the parser reports); it counts one node.
+        if (text.charCodeAt(k) === 0x3a && ++nodes > limits.maxNodes) return tooMany(j);
+        // A comment ends the line; in a flow collection the rest of the line is read as usual.
+        if (flow === 0 && text.charCodeAt(k) !== 0x3a) {
+          i = endOfLine(k);
+          continue;
+        }
+      }
+    }
+    if (k === j && (first === 0x23 /* # */ || (indent === 0 && first === 0x25 /* % directive */))) {
       i = endOfLine(j);
       continue;
     }
-    if (flow === 0) {
+    if (flow === 0 && k === j) {
       while (indents.length > 0 && indents[indents.length - 1]! >= indent) indents.pop();
       indents.push(indent);
       if (indents.length > limits.maxDepth) return tooDeep(j);
     }
     let compact = 0;
+    // The column after the line's leading `- `, `? `, `: ` indicators (the lexer's indentation for a `key: value`).
+    let base = indent;
+    let leading = true;
+    // Where a plain scalar ending this line must have its next lines to go on (the lexer's rule): one column past
+    // the indicator before it, or past the enclosing block for a scalar alone on its line.
+    let goOn = indents.length >= 2 ? indents[indents.length - 2]! + 1 : 0;
     // The content of the line (quoted scalars and flow collections may run on over the next lines).
-    let k = j;
     let lineDone = false;
     while (!lineDone) {
       const c = text.charCodeAt(k);
       if (isBreakOrEnd(c)) break;
       const next = text.charCodeAt(k + 1);
+      const indicator = (c === 0x2d /* - */ || c === 0x3f /* ? */ || c === 0x3a /* : */) && isBlank(next);
+      if (c !== SPACE && c !== TAB && !indicator) leading = false;
       if (c === SPACE || c === TAB) {
         k++;
       } else if (c === 0x23 /* # */ && (k === j || isBlank(text.charCodeAt(k - 1)))) {
         break;
-      } else if ((c === 0x2d /* - */ || c === 0x3f /* ? */ || c === 0x3a /* : */) && isBlank(next)) {
+      } else if (indicator) {
         if (c === 0x2d && flow === 0) {
           compact++;
           if (indents.length + compact > limits.maxDepth) return tooDeep(k);
         }
         if (c !== 0x3a && ++nodes > limits.maxNodes) return tooMany(k);
+        if (flow === 0) {
+          if (leading) {
+            goOn = k - i + 1;
+            let after = k + 1;
+            while (text.charCodeAt(after) === SPACE) after++;
+            base = after - i;
+          } else {
+            goOn = base + 1; // the value of a `key: `
+          }
+        }
         k++;
       } else if (c === 0x2d && indent === 0 && k === j && text.startsWith('---', k) && isBlank(text.charCodeAt(k + 3))) {
         k += 3; // a document marker
+        goOn = 0;
       } else if (c === 0x5b || c === 0x7b) {
         flow++;
         if (++nodes > limits.maxNodes) return tooMany(k);
@@ -177,20 +249,50 @@ function scan(text: string, limits: YamlShapeLimits, blocks: number[]): YamlShap
       } else {
         // A plain scalar: up to a comment, a `: `, the end of the line, or (in a flow collection) a flow indicator.
         if (++nodes > limits.maxNodes) return tooMany(k);
-        k++;
-        for (;;) {
-          const d = text.charCodeAt(k);
-          if (isBreakOrEnd(d)) break;
-          if (d === 0x23 && isBlank(text.charCodeAt(k - 1))) break;
-          if (d === 0x3a && (isBlank(text.charCodeAt(k + 1)) || (flow > 0 && isFlowIndicator(text.charCodeAt(k + 1))))) break;
-          if (flow > 0 && isFlowIndicator(d)) break;
-          k++;
+        const start = k;
+        k = plainEnd(text, k + 1, flow > 0);
+        // At the end of the line it may go on over the next lines (one node, however many lines).
+        if (isBreakOrEnd(text.charCodeAt(k))) {
+          plain = flow > 0 ? 0 : goOn;
+          const tagged = taggedAt >= 0 && start - taggedAt <= 64 && /^\s*$/.test(text.slice(taggedAt, start));
+          if (flow === 0 && !tagged) run = { start, end: textEnd(k), lines: 1 };
         }
       }
     }
     i = endOfLine(k);
   }
+  closeRun();
   return longQuoted;
+}
+
+/** Runs of characters that cannot end a plain scalar (block context, flow context). */
+const BLOCK_PLAIN_RUN = /[^\n\r#:]*/y;
+const FLOW_PLAIN_RUN = /[^\n\r#:,[\]{}]*/y;
+
+/** Whether a document marker (`---` or `...`) starts at `at`. */
+function isMarker(text: string, at: number): boolean {
+  return (text.startsWith('---', at) || text.startsWith('...', at)) && isBlank(text.charCodeAt(at + 3));
+}
+
+/**
+ * Where a plain scalar's text on its line ends, from `from` (not its first character): at a comment, a `: `, the
+ * line's end, or in a flow collection a flow indicator (or a `:` before one).
+ */
+function plainEnd(text: string, from: number, inFlow: boolean): number {
+  const plainRun = inFlow ? FLOW_PLAIN_RUN : BLOCK_PLAIN_RUN;
+  let k = from;
+  for (;;) {
+    // The characters that cannot end it, skipped natively.
+    plainRun.lastIndex = k;
+    plainRun.test(text);
+    k = plainRun.lastIndex;
+    const d = text.charCodeAt(k);
+    if (isBreakOrEnd(d)) return k;
+    if (d === 0x23 && isBlank(text.charCodeAt(k - 1))) return k;
+    if (d === 0x3a && (isBlank(text.charCodeAt(k + 1)) || (inFlow && isFlowIndicator(text.charCodeAt(k + 1))))) return k;
+    if (inFlow && isFlowIndicator(d)) return k;
+    k++;
+  }
 }
 
 /** The offset after the closing quote of the quoted scalar opening at `at` (past the text's end when unterminated). */

@@ -7,7 +7,7 @@ import type { SourcePosition } from './diagnostics.js';
 import type { SourceSyntaxError } from './json-source.js';
 import { findBlockScalar, readBlockScalar } from './yaml-block.js';
 import type { BlockScalar } from './yaml-block.js';
-import { maskText, quotedStandIns, readQuoted } from './yaml-quoted.js';
+import { maskText, quotedStandIns, readPlain, readQuoted, wellIndented } from './yaml-quoted.js';
 import type { StandIn } from './yaml-quoted.js';
 import { checkYamlShape } from './yaml-shape.js';
 
@@ -75,8 +75,16 @@ function shortMessage(message: string): string {
   return first.replace(/ at line \d+, column \d+:?$/, '');
 }
 
-/** What a stand-in (by its offset in the parsed text) stands for: a quoted scalar's value, or a block scalar to read. */
-type Restore = { value: string } | { block: BlockScalar; verified: boolean };
+/**
+ * What a stand-in (by its offset in the parsed text) stands for: a quoted scalar's value, a block scalar to read, or
+ * a plain scalar's value (its stand-in, `x`, must be read as one whole scalar).
+ */
+type Restore = { value: string } | { block: BlockScalar; verified: boolean } | { plain: string; verified: boolean };
+
+/** A plain scalar over several lines read here: its extent (stand-in `x`) and value. */
+interface PlainScalar extends StandIn {
+  value: string;
+}
 
 /**
  * Gives a stand-in scalar the value read from the original text. A block scalar is read only when the library read
@@ -89,6 +97,12 @@ function restore(node: Scalar, standIns: ReadonlyMap<number, Restore>, text: str
   if (found === undefined) return;
   if ('value' in found) {
     node.value = found.value;
+    return;
+  }
+  if ('plain' in found) {
+    if (range[1] !== range[0] + 1 || node.value !== 'x') return;
+    node.value = found.plain;
+    found.verified = true;
     return;
   }
   const { block } = found;
@@ -175,9 +189,14 @@ export function parseYamlSource(text: string, lineOffset = 0, maxNodes = DEFAULT
     if (blocks.length > 0 && blocks[blocks.length - 1]!.end > block.start) continue;
     blocks.push(block);
   }
+  // Long plain scalars over lines indented past their node: a one-line stand-in, checked as the block ones are.
+  const plains: PlainScalar[] = [];
+  for (const [start, end] of shape.longPlain) {
+    if (wellIndented(text, start, end, true)) plains.push({ start, end, standIn: 'x', value: readPlain(text, start, end) });
+  }
   return (
-    (blocks.length > 0 ? parseMasked(text, placeOriginal, maxNodes, quoted, blocks) : undefined) ??
-    parseMasked(text, placeOriginal, maxNodes, quoted, [])!
+    (blocks.length > 0 || plains.length > 0 ? parseMasked(text, placeOriginal, maxNodes, quoted, blocks, plains) : undefined) ??
+    parseMasked(text, placeOriginal, maxNodes, quoted, [], [])!
   );
 }
 
@@ -191,10 +210,13 @@ function parseMasked(
   maxNodes: number,
   quoted: readonly { stretch: StandIn; value: string }[],
   blocks: readonly BlockScalar[],
+  plains: readonly PlainScalar[],
 ): YamlSource | SourceSyntaxError | undefined {
   const entries: { stretch: StandIn; restore: Restore }[] = quoted.map(({ stretch, value }) => ({ stretch, restore: { value } }));
   for (const block of blocks) entries.push({ stretch: block, restore: { block, verified: false } });
-  if (blocks.length > 0) entries.sort((a, b) => a.stretch.start - b.stretch.start);
+  for (const plain of plains) entries.push({ stretch: plain, restore: { plain: plain.value, verified: false } });
+  const checked = blocks.length + plains.length;
+  if (checked > 0) entries.sort((a, b) => a.stretch.start - b.stretch.start);
   const masked = maskText(
     text,
     entries.map((e) => e.stretch),
@@ -211,12 +233,12 @@ function parseMasked(
   });
   // An unknown tag (`!!js/function`, `!custom`) would silently become a string: prompt files are plain data, refuse it.
   const first = doc.errors[0] ?? doc.warnings.find((w) => w.code === 'TAG_RESOLVE_FAILED');
-  if (first !== undefined && blocks.length > 0) return undefined;
+  if (first !== undefined && checked > 0) return undefined;
   if (first !== undefined) return { message: `invalid YAML: ${shortMessage(first.message)}`, ...place(first.pos[0]) };
   const keys = keyProblem(doc.contents as YamlNode | null, maxNodes, standIns, text);
-  if (blocks.length > 0) {
+  if (checked > 0) {
     if (keys !== undefined) return undefined;
-    for (const r of standIns.values()) if ('block' in r && !r.verified) return undefined;
+    for (const r of standIns.values()) if ('verified' in r && !r.verified) return undefined;
   }
   if (keys !== undefined) {
     const firstAt = keys.first?.range === undefined || keys.first.range === null ? undefined : place(keys.first.range[0]);

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { formatDiagnostic, loadPromptDirectory } from '../../src/fs/index.js';
 import { findBlockScalar } from '../../src/fs/yaml-block.js';
+import { wellIndented } from '../../src/fs/yaml-quoted.js';
+import { checkYamlShape } from '../../src/fs/yaml-shape.js';
 import { parseYamlSource } from '../../src/fs/yaml-source.js';
 import { tempDir, writeFiles } from './temp.js';
 
@@ -87,6 +89,77 @@ describe('YAML prompt files: bounded shape', () => {
     ]);
   });
 
+  /** The value, or the refusal's place and message. */
+  function read(text: string, maxNodes: number): unknown {
+    const found = parseYamlSource(text, 0, maxNodes);
+    return 'value' in found ? found.value : `${found.line}:${found.column}: ${found.message}`;
+  }
+
+  const words = (count: number, indent: string): string => Array.from({ length: count }, (_, i) => `${indent}word ${i}`).join('\n');
+
+  it('counts a scalar over more lines than maxYamlNodes as one node, as the YAML library reads it', () => {
+    const texts = [
+      `a: first\n${words(300, '  ')}\nb: 1\n`,
+      `a:\n${words(300, '  ')}\nb: 1\n`,
+      `- first\n${words(300, '  ')}\n- 2\n`,
+      `- key: first\n${words(300, '   ')}\n  other: 1\n`,
+      `- - first\n${words(300, '   ')}\n`,
+      `a: first\n${Array.from({ length: 300 }, (_, i) => `  - item ${i}`).join('\n')}\n`,
+      `a: first\n${Array.from({ length: 300 }, (_, i) => (i % 3 === 0 ? '' : `  ? [${i}] {x} &y *z !t | > % @ \``)).join('\n')}\n`,
+      `a: first\n${Array.from({ length: 300 }, (_, i) => ' '.repeat(2 + i) + `w${i}`).join('\n')}\n`,
+      `a: first\n${Array.from({ length: 300 }, (_, i) => `  w${i}\t \t`).join('\n')}\n`,
+      `a: first\r\n${words(300, '  ').replace(/\n/g, '\r\n')}\r\n`,
+      `? first\n${words(300, '  ')}\n: value\n`,
+      `first\n${words(300, '')}\n`,
+      `--- first\n${words(300, '')}\n`,
+      `a: [first\n${words(300, '  ')}, second\n  third]\n`,
+      `a: {k: first\n${words(300, '  ')}, j: 1}\n`,
+      `a: "first\n${words(300, '  ')}"\n`,
+      `a: 'first\n${words(300, '  ')}'\n`,
+      `a: |\n${words(300, '  ')}\n`,
+      `a: >-\n${words(300, '  ')}\n`,
+    ];
+    for (const text of texts) {
+      const library = parseDocument(text);
+      expect(library.errors, text).toEqual([]);
+      expect(read(text, 100), text).toEqual(library.toJS());
+    }
+  });
+
+  it('still counts the nodes on lines a plain scalar cannot go on over', () => {
+    const many = (line: (i: number) => string): string => Array.from({ length: 300 }, (_, i) => line(i)).join('\n');
+    const refused = 'more than 100 YAML nodes (keys, values and entries): the file is too large to parse safely';
+    // Entries of the enclosing collections, at or left of where the scalar's lines must be.
+    expect(read(`a: b\n${many((i) => `k${i}: ${i}`)}\n`, 100)).toBe(`51:1: invalid YAML: ${refused}`);
+    expect(read(`- b\n${many((i) => `- ${i}`)}\n`, 100)).toBe(`51:1: invalid YAML: ${refused}`);
+    expect(read(`- key: b\n${many((i) => `  k${i}: ${i}`)}\n`, 100)).toBe(`50:8: invalid YAML: ${refused}`);
+    // Explicit values, lines after a comment, flow items after a line break, keys over several lines.
+    expect(read(`a: b\n${many((i) => `  : ${i}`)}\n`, 100)).toMatch(/^\d+:\d+: invalid YAML: more than 100 YAML nodes/);
+    // After a comment the lines are one new scalar (out of place: the library reports it).
+    expect(read(`a: b # note\n${many((i) => `  w${i}`)}\n`, 100)).toBe('2:1: invalid YAML: All mapping items must start at the same column');
+    expect(read(`a: b # note\n${many((i) => `  w${i}: ${i}`)}\n`, 100)).toMatch(/^\d+:\d+: invalid YAML: more than 100 YAML nodes/);
+    expect(read(`a: b\n  #\n${many((i) => `  w${i}: ${i}`)}\n`, 100)).toMatch(/^\d+:\d+: invalid YAML: more than 100 YAML nodes/);
+    expect(read(`a: [b\n${many((i) => `  , ${i}`)}]\n`, 100)).toMatch(/^\d+:\d+: invalid YAML: more than 100 YAML nodes/);
+    expect(read(`a: b\n${many((i) => `  k${i}: ${i}`)}\n`, 100)).toMatch(/^\d+:\d+: invalid YAML: more than 100 YAML nodes/);
+    // A document marker, a tab for indentation.
+    expect(read(`b\n${many((i) => `---\nw${i}`)}\n`, 100)).toMatch(/^\d+:\d+: invalid YAML: more than 100 YAML nodes/);
+    expect(read(`a: b\n${many((i) => `\tk${i}: ${i}`)}\n`, 100)).toMatch(/^\d+:\d+: invalid YAML: more than 100 YAML nodes/);
+  });
+
+  it('does not take the indentation of the lines a plain scalar goes on over for nesting', () => {
+    const text = `a: b\n${Array.from({ length: 300 }, (_, i) => `${' '.repeat(i + 1)}w`).join('\n')}\n`;
+    expect(read(text, 100)).toEqual(parseDocument(text).toJS());
+  });
+
+  it('loads a 1 MB plain scalar over many lines', async () => {
+    const text = Array.from({ length: 21_000 }, (_, i) => `line ${i} of a long block of prose text`);
+    const dir = await tempDir();
+    await writeFiles(dir, { 'big.yaml': `name: big\nmessages:\n  - role: user\n    content: ${text.join('\n      ')}\n` });
+    const { definitions, diagnostics } = await loadPromptDirectory(dir);
+    expect(diagnostics).toEqual([]);
+    expect(definitions[0]?.messages?.[0]?.content).toEqual({ type: 'text', text: text.join(' ') });
+  });
+
   it('refuses an implicit key longer than 1024 characters', async () => {
     const { lines: found } = await lines({ 'key.yaml': `${HEAD}_meta:\n  "${'k'.repeat(2_000)}": 1\n` });
     expect(found).toEqual(['key.yaml:4:3: invalid YAML: a mapping key longer than 1024 characters']);
@@ -157,6 +230,61 @@ describe('YAML prompt files: long quoted strings', () => {
     const { definitions, diagnostics } = await loadPromptDirectory(dir);
     expect(diagnostics).toEqual([]);
     expect(definitions[0]?.messages?.[0]?.content).toEqual({ type: 'text', text });
+  });
+});
+
+describe('YAML prompt files: long plain scalars', () => {
+  it('finds the extent of a long plain scalar over several lines, for a one-line stand-in', () => {
+    const lines = Array.from({ length: 50 }, (_, i) => `line ${i} of prose`);
+    for (const [head, sep] of [
+      ['a:\n  - x: ', '\n      '],
+      ['a:\n  ', '\n  '],
+      ['- ', '\n  '],
+    ] as const) {
+      const body = lines.join(sep);
+      const text = `${head}${body}   # note\nb: 1\n`;
+      const shape = checkYamlShape(text, { maxNodes: 100, maxDepth: 256, maxAliases: 100 });
+      expect(shape.problem, head).toBeUndefined();
+      expect('longPlain' in shape ? shape.longPlain : [], head).toEqual([[head.length, head.length + body.length]]);
+      expect(wellIndented(text, head.length, head.length + body.length, true), head).toBe(true);
+    }
+  });
+
+  it('reads long plain scalars over several lines exactly as the YAML library does', () => {
+    const next = random(23);
+    const prefixes = ['x: ', 'a:\n  x: ', 'a:\n  - x: ', 'a:\n  - ', '- ', '', 'a:\n  ', '? ', 'a: &n ', 'a: !!str ', '- - '];
+    const pieces = ['word', ' ', '  ', '\t', 'a:b', '-', '- ', '? ', 'a#b', '"q"', "'s'", '[x]', '{y}', '*z', '&w', '!t', ',', 'é'];
+    let read = 0;
+    for (let n = 0; n < 1_000; n++) {
+      const prefix = prefixes[Math.floor(next() * prefixes.length)]!;
+      const lines: string[] = [];
+      let length = 0;
+      while (length < 400) {
+        const kind = next();
+        let line = '';
+        if (kind < 0.05) line = '';
+        else if (kind < 0.08) line = ' '.repeat(Math.floor(next() * 8));
+        else {
+          line = ' '.repeat(kind < 0.09 ? Math.floor(next() * 7) : 6 + Math.floor(next() * 3)) + (kind < 0.095 ? '\t' : '');
+          while (line.trim().length < 20) line += pieces[Math.floor(next() * pieces.length)]!;
+          if (next() < 0.005) line += ' # note';
+          if (next() < 0.005) line += ': v';
+          if (next() < 0.01) line += '\r';
+        }
+        lines.push(line);
+        length += line.length + 1;
+      }
+      const after = ['', 'y: after\n', '- after\n', '# end\n'][Math.floor(next() * 4)]!;
+      const text = `${prefix}first${lines.map((l) => `\n${l}`).join('')}\n${after}`;
+      const ours = parseYamlSource(text);
+      const library = parseDocument(text);
+      if (library.errors.length > 0) expect('value' in ours, JSON.stringify(text)).toBe(false);
+      else {
+        read++;
+        expect('value' in ours ? ours.value : ours, JSON.stringify(text)).toEqual(library.toJS());
+      }
+    }
+    expect(read).toBeGreaterThan(100);
   });
 });
 
