@@ -108,7 +108,7 @@ export interface ToolErrorOptions {
 /**
  * The PromptError a tool execution error becomes: a PromptError keeps its code (internal codes stay generic for
  * clients); anything else is `FUNCTION_FAILED` with the thrown message, or `INTERNAL_ERROR` (logged) with
- * `maskErrors`. The README's "Error messages" section states the rule.
+ * `maskErrors`. docs/errors.md ("Error messages") states the rule.
  */
 export function toolExecutionError(error: unknown, options: ToolErrorOptions = {}): PromptError {
   if (isPromptError(error)) return toPromptError(error);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { bareImports, commandKind, fences, packageName, programs, shellCommands } from './readme-blocks.js';
+import { anchors, bareImports, commandKind, fences, links, packageName, programs, section, shellCommands } from './readme-blocks.js';
 
 const fence = (lang: string, code: string): string => `\`\`\`${lang}\n${code}\n\`\`\`\n`;
 
-describe('reading the README', () => {
+describe('reading the README and docs/ pages', () => {
   it('continues a program with the import-less blocks after it, and starts a new one at a block with imports', () => {
     const text = [
       '## One\n',
@@ -68,5 +68,31 @@ describe('reading the README', () => {
 
   it('sees a fence only on a line of its own', () => {
     expect(fences('text ```ts not a fence\n```ts\ncode\n```\n').map((f) => [f.line, f.code])).toEqual([[2, 'code\n']]);
+  });
+
+  it('reads a block inside a list item without its indentation', () => {
+    expect(fences('- a result:\n\n  ```json\n  {"a": 1}\n  ```\n').map((f) => [f.line, f.lang, f.code, f.closed])).toEqual([
+      [3, 'json', '{"a": 1}\n', true],
+    ]);
+  });
+
+  it('reads a section under a heading of any level up to the next heading of the same or a higher level', () => {
+    const text = '# Page\nintro\n## A\na\n### A.1\na1\n## B\nb\n';
+    expect(section('A', text)).toBe('## A\na\n### A.1\na1\n');
+    expect(section('Page', text)).toBe(text);
+    expect(() => section('C', text)).toThrow("no section 'C'");
+  });
+
+  it('makes heading anchors as GitHub does, numbering repeated headings, and ignores # lines in code', () => {
+    const text = '# HTTP, CGI and OpenAPI\n## `attachPrompts` options\n## Notes\n## Notes\n```sh\n# not a heading\n```\n';
+    expect([...anchors(text)]).toEqual(['http-cgi-and-openapi', 'attachprompts-options', 'notes', 'notes-1']);
+  });
+
+  it('finds links outside code blocks and code spans', () => {
+    const text = 'See [Errors](errors.md#error-table) and `[x](not-a-link)`.\n```md\n[y](in-code.md)\n```\n[z](#here)\n';
+    expect(links(text)).toEqual([
+      { line: 1, target: 'errors.md#error-table' },
+      { line: 5, target: '#here' },
+    ]);
   });
 });

@@ -1,11 +1,12 @@
 /**
- * The README as a new user meets it, outside the repository: the package is packed once (`npm pack` of the shared
- * build), a fresh project in a temporary directory is set up by the README's own commands (`npm init`, `npm pkg`,
- * `npm install`: the package from the tarball, other packages linked from this repository's node_modules at the
- * versions the tests use), and every program and command of the README runs there, as its reader would run it.
+ * The README and the docs/ pages as a new user meets them, outside the repository: the package is packed once
+ * (`npm pack` of the shared build), a fresh project in a temporary directory is set up by the README's own commands
+ * (`npm init`, `npm pkg`, `npm install`: the package from the tarball, other packages linked from this repository's
+ * node_modules at the versions the tests use), and every program and command of every page runs there, as its reader
+ * would run it.
  *
- * Generic by design: every ```ts and ```js block (test/readme-blocks.ts groups them into programs) and every line of a
- * ```sh block is covered, so a snippet added anywhere in the README runs here too. A program that serves over stdio
+ * Generic by design: every ```ts and ```js block of every page (test/readme-blocks.ts groups them into programs, page
+ * by page) and every line of a ```sh block is covered, so a snippet added anywhere in the pages runs here too. A program that serves over stdio
  * gets an MCP client that lists what it serves; one that prints a URL gets a request; the rest must exit with 0.
  */
 import { spawn } from 'node:child_process';
@@ -20,7 +21,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresPromptStore } from '../src/stores/postgres.js';
 import { ROOT, buildPackage } from './package/build-fixture.js';
-import { bareImports, commandKind, packageName, programs, section, shellCommands } from './readme-blocks.js';
+import { allPrograms, allShellCommands, bareImports, commandKind, packageName, section } from './readme-blocks.js';
 import type { Program, ShellCommand } from './readme-blocks.js';
 import { startTestDatabase } from './stores/pg-server.js';
 import type { TestDatabase } from './stores/pg-server.js';
@@ -30,8 +31,8 @@ const MANIFEST = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as
   version: string;
   peerDependencies: Record<string, string>;
 };
-const PROGRAMS = programs();
-const COMMANDS = shellCommands();
+const PROGRAMS = allPrograms();
+const COMMANDS = allShellCommands();
 const CLI_COMMANDS = COMMANDS.filter((c) => commandKind(c.words) === 'cli');
 const RUN_TIMEOUT_MS = 60_000;
 
@@ -86,7 +87,7 @@ async function pack(): Promise<string> {
 /** Makes `name` importable in the project: this repository's installed copy, linked (what `npm install` would add). */
 function link(name: string): void {
   const target = join(ROOT, 'node_modules', name);
-  if (!existsSync(target)) throw new Error(`the README's programs need ${name}, which this repository does not install: add it to devDependencies`);
+  if (!existsSync(target)) throw new Error(`the pages' programs need ${name}, which this repository does not install: add it to devDependencies`);
   const destination = join(project, 'node_modules', name);
   if (existsSync(destination)) return;
   mkdirSync(dirname(destination), { recursive: true });
@@ -134,7 +135,7 @@ function database(): Promise<TestDatabase> {
 
 function fileName(program: Program): string {
   const extension = program.lang === 'ts' ? 'ts' : program.format === 'cjs' ? 'cjs' : 'js';
-  return `readme-line-${program.line}.${extension}`;
+  return `${program.page.replace(/\.md$/, '').replace(/\W/g, '-')}-line-${program.line}.${extension}`;
 }
 
 /** How a reader starts a program: TypeScript through tsx (installed by the Install section), JavaScript with node. */
@@ -216,7 +217,7 @@ async function askServer(url: string): Promise<string> {
   return `${response.status} openapi ${String(body.openapi)}`;
 }
 
-describe('the README in a fresh project with the packed package', () => {
+describe('the README and docs/ in a fresh project with the packed package', () => {
   beforeAll(async () => {
     temp = mkdtempSync(join(tmpdir(), 'mcp-prompt-kit-readme-'));
     project = join(temp, 'project');
@@ -248,12 +249,12 @@ describe('the README in a fresh project with the packed package', () => {
   });
 
   it('knows how to run each of its shell commands', () => {
-    const unknown = COMMANDS.filter((c) => commandKind(c.words) === 'unknown').map((c) => `line ${c.line}: ${c.text}`);
+    const unknown = COMMANDS.filter((c) => commandKind(c.words) === 'unknown').map((c) => `${c.page}:${c.line}: ${c.text}`);
     expect(unknown, 'teach test/readme-blocks.ts (commandKind) and this test how a reader runs these').toEqual([]);
   });
 
   describe.concurrent('programs', () => {
-    it.each(PROGRAMS.map((p) => [p.lines.join('+'), p.section, p] as const))('runs the program of lines %s (%s)', async (_lines, _section, program) => {
+    it.each(PROGRAMS.map((p) => [p.page, p.lines.join('+'), p.section, p] as const))('runs the program of %s lines %s (%s)', async (_page, _lines, _section, program) => {
       const file = fileName(program);
       writeFileSync(join(project, file), program.code);
       const env = childEnv(program.code.includes('DATABASE_URL') ? { DATABASE_URL: (await database()).url } : {});
@@ -282,7 +283,7 @@ describe('the README in a fresh project with the packed package', () => {
       expect(CLI_COMMANDS.length).toBeGreaterThan(2);
     });
 
-    it.each(CLI_COMMANDS.map((c) => [c.text, c] as const))('runs `%s`', async (_text, command) => {
+    it.each(CLI_COMMANDS.map((c) => [c.page, c.text, c] as const))('runs (%s) `%s`', async (_page, _text, command) => {
       const args = argsOf(command);
       if (args[0] === 'serve' && !args.includes('--http')) {
         expect(await overStdio(bin(), args, childEnv())).not.toEqual([]);

@@ -25,7 +25,7 @@ const { messages, truncated } = JSON.parse(text) as {
 console.log(messages[0]?.droppedCharacters); // 4362: the end of the first message was cut to fit 1,000 characters
 console.log(truncated); // { maxResultLength: 1000, maxMessages: 100, messageCount: 2, omittedMessages: 1 }
 
-// What the README's comments promise (run by test/readme.test.ts):
+// What docs/agents.md's comments promise (run by test/readme.test.ts):
 import assert from 'node:assert/strict';
 
 assert.ok(text.length <= 1_000);

@@ -39,7 +39,7 @@ registry.add(
   }),
 );
 
-// What the README's comments promise (run by test/readme.test.ts):
+// What docs/prompts.md's comments promise (run by test/readme.test.ts):
 import assert from 'node:assert/strict';
 
 const listed = registry.list().prompts;

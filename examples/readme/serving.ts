@@ -9,7 +9,7 @@ await handlers['prompts/get']({ name: 'review_code', arguments: { code: 'x' } })
 // or one JSON-RPC 2.0 message in, one response out (null for notifications):
 await handleJsonRpc(registry, '{"jsonrpc":"2.0","id":1,"method":"prompts/list"}');
 
-// What the README promises (run by test/readme.test.ts):
+// What docs/mcp.md promises (run by test/readme.test.ts):
 import assert from 'node:assert/strict';
 
 const got = await handlers['prompts/get']({ name: 'review_code', arguments: { code: 'x' } });

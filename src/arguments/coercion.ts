@@ -134,7 +134,7 @@ function choose(value: unknown, mask: number, choices: Choices): unknown {
 }
 
 /**
- * `value` coerced to the types `mask` (see the README's argument section), or itself for the schema to judge; an
+ * `value` coerced to the types `mask` (see docs/arguments.md), or itself for the schema to judge; an
  * {@link InexactNumber} for text holding a number a double would change.
  */
 export function coerceValue(value: unknown, mask: number, choices?: Choices): unknown {

@@ -1,6 +1,6 @@
 /**
  * Exact decimal arithmetic on JSON numbers: `multipleOf` decided on decimals, and number literals a double would
- * change (README: Argument validation), in argument text and in JSON text.
+ * change (docs/arguments.md), in argument text and in JSON text.
  *
  * @module
  * @internal
@@ -74,7 +74,7 @@ function isExactly(literal: string, n: number): boolean {
   return BigInt(digits + '0'.repeat(exponent)) === BigInt(Math.abs(n));
 }
 
-/** Why the decimal `literal` cannot be taken as its double `n` (README: "Argument validation"), or undefined. */
+/** Why the decimal `literal` cannot be taken as its double `n` (docs/arguments.md), or undefined. */
 export function literalProblem(literal: string, n: number): string | undefined {
   if (!Number.isFinite(n)) return OVERFLOW;
   if (!Number.isInteger(n) || (Number.isSafeInteger(n) && PLAIN_DIGITS.test(literal))) return undefined;

@@ -1,7 +1,7 @@
 /**
  * Author patterns run on a linear-time engine: an ECMAScript (`u` mode) pattern is translated into RE2 syntax with
  * the same meaning and compiled with re2js, so no argument can make a pattern backtrack. What is supported, and why:
- * README, "Argument validation".
+ * docs/arguments.md.
  *
  * @module
  */
@@ -399,7 +399,7 @@ export class PatternWorkExceeded extends Error {}
 
 /**
  * The pattern work one validation may do: characters checked × the pattern's RE2 program size, a bound on the
- * engine's work whichever way it matches (README, "Argument validation"). Unlimited outside {@link PatternBudget.run}.
+ * engine's work whichever way it matches (docs/arguments.md). Unlimited outside {@link PatternBudget.run}.
  */
 export class PatternBudget {
   #remaining = Number.POSITIVE_INFINITY;

@@ -17,8 +17,7 @@ let recent: RecentValidators | undefined;
 /**
  * Validates prompt arguments and returns the arguments to render with (coerced from wire strings, defaulted, in an
  * object that inherits nothing), or the -32602 error: missing required arguments first, then an over-long string,
- * then schema problems. `inputSchema`, when given, wins entirely. The rules and limits are in the README's "Argument
- * validation" section.
+ * then schema problems. `inputSchema`, when given, wins entirely. The rules and limits are in docs/arguments.md.
  *
  * @example
  * ```ts

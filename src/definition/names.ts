@@ -115,7 +115,7 @@ export function argumentNameProblem(name: unknown): string | undefined {
   return templateNameProblem(name);
 }
 
-/** Why a template could never name the argument `name` in `{{name}}` (README "Prompt definitions"), or undefined. */
+/** Why a template could never name the argument `name` in `{{name}}` (docs/prompts.md, "Templates"), or undefined. */
 function templateNameProblem(name: string): string | undefined {
   const quoted = quote(name);
   if (name.includes('.')) {

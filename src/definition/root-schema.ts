@@ -1,7 +1,7 @@
 /**
  * The root rule of an inputSchema: every argument a client can or must send is declared under the root `properties`
  * (listed in prompts/list, coerced from wire text, usable in templates). Root-level keywords that could declare or
- * require other arguments are definition errors that say why; the README's "Argument validation" lists them.
+ * require other arguments are definition errors that say why; docs/arguments.md lists them.
  *
  * @module
  * @internal
@@ -39,7 +39,7 @@ export function inputSchemaProblems(schema: Record<string, unknown>, args: reado
   return problems;
 }
 
-/** Problems of an inputSchema's root under the root rule (README: "Argument validation"), pointers under `/inputSchema`. */
+/** Problems of an inputSchema's root under the root rule (docs/arguments.md), pointers under `/inputSchema`. */
 export function rootSchemaProblems(schema: Record<string, unknown>): DefinitionProblem[] {
   const properties = ownValue(schema, 'properties');
   const w: Walk = { declared: isRecord(properties) ? properties : {}, out: [], seen: new Set(), reported: new Set() };

@@ -22,7 +22,7 @@ import type { CompleteResource } from './resource-completion.js';
 import { detectServer, isClientInitialized } from './server-shape.js';
 import type { AttachableServer, DetectedServer, LowLevelServer } from './server-shape.js';
 
-/** Options of {@link attachPrompts} (the README's "attachPrompts options" table says more). */
+/** Options of {@link attachPrompts} (the "attachPrompts options" table of docs/mcp.md says more). */
 export interface AttachPromptsOptions {
   /** Quiet period before one `prompts/list_changed` goes out (ms, default 50; at least every 10 × this). */
   debounceMs?: number;
@@ -229,7 +229,7 @@ function conflictMessage(method: PromptMethod, target: DetectedServer): string {
 /**
  * Serves a registry's prompts from an official MCP SDK server (v1 or v2, `Server` or `McpServer`): `prompts/list`,
  * `prompts/get`, `completion/complete` and one `list_changed` per burst of changes. Call it before `connect()`;
- * returns `detach()`. Options and error rules: README, "attachPrompts options".
+ * returns `detach()`. Options and error rules: docs/mcp.md, "attachPrompts options".
  *
  * @example
  * ```ts

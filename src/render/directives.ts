@@ -1,6 +1,6 @@
 /**
  * Resolving `{{resource:URI}}` directives and `{type: "resource"}` content blocks through a {@link ResourceResolver}
- * (formats and error rules: README, "Resources"). Logs never hold argument values: internal errors name the directive
+ * (formats and error rules: docs/prompts.md, "Embedded resources"). Logs never hold argument values: internal errors name the directive
  * URI as written, or a block's URI template, and a failing resolver's error only by its class.
  *
  * @module

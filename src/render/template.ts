@@ -1,6 +1,6 @@
 /**
  * Templates: compile once (mustache syntax, no HTML escaping, partials inlined, `{{resource:URI}}` directives found),
- * render many times from the compact parsed form. The language rules are in the README ("Templates").
+ * render many times from the compact parsed form. The language rules are in docs/prompts.md ("Templates").
  *
  * @module
  */
@@ -20,7 +20,7 @@ export interface CompileTemplateOptions {
   pointer?: string;
   /** Source name (file path) for error messages. */
   source?: string;
-  /** Declared argument names: a placeholder naming anything else is an error (README "Templates" says which are checked); `null`/omitted = don't check. */
+  /** Declared argument names: a placeholder naming anything else is an error (docs/prompts.md, "Templates", says which are checked); `null`/omitted = don't check. */
   declaredArguments?: ReadonlySet<string> | null;
   /** The declared arguments that may be arrays or objects: names inside their sections may be item fields (omitted: types unknown, no section checked). */
   iterableArguments?: ReadonlySet<string>;
@@ -236,7 +236,7 @@ function checkDeclared(template: Template, options: CompileTemplateOptions): voi
  * partials, finds `{{resource:URI}}` directives and checks placeholders against the declared arguments.
  * Throws PromptError `INVALID_PROMPT_DEFINITION` (data `{source?, problems: [{path, message, line, column}]}`, with
  * line/column inside the template text) for syntax errors, unknown partials, nesting deeper than 100 levels and
- * undeclared arguments (README "Templates" says which names are checked).
+ * undeclared arguments (docs/prompts.md, "Templates", says which names are checked).
  *
  * @example
  * ```ts

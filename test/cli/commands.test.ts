@@ -220,7 +220,7 @@ describe('mcp-prompt-kit check: the documents prompts embed', () => {
     ]);
   });
 
-  it('checks and renders the README example review_code with the README flags', async () => {
+  it('checks and renders the example review_code with the flags docs/cli.md shows', async () => {
     const check = await runCliInProcess(['check', EXAMPLES, '--docs', DOCS, '--docs', STYLE]);
     expect(check.code, check.stdout).toBe(0);
     const rendered = await runCliInProcess(['render', EXAMPLES, 'review_code', '--arg', 'code=if (a < b) {}', '--docs', STYLE]);

@@ -120,7 +120,7 @@ const getAdr = ['--method', 'prompts/get', '--prompt-name', 'create-adr', '--pro
 beforeAll(async () => {
   node = await inspectorNode();
   home = await mkdtemp(join(tmpdir(), 'mcp-prompt-kit-inspector-'));
-  // The README's claude_desktop_config.json shape, with the server started from source on this Node.
+  // The claude_desktop_config.json shape docs/cli.md shows, with the server started from source on this Node.
   config = join(home, 'claude_desktop_config.json');
   const server = { command: CLI_COMMAND.command, args: SERVE };
   await writeFile(config, JSON.stringify({ mcpServers: { 'architecture-prompts': server } }));

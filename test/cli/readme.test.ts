@@ -1,6 +1,6 @@
 /**
- * The README's sections on prompt files, file resources, hot reload and the command line: their code is the example
- * files verbatim, and every snippet runs (the TypeScript examples as child processes, each documented command
+ * docs/files.md (prompt files, file resources, hot reload) and docs/cli.md (the command line): their code is the
+ * example files verbatim, and every snippet runs (the TypeScript examples as child processes, each documented command
  * through the real CLI, the client configuration's arguments with a real SDK client).
  */
 import { spawn } from 'node:child_process';
@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { blocks as readmeBlocks, section, shellWords } from '../readme-blocks.js';
+import { blocksIn, shellWords } from '../readme-blocks.js';
 import { childCoverageEnv } from '../support/processes.js';
 import { CLI_COMMAND, ROOT, runCliInProcess, stderrOnFailure } from './process.js';
 
@@ -19,9 +19,9 @@ afterEach(async () => {
   await Promise.all(cleanup.splice(0).map((close) => close().catch(() => {})));
 });
 
-/** The code of the section's ```lang blocks. */
-function blocks(text: string, lang: string): string[] {
-  return readmeBlocks(lang, text).map((b) => b.code);
+/** The code of the ```lang blocks of a page under a heading. */
+function blocks(page: string, heading: string, lang: string): string[] {
+  return blocksIn(page, heading, lang).map((b) => b.code);
 }
 
 async function stdioClient(command: string, args: string[]): Promise<Client> {
@@ -35,10 +35,10 @@ async function stdioClient(command: string, args: string[]): Promise<Client> {
   return client;
 }
 
-describe('README: prompt files, file resources, hot reload', () => {
+describe('docs/files.md: prompt files, file resources, hot reload', () => {
   it('shows examples/prompts/load-directory.ts verbatim, and it runs', async () => {
     const source = readFileSync(join(ROOT, 'examples/prompts/load-directory.ts'), 'utf8');
-    expect(blocks(section('Prompt files'), 'ts')).toEqual([source]);
+    expect(blocks('docs/files.md', 'Prompt files', 'ts')).toEqual([source]);
     const child = spawn(process.execPath, ['--import', 'tsx', 'examples/prompts/load-directory.ts'], { cwd: ROOT });
     let stdout = '';
     let stderr = '';
@@ -51,12 +51,12 @@ describe('README: prompt files, file resources, hot reload', () => {
 
   it('shows examples/prompts/architecture/create-adr.md verbatim as the Markdown format', () => {
     const source = readFileSync(join(ROOT, 'examples/prompts/architecture/create-adr.md'), 'utf8');
-    expect(blocks(section('Prompt files'), 'md')).toEqual([source]);
+    expect(blocks('docs/files.md', 'Prompt files', 'md')).toEqual([source]);
   });
 
   it('shows examples/prompts/serve-directory.ts verbatim, and it serves the examples over stdio', async () => {
     const source = readFileSync(join(ROOT, 'examples/prompts/serve-directory.ts'), 'utf8');
-    expect(blocks(section('Hot reload'), 'ts')).toEqual([source]);
+    expect(blocks('docs/files.md', 'Hot reload', 'ts')).toEqual([source]);
     const client = await stdioClient(process.execPath, ['--import', 'tsx', 'examples/prompts/serve-directory.ts']);
     const names = (await client.listPrompts()).prompts.map((p) => p.name);
     expect(names).toEqual(expect.arrayContaining(['create-adr', 'review-code-against-patterns', 'suggest-patterns']));
@@ -71,8 +71,8 @@ describe('README: prompt files, file resources, hot reload', () => {
   });
 });
 
-describe('README: command line', () => {
-  const commands = blocks(section('Command line'), 'sh')
+describe('docs/cli.md: the command line', () => {
+  const commands = blocks('docs/cli.md', 'Command line', 'sh')
     .flatMap((b) => b.split('\n'))
     .filter((line) => line.startsWith('npx mcp-prompt-kit '));
 
@@ -107,7 +107,7 @@ describe('README: command line', () => {
   });
 
   it('shows a stdio client configuration whose arguments start the server', async () => {
-    const config = JSON.parse(blocks(section('Command line'), 'json')[0]!) as {
+    const config = JSON.parse(blocks('docs/cli.md', 'Command line', 'json')[0]!) as {
       mcpServers: Record<string, { command: string; args: string[] }>;
     };
     const server = config.mcpServers['architecture-prompts']!;

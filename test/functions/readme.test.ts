@@ -1,5 +1,5 @@
 /**
- * The README's "Functions as tools" and "Response helpers" snippets ARE examples/functions/calculator.ts and
+ * docs/functions.md's "Functions as tools" and "Response helpers" snippets ARE examples/functions/calculator.ts and
  * response-helpers.ts: shown verbatim, type-checked with the examples, and run here as child processes.
  */
 import { execFile } from 'node:child_process';
@@ -9,24 +9,24 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
+import { blocksIn } from '../readme-blocks.js';
 import { childCoverageEnv } from '../support/processes.js';
 
 const root = new URL('../../', import.meta.url);
-const readme = readFileSync(new URL('README.md', root), 'utf8');
 const run = promisify(execFile);
 
 function source(file: string): string {
   return readFileSync(new URL(file, root), 'utf8');
 }
 
-describe('README: Functions as tools', () => {
+describe('docs/functions.md: functions as tools', () => {
   const file = 'examples/functions/calculator.ts';
 
   it('shows examples/functions/calculator.ts verbatim', () => {
-    expect(readme).toContain(`\`\`\`ts\n${source(file)}\`\`\``);
+    expect(blocksIn('docs/functions.md', 'Functions as tools', 'ts').map((b) => b.code)).toContain(source(file));
   });
 
-  it('serves Add over stdio as the README says', async () => {
+  it('serves Add over stdio as the page says', async () => {
     const client = new Client({ name: 'readme-test', version: '1.0.0' });
     await client.connect(
       new StdioClientTransport({
@@ -50,11 +50,11 @@ describe('README: Functions as tools', () => {
   });
 });
 
-describe('README: Response helpers', () => {
+describe('docs/functions.md: response helpers', () => {
   const file = 'examples/functions/response-helpers.ts';
 
   it('shows examples/functions/response-helpers.ts verbatim', () => {
-    expect(readme).toContain(`\`\`\`ts\n${source(file)}\`\`\``);
+    expect(blocksIn('docs/functions.md', 'Response helpers', 'ts').map((b) => b.code)).toEqual([source(file)]);
   });
 
   it('prints exactly what each line’s comment says', async () => {

@@ -1,6 +1,7 @@
 /**
- * The README's "add prompts to your existing MCP server" examples ARE examples/existing-server-v1.ts and -v2.ts:
- * this suite checks the README shows them verbatim and runs each as a stdio child process with a real client.
+ * docs/mcp.md's "Add prompts to your existing MCP server" examples ARE examples/existing-server-v1.ts and -v2.ts
+ * (v1 is also the README's one-minute MCP server): this suite checks the page shows them verbatim and runs each as a
+ * stdio child process with a real client.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { attachPrompts } from '../../src/mcp/index.js';
 import type { AttachPromptsOptions } from '../../src/mcp/index.js';
 import { createTestClient, linkedPair, wireError } from './fixtures/clients.js';
+import { blocksIn, pageText, section } from '../readme-blocks.js';
 import { createTestRegistry } from './fixtures/prompts.js';
 import { childCoverageEnv } from '../support/processes.js';
 
@@ -20,12 +22,11 @@ afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
 });
 
-describe.each(['examples/existing-server-v1.ts', 'examples/existing-server-v2.ts'])('README example %s', (file) => {
+describe.each(['examples/existing-server-v1.ts', 'examples/existing-server-v2.ts'])('docs/mcp.md example %s', (file) => {
   const source = readFileSync(new URL(file, root), 'utf8');
 
-  it('is shown verbatim in the README, in at most 15 lines of code', () => {
-    const readme = readFileSync(new URL('README.md', root), 'utf8');
-    expect(readme).toContain(`\`\`\`ts\n${source}\`\`\``);
+  it('is shown verbatim in docs/mcp.md, in at most 15 lines of code', () => {
+    expect(blocksIn('docs/mcp.md', 'Add prompts to your existing MCP server', 'ts').map((b) => b.code)).toContain(source);
     expect(source.trim().split('\n').filter((line) => line.trim() !== '').length).toBeLessThanOrEqual(15);
   });
 
@@ -74,13 +75,12 @@ function stdioClient(file: string): Promise<ClientV1> {
     .then(() => client);
 }
 
-describe('README: completions beside McpServer resource templates', () => {
+describe('docs/mcp.md: completions beside McpServer resource templates', () => {
   const file = 'examples/mcp-resource-templates.ts';
   const source = readFileSync(new URL(file, root), 'utf8');
 
   it('shows examples/mcp-resource-templates.ts verbatim', () => {
-    const readme = readFileSync(new URL('README.md', root), 'utf8');
-    expect(readme).toContain(`\`\`\`ts\n${source}\`\`\``);
+    expect(blocksIn('docs/mcp.md', 'Add prompts to your existing MCP server', 'ts').map((b) => b.code)).toContain(source);
   });
 
   it('completes the prompt argument and the template variable from one server, and still reads the resource', async () => {
@@ -98,13 +98,12 @@ describe('README: completions beside McpServer resource templates', () => {
   });
 });
 
-describe('README: the context option', () => {
+describe('docs/mcp.md: the context option', () => {
   const SNIPPET = 'context: (request) => ({ user: request.authInfo?.clientId })';
 
   it('typechecks as shown and hands render functions the authenticated client id', async () => {
-    const readme = readFileSync(new URL('README.md', root), 'utf8');
-    expect(readme).toContain(`\`${SNIPPET}\``);
-    // The README's code, compiled by `tsc` with this file:
+    expect(section('Add prompts to your existing MCP server', pageText('docs/mcp.md'))).toContain(`\`${SNIPPET}\``);
+    // The page's code, compiled by `tsc` with this file:
     const options: AttachPromptsOptions = { context: (request) => ({ user: request.authInfo?.clientId }) };
     expect(readFileSync(fileURLToPath(import.meta.url), 'utf8')).toContain(`{ ${SNIPPET} }`);
 

@@ -1,5 +1,5 @@
 /**
- * Builds the package for the tests that need it (packaging, the README run against the packed package): the
+ * Builds the package for the tests that need it (packaging, the README and docs/ run against the packed package): the
  * project's own tsup config, bundled into a private directory (declarations off; attw checks those on the packed
  * tarball in `npm run check:package`).
  *

@@ -1,11 +1,12 @@
 /**
- * The README's "Several replicas" example IS examples/postgres/server.ts; examples/postgres/demo.ts runs two of them
+ * docs/replicas.md's example IS examples/postgres/server.ts; examples/postgres/demo.ts runs two of them
  * on one database and edits a prompt with plain SQL.
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { blocksIn } from '../readme-blocks.js';
 import { sharedServerUrl } from './pg-database.js';
 
 const root = new URL('../../', import.meta.url);
@@ -20,9 +21,9 @@ function runChild(args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Pr
 }
 
 describe('the several-replicas example', () => {
-  it('is shown verbatim in the README', () => {
+  it('is shown verbatim in docs/replicas.md', () => {
     const source = readFileSync(new URL('examples/postgres/server.ts', root), 'utf8');
-    expect(readFileSync(new URL('README.md', root), 'utf8')).toContain(`\`\`\`ts\n${source}\`\`\``);
+    expect(blocksIn('docs/replicas.md', 'Replicas and PostgreSQL', 'ts').map((b) => b.code)).toEqual([source]);
   });
 
   it('serves an SQL edit from both replicas, each announcing it with list_changed', async () => {
