@@ -38,7 +38,7 @@ export function runCli(args: readonly string[], options: { timeoutMs?: number; s
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 15_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 50_000);
     child.once('error', (error) => reject(withStderr(error, stderr)));
     child.once('close', (code) => {
       clearTimeout(timer);

@@ -76,10 +76,10 @@ describe('mcp-prompt-kit serve --http: 2025-11-25 sessions', () => {
     expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(client.serverCapabilities()).toMatchObject({ prompts: { listChanged: true } });
     expect(await textOf(client, 'greet', { who: 'Ada' })).toBe('Hello Ada');
-    await waitFor(() => served.stderr().includes('opened'), 10_000, 'the session to open');
+    await waitFor(() => served.stderr().includes('opened'), 30_000, 'the session to open');
 
     await writeFile(join(dir, 'greet.json'), greet('Good morning, {{who}}!'));
-    await waitFor(() => client.listChangedCount() >= 1, 15_000, 'notifications/prompts/list_changed');
+    await waitFor(() => client.listChangedCount() >= 1, 30_000, 'notifications/prompts/list_changed');
     expect(await textOf(client, 'greet', { who: 'Ada' })).toBe('Good morning, Ada!');
     expect(served.stderr()).toMatch(/mcp-prompt-kit: reloaded: ~greet\n/);
   });
@@ -95,15 +95,15 @@ describe('mcp-prompt-kit serve --http: 2025-11-25 sessions', () => {
     open.push(() => modern.close());
     expect(await textOf(legacy, 'greet', { who: 'Ada' })).toBe('Hello Ada');
     expect(await textOf(modern, 'greet', { who: 'Ada' })).toBe('Hello Ada');
-    await waitFor(() => served.stderr().includes('opened'), 10_000, 'the 2025 session to open');
+    await waitFor(() => served.stderr().includes('opened'), 30_000, 'the 2025 session to open');
 
     await writeFiles(dir, { 'added.yaml': 'name: added\nmessages: [{role: user, content: new}]\n' });
-    await waitFor(() => legacy.listChangedCount() >= 1 && modern.listChangedCount() >= 1, 15_000, 'list_changed on both');
+    await waitFor(() => legacy.listChangedCount() >= 1 && modern.listChangedCount() >= 1, 30_000, 'list_changed on both');
     expect((await legacy.listPage()).prompts.map((p) => p.name)).toEqual(['added', 'greet']);
     expect(served.stderr()).toMatch(/mcp-prompt-kit: reloaded: \+added\n/);
 
     await rm(join(dir, 'added.yaml'));
-    await waitFor(() => legacy.listChangedCount() >= 2 && modern.listChangedCount() >= 2, 15_000, 'list_changed for the removal');
+    await waitFor(() => legacy.listChangedCount() >= 2 && modern.listChangedCount() >= 2, 30_000, 'list_changed for the removal');
     expect((await modern.listPage()).prompts.map((p) => p.name)).toEqual(['greet']);
     expect(served.stderr()).toMatch(/mcp-prompt-kit: reloaded: -added\n/);
   });
@@ -192,7 +192,7 @@ describe('mcp-prompt-kit serve --http: 2025-11-25 sessions', () => {
     const transport = new HttpClientV1(new URL(served.url));
     await listening.connect(transport);
     open.push(() => listening.close());
-    await waitFor(() => served.stderr().includes(`session ${idle.session!.slice(0, 8)} closed: idle for 1000 ms`), 10_000, 'the idle session to close');
+    await waitFor(() => served.stderr().includes(`session ${idle.session!.slice(0, 8)} closed: idle for 1000 ms`), 30_000, 'the idle session to close');
     const gone = await fetch(served.url, {
       method: 'POST',
       headers: { ...HEADERS, 'mcp-session-id': idle.session!, 'mcp-protocol-version': '2025-11-25' },

@@ -85,13 +85,13 @@ describe('mcp-prompt-kit serve over stdio', () => {
         writeFile(join(dir, 'greet.json'), greet('Good morning, {{who}}!')),
         writeFile(join(dir, 'added.yaml'), 'name: added\nmessages: [{role: user, content: new}]\n'),
       ]);
-      await waitFor(() => client.listChangedCount() >= 1, 10_000, 'notifications/prompts/list_changed');
+      await waitFor(() => client.listChangedCount() >= 1, 30_000, 'notifications/prompts/list_changed');
       expect(await textOf(client, 'greet', { who: 'Ada' })).toBe('Good morning, Ada!');
       expect((await client.listPage()).prompts.map((p) => p.name)).toEqual(['added', 'greet', 'patterns']);
       // One more change, announced after anything the first batch could still send: then count what came.
       const reloads = () => stderr.join('').split('\n').slice(0, -1).filter((line) => line.includes('reloaded: '));
       await writeFile(join(dir, 'marker.yaml'), 'name: marker\nmessages: [{role: user, content: last}]\n');
-      await waitFor(() => reloads().length >= 2 && client.listChangedCount() >= 2, 10_000, 'the reload of marker.yaml, announced');
+      await waitFor(() => reloads().length >= 2 && client.listChangedCount() >= 2, 30_000, 'the reload of marker.yaml, announced');
       expect(reloads()).toEqual([expect.stringMatching(/reloaded: (?=.*\+added)(?=.*~greet)/), expect.stringMatching(/reloaded: \+marker$/)]);
       expect(client.listChangedCount()).toBe(2);
       expect((await client.listPage()).prompts.map((p) => p.name)).toEqual(['added', 'greet', 'marker', 'patterns']);
@@ -118,11 +118,11 @@ describe('mcp-prompt-kit serve over stdio', () => {
       method: 'initialize',
       params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
     });
-    await waitFor(() => lines.length >= 1, 10_000, 'the initialize result');
+    await waitFor(() => lines.length >= 1, 30_000, 'the initialize result');
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     send({ jsonrpc: '2.0', id: 2, method: 'prompts/get', params: { name: 'greet', arguments: {} } });
     send({ jsonrpc: '2.0', id: 3, method: 'resources/list', params: {} });
-    await waitFor(() => lines.length >= 3, 10_000, 'the prompts/get error and the resources/list result');
+    await waitFor(() => lines.length >= 3, 30_000, 'the prompts/get error and the resources/list result');
     child.stdin.end();
     await new Promise((resolve) => child.once('close', resolve));
     type Message = { jsonrpc: string; id?: number; error?: { code: number; message: string }; result?: { resources?: { uri: string; mimeType: string }[] } };

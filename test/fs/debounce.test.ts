@@ -26,7 +26,7 @@ describe('WindowedJob', () => {
     job.trigger();
     job.trigger();
     job.trigger();
-    await waitFor(() => runs() === 1, 10_000, 'the run');
+    await waitFor(() => runs() === 1, 30_000, 'the run');
     finishes[0]!();
     await job.close();
     expect(runs()).toBe(1);
@@ -35,7 +35,7 @@ describe('WindowedJob', () => {
   it('runs once more for a change that arrives during a run, after that run ends', async () => {
     const { job, finishes, runs } = heldJob();
     job.trigger();
-    await waitFor(() => runs() === 1, 10_000, 'the first run');
+    await waitFor(() => runs() === 1, 30_000, 'the first run');
     // Changes while the job runs (a reload in progress): they must not start a second run beside it...
     job.trigger();
     job.trigger();
@@ -43,7 +43,7 @@ describe('WindowedJob', () => {
     expect(runs()).toBe(1);
     // ...but must be run for once it ends: exactly one more run.
     finishes[0]!();
-    await waitFor(() => runs() === 2, 10_000, 'the run for the change during the first');
+    await waitFor(() => runs() === 2, 30_000, 'the run for the change during the first');
     finishes[1]!();
     await job.close();
     expect(runs()).toBe(2);
@@ -52,7 +52,7 @@ describe('WindowedJob', () => {
   it('starts no run after close(), and close() waits for the run in progress', async () => {
     const { job, finishes, runs } = heldJob();
     job.trigger();
-    await waitFor(() => runs() === 1, 10_000, 'the run');
+    await waitFor(() => runs() === 1, 30_000, 'the run');
     job.trigger(); // would run again after this one
     let closed = false;
     const closing = job.close().then(() => (closed = true));

@@ -208,7 +208,7 @@ describe('the directory source', () => {
       } finally {
         await handle.close();
       }
-      await waitFor(() => served.length > 0, 10_000, 'the new version');
+      await waitFor(() => served.length > 0, 30_000, 'the new version');
       expect(served).toEqual([body('new')]);
       expect(puts).toEqual([{ type: 'put', name: 'doc', version: 1 }]);
       expect(firstText((await store.get('doc'))?.definition)).toBe(body('new'));
@@ -229,7 +229,7 @@ describe('the directory source', () => {
     const unwatch = store.watch((e) => events.push(e));
     try {
       await writeFile(join(dir, 'a.yaml'), 'name: a\nmessages: [{role: user, content: "goo\n');
-      await waitFor(() => logged.length > 0, 5_000, 'the broken file to be logged');
+      await waitFor(() => logged.length > 0, 30_000, 'the broken file to be logged');
       expect(logged).toEqual([
         { event: 'prompt_store_invalid_file', prompt: 'a', file: join(dir, 'a.yaml'), reason: expect.stringMatching(/^.*a\.yaml:\d+:\d+: /) },
       ]);

@@ -40,7 +40,7 @@ describe('TreeWatcher', () => {
     watcher.sync([root, join(root, 'sub'), join(root, 'dropped')]);
     watcher.sync([root, join(root, 'sub')]);
     await writeFile(join(root, 'sub', 'a.json'), '{}');
-    await waitFor(() => signals() >= 1, 10_000, 'the signal for sub/a.json');
+    await waitFor(() => signals() >= 1, 30_000, 'the signal for sub/a.json');
   });
 
   it('skips a directory that does not exist, and a vanished one is dropped and re-added by path and identity', async () => {

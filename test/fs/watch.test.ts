@@ -73,11 +73,11 @@ describe('watchPromptDirectory', () => {
     await unlink(join(dir, 'b.json'));
     await rename(join(dir, 'c.json'), join(dir, 'renamed.json'));
     await writeFile(join(dir, 'd.yaml'), 'name: d\nmessages: [{role: user, content: dee}]\n');
-    await waitFor(() => changes.length >= 1, 10_000, 'one reload');
+    await waitFor(() => changes.length >= 1, 30_000, 'one reload');
     const step = { bursts: bursts() - before, events: events.slice(eventsBefore) };
     // One more change, reloaded after anything the four could still cause: it must be the second reload.
     await writeFile(join(dir, 'e.yaml'), 'name: e\nmessages: [{role: user, content: eee}]\n');
-    await waitFor(() => changes.length >= 2, 10_000, 'the reload of e.yaml');
+    await waitFor(() => changes.length >= 2, 30_000, 'the reload of e.yaml');
     expect(changes).toEqual([
       { set: ['a', 'd'], removed: ['b'] },
       { set: ['e'], removed: [] },
@@ -99,7 +99,7 @@ describe('watchPromptDirectory', () => {
     await writeFile(join(dir, 'a.json~'), '{ broken');
     await writeFile(join(dir, '.a.json.tmp-123'), json('a', 'saved atomically'));
     await rename(join(dir, '.a.json.tmp-123'), join(dir, 'a.json'));
-    await waitFor(() => changes.length === 1, 5_000, 'the reload');
+    await waitFor(() => changes.length === 1, 30_000, 'the reload');
     expect(await text('a')).toBe('saved atomically');
     expect(registry.size).toBe(1);
   });
@@ -112,7 +112,7 @@ describe('watchPromptDirectory', () => {
     };
     const { dir, diagnostics, text, watcher, changes } = await watched({ 'a.json': json('a', 'good') }, { logger });
     await writeFile(join(dir, 'a.json'), '{\n  "name": "a",\n  "messages": [\n');
-    await waitFor(() => diagnostics.length === 1, 5_000, 'a diagnostic');
+    await waitFor(() => diagnostics.length === 1, 30_000, 'a diagnostic');
     expect(diagnostics[0]).toMatchObject({ file: join(dir, 'a.json'), line: 4, column: 1, severity: 'error' });
     expect(diagnostics[0]?.message).toMatch(/^invalid JSON: unexpected end of the file/);
     expect(watcher.diagnostics).toHaveLength(1);
@@ -126,7 +126,7 @@ describe('watchPromptDirectory', () => {
     ]);
     expect(await text('a')).toBe('good');
     await writeFile(join(dir, 'a.json'), json('a', 'fixed'));
-    await waitFor(() => changes.length === 1, 5_000, 'the fix');
+    await waitFor(() => changes.length === 1, 30_000, 'the fix');
     expect(await text('a')).toBe('fixed');
     expect(watcher.diagnostics).toEqual([]);
   });
@@ -149,7 +149,7 @@ describe('watchPromptDirectory', () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     await handle.close();
-    await waitFor(() => served.length > 0, 10_000, 'the new version');
+    await waitFor(() => served.length > 0, 30_000, 'the new version');
     expect(await text('doc')).toBe(body('new'));
     expect(served).toEqual([body('new')]);
   });
@@ -160,7 +160,7 @@ describe('watchPromptDirectory', () => {
   ])('keeps the last good version of %s when an in-place write leaves it unparsable, with its place', async (file, good, broken, line) => {
     const { dir, diagnostics, text } = await watched({ [file]: good });
     await writeFile(join(dir, file), broken);
-    await waitFor(() => diagnostics.length === 1, 5_000, 'a diagnostic');
+    await waitFor(() => diagnostics.length === 1, 30_000, 'a diagnostic');
     expect(diagnostics[0]).toMatchObject({ file: join(dir, file), line, severity: 'error' });
     expect(await text('a')).toBe('good');
   });
@@ -168,7 +168,7 @@ describe('watchPromptDirectory', () => {
   it('keeps the last good version when a template no longer compiles', async () => {
     const { dir, diagnostics, text, changes } = await watched({ 'a.yaml': 'name: a\nmessages:\n  - role: user\n    content: good\n' });
     await writeFile(join(dir, 'a.yaml'), 'name: a\nmessages:\n  - role: user\n    content: "{{#open}}never closed"\n');
-    await waitFor(() => diagnostics.length > 0, 5_000, 'a diagnostic');
+    await waitFor(() => diagnostics.length > 0, 30_000, 'a diagnostic');
     expect(diagnostics[0]).toMatchObject({ file: join(dir, 'a.yaml'), pointer: '/messages/0/content/text', line: 4 });
     expect(changes).toEqual([]);
     expect(await text('a')).toBe('good');
@@ -177,7 +177,7 @@ describe('watchPromptDirectory', () => {
   it('removes the prompt of a deleted file', async () => {
     const { dir, registry, changes } = await watched({ 'a.json': json('a', 'x'), 'b.json': json('b', 'y') });
     await rm(join(dir, 'b.json'));
-    await waitFor(() => changes.length === 1, 5_000, 'the reload');
+    await waitFor(() => changes.length === 1, 30_000, 'the reload');
     expect(changes).toEqual([{ set: [], removed: ['b'] }]);
     expect(registry.has('b')).toBe(false);
   });
@@ -185,17 +185,17 @@ describe('watchPromptDirectory', () => {
   it('keeps serving while the directory is deleted, and follows it when it is re-created', async () => {
     const { dir, registry, diagnostics, text, changes } = await watched({ 'a.json': json('a', 'old'), 'b.json': json('b', 'bee') });
     await rm(dir, { recursive: true });
-    await waitFor(() => diagnostics.some((d) => d.file === dir), 5_000, 'the missing-directory diagnostic');
+    await waitFor(() => diagnostics.some((d) => d.file === dir), 30_000, 'the missing-directory diagnostic');
     expect(diagnostics.at(-1)?.message).toBe('prompt directory is gone; its 2 prompt(s) stay served until it is back');
     expect(registry.size).toBe(2);
     await mkdir(dir);
     await writeFile(join(dir, 'a.json'), json('a', 'new'));
-    await waitFor(() => changes.length === 1, 5_000, 'the reload after re-creation');
+    await waitFor(() => changes.length === 1, 30_000, 'the reload after re-creation');
     expect(await text('a')).toBe('new');
     expect(registry.has('b')).toBe(false);
     // and it keeps watching the new directory
     await writeFile(join(dir, 'c.json'), json('c', 'sea'));
-    await waitFor(() => registry.has('c'), 5_000, 'c');
+    await waitFor(() => registry.has('c'), 30_000, 'c');
   });
 
   it('follows a Kubernetes ConfigMap update (the ..data symlink swap)', async () => {
@@ -215,7 +215,7 @@ describe('watchPromptDirectory', () => {
     await symlink('..2026_01_02', join(dir, '..data_tmp'));
     await rename(join(dir, '..data_tmp'), join(dir, '..data'));
     await rm(join(dir, '..2026_01_01'), { recursive: true });
-    await waitFor(() => changes.length >= 1, 5_000, 'the ConfigMap reload');
+    await waitFor(() => changes.length >= 1, 30_000, 'the ConfigMap reload');
     const result = await registry.getPrompt('a');
     expect(result.messages[0]?.content).toEqual({ type: 'text', text: 'version 2' });
     expect(registry.size).toBe(2);
@@ -237,7 +237,7 @@ describe('watchPromptDirectory', () => {
     );
     const inFlight = registry.getPrompt('a');
     await writeFile(join(dir, 'a.json'), json('a', 'new start {{resource:docs://x}} new end'));
-    await waitFor(() => changes.length === 1, 5_000, 'the reload');
+    await waitFor(() => changes.length === 1, 30_000, 'the reload');
     release();
     expect((await inFlight).messages[0]?.content).toEqual({ type: 'text', text: 'old start DOC old end' });
     expect((await registry.getPrompt('a')).messages[0]?.content).toEqual({ type: 'text', text: 'new start DOC new end' });
@@ -246,11 +246,11 @@ describe('watchPromptDirectory', () => {
   it('reports a duplicate name once and serves the first file in sort order', async () => {
     const { dir, diagnostics, text, changes } = await watched({ 'a.json': json('greet', 'from a') });
     await writeFile(join(dir, 'b.json'), json('greet', 'from b'));
-    await waitFor(() => diagnostics.length === 1, 5_000, 'the duplicate diagnostic');
+    await waitFor(() => diagnostics.length === 1, 30_000, 'the duplicate diagnostic');
     expect(diagnostics[0]?.message).toBe(`duplicate prompt name 'greet': already defined in ${join(dir, 'a.json')} (that one is used)`);
     expect(await text('greet')).toBe('from a');
     await rm(join(dir, 'a.json'));
-    await waitFor(() => changes.length === 1, 5_000, 'b taking over');
+    await waitFor(() => changes.length === 1, 30_000, 'b taking over');
     expect(await text('greet')).toBe('from b');
   });
 
@@ -268,7 +268,7 @@ describe('watchPromptDirectory', () => {
     expect((await registry.getPrompt('p')).messages[0]?.content).toEqual({ type: 'text', text: '--- architecture://patterns/cqrs.md ---\n# CQRS' });
     await writeFile(join(docs, 'patterns/cqrs.md'), '# CQRS, revised');
     await writeFile(join(docs, 'patterns/saga.md'), '# Saga');
-    await waitFor(() => changed.flat().length >= 2, 5_000, 'document changes');
+    await waitFor(() => changed.flat().length >= 2, 30_000, 'document changes');
     expect([...new Set(changed.flat())].sort()).toEqual(['architecture://patterns/cqrs.md', 'architecture://patterns/saga.md']);
     const result = await registry.getPrompt('p');
     expect(result.messages[0]?.content).toEqual({

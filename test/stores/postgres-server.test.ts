@@ -19,7 +19,7 @@ afterEach(() => {
 /** Runs a child to its end; resolves with its exit code and output whatever happened. */
 function runChild(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number | string | null; output: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, args, { ...options, timeout: 45_000, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
+    execFile(process.execPath, args, { ...options, timeout: 100_000, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
       const code = error === null ? 0 : ((error as { code?: number | string }).code ?? (error as { signal?: string }).signal ?? null);
       resolve({ code, output: `exit ${String(code)}\n--- stdout\n${stdout}\n--- stderr\n${stderr}` });
     });
