@@ -114,7 +114,7 @@ export type {
   ResourceErrorMode,
 } from './render/index.js';
 // The registry: compiled prompts, listing, get, completion, change events.
-export { PromptRegistry } from './registry.js';
+export { PromptRegistry } from './registry/registry.js';
 export type {
   CompletionValues,
   ListOptions,
@@ -122,7 +122,7 @@ export type {
   RegisterOptions,
   RegistryChangeEvent,
   RequestContext,
-} from './registry.js';
+} from './registry/registry.js';
 // Transport-agnostic protocol handlers (prompts/list, prompts/get, completion/complete).
 export { createPromptHandlers, handleJsonRpc } from './protocol.js';
 export type { HandlerExtra, PromptHandlers, PromptMethod } from './protocol.js';
@@ -136,7 +136,7 @@ export {
 } from './response.js';
 export type { CallToolResult, ErrorResponse, ErrorResponseBody, ToolErrorOptions, ToolOutcome } from './response.js';
 // Prompt stores: the interface every store implements, the in-memory store, and keeping a registry in step with one.
-export type { PromptStore, StoreChangeEvent, StoreReadOptions, StoredPrompt } from './store.js';
+export type { PromptStore, StoreChangeEvent, StoreReadOptions, StoredPrompt } from './stores/contract.js';
 export { createMemoryPromptStore } from './stores/memory.js';
 export { syncRegistry } from './stores/sync.js';
 export type { RegistrySync, SyncRegistryOptions } from './stores/sync.js';

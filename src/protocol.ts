@@ -4,11 +4,11 @@
  *
  * @module
  */
-import { checkCompletionInput } from './completion.js';
+import { checkCompletionInput } from './registry/completion.js';
 import { isRecord } from './json.js';
 import { markInexactNumbers } from './arguments/numbers.js';
 import { JSON_RPC_ERROR_CODES, JsonRpcError, PromptError, echoed } from './errors.js';
-import type { PromptRegistry, RequestContext } from './registry.js';
+import type { PromptRegistry, RequestContext } from './registry/registry.js';
 import type {
   CompleteParams,
   CompleteResult,

@@ -9,7 +9,7 @@ import { relativePathProblem } from './confine.js';
 import { openConfined, readStable } from './open-file.js';
 import { isTextMimeType, mimeTypeOf } from './mime.js';
 import { DEFAULT_MAX_WALKED, fingerprint, scanTree } from './scan.js';
-import { upperBound } from '../sorted-names.js';
+import { upperBound } from '../registry/sorted-names.js';
 import { toSafeLogger } from '../logger.js';
 import type { Logger } from '../logger.js';
 

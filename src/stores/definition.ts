@@ -6,7 +6,7 @@
 import { createDefinitionError, parsePromptDefinition } from '../definition/index.js';
 import type { PromptDefinition, TemplatePromptDefinition } from '../definition/types.js';
 import { PromptError } from '../errors.js';
-import type { StoredPrompt } from '../store.js';
+import type { StoredPrompt } from './contract.js';
 import { isRecord } from '../json.js';
 
 /**

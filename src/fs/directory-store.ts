@@ -7,7 +7,7 @@ import { escapeControlCharacters } from '../encoding.js';
 import type { PromptDefinition, TemplatePromptDefinition } from '../definition/types.js';
 import type { Logger } from '../logger.js';
 import { toSafeLogger } from '../logger.js';
-import type { PromptStore, StoreChangeEvent, StoredPrompt } from '../store.js';
+import type { PromptStore, StoreChangeEvent, StoredPrompt } from '../stores/contract.js';
 import { invalidEntryError, storableDefinition } from '../stores/definition.js';
 import { WindowedJob, checkMs } from './debounce.js';
 import { formatDiagnostic } from './diagnostics.js';

@@ -4,9 +4,9 @@
  * @module
  * @internal
  */
-import { PromptError } from './errors.js';
-import { wellFormed } from './encoding.js';
-import { utf8ByteLength } from './render/index.js';
+import { PromptError } from '../errors.js';
+import { wellFormed } from '../encoding.js';
+import { utf8ByteLength } from '../render/index.js';
 
 /** Values one completion may carry (MCP spec). */
 export const MAX_COMPLETION_VALUES = 100;

@@ -3,14 +3,14 @@
  *
  * @module
  */
-import { normalizeLegacyPrompt } from '../definition/index.js';
-import type { SystemRolePolicy } from '../definition/types.js';
-import { isPromptError } from '../errors.js';
-import type { PgClient } from './pg-types.js';
-import type { TableNames } from './pg-schema.js';
-import { CONTENT_COLUMNS, DEFAULT_LABEL, companionTables, rolesValidFunction, triggerStatements } from './pg-schema.js';
-import { storableDefinition } from './definition.js';
-import { definitionValues } from './pg-rows.js';
+import { normalizeLegacyPrompt } from '../../definition/index.js';
+import type { SystemRolePolicy } from '../../definition/types.js';
+import { isPromptError } from '../../errors.js';
+import type { PgClient } from './types.js';
+import type { TableNames } from './schema.js';
+import { CONTENT_COLUMNS, DEFAULT_LABEL, companionTables, rolesValidFunction, triggerStatements } from './schema.js';
+import { storableDefinition } from '../definition.js';
+import { definitionValues } from './rows.js';
 
 /** Options of `migrate()`. */
 export interface MigrateOptions {

@@ -3,30 +3,31 @@
  *
  * @module
  */
-import { ArgumentValidatorCache } from './arguments/index.js';
-import type { ArgumentValidationOptions } from './arguments/index.js';
-import type { CompileEnvironment, CompiledPrompt, RenderEnvironment } from './render/prompt.js';
-import { compilePrompt, validateArguments } from './render/prompt.js';
+import { ArgumentValidatorCache } from '../arguments/index.js';
+import type { ArgumentValidationOptions } from '../arguments/index.js';
+import type { CompileEnvironment, CompiledPrompt } from './compile.js';
+import type { RenderEnvironment } from '../render/messages.js';
+import { compilePrompt, validateArguments } from './compile.js';
 import { MAX_COMPLETION_VALUES, boundCompletionValues, checkCompletionInput } from './completion.js';
 import { CursorCodec } from './cursor.js';
 import { NameTable } from './name-table.js';
 import { SortedNames } from './sorted-names.js';
-import { createDefinitionError } from './definition/index.js';
-import { parseWithLists } from './definition/parse.js';
-import { runWithDeadline } from './deadline.js';
-import { wellFormed } from './encoding.js';
-import { ParsedLists } from './definition/reuse.js';
-import type { DefinitionErrorOptions } from './definition/index.js';
-import type { PromptArgumentDefinition, PromptDefinition, SystemRolePolicy } from './definition/types.js';
-import { PromptError, echoed, errorClassName, isPromptError, toPromptError } from './errors.js';
-import { childPointer, isRecord } from './json.js';
-import { schemaProperties } from './listing.js';
-import type { Logger, SafeLogger } from './logger.js';
-import { toSafeLogger } from './logger.js';
-import { DEFAULT_RENDER_LIMITS, TemplateCache } from './render/index.js';
-import type { RenderLimits, ResourceErrorMode } from './render/index.js';
-import type { AssetLoader, ResourceResolver } from './resources.js';
-import type { GetPromptResult, ListPromptsResult, Prompt } from './types.js';
+import { createDefinitionError } from '../definition/index.js';
+import { parseWithLists } from '../definition/parse.js';
+import { runWithDeadline } from '../deadline.js';
+import { wellFormed } from '../encoding.js';
+import { ParsedLists } from '../definition/reuse.js';
+import type { DefinitionErrorOptions } from '../definition/index.js';
+import type { PromptArgumentDefinition, PromptDefinition, SystemRolePolicy } from '../definition/types.js';
+import { PromptError, echoed, errorClassName, isPromptError, toPromptError } from '../errors.js';
+import { childPointer, isRecord } from '../json.js';
+import { schemaProperties } from '../definition/listing.js';
+import type { Logger, SafeLogger } from '../logger.js';
+import { toSafeLogger } from '../logger.js';
+import { DEFAULT_RENDER_LIMITS, TemplateCache } from '../render/index.js';
+import type { RenderLimits, ResourceErrorMode } from '../render/index.js';
+import type { AssetLoader, ResourceResolver } from '../resources.js';
+import type { GetPromptResult, ListPromptsResult, Prompt } from '../types.js';
 
 /** Options of {@link PromptRegistry}. */
 export interface PromptRegistryOptions {
