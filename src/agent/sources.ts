@@ -1,6 +1,6 @@
 /** Integrations as one shape: an SDK Client (v1 or v2), a PromptRegistry, or any object with `getPrompt`. */
 import { isRecord } from '../json.js';
-import { v1MethodSchema } from '../mcp/register.js';
+import { v1MethodSchema } from '../sdk/method-schemas.js';
 import { PromptRegistry } from '../registry/registry.js';
 import type { GetPromptResult, ListPromptsResult } from '../types.js';
 
