@@ -8,7 +8,8 @@ import { checkCompletionInput } from './registry/completion.js';
 import { isRecord } from './json.js';
 import { parseJsonBody } from './json-body.js';
 import { JSON_RPC_ERROR_CODES, JsonRpcError, PromptError, echoed } from './errors.js';
-import type { PromptRegistry, RequestContext } from './registry/registry.js';
+import type { RequestContext } from './registry/options.js';
+import type { PromptRegistry } from './registry/registry.js';
 import type {
   CompleteParams,
   CompleteResult,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GetPromptResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { PromptRegistry } from '../../src/registry/registry.js';
-import type { PromptRegistryOptions } from '../../src/registry/registry.js';
+import type { PromptRegistryOptions } from '../../src/registry/options.js';
 import type { ResourceResolver } from '../../src/resources.js';
 import { createMemoryResourceResolver } from '../../src/render/index.js';
 import { rejectionOf, thrownBy } from '../support/errors.js';
