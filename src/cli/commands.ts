@@ -1,6 +1,8 @@
 /** The `check`, `list`, `render` and `openapi` commands. */
-import { PromptRegistry, formatPromptResult, isPromptError } from '../index.js';
-import type { ResourceResolver } from '../index.js';
+import { isPromptError } from '../errors.js';
+import { PromptRegistry } from '../registry/registry.js';
+import { formatPromptResult } from '../response.js';
+import type { ResourceResolver } from '../resources.js';
 import { parseJsonBody } from '../json-body.js';
 import { escapeControlCharacters } from '../encoding.js';
 import { isRecord } from '../json.js';

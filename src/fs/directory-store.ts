@@ -2,7 +2,7 @@
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, join, posix } from 'node:path';
 import { stringify } from 'yaml';
-import { createDefinitionError } from '../definition/index.js';
+import { createDefinitionError } from '../definition/problems.js';
 import { escapeControlCharacters } from '../encoding.js';
 import type { PromptDefinition, TemplatePromptDefinition } from '../definition/types.js';
 import type { Logger } from '../logger.js';

@@ -1,5 +1,5 @@
 /** The sources the HTTP adapters serve. */
-import { FunctionRegistry } from '../functions/index.js';
+import { FunctionRegistry } from '../functions/registry.js';
 import { isRecord } from '../json.js';
 import { PromptRegistry } from '../registry/registry.js';
 

@@ -5,10 +5,11 @@
  * @module
  * @internal
  */
-import type { ArgumentValidatorCache, ArgumentValidationOptions, CompiledArgumentValidator } from '../arguments/index.js';
-import { argumentFailureToPromptError } from '../arguments/index.js';
+import type { ArgumentValidatorCache } from '../arguments/cache.js';
+import type { ArgumentValidationOptions, CompiledArgumentValidator } from '../arguments/types.js';
+import { argumentFailureToPromptError } from '../arguments/failures.js';
 import type { ContentTemplate, PromptArgumentDefinition, PromptDefinition, PromptMessageTemplate, RenderContext } from '../definition/types.js';
-import { createDefinitionError } from '../definition/index.js';
+import { createDefinitionError } from '../definition/problems.js';
 import { MAX_SCHEMA_DEPTH } from '../definition/keywords.js';
 import { JsonDataError, isRecord, jsonData } from '../json.js';
 import { listedArguments, promptListing, schemaProperties } from '../definition/listing.js';

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { normalizeLegacyPrompt } from '../../definition/index.js';
+import { normalizeLegacyPrompt } from '../../definition/legacy.js';
 import type { SystemRolePolicy } from '../../definition/types.js';
 import { isPromptError } from '../../errors.js';
 import type { PgClient } from './types.js';
