@@ -1,15 +1,11 @@
 /**
- * The bounds of `completion/complete`, for prompt and resource references alike (client input in, values out), and
- * completion from a prompt argument's declared `enum`.
+ * The bounds of `completion/complete`, for prompt and resource references alike: client input in, values out.
  *
  * @module
  * @internal
  */
 import { PromptError } from '../errors.js';
 import { wellFormed } from '../encoding.js';
-import type { PromptDefinition } from '../definition/types.js';
-import { schemaProperties } from '../definition/listing.js';
-import { isRecord } from '../json.js';
 import { utf8ByteLength } from '../render/limits.js';
 
 /** Values one completion may carry (MCP spec). */
@@ -57,45 +53,4 @@ export function boundCompletionValues(all: readonly string[], total: number): Co
     values.push(wellFormed(v));
   }
   return { values, total: Math.max(total, values.length), hasMore: total > values.length };
-}
-
-/** @internal Completion from declared `enum` values, each list's suggestable values and their lower case computed once. */
-export class EnumCompletions {
-  readonly #index = new WeakMap<readonly unknown[], { values: string[]; lower: string[] }>();
-
-  /** The values of `declared` starting with `value`, case-insensitively; `total` counts every match. */
-  complete(declared: readonly unknown[], value: string): CompletionValues {
-    const index = this.#indexOf(declared);
-    const prefix = value.toLowerCase();
-    const matches: string[] = [];
-    let total = 0;
-    for (let i = 0; i < index.lower.length; i++) {
-      if (!index.lower[i]!.startsWith(prefix)) continue;
-      total++;
-      if (matches.length < MAX_COMPLETION_VALUES) matches.push(index.values[i]!);
-    }
-    return boundCompletionValues(matches, total);
-  }
-
-  /** Suggestable enum values (strings, numbers, booleans; never objects or null) with their lower case, once. */
-  #indexOf(declared: readonly unknown[]): { values: string[]; lower: string[] } {
-    let index = this.#index.get(declared);
-    if (index === undefined) {
-      const values = declared
-        .filter((v) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
-        .map(String);
-      index = { values, lower: values.map((v) => v.toLowerCase()) };
-      this.#index.set(declared, index);
-    }
-    return index;
-  }
-}
-
-/** @internal The `enum` of an argument declared only in the prompt's inputSchema, if any. */
-export function schemaEnum(definition: PromptDefinition, argumentName: string): readonly unknown[] | undefined {
-  const props = schemaProperties(definition);
-  if (!Object.hasOwn(props, argumentName)) return undefined;
-  const property = props[argumentName];
-  const values = isRecord(property) ? property['enum'] : undefined;
-  return Array.isArray(values) ? values : undefined;
 }
