@@ -5,7 +5,7 @@ const entry = {
   index: 'src/index.ts',
   mcp: 'src/mcp/index.ts',
   fs: 'src/fs/index.ts',
-  postgres: 'src/stores/postgres.ts',
+  postgres: 'src/stores/postgres/index.ts',
   agent: 'src/agent/index.ts',
   http: 'src/http/index.ts',
 };

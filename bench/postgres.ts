@@ -8,7 +8,7 @@ import pg from 'pg';
 import { startTestDatabase } from '../test/stores/pg-server.js';
 
 type Core = typeof import('../src/index.js');
-type Postgres = typeof import('../src/stores/postgres.js');
+type Postgres = typeof import('../src/stores/postgres/store.js');
 type Record = (metric: string, ours: number, baseline: number, unit: string, target: string, ok: boolean, baselineName: string) => void;
 
 const ROWS = 1_000;

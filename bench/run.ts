@@ -419,7 +419,7 @@ if (wants('postgres')) {
   const { benchPostgres } = await import('./postgres.js');
   await benchPostgres(
     (await import(distEntry)) as typeof import('../src/index.js'),
-    (await import(new URL('../dist/postgres.js', import.meta.url).href)) as typeof import('../src/stores/postgres.js'),
+    (await import(new URL('../dist/postgres.js', import.meta.url).href)) as typeof import('../src/stores/postgres/store.js'),
     record,
     quick,
   );

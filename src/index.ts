@@ -114,7 +114,7 @@ export type {
   ResourceErrorMode,
 } from './render/index.js';
 // The registry: compiled prompts, listing, get, completion, change events.
-export { PromptRegistry } from './registry.js';
+export { PromptRegistry } from './registry/index.js';
 export type {
   CompletionValues,
   ListOptions,
@@ -122,7 +122,7 @@ export type {
   RegisterOptions,
   RegistryChangeEvent,
   RequestContext,
-} from './registry.js';
+} from './registry/index.js';
 // Transport-agnostic protocol handlers (prompts/list, prompts/get, completion/complete).
 export { createPromptHandlers, handleJsonRpc } from './protocol.js';
 export type { HandlerExtra, PromptHandlers, PromptMethod } from './protocol.js';
@@ -136,10 +136,15 @@ export {
 } from './response.js';
 export type { CallToolResult, ErrorResponse, ErrorResponseBody, ToolErrorOptions, ToolOutcome } from './response.js';
 // Prompt stores: the interface every store implements, the in-memory store, and keeping a registry in step with one.
-export type { PromptStore, StoreChangeEvent, StoreReadOptions, StoredPrompt } from './store.js';
-export { createMemoryPromptStore } from './stores/memory.js';
-export { syncRegistry } from './stores/sync.js';
-export type { RegistrySync, SyncRegistryOptions } from './stores/sync.js';
+export { createMemoryPromptStore, syncRegistry } from './stores/index.js';
+export type {
+  PromptStore,
+  RegistrySync,
+  StoreChangeEvent,
+  StoreReadOptions,
+  StoredPrompt,
+  SyncRegistryOptions,
+} from './stores/index.js';
 // Functions: plain functions validated like prompts, answered as {"result": …} over MCP tools and HTTP.
 export { FunctionRegistry, defineFunction } from './functions/index.js';
 export type {

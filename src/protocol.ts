@@ -4,11 +4,12 @@
  *
  * @module
  */
-import { checkCompletionInput } from './completion.js';
+import { checkCompletionInput } from './registry/completion.js';
 import { isRecord } from './json.js';
-import { markInexactNumbers } from './arguments/numbers.js';
+import { parseJsonBody } from './json-body.js';
 import { JSON_RPC_ERROR_CODES, JsonRpcError, PromptError, echoed } from './errors.js';
-import type { PromptRegistry, RequestContext } from './registry.js';
+import type { RequestContext } from './registry/options.js';
+import type { PromptRegistry } from './registry/registry.js';
 import type {
   CompleteParams,
   CompleteResult,
@@ -169,7 +170,8 @@ export async function handleJsonRpc(
   let parsed: unknown = message;
   if (typeof message === 'string') {
     try {
-      parsed = JSON.parse(message);
+      // The arguments of a prompts/get whose numbers JSON.parse changed are marked, so the validator refuses them by name.
+      parsed = parseJsonBody(message, ['params', 'arguments']);
     } catch {
       return errorResponse(null, { code: JSON_RPC_ERROR_CODES.PARSE_ERROR, message: 'Parse error' });
     }
@@ -189,7 +191,6 @@ export async function handleJsonRpc(
   if (!METHODS.has(method)) {
     return errorResponse(id, { code: JSON_RPC_ERROR_CODES.METHOD_NOT_FOUND, message: `Method not found: ${echoed(method)}` });
   }
-  if (typeof message === 'string' && method === 'prompts/get') markInexactArguments(message, parsed);
   const handlers = isHandlers(target) ? target : handlersFor(target);
   try {
     const result = await handlers[method as PromptMethod](parsed['params'], extra);
@@ -197,14 +198,6 @@ export async function handleJsonRpc(
   } catch (error) {
     return errorResponse(id, JsonRpcError.from(error).toJSON());
   }
-}
-
-/** Marks each argument of a parsed prompts/get whose numbers JSON.parse changed, so the validator refuses it by name. */
-function markInexactArguments(text: string, message: Record<string, unknown>): void {
-  const params = message['params'];
-  const args = isRecord(params) ? params['arguments'] : undefined;
-  if (!isRecord(args)) return;
-  markInexactNumbers(text, args, ['params', 'arguments']);
 }
 
 const handlerCache = new WeakMap<PromptRegistry, PromptHandlers>();

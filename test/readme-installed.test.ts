@@ -19,7 +19,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresPromptStore } from '../src/stores/postgres.js';
+import { createPostgresPromptStore } from '../src/stores/postgres/store.js';
 import { ROOT, buildPackage } from './package/build-fixture.js';
 import { allPrograms, allShellCommands, bareImports, commandKind, packageName, section } from './readme-blocks.js';
 import type { Program, ShellCommand } from './readme-blocks.js';

@@ -1,5 +1,5 @@
 /** The model's tool-call parameters: parsed, checked and bounded before anything is sent to an integration. */
-import { inexactLiterals } from '../arguments/numbers.js';
+import { inexactMark, parseJsonBody } from '../json-body.js';
 import { isRecord } from '../json.js';
 import { RetrievalError } from './failure.js';
 import { MAX_PROMPT_NAME } from './listing.js';
@@ -21,26 +21,18 @@ export interface CheckedCall {
 }
 
 /** The parameters as an object: OpenAI-style APIs hand them over as JSON text (refused past {@link MAX_PARAMS_TEXT}). */
-export function parseParams(raw: unknown): { params: unknown; inexact: ReadonlyMap<string, string> | undefined } {
-  if (typeof raw !== 'string') return { params: raw, inexact: undefined };
+export function parseParams(raw: unknown): unknown {
+  if (typeof raw !== 'string') return raw;
   if (raw.length > MAX_PARAMS_TEXT) throw new RetrievalError(`parameters exceed ${MAX_PARAMS_TEXT} characters of JSON`, 'INVALID_PARAMS');
   let params: unknown;
   try {
-    params = JSON.parse(raw) as unknown;
+    // An argument holding a number JSON.parse changed is marked (see stringArguments).
+    params = parseJsonBody(raw, ['arguments']);
   } catch {
     params = undefined;
   }
   if (!isRecord(params)) throw new RetrievalError('parameters must be a JSON object with integrationId and promptName', 'INVALID_PARAMS');
-  return { params, inexact: inexactArguments(raw) };
-}
-
-/** The arguments whose numbers JSON.parse changed in the parameters' JSON text, with why. */
-function inexactArguments(text: string): ReadonlyMap<string, string> {
-  const out = new Map<string, string>();
-  for (const { path, message } of inexactLiterals(text, ['arguments'])) {
-    if (typeof path[0] === 'string') out.set(path[0], message);
-  }
-  return out;
+  return params;
 }
 
 /** The fields a call reads, each read once (a getter is never asked twice); undefined when params is not an object. */
@@ -64,7 +56,6 @@ export function checkCall(
   params: CallFields | undefined,
   listingOf: (integrationId: string) => { listing: Listing | undefined } | undefined,
   ids: readonly string[],
-  inexact: ReadonlyMap<string, string> | undefined,
 ): CheckedCall {
   if (params === undefined) throw new RetrievalError('parameters must be an object with integrationId and promptName', 'INVALID_PARAMS');
   const id = params.integrationId;
@@ -75,7 +66,7 @@ export function checkCall(
   const promptName = params.promptName;
   if (typeof promptName !== 'string' || promptName === '') throw new RetrievalError('promptName is required', 'INVALID_PARAMS');
   if (promptName.length > MAX_PROMPT_NAME) throw new RetrievalError(`promptName exceeds ${MAX_PROMPT_NAME} characters`, 'INVALID_PARAMS');
-  const args = stringArguments(params.arguments, inexact);
+  const args = stringArguments(params.arguments);
   const listed = listing?.prompts.get(promptName);
   if (listing !== undefined && listed === undefined && listing.complete) {
     const known = [...listing.prompts.keys()].sort();
@@ -90,7 +81,7 @@ export function checkCall(
 }
 
 /** MCP prompt arguments are strings: numbers and booleans are coerced; objects, arrays and others refused, unread. */
-function stringArguments(value: unknown, inexact: ReadonlyMap<string, string> | undefined): Record<string, string> {
+function stringArguments(value: unknown): Record<string, string> {
   const out = Object.create(null) as Record<string, string>;
   if (value === undefined || value === null) return out;
   if (!isRecord(value)) throw new RetrievalError('arguments must be an object of strings', 'INVALID_PARAMS');
@@ -101,8 +92,11 @@ function stringArguments(value: unknown, inexact: ReadonlyMap<string, string> | 
     if (++count > MAX_ARGUMENTS) throw new RetrievalError(`more than ${MAX_ARGUMENTS} arguments`, 'INVALID_PARAMS');
     const v = value[name];
     if (v === undefined || v === null) continue;
-    const changed = typeof v === 'number' ? inexact?.get(name) : undefined;
-    if (changed !== undefined) throw new RetrievalError(`argument ${quoted(name)}: ${changed} (send it as a string)`, 'INVALID_PARAMS');
+    // A number JSON.parse changed: the number itself is refused with why; one inside an object or array is no string.
+    const changed = inexactMark(v);
+    if (changed !== undefined && changed.path.length === 0) {
+      throw new RetrievalError(`argument ${quoted(name)}: ${changed.message} (send it as a string)`, 'INVALID_PARAMS');
+    }
     let text: string;
     if (typeof v === 'string') text = v;
     else if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean') text = String(v);

@@ -1,7 +1,7 @@
 /** Integrations as one shape: an SDK Client (v1 or v2), a PromptRegistry, or any object with `getPrompt`. */
 import { isRecord } from '../json.js';
-import { v1MethodSchema } from '../mcp/register.js';
-import { PromptRegistry } from '../registry.js';
+import { v1MethodSchema } from '../sdk/method-schemas.js';
+import { PromptRegistry } from '../registry/registry.js';
 import type { GetPromptResult, ListPromptsResult } from '../types.js';
 
 /** Per-call options a source receives. */

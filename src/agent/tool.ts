@@ -219,11 +219,11 @@ export function createPromptRetrievalTool(options: PromptRetrievalToolOptions): 
       return text;
     };
     try {
-      const { params, inexact } = parseParams(raw);
+      const params = parseParams(raw);
       const fields = readParams(params);
       if (typeof fields?.integrationId === 'string') integrationId = fields.integrationId;
       if (typeof fields?.promptName === 'string') promptName = fields.promptName;
-      const call = checkCall(fields, (id) => states.get(id), ids, inexact);
+      const call = checkCall(fields, (id) => states.get(id), ids);
       const state = states.get(call.integrationId)!;
       span = startRetrievalSpan(options.tracer, call.promptName, state.id); // only around the MCP call
       const result = await runWithDeadline(

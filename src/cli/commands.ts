@@ -1,7 +1,9 @@
 /** The `check`, `list`, `render` and `openapi` commands. */
-import { PromptRegistry, formatPromptResult, isPromptError } from '../index.js';
-import type { ResourceResolver } from '../index.js';
-import { markInexactNumbers } from '../arguments/numbers.js';
+import { isPromptError } from '../errors.js';
+import { PromptRegistry } from '../registry/registry.js';
+import { formatPromptResult } from '../response.js';
+import type { ResourceResolver } from '../resources.js';
+import { parseJsonBody } from '../json-body.js';
 import { escapeControlCharacters } from '../encoding.js';
 import { isRecord } from '../json.js';
 import { createFileAssetLoader } from '../fs/assets.js';
@@ -109,13 +111,16 @@ export async function list(args: readonly string[], out: Output): Promise<number
 
 /** `--args-json` text as an object; a syntax error names its line and column. */
 function argsJson(json: string): Record<string, unknown> {
-  const parsed = parseJsonSource(json);
-  if ('message' in parsed) {
-    throw new UsageError(`render: --args-json is not valid JSON: line ${parsed.line}, column ${parsed.column}: ${parsed.message.replace(/^invalid JSON: /, '')}`);
+  let value: unknown;
+  try {
+    value = parseJsonBody(json);
+  } catch {
+    const parsed = parseJsonSource(json);
+    const place = 'message' in parsed ? parsed : { line: 1, column: 1, message: 'invalid JSON' };
+    throw new UsageError(`render: --args-json is not valid JSON: line ${place.line}, column ${place.column}: ${place.message.replace(/^invalid JSON: /, '')}`);
   }
-  if (!isRecord(parsed.value)) throw new UsageError('render: --args-json must be a JSON object');
-  markInexactNumbers(json, parsed.value);
-  return parsed.value;
+  if (!isRecord(value)) throw new UsageError('render: --args-json must be a JSON object');
+  return value;
 }
 
 /** The prompt arguments: `--arg` and `--args-json` applied left to right, so a later one overrides the keys it sets. */

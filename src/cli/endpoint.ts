@@ -5,7 +5,7 @@
  * handed to either as `parsedBody`.
  */
 import type { McpHttpHandler } from '@modelcontextprotocol/server';
-import { PromptError } from '../index.js';
+import { PromptError } from '../errors.js';
 import { errorResponse } from './http.js';
 import type { SessionTable } from './sessions.js';
 

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
-import { PromptError } from '../index.js';
+import { PromptError } from '../errors.js';
 
 /** Checks a request before it reaches the handler: a Response refuses it. */
 export type RequestGate = (request: Request) => Response | undefined;

@@ -4,8 +4,8 @@
  * from the file. One diagnostic per reference nothing serves, placed at the reference in its file.
  */
 import { readFile } from 'node:fs/promises';
-import { isPromptError } from '../index.js';
-import type { PromptDefinition } from '../index.js';
+import { isPromptError } from '../errors.js';
+import type { PromptDefinition } from '../definition/types.js';
 import { LineIndex } from '../fs/diagnostics.js';
 import type { PromptFileDiagnostic, SourcePosition } from '../fs/diagnostics.js';
 import type { FileResourceResolver } from '../fs/resolver.js';

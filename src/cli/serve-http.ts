@@ -4,7 +4,7 @@
  * 2025-11-25 clients get sessions, whose servers send list_changed on the session's GET stream.
  */
 import type { McpServer } from '@modelcontextprotocol/server';
-import type { PromptRegistry } from '../index.js';
+import type { PromptRegistry } from '../registry/registry.js';
 import { ServeFailure } from './args.js';
 import { createEndpoint } from './endpoint.js';
 import type { HttpPlan } from './hosts.js';

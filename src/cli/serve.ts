@@ -1,7 +1,9 @@
 /** `serve <dir>`: an MCP server over stdio or streamable HTTP with SDK v2 (an optional peer, loaded only here). */
 import type { McpServer as McpServerType } from '@modelcontextprotocol/server';
-import { PromptRegistry, isPromptError } from '../index.js';
-import { attachPrompts, attachResources } from '../mcp/index.js';
+import { isPromptError } from '../errors.js';
+import { PromptRegistry } from '../registry/registry.js';
+import { attachPrompts } from '../mcp/attach.js';
+import { attachResources } from '../mcp/resources.js';
 import { createFileAssetLoader } from '../fs/assets.js';
 import { watchPromptDirectory } from '../fs/watch.js';
 import type { PromptDirectoryChange } from '../fs/directory-state.js';

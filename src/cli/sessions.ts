@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
-import { PromptError } from '../index.js';
+import { PromptError } from '../errors.js';
 import { errorResponse } from './http.js';
 
 type ServerSdk = typeof import('@modelcontextprotocol/server');

@@ -1,6 +1,6 @@
 /** The file asset loader: image/audio `path` content read from the prompt directory, confined to it. */
-import { PromptError } from '../index.js';
-import type { AssetLoader } from '../index.js';
+import { PromptError } from '../errors.js';
+import type { AssetLoader } from '../resources.js';
 import { openConfined, readStable } from './open-file.js';
 
 /** Options of {@link createFileAssetLoader}. */

@@ -1,5 +1,7 @@
 /** A prompt directory's files and what a registry serves from them: the one place file versions become registry changes. */
-import type { Logger, PromptDefinition, PromptRegistry } from '../index.js';
+import type { PromptDefinition } from '../definition/types.js';
+import type { Logger } from '../logger.js';
+import type { PromptRegistry } from '../registry/registry.js';
 import type { PromptFileDiagnostic } from './diagnostics.js';
 import { fileContext, pickUnique, readPromptFiles, scanPromptDirectory, truncatedDiagnostic } from './load.js';
 import type { LoadPromptDirectoryOptions } from './load.js';

@@ -19,5 +19,5 @@ export type { FileResource, FileResourceContents, FileResourceResolver, FileReso
 export { watchPromptDirectory } from './watch.js';
 export type { PromptDirectoryChange } from './directory-state.js';
 export type { PromptDirectoryWatcher, WatchPromptDirectoryOptions } from './watch.js';
-export { createDirectoryPromptStore } from './store.js';
-export type { DirectoryPromptStore, DirectoryPromptStoreOptions } from './store.js';
+export { createDirectoryPromptStore } from './directory-store.js';
+export type { DirectoryPromptStore, DirectoryPromptStoreOptions } from './directory-store.js';

@@ -1,6 +1,6 @@
 /** Loading a prompt directory: every prompt file under it, sorted, read and checked; the first of a duplicate name wins. */
-import type { PromptDefinition, SystemRolePolicy } from '../index.js';
-import { PromptError } from '../index.js';
+import type { PromptDefinition, SystemRolePolicy } from '../definition/types.js';
+import { PromptError } from '../errors.js';
 import type { PromptFileDiagnostic } from './diagnostics.js';
 import { DEFAULT_PROMPT_FILE_LIMITS, promptFileFormat, readPromptFile } from './prompt-file.js';
 import type { ParsedPromptFile, PromptFileContext, PromptFileLimits } from './prompt-file.js';

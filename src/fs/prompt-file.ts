@@ -1,7 +1,9 @@
 /** One prompt file: read (size-limited), parsed by format, validated, limits checked, asset paths made directory-relative. */
 import { posix } from 'node:path';
-import { DEFAULT_RENDER_LIMITS, isPromptError, parsePromptDefinition } from '../index.js';
-import type { InvalidDefinitionData, PromptDefinition, SystemRolePolicy } from '../index.js';
+import { parsePromptDefinition } from '../definition/parse.js';
+import { isPromptError } from '../errors.js';
+import { DEFAULT_RENDER_LIMITS } from '../render/limits.js';
+import type { InvalidDefinitionData, PromptDefinition, SystemRolePolicy } from '../definition/types.js';
 import { isRecord } from '../json.js';
 import { resolveConfined } from './confine.js';
 import type { PromptFileDiagnostic, SourcePosition } from './diagnostics.js';

@@ -1,15 +1,17 @@
 /** The file resource resolver: `scheme://path` from root directories, confined, size-limited, cached, with an indexed listing. */
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PromptError, isPromptError, matchResourcePattern } from '../index.js';
+import { isPromptError, PromptError } from '../errors.js';
+import { matchResourcePattern } from '../render/pattern.js';
 import { echoed } from '../errors.js';
 import { isWellFormedText } from '../encoding.js';
-import type { BlobResourceContents, ResourceResolver, TextResourceContents } from '../index.js';
+import type { ResourceResolver } from '../resources.js';
+import type { BlobResourceContents, TextResourceContents } from '../types.js';
 import { relativePathProblem } from './confine.js';
 import { openConfined, readStable } from './open-file.js';
 import { isTextMimeType, mimeTypeOf } from './mime.js';
 import { DEFAULT_MAX_WALKED, fingerprint, scanTree } from './scan.js';
-import { upperBound } from '../sorted-names.js';
+import { upperBound } from '../registry/sorted-names.js';
 import { toSafeLogger } from '../logger.js';
 import type { Logger } from '../logger.js';
 

@@ -1,5 +1,6 @@
 /** Hot reload: a prompt directory kept in step with a registry, one registry batch per debounce window. */
-import type { Logger, PromptRegistry } from '../index.js';
+import type { Logger } from '../logger.js';
+import type { PromptRegistry } from '../registry/registry.js';
 import { WindowedJob, checkMs } from './debounce.js';
 import { formatDiagnostic } from './diagnostics.js';
 import type { PromptFileDiagnostic } from './diagnostics.js';

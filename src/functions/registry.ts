@@ -3,9 +3,12 @@
  *
  * @module
  */
-import { ArgumentValidatorCache, argumentFailureToPromptError, getArgumentSchema } from '../arguments/index.js';
-import type { ArgumentValidationOptions, CompiledArgumentValidator } from '../arguments/index.js';
-import { createDefinitionError, promptNameProblem } from '../definition/index.js';
+import { ArgumentValidatorCache } from '../arguments/cache.js';
+import { argumentFailureToPromptError } from '../arguments/failures.js';
+import { getArgumentSchema } from '../arguments/plan.js';
+import type { ArgumentValidationOptions, CompiledArgumentValidator } from '../arguments/types.js';
+import { promptNameProblem } from '../definition/names.js';
+import { createDefinitionError } from '../definition/problems.js';
 import { DeclaredNames, argumentNameProblem, inputSchemaNameProblems } from '../definition/names.js';
 import type { DefinitionProblem, PromptArgumentDefinition } from '../definition/types.js';
 import { runWithDeadline } from '../deadline.js';

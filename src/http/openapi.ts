@@ -1,5 +1,5 @@
 /** The OpenAPI 3.1 document of the HTTP routes: exactly the bodies the handlers send. */
-import { getArgumentSchema } from '../arguments/index.js';
+import { getArgumentSchema } from '../arguments/plan.js';
 import { toSources } from './sources.js';
 import type { HttpSource, Sources } from './sources.js';
 import type { JsonSchema } from '../types.js';

@@ -3,7 +3,6 @@
  * table, on a transport-neutral request. No `node:` imports: it runs on edge runtimes too.
  */
 import { PromptError, echoed, errorClassName, toPromptError } from '../errors.js';
-import { markInexactNumbers } from '../arguments/numbers.js';
 import { isRecord } from '../json.js';
 import { toSafeLogger } from '../logger.js';
 import type { Logger, SafeLogger } from '../logger.js';
@@ -18,6 +17,7 @@ import { openApiDocument } from './openapi.js';
 import { toSources } from './sources.js';
 import type { HttpSource, Sources } from './sources.js';
 import type { OpenApiOptions } from './openapi.js';
+import { parseJsonBody } from '../json-body.js';
 
 /** Options of the HTTP handlers and CGI. */
 export interface HttpHandlerOptions {
@@ -244,14 +244,12 @@ async function readArguments(request: CoreRequest, context: Context, lease: Body
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    // Numbers JSON.parse changed are marked: the validator refuses those arguments (400, naming each and where).
+    value = parseJsonBody(text);
   } catch {
     throw new PromptError('PARSE_ERROR', 'Invalid JSON body');
   }
-  const args = argumentsObject(value);
-  // Numbers JSON.parse changed: the validator refuses those arguments (400, naming each and where).
-  markInexactNumbers(text, args);
-  return args;
+  return argumentsObject(value);
 }
 
 /** The arguments of a parsed body: an object (null = none), else 400. */

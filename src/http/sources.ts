@@ -1,7 +1,7 @@
 /** The sources the HTTP adapters serve. */
-import { FunctionRegistry } from '../functions/index.js';
+import { FunctionRegistry } from '../functions/registry.js';
 import { isRecord } from '../json.js';
-import { PromptRegistry } from '../registry.js';
+import { PromptRegistry } from '../registry/registry.js';
 
 /** What the HTTP adapters serve: a prompt registry, a function registry, or both. */
 export type HttpSource = PromptRegistry | FunctionRegistry | { prompts?: PromptRegistry; functions?: FunctionRegistry };

@@ -11,7 +11,7 @@ import { toSafeLogger } from '../logger.js';
 import type { Logger, SafeLogger } from '../logger.js';
 import { createPromptHandlers } from '../protocol.js';
 import type { HandlerExtra, PromptHandlers, PromptMethod } from '../protocol.js';
-import type { PromptRegistry } from '../registry.js';
+import type { PromptRegistry } from '../registry/registry.js';
 import { checkDebounceMs, createListChangedNotifier } from './notifier.js';
 import type { ListChangedNotifier } from './notifier.js';
 import { registerRequestHandler } from './register.js';

@@ -10,7 +10,7 @@ import { functionNotFound } from '../functions/registry.js';
 import type { FunctionRegistry } from '../functions/registry.js';
 import { createPromptHandlers } from '../protocol.js';
 import type { HandlerExtra, PromptHandlers, PromptMethod } from '../protocol.js';
-import type { PromptRegistry } from '../registry.js';
+import type { PromptRegistry } from '../registry/registry.js';
 import { buildErrorResponse, errorResponseFor } from '../response.js';
 import type { CallToolResult, ErrorResponseBody } from '../response.js';
 import type { JsonSchema } from '../types.js';

@@ -11,6 +11,7 @@ import type { PromptMethod } from '../protocol.js';
 import type { McpRequestInfo } from './request-info.js';
 import { requestInfoFromV1, requestInfoFromV2 } from './request-info.js';
 import type { LowLevelServer, SdkVersion } from './server-shape.js';
+import { PASS_THROUGH_PARAMS, v1MethodSchema } from '../sdk/method-schemas.js';
 
 /** @internal One request as handed over by the SDK: params as sent by the client, plus what the SDK told us. */
 export interface SdkRequest {
@@ -23,32 +24,6 @@ export interface SdkRequest {
  * own error handling, so that an SDK handing over something unexpected is answered (and logged) like any other fault.
  */
 export type RequestHandler = (method: PromptMethod, read: () => SdkRequest) => Promise<unknown>;
-
-/**
- * SDK v1 registers handlers by request schema: it reads the method literal from the schema's shape and parses each
- * request with it before calling the handler. It accepts Zod 3 schemas structurally (`shape.method` with
- * `_def.value`, and `safeParse`/`parse`); this object has that shape, with a parse that passes the request through.
- * That keeps this module free of zod and of a synchronous `require` of the SDK, and works with every v1 release.
- */
-/** @internal A Zod-3-shaped schema object for `method` that passes messages through (SDK v1 handler registration). */
-export function v1MethodSchema(method: string): object {
-  const literal = { value: method, _def: { typeName: 'ZodLiteral', value: method } };
-  return {
-    shape: { method: literal },
-    _def: { typeName: 'ZodObject' },
-    parse: (request: unknown): unknown => request,
-    safeParse: (request: unknown): { success: true; data: unknown } => ({ success: true, data: request }),
-  };
-}
-
-/** A Standard Schema (v1) that accepts any params as they are, for SDK v2's `(method, {params}, handler)` form. */
-const PASS_THROUGH_PARAMS = Object.freeze({
-  '~standard': Object.freeze({
-    version: 1 as const,
-    vendor: 'mcp-prompt-kit',
-    validate: (value: unknown): { value: unknown } => ({ value }),
-  }),
-});
 
 function paramsOf(request: unknown): unknown {
   return typeof request === 'object' && request !== null ? (request as { params?: unknown }).params : undefined;

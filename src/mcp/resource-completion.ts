@@ -5,7 +5,7 @@
  * @module
  */
 import { JsonDataError, isRecord, jsonData } from '../json.js';
-import { MAX_COMPLETION_BYTES, boundCompletionValues } from '../completion.js';
+import { MAX_COMPLETION_BYTES, boundCompletionValues } from '../registry/completion.js';
 import { MAX_VALUE_DEPTH } from '../render/limits.js';
 import { PromptError, echoed } from '../errors.js';
 import { readCompleteParams } from '../protocol.js';

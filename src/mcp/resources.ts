@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { CursorCodec } from '../cursor.js';
+import { CursorCodec } from '../registry/cursor.js';
 import { JsonRpcError, PromptError, errorClassName, isPromptError } from '../errors.js';
 import { isRecord, jsonData } from '../json.js';
 import { checkContents, wireContents } from '../render/directives.js';
@@ -12,7 +12,7 @@ import { MAX_VALUE_DEPTH } from '../render/limits.js';
 import { toSafeLogger } from '../logger.js';
 import type { Logger } from '../logger.js';
 import type { ResourceContents } from '../resources.js';
-import { upperBound } from '../sorted-names.js';
+import { upperBound } from '../registry/sorted-names.js';
 import type { BlobResourceContents, ResourceLink, TextResourceContents } from '../types.js';
 import { runWithDeadline } from '../deadline.js';
 import { registerMethod } from './register.js';

@@ -13,8 +13,8 @@
  */
 import type { RenderBudget } from './limits.js';
 import { tooManyBytes, tooManyRepeats, tooManySteps } from './limits.js';
-import { DIRECTIVE, INVERTED, SECTION, VARIABLE } from './nodes.js';
-import type { TagNode, TemplateNode } from './nodes.js';
+import { DIRECTIVE, INVERTED, SECTION, VARIABLE } from './tag-node.js';
+import type { TagNode, TemplateNode } from './tag-node.js';
 import { lookupName } from './values.js';
 
 /** The running lower bound of one forecast. */

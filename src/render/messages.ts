@@ -9,13 +9,22 @@ import type { PromptDefinition, RenderContext } from '../definition/types.js';
 import { bytesToBase64, isBase64, wellFormed } from '../encoding.js';
 import { ResourceDeadline, runWithDeadline } from '../deadline.js';
 import { PromptError, errorClassName, isPromptError } from '../errors.js';
-import type { ResourceReadContext } from '../resources.js';
+import type { AssetLoader, ResourceReadContext, ResourceResolver } from '../resources.js';
 import type { ContentBlock, GetPromptResult, Meta, PromptMessage, Role, TextContent } from '../types.js';
 import { resolveEmbeddedResource, resolveResourceDirectives } from './directives.js';
+import type { ResourceErrorMode } from './directives.js';
 import { RenderBudget, assertRenderedSize, tooManyResources } from './limits.js';
-import type { RenderEnvironment } from './prompt.js';
+import type { RenderLimits } from './limits.js';
 import { guardPromptResult, normalizeRenderOutput } from './result-guard.js';
 import type { CompiledTemplate } from './template.js';
+
+/** @internal Everything a render needs from its registry. */
+export interface RenderEnvironment {
+  resources: ResourceResolver | undefined;
+  assets: AssetLoader | undefined;
+  limits: RenderLimits;
+  onResourceError: ResourceErrorMode;
+}
 
 type Templated = CompiledTemplate | undefined;
 

@@ -8,8 +8,8 @@
  */
 import Mustache from 'mustache';
 import type { OpeningAndClosingTags } from 'mustache';
-import { DIRECTIVE, INVERTED, SECTION, TagNode, VARIABLE } from './nodes.js';
-import type { TemplateNode } from './nodes.js';
+import { DIRECTIVE, INVERTED, SECTION, TagNode, VARIABLE } from './tag-node.js';
+import type { TemplateNode } from './tag-node.js';
 import { createPositionLookup, offsetToPosition } from './position.js';
 import { describeSyntaxError } from './syntax-errors.js';
 

@@ -3,10 +3,11 @@
  *
  * @module
  */
-import { createDefinitionError, parsePromptDefinition } from '../definition/index.js';
+import { parsePromptDefinition } from '../definition/parse.js';
+import { createDefinitionError } from '../definition/problems.js';
 import type { PromptDefinition, TemplatePromptDefinition } from '../definition/types.js';
 import { PromptError } from '../errors.js';
-import type { StoredPrompt } from '../store.js';
+import type { StoredPrompt } from './contract.js';
 import { isRecord } from '../json.js';
 
 /**

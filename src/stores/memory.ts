@@ -5,7 +5,7 @@
  * @module
  */
 import type { TemplatePromptDefinition } from '../definition/types.js';
-import type { PromptStore, StoreChangeEvent, StoredPrompt } from '../store.js';
+import type { PromptStore, StoreChangeEvent, StoredPrompt } from './contract.js';
 import { compareNames, copyStored, storableDefinition } from './definition.js';
 
 /**

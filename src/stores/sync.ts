@@ -7,8 +7,8 @@ import type { TemplatePromptDefinition } from '../definition/types.js';
 import { errorClassName, isPromptError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { toSafeLogger } from '../logger.js';
-import type { PromptRegistry } from '../registry.js';
-import type { PromptStore, StoreChangeEvent, StoredPrompt } from '../store.js';
+import type { PromptRegistry } from '../registry/registry.js';
+import type { PromptStore, StoreChangeEvent, StoredPrompt } from './contract.js';
 
 /** Options of {@link syncRegistry}. */
 export interface SyncRegistryOptions {

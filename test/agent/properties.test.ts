@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { createPromptRetrievalTool } from '../../src/agent/index.js';
 import type { PromptSource } from '../../src/agent/index.js';
-import { PromptRegistry } from '../../src/registry.js';
+import { PromptRegistry } from '../../src/registry/registry.js';
 import {
   amplifyingJsonText,
   checkProperty,

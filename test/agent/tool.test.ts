@@ -23,7 +23,7 @@ import {
 import type { PromptSource, SpanLike, TracerLike } from '../../src/agent/index.js';
 import { attachPrompts } from '../../src/mcp/index.js';
 import { PromptError } from '../../src/errors.js';
-import { PromptRegistry } from '../../src/registry.js';
+import { PromptRegistry } from '../../src/registry/registry.js';
 import type { GetPromptResult } from '../../src/types.js';
 import { createTestRegistry, simplePrompt } from '../mcp/fixtures/prompts.js';
 import { STARTS_CHILD_PROCESSES, childCoverageEnv } from '../support/processes.js';

@@ -5,7 +5,7 @@
  */
 import { describe, it } from 'vitest';
 import { PromptError } from '../../src/errors.js';
-import { PromptRegistry } from '../../src/registry.js';
+import { PromptRegistry } from '../../src/registry/registry.js';
 import type { PromptDefinition } from '../../src/definition/types.js';
 import {
   amplifyingJsonText,

@@ -1,7 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { definePrompt, parsePromptDefinition } from '../../src/definition/index.js';
 import type { PromptArgs, PromptDefinition, RenderContext } from '../../src/definition/index.js';
-import { PromptRegistry } from '../../src/registry.js';
+import { PromptRegistry } from '../../src/registry/registry.js';
 
 describe('definePrompt', () => {
   it('returns the definition unchanged', () => {

@@ -3,7 +3,7 @@ import { argumentNameProblem, promptNameProblem } from '../../src/definition/ind
 import { ARGUMENT_NAME_PATTERN, PROMPT_NAME_PATTERN } from '../../src/definition/names.js';
 import type { InvalidDefinitionData } from '../../src/definition/types.js';
 import { FunctionRegistry, defineFunction } from '../../src/functions/index.js';
-import { PromptRegistry } from '../../src/registry.js';
+import { PromptRegistry } from '../../src/registry/registry.js';
 import { thrownBy } from '../support/errors.js';
 
 const CONFORMANCE_NAMES = [

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExampleFunctions } from '../../examples/functions/app.js';
 import { createFetchHandler, createNodeHandler } from '../../src/http/index.js';
 import type { HttpHandlerOptions } from '../../src/http/index.js';
-import { PromptRegistry } from '../../src/registry.js';
+import { PromptRegistry } from '../../src/registry/registry.js';
 import { GATE_CASES, GATE_OPTIONS, HTTP_CASES, createCaseSource } from './cases.js';
 import type { HttpCase } from './cases.js';
 import { SERVER_KINDS, send, startServer } from './servers.js';

@@ -11,7 +11,7 @@ import { createFetchHandler, createNodeHandler, runCgi } from '../../src/http/in
 import type { HttpSource } from '../../src/http/index.js';
 import { wellFormed } from '../../src/encoding.js';
 import { FunctionRegistry, defineFunction } from '../../src/index.js';
-import { PromptRegistry } from '../../src/registry.js';
+import { PromptRegistry } from '../../src/registry/registry.js';
 import {
   amplifyingJsonText,
   checkProperty,

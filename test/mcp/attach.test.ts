@@ -11,7 +11,7 @@ import { PromptError } from '../../src/errors.js';
 import { attachPrompts } from '../../src/mcp/index.js';
 import { DEFAULT_DEBOUNCE_MS } from '../../src/mcp/notifier.js';
 import type { AttachPromptsOptions, AttachableServer, McpRequestInfo } from '../../src/mcp/index.js';
-import type { PromptRegistry } from '../../src/registry.js';
+import type { PromptRegistry } from '../../src/registry/registry.js';
 import type { TestClient } from './fixtures/clients.js';
 import { createTestClient, linkedPair, settled, timersDue, waitFor, wireError } from './fixtures/clients.js';
 import { createTestRegistry, simplePrompt } from './fixtures/prompts.js';

@@ -3,7 +3,7 @@
  * (v1/v2), in memory and over stdio.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PromptRegistry } from '../../src/registry.js';
+import type { PromptRegistry } from '../../src/registry/registry.js';
 import type { TestClient } from './fixtures/clients.js';
 import { waitFor, wireError } from './fixtures/clients.js';
 import { testPrompts } from './fixtures/prompts.js';

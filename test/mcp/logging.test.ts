@@ -10,7 +10,7 @@ import { PromptError } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
 import { attachPrompts } from '../../src/mcp/index.js';
 import type { AttachPromptsOptions } from '../../src/mcp/index.js';
-import type { PromptRegistry } from '../../src/registry.js';
+import type { PromptRegistry } from '../../src/registry/registry.js';
 import type { TestClient } from './fixtures/clients.js';
 import { createTestClient, linkedPair, waitFor, wireError } from './fixtures/clients.js';
 import { createTestRegistry } from './fixtures/prompts.js';

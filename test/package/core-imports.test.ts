@@ -4,6 +4,7 @@ import { builtinModules } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildPackage, packageEntries } from './build-fixture.js';
+import { adapterOf, sourceGraph } from './source-imports.js';
 
 /** Every module specifier in a bundled file: static/dynamic imports, re-exports and `require` calls. */
 function specifiers(code: string): string[] {
@@ -126,6 +127,40 @@ describe('the built postgres entry', () => {
       }
     }
     expect(files.size).toBeGreaterThan(1);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('the core source files', () => {
+  // The built entry above shows what ships; the sources also show type-only imports (erased from the build) and
+  // which file is at fault.
+  const graph = sourceGraph();
+  const core = [...graph].filter(([file]) => adapterOf(file) === undefined);
+
+  it('exist (the scan found them)', () => {
+    expect(core.map(([file]) => file)).toContain('src/index.ts');
+    expect(core.length).toBeGreaterThan(50);
+  });
+
+  it('import no node: module and not @modelcontextprotocol/*, type-only imports included', () => {
+    const problems: string[] = [];
+    for (const [file, imports] of core) {
+      for (const { specifier } of imports) {
+        const reason = forbidden(specifier);
+        if (reason !== undefined) problems.push(`${file} imports '${specifier}' (${reason})`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('import no adapter folder (adapters depend on the core, never the other way round)', () => {
+    const problems: string[] = [];
+    for (const [file, imports] of core) {
+      for (const { specifier, target } of imports) {
+        const adapter = target === undefined ? undefined : adapterOf(target);
+        if (adapter !== undefined) problems.push(`${file} imports '${specifier}' (${adapter})`);
+      }
+    }
     expect(problems).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { handleJsonRpc } from '../../src/protocol.js';
-import { PromptRegistry } from '../../src/registry.js';
+import { PromptRegistry } from '../../src/registry/registry.js';
 import type { JsonRpcResponse } from '../../src/types.js';
 import {
   amplifyingJsonText,

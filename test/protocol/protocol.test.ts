@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { JsonRpcError, PromptError } from '../../src/errors.js';
 import { createPromptHandlers, handleJsonRpc, readCompleteParams } from '../../src/protocol.js';
-import { PromptRegistry } from '../../src/registry.js';
+import { PromptRegistry } from '../../src/registry/registry.js';
 
 function registry(): PromptRegistry {
   const r = new PromptRegistry();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PromptRegistry } from '../../src/registry.js';
-import type { RegistryChangeEvent } from '../../src/registry.js';
+import { PromptRegistry } from '../../src/registry/registry.js';
+import type { RegistryChangeEvent } from '../../src/registry/change-events.js';
 import type { PromptDefinition } from '../../src/definition/types.js';
 import { PromptError } from '../../src/errors.js';
 import type { JsonSchema } from '../../src/types.js';

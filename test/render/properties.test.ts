@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PromptError } from '../../src/errors.js';
-import { PromptRegistry } from '../../src/registry.js';
+import { PromptRegistry } from '../../src/registry/registry.js';
 import { createMemoryResourceResolver } from '../../src/render/index.js';
 import {
   checkProperty,

@@ -4,7 +4,7 @@ import { PromptError } from '../../src/errors.js';
 import { guardPromptResult, normalizeRenderOutput } from '../../src/render/result-guard.js';
 import { assertRenderedSize } from '../../src/render/limits.js';
 import { errorResponseFor } from '../../src/response.js';
-import { PromptRegistry } from '../../src/registry.js';
+import { PromptRegistry } from '../../src/registry/registry.js';
 import { rejectionOf, thrownBy } from '../support/errors.js';
 import { base64DecodedSize, bytesToBase64, isBase64 } from '../../src/encoding.js';
 

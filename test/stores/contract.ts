@@ -1,7 +1,7 @@
 /**
  * The contract every PromptStore passes. A store's test file calls {@link describeStoreContract} with a factory that
  * builds a fresh, empty store (and, where the store can hold them, a way to plant an invalid entry); the directory
- * source's (test/fs/store.test.ts):
+ * source's (test/fs/directory-store.test.ts):
  *
  *   describeStoreContract('directory source', async () => {
  *     const dir = await tempDir();

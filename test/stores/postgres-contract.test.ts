@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import type pg from 'pg';
-import { createPostgresPromptStore } from '../../src/stores/postgres.js';
+import { createPostgresPromptStore } from '../../src/stores/postgres/store.js';
 import { describeStoreContract } from './contract.js';
 import { testDatabase } from './pg-database.js';
 import type { TestDatabase } from './pg-server.js';

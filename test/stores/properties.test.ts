@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { PromptError } from '../../src/errors.js';
 import { createMemoryPromptStore } from '../../src/index.js';
-import { PromptRegistry } from '../../src/registry.js';
-import { readRow } from '../../src/stores/pg-rows.js';
-import { CONTENT_COLUMNS } from '../../src/stores/pg-schema.js';
+import { PromptRegistry } from '../../src/registry/registry.js';
+import { readRow } from '../../src/stores/postgres/rows.js';
+import { CONTENT_COLUMNS } from '../../src/stores/postgres/schema.js';
 import {
   checkProperty,
   expectPrototypeUntouched,

@@ -3,7 +3,7 @@
  * runs through its own transport: each row becomes a registry with one prompt, a prompts/get call, and the exact
  * outcome a client must see (the rendered text, or the JSON-RPC error object).
  */
-import { PromptRegistry } from '../../src/registry.js';
+import { PromptRegistry } from '../../src/registry/registry.js';
 import { createMemoryResourceResolver } from '../../src/render/index.js';
 import type { ArgumentType, PromptArgumentDefinition } from '../../src/definition/types.js';
 import { argumentCases } from '../arguments/cases.js';

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { isRecord } from '../json.js';
-import type { StoreChangeEvent } from '../store.js';
+import { isRecord } from '../../json.js';
+import type { StoreChangeEvent } from '../contract.js';
 
 /** The triggers send names up to 1,000 bytes (longer ones as null: reload) and labels are short; this bounds both. */
 const MAX_FIELD_LENGTH = 1_000;

@@ -19,16 +19,16 @@
  *
  * @module
  */
-import { normalizeLegacyPrompt } from '../definition/index.js';
-import type { SystemRolePolicy } from '../definition/types.js';
-import { isPromptError } from '../errors.js';
-import type { PgClient } from './pg-types.js';
-import type { Routine, TableNames } from './pg-schema.js';
-import { CONTENT_COLUMNS, DEFAULT_LABEL, companionTables, historyIndexStatement, routineComment, routines } from './pg-schema.js';
-import type { SchemaState } from './pg-inspect.js';
-import { hasUnversionedRows, inspectRoutines, inspectSchema } from './pg-inspect.js';
-import { storableDefinition } from './definition.js';
-import { definitionValues } from './pg-rows.js';
+import { normalizeLegacyPrompt } from '../../definition/legacy.js';
+import type { SystemRolePolicy } from '../../definition/types.js';
+import { isPromptError } from '../../errors.js';
+import type { PgClient } from './types.js';
+import type { Routine, TableNames } from './schema.js';
+import { CONTENT_COLUMNS, DEFAULT_LABEL, companionTables, historyIndexStatement, routineComment, routines } from './schema.js';
+import type { SchemaState } from './inspect.js';
+import { hasUnversionedRows, inspectRoutines, inspectSchema } from './inspect.js';
+import { storableDefinition } from '../definition.js';
+import { definitionValues } from './rows.js';
 
 /** Options of `migrate()`. */
 export interface MigrateOptions {

@@ -5,9 +5,9 @@
  *
  * @module
  */
-import { PromptError, errorClassName, isPromptError } from '../errors.js';
-import type { SafeLogger } from '../logger.js';
-import type { PgPool, PgPoolClient, PgQueryable } from './pg-types.js';
+import { PromptError, errorClassName, isPromptError } from '../../errors.js';
+import type { SafeLogger } from '../../logger.js';
+import type { PgPool, PgPoolClient, PgQueryable } from './types.js';
 
 /** @internal What an operation is, for its error message and log entry. */
 export interface Operation {

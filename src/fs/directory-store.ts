@@ -2,12 +2,12 @@
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, join, posix } from 'node:path';
 import { stringify } from 'yaml';
-import { createDefinitionError } from '../definition/index.js';
+import { createDefinitionError } from '../definition/problems.js';
 import { escapeControlCharacters } from '../encoding.js';
 import type { PromptDefinition, TemplatePromptDefinition } from '../definition/types.js';
 import type { Logger } from '../logger.js';
 import { toSafeLogger } from '../logger.js';
-import type { PromptStore, StoreChangeEvent, StoredPrompt } from '../store.js';
+import type { PromptStore, StoreChangeEvent, StoredPrompt } from '../stores/contract.js';
 import { invalidEntryError, storableDefinition } from '../stores/definition.js';
 import { WindowedJob, checkMs } from './debounce.js';
 import { formatDiagnostic } from './diagnostics.js';

@@ -4,9 +4,9 @@
  * @module
  * @internal
  */
-import { PromptError } from './errors.js';
-import { wellFormed } from './encoding.js';
-import { utf8ByteLength } from './render/index.js';
+import { PromptError } from '../errors.js';
+import { wellFormed } from '../encoding.js';
+import { utf8ByteLength } from '../render/limits.js';
 
 /** Values one completion may carry (MCP spec). */
 export const MAX_COMPLETION_VALUES = 100;
@@ -16,6 +16,13 @@ export const MAX_COMPLETION_BYTES = 64 * 1024;
 export const MAX_COMPLETION_INPUT = 10_000;
 /** Entries of `context.arguments`. */
 export const MAX_COMPLETION_CONTEXT = 100;
+
+/** The result of {@link PromptRegistry.complete}. */
+export interface CompletionValues {
+  values: string[];
+  total: number;
+  hasMore: boolean;
+}
 
 /** @internal Bounds a completion request's client input: INVALID_PARAMS (-32602) naming the limit. */
 export function checkCompletionInput(value: string, given: Readonly<Record<string, unknown>> | undefined): void {
@@ -36,7 +43,7 @@ export function checkCompletionInput(value: string, given: Readonly<Record<strin
 }
 
 /** @internal The first values within 100 items and 64 KiB, lone surrogates replaced; `hasMore` says when any were left out. */
-export function boundCompletionValues(all: readonly string[], total: number): { values: string[]; total: number; hasMore: boolean } {
+export function boundCompletionValues(all: readonly string[], total: number): CompletionValues {
   const values: string[] = [];
   let bytes = 0;
   for (const v of all) {

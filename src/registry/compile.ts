@@ -5,23 +5,22 @@
  * @module
  * @internal
  */
-import type { ArgumentValidatorCache, ArgumentValidationOptions, CompiledArgumentValidator } from '../arguments/index.js';
-import { argumentFailureToPromptError } from '../arguments/index.js';
+import type { ArgumentValidatorCache } from '../arguments/cache.js';
+import type { ArgumentValidationOptions, CompiledArgumentValidator } from '../arguments/types.js';
+import { argumentFailureToPromptError } from '../arguments/failures.js';
 import type { ContentTemplate, PromptArgumentDefinition, PromptDefinition, PromptMessageTemplate, RenderContext } from '../definition/types.js';
-import { createDefinitionError } from '../definition/index.js';
+import { createDefinitionError } from '../definition/problems.js';
 import { MAX_SCHEMA_DEPTH } from '../definition/keywords.js';
 import { JsonDataError, isRecord, jsonData } from '../json.js';
-import { listedArguments, promptListing, schemaProperties } from '../listing.js';
+import { listedArguments, promptListing, schemaProperties } from '../definition/listing.js';
 import type { AssetLoader, ResourceResolver } from '../resources.js';
 import type { GetPromptResult, Prompt, PromptArgument } from '../types.js';
-import { utf8ByteLength } from './limits.js';
+import { utf8ByteLength } from '../render/limits.js';
 import { isBase64, wellFormed } from '../encoding.js';
-import type { RenderLimits } from './limits.js';
-import { renderProgrammatic, renderTemplates } from './messages.js';
-import type { CompiledContent, TemplatePlan } from './messages.js';
-import type { ResourceErrorMode } from './directives.js';
-import { fixedLength } from './template.js';
-import type { CompiledTemplate, TemplateCache } from './template.js';
+import { renderProgrammatic, renderTemplates } from '../render/messages.js';
+import type { CompiledContent, RenderEnvironment, TemplatePlan } from '../render/messages.js';
+import { fixedLength } from '../render/template.js';
+import type { CompiledTemplate, TemplateCache } from '../render/template.js';
 
 /** @internal Everything a compile needs from its registry. */
 export interface CompileEnvironment {
@@ -69,14 +68,6 @@ function factsOf(def: PromptDefinition, properties: Readonly<Record<string, unkn
   let facts = cache.get(args);
   if (facts === undefined) cache.set(args, (facts = argumentFacts(def, properties)));
   return facts;
-}
-
-/** @internal Everything a render needs from its registry. */
-export interface RenderEnvironment {
-  resources: ResourceResolver | undefined;
-  assets: AssetLoader | undefined;
-  limits: RenderLimits;
-  onResourceError: ResourceErrorMode;
 }
 
 /** @internal What a request brings to a render (a render function's {@link RenderContext} is built from it on demand). */

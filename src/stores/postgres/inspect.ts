@@ -4,9 +4,9 @@
  *
  * @module
  */
-import type { PgClient } from './pg-types.js';
-import type { Routine, TableNames } from './pg-schema.js';
-import { ROUTINE_MARK, companionTables, routines } from './pg-schema.js';
+import type { PgClient } from './types.js';
+import type { Routine, TableNames } from './schema.js';
+import { ROUTINE_MARK, companionTables, routines } from './schema.js';
 
 /** The catalog's view of one prompt table and everything `migrate()` puts next to it. */
 export interface SchemaState {

@@ -9,8 +9,8 @@
  * @module
  * @internal
  */
-import { PromptError } from './errors.js';
-import { base64UrlToText, textToBase64Url } from './encoding.js';
+import { PromptError } from '../errors.js';
+import { base64UrlToText, textToBase64Url } from '../encoding.js';
 
 const VERSION = 1;
 

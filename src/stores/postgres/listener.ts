@@ -4,10 +4,10 @@
  *
  * @module
  */
-import { errorClassName } from '../errors.js';
-import type { SafeLogger } from '../logger.js';
-import { sqlState } from './pg-client.js';
-import type { PgListenerClient } from './pg-types.js';
+import { errorClassName } from '../../errors.js';
+import type { SafeLogger } from '../../logger.js';
+import { sqlState } from './client.js';
+import type { PgListenerClient } from './types.js';
 
 /** What a log entry says about a failure: its class and, for a server error, its SQLSTATE (never its message). */
 function failureFields(error: unknown): Record<string, unknown> {

@@ -3,98 +3,33 @@
  *
  * @module
  */
-import { ArgumentValidatorCache } from './arguments/index.js';
-import type { ArgumentValidationOptions } from './arguments/index.js';
-import type { CompileEnvironment, CompiledPrompt, RenderEnvironment } from './render/prompt.js';
-import { compilePrompt, validateArguments } from './render/prompt.js';
-import { MAX_COMPLETION_VALUES, boundCompletionValues, checkCompletionInput } from './completion.js';
+import { ArgumentValidatorCache } from '../arguments/cache.js';
+import type { ArgumentValidationOptions } from '../arguments/types.js';
+import { parseWithLists } from '../definition/parse.js';
+import { createDefinitionError } from '../definition/problems.js';
+import type { DefinitionErrorOptions } from '../definition/problems.js';
+import { ParsedLists } from '../definition/reuse.js';
+import type { PromptArgumentDefinition, PromptDefinition, SystemRolePolicy } from '../definition/types.js';
+import { runWithDeadline } from '../deadline.js';
+import { PromptError, echoed, errorClassName, isPromptError, toPromptError } from '../errors.js';
+import type { SafeLogger } from '../logger.js';
+import { toSafeLogger } from '../logger.js';
+import type { RenderEnvironment } from '../render/messages.js';
+import { TemplateCache } from '../render/template.js';
+import type { ResourceResolver } from '../resources.js';
+import type { GetPromptResult, ListPromptsResult, Prompt } from '../types.js';
+import { ChangeEvents } from './change-events.js';
+import type { RegistryChangeEvent } from './change-events.js';
+import { compilePrompt, validateArguments } from './compile.js';
+import type { CompileEnvironment, CompiledPrompt } from './compile.js';
+import { boundCompletionValues, checkCompletionInput } from './completion.js';
+import type { CompletionValues } from './completion.js';
 import { CursorCodec } from './cursor.js';
+import { EnumCompletions, schemaEnum } from './enum-completion.js';
 import { NameTable } from './name-table.js';
+import { assertPositiveInteger, copyPartials, renderLimits } from './options.js';
+import type { ListOptions, PromptRegistryOptions, RegisterOptions, RequestContext } from './options.js';
 import { SortedNames } from './sorted-names.js';
-import { createDefinitionError } from './definition/index.js';
-import { parseWithLists } from './definition/parse.js';
-import { runWithDeadline } from './deadline.js';
-import { wellFormed } from './encoding.js';
-import { ParsedLists } from './definition/reuse.js';
-import type { DefinitionErrorOptions } from './definition/index.js';
-import type { PromptArgumentDefinition, PromptDefinition, SystemRolePolicy } from './definition/types.js';
-import { PromptError, echoed, errorClassName, isPromptError, toPromptError } from './errors.js';
-import { childPointer, isRecord } from './json.js';
-import { schemaProperties } from './listing.js';
-import type { Logger, SafeLogger } from './logger.js';
-import { toSafeLogger } from './logger.js';
-import { DEFAULT_RENDER_LIMITS, TemplateCache } from './render/index.js';
-import type { RenderLimits, ResourceErrorMode } from './render/index.js';
-import type { AssetLoader, ResourceResolver } from './resources.js';
-import type { GetPromptResult, ListPromptsResult, Prompt } from './types.js';
-
-/** Options of {@link PromptRegistry}. */
-export interface PromptRegistryOptions {
-  /** Resolves `{{resource:URI}}` directives and `{type: "resource"}` content. */
-  resources?: ResourceResolver;
-  /** Loads `{type: "image" | "audio", path}` content (mcp-prompt-kit/fs ships a file loader). */
-  assets?: AssetLoader;
-  /** Default page size of {@link PromptRegistry.list}; by default every prompt is in one page. */
-  pageSize?: number;
-  /**
-   * Render limits: resources per render (default 50), rendered bytes per prompt (default 1 MiB), template steps per
-   * render (default 1 Mi), resource wait (default 10 s).
-   */
-  limits?: Partial<RenderLimits>;
-  /** Unknown resource: `"error"` (RESOURCE_NOT_FOUND, default) or `"inline"` (a visible note in the text). */
-  onResourceError?: ResourceErrorMode;
-  /** Partials by name, usable as `{{> name}}` in every prompt's templates. */
-  partials?: Readonly<Record<string, string>>;
-  /** A placeholder naming an undeclared argument: `"error"` (default) or `"warn"` (logged). */
-  undeclaredPlaceholders?: 'error' | 'warn';
-  /** Legacy `role: "system"` messages: rejected by default; `"user"` maps them to user. */
-  systemRole?: SystemRolePolicy;
-  /** Max characters of any string argument (default 10,000 code points); a declared maxLength wins. */
-  maxArgumentLength?: number;
-  /** Undeclared arguments from clients: accepted (default) or rejected. */
-  extraArguments?: 'accept' | 'reject';
-  /** How long an argument's `complete()` may take, in milliseconds (default 10,000); then -32603, logged. */
-  completionTimeoutMs?: number;
-  /** pino-style logger; silent by default. Argument values are never logged. */
-  logger?: Logger;
-}
-
-/** Options of {@link PromptRegistry.list}. */
-export interface ListOptions {
-  cursor?: string;
-  pageSize?: number;
-}
-
-/** A change to the registry, delivered synchronously once per add/set/remove call. */
-export interface RegistryChangeEvent {
-  type: 'add' | 'set' | 'remove';
-  /** The names added, replaced or removed by that call. */
-  names: string[];
-}
-
-/** Options of {@link PromptRegistry.add} and {@link PromptRegistry.set}. */
-export interface RegisterOptions {
-  /** Where the definitions came from (a file path), for error messages. */
-  source?: string;
-  /** The version being registered (one for the batch, or per name), logged with each get it serves. */
-  version?: string | number | ((name: string) => string | number | undefined);
-}
-
-/** The result of {@link PromptRegistry.complete}. */
-export interface CompletionValues {
-  values: string[];
-  total: number;
-  hasMore: boolean;
-}
-
-/** Caller context for {@link PromptRegistry.getPrompt} and {@link PromptRegistry.complete}. */
-export interface RequestContext {
-  signal?: AbortSignal;
-  /** Passed to programmatic render functions as `context.extra`. */
-  extra?: Readonly<Record<string, unknown>>;
-  /** For completion: the other arguments the client has already filled in. */
-  arguments?: Readonly<Record<string, string>>;
-}
 
 /**
  * An in-memory registry of prompts. Definitions are validated and compiled once when added; requests only look up
@@ -117,9 +52,6 @@ export class PromptRegistry {
   readonly #parsedLists = new ParsedLists();
   readonly #sorted = new SortedNames();
   #allListings: Prompt[] | undefined;
-  readonly #listeners = new Set<(event: RegistryChangeEvent) => void>();
-  readonly #pending: RegistryChangeEvent[] = [];
-  #emitting = false;
   readonly #cursors = new CursorCodec();
   readonly #compileEnv: CompileEnvironment;
   readonly #renderEnv: RenderEnvironment;
@@ -131,12 +63,13 @@ export class PromptRegistry {
   /** Prompts withheld because their source is broken: name -> reason (logged, never sent). */
   readonly #withheld = new Map<string, string>();
   readonly #logServed: boolean;
-  /** Lower-cased enum values, per enum array, computed once. */
-  readonly #enumIndex = new WeakMap<readonly unknown[], { values: string[]; lower: string[] }>();
+  readonly #events: ChangeEvents;
+  readonly #enums = new EnumCompletions();
 
   constructor(options: PromptRegistryOptions = {}) {
     this.#log = toSafeLogger(options.logger);
     this.#logServed = typeof options.logger?.debug === 'function';
+    this.#events = new ChangeEvents(this.#log);
     if (options.pageSize !== undefined) assertPositiveInteger(options.pageSize, 'pageSize');
     this.#pageSize = options.pageSize;
     this.#systemRole = options.systemRole ?? 'reject';
@@ -236,7 +169,7 @@ export class PromptRegistry {
     if (removed.length === 0) return false;
     this.#sorted.remove(removed);
     this.#allListings = undefined;
-    this.#emit({ type: 'remove', names: removed });
+    this.#events.emit({ type: 'remove', names: removed });
     return true;
   }
 
@@ -303,11 +236,7 @@ export class PromptRegistry {
    * ```
    */
   onChange(listener: (event: RegistryChangeEvent) => void): () => void {
-    const wrapped = (event: RegistryChangeEvent): void => listener(event);
-    this.#listeners.add(wrapped);
-    return () => {
-      this.#listeners.delete(wrapped);
-    };
+    return this.#events.add(listener);
   }
 
   /**
@@ -421,18 +350,9 @@ export class PromptRegistry {
       const all = await this.#runCompleter(name, argumentName, arg.complete, value, context);
       return boundCompletionValues(all, all.length);
     }
-    const declared = arg?.enum ?? schemaEnum(prompt, argumentName);
+    const declared = arg?.enum ?? schemaEnum(prompt.definition, argumentName);
     if (declared === undefined) return { values: [], total: 0, hasMore: false };
-    const index = this.#enumOf(declared);
-    const prefix = value.toLowerCase();
-    const matches: string[] = [];
-    let total = 0;
-    for (let i = 0; i < index.lower.length; i++) {
-      if (!index.lower[i]!.startsWith(prefix)) continue;
-      total++;
-      if (matches.length < MAX_COMPLETION_VALUES) matches.push(index.values[i]!);
-    }
-    return boundCompletionValues(matches, total);
+    return this.#enums.complete(declared, value);
   }
 
   /** Runs an argument's `complete()` under the request's signal and the completion timeout; checks what it returns. */
@@ -475,19 +395,6 @@ export class PromptRegistry {
 
   #badCompletion(name: string, argumentName: string): never {
     throw this.#reportRenderError(name, new PromptError('INTERNAL_ERROR', `prompt '${name}' argument '${argumentName}' complete() must return an array of strings`));
-  }
-
-  /** Suggestable enum values (strings, numbers, booleans; never objects or null) with their lower case, once. */
-  #enumOf(declared: readonly unknown[]): { values: string[]; lower: string[] } {
-    let index = this.#enumIndex.get(declared);
-    if (index === undefined) {
-      const values = declared
-        .filter((v) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')
-        .map(String);
-      index = { values, lower: values.map((v) => v.toLowerCase()) };
-      this.#enumIndex.set(declared, index);
-    }
-    return index;
   }
 
   #reportRenderError(name: string, error: unknown): PromptError {
@@ -538,7 +445,7 @@ export class PromptRegistry {
     }
     this.#sorted.insert(added);
     this.#allListings = undefined;
-    this.#emit({ type, names: compiled.map((c) => c.name) });
+    this.#events.emit({ type, names: compiled.map((c) => c.name) });
   }
 
   #names(): string[] {
@@ -548,32 +455,6 @@ export class PromptRegistry {
   #allListingsArray(): Prompt[] {
     if (this.#allListings === undefined) this.#allListings = this.#names().map((n) => this.#prompts.get(n)!.listing);
     return this.#allListings;
-  }
-
-  /**
-   * Delivers change events in the order the changes happened: a listener that changes the registry queues its
-   * event behind the one being delivered, so every listener sees the same sequence.
-   */
-  #emit(event: RegistryChangeEvent): void {
-    this.#pending.push(event);
-    if (this.#emitting) return;
-    this.#emitting = true;
-    try {
-      for (let next = this.#pending.shift(); next !== undefined; next = this.#pending.shift()) {
-        for (const listener of [...this.#listeners]) {
-          try {
-            listener(next);
-          } catch (error) {
-            this.#log.error(
-              { event: 'listener_failed', change: next.type, error: errorClassName(error) },
-              'registry change listener threw',
-            );
-          }
-        }
-      }
-    } finally {
-      this.#emitting = false;
-    }
   }
 }
 
@@ -594,57 +475,7 @@ function definitionErrorOptions(source: string | undefined, name: string): Defin
   return source === undefined ? { name } : { source, name };
 }
 
-/** The `enum` of an argument declared only in the prompt's inputSchema, if any. */
-function schemaEnum(prompt: CompiledPrompt, argumentName: string): readonly unknown[] | undefined {
-  const props = schemaProperties(prompt.definition);
-  if (!Object.hasOwn(props, argumentName)) return undefined;
-  const property = props[argumentName];
-  const values = isRecord(property) ? property['enum'] : undefined;
-  return Array.isArray(values) ? values : undefined;
-}
-
 function isDefinitionArray(value: PromptDefinition | readonly PromptDefinition[]): value is readonly PromptDefinition[] {
   return Array.isArray(value);
 }
 
-function assertPositiveInteger(value: unknown, what: string, min = 1): void {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
-    throw new RangeError(`${what} must be ${min === 0 ? 'a non-negative' : 'a positive'} integer, got ${String(value)}`);
-  }
-}
-
-function renderLimits(limits: Partial<RenderLimits> | undefined): RenderLimits {
-  const out = { ...DEFAULT_RENDER_LIMITS };
-  if (limits?.maxResources !== undefined) {
-    assertPositiveInteger(limits.maxResources, 'limits.maxResources', 0);
-    out.maxResources = limits.maxResources;
-  }
-  if (limits?.maxRenderedBytes !== undefined) {
-    assertPositiveInteger(limits.maxRenderedBytes, 'limits.maxRenderedBytes');
-    out.maxRenderedBytes = limits.maxRenderedBytes;
-  }
-  if (limits?.maxRenderSteps !== undefined) {
-    assertPositiveInteger(limits.maxRenderSteps, 'limits.maxRenderSteps');
-    out.maxRenderSteps = limits.maxRenderSteps;
-  }
-  if (limits?.resourceTimeoutMs !== undefined) {
-    assertPositiveInteger(limits.resourceTimeoutMs, 'limits.resourceTimeoutMs');
-    out.resourceTimeoutMs = limits.resourceTimeoutMs;
-  }
-  if (limits?.renderTimeoutMs !== undefined) {
-    assertPositiveInteger(limits.renderTimeoutMs, 'limits.renderTimeoutMs');
-    out.renderTimeoutMs = limits.renderTimeoutMs;
-  }
-  return out;
-}
-
-function copyPartials(partials: Readonly<Record<string, string>>): Map<string, string> {
-  const map = new Map<string, string>();
-  for (const [name, text] of Object.entries(partials)) {
-    if (typeof text !== 'string') {
-      throw createDefinitionError([{ path: childPointer('/partials', name), message: `partial '${name}' must be a string` }]);
-    }
-    map.set(name, wellFormed(text));
-  }
-  return map;
-}

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { TemplatePromptDefinition } from './definition/types.js';
+import type { TemplatePromptDefinition } from '../definition/types.js';
 
 /** One version of a stored prompt, as a store serves it. */
 export interface StoredPrompt {

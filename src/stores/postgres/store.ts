@@ -4,26 +4,26 @@
  *
  * @module
  */
-import type { TemplatePromptDefinition } from '../definition/types.js';
-import { PromptError } from '../errors.js';
-import { setOwn } from '../json.js';
-import type { Logger } from '../logger.js';
-import { toSafeLogger } from '../logger.js';
-import type { PromptStore, StoreChangeEvent, StoreReadOptions, StoredPrompt } from '../store.js';
-import { invalidEntryError, storableDefinition } from './definition.js';
-import { inTransaction } from './pg-client.js';
-import type { Operation } from './pg-client.js';
-import { startListener } from './pg-listener.js';
-import { parsePayload } from './pg-payload.js';
-import type { Listener } from './pg-listener.js';
-import { planMigration, runMigration, upToDateReport } from './pg-migrate.js';
-import type { MigrateOptions, MigrationReport } from './pg-migrate.js';
-import { definitionValues, readRow } from './pg-rows.js';
-import { CONTENT_COLUMNS, DEFAULT_LABEL, LATEST, checkLabel, tableNames } from './pg-schema.js';
-import type { PgListenerClient, PgPool } from './pg-types.js';
+import type { TemplatePromptDefinition } from '../../definition/types.js';
+import { PromptError } from '../../errors.js';
+import { setOwn } from '../../json.js';
+import type { Logger } from '../../logger.js';
+import { toSafeLogger } from '../../logger.js';
+import type { PromptStore, StoreChangeEvent, StoreReadOptions, StoredPrompt } from '../contract.js';
+import { invalidEntryError, storableDefinition } from '../definition.js';
+import { inTransaction } from './client.js';
+import type { Operation } from './client.js';
+import { startListener } from './listener.js';
+import { parsePayload } from './payload.js';
+import type { Listener } from './listener.js';
+import { planMigration, runMigration, upToDateReport } from './migrate.js';
+import type { MigrateOptions, MigrationReport } from './migrate.js';
+import { definitionValues, readRow } from './rows.js';
+import { CONTENT_COLUMNS, DEFAULT_LABEL, LATEST, checkLabel, tableNames } from './schema.js';
+import type { PgListenerClient, PgPool } from './types.js';
 
-export type { MigrateOptions, MigrationReport } from './pg-migrate.js';
-export type { PgListenerClient, PgNotification, PgPool, PgPoolClient, PgQueryResult, PgQueryable } from './pg-types.js';
+export type { MigrateOptions, MigrationReport } from './migrate.js';
+export type { PgListenerClient, PgNotification, PgPool, PgPoolClient, PgQueryResult, PgQueryable } from './types.js';
 
 /** Options of {@link createPostgresPromptStore}. */
 export interface PostgresPromptStoreOptions {

@@ -4,10 +4,10 @@
  * @module
  * @internal
  */
-import type { PromptDefinition } from './definition/types.js';
-import { isRecord } from './json.js';
-import { wellFormed } from './encoding.js';
-import type { Icon, Prompt, PromptArgument } from './types.js';
+import type { PromptDefinition } from './types.js';
+import { isRecord } from '../json.js';
+import { wellFormed } from '../encoding.js';
+import type { Icon, Prompt, PromptArgument } from '../types.js';
 
 const NO_PROPERTIES: Readonly<Record<string, unknown>> = Object.freeze({});
 

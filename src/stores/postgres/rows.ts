@@ -3,11 +3,11 @@
  *
  * @module
  */
-import type { TemplatePromptDefinition } from '../definition/types.js';
-import { isPromptError } from '../errors.js';
-import type { StoredPrompt } from '../store.js';
-import { storableDefinition } from './definition.js';
-import { CONTENT_COLUMNS } from './pg-schema.js';
+import type { TemplatePromptDefinition } from '../../definition/types.js';
+import { isPromptError } from '../../errors.js';
+import type { StoredPrompt } from '../contract.js';
+import { storableDefinition } from '../definition.js';
+import { CONTENT_COLUMNS } from './schema.js';
 
 /** The query parameters of a definition's content columns, in {@link CONTENT_COLUMNS} order (jsonb as JSON text). */
 export function definitionValues(definition: TemplatePromptDefinition): (string | null)[] {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GetPromptResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { PromptRegistry } from '../../src/registry.js';
-import type { PromptRegistryOptions } from '../../src/registry.js';
+import { PromptRegistry } from '../../src/registry/registry.js';
+import type { PromptRegistryOptions } from '../../src/registry/options.js';
 import type { ResourceResolver } from '../../src/resources.js';
 import { createMemoryResourceResolver } from '../../src/render/index.js';
 import { rejectionOf, thrownBy } from '../support/errors.js';
@@ -9,8 +9,8 @@ import { ArgumentValidatorCache } from '../../src/arguments/index.js';
 import { parseWithLists } from '../../src/definition/parse.js';
 import { ParsedLists } from '../../src/definition/reuse.js';
 import type { MediaContentTemplate, PromptDefinition } from '../../src/definition/types.js';
-import { compilePrompt } from '../../src/render/prompt.js';
-import type { CompileEnvironment, CompiledPrompt } from '../../src/render/prompt.js';
+import { compilePrompt } from '../../src/registry/compile.js';
+import type { CompileEnvironment, CompiledPrompt } from '../../src/registry/compile.js';
 import { TemplateCache } from '../../src/render/template.js';
 
 type LogEntry = Record<string, unknown> & { message: string };

@@ -1,0 +1,114 @@
+/**
+ * The options of a {@link PromptRegistry} and of its calls, and the checks that turn the constructor's options into
+ * the settings it compiles and renders with.
+ *
+ * @module
+ */
+import type { SystemRolePolicy } from '../definition/types.js';
+import { createDefinitionError } from '../definition/problems.js';
+import { wellFormed } from '../encoding.js';
+import { childPointer } from '../json.js';
+import type { Logger } from '../logger.js';
+import type { ResourceErrorMode } from '../render/directives.js';
+import { DEFAULT_RENDER_LIMITS } from '../render/limits.js';
+import type { RenderLimits } from '../render/limits.js';
+import type { AssetLoader, ResourceResolver } from '../resources.js';
+
+/** Options of {@link PromptRegistry}. */
+export interface PromptRegistryOptions {
+  /** Resolves `{{resource:URI}}` directives and `{type: "resource"}` content. */
+  resources?: ResourceResolver;
+  /** Loads `{type: "image" | "audio", path}` content (mcp-prompt-kit/fs ships a file loader). */
+  assets?: AssetLoader;
+  /** Default page size of {@link PromptRegistry.list}; by default every prompt is in one page. */
+  pageSize?: number;
+  /**
+   * Render limits: resources per render (default 50), rendered bytes per prompt (default 1 MiB), template steps per
+   * render (default 1 Mi), resource wait (default 10 s).
+   */
+  limits?: Partial<RenderLimits>;
+  /** Unknown resource: `"error"` (RESOURCE_NOT_FOUND, default) or `"inline"` (a visible note in the text). */
+  onResourceError?: ResourceErrorMode;
+  /** Partials by name, usable as `{{> name}}` in every prompt's templates. */
+  partials?: Readonly<Record<string, string>>;
+  /** A placeholder naming an undeclared argument: `"error"` (default) or `"warn"` (logged). */
+  undeclaredPlaceholders?: 'error' | 'warn';
+  /** Legacy `role: "system"` messages: rejected by default; `"user"` maps them to user. */
+  systemRole?: SystemRolePolicy;
+  /** Max characters of any string argument (default 10,000 code points); a declared maxLength wins. */
+  maxArgumentLength?: number;
+  /** Undeclared arguments from clients: accepted (default) or rejected. */
+  extraArguments?: 'accept' | 'reject';
+  /** How long an argument's `complete()` may take, in milliseconds (default 10,000); then -32603, logged. */
+  completionTimeoutMs?: number;
+  /** pino-style logger; silent by default. Argument values are never logged. */
+  logger?: Logger;
+}
+
+/** Options of {@link PromptRegistry.list}. */
+export interface ListOptions {
+  cursor?: string;
+  pageSize?: number;
+}
+
+/** Options of {@link PromptRegistry.add} and {@link PromptRegistry.set}. */
+export interface RegisterOptions {
+  /** Where the definitions came from (a file path), for error messages. */
+  source?: string;
+  /** The version being registered (one for the batch, or per name), logged with each get it serves. */
+  version?: string | number | ((name: string) => string | number | undefined);
+}
+
+/** Caller context for {@link PromptRegistry.getPrompt} and {@link PromptRegistry.complete}. */
+export interface RequestContext {
+  signal?: AbortSignal;
+  /** Passed to programmatic render functions as `context.extra`. */
+  extra?: Readonly<Record<string, unknown>>;
+  /** For completion: the other arguments the client has already filled in. */
+  arguments?: Readonly<Record<string, string>>;
+}
+
+/** @internal Throws a RangeError naming the option unless `value` is a safe integer of at least `min`. */
+export function assertPositiveInteger(value: unknown, what: string, min = 1): void {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
+    throw new RangeError(`${what} must be ${min === 0 ? 'a non-negative' : 'a positive'} integer, got ${String(value)}`);
+  }
+}
+
+/** @internal The render limits: the defaults, overridden by each limit given (checked). */
+export function renderLimits(limits: Partial<RenderLimits> | undefined): RenderLimits {
+  const out = { ...DEFAULT_RENDER_LIMITS };
+  if (limits?.maxResources !== undefined) {
+    assertPositiveInteger(limits.maxResources, 'limits.maxResources', 0);
+    out.maxResources = limits.maxResources;
+  }
+  if (limits?.maxRenderedBytes !== undefined) {
+    assertPositiveInteger(limits.maxRenderedBytes, 'limits.maxRenderedBytes');
+    out.maxRenderedBytes = limits.maxRenderedBytes;
+  }
+  if (limits?.maxRenderSteps !== undefined) {
+    assertPositiveInteger(limits.maxRenderSteps, 'limits.maxRenderSteps');
+    out.maxRenderSteps = limits.maxRenderSteps;
+  }
+  if (limits?.resourceTimeoutMs !== undefined) {
+    assertPositiveInteger(limits.resourceTimeoutMs, 'limits.resourceTimeoutMs');
+    out.resourceTimeoutMs = limits.resourceTimeoutMs;
+  }
+  if (limits?.renderTimeoutMs !== undefined) {
+    assertPositiveInteger(limits.renderTimeoutMs, 'limits.renderTimeoutMs');
+    out.renderTimeoutMs = limits.renderTimeoutMs;
+  }
+  return out;
+}
+
+/** @internal The partials as a map, each text well-formed (a non-string is a definition error). */
+export function copyPartials(partials: Readonly<Record<string, string>>): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const [name, text] of Object.entries(partials)) {
+    if (typeof text !== 'string') {
+      throw createDefinitionError([{ path: childPointer('/partials', name), message: `partial '${name}' must be a string` }]);
+    }
+    map.set(name, wellFormed(text));
+  }
+  return map;
+}

@@ -1,0 +1,10 @@
+/**
+ * The stores room's part of the root entry: the PromptStore contract, the in-memory store, and keeping a registry in
+ * step with a store. The PostgreSQL store (./postgres/) is its own entry, `mcp-prompt-kit/postgres`.
+ *
+ * @module
+ */
+export type { PromptStore, StoreChangeEvent, StoreReadOptions, StoredPrompt } from './contract.js';
+export { createMemoryPromptStore } from './memory.js';
+export { syncRegistry } from './sync.js';
+export type { RegistrySync, SyncRegistryOptions } from './sync.js';

@@ -1,0 +1,17 @@
+/**
+ * `mcp-prompt-kit/postgres`: prompts stored in PostgreSQL with versions, labels and a history, shared by every server
+ * replica through LISTEN/NOTIFY. Bring your own `pg` pool (`pg` is an optional peer dependency).
+ *
+ * @module
+ */
+export { createPostgresPromptStore } from './store.js';
+export type {
+  LabelMove,
+  PostgresPromptStore,
+  PostgresPromptStoreOptions,
+  PromptHistory,
+  PromptVersion,
+  PutOptions,
+} from './store.js';
+export type { MigrateOptions, MigrationReport } from './migrate.js';
+export type { PgListenerClient, PgNotification, PgPool, PgPoolClient, PgQueryResult, PgQueryable } from './types.js';
