@@ -16,7 +16,7 @@ import { TYPE_CHOICE, TYPE_OBJECT, TYPE_STRING, coercionOf, schemaCoercions, typ
 import type { Choices, Coercion } from './coercion.js';
 import { codePointLength } from './bounds.js';
 import { definitionError } from './failures.js';
-import { SchemaTooComplexError } from './schema-checks.js';
+import { SchemaTooComplexError } from './schema-limits.js';
 import type { ArgumentValidationOptions } from './types.js';
 
 // ---------------------------------------------------------------------------------------------- argument schema

@@ -12,7 +12,7 @@ import { bareRecord, escapePointerSegment, toJsonPointer } from '../json.js';
 import { isWellFormedText } from '../encoding.js';
 import { boundedCopy, depthMessage, exceedsLimit, ILL_FORMED, longKeyMessage, valueBudget } from './bounds.js';
 import type { ValueBudget, ValueLimits } from './bounds.js';
-import type { PlanCache, SchemaStore, StoreEntry } from './cache.js';
+import type { PlanCache } from './plan-cache.js';
 import { coerceValue } from './coercion.js';
 import { InexactNumber } from './numbers.js';
 import {
@@ -29,8 +29,9 @@ import {
 import { buildPlan, defaultLimitOf } from './plan.js';
 import { PatternWorkExceeded } from './regex.js';
 import type { ArgumentPlan, ArgumentSlot } from './plan.js';
-import { nestingProblem } from './schema-checks.js';
-import type { DefaultWork } from './schema-checks.js';
+import type { DefaultWork } from './schema-defaults.js';
+import { nestingProblem } from './schema-limits.js';
+import type { SchemaStore, StoreEntry } from './schema-store.js';
 import type {
   ArgumentValidationOptions,
   ArgumentValidationResult,

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { sameShapeCatalogue } from '../../bench/fixtures.js';
 import { ArgumentValidatorCache, validatePromptArguments } from '../../src/arguments/index.js';
-import { RECYCLE_MIN, RecentValidators } from '../../src/arguments/cache.js';
-import type { StoreStats } from '../../src/arguments/cache.js';
+import { RecentValidators } from '../../src/arguments/cache.js';
+import { RECYCLE_MIN } from '../../src/arguments/schema-store.js';
+import type { StoreStats } from '../../src/arguments/schema-store.js';
 import type { PromptArgumentDefinition } from '../../src/definition/types.js';
 import type { PromptError } from '../../src/errors.js';
 import type { JsonSchema } from '../../src/types.js';
