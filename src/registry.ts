@@ -20,6 +20,8 @@ import type { DefinitionErrorOptions } from './definition/index.js';
 import type { PromptArgumentDefinition, PromptDefinition, SystemRolePolicy } from './definition/types.js';
 import { PromptError, echoed, errorClassName, isPromptError, toPromptError } from './errors.js';
 import { childPointer, isRecord } from './json.js';
+import { TIMEOUT_MS, integerOption } from './options.js';
+import type { OptionRange } from './options.js';
 import { schemaProperties } from './listing.js';
 import type { Logger, SafeLogger } from './logger.js';
 import { toSafeLogger } from './logger.js';
@@ -137,18 +139,13 @@ export class PromptRegistry {
   constructor(options: PromptRegistryOptions = {}) {
     this.#log = toSafeLogger(options.logger);
     this.#logServed = typeof options.logger?.debug === 'function';
-    if (options.pageSize !== undefined) assertPositiveInteger(options.pageSize, 'pageSize');
-    this.#pageSize = options.pageSize;
+    this.#pageSize = options.pageSize === undefined ? undefined : integerOption(OWNER, 'pageSize', options.pageSize, COUNT);
     this.#systemRole = options.systemRole ?? 'reject';
-    if (options.completionTimeoutMs !== undefined) assertPositiveInteger(options.completionTimeoutMs, 'completionTimeoutMs');
-    this.#completionTimeoutMs = options.completionTimeoutMs ?? 10_000;
+    this.#completionTimeoutMs = integerOption(OWNER, 'completionTimeoutMs', options.completionTimeoutMs, { ...TIMEOUT_MS, default: 10_000 });
     const partials = options.partials === undefined ? undefined : copyPartials(options.partials);
     const limits = renderLimits(options.limits);
     const validation: ArgumentValidationOptions = {};
-    if (options.maxArgumentLength !== undefined) {
-      assertPositiveInteger(options.maxArgumentLength, 'maxArgumentLength');
-      validation.maxLength = options.maxArgumentLength;
-    }
+    if (options.maxArgumentLength !== undefined) validation.maxLength = integerOption(OWNER, 'maxArgumentLength', options.maxArgumentLength, COUNT);
     if (options.extraArguments !== undefined) validation.extraArguments = options.extraArguments;
     this.#compileEnv = {
       templates: new TemplateCache(),
@@ -323,7 +320,7 @@ export class PromptRegistry {
    */
   list(options: ListOptions = {}): ListPromptsResult {
     const pageSize = options.pageSize ?? this.#pageSize;
-    if (options.pageSize !== undefined) assertPositiveInteger(options.pageSize, 'pageSize');
+    if (options.pageSize !== undefined) integerOption('PromptRegistry.list', 'pageSize', options.pageSize, COUNT);
     let after: string | undefined;
     if (options.cursor !== undefined) {
       if (typeof options.cursor !== 'string') throw new PromptError('INVALID_CURSOR', 'Invalid cursor');
@@ -607,35 +604,20 @@ function isDefinitionArray(value: PromptDefinition | readonly PromptDefinition[]
   return Array.isArray(value);
 }
 
-function assertPositiveInteger(value: unknown, what: string, min = 1): void {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
-    throw new RangeError(`${what} must be ${min === 0 ? 'a non-negative' : 'a positive'} integer, got ${String(value)}`);
-  }
-}
+const OWNER = 'PromptRegistry';
+
+/** A count option of the registry: a positive integer. */
+const COUNT: OptionRange = { min: 1 };
 
 function renderLimits(limits: Partial<RenderLimits> | undefined): RenderLimits {
-  const out = { ...DEFAULT_RENDER_LIMITS };
-  if (limits?.maxResources !== undefined) {
-    assertPositiveInteger(limits.maxResources, 'limits.maxResources', 0);
-    out.maxResources = limits.maxResources;
-  }
-  if (limits?.maxRenderedBytes !== undefined) {
-    assertPositiveInteger(limits.maxRenderedBytes, 'limits.maxRenderedBytes');
-    out.maxRenderedBytes = limits.maxRenderedBytes;
-  }
-  if (limits?.maxRenderSteps !== undefined) {
-    assertPositiveInteger(limits.maxRenderSteps, 'limits.maxRenderSteps');
-    out.maxRenderSteps = limits.maxRenderSteps;
-  }
-  if (limits?.resourceTimeoutMs !== undefined) {
-    assertPositiveInteger(limits.resourceTimeoutMs, 'limits.resourceTimeoutMs');
-    out.resourceTimeoutMs = limits.resourceTimeoutMs;
-  }
-  if (limits?.renderTimeoutMs !== undefined) {
-    assertPositiveInteger(limits.renderTimeoutMs, 'limits.renderTimeoutMs');
-    out.renderTimeoutMs = limits.renderTimeoutMs;
-  }
-  return out;
+  const d = DEFAULT_RENDER_LIMITS;
+  return {
+    maxResources: integerOption(OWNER, 'limits.maxResources', limits?.maxResources, { min: 0, default: d.maxResources }),
+    maxRenderedBytes: integerOption(OWNER, 'limits.maxRenderedBytes', limits?.maxRenderedBytes, { ...COUNT, default: d.maxRenderedBytes }),
+    maxRenderSteps: integerOption(OWNER, 'limits.maxRenderSteps', limits?.maxRenderSteps, { ...COUNT, default: d.maxRenderSteps }),
+    resourceTimeoutMs: integerOption(OWNER, 'limits.resourceTimeoutMs', limits?.resourceTimeoutMs, { ...TIMEOUT_MS, default: d.resourceTimeoutMs }),
+    renderTimeoutMs: integerOption(OWNER, 'limits.renderTimeoutMs', limits?.renderTimeoutMs, { ...TIMEOUT_MS, default: d.renderTimeoutMs }),
+  };
 }
 
 function copyPartials(partials: Readonly<Record<string, string>>): Map<string, string> {

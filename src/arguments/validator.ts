@@ -10,6 +10,7 @@ import { PromptError, echoed } from '../errors.js';
 import type { JsonSchema } from '../types.js';
 import { bareRecord, escapePointerSegment, toJsonPointer } from '../json.js';
 import { isWellFormedText } from '../encoding.js';
+import { integerOption } from '../options.js';
 import { boundedCopy, depthMessage, exceedsLimit, ILL_FORMED, longKeyMessage, valueBudget } from './bounds.js';
 import type { ValueBudget, ValueLimits } from './bounds.js';
 import type { PlanCache } from './plan-cache.js';
@@ -80,11 +81,7 @@ interface RequestLimits extends ValueLimits {
 }
 
 function limitOption(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 0) {
-    throw definitionError([{ path: `/${name}`, message: `options.${name} must be a non-negative integer` }]);
-  }
-  return value;
+  return integerOption('', `options.${name}`, value, { min: 0, default: fallback }, (message) => definitionError([{ path: `/${name}`, message }]));
 }
 
 function limitsOf(o: ArgumentValidationOptions): Omit<RequestLimits, 'maxLength'> {

@@ -5,6 +5,8 @@
  * @module
  */
 import { childPointer, describeType, isRecord, ownValue } from '../json.js';
+import { describeRange, isInRange } from '../options.js';
+import type { OptionRange } from '../options.js';
 import { ARGUMENT_SCHEMA_KEYWORDS, matchesJsonType } from './keywords.js';
 import { DeclaredNames, argumentNameProblem } from './names.js';
 import { quote } from './raw-data.js';
@@ -37,11 +39,14 @@ function isArgumentType(value: unknown): value is ArgumentType {
   return typeof value === 'string' && (ARGUMENT_TYPES as readonly string[]).includes(value);
 }
 
+/** A string length bound: any non-negative integer (JSON Schema sets no largest one). */
+const COUNT: OptionRange = { min: 0, max: Number.POSITIVE_INFINITY };
+
 function readNonNegativeInteger(r: Reader, arg: Record<string, unknown>, key: string, path: string, out: Out): void {
   if (ownValue(arg, key) === undefined) return;
   const value = arg[key];
-  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) out[key] = value;
-  else r.problem(childPointer(path, key), `${key} must be a non-negative integer (got ${quote(value)})`);
+  if (isInRange(value, COUNT)) out[key] = value;
+  else r.problem(childPointer(path, key), `${key} must be ${describeRange(COUNT)} (got ${quote(value)})`);
 }
 
 function readNumber(r: Reader, arg: Record<string, unknown>, key: string, path: string, out: Out): void {
