@@ -3,6 +3,7 @@ import { runWithDeadline } from '../deadline.js';
 import { detachedCopy } from '../encoding.js';
 import { PromptError, echoed } from '../errors.js';
 import { toSafeLogger } from '../logger.js';
+import { TIMEOUT_MS, integerOption } from '../options.js';
 import type { Logger } from '../logger.js';
 import type { JsonSchema } from '../types.js';
 import { toolDescription } from './description.js';
@@ -95,12 +96,13 @@ interface IntegrationState {
  * ```
  */
 export function createPromptRetrievalTool(options: PromptRetrievalToolOptions): PromptRetrievalTool {
+  const owner = 'createPromptRetrievalTool';
   const log = toSafeLogger(options.logger);
-  const timeoutMs = integerOption('timeoutMs', options.timeoutMs, 10_000, 1, 2 ** 31 - 1);
-  const maxDescription = integerOption('maxDescriptionLength', options.maxDescriptionLength, 4000, 1, Number.MAX_SAFE_INTEGER);
+  const timeoutMs = integerOption(owner, 'timeoutMs', options.timeoutMs, { ...TIMEOUT_MS, default: 10_000 });
+  const maxDescription = integerOption(owner, 'maxDescriptionLength', options.maxDescriptionLength, { min: 1, default: 4000 });
   const limits = {
-    maxResultLength: integerOption('maxResultLength', options.maxResultLength, 100_000, 1000, Number.MAX_SAFE_INTEGER),
-    maxMessages: integerOption('maxMessages', options.maxMessages, 100, 1, Number.MAX_SAFE_INTEGER),
+    maxResultLength: integerOption(owner, 'maxResultLength', options.maxResultLength, { min: 1000, default: 100_000 }),
+    maxMessages: integerOption(owner, 'maxMessages', options.maxMessages, { min: 1, default: 100 }),
   };
   const states = new Map<string, IntegrationState>();
   for (const [id, integration] of Object.entries(options.integrations)) {
@@ -247,12 +249,6 @@ export function createPromptRetrievalTool(options: PromptRetrievalToolOptions): 
   };
 
   return tool;
-}
-
-function integerOption(name: string, value: number | undefined, fallback: number, min: number, max: number): number {
-  const n = value ?? fallback;
-  if (!Number.isInteger(n) || n < min || n > max) throw new RangeError(`createPromptRetrievalTool: ${name} must be an integer from ${min} to ${max}`);
-  return n;
 }
 
 function inputSchema(ids: readonly string[]): JsonSchema {

@@ -7,8 +7,10 @@
  */
 import { isRecord } from '../json.js';
 import { InexactNumber, inexactLiterals, literalProblem } from './numbers.js';
-import { RefIndex, spend } from './schema-checks.js';
-import type { RefTarget, StepBudget } from './schema-checks.js';
+import { spend } from './schema-limits.js';
+import type { StepBudget } from './schema-limits.js';
+import { RefIndex } from './schema-refs.js';
+import type { RefTarget } from './schema-refs.js';
 
 /** Bit flags of declared JSON-Schema types. */
 export const TYPE_STRING = 1;

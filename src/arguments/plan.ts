@@ -11,12 +11,13 @@ import { inputSchemaProblems } from '../definition/root-schema.js';
 import type { DefinitionProblem, PromptArgumentDefinition } from '../definition/types.js';
 import { isWellFormedText } from '../encoding.js';
 import { escapePointerSegment, isRecord, setOwn, unescapePointerSegment } from '../json.js';
+import { integerOption } from '../options.js';
 import type { JsonSchema } from '../types.js';
 import { TYPE_CHOICE, TYPE_OBJECT, TYPE_STRING, coercionOf, schemaCoercions, typeMask } from './coercion.js';
 import type { Choices, Coercion } from './coercion.js';
 import { codePointLength } from './bounds.js';
 import { definitionError } from './failures.js';
-import { SchemaTooComplexError } from './schema-checks.js';
+import { SchemaTooComplexError } from './schema-limits.js';
 import type { ArgumentValidationOptions } from './types.js';
 
 // ---------------------------------------------------------------------------------------------- argument schema
@@ -123,12 +124,8 @@ function isLimit(value: unknown): value is number {
 
 /** The length limit of undeclared arguments (`options.maxLength`, checked), else the default. */
 export function defaultLimitOf(options: ArgumentValidationOptions): number {
-  const limit = options.maxLength;
-  if (limit === undefined) return DEFAULT_MAX_LENGTH;
-  if (!isLimit(limit)) {
-    throw definitionError([{ path: '/maxLength', message: 'options.maxLength must be a non-negative integer' }]);
-  }
-  return limit;
+  const fail = (message: string): Error => definitionError([{ path: '/maxLength', message }]);
+  return integerOption('', 'options.maxLength', options.maxLength, { min: 0, default: DEFAULT_MAX_LENGTH }, fail);
 }
 
 /** Whether the fast path alone validates and checks one declaration (no ajv, its default known to fit). */

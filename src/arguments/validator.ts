@@ -10,9 +10,10 @@ import { PromptError, echoed } from '../errors.js';
 import type { JsonSchema } from '../types.js';
 import { bareRecord, escapePointerSegment, toJsonPointer } from '../json.js';
 import { isWellFormedText } from '../encoding.js';
+import { integerOption } from '../options.js';
 import { boundedCopy, depthMessage, exceedsLimit, ILL_FORMED, longKeyMessage, valueBudget } from './bounds.js';
 import type { ValueBudget, ValueLimits } from './bounds.js';
-import type { PlanCache, SchemaStore, StoreEntry } from './cache.js';
+import type { PlanCache } from './plan-cache.js';
 import { coerceValue } from './coercion.js';
 import { InexactNumber } from './numbers.js';
 import {
@@ -29,8 +30,9 @@ import {
 import { buildPlan, defaultLimitOf } from './plan.js';
 import { PatternWorkExceeded } from './regex.js';
 import type { ArgumentPlan, ArgumentSlot } from './plan.js';
-import { nestingProblem } from './schema-checks.js';
-import type { DefaultWork } from './schema-checks.js';
+import type { DefaultWork } from './schema-defaults.js';
+import { nestingProblem } from './schema-limits.js';
+import type { SchemaStore, StoreEntry } from './schema-store.js';
 import type {
   ArgumentValidationOptions,
   ArgumentValidationResult,
@@ -79,11 +81,7 @@ interface RequestLimits extends ValueLimits {
 }
 
 function limitOption(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 0) {
-    throw definitionError([{ path: `/${name}`, message: `options.${name} must be a non-negative integer` }]);
-  }
-  return value;
+  return integerOption('', `options.${name}`, value, { min: 0, default: fallback }, (message) => definitionError([{ path: `/${name}`, message }]));
 }
 
 function limitsOf(o: ArgumentValidationOptions): Omit<RequestLimits, 'maxLength'> {

@@ -2,6 +2,7 @@
 import { statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
+import { describeRange, isInRange } from '../options.js';
 
 /** A mistake in the command line: printed as one line, exit code 2. */
 export class UsageError extends Error {
@@ -117,9 +118,8 @@ export function docsRoots(command: string, values: readonly string[] | undefined
 export function integerOption(command: string, name: string, value: string | undefined, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max) {
-    throw new UsageError(`${command}: --${name} must be an integer from ${min} to ${max}, got '${value}'`);
-  }
+  const range = { min, max };
+  if (!isInRange(n, range)) throw new UsageError(`${command}: --${name} must be ${describeRange(range)}, got '${value}'`);
   return n;
 }
 

@@ -1,6 +1,7 @@
 /** The file asset loader: image/audio `path` content read from the prompt directory, confined to it. */
 import { PromptError } from '../errors.js';
 import type { AssetLoader } from '../resources.js';
+import { integerOption } from '../options.js';
 import { openConfined, readStable } from './open-file.js';
 
 /** Options of {@link createFileAssetLoader}. */
@@ -21,7 +22,7 @@ export interface FileAssetLoaderOptions {
  * ```
  */
 export function createFileAssetLoader(root: string, options: FileAssetLoaderOptions = {}): AssetLoader {
-  const maxBytes = options.maxBytes ?? 1_048_576;
+  const maxBytes = integerOption('createFileAssetLoader', 'maxBytes', options.maxBytes, { min: 0, default: 1_048_576 });
   return {
     async read(path) {
       const found = await openConfined(root, path);

@@ -39,12 +39,3 @@ export class WindowedJob {
     await this.#running?.catch(() => {});
   }
 }
-
-/** @internal Checks a milliseconds option (0 to the largest setTimeout delay). */
-export function checkMs(owner: string, name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 2 ** 31 - 1) {
-    throw new RangeError(`${owner}: ${name} must be a number of milliseconds from 0 to ${2 ** 31 - 1}, got ${String(value)}`);
-  }
-  return value;
-}

@@ -207,7 +207,7 @@ export async function loadPromptDirectoryInto(
   dir: string,
   options: LoadPromptDirectoryOptions = {},
 ): Promise<LoadedIntoRegistry> {
-  const context = fileContext(dir, options);
+  const context = fileContext(dir, options, 'loadPromptDirectory');
   const scan = await scanPromptDirectory(context);
   const state = new DirectoryState(registry);
   const parsed = await readPromptFiles(scan.files, context);

@@ -9,7 +9,8 @@ import type { Logger } from '../logger.js';
 import { toSafeLogger } from '../logger.js';
 import type { PromptStore, StoreChangeEvent, StoredPrompt } from '../stores/contract.js';
 import { invalidEntryError, storableDefinition } from '../stores/definition.js';
-import { WindowedJob, checkMs } from './debounce.js';
+import { DELAY_MS, integerOption } from '../options.js';
+import { WindowedJob } from './debounce.js';
 import { formatDiagnostic } from './diagnostics.js';
 import { fileContext, pickUnique, readPromptFiles, scanPromptDirectory } from './load.js';
 import type { LoadPromptDirectoryOptions } from './load.js';
@@ -120,8 +121,8 @@ function serialize(format: PromptFileFormat, definition: TemplatePromptDefinitio
  * ```
  */
 export function createDirectoryPromptStore(dir: string, options: DirectoryPromptStoreOptions = {}): DirectoryPromptStore {
-  const debounceMs = checkMs('createDirectoryPromptStore', 'debounceMs', options.debounceMs, 100);
-  const context = fileContext(dir, options);
+  const debounceMs = integerOption('createDirectoryPromptStore', 'debounceMs', options.debounceMs, { ...DELAY_MS, default: 100 });
+  const context = fileContext(dir, options, 'createDirectoryPromptStore');
   const log = toSafeLogger(options.logger);
   const files = new Map<string, FileEntry>();
   const settle = new SettleCheck(debounceMs);

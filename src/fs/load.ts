@@ -1,6 +1,7 @@
 /** Loading a prompt directory: every prompt file under it, sorted, read and checked; the first of a duplicate name wins. */
 import type { PromptDefinition, SystemRolePolicy } from '../definition/types.js';
 import { PromptError } from '../errors.js';
+import { integerOption } from '../options.js';
 import type { PromptFileDiagnostic } from './diagnostics.js';
 import { DEFAULT_PROMPT_FILE_LIMITS, promptFileFormat, readPromptFile } from './prompt-file.js';
 import type { ParsedPromptFile, PromptFileContext, PromptFileLimits } from './prompt-file.js';
@@ -32,9 +33,14 @@ export interface LoadedPromptDirectory {
   diagnostics: PromptFileDiagnostic[];
 }
 
-/** @internal The options with defaults applied. */
-export function fileContext(dir: string, options: LoadPromptDirectoryOptions): PromptFileContext {
-  return { dir, limits: { ...DEFAULT_PROMPT_FILE_LIMITS, ...options.limits }, systemRole: options.systemRole };
+/** @internal The options with defaults applied; `owner` (the public function) is named when a limit is refused. */
+export function fileContext(dir: string, options: LoadPromptDirectoryOptions, owner: string): PromptFileContext {
+  const limits = { ...DEFAULT_PROMPT_FILE_LIMITS };
+  const given: Partial<PromptFileLimits> = options.limits ?? {};
+  for (const key of Object.keys(limits) as (keyof PromptFileLimits)[]) {
+    limits[key] = integerOption(owner, `limits.${key}`, given[key], { min: 0, default: DEFAULT_PROMPT_FILE_LIMITS[key] });
+  }
+  return { dir, limits, systemRole: options.systemRole };
 }
 
 /** @internal Walks a prompt directory; a missing directory is a PromptError naming it. */
@@ -115,7 +121,7 @@ export function pickUnique(parsed: readonly { file: string; definition?: PromptD
  * ```
  */
 export async function loadPromptDirectory(dir: string, options: LoadPromptDirectoryOptions = {}): Promise<LoadedPromptDirectory> {
-  const context = fileContext(dir, options);
+  const context = fileContext(dir, options, 'loadPromptDirectory');
   const scan = await scanPromptDirectory(context);
   const parsed = await readPromptFiles(scan.files, context);
   const diagnostics: PromptFileDiagnostic[] = [];

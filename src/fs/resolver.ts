@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { isPromptError, PromptError } from '../errors.js';
 import { matchResourcePattern } from '../render/pattern.js';
 import { echoed } from '../errors.js';
+import { integerOption } from '../options.js';
 import { isWellFormedText } from '../encoding.js';
 import type { ResourceResolver } from '../resources.js';
 import type { BlobResourceContents, TextResourceContents } from '../types.js';
@@ -123,9 +124,7 @@ function denied(uri: string, why: string): PromptError {
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0) throw new RangeError(`createFileResourceResolver: ${name} must be a positive integer, got ${value}`);
-  return value;
+  return integerOption('createFileResourceResolver', name, value, { min: 1, default: fallback });
 }
 
 /** Splits `scheme://path` (path still percent-encoded); undefined when it is not one. */
@@ -182,10 +181,7 @@ export function createFileResourceResolver(options: FileResourceResolverOptions)
   const maxListed = positive(options.maxListed, 10_000, 'maxListed');
   const maxCacheBytes = positive(options.maxCacheBytes, 32 * 1_048_576, 'maxCacheBytes');
   const maxWalked = positive(options.maxWalked, DEFAULT_MAX_WALKED, 'maxWalked');
-  const indexTtlMs = options.indexTtlMs ?? 2_000;
-  if (!Number.isInteger(indexTtlMs) || indexTtlMs < 0) {
-    throw new RangeError(`createFileResourceResolver: indexTtlMs must be a non-negative integer, got ${indexTtlMs}`);
-  }
+  const indexTtlMs = integerOption('createFileResourceResolver', 'indexTtlMs', options.indexTtlMs, { min: 0, default: 2_000 });
   const log = toSafeLogger(options.logger);
   const mimeTypes = options.mimeTypes;
   const extensions = [...(options.extensions ?? ['.md'])];

@@ -1,7 +1,8 @@
 /** Hot reload: a prompt directory kept in step with a registry, one registry batch per debounce window. */
 import type { Logger } from '../logger.js';
 import type { PromptRegistry } from '../registry/registry.js';
-import { WindowedJob, checkMs } from './debounce.js';
+import { DELAY_MS, integerOption } from '../options.js';
+import { WindowedJob } from './debounce.js';
 import { formatDiagnostic } from './diagnostics.js';
 import type { PromptFileDiagnostic } from './diagnostics.js';
 import { DirectoryState, applyFiles, compareScan } from './directory-state.js';
@@ -86,9 +87,9 @@ export function watchPromptDirectory(
   registry: PromptRegistry,
   options: WatchPromptDirectoryOptions = {},
 ): PromptDirectoryWatcher {
-  const debounceMs = checkMs('watchPromptDirectory', 'debounceMs', options.debounceMs, 100);
-  const pollMs = checkMs('watchPromptDirectory', 'pollIntervalMs', options.pollIntervalMs, 0);
-  const context: PromptFileContext = fileContext(dir, options);
+  const debounceMs = integerOption('watchPromptDirectory', 'debounceMs', options.debounceMs, { ...DELAY_MS, default: 100 });
+  const pollMs = integerOption('watchPromptDirectory', 'pollIntervalMs', options.pollIntervalMs, { ...DELAY_MS, default: 0 });
+  const context: PromptFileContext = fileContext(dir, options, 'watchPromptDirectory');
   const state = new DirectoryState(registry);
   const settled = new SettleCheck(debounceMs);
   let deferred = 0;

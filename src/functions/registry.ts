@@ -15,6 +15,7 @@ import { runWithDeadline } from '../deadline.js';
 import { PromptError, echoed, errorClassName, isPromptError } from '../errors.js';
 import { isRecord } from '../json.js';
 import { toSafeLogger } from '../logger.js';
+import { TIMEOUT_MS, integerOption } from '../options.js';
 import type { Logger, SafeLogger } from '../logger.js';
 import { buildSuccessResponse, toWireJson, toolExecutionError } from '../response.js';
 import type { JsonSchema } from '../types.js';
@@ -82,10 +83,7 @@ export class FunctionRegistry {
   constructor(options: FunctionRegistryOptions = {}) {
     const { maxArgumentLength, extraArguments } = options;
     if (maxArgumentLength !== undefined) {
-      if (!Number.isSafeInteger(maxArgumentLength) || maxArgumentLength < 1) {
-        throw new RangeError(`FunctionRegistry: maxArgumentLength must be a positive integer, got ${String(maxArgumentLength)}`);
-      }
-      this.#validation.maxLength = maxArgumentLength;
+      this.#validation.maxLength = integerOption('FunctionRegistry', 'maxArgumentLength', maxArgumentLength, { min: 1 });
     }
     if (extraArguments !== undefined) {
       if (extraArguments !== 'accept' && extraArguments !== 'reject') {
@@ -95,10 +93,7 @@ export class FunctionRegistry {
     }
     this.#maskErrors = options.maskErrors === true;
     this.#log = toSafeLogger(options.logger);
-    this.#timeoutMs = options.timeoutMs ?? 60_000;
-    if (!Number.isSafeInteger(this.#timeoutMs) || this.#timeoutMs < 1) {
-      throw new RangeError(`FunctionRegistry: timeoutMs must be a positive integer, got ${String(options.timeoutMs)}`);
-    }
+    this.#timeoutMs = integerOption('FunctionRegistry', 'timeoutMs', options.timeoutMs, { ...TIMEOUT_MS, default: 60_000 });
   }
 
   /**

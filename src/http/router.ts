@@ -4,6 +4,7 @@
  */
 import { PromptError, echoed, errorClassName, toPromptError } from '../errors.js';
 import { isRecord } from '../json.js';
+import { MAX_TIMER_MS, integerOption } from '../options.js';
 import { toSafeLogger } from '../logger.js';
 import type { Logger, SafeLogger } from '../logger.js';
 import { buildErrorResponse } from '../response.js';
@@ -101,9 +102,9 @@ interface Context {
 export function createHttpCore(source: HttpSource, options: HttpHandlerOptions = {}): HttpCore {
   const sources = toSources(source);
   const basePath = normalizeBasePath(options.basePath);
-  const maxBodyBytes = positive(options.maxBodyBytes ?? 1024 * 1024, 'maxBodyBytes');
-  const bodyTimeoutMs = positive(options.bodyTimeoutMs ?? 10_000, 'bodyTimeoutMs');
-  const budget = new BodyBudget(positive(options.maxInFlightBodyBytes ?? 64 * 1024 * 1024, 'maxInFlightBodyBytes'), Math.ceil(bodyTimeoutMs / 1000));
+  const maxBodyBytes = positive(options.maxBodyBytes, 1024 * 1024, 'maxBodyBytes');
+  const bodyTimeoutMs = positive(options.bodyTimeoutMs, 10_000, 'bodyTimeoutMs', 'milliseconds');
+  const budget = new BodyBudget(positive(options.maxInFlightBodyBytes, 64 * 1024 * 1024, 'maxInFlightBodyBytes'), Math.ceil(bodyTimeoutMs / 1000));
   const gate = createGate(options.allowedHosts, options.allowedOrigins);
   const log = toSafeLogger(options.logger);
   const context: Context = { sources, openapi: { title: 'mcp-prompt-kit API', version: '1.0.0', ...options.openapi, basePath }, maxBodyBytes, bodyTimeoutMs };
@@ -307,9 +308,6 @@ function normalizeBasePath(basePath: string | undefined): string {
   return withSlash.endsWith('/') ? withSlash.slice(0, -1) : withSlash;
 }
 
-function positive(value: number, name: string): number {
-  if (!Number.isInteger(value) || value < 1 || value > 2 ** 31 - 1) {
-    throw new RangeError(`mcp-prompt-kit/http: ${name} must be an integer from 1 to ${2 ** 31 - 1}`);
-  }
-  return value;
+function positive(value: number | undefined, fallback: number, name: string, unit?: string): number {
+  return integerOption('mcp-prompt-kit/http', name, value, { min: 1, max: MAX_TIMER_MS, default: fallback, ...(unit === undefined ? {} : { unit }) });
 }

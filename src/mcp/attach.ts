@@ -8,6 +8,7 @@ import { JSON_RPC_ERROR_CODES, JsonRpcError, PromptError, errorClassName, isProm
 import { runWithDeadline } from '../deadline.js';
 import { isRecord } from '../json.js';
 import { toSafeLogger } from '../logger.js';
+import { TIMEOUT_MS, integerOption } from '../options.js';
 import type { Logger, SafeLogger } from '../logger.js';
 import { createPromptHandlers } from '../protocol.js';
 import type { HandlerExtra, PromptHandlers, PromptMethod } from '../protocol.js';
@@ -255,10 +256,7 @@ export function attachPrompts(
     throw new TypeError('attachPrompts(server, registry): registry must be a PromptRegistry');
   }
   const debounceMs = checkDebounceMs(options.debounceMs);
-  const callbackTimeoutMs = options.callbackTimeoutMs ?? DEFAULT_CALLBACK_TIMEOUT_MS;
-  if (!Number.isSafeInteger(callbackTimeoutMs) || callbackTimeoutMs <= 0) {
-    throw new RangeError(`attachPrompts: callbackTimeoutMs must be a positive integer of milliseconds, got ${String(options.callbackTimeoutMs)}`);
-  }
+  const callbackTimeoutMs = integerOption('attachPrompts', 'callbackTimeoutMs', options.callbackTimeoutMs, { ...TIMEOUT_MS, default: DEFAULT_CALLBACK_TIMEOUT_MS });
   if (options.completions !== undefined && typeof options.completions !== 'boolean') {
     throw new TypeError(`attachPrompts: options.completions must be a boolean, got ${typeof options.completions}`);
   }

@@ -3,6 +3,7 @@
  *
  * @module
  */
+import { DELAY_MS, MAX_TIMER_MS, integerOption } from '../options.js';
 
 /** Default quiet period, in milliseconds, after the last registry change before one notification goes out. */
 export const DEFAULT_DEBOUNCE_MS = 50;
@@ -10,8 +11,6 @@ export const DEFAULT_DEBOUNCE_MS = 50;
 /** A steady stream of changes still notifies at least once every `MAX_WAIT_FACTOR` quiet periods. */
 export const MAX_WAIT_FACTOR = 10;
 
-/** The longest delay `setTimeout` accepts (2^31 - 1 ms); larger values fire at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** @internal A burst coalescer. */
 export interface ListChangedNotifier {
@@ -55,9 +54,5 @@ export function createListChangedNotifier(send: () => void, isReady: () => boole
 
 /** A debounce option: milliseconds from 0 to 2^31 - 1 (the largest `setTimeout` delay); 50 when absent. */
 export function checkDebounceMs(value: unknown): number {
-  if (value === undefined) return DEFAULT_DEBOUNCE_MS;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > MAX_TIMER_MS) {
-    throw new RangeError(`attachPrompts: debounceMs must be a number of milliseconds from 0 to ${MAX_TIMER_MS}, got ${String(value)}`);
-  }
-  return value;
+  return integerOption('attachPrompts', 'debounceMs', value, { ...DELAY_MS, default: DEFAULT_DEBOUNCE_MS });
 }

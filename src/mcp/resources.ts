@@ -10,6 +10,7 @@ import { isRecord, jsonData } from '../json.js';
 import { checkContents, wireContents } from '../render/directives.js';
 import { MAX_VALUE_DEPTH } from '../render/limits.js';
 import { toSafeLogger } from '../logger.js';
+import { TIMEOUT_MS, integerOption } from '../options.js';
 import type { Logger } from '../logger.js';
 import type { ResourceContents } from '../resources.js';
 import { upperBound } from '../registry/sorted-names.js';
@@ -78,14 +79,8 @@ export function attachResources(
   options: AttachResourcesOptions = {},
 ): AttachedResources {
   const { sdk, server: low } = detectServer(server);
-  const pageSize = options.pageSize ?? 100;
-  if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > 10_000) {
-    throw new RangeError(`attachResources: pageSize must be an integer from 1 to 10000, got ${String(pageSize)}`);
-  }
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1) {
-    throw new RangeError(`attachResources: timeoutMs must be a positive integer, got ${String(options.timeoutMs)}`);
-  }
+  const pageSize = integerOption('attachResources', 'pageSize', options.pageSize, { min: 1, max: 10_000, default: 100 });
+  const timeoutMs = integerOption('attachResources', 'timeoutMs', options.timeoutMs, { ...TIMEOUT_MS, default: 10_000 });
   const log = toSafeLogger(options.logger);
   const cursors = new CursorCodec();
   const timeouts = new WeakSet<PromptError>();

@@ -13,6 +13,8 @@ import type { ResourceErrorMode } from '../render/directives.js';
 import { DEFAULT_RENDER_LIMITS } from '../render/limits.js';
 import type { RenderLimits } from '../render/limits.js';
 import type { AssetLoader, ResourceResolver } from '../resources.js';
+import { TIMEOUT_MS, integerOption } from '../options.js';
+import type { OptionRange } from '../options.js';
 
 /** Options of {@link PromptRegistry}. */
 export interface PromptRegistryOptions {
@@ -68,37 +70,22 @@ export interface RequestContext {
   arguments?: Readonly<Record<string, string>>;
 }
 
-/** @internal Throws a RangeError naming the option unless `value` is a safe integer of at least `min`. */
-export function assertPositiveInteger(value: unknown, what: string, min = 1): void {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
-    throw new RangeError(`${what} must be ${min === 0 ? 'a non-negative' : 'a positive'} integer, got ${String(value)}`);
-  }
-}
+/** @internal The name the registry's option errors start with. */
+export const OWNER = 'PromptRegistry';
+
+/** @internal A count option of the registry: a positive integer. */
+export const COUNT: OptionRange = { min: 1 };
 
 /** @internal The render limits: the defaults, overridden by each limit given (checked). */
 export function renderLimits(limits: Partial<RenderLimits> | undefined): RenderLimits {
-  const out = { ...DEFAULT_RENDER_LIMITS };
-  if (limits?.maxResources !== undefined) {
-    assertPositiveInteger(limits.maxResources, 'limits.maxResources', 0);
-    out.maxResources = limits.maxResources;
-  }
-  if (limits?.maxRenderedBytes !== undefined) {
-    assertPositiveInteger(limits.maxRenderedBytes, 'limits.maxRenderedBytes');
-    out.maxRenderedBytes = limits.maxRenderedBytes;
-  }
-  if (limits?.maxRenderSteps !== undefined) {
-    assertPositiveInteger(limits.maxRenderSteps, 'limits.maxRenderSteps');
-    out.maxRenderSteps = limits.maxRenderSteps;
-  }
-  if (limits?.resourceTimeoutMs !== undefined) {
-    assertPositiveInteger(limits.resourceTimeoutMs, 'limits.resourceTimeoutMs');
-    out.resourceTimeoutMs = limits.resourceTimeoutMs;
-  }
-  if (limits?.renderTimeoutMs !== undefined) {
-    assertPositiveInteger(limits.renderTimeoutMs, 'limits.renderTimeoutMs');
-    out.renderTimeoutMs = limits.renderTimeoutMs;
-  }
-  return out;
+  const d = DEFAULT_RENDER_LIMITS;
+  return {
+    maxResources: integerOption(OWNER, 'limits.maxResources', limits?.maxResources, { min: 0, default: d.maxResources }),
+    maxRenderedBytes: integerOption(OWNER, 'limits.maxRenderedBytes', limits?.maxRenderedBytes, { ...COUNT, default: d.maxRenderedBytes }),
+    maxRenderSteps: integerOption(OWNER, 'limits.maxRenderSteps', limits?.maxRenderSteps, { ...COUNT, default: d.maxRenderSteps }),
+    resourceTimeoutMs: integerOption(OWNER, 'limits.resourceTimeoutMs', limits?.resourceTimeoutMs, { ...TIMEOUT_MS, default: d.resourceTimeoutMs }),
+    renderTimeoutMs: integerOption(OWNER, 'limits.renderTimeoutMs', limits?.renderTimeoutMs, { ...TIMEOUT_MS, default: d.renderTimeoutMs }),
+  };
 }
 
 /** @internal The partials as a map, each text well-formed (a non-string is a definition error). */

@@ -27,7 +27,8 @@ import type { CompletionValues } from './completion.js';
 import { CursorCodec } from './cursor.js';
 import { EnumCompletions, schemaEnum } from './enum-completion.js';
 import { NameTable } from './name-table.js';
-import { assertPositiveInteger, copyPartials, renderLimits } from './options.js';
+import { TIMEOUT_MS, integerOption } from '../options.js';
+import { COUNT, OWNER, copyPartials, renderLimits } from './options.js';
 import type { ListOptions, PromptRegistryOptions, RegisterOptions, RequestContext } from './options.js';
 import { SortedNames } from './sorted-names.js';
 
@@ -70,18 +71,13 @@ export class PromptRegistry {
     this.#log = toSafeLogger(options.logger);
     this.#logServed = typeof options.logger?.debug === 'function';
     this.#events = new ChangeEvents(this.#log);
-    if (options.pageSize !== undefined) assertPositiveInteger(options.pageSize, 'pageSize');
-    this.#pageSize = options.pageSize;
+    this.#pageSize = options.pageSize === undefined ? undefined : integerOption(OWNER, 'pageSize', options.pageSize, COUNT);
     this.#systemRole = options.systemRole ?? 'reject';
-    if (options.completionTimeoutMs !== undefined) assertPositiveInteger(options.completionTimeoutMs, 'completionTimeoutMs');
-    this.#completionTimeoutMs = options.completionTimeoutMs ?? 10_000;
+    this.#completionTimeoutMs = integerOption(OWNER, 'completionTimeoutMs', options.completionTimeoutMs, { ...TIMEOUT_MS, default: 10_000 });
     const partials = options.partials === undefined ? undefined : copyPartials(options.partials);
     const limits = renderLimits(options.limits);
     const validation: ArgumentValidationOptions = {};
-    if (options.maxArgumentLength !== undefined) {
-      assertPositiveInteger(options.maxArgumentLength, 'maxArgumentLength');
-      validation.maxLength = options.maxArgumentLength;
-    }
+    if (options.maxArgumentLength !== undefined) validation.maxLength = integerOption(OWNER, 'maxArgumentLength', options.maxArgumentLength, COUNT);
     if (options.extraArguments !== undefined) validation.extraArguments = options.extraArguments;
     this.#compileEnv = {
       templates: new TemplateCache(),
@@ -252,7 +248,7 @@ export class PromptRegistry {
    */
   list(options: ListOptions = {}): ListPromptsResult {
     const pageSize = options.pageSize ?? this.#pageSize;
-    if (options.pageSize !== undefined) assertPositiveInteger(options.pageSize, 'pageSize');
+    if (options.pageSize !== undefined) integerOption('PromptRegistry.list', 'pageSize', options.pageSize, COUNT);
     let after: string | undefined;
     if (options.cursor !== undefined) {
       if (typeof options.cursor !== 'string') throw new PromptError('INVALID_CURSOR', 'Invalid cursor');

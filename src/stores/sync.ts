@@ -6,6 +6,7 @@
 import type { TemplatePromptDefinition } from '../definition/types.js';
 import { errorClassName, isPromptError } from '../errors.js';
 import type { Logger } from '../logger.js';
+import { DELAY_MS, integerOption } from '../options.js';
 import { toSafeLogger } from '../logger.js';
 import type { PromptRegistry } from '../registry/registry.js';
 import type { PromptStore, StoreChangeEvent, StoredPrompt } from './contract.js';
@@ -60,8 +61,7 @@ export async function syncRegistry(
   options: SyncRegistryOptions = {},
 ): Promise<RegistrySync> {
   const label = options.label;
-  const batchMs = options.batchMs ?? 10;
-  if (!Number.isFinite(batchMs) || batchMs < 0) throw new RangeError(`syncRegistry: batchMs must be a non-negative number, got ${String(batchMs)}`);
+  const batchMs = integerOption('syncRegistry', 'batchMs', options.batchMs, { ...DELAY_MS, default: 10 });
   const log = toSafeLogger(options.logger);
   const reads = label === undefined ? {} : { label };
   const versions = new Map<string, number>();

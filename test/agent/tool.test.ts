@@ -1046,3 +1046,15 @@ describe('retrieve_mcp_prompt close', () => {
     expect(lines).toEqual([]);
   });
 });
+
+describe('createPromptRetrievalTool options', () => {
+  it.each([
+    [{ timeoutMs: 0 }, 'timeoutMs must be an integer of milliseconds from 1 to 2147483647, got 0'],
+    [{ timeoutMs: 2 ** 31 }, 'timeoutMs must be an integer of milliseconds from 1 to 2147483647, got 2147483648'],
+    [{ maxDescriptionLength: 1.5 }, 'maxDescriptionLength must be a positive integer, got 1.5'],
+    [{ maxResultLength: 999 }, 'maxResultLength must be an integer of at least 1000, got 999'],
+    [{ maxMessages: Number.NaN }, 'maxMessages must be a positive integer, got NaN'],
+  ])('refuses %j with a RangeError naming the option, its range and the value', (options, message) => {
+    expect(() => createPromptRetrievalTool({ integrations: {}, ...options })).toThrow(new RangeError(`createPromptRetrievalTool: ${message}`));
+  });
+});

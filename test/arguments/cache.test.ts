@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { sameShapeCatalogue } from '../../bench/fixtures.js';
 import { ArgumentValidatorCache, validatePromptArguments } from '../../src/arguments/index.js';
-import { RECYCLE_MIN, RecentValidators } from '../../src/arguments/cache.js';
-import type { StoreStats } from '../../src/arguments/cache.js';
+import { RecentValidators } from '../../src/arguments/cache.js';
+import { RECYCLE_MIN } from '../../src/arguments/schema-store.js';
+import type { StoreStats } from '../../src/arguments/schema-store.js';
 import type { PromptArgumentDefinition } from '../../src/definition/types.js';
 import type { PromptError } from '../../src/errors.js';
 import type { JsonSchema } from '../../src/types.js';
@@ -202,9 +203,17 @@ describe('check() at registration', () => {
   });
 
   it('rejects invalid limit options on check(), on the fast path too', () => {
-    for (const options of [{ maxLength: -1 }, { maxDepth: 1.5 }, { maxItems: -1 }, { maxBytes: Number.NaN }]) {
+    const cases = [
+      [{ maxLength: -1 }, '/maxLength', 'options.maxLength must be a non-negative integer, got -1'],
+      [{ maxDepth: 1.5 }, '/maxDepth', 'options.maxDepth must be a non-negative integer, got 1.5'],
+      [{ maxItems: -1 }, '/maxItems', 'options.maxItems must be a non-negative integer, got -1'],
+      [{ maxBytes: Number.NaN }, '/maxBytes', 'options.maxBytes must be a non-negative integer, got NaN'],
+    ] as const;
+    for (const [options, path, message] of cases) {
       const validator = new ArgumentValidatorCache().compile([{ name: 'a' }], undefined, options);
-      expect(thrownBy(() => validator.check()).code).toBe('INVALID_PROMPT_DEFINITION');
+      const error = thrownBy(() => validator.check());
+      expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
+      expect(problemOf(error)).toEqual({ path, message });
     }
   });
 

@@ -1,9 +1,12 @@
 /**
  * The fixed-window job behind the watchers, on its own: a change that arrives while the job runs is never lost (one
- * more run follows), whatever the timing, because the test holds the run open itself.
+ * more run follows), whatever the timing, because the test holds the run open itself; and the delay options that set
+ * its window.
  */
 import { describe, expect, it } from 'vitest';
-import { WindowedJob, checkMs } from '../../src/fs/debounce.js';
+import { WindowedJob } from '../../src/fs/debounce.js';
+import { createDirectoryPromptStore, watchPromptDirectory } from '../../src/fs/index.js';
+import { PromptRegistry } from '../../src/index.js';
 import { waitFor } from './temp.js';
 
 /** Resolves after any timer a trigger could have set for the 0 ms window (Node runs timers in the order they fall due). */
@@ -74,15 +77,15 @@ describe('WindowedJob', () => {
   });
 });
 
-describe('checkMs', () => {
-  it('takes 0 to 2^31 - 1 milliseconds, the fallback when absent, and names the option otherwise', () => {
-    expect(checkMs('watch', 'debounceMs', undefined, 100)).toBe(100);
-    expect(checkMs('watch', 'debounceMs', 0, 100)).toBe(0);
-    expect(checkMs('watch', 'debounceMs', 2 ** 31 - 1, 100)).toBe(2 ** 31 - 1);
+describe('delay options of the directory watchers', () => {
+  it('take 0 to 2^31 - 1 milliseconds and refuse anything else with a RangeError naming the function and option', () => {
+    const registry = new PromptRegistry();
     for (const bad of [-1, 2 ** 31, Number.NaN, Number.POSITIVE_INFINITY, '5' as unknown as number]) {
-      expect(() => checkMs('watch', 'debounceMs', bad, 100)).toThrow(
-        new RangeError(`watch: debounceMs must be a number of milliseconds from 0 to ${2 ** 31 - 1}, got ${String(bad)}`),
-      );
+      const shown = typeof bad === 'string' ? '"5"' : String(bad);
+      const range = `must be a number of milliseconds from 0 to ${2 ** 31 - 1}, got ${shown}`;
+      expect(() => watchPromptDirectory('missing', registry, { debounceMs: bad })).toThrow(new RangeError(`watchPromptDirectory: debounceMs ${range}`));
+      expect(() => watchPromptDirectory('missing', registry, { pollIntervalMs: bad })).toThrow(new RangeError(`watchPromptDirectory: pollIntervalMs ${range}`));
+      expect(() => createDirectoryPromptStore('missing', { debounceMs: bad })).toThrow(new RangeError(`createDirectoryPromptStore: debounceMs ${range}`));
     }
   });
 });

@@ -191,6 +191,27 @@ describe('formatDiagnostic', () => {
 });
 
 describe('loadPromptDirectory: limits', () => {
+  it('refuses a limit that is not a non-negative integer, naming the function, the limit and the value', async () => {
+    const dir = await tempDir();
+    const cases = [
+      [{ maxFiles: Number.NaN }, 'limits.maxFiles', 'NaN'],
+      [{ maxFileBytes: -1 }, 'limits.maxFileBytes', '-1'],
+      [{ maxYamlNodes: 1.5 }, 'limits.maxYamlNodes', '1.5'],
+      [{ maxTemplateBytes: '1000' }, 'limits.maxTemplateBytes', '"1000"'],
+      [{ maxResourceDirectives: Number.POSITIVE_INFINITY }, 'limits.maxResourceDirectives', 'Infinity'],
+    ] as const;
+    for (const [limits, name, shown] of cases) {
+      await expect(loadPromptDirectory(dir, { limits: limits as object })).rejects.toThrow(
+        new RangeError(`loadPromptDirectory: ${name} must be a non-negative integer, got ${shown}`),
+      );
+    }
+  });
+
+  it('takes the default for a limit given as undefined', async () => {
+    const { names } = await load({ 'a.json': JSON.stringify({ name: 'a', messages: [{ role: 'user', content: 'hi' }] }) }, { limits: { maxFiles: undefined } });
+    expect(names).toEqual(['a']);
+  });
+
   it('loads the first maxFiles files in sort order and reports that the rest were skipped', async () => {
     const prompt = (name: string) => JSON.stringify({ name, messages: [{ role: 'user', content: name }] });
     const { dir, names, diagnostics } = await load({ 'a.json': prompt('a'), 'b.json': prompt('b'), 'c.json': prompt('c') }, { limits: { maxFiles: 2 } });
@@ -253,6 +274,12 @@ describe('loadPromptDirectory: limits', () => {
 });
 
 describe('loadPromptDirectory: image and audio paths', () => {
+  it('refuses an asset size limit that is not a non-negative integer', () => {
+    expect(() => createFileAssetLoader('.', { maxBytes: Number.NaN })).toThrow(
+      new RangeError('createFileAssetLoader: maxBytes must be a non-negative integer, got NaN'),
+    );
+  });
+
   it('reads image paths relative to their file, served through the file asset loader', async () => {
     const { dir, definitions, diagnostics } = await load({
       'icons/logo.png': PNG,

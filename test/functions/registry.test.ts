@@ -247,7 +247,7 @@ describe('FunctionRegistry', () => {
     expect(error.code).toBe('FUNCTION_FAILED');
     expect(error.message).toBe("Function 'slow' took longer than 30 ms");
     expect(seen?.aborted).toBe(true);
-    expect(() => new FunctionRegistry({ timeoutMs: 0 })).toThrow(/timeoutMs must be a positive integer/);
+    expect(() => new FunctionRegistry({ timeoutMs: 0 })).toThrow(/FunctionRegistry: timeoutMs must be an integer of milliseconds from 1 to 2147483647, got 0/);
   });
 
   it('refuses a result that is not JSON as an internal error, never a malformed success', async () => {

@@ -143,3 +143,15 @@ describe('HTTP handlers', () => {
     expect(() => createNodeHandler({} as never)).toThrow(/source must be a PromptRegistry, a FunctionRegistry/);
   });
 });
+
+describe('handler options', () => {
+  it.each([
+    [{ maxBodyBytes: 0 }, 'maxBodyBytes must be an integer from 1 to 2147483647, got 0'],
+    [{ maxInFlightBodyBytes: 2 ** 31 }, 'maxInFlightBodyBytes must be an integer from 1 to 2147483647, got 2147483648'],
+    [{ bodyTimeoutMs: 1.5 }, 'bodyTimeoutMs must be an integer of milliseconds from 1 to 2147483647, got 1.5'],
+  ])('refuses %j with a RangeError naming the option, its range and the value', (options, message) => {
+    const registry = new PromptRegistry();
+    expect(() => createFetchHandler(registry, options)).toThrow(new RangeError(`mcp-prompt-kit/http: ${message}`));
+    expect(() => createNodeHandler(registry, options)).toThrow(new RangeError(`mcp-prompt-kit/http: ${message}`));
+  });
+});

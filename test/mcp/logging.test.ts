@@ -286,6 +286,6 @@ describe('attachPrompts: callbacks that never settle', () => {
 
   it('refuses a callback timeout that is not a positive integer', () => {
     const server = createTestServer('v2-server');
-    expect(() => attachPrompts(server.attachable, createTestRegistry(), { callbackTimeoutMs: 0 })).toThrow(/callbackTimeoutMs must be a positive integer/);
+    expect(() => attachPrompts(server.attachable, createTestRegistry(), { callbackTimeoutMs: 0 })).toThrow(/attachPrompts: callbackTimeoutMs must be an integer of milliseconds from 1 to 2147483647, got 0/);
   });
 });

@@ -343,6 +343,6 @@ describe('attachResources', () => {
   it('refuses a page size outside 1 to 10000, and a timeout that is not a positive integer', () => {
     const server = createTestServer('v2-server');
     expect(() => attachResources(server.attachable, memorySource([]), { pageSize: 0 })).toThrow(RangeError);
-    expect(() => attachResources(server.attachable, memorySource([]), { timeoutMs: 0 })).toThrow(/timeoutMs must be a positive integer/);
+    expect(() => attachResources(server.attachable, memorySource([]), { timeoutMs: 0 })).toThrow(/attachResources: timeoutMs must be an integer of milliseconds from 1 to 2147483647, got 0/);
   });
 });

@@ -305,7 +305,7 @@ describe('waiting for render functions', () => {
   });
 
   it('refuses a render timeout that is not a positive integer', () => {
-    expect(() => new PromptRegistry({ limits: { renderTimeoutMs: 0 } })).toThrow(/limits.renderTimeoutMs must be a positive integer/);
+    expect(() => new PromptRegistry({ limits: { renderTimeoutMs: 0 } })).toThrow(/limits.renderTimeoutMs must be an integer of milliseconds from 1 to 2147483647, got 0/);
   });
 });
 

@@ -138,7 +138,7 @@ describe('PromptRegistry listing', () => {
     const registry = new PromptRegistry({ pageSize: 10 });
     registry.add(['a', 'b', 'c'].map((n) => simple(n)));
     expect(registry.list({ pageSize: 2 }).prompts).toHaveLength(2);
-    expect(() => registry.list({ pageSize: 0 })).toThrow(/pageSize must be a positive integer/);
+    expect(() => registry.list({ pageSize: 0 })).toThrow(new RangeError('PromptRegistry.list: pageSize must be a positive integer, got 0'));
   });
 });
 
@@ -591,11 +591,14 @@ describe('PromptRegistry: resources and limits', () => {
   });
 
   it.each([
-    [{ limits: { maxResources: Number.NaN } }, 'limits.maxResources must be a non-negative integer, got NaN'],
-    [{ limits: { maxRenderedBytes: -1 } }, 'limits.maxRenderedBytes must be a positive integer, got -1'],
-    [{ limits: { maxRenderSteps: 0 } }, 'limits.maxRenderSteps must be a positive integer, got 0'],
-    [{ maxArgumentLength: 0 }, 'maxArgumentLength must be a positive integer, got 0'],
-    [{ pageSize: 2.5 }, 'pageSize must be a positive integer, got 2.5'],
+    [{ limits: { maxResources: Number.NaN } }, 'PromptRegistry: limits.maxResources must be a non-negative integer, got NaN'],
+    [{ limits: { maxRenderedBytes: -1 } }, 'PromptRegistry: limits.maxRenderedBytes must be a positive integer, got -1'],
+    [{ limits: { maxRenderSteps: 0 } }, 'PromptRegistry: limits.maxRenderSteps must be a positive integer, got 0'],
+    [{ limits: { renderTimeoutMs: 2 ** 31 } }, `PromptRegistry: limits.renderTimeoutMs must be an integer of milliseconds from 1 to 2147483647, got 2147483648`],
+    [{ limits: { resourceTimeoutMs: 0 } }, `PromptRegistry: limits.resourceTimeoutMs must be an integer of milliseconds from 1 to 2147483647, got 0`],
+    [{ completionTimeoutMs: '10' as unknown as number }, `PromptRegistry: completionTimeoutMs must be an integer of milliseconds from 1 to 2147483647, got "10"`],
+    [{ maxArgumentLength: 0 }, 'PromptRegistry: maxArgumentLength must be a positive integer, got 0'],
+    [{ pageSize: 2.5 }, 'PromptRegistry: pageSize must be a positive integer, got 2.5'],
   ])('rejects the invalid option %j with a RangeError naming it', (options, message) => {
     expect(() => new PromptRegistry(options)).toThrow(new RangeError(message));
   });

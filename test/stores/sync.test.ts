@@ -28,6 +28,14 @@ function registryChange(registry: PromptRegistry, matches: (e: RegistryChangeEve
 }
 
 describe('syncRegistry', () => {
+  it('refuses a batch window that is negative, not a number or longer than setTimeout allows', async () => {
+    for (const [batchMs, shown] of [[-1, '-1'], [Number.NaN, 'NaN'], [2 ** 31, '2147483648'], ['5', '"5"']] as const) {
+      await expect(syncRegistry(createMemoryPromptStore([]), new PromptRegistry(), { batchMs: batchMs as number })).rejects.toThrow(
+        new RangeError(`syncRegistry: batchMs must be a number of milliseconds from 0 to 2147483647, got ${shown}`),
+      );
+    }
+  });
+
   it('keeps serving the last good set while the store cannot be read, then catches up', async () => {
     const store = unreliable(createMemoryPromptStore([prompt('kept', 'old {{who}}')]));
     const registry = new PromptRegistry();

@@ -7,6 +7,7 @@
 import type { TemplatePromptDefinition } from '../../definition/types.js';
 import { PromptError } from '../../errors.js';
 import { setOwn } from '../../json.js';
+import { TIMEOUT_MS, integerOption } from '../../options.js';
 import type { Logger } from '../../logger.js';
 import { toSafeLogger } from '../../logger.js';
 import type { PromptStore, StoreChangeEvent, StoreReadOptions, StoredPrompt } from '../contract.js';
@@ -113,11 +114,7 @@ const FOREIGN_LOG_INTERVAL_MS = 60_000;
 const MAX_LABEL_ATTEMPTS = 10;
 
 function positiveInteger(value: unknown, what: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new RangeError(`createPostgresPromptStore: ${what} must be a positive integer of milliseconds, got ${String(value)}`);
-  }
-  return value;
+  return integerOption('createPostgresPromptStore', what, value, { ...TIMEOUT_MS, default: fallback });
 }
 
 /**
@@ -379,7 +376,7 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
 
     async setLabel(name, label, version, labelOptions = {}) {
       if (checkLabel(label) === LATEST) throw new RangeError(`setLabel: 'latest' always points to the newest version; it cannot be moved`);
-      if (!Number.isSafeInteger(version) || version < 1) throw new RangeError(`setLabel: version must be a positive integer, got ${String(version)}`);
+      integerOption('setLabel', 'version', version, { min: 1 });
       await ready();
       return inTransaction(pool, operation('setLabel', name), { actor: labelOptions.actor }, async (client) => {
         const exists = await client.query(`SELECT 1 FROM ${n.versions} v JOIN ${n.prompts} p ON p.name = v.name WHERE v.name = $1 AND v.version = $2`, [name, version]);
