@@ -1,7 +1,7 @@
 /**
  * Parsing a JSON body: the one step from JSON text to a value that every transport taking text (HTTP and CGI, JSON-RPC
- * text, the agent tool's parameters) and the CLI's `--args-json` go through, so the exact-number check (README:
- * "Argument validation") is applied the same way everywhere.
+ * text, the agent tool's parameters) and the CLI's `--args-json` go through, so the exact-number check
+ * (docs/arguments.md) is applied the same way everywhere.
  *
  * @module
  * @internal

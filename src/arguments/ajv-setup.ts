@@ -42,7 +42,7 @@ export function createAjv(warnings: string[], patterns: PatternBudget): Ajv2020 
     inlineRefs: false,
     // Never register a schema's $id in the instance: prompts cannot collide or reach each other.
     addUsedSchema: false,
-    // Patterns run on RE2 (linear time), each compiled once per instance: README, "Argument validation".
+    // Patterns run on RE2 (linear time), each compiled once per instance: docs/arguments.md.
     code: { regExp: createPatternEngine(patterns) },
     logger: { log() {}, warn: (...args: unknown[]) => void warnings.push(args.map(String).join(' ')), error() {} },
   });

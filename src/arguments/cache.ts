@@ -1,7 +1,7 @@
 /**
  * {@link ArgumentValidatorCache}, which a registry owns: validators over one private store of ajv schemas and one of
  * plans; and the recent validators behind the standalone `validatePromptArguments`. How ajv memory stays bounded:
- * README, "Argument validation".
+ * docs/arguments.md.
  *
  * @module
  */
@@ -18,7 +18,7 @@ import type {
 } from './types.js';
 import { ArgumentValidator } from './validator.js';
 
-/** Turns argument declarations into validators sharing one private ajv store (lazy; see README, Argument validation). */
+/** Turns argument declarations into validators sharing one private ajv store (lazy; see docs/arguments.md). */
 export class ArgumentValidatorCache {
   private readonly store: SchemaStore;
   private readonly plans = new PlanCache();

@@ -148,7 +148,7 @@ export class Components {
   }
 }
 
-/** Where two ways back into a recursion read the same part of a value (2^depth work per request; see README). */
+/** Where two ways back into a recursion read the same part of a value (2^depth work per request; see docs/arguments.md). */
 export function recursionProblem(root: Record<string, unknown>, refs: RefIndex, budget: StepBudget): SchemaProblem | undefined {
   const graph = new Components(refs, budget, false);
   graph.of(root, refs.rootBase);

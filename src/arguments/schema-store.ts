@@ -1,6 +1,6 @@
 /**
  * The ajv schemas shared by identical schemas: checked once, compiled once (lazily), reference-counted, and the
- * compiling ajv instance recycled so its memory stays bounded (README, "Argument validation").
+ * compiling ajv instance recycled so its memory stays bounded (docs/arguments.md).
  *
  * @module
  */
@@ -60,7 +60,7 @@ export interface StoreStats {
 /** Maps a JSON pointer into a schema to one into the prompt definition. */
 export type Locate = (schemaPointer: string) => string;
 
-/** The ajv instances of one cache and its schemas; the compiling instance is recycled (README: ajv memory). */
+/** The ajv instances of one cache and its schemas; the compiling instance is recycled (docs/arguments.md). */
 export class SchemaStore {
   /** Meta-schema checks and the format list only: compiles nothing else, so it never grows. */
   private checkerInstance: Ajv2020 | undefined;
