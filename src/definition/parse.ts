@@ -541,8 +541,9 @@ export function checkPromptDefinition(input: unknown, systemRole: SystemRolePoli
  *   and line/column when `locate` finds them) and in a readable message.
  * @example
  * ```ts
+ * const text = '{ "name": "review", "messages": [{ "role": "system", "content": "Be brief" }] }';
  * const def = parsePromptDefinition(JSON.parse(text), { source: 'prompts/review.json' });
- * // PromptError: prompts/review.json: invalid prompt definition
+ * // throws PromptError: prompts/review.json: invalid prompt definition
  * //   /messages/0/role: invalid role 'system': must be 'user' or 'assistant'
  * ```
  */
