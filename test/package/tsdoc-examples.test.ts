@@ -1,0 +1,125 @@
+/**
+ * Every `@example` in the TSDoc of src/ compiles as a user's module that imports the package (strict,
+ * noUncheckedIndexedAccess), and every public function has one: a public example cannot rot.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { EntryProgram, ExampleProblem, TsdocExample } from './tsdoc-examples.js';
+import {
+  ROOT,
+  allExamples,
+  checkExamples,
+  entryProgram,
+  examplesIn,
+  publicFunctionsWithoutExample,
+  sourceFiles,
+} from './tsdoc-examples.js';
+
+/** Comments that show how the check reads and reports examples; checked in the same program as the real ones. */
+const FIXTURE_FILE = 'fixture/examples.ts';
+const FIXTURE = [
+  '/**', //                                                 1
+  ' * Plain TSDoc example, no fence.', //                   2
+  ' *', //                                                  3
+  ' * @example', //                                         4
+  " * const problem: number = promptNameProblem('x');", // 5
+  ' */', //                                                 6
+  '/**', //                                                 7
+  ' * @example A title on the tag line', //                 8
+  ' * ```json', //                                          9
+  ' * { "not": "TypeScript" }', //                          10
+  ' * ```', //                                              11
+  ' * ```ts', //                                            12
+  ' * const server = attachPrompts;', //                    13
+  ' * const shared = 1;', //                                14
+  ' * ```', //                                              15
+  ' * @see somewhere', //                                   16
+  ' * @example', //                                         17
+  ' * ```ts', //                                            18
+  ' * registry.add({ name: 1 });', //                       19
+  ' * console.log(shared);', //                             20
+  ' * ```', //                                              21
+  ' */', //                                                 22
+  "const text = 'architecture://**'; /** @example notAnExample() */", // 23
+  '',
+].join('\n');
+
+const examples = allExamples();
+const fixture = examplesIn(FIXTURE, FIXTURE_FILE);
+let base: EntryProgram;
+let problems: ExampleProblem[] = [];
+
+beforeAll(() => {
+  base = entryProgram();
+  problems = checkExamples([...examples, ...fixture], base);
+});
+
+function report(list: readonly ExampleProblem[]): string[] {
+  return list.map((p) => `${p.at} (the @example at ${p.example}): ${p.message}`);
+}
+
+describe('the TSDoc examples', () => {
+  it('are every @example tag written in src/', () => {
+    const tags = sourceFiles().flatMap((file) =>
+      readFileSync(join(ROOT, file), 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (/^\s*\*\s*@example\b/.test(line) ? [`${file}:${i + 1}`] : [])),
+    );
+    expect(examples.map((e) => `${e.file}:${e.line}`)).toEqual(tags);
+    expect(examples.length).toBeGreaterThan(60);
+    const empty = examples.filter((e) => e.code.join('').trim() === '').map((e) => `${e.file}:${e.line}`);
+    expect(empty, 'examples without code').toEqual([]);
+  });
+
+  it('compile as modules that import the package, strict and with noUncheckedIndexedAccess', () => {
+    expect(report(problems.filter((p) => !p.at.startsWith(FIXTURE_FILE)))).toEqual([]);
+  });
+
+  it('are given to every public function, class and class method', () => {
+    expect(publicFunctionsWithoutExample(base), 'public API without an @example').toEqual([]);
+  });
+});
+
+describe('reading and checking an example', () => {
+  const [plain, titled, last] = fixture as [TsdocExample, TsdocExample, TsdocExample];
+  const fixtureProblems = (): ExampleProblem[] => problems.filter((p) => p.at.startsWith(FIXTURE_FILE));
+
+  it('reads the fenced TypeScript of an example, or its whole text when it has no fence', () => {
+    expect(fixture.map((e) => e.line)).toEqual([4, 8, 17]);
+    expect(plain.code).toEqual(["const problem: number = promptNameProblem('x');"]);
+    expect(plain.lines).toEqual([5]);
+    expect(titled.code).toEqual(['const server = attachPrompts;', 'const shared = 1;']);
+    expect(titled.lines).toEqual([13, 14]);
+    expect(last.code).toEqual(["registry.add({ name: 1 });", 'console.log(shared);']);
+  });
+
+  it('reports a type error at its line in the source comment, with the compiler message', () => {
+    expect(fixtureProblems().filter((p) => p.at === `${FIXTURE_FILE}:5`)).toEqual([
+      {
+        at: `${FIXTURE_FILE}:5`,
+        example: `${FIXTURE_FILE}:4`,
+        message: expect.stringMatching(/^TS2322: Type 'string \| undefined' is not assignable to type 'number'\./),
+      },
+    ]);
+    const nameNotString = fixtureProblems().find((p) => p.at === `${FIXTURE_FILE}:19`);
+    expect(nameNotString?.message).toMatch(/^TS2322: Type 'number' is not assignable to type 'string'/);
+  });
+
+  it('imports the public names an example uses from the entry that exports them', () => {
+    expect(fixtureProblems().filter((p) => p.example === `${FIXTURE_FILE}:8`)).toEqual([]);
+  });
+
+  it('lets an example use the prelude: its receivers are typed, not any', () => {
+    const messages = fixtureProblems()
+      .filter((p) => p.example === `${FIXTURE_FILE}:17`)
+      .map((p) => p.message);
+    expect(messages).not.toContainEqual(expect.stringMatching(/Cannot find name 'registry'/));
+  });
+
+  it('checks each example apart: one does not see what another declares', () => {
+    const unseen = fixtureProblems().find((p) => p.at === `${FIXTURE_FILE}:20`);
+    expect(unseen?.message).toMatch(/^TS2304: Cannot find name 'shared'/);
+    expect(fixtureProblems()).toHaveLength(3);
+  });
+});
