@@ -542,7 +542,7 @@ export function checkPromptDefinition(input: unknown, systemRole: SystemRolePoli
  * @example
  * ```ts
  * const text = '{ "name": "review", "messages": [{ "role": "system", "content": "Be brief" }] }';
- * const def = parsePromptDefinition(JSON.parse(text), { source: 'prompts/review.json' });
+ * parsePromptDefinition(JSON.parse(text), { source: 'prompts/review.json' });
  * // throws PromptError: prompts/review.json: invalid prompt definition
  * //   /messages/0/role: invalid role 'system': must be 'user' or 'assistant'
  * ```

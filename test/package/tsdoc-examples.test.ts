@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import * as core from '../../src/index.js';
 import type { EntryProgram, ExampleProblem, TsdocExample } from './tsdoc-examples.js';
 import {
   ROOT,
@@ -13,6 +14,7 @@ import {
   entryProgram,
   examplesIn,
   publicFunctionsWithoutExample,
+  runnableExample,
   sourceFiles,
 } from './tsdoc-examples.js';
 
@@ -47,11 +49,10 @@ const FIXTURE = [
 
 const examples = allExamples();
 const fixture = examplesIn(FIXTURE, FIXTURE_FILE);
-let base: EntryProgram;
+const base: EntryProgram = entryProgram();
 let problems: ExampleProblem[] = [];
 
 beforeAll(() => {
-  base = entryProgram();
   problems = checkExamples([...examples, ...fixture], base);
 });
 
@@ -121,5 +122,43 @@ describe('reading and checking an example', () => {
     const unseen = fixtureProblems().find((p) => p.at === `${FIXTURE_FILE}:20`);
     expect(unseen?.message).toMatch(/^TS2304: Cannot find name 'shared'/);
     expect(fixtureProblems()).toHaveLength(3);
+  });
+});
+
+describe('the TSDoc examples of the core', () => {
+  const runnable = examples.flatMap((e) => runnableExample(e, base) ?? []);
+  type Body = (...args: unknown[]) => Promise<void>;
+  const AsyncFunction = (async () => {}).constructor as new (...args: string[]) => Body;
+  const quiet = { ...console, log: () => {}, error: () => {} };
+
+  it('are most of the examples, with claims about their results', () => {
+    expect(runnable.length).toBeGreaterThan(20);
+    expect(runnable.reduce((n, r) => n + r.claims, 0)).toBeGreaterThan(30);
+  });
+
+  it.each(runnable.map((r) => [`${r.example.file}:${r.example.line}`, r] as const))('%s runs and its claims hold', async (at, r) => {
+    const check = (actual: unknown, expected: () => unknown, line: number): void => {
+      expect(actual, `the claim at ${r.example.file}:${line}`).toEqual(expected());
+    };
+    const throws = async (run: () => Promise<unknown>, what: string, line: number): Promise<void> => {
+      const error: unknown = await run().then(
+        () => new Error(`the statement at ${r.example.file}:${line} does not throw`),
+        (e: unknown) => e,
+      );
+      const { name, code } = error as { name?: unknown; code?: unknown };
+      expect([name, code], `what the statement at ${r.example.file}:${line} throws`).toContain(what);
+    };
+    const values = r.names.map((n) => (core as Record<string, unknown>)[n]);
+    const run = new AsyncFunction('check', 'throws', 'console', ...r.names, r.body);
+    const outcome: unknown = await run(check, throws, quiet, ...values).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    // An example may end in a `throw` it shows; nothing else may escape it.
+    if (outcome !== undefined && /^\s*(?:if\b.*\)\s*)?throw\b/m.test(r.example.code.join('\n'))) {
+      expect(outcome, at).toSatisfy((e) => e instanceof core.PromptError || e instanceof core.JsonRpcError);
+    } else {
+      expect(outcome, at).toBeUndefined();
+    }
   });
 });

@@ -346,3 +346,90 @@ function isFunctionValued(declaration: ts.VariableDeclaration, checker: ts.TypeC
   const type = checker.getTypeAtLocation(declaration.name);
   return type.getCallSignatures().length > 0 && type.getProperties().length === 0;
 }
+
+/**
+ * An example that runs as it is: it imports nothing itself, uses no prelude name, and every public name it uses
+ * comes from the root entry (the core: no I/O, no server). Its claims are checked as it runs: a statement whose
+ * comment (on its last line, else the comment lines right below it) is a value (`promptNameProblem('x'); //
+ * undefined`) must equal it, and one whose comment says `// throws CODE` must throw that.
+ */
+export interface RunnableExample {
+  example: TsdocExample;
+  /** The root entry's names it uses, passed in as parameters. */
+  names: string[];
+  /**
+   * JavaScript for an async function body taking `check(actual, expected, line)`, `throws(run, what, line)`,
+   * `console` and then `names`.
+   */
+  body: string;
+  /** How many claims it checks. */
+  claims: number;
+}
+
+/** The runnable form of an example, or undefined when it needs more than the core (see {@link RunnableExample}). */
+export function runnableExample(example: TsdocExample, base: EntryProgram): RunnableExample | undefined {
+  const rootEntry = base.entries[0]!.specifier;
+  const publicNamesUsed = publicNames(base);
+  const code = example.code.join('\n');
+  const source = ts.createSourceFile('example.ts', code, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  if (source.statements.some(ts.isImportDeclaration)) return undefined;
+  const own = ownNames(source);
+  const used = [...identifiers(source, new Set())].filter((id) => !own.has(id));
+  if (used.some((id) => PRELUDE_NAMES.has(id))) return undefined;
+  const names = used.filter((id) => publicNamesUsed.has(id));
+  if (names.some((id) => publicNamesUsed.get(id) !== rootEntry)) return undefined;
+
+  let text = code;
+  let claims = 0;
+  // Replaced from the last statement back, so earlier offsets stay valid.
+  for (const statement of [...source.statements].reverse()) {
+    if (!ts.isExpressionStatement(statement)) continue;
+    const lastLine = source.getLineAndCharacterOfPosition(statement.end).line;
+    const comment = claimOf(example.code, lastLine, code.slice(statement.end, source.getLineEndOfPosition(statement.end)));
+    if (comment === undefined) continue;
+    const expression = statement.expression.getText(source);
+    const line = example.lines[lastLine] ?? example.line;
+    const thrown = /^throws\s+(\w+)/.exec(comment);
+    let call: string | undefined;
+    if (thrown) call = `await throws(async () => (${expression}), ${JSON.stringify(thrown[1])}, ${line});`;
+    else if (isExpression(comment)) call = `check(${expression}, () => (${comment}), ${line});`;
+    if (call === undefined) continue;
+    text = text.slice(0, statement.getStart(source)) + call + text.slice(statement.end);
+    claims++;
+  }
+  const body = ts.transpileModule(text, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } });
+  return { example, names, body: body.outputText.replace(/^export \{\};\s*$/m, ''), claims };
+}
+
+const PRELUDE_NAMES = new Set(['registry', 'functions']);
+
+/** The comment after a statement on its last line, else the `//` lines right below it joined. */
+function claimOf(lines: readonly string[], lastLine: number, rest: string): string | undefined {
+  const sameLine = /^\s*;?\s*\/\/\s*(.+)$/.exec(rest)?.[1];
+  if (sameLine !== undefined) return sameLine.trim();
+  if (rest.trim() !== '') return undefined;
+  const below: string[] = [];
+  for (let i = lastLine + 1; i < lines.length; i++) {
+    const comment = /^\s*\/\/\s?(.*)$/.exec(lines[i]!);
+    if (comment === null) break;
+    below.push(comment[1]!.trim());
+  }
+  return below.length === 0 ? undefined : below.join(' ');
+}
+
+/** Whether a comment reads as one JavaScript expression (`undefined`, `{ result: 10 }`), not as prose. */
+function isExpression(text: string): boolean {
+  const source = ts.createSourceFile('claim.ts', `(${text});`, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const diagnostics = ts.transpileModule(`(${text});`, { reportDiagnostics: true }).diagnostics ?? [];
+  const [statement] = source.statements;
+  return (
+    diagnostics.length === 0 &&
+    source.statements.length === 1 &&
+    statement !== undefined &&
+    ts.isExpressionStatement(statement) &&
+    ts.isParenthesizedExpression(statement.expression) &&
+    !ts.isCommaListExpression(statement.expression.expression) &&
+    !(ts.isBinaryExpression(statement.expression.expression) &&
+      statement.expression.expression.operatorToken.kind === ts.SyntaxKind.CommaToken)
+  );
+}
