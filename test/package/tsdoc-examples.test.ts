@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as core from '../../src/index.js';
-import type { EntryProgram, ExampleProblem, TsdocExample } from './tsdoc-examples.js';
+import type { EntryProgram, ExampleProblem, RunnableExample, TsdocExample } from './tsdoc-examples.js';
 import {
   ROOT,
   allExamples,
@@ -125,34 +125,44 @@ describe('reading and checking an example', () => {
   });
 });
 
+type Check = (actual: unknown, expected: () => unknown, line: number) => void;
+type Throws = (run: () => Promise<unknown>, what: string, line: number) => Promise<void>;
+type Body = (check: Check, throws: Throws, console: Console, ...values: unknown[]) => Promise<void>;
+const AsyncFunction = (async () => {}).constructor as new (...args: string[]) => Body;
+const quiet: Console = { ...console, log: () => {}, error: () => {} };
+
+/** Runs an example with the core's values; resolves to what escaped it (undefined when nothing did). */
+async function runExample(r: RunnableExample, check: Check, throws: Throws): Promise<unknown> {
+  const values = r.names.map((n) => (core as Record<string, unknown>)[n]);
+  const run = new AsyncFunction('check', 'throws', 'console', ...r.names, r.body);
+  return run(check, throws, quiet, ...values).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+}
+
 describe('the TSDoc examples of the core', () => {
   const runnable = examples.flatMap((e) => runnableExample(e, base) ?? []);
-  type Body = (...args: unknown[]) => Promise<void>;
-  const AsyncFunction = (async () => {}).constructor as new (...args: string[]) => Body;
-  const quiet = { ...console, log: () => {}, error: () => {} };
 
   it('are most of the examples, with claims about their results', () => {
     expect(runnable.length).toBeGreaterThan(20);
     expect(runnable.reduce((n, r) => n + r.claims, 0)).toBeGreaterThan(30);
   });
 
-  it.each(runnable.map((r) => [`${r.example.file}:${r.example.line}`, r] as const))('%s runs and its claims hold', async (at, r) => {
-    const check = (actual: unknown, expected: () => unknown, line: number): void => {
-      expect(actual, `the claim at ${r.example.file}:${line}`).toEqual(expected());
-    };
-    const throws = async (run: () => Promise<unknown>, what: string, line: number): Promise<void> => {
-      const error: unknown = await run().then(
-        () => new Error(`the statement at ${r.example.file}:${line} does not throw`),
-        (e: unknown) => e,
-      );
-      const { name, code } = error as { name?: unknown; code?: unknown };
-      expect([name, code], `what the statement at ${r.example.file}:${line} throws`).toContain(what);
-    };
-    const values = r.names.map((n) => (core as Record<string, unknown>)[n]);
-    const run = new AsyncFunction('check', 'throws', 'console', ...r.names, r.body);
-    const outcome: unknown = await run(check, throws, quiet, ...values).then(
-      () => undefined,
-      (e: unknown) => e,
+  const cases = runnable.map((r) => [`${r.example.file}:${r.example.line}`, r] as const);
+  it.each(cases)('%s runs and its claims hold', async (at, r) => {
+    const outcome = await runExample(
+      r,
+      (actual, expected, line) => expect(actual, `the claim at ${r.example.file}:${line}`).toEqual(expected()),
+      async (run, what, line) => {
+        const error = await run().then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(error, `the statement at ${r.example.file}:${line} throws ${what}`).toBeDefined();
+        const { name, code } = error as { name?: unknown; code?: unknown };
+        expect([name, code], `what the statement at ${r.example.file}:${line} throws`).toContain(what);
+      },
     );
     // An example may end in a `throw` it shows; nothing else may escape it.
     if (outcome !== undefined && /^\s*(?:if\b.*\)\s*)?throw\b/m.test(r.example.code.join('\n'))) {
@@ -160,5 +170,55 @@ describe('the TSDoc examples of the core', () => {
     } else {
       expect(outcome, at).toBeUndefined();
     }
+  });
+
+  it('compares a value a comment claims, and expects the throw a "throws" comment claims', async () => {
+    const text = [
+      '/**',
+      ' * @example',
+      ' * ```ts',
+      " * promptNameProblem('review'); // 'a wrong claim'",
+      ' * parsePromptDefinition({ name: 1 });',
+      ' * // throws INVALID_PROMPT_DEFINITION',
+      " * promptNameProblem('x'); // the comment is prose, not a claim",
+      ' * ```',
+      ' */',
+    ].join('\n');
+    const r = runnableExample(examplesIn(text, FIXTURE_FILE)[0]!, base)!;
+    expect(r.claims).toBe(2);
+    expect([...r.names].sort()).toEqual(['parsePromptDefinition', 'promptNameProblem']);
+    const seen: unknown[] = [];
+    const outcome = await runExample(
+      r,
+      (actual, expected, line) => void seen.push(['check', actual, expected(), line]),
+      async (run, what, line) => {
+        const code = await run().then(
+          () => 'no error',
+          (e: unknown) => (e as { code?: unknown }).code,
+        );
+        seen.push(['throws', code, what, line]);
+      },
+    );
+    expect(outcome).toBeUndefined();
+    expect(seen).toEqual([
+      ['check', undefined, 'a wrong claim', 4],
+      ['throws', 'INVALID_PROMPT_DEFINITION', 'INVALID_PROMPT_DEFINITION', 5],
+    ]);
+  });
+
+  it('leaves out an example that needs more than the core: a prelude name, an import, a subpath', () => {
+    const text = [
+      '/**',
+      ' * @example',
+      " * registry.remove('x'); // true",
+      ' * @example',
+      " * import { z } from 'zod';",
+      ' * @example',
+      ' * attachPrompts;',
+      ' */',
+    ].join('\n');
+    const read = examplesIn(text, FIXTURE_FILE);
+    expect(read).toHaveLength(3);
+    expect(read.map((e) => runnableExample(e, base))).toEqual([undefined, undefined, undefined]);
   });
 });

@@ -1,11 +1,12 @@
 /**
  * The `@example` blocks of the TSDoc in src/, as a reader of the API docs sees them, and one TypeScript program that
- * type-checks them all the way a user's file would be checked (strict, noUncheckedIndexedAccess).
+ * type-checks them all the way a user's file would be checked (strict, noUncheckedIndexedAccess); the examples of the
+ * core also run, and the results their comments claim are compared (see {@link RunnableExample}).
  *
  * An example is a module of its own. It imports what it says it imports; every other public name it uses comes from
  * the package entry that exports it (`mcp-prompt-kit`, `mcp-prompt-kit/mcp`, ...: the `paths` of tsconfig.json, so
  * the sources are checked, no build needed), as if the reader had written that import. Besides these, an example
- * may use only the names of PRELUDE: the objects a method's example is about.
+ * may use only the names of PRELUDE_GLOBALS: the objects a method's example is about.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -14,16 +15,18 @@ import ts from 'typescript';
 export const ROOT = resolve(import.meta.dirname, '../..');
 
 /**
- * What an example may use without creating it: the receivers of the methods documented. Anything else an example
- * uses it declares itself.
+ * What an example may use without creating it, and its type: the receivers of the methods documented
+ * (`registry.add(...)`). Anything else an example uses it declares itself.
  */
-export const PRELUDE = [
-  "import type { FunctionRegistry, PromptRegistry } from 'mcp-prompt-kit';",
+export const PRELUDE_GLOBALS: Readonly<Record<string, string>> = {
+  registry: 'PromptRegistry',
+  functions: 'FunctionRegistry',
+};
+
+const PRELUDE = [
+  `import type { ${[...new Set(Object.values(PRELUDE_GLOBALS))].sort().join(', ')} } from 'mcp-prompt-kit';`,
   'declare global {',
-  '  /** The registry a PromptRegistry method example works on. */',
-  '  const registry: PromptRegistry;',
-  '  /** The registry a FunctionRegistry method example works on. */',
-  '  const functions: FunctionRegistry;',
+  ...Object.entries(PRELUDE_GLOBALS).map(([name, type]) => `  const ${name}: ${type};`),
   '}',
   'export {};',
   '',
@@ -161,8 +164,13 @@ export function entryProgram(): EntryProgram {
   return { program: ts.createProgram({ rootNames: entries.map((e) => e.file), options }), entries, options };
 }
 
+const publicNamesOf = new WeakMap<EntryProgram, Map<string, string>>();
+
 /** Each public name and the entry that exports it first (the root entry before the subpaths). */
-function publicNames({ program, entries }: EntryProgram): Map<string, string> {
+function publicNames(base: EntryProgram): Map<string, string> {
+  const known = publicNamesOf.get(base);
+  if (known !== undefined) return known;
+  const { program, entries } = base;
   const checker = program.getTypeChecker();
   const names = new Map<string, string>();
   for (const entry of entries) {
@@ -173,6 +181,7 @@ function publicNames({ program, entries }: EntryProgram): Map<string, string> {
       if (!names.has(exported.name)) names.set(exported.name, entry.specifier);
     }
   }
+  publicNamesOf.set(base, names);
   return names;
 }
 
@@ -375,7 +384,7 @@ export function runnableExample(example: TsdocExample, base: EntryProgram): Runn
   if (source.statements.some(ts.isImportDeclaration)) return undefined;
   const own = ownNames(source);
   const used = [...identifiers(source, new Set())].filter((id) => !own.has(id));
-  if (used.some((id) => PRELUDE_NAMES.has(id))) return undefined;
+  if (used.some((id) => Object.hasOwn(PRELUDE_GLOBALS, id))) return undefined;
   const names = used.filter((id) => publicNamesUsed.has(id));
   if (names.some((id) => publicNamesUsed.get(id) !== rootEntry)) return undefined;
 
@@ -385,7 +394,8 @@ export function runnableExample(example: TsdocExample, base: EntryProgram): Runn
   for (const statement of [...source.statements].reverse()) {
     if (!ts.isExpressionStatement(statement)) continue;
     const lastLine = source.getLineAndCharacterOfPosition(statement.end).line;
-    const comment = claimOf(example.code, lastLine, code.slice(statement.end, source.getLineEndOfPosition(statement.end)));
+    const rest = code.slice(statement.end, source.getLineEndOfPosition(statement.end));
+    const comment = claimOf(example.code, lastLine, rest);
     if (comment === undefined) continue;
     const expression = statement.expression.getText(source);
     const line = example.lines[lastLine] ?? example.line;
@@ -397,11 +407,10 @@ export function runnableExample(example: TsdocExample, base: EntryProgram): Runn
     text = text.slice(0, statement.getStart(source)) + call + text.slice(statement.end);
     claims++;
   }
-  const body = ts.transpileModule(text, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } });
+  const compilerOptions = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext };
+  const body = ts.transpileModule(text, { compilerOptions });
   return { example, names, body: body.outputText.replace(/^export \{\};\s*$/m, ''), claims };
 }
-
-const PRELUDE_NAMES = new Set(['registry', 'functions']);
 
 /** The comment after a statement on its last line, else the `//` lines right below it joined. */
 function claimOf(lines: readonly string[], lastLine: number, rest: string): string | undefined {
