@@ -59,12 +59,6 @@ export interface AssetLoader {
 /**
  * Whether contents of this MIME type travel as `text` (else as a base64 `blob`): `text/*`, JSON, YAML, XML, TOML,
  * SQL, JavaScript and the `+json` / `+xml` types. Parameters (`; charset=utf-8`) and case do not matter.
- *
- * @example
- * ```ts
- * isTextMimeType('text/plain; charset=utf-8'); // true
- * isTextMimeType('image/png'); // false
- * ```
  */
 export function isTextMimeType(mimeType: string): boolean {
   const type = mimeType.split(';', 1)[0]!.trim().toLowerCase();

@@ -224,7 +224,10 @@ function errorToolResult(body: ErrorResponseBody, log: SafeLogger): CallToolResu
  *
  * @example
  * ```ts
- * const result = { description: 'Greets', messages: [{ role: 'user', content: { type: 'text', text: 'Hi' } }] };
+ * const result: GetPromptResult = {
+ *   description: 'Greets',
+ *   messages: [{ role: 'user', content: { type: 'text', text: 'Hi' } }],
+ * };
  * formatPromptResult(result, 'greet');
  * // 'Prompt: greet\nDescription: Greets\n\nMessages:\n1. User: Hi\n'
  * ```

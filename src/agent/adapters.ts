@@ -20,6 +20,8 @@ export interface AnthropicTool {
  *
  * @example
  * ```ts
+ * const tool = createPromptRetrievalTool({ integrations: { docs: registry } });
+ * await tool.refresh();
  * const tools = tool.definition === null ? [] : [toOpenAiTool(tool.definition)];
  * ```
  */
@@ -32,6 +34,8 @@ export function toOpenAiTool(definition: PromptRetrievalToolDefinition): OpenAiF
  *
  * @example
  * ```ts
+ * const tool = createPromptRetrievalTool({ integrations: { docs: registry } });
+ * await tool.refresh();
  * const tools = tool.definition === null ? [] : [toAnthropicTool(tool.definition)];
  * ```
  */
@@ -47,6 +51,10 @@ export function toAnthropicTool(definition: PromptRetrievalToolDefinition): Anth
  * @example
  * ```ts
  * import { jsonSchema } from 'ai';
+ * import { createPromptRetrievalTool, toAiSdkTool } from 'mcp-prompt-kit/agent';
+ *
+ * const tool = createPromptRetrievalTool({ integrations: { docs: registry } });
+ * await tool.refresh();
  * const aiTool = toAiSdkTool(tool, jsonSchema);
  * ```
  */

@@ -89,6 +89,12 @@ interface IntegrationState {
  *
  * @example
  * ```ts
+ * import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+ * import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+ * import { createPromptRetrievalTool } from 'mcp-prompt-kit/agent';
+ *
+ * const client = new Client({ name: 'agent', version: '1.0.0' });
+ * await client.connect(new StdioClientTransport({ command: 'node', args: ['docs-server.js'] }));
  * const tool = createPromptRetrievalTool({ integrations: { docs: client } });
  * await tool.refresh();
  * const text = await tool.execute({ integrationId: 'docs', promptName: 'review_code', arguments: { code: 'x' } });

@@ -72,8 +72,13 @@ export function tooLongFailure(
  *
  * @example
  * ```ts
- * const result = validatePromptArguments(args, definition.arguments);
- * if (!result.ok) throw argumentFailureToPromptError(result.error);
+ * const definition = definePrompt({
+ *   name: 'review',
+ *   arguments: [{ name: 'code', required: true }],
+ *   messages: [{ role: 'user', content: '{{code}}' }],
+ * });
+ * const result = validatePromptArguments({}, definition.arguments);
+ * if (!result.ok) throw argumentFailureToPromptError(result.error); // PROMPT_ARGUMENT_MISSING
  * ```
  */
 export function argumentFailureToPromptError(failure: ArgumentValidationFailure, subject: 'prompt' | 'function' = 'prompt'): PromptError {

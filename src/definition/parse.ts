@@ -148,8 +148,9 @@ export function checkPromptDefinition(input: unknown, systemRole: SystemRolePoli
  *   and line/column when `locate` finds them) and in a readable message.
  * @example
  * ```ts
- * const def = parsePromptDefinition(JSON.parse(text), { source: 'prompts/review.json' });
- * // PromptError: prompts/review.json: invalid prompt definition
+ * const text = '{ "name": "review", "messages": [{ "role": "system", "content": "Be brief" }] }';
+ * parsePromptDefinition(JSON.parse(text), { source: 'prompts/review.json' });
+ * // throws PromptError: prompts/review.json: invalid prompt definition
  * //   /messages/0/role: invalid role 'system': must be 'user' or 'assistant'
  * ```
  */

@@ -102,7 +102,11 @@ export class FunctionRegistry {
    *
    * @example
    * ```ts
-   * functions.add([add, divide]);
+   * const x = { name: 'x', type: 'number', required: true } as const;
+   * const y = { name: 'y', type: 'number', required: true } as const;
+   * const add = defineFunction({ name: 'Add', arguments: [x, y], run: ({ x, y }) => x + y });
+   * const negate = defineFunction({ name: 'Negate', arguments: [x], run: ({ x }) => -x });
+   * functions.add([add, negate]);
    * ```
    */
   add(definitions: FunctionDefinition | readonly FunctionDefinition[]): this {
@@ -127,7 +131,14 @@ export class FunctionRegistry {
     return this;
   }
 
-  /** Removes a function; returns whether it was there. */
+  /**
+   * Removes a function; returns whether it was there.
+   *
+   * @example
+   * ```ts
+   * functions.remove('Add'); // true, and a second call returns false
+   * ```
+   */
   remove(name: string): boolean {
     const entry = this.#entries.get(name);
     if (entry === undefined) return false;
@@ -135,7 +146,14 @@ export class FunctionRegistry {
     return this.#entries.delete(name);
   }
 
-  /** Whether a function of that name is registered. */
+  /**
+   * Whether a function of that name is registered.
+   *
+   * @example
+   * ```ts
+   * if (functions.has('Add')) await functions.call('Add', { x: 1, y: 2 });
+   * ```
+   */
   has(name: string): boolean {
     return this.#entries.has(name);
   }
@@ -145,12 +163,26 @@ export class FunctionRegistry {
     return this.#entries.size;
   }
 
-  /** The listing of one function, or `undefined`. */
+  /**
+   * The listing of one function, or `undefined`.
+   *
+   * @example
+   * ```ts
+   * functions.get('Add')?.inputSchema; // { type: 'object', properties: { x: { type: 'number' }, ... }, ... }
+   * ```
+   */
   get(name: string): FunctionListing | undefined {
     return this.#entries.get(name)?.listing;
   }
 
-  /** Every function's listing, in the order they were added. */
+  /**
+   * Every function's listing, in the order they were added.
+   *
+   * @example
+   * ```ts
+   * for (const f of functions.list()) console.log(f.name, f.description ?? '');
+   * ```
+   */
   list(): FunctionListing[] {
     return [...this.#entries.values()].map((entry) => entry.listing);
   }

@@ -18,8 +18,11 @@ import type { HttpSource } from './sources.js';
  *
  * @example
  * ```ts
+ * import { serve } from '@hono/node-server';
+ *
  * const handle = createFetchHandler({ prompts: registry, functions });
- * Bun.serve({ fetch: handle });
+ * serve({ fetch: handle, port: 3000, hostname: '127.0.0.1' });
+ * // Bun, Deno and Cloudflare Workers take it as it is: export default { fetch: handle };
  * ```
  */
 export function createFetchHandler(

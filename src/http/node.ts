@@ -24,6 +24,8 @@ type ExpressishRequest = IncomingMessage & { baseUrl?: string; body?: unknown };
  *
  * @example
  * ```ts
+ * import { createServer } from 'node:http';
+ *
  * createServer(createNodeHandler(registry)).listen(3000, '127.0.0.1');
  * ```
  */

@@ -129,8 +129,14 @@ function isTemplateLike(value: unknown): boolean {
  *
  * @example
  * ```ts
+ * import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+ *
+ * const ids = ['intro', 'install', 'usage'];
  * const docs = new ResourceTemplate('docs://{id}', { list: undefined, complete: { id: (v) => ids.filter((i) => i.startsWith(v)) } });
- * server.registerResource('docs', docs, {}, read);
+ * const server = new McpServer({ name: 'docs', version: '1.0.0' });
+ * server.registerResource('docs', docs, {}, (uri, { id }) => ({
+ *   contents: [{ uri: uri.href, text: `# ${String(id)}` }],
+ * }));
  * attachPrompts(server, registry, { completeResource: completeFromResourceTemplates([docs]) });
  * ```
  */

@@ -67,6 +67,8 @@ const MAX_URI_LENGTH = 8192;
  *
  * @example
  * ```ts
+ * import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+ *
  * const resources = createFileResourceResolver({ roots: { architecture: './docs' } });
  * const server = new McpServer({ name: 'docs', version: '1.0.0' });
  * attachPrompts(server, new PromptRegistry({ resources }));

@@ -114,7 +114,10 @@ export class PromptRegistry {
    *
    * @example
    * ```ts
-   * registry.add([defA, defB]);
+   * registry.add([
+   *   { name: 'greet', messages: [{ role: 'user', content: 'Hello' }] },
+   *   { name: 'bye', messages: [{ role: 'user', content: 'Goodbye' }] },
+   * ]);
    * ```
    */
   add(definitions: PromptDefinition | readonly PromptDefinition[], options: RegisterOptions = {}): void {
@@ -189,7 +192,7 @@ export class PromptRegistry {
    *
    * @example
    * ```ts
-   * if (!registry.has('greet')) registry.add(greet);
+   * if (!registry.has('greet')) registry.add({ name: 'greet', messages: [{ role: 'user', content: 'Hello' }] });
    * ```
    */
   has(name: string): boolean {
