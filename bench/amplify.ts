@@ -33,15 +33,24 @@ function shapes(): Record<string, Shape> {
     'text body': { template: '{{#xs}}{{#xs}}ab{{/xs}}{{/xs}}', args: { xs } },
     'inverted body': { template: '{{#xs}}{{#xs}}{{^y}}{{/y}}{{/xs}}{{/xs}}', args: { xs } },
     'list as JSON per item': { template: '{{#xs}}{{xs}}{{/xs}}', args: { xs } },
-    'object as JSON per item': { template: '{{#xs}}{{o}}{{/xs}}', args: { xs, o: Object.fromEntries(ones(4990).map((_, i) => [`k${i}`, 1])) } },
-    'string and object sections': { template: '{{#xs}}{{#s}}{{#o}}{{#xs}}{{y}}{{/xs}}{{/o}}{{/s}}{{/xs}}', args: { xs, s: 'x', o: { a: 1 } } },
+    'object as JSON per item': {
+      template: '{{#xs}}{{o}}{{/xs}}',
+      args: { xs, o: Object.fromEntries(ones(4990).map((_, i) => [`k${i}`, 1])) },
+    },
+    'string and object sections': {
+      template: '{{#xs}}{{#s}}{{#o}}{{#xs}}{{y}}{{/xs}}{{/o}}{{/s}}{{/xs}}',
+      args: { xs, s: 'x', o: { a: 1 } },
+    },
     'partial per item': { template: '{{#xs}}{{> cell}}{{/xs}}', args: { xs } },
     'document per item': { template: '{{#xs}}{{resource:docs://big}}{{/xs}}', args: { xs } },
     'lists items hold': {
       template: '{{#xs}}{{#ys}}{{#zs}}ab{{/zs}}{{/ys}}{{/xs}}',
       args: { xs: Array.from({ length: 1500 }, () => ({ ys: [1, 1] })), zs: ones(2500) },
     },
-    'empty bodies, many nodes': { template: `{{#xs}}{{#ys}}${'{{y}}'.repeat(200)}{{/ys}}{{/xs}}`, args: { xs: ones(50), ys: ones(100) } },
+    'empty bodies, many nodes': {
+      template: `{{#xs}}{{#ys}}${'{{y}}'.repeat(200)}{{/ys}}{{/xs}}`,
+      args: { xs: ones(50), ys: ones(100) },
+    },
   };
 }
 
@@ -84,9 +93,17 @@ export async function benchAmplification(record: RecordRow, quick: boolean): Pro
   const all = shapes();
   let i = 0;
   for (const shape of Object.values(all)) {
-    registry.add({ name: `s${i++}`, arguments: [...argumentList], messages: [{ role: 'user', content: shape.template }] });
+    registry.add({
+      name: `s${i++}`,
+      arguments: [...argumentList],
+      messages: [{ role: 'user', content: shape.template }],
+    });
   }
-  registry.add({ name: 'legit', arguments: [...argumentList], messages: [{ role: 'user', content: '{{#xs}}{{.}}{{/xs}}' }] });
+  registry.add({
+    name: 'legit',
+    arguments: [...argumentList],
+    messages: [{ role: 'user', content: '{{#xs}}{{.}}{{/xs}}' }],
+  });
   const legit = request('legit', { xs: new Array<string>(1000).fill('x'.repeat(1000)) });
 
   const baseline = await cost(async () => {
@@ -132,7 +149,8 @@ export async function benchAmplification(record: RecordRow, quick: boolean): Pro
     const text = `{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"legit","arguments":${body}}}`;
     const parse = await cost(async () => JSON.parse(text), runs);
     const whole = await cost(() => handleJsonRpc(registry, text), runs);
-    if (whole.ms / parse.ms > scanWorst.ratio) scanWorst = { ratio: whole.ms / parse.ms, ms: whole.ms, parse: parse.ms, what };
+    if (whole.ms / parse.ms > scanWorst.ratio)
+      scanWorst = { ratio: whole.ms / parse.ms, ms: whole.ms, parse: parse.ms, what };
   }
   record(
     `prompts/get of a ~1 MB body of changed numbers (${scanWorst.what})`,

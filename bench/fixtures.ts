@@ -51,7 +51,10 @@ export function sameShapeCatalogue(n: number): PromptDefinition[] {
   return Array.from({ length: n }, (_, i) => reviewCodeDefinition(`review_code_${i}`));
 }
 
-const WORDS = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon'.split(' ');
+const WORDS =
+  'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon'.split(
+    ' ',
+  );
 
 /** A distinct ~1 KB template for prompt i (mustache placeholders and a section, like real prompts). */
 export function distinctTemplate(i: number): string {
@@ -83,7 +86,10 @@ function distinctWord(i: number): string {
   return word;
 }
 
-/** The review_code definition whose user template has a distinct word at the end of every line (a real-looking multi-line template). */
+/**
+ * The review_code definition whose user template has a distinct word at the end of every line (a real-looking
+ * multi-line template).
+ */
 export function distinctMultilineDefinition(i: number): PromptDefinition {
   const word = distinctWord(i);
   const text = REVIEW_USER_TEMPLATE.split('\n')

@@ -11,11 +11,21 @@ import { join } from 'node:path';
 
 const distFs = new URL('../dist/fs.js', import.meta.url).href;
 const distCore = new URL('../dist/index.js', import.meta.url).href;
-const { createFileResourceResolver, loadPromptDirectory, watchPromptDirectory } = (await import(distFs)) as typeof import('../src/fs/index.js');
+const { createFileResourceResolver, loadPromptDirectory, watchPromptDirectory } = (await import(
+  distFs
+)) as typeof import('../src/fs/index.js');
 const { PromptRegistry } = (await import(distCore)) as typeof import('../src/index.js');
 
 /** How bench/run.ts records a row. */
-export type RecordRow = (metric: string, ours: number, baseline: number, unit: string, target: string, ok: boolean, baselineName: string) => void;
+export type RecordRow = (
+  metric: string,
+  ours: number,
+  baseline: number,
+  unit: string,
+  target: string,
+  ok: boolean,
+  baselineName: string,
+) => void;
 
 function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
@@ -31,7 +41,12 @@ function promptFile(i: number): string {
       description: `Review a snippet of code against the team's guidelines (variant ${i})`,
       arguments: [
         { name: 'code', description: 'The code to review', required: true, maxLength: 10_000 },
-        { name: 'language', description: 'Its language', enum: ['typescript', 'python', 'go', 'rust'], default: 'typescript' },
+        {
+          name: 'language',
+          description: 'Its language',
+          enum: ['typescript', 'python', 'go', 'rust'],
+          default: 'typescript',
+        },
         { name: 'focus', description: 'What to focus on (optional)' },
       ],
       messages: [
@@ -39,7 +54,10 @@ function promptFile(i: number): string {
           role: 'user',
           content: `Review this {{language}} code (${i}):\n\`\`\`{{language}}\n{{code}}\n\`\`\`\n{{#focus}}Focus on: {{focus}}\n{{/focus}}Check naming, error handling, tests and the public API. Point out anything that would surprise a new reader of this code, and suggest the smallest change that fixes it.`,
         },
-        { role: 'assistant', content: 'Understood. I will review the code and list concrete findings, most important first.' },
+        {
+          role: 'assistant',
+          content: 'Understood. I will review the code and list concrete findings, most important first.',
+        },
       ],
     },
     null,
@@ -51,10 +69,13 @@ export async function benchPromptFiles(record: RecordRow, quick: boolean): Promi
   const files = 1_000;
   const dir = mkdtempSync(join(tmpdir(), 'mcp-prompt-kit-bench-'));
   try {
-    for (let i = 0; i < files; i++) writeFileSync(join(dir, `prompt-${String(i).padStart(4, '0')}.json`), promptFile(i));
+    for (let i = 0; i < files; i++)
+      writeFileSync(join(dir, `prompt-${String(i).padStart(4, '0')}.json`), promptFile(i));
     const baseline = async (): Promise<number> => {
       const names = (await readdir(dir)).filter((n) => n.endsWith('.json')).sort();
-      const parsed = await Promise.all(names.map(async (n) => JSON.parse(await readFile(join(dir, n), 'utf8')) as unknown));
+      const parsed = await Promise.all(
+        names.map(async (n) => JSON.parse(await readFile(join(dir, n), 'utf8')) as unknown),
+      );
       return parsed.length;
     };
     const ours = async (): Promise<number> => {
@@ -78,7 +99,15 @@ export async function benchPromptFiles(record: RecordRow, quick: boolean): Promi
     }
     const oMs = median(o);
     const bMs = median(b);
-    record('load 1,000 prompt files (median time)', oMs, bMs, 'ms', '<= 3x read + JSON.parse', oMs <= 3 * bMs, 'read + JSON.parse');
+    record(
+      'load 1,000 prompt files (median time)',
+      oMs,
+      bMs,
+      'ms',
+      '<= 3x read + JSON.parse',
+      oMs <= 3 * bMs,
+      'read + JSON.parse',
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -97,7 +126,7 @@ export async function benchReload(record: RecordRow, quick: boolean): Promise<vo
     registry.onChange(() => changed?.());
     const latencies: number[] = [];
     for (let s = 0; s < samples; s++) {
-      const text = promptFile(1_000 + s).replace('"name": "review_code_' + (1_000 + s) + '"', '"name": "review_code_7"');
+      const text = promptFile(1_000 + s).replace(`"name": "review_code_${1_000 + s}"`, '"name": "review_code_7"');
       await writeFile(join(dir, '.p7.json.tmp'), text);
       // Let the temp file's own event pass its window, so each sample starts from a quiet directory.
       await new Promise((resolve) => setTimeout(resolve, debounceMs * 2));
@@ -109,7 +138,15 @@ export async function benchReload(record: RecordRow, quick: boolean): Promise<vo
       changed = undefined;
     }
     const ms = median(latencies);
-    record(`reload latency: rename -> registry change (median of ${samples})`, ms, debounceMs, 'ms', '<= debounce + 50 ms', ms <= debounceMs + 50, 'debounce');
+    record(
+      `reload latency: rename -> registry change (median of ${samples})`,
+      ms,
+      debounceMs,
+      'ms',
+      '<= debounce + 50 ms',
+      ms <= debounceMs + 50,
+      'debounce',
+    );
   } finally {
     await watcher.close();
     rmSync(dir, { recursive: true, force: true });
@@ -140,7 +177,10 @@ export function yamlShapes(bytes: number): YamlShape[] {
 function shapesAt(bytes: number): YamlShape[] {
   const shapes: YamlShape[] = [];
   const add = (name: string, yaml: string, meta: unknown, content?: string, metaJson?: string): void => {
-    const data = content === undefined ? { ...JSON_HEAD, _meta: metaJson === undefined ? meta : '\u0000' } : { name: 'shaped', messages: [{ role: 'user', content }] };
+    const data =
+      content === undefined
+        ? { ...JSON_HEAD, _meta: metaJson === undefined ? meta : '\u0000' }
+        : { name: 'shaped', messages: [{ role: 'user', content }] };
     const json = JSON.stringify(data);
     shapes.push({ name, yaml, json: metaJson === undefined ? json : json.replace('"\\u0000"', metaJson) });
   };
@@ -191,16 +231,51 @@ function shapesAt(bytes: number): YamlShape[] {
   }
   {
     const text = 'word '.repeat(Math.floor(bytes / 5)).trim();
-    add('long double-quoted string', `name: shaped\nmessages:\n  - role: user\n    content: "${text}"\n`, undefined, text);
-    add('long single-quoted string', `name: shaped\nmessages:\n  - role: user\n    content: '${text}'\n`, undefined, text);
+    add(
+      'long double-quoted string',
+      `name: shaped\nmessages:\n  - role: user\n    content: "${text}"\n`,
+      undefined,
+      text,
+    );
+    add(
+      'long single-quoted string',
+      `name: shaped\nmessages:\n  - role: user\n    content: '${text}'\n`,
+      undefined,
+      text,
+    );
     const lines = Array.from({ length: Math.floor(bytes / 40) }, (_, i) => `line ${i} of a long block of prose text`);
     const folded = lines.join(' ');
-    add('long multi-line double-quoted string', `name: shaped\nmessages:\n  - role: user\n    content: "${lines.join('\n      ')}"\n`, undefined, folded);
-    add('long multi-line plain string', `name: shaped\nmessages:\n  - role: user\n    content: ${lines.join('\n      ')}\n`, undefined, folded);
+    add(
+      'long multi-line double-quoted string',
+      `name: shaped\nmessages:\n  - role: user\n    content: "${lines.join('\n      ')}"\n`,
+      undefined,
+      folded,
+    );
+    add(
+      'long multi-line plain string',
+      `name: shaped\nmessages:\n  - role: user\n    content: ${lines.join('\n      ')}\n`,
+      undefined,
+      folded,
+    );
     const escaped = 'tab\\there \\u00e9 '.repeat(Math.floor(bytes / 20));
-    add('long double-quoted string with escapes', `name: shaped\nmessages:\n  - role: user\n    content: "${escaped}"\n`, undefined, 'tab\there \u00e9 '.repeat(Math.floor(bytes / 20)));
-    add('long multi-line single-quoted string', `name: shaped\nmessages:\n  - role: user\n    content: '${lines.join('\n      ')}'\n`, undefined, folded);
-    add('long multi-line plain string, lines below the key', `name: shaped\nmessages:\n  - role: user\n    content:\n      ${lines.join('\n      ')}\n`, undefined, folded);
+    add(
+      'long double-quoted string with escapes',
+      `name: shaped\nmessages:\n  - role: user\n    content: "${escaped}"\n`,
+      undefined,
+      'tab\there \u00e9 '.repeat(Math.floor(bytes / 20)),
+    );
+    add(
+      'long multi-line single-quoted string',
+      `name: shaped\nmessages:\n  - role: user\n    content: '${lines.join('\n      ')}'\n`,
+      undefined,
+      folded,
+    );
+    add(
+      'long multi-line plain string, lines below the key',
+      `name: shaped\nmessages:\n  - role: user\n    content:\n      ${lines.join('\n      ')}\n`,
+      undefined,
+      folded,
+    );
     const block = lines.map((l) => `      ${l}\n`).join('');
     const literal = lines.join('\n');
     for (const [header, value] of [
@@ -212,14 +287,24 @@ function shapesAt(bytes: number): YamlShape[] {
       ['>+', `${folded}\n`],
       ['|2', `${literal}\n`],
     ] as const) {
-      add(`long block scalar ${header}`, `name: shaped\nmessages:\n  - role: user\n    content: ${header}\n${block}`, undefined, value);
+      add(
+        `long block scalar ${header}`,
+        `name: shaped\nmessages:\n  - role: user\n    content: ${header}\n${block}`,
+        undefined,
+        value,
+      );
     }
   }
   return shapes;
 }
 
 /** Loads one file (in its own directory) `runs` times; the median time, and whether it loaded or was refused. */
-async function timeLoad(dir: string, file: string, text: string, runs: number): Promise<{ ms: number; outcome: string }> {
+async function timeLoad(
+  dir: string,
+  file: string,
+  text: string,
+  runs: number,
+): Promise<{ ms: number; outcome: string }> {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, file), text);
@@ -242,7 +327,15 @@ export async function benchYamlShapes(record: RecordRow, quick: boolean): Promis
       const json = await timeLoad(join(root, 'json'), 'p.json', shape.json, runs);
       const yaml = await timeLoad(join(root, 'yaml'), 'p.yaml', shape.yaml, runs);
       const ratio = yaml.ms / Math.max(json.ms, 0.001);
-      record(`load a 1 MB YAML file: ${shape.name} (${yaml.outcome}) vs its JSON twin`, yaml.ms, json.ms, 'ms', '<= 3x JSON twin', ratio <= 3, 'JSON twin');
+      record(
+        `load a 1 MB YAML file: ${shape.name} (${yaml.outcome}) vs its JSON twin`,
+        yaml.ms,
+        json.ms,
+        'ms',
+        '<= 3x JSON twin',
+        ratio <= 3,
+        'JSON twin',
+      );
     }
   } finally {
     rmSync(root, { recursive: true, force: true });
@@ -254,13 +347,22 @@ function docsTree(root: string, count: number): void {
   for (let d = 0; d * 100 < count; d++) {
     const dir = join(root, `section-${String(d).padStart(4, '0')}`);
     mkdirSync(dir, { recursive: true });
-    for (let f = 0; f < 100 && d * 100 + f < count; f++) writeFileSync(join(dir, `doc-${String(f).padStart(3, '0')}.md`), '# doc\n');
+    for (let f = 0; f < 100 && d * 100 + f < count; f++)
+      writeFileSync(join(dir, `doc-${String(f).padStart(3, '0')}.md`), '# doc\n');
   }
 }
 
-/** Median time of one `resources/list` page (100 entries; after a cursor in the middle of a large tree) from a built index. */
+/**
+ * Median time of one `resources/list` page (100 entries; after a cursor in the middle of a large tree) from a built
+ * index.
+ */
 async function pageTime(root: string, count: number, samples: number): Promise<number> {
-  const resolver = createFileResourceResolver({ roots: { docs: root }, maxListed: count, maxWalked: count * 2, indexTtlMs: 3_600_000 });
+  const resolver = createFileResourceResolver({
+    roots: { docs: root },
+    maxListed: count,
+    maxWalked: count * 2,
+    indexTtlMs: 3_600_000,
+  });
   const all = await resolver.listResources(); // builds the index
   if (all.length !== count) throw new Error(`indexed ${all.length} of ${count} documents`);
   const after = count > 200 ? all[Math.floor(count / 2)]!.uri : undefined; // a full page either way

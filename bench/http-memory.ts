@@ -49,10 +49,19 @@ async function close(server: Server): Promise<void> {
 
 function post(port: number, body: Buffer): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request({ port, host: '127.0.0.1', method: 'POST', path: '/functions/Count', headers: { 'content-type': 'application/json', 'content-length': body.length } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      {
+        port,
+        host: '127.0.0.1',
+        method: 'POST',
+        path: '/functions/Count',
+        headers: { 'content-type': 'application/json', 'content-length': body.length },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -111,9 +120,20 @@ export async function retainedPerMebibyte(src: Src, http: Http, runs = 7): Promi
  * Bytes held (after a full GC) while `clients` connections each send all but the last byte of a 1 MiB body: ours
  * with the given options, once every byte sent has reached the server (or been refused with 503 and drained).
  */
-export async function heldBySlowClients(src: Src, http: Http, clients: number, options: Record<string, unknown>): Promise<{ bytes: number; refused: number }> {
-  const functions = new src.FunctionRegistry().add(src.defineFunction({ name: 'Count', arguments: [{ name: 'notes' }], run: () => 0 }));
-  const handler = http.createNodeHandler(functions, { maxBodyBytes: 2 * MIB, bodyTimeoutMs: 120_000, ...options }) as Handler;
+export async function heldBySlowClients(
+  src: Src,
+  http: Http,
+  clients: number,
+  options: Record<string, unknown>,
+): Promise<{ bytes: number; refused: number }> {
+  const functions = new src.FunctionRegistry().add(
+    src.defineFunction({ name: 'Count', arguments: [{ name: 'notes' }], run: () => 0 }),
+  );
+  const handler = http.createNodeHandler(functions, {
+    maxBodyBytes: 2 * MIB,
+    bodyTimeoutMs: 120_000,
+    ...options,
+  }) as Handler;
   const part = Buffer.alloc(MIB - 1, 0x20); // whitespace: a valid start of a JSON body, never finished
   const expected = clients * part.length;
   let received = 0;
@@ -130,10 +150,19 @@ export async function heldBySlowClients(src: Src, http: Http, clients: number, o
   await settle();
   const before = held();
   const requests = Array.from({ length: clients }, () => {
-    const req = request({ port, host: '127.0.0.1', method: 'POST', path: '/functions/Count', headers: { 'content-type': 'application/json', 'content-length': MIB } }, (res) => {
-      if (res.statusCode === 503) refused++;
-      res.resume();
-    });
+    const req = request(
+      {
+        port,
+        host: '127.0.0.1',
+        method: 'POST',
+        path: '/functions/Count',
+        headers: { 'content-type': 'application/json', 'content-length': MIB },
+      },
+      (res) => {
+        if (res.statusCode === 503) refused++;
+        res.resume();
+      },
+    );
     req.on('error', () => undefined);
     req.write(part);
     return req;

@@ -1,7 +1,8 @@
 /**
  * HTTP benchmark (mcp-prompt-kit/http, the shipped build), run by bench/run.ts: POST /prompts/review_code through
  * createNodeHandler on node:http over loopback, requests/s against a bare node:http handler that reads the same body
- * and calls the same registry.getPrompt (same process, same run), load from autocannon; and memory (bench/http-memory.ts).
+ * and calls the same registry.getPrompt (same process, same run), load from autocannon; and memory
+ * (bench/http-memory.ts).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -27,7 +28,8 @@ async function requestsPerSecond(handler: Parameters<typeof createServer>[1], se
       connections: 10,
       duration: seconds,
     });
-    if (result.non2xx > 0 || result.errors > 0) throw new Error(`bench/http: ${result.non2xx} non-2xx, ${result.errors} errors`);
+    if (result.non2xx > 0 || result.errors > 0)
+      throw new Error(`bench/http: ${result.non2xx} non-2xx, ${result.errors} errors`);
     return result.requests.average;
   } finally {
     server.closeAllConnections();
@@ -39,7 +41,10 @@ export async function benchHttp(record: RecordRow, quick: boolean): Promise<void
   const registry = new PromptRegistry();
   registry.add({
     name: 'review_code',
-    arguments: [{ name: 'code', required: true, maxLength: 10_000 }, { name: 'language', enum: ['typescript', 'python', 'go'] }],
+    arguments: [
+      { name: 'code', required: true, maxLength: 10_000 },
+      { name: 'language', enum: ['typescript', 'python', 'go'] },
+    ],
     messages: [{ role: 'user', content: 'Review this {{language}} code:\n{{code}}' }],
   });
   const bare: Parameters<typeof createServer>[1] = (req, res) => {
@@ -61,12 +66,28 @@ export async function benchHttp(record: RecordRow, quick: boolean): Promise<void
   const seconds = quick ? 2 : 5;
   const baseline = await requestsPerSecond(bare, seconds);
   const ours = await requestsPerSecond(createNodeHandler(registry), seconds);
-  record('POST /prompts/{name} through node:http (requests/s)', ours, baseline, 'req/s', '>= 0.8x bare node:http', ours >= 0.8 * baseline, 'bare node:http + getPrompt');
+  record(
+    'POST /prompts/{name} through node:http (requests/s)',
+    ours,
+    baseline,
+    'req/s',
+    '>= 0.8x bare node:http',
+    ours >= 0.8 * baseline,
+    'bare node:http + getPrompt',
+  );
 
   // Memory: one 1 MiB body while its function runs, and 300 clients each 1 byte short of a 1 MiB body.
   const MB = 1e6;
   const one = await retainedPerMebibyte(core, http);
-  record('1 MiB POST body: bytes alive while the function runs', one.ours / MB, one.baseline / MB, 'MB', '<= 1.0x bare handler', one.ours <= one.baseline, 'bare concat + JSON.parse');
+  record(
+    '1 MiB POST body: bytes alive while the function runs',
+    one.ours / MB,
+    one.baseline / MB,
+    'MB',
+    '<= 1.0x bare handler',
+    one.ours <= one.baseline,
+    'bare concat + JSON.parse',
+  );
   const unbounded = await heldBySlowClients(core, http, 300, { maxInFlightBodyBytes: 2 ** 31 - 1 });
   const bounded = await heldBySlowClients(core, http, 300, {});
   record(

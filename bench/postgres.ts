@@ -4,12 +4,20 @@
  * - change-to-served latency across replicas (put through one store, prompt served by another pool's registry),
  *   p50 and p99 of 100 edits, vs a bare NOTIFY round trip between the same two pools.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import { startTestDatabase } from '../test/stores/pg-server.js';
 
 type Core = typeof import('../src/index.js');
 type Postgres = typeof import('../src/stores/postgres/store.js');
-type Record = (metric: string, ours: number, baseline: number, unit: string, target: string, ok: boolean, baselineName: string) => void;
+type Record = (
+  metric: string,
+  ours: number,
+  baseline: number,
+  unit: string,
+  target: string,
+  ok: boolean,
+  baselineName: string,
+) => void;
 
 const ROWS = 1_000;
 const EDITS = 100;
@@ -47,7 +55,15 @@ async function benchLoad(core: Core, postgres: Postgres, pool: pg.Pool, record: 
   await store.close();
   const o = percentile(ours, 50);
   const b = percentile(bare, 50);
-  record('load 1,000 PostgreSQL rows into a registry (rows/s)', o, b, 'rows/s', '>= 5,000 rows/s', o >= 5_000, 'bare SELECT');
+  record(
+    'load 1,000 PostgreSQL rows into a registry (rows/s)',
+    o,
+    b,
+    'rows/s',
+    '>= 5,000 rows/s',
+    o >= 5_000,
+    'bare SELECT',
+  );
 }
 
 async function notifyRoundTrips(a: pg.Pool, b: pg.Pool, count: number): Promise<number[]> {
@@ -71,7 +87,11 @@ async function notifyRoundTrips(a: pg.Pool, b: pg.Pool, count: number): Promise<
 async function benchPropagation(core: Core, postgres: Postgres, a: pg.Pool, b: pg.Pool, record: Record): Promise<void> {
   const writer = postgres.createPostgresPromptStore({ pool: a, table: 'bench_edits' });
   await writer.migrate();
-  await writer.put({ name: 'edited', arguments: [{ name: 'who', required: true }], messages: [{ role: 'user', content: 'v0 {{who}}' }] });
+  await writer.put({
+    name: 'edited',
+    arguments: [{ name: 'who', required: true }],
+    messages: [{ role: 'user', content: 'v0 {{who}}' }],
+  });
   const reader = postgres.createPostgresPromptStore({ pool: b, table: 'bench_edits' });
   const registry = new core.PromptRegistry();
   const sync = await core.syncRegistry(reader, registry);
@@ -86,7 +106,11 @@ async function benchPropagation(core: Core, postgres: Postgres, a: pg.Pool, b: p
           resolve();
         });
       });
-      await writer.put({ name: 'edited', arguments: [{ name: 'who', required: true }], messages: [{ role: 'user', content: `v${i} {{who}}` }] });
+      await writer.put({
+        name: 'edited',
+        arguments: [{ name: 'who', required: true }],
+        messages: [{ role: 'user', content: `v${i} {{who}}` }],
+      });
       await served;
       latencies.push(performance.now() - start);
       const text = (await registry.getPrompt('edited', { who: 'x' })).messages[0]?.content;
@@ -100,8 +124,24 @@ async function benchPropagation(core: Core, postgres: Postgres, a: pg.Pool, b: p
   const bare = await notifyRoundTrips(a, b, EDITS);
   const p50 = percentile(latencies, 50);
   const p99 = percentile(latencies, 99);
-  record('change-to-served across replicas, p50 of 100 edits', p50, percentile(bare, 50), 'ms', '<= 1,000 ms', p50 <= 1_000, 'bare NOTIFY p50');
-  record('change-to-served across replicas, p99 of 100 edits', p99, percentile(bare, 99), 'ms', '<= 1,000 ms', p99 <= 1_000, 'bare NOTIFY p99');
+  record(
+    'change-to-served across replicas, p50 of 100 edits',
+    p50,
+    percentile(bare, 50),
+    'ms',
+    '<= 1,000 ms',
+    p50 <= 1_000,
+    'bare NOTIFY p50',
+  );
+  record(
+    'change-to-served across replicas, p99 of 100 edits',
+    p99,
+    percentile(bare, 99),
+    'ms',
+    '<= 1,000 ms',
+    p99 <= 1_000,
+    'bare NOTIFY p99',
+  );
 }
 
 /** Runs the PostgreSQL rows with the built entries; starts and stops its own server. */

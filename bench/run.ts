@@ -51,7 +51,15 @@ const N = 10_000;
 
 type Row = { metric: string; ours: string; baseline: string; ratio: string; target: string; met: string };
 const rows: Row[] = [];
-function record(metric: string, ours: number, baseline: number, unit: string, target: string, ok: boolean, baselineName: string): void {
+function record(
+  metric: string,
+  ours: number,
+  baseline: number,
+  unit: string,
+  target: string,
+  ok: boolean,
+  baselineName: string,
+): void {
   rows.push({
     metric,
     ours: `${fmt(ours)} ${unit}`,
@@ -98,7 +106,11 @@ async function measureGetPrompt(): Promise<Map<string, number>> {
   const ajv = new Ajv({ allErrors: true });
   const validate = ajv.compile({
     type: 'object',
-    properties: { code: { type: 'string', maxLength: 10_000 }, language: { enum: [...LANGUAGES] }, focus: { type: 'string' } },
+    properties: {
+      code: { type: 'string', maxLength: 10_000 },
+      language: { enum: [...LANGUAGES] },
+      focus: { type: 'string' },
+    },
     required: ['code', 'language'],
   });
   // A stricter floor: ajv's maxLength counts code points on every call (most of the floor's cost with a 2,000-char
@@ -113,8 +125,32 @@ async function measureGetPrompt(): Promise<Map<string, number>> {
     return {
       description: 'Review code against our guidelines',
       messages: [
-        { role: 'user', content: { type: 'text', text: writer.renderTokens(userTokens, new Mustache.Context(args), undefined, REVIEW_USER_TEMPLATE, noEscape) } },
-        { role: 'assistant', content: { type: 'text', text: writer.renderTokens(assistantTokens, new Mustache.Context(args), undefined, REVIEW_ASSISTANT_TEMPLATE, noEscape) } },
+        {
+          role: 'user',
+          content: {
+            type: 'text',
+            text: writer.renderTokens(
+              userTokens,
+              new Mustache.Context(args),
+              undefined,
+              REVIEW_USER_TEMPLATE,
+              noEscape,
+            ),
+          },
+        },
+        {
+          role: 'assistant',
+          content: {
+            type: 'text',
+            text: writer.renderTokens(
+              assistantTokens,
+              new Mustache.Context(args),
+              undefined,
+              REVIEW_ASSISTANT_TEMPLATE,
+              noEscape,
+            ),
+          },
+        },
       ],
     };
   };
@@ -123,8 +159,32 @@ async function measureGetPrompt(): Promise<Map<string, number>> {
     return {
       description: 'Review code against our guidelines',
       messages: [
-        { role: 'user', content: { type: 'text', text: writer.renderTokens(userTokens, new Mustache.Context(args), undefined, REVIEW_USER_TEMPLATE, noEscape) } },
-        { role: 'assistant', content: { type: 'text', text: writer.renderTokens(assistantTokens, new Mustache.Context(args), undefined, REVIEW_ASSISTANT_TEMPLATE, noEscape) } },
+        {
+          role: 'user',
+          content: {
+            type: 'text',
+            text: writer.renderTokens(
+              userTokens,
+              new Mustache.Context(args),
+              undefined,
+              REVIEW_USER_TEMPLATE,
+              noEscape,
+            ),
+          },
+        },
+        {
+          role: 'assistant',
+          content: {
+            type: 'text',
+            text: writer.renderTokens(
+              assistantTokens,
+              new Mustache.Context(args),
+              undefined,
+              REVIEW_ASSISTANT_TEMPLATE,
+              noEscape,
+            ),
+          },
+        },
       ],
     };
   };
@@ -133,32 +193,72 @@ async function measureGetPrompt(): Promise<Map<string, number>> {
   const sdk = new McpServer({ name: 'bench', version: '1.0.0' });
   sdk.registerPrompt(
     'review_code',
-    { description: 'Review code', argsSchema: { code: z.string().max(10_000), language: z.enum(LANGUAGES), focus: z.string().optional() } },
+    {
+      description: 'Review code',
+      argsSchema: { code: z.string().max(10_000), language: z.enum(LANGUAGES), focus: z.string().optional() },
+    },
     (args) => ({
       messages: [
-        { role: 'user', content: { type: 'text', text: Mustache.render(REVIEW_USER_TEMPLATE, args, undefined, noEscape) } },
-        { role: 'assistant', content: { type: 'text', text: Mustache.render(REVIEW_ASSISTANT_TEMPLATE, args, undefined, noEscape) } },
+        {
+          role: 'user',
+          content: { type: 'text', text: Mustache.render(REVIEW_USER_TEMPLATE, args, undefined, noEscape) },
+        },
+        {
+          role: 'assistant',
+          content: { type: 'text', text: Mustache.render(REVIEW_ASSISTANT_TEMPLATE, args, undefined, noEscape) },
+        },
       ],
     }),
   );
   const sdkHandler = sdkRequestHandler(sdk, 'prompts/get');
-  const request = { jsonrpc: '2.0', id: 1, method: 'prompts/get', params: { name: 'review_code', arguments: REVIEW_ARGS } };
+  const request = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'prompts/get',
+    params: { name: 'review_code', arguments: REVIEW_ARGS },
+  };
 
   // Same output from all three (sanity check before timing).
   const ours = await registry.getPrompt('review_code', REVIEW_ARGS);
   const theirs = floor({ ...REVIEW_ARGS }) as unknown;
   if (JSON.stringify(ours) !== JSON.stringify(theirs)) throw new Error('ours and the floor render differently');
-  if (!ours.messages[0] || !JSON.stringify(ours).includes(CODE_2000.slice(0, 50).replace(/"/g, '\\"'))) throw new Error('bad render');
+  if (!ours.messages[0] || !JSON.stringify(ours).includes(CODE_2000.slice(0, 50).replace(/"/g, '\\"')))
+    throw new Error('bad render');
 
   // Each sample is a batch of calls, each promise awaited: tinybench wraps a promise-returning task in one more async
   // frame per sample than a sync one, a harness cost the floor would not pay; batching keeps it out of the ratio.
   const BATCH = 64;
   const tasks: [string, () => unknown][] = [
-    ['floor', () => { for (let k = 0; k < BATCH; k++) floor({ ...REVIEW_ARGS }); }],
-    ['floor without ajv maxLength', () => { for (let k = 0; k < BATCH; k++) floorNoMax({ ...REVIEW_ARGS }); }],
-    ['ours: registry.getPrompt', async () => { for (let k = 0; k < BATCH; k++) await registry.getPrompt('review_code', REVIEW_ARGS); }],
-    ['ours: prompts/get handler', async () => { for (let k = 0; k < BATCH; k++) await handlers['prompts/get']({ name: 'review_code', arguments: REVIEW_ARGS }); }],
-    ['sdk: McpServer prompts/get', async () => { for (let k = 0; k < BATCH; k++) await sdkHandler(request, sdkExtra()); }],
+    [
+      'floor',
+      () => {
+        for (let k = 0; k < BATCH; k++) floor({ ...REVIEW_ARGS });
+      },
+    ],
+    [
+      'floor without ajv maxLength',
+      () => {
+        for (let k = 0; k < BATCH; k++) floorNoMax({ ...REVIEW_ARGS });
+      },
+    ],
+    [
+      'ours: registry.getPrompt',
+      async () => {
+        for (let k = 0; k < BATCH; k++) await registry.getPrompt('review_code', REVIEW_ARGS);
+      },
+    ],
+    [
+      'ours: prompts/get handler',
+      async () => {
+        for (let k = 0; k < BATCH; k++) await handlers['prompts/get']({ name: 'review_code', arguments: REVIEW_ARGS });
+      },
+    ],
+    [
+      'sdk: McpServer prompts/get',
+      async () => {
+        for (let k = 0; k < BATCH; k++) await sdkHandler(request, sdkExtra());
+      },
+    ],
   ];
   // Rounds of every task in turn, each task's median sample per round, then the median round: a GC pause or a noisy
   // neighbour in one stretch of time moves one round of one task, not the ratio.
@@ -180,22 +280,57 @@ async function benchGetPrompt(): Promise<void> {
   if (quick) runs.push(await measureGetPrompt());
   else {
     for (let i = 0; i < PROCESSES; i++) {
-      const { stdout } = await promisify(execFile)(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url)], {
-        env: { ...process.env, BENCH_GET_CHILD: '1' },
-        maxBuffer: 1 << 20,
-      });
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        [...process.execArgv, fileURLToPath(import.meta.url)],
+        {
+          env: { ...process.env, BENCH_GET_CHILD: '1' },
+          maxBuffer: 1 << 20,
+        },
+      );
       runs.push(new Map(Object.entries(JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, number>)));
     }
   }
   const t = new Map([...runs[0]!.keys()].map((name) => [name, median(runs.map((r) => r.get(name)!))]));
   const f = t.get('floor')!;
-  record('getPrompt review_code (median latency)', t.get('ours: registry.getPrompt')!, f, 'µs', '<= 1.0x floor', t.get('ours: registry.getPrompt')! <= f, 'floor');
+  record(
+    'getPrompt review_code (median latency)',
+    t.get('ours: registry.getPrompt')!,
+    f,
+    'µs',
+    '<= 1.0x floor',
+    t.get('ours: registry.getPrompt')! <= f,
+    'floor',
+  );
   const strict = t.get('floor without ajv maxLength')!;
   const ourGet = t.get('ours: registry.getPrompt')!;
-  record('getPrompt vs a stricter floor (length checked by UTF-16 units)', ourGet, strict, 'µs', '<= 1.2x stricter floor', ourGet <= 1.2 * strict, 'stricter floor');
-  record('prompts/get handler (params check + getPrompt)', t.get('ours: prompts/get handler')!, t.get('sdk: McpServer prompts/get')!, 'µs', 'info: vs SDK', true, 'SDK');
-  const perProcess = runs.map((r) => (r.get('ours: registry.getPrompt')! / r.get('floor without ajv maxLength')!).toFixed(2));
-  console.log('getPrompt µs:', Object.fromEntries([...t].map(([k, v]) => [k, +v.toFixed(2)])), 'ours / stricter floor per process:', perProcess.join(', '));
+  record(
+    'getPrompt vs a stricter floor (length checked by UTF-16 units)',
+    ourGet,
+    strict,
+    'µs',
+    '<= 1.2x stricter floor',
+    ourGet <= 1.2 * strict,
+    'stricter floor',
+  );
+  record(
+    'prompts/get handler (params check + getPrompt)',
+    t.get('ours: prompts/get handler')!,
+    t.get('sdk: McpServer prompts/get')!,
+    'µs',
+    'info: vs SDK',
+    true,
+    'SDK',
+  );
+  const perProcess = runs.map((r) =>
+    (r.get('ours: registry.getPrompt')! / r.get('floor without ajv maxLength')!).toFixed(2),
+  );
+  console.log(
+    'getPrompt µs:',
+    Object.fromEntries([...t].map(([k, v]) => [k, +v.toFixed(2)])),
+    'ours / stricter floor per process:',
+    perProcess.join(', '),
+  );
 }
 
 type Handler = (request: unknown, extra: unknown) => Promise<unknown>;
@@ -206,7 +341,12 @@ function sdkRequestHandler(server: McpServer, method: string): Handler {
   return handler;
 }
 function sdkExtra(): unknown {
-  return { signal: new AbortController().signal, requestId: 1, sendNotification: async () => {}, sendRequest: async () => ({}) };
+  return {
+    signal: new AbortController().signal,
+    requestId: 1,
+    sendNotification: async () => {},
+    sendRequest: async () => ({}),
+  };
 }
 
 // ---------------------------------------------------------------- registration
@@ -241,7 +381,11 @@ function benchRegistration(): void {
     if (m.value.size !== N) throw new Error('registration lost prompts');
     ours.push({ ms: m.ms, bytes: m.bytesPerItem });
 
-    const schemas = Array.from({ length: N }, () => ({ code: z.string().max(10_000), language: z.enum(LANGUAGES), focus: z.string().optional() }));
+    const schemas = Array.from({ length: N }, () => ({
+      code: z.string().max(10_000),
+      language: z.enum(LANGUAGES),
+      focus: z.string().optional(),
+    }));
     const s = timeAndHeap(() => {
       const server = new McpServer({ name: 'bench', version: '1.0.0' });
       for (let i = 0; i < N; i++) {
@@ -258,13 +402,29 @@ function benchRegistration(): void {
       coldSdk = sdk.pop()!.ms;
     }
   }
-  record('register 10,000 same-shape prompts, first run in process (time)', coldOurs, coldSdk, 'ms', 'info: cold', true, 'SDK');
+  record(
+    'register 10,000 same-shape prompts, first run in process (time)',
+    coldOurs,
+    coldSdk,
+    'ms',
+    'info: cold',
+    true,
+    'SDK',
+  );
   const oMs = median(ours.map((x) => x.ms));
   const oB = median(ours.map((x) => x.bytes));
   const sMs = median(sdk.map((x) => x.ms));
   const sB = median(sdk.map((x) => x.bytes));
   record('register 10,000 same-shape prompts (time)', oMs, sMs, 'ms', '<= 1.0x SDK (prebuilt zod)', oMs <= sMs, 'SDK');
-  record('register 10,000 same-shape prompts (heap/prompt)', oB / 1024, sB / 1024, 'KB', '<= 1.2 KB', oB <= 1.2 * 1024, 'SDK');
+  record(
+    'register 10,000 same-shape prompts (heap/prompt)',
+    oB / 1024,
+    sB / 1024,
+    'KB',
+    '<= 1.2 KB',
+    oB <= 1.2 * 1024,
+    'SDK',
+  );
 }
 
 function benchDistinct(): void {
@@ -292,8 +452,24 @@ function benchDistinct(): void {
   const bMs = median(base.map((x) => x.ms));
   const oB = median(ours.map((x) => x.bytes));
   const bB = median(base.map((x) => x.bytes));
-  record('register 10,000 distinct ~1 KB templates (time)', oMs, bMs, 'ms', '<= 1.2x mustache parse', oMs <= 1.2 * bMs, 'mustache parse');
-  record('register 10,000 distinct ~1 KB templates (heap/prompt)', oB / 1024, bB / 1024, 'KB', '<= 4 KB', oB <= 4096, 'mustache tokens');
+  record(
+    'register 10,000 distinct ~1 KB templates (time)',
+    oMs,
+    bMs,
+    'ms',
+    '<= 1.2x mustache parse',
+    oMs <= 1.2 * bMs,
+    'mustache parse',
+  );
+  record(
+    'register 10,000 distinct ~1 KB templates (heap/prompt)',
+    oB / 1024,
+    bB / 1024,
+    'KB',
+    '<= 4 KB',
+    oB <= 4096,
+    'mustache tokens',
+  );
 }
 
 /** 10,000 distinct multi-line templates: the review template with a distinct word at the end of each line. */
@@ -313,7 +489,15 @@ function benchDistinctMultiline(): void {
     times.push(m.ms);
   }
   const b = median(bytes);
-  record('register 10,000 distinct multi-line templates (heap/prompt)', b / 1024, 4, 'KB', '<= 4 KB', b <= 4096, 'target');
+  record(
+    'register 10,000 distinct multi-line templates (heap/prompt)',
+    b / 1024,
+    4,
+    'KB',
+    '<= 4 KB',
+    b <= 4096,
+    'target',
+  );
   console.log(`distinct multi-line templates: ${median(times).toFixed(0)} ms for ${N}`);
 }
 
@@ -334,7 +518,18 @@ async function benchListing(): Promise<void> {
 
   const sdk = new McpServer({ name: 'bench', version: '1.0.0' });
   for (let i = 0; i < N; i++) {
-    sdk.registerPrompt(`review_code_${i}`, { description: 'Review code against our guidelines', argsSchema: { code: z.string().describe('The code to review'), language: z.enum(LANGUAGES).describe('Programming language'), focus: z.string().optional().describe('Optional focus') } }, () => ({ messages: [] }));
+    sdk.registerPrompt(
+      `review_code_${i}`,
+      {
+        description: 'Review code against our guidelines',
+        argsSchema: {
+          code: z.string().describe('The code to review'),
+          language: z.enum(LANGUAGES).describe('Programming language'),
+          focus: z.string().optional().describe('Optional focus'),
+        },
+      },
+      () => ({ messages: [] }),
+    );
   }
   const sdkList = sdkRequestHandler(sdk, 'prompts/list');
   const listRequest = { jsonrpc: '2.0', id: 1, method: 'prompts/list', params: {} };
@@ -358,7 +553,12 @@ async function benchListing(): Promise<void> {
 async function benchListingAtScale(): Promise<void> {
   const build = (size: number): PromptRegistry => {
     const r = new PromptRegistry();
-    r.add(Array.from({ length: size }, (_, i) => ({ name: `p${String(i).padStart(6, '0')}`, messages: [{ role: 'user' as const, content: 'Hi' }] })));
+    r.add(
+      Array.from({ length: size }, (_, i) => ({
+        name: `p${String(i).padStart(6, '0')}`,
+        messages: [{ role: 'user' as const, content: 'Hi' }],
+      })),
+    );
     return r;
   };
   const extra = { name: 'p050000x', messages: [{ role: 'user' as const, content: 'Hi' }] };
@@ -372,16 +572,28 @@ async function benchListingAtScale(): Promise<void> {
   const hugeCursor = huge.list({ pageSize: 50_000 }).nextCursor!;
   const smallCursor = small.list({ pageSize: 50 }).nextCursor!;
   const bench = new Bench({ time: TIME, warmupTime: 200 });
-  bench.add('mutation + page at 100,000', mutateAndPage(huge, hugeCursor)).add('mutation + page at 100', mutateAndPage(small, smallCursor));
+  bench
+    .add('mutation + page at 100,000', mutateAndPage(huge, hugeCursor))
+    .add('mutation + page at 100', mutateAndPage(small, smallCursor));
   const t = await sampleMicros(bench, 'mean');
   const ours = t.get('mutation + page at 100,000')!;
   const base = t.get('mutation + page at 100')!;
-  record('one add/remove + one page of 20 at 100,000 prompts vs at 100', ours, base, 'µs', '<= 2.0x (no re-sort)', ours <= 2 * base, 'at 100');
+  record(
+    'one add/remove + one page of 20 at 100,000 prompts vs at 100',
+    ours,
+    base,
+    'µs',
+    '<= 2.0x (no re-sort)',
+    ours <= 2 * base,
+    'at 100',
+  );
 }
 
 // ---------------------------------------------------------------- main
 const started = new Date();
-console.log(`mcp-prompt-kit bench — node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} x${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB${quick ? ' (BENCH_QUICK)' : ''}`);
+console.log(
+  `mcp-prompt-kit bench — node ${process.version}, ${cpus()[0]?.model ?? 'cpu'} x${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB${quick ? ' (BENCH_QUICK)' : ''}`,
+);
 // BENCH_ONLY=get,register,... runs only those sections (for iterating on one target; results are not written).
 if (process.env['BENCH_GET_CHILD'] === '1') {
   console.log(JSON.stringify(Object.fromEntries(await measureGetPrompt())));
@@ -419,14 +631,19 @@ if (wants('postgres')) {
   const { benchPostgres } = await import('./postgres.js');
   await benchPostgres(
     (await import(distEntry)) as typeof import('../src/index.js'),
-    (await import(new URL('../dist/postgres.js', import.meta.url).href)) as typeof import('../src/stores/postgres/store.js'),
+    (await import(
+      new URL('../dist/postgres.js', import.meta.url).href
+    )) as typeof import('../src/stores/postgres/store.js'),
     record,
     quick,
   );
 }
 
 const header = '| metric | ours | baseline | ratio | target | met |\n|---|---|---|---|---|---|';
-const table = [header, ...rows.map((r) => `| ${r.metric} | ${r.ours} | ${r.baseline} | ${r.ratio} | ${r.target} | ${r.met} |`)].join('\n');
+const table = [
+  header,
+  ...rows.map((r) => `| ${r.metric} | ${r.ours} | ${r.baseline} | ${r.ratio} | ${r.target} | ${r.met} |`),
+].join('\n');
 console.log(`\n${table}\n`);
 if (!quick && only === undefined) {
   const dir = join(dirname(fileURLToPath(import.meta.url)), 'results');

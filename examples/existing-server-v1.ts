@@ -10,6 +10,10 @@ server.registerTool('add', { inputSchema: { a: z.number(), b: z.number() } }, ({
 }));
 
 const prompts = new PromptRegistry();
-prompts.add({ name: 'greet', arguments: [{ name: 'name', required: true }], messages: [{ role: 'user', content: 'Say hello to {{name}}.' }] });
+prompts.add({
+  name: 'greet',
+  arguments: [{ name: 'name', required: true }],
+  messages: [{ role: 'user', content: 'Say hello to {{name}}.' }],
+});
 attachPrompts(server, prompts); // before connect(): prompts/list, prompts/get, completion/complete, list_changed
 await server.connect(new StdioServerTransport());

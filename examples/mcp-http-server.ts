@@ -117,7 +117,8 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const log = options.log ?? ((message: string) => process.stderr.write(`mcp-http-server: ${message}\n`));
   const createMcpServer =
-    options.createMcpServer ?? (() => new McpServer({ name: options.name ?? 'mcp-prompt-kit-example', version: '1.0.0' }));
+    options.createMcpServer ??
+    (() => new McpServer({ name: options.name ?? 'mcp-prompt-kit-example', version: '1.0.0' }));
   const sessions = new Map<string, Session>();
   let allowedHosts: Set<string> = new Set();
   let allowedOrigins: Set<string> = new Set();
@@ -161,7 +162,9 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
       return transport;
     } catch (error) {
       detach();
-      log(`could not connect a new session: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      log(
+        `could not connect a new session: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+      );
       return undefined;
     }
   };
@@ -170,7 +173,8 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
     // DNS-rebinding protection: a page in a browser must not reach this loopback server under another host name.
     if (!allowedHosts.has(req.headers.host ?? '')) return sendJsonRpcError(res, 403, -32000, 'Forbidden host');
     const origin = req.headers.origin;
-    if (origin !== undefined && !allowedOrigins.has(origin)) return sendJsonRpcError(res, 403, -32000, 'Forbidden origin');
+    if (origin !== undefined && !allowedOrigins.has(origin))
+      return sendJsonRpcError(res, 403, -32000, 'Forbidden origin');
     if (new URL(req.url ?? '/', 'http://localhost').pathname !== '/mcp') {
       return sendJsonRpcError(res, 404, -32601, 'Not found: the MCP endpoint is /mcp');
     }
@@ -188,7 +192,8 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
     if (sessionId !== undefined && session !== undefined) touch(sessionId, session);
 
     if (req.method !== 'POST') {
-      if (session === undefined) return sendJsonRpcError(res, 400, -32000, 'Bad request: mcp-session-id header is required');
+      if (session === undefined)
+        return sendJsonRpcError(res, 400, -32000, 'Bad request: mcp-session-id header is required');
       return session.transport.handleRequest(req, res);
     }
     const raw = await readBody(req, maxBodyBytes);
@@ -210,7 +215,12 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
     }
     if (session !== undefined) return session.transport.handleRequest(req, res, body);
     if (!isInitializeRequest(body)) {
-      return sendJsonRpcError(res, 400, -32000, 'Bad request: mcp-session-id header is required (except on initialize)');
+      return sendJsonRpcError(
+        res,
+        400,
+        -32000,
+        'Bad request: mcp-session-id header is required (except on initialize)',
+      );
     }
     const transport = await openSession();
     if (transport === undefined) {
@@ -258,10 +268,14 @@ export async function startMcpHttpServer(options: McpHttpServerOptions): Promise
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const { values } = parseArgs({
-    options: { port: { type: 'string', default: process.env['PORT'] ?? '3000' }, host: { type: 'string', default: '127.0.0.1' } },
+    options: {
+      port: { type: 'string', default: process.env['PORT'] ?? '3000' },
+      host: { type: 'string', default: '127.0.0.1' },
+    },
   });
   const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError(`--port must be 0..65535, got ${values.port}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new RangeError(`--port must be 0..65535, got ${values.port}`);
   const running = await startMcpHttpServer({ registry: createExampleRegistry(), host: values.host, port });
   console.log(`MCP prompts served at ${running.url} (Ctrl+C to stop)`);
   const stop = (): void => void running.close().then(() => process.exit(0));

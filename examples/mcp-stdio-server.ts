@@ -1,9 +1,9 @@
 /**
- * `npx tsx examples/mcp-stdio-server.ts` (or `npm run --silent example:stdio`: plain `npm run` prints a banner on stdout,
- * the protocol channel): serves examples/prompts over stdio with MCP SDK v2 (`@modelcontextprotocol/server`).
+ * `npx tsx examples/mcp-stdio-server.ts` (or `npm run --silent example:stdio`: plain `npm run` prints a banner on
+ * stdout, the protocol channel): serves examples/prompts over stdio with MCP SDK v2 (`@modelcontextprotocol/server`).
  *
- * Use it from an MCP client config with absolute paths (docs/mcp.md, "Add prompts to your existing MCP server"), or try it
- * with `npx @modelcontextprotocol/inspector npx tsx examples/mcp-stdio-server.ts`.
+ * Use it from an MCP client config with absolute paths (docs/mcp.md, "Add prompts to your existing MCP server"), or try
+ * it with `npx @modelcontextprotocol/inspector npx tsx examples/mcp-stdio-server.ts`.
  * stdout carries the protocol: log to stderr only.
  */
 import { McpServer } from '@modelcontextprotocol/server';

@@ -13,7 +13,8 @@ import {
 } from '../src/index.js';
 
 // Bold headings only on a terminal (or FORCE_COLOR), never with NO_COLOR (no-color.org) or when piped.
-const color = (process.env['NO_COLOR'] ?? '') === '' && (process.stdout.isTTY === true || process.env['FORCE_COLOR'] !== undefined);
+const color =
+  (process.env['NO_COLOR'] ?? '') === '' && (process.stdout.isTTY === true || process.env['FORCE_COLOR'] !== undefined);
 const heading = (text: string): void => console.log(color ? `\n\x1b[1m== ${text} ==\x1b[0m` : `\n== ${text} ==`);
 const show = (value: unknown): void => console.log(JSON.stringify(value, null, 2));
 
@@ -76,7 +77,14 @@ heading('prompts/get summarize (programmatic, "5" coerced to 5)');
 show(await registry.getPrompt('summarize', { text: 'MCP prompts are templates.', bullets: '5' }));
 
 heading('JSON-RPC: a missing argument is -32602 with data');
-show(await handleJsonRpc(registry, { jsonrpc: '2.0', id: 1, method: 'prompts/get', params: { name: 'review_code', arguments: { focus: 'x' } } }));
+show(
+  await handleJsonRpc(registry, {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'prompts/get',
+    params: { name: 'review_code', arguments: { focus: 'x' } },
+  }),
+);
 
 heading('JSON-RPC: a schema error is -32602 with details');
 show(

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 /**
  * Packaging check (`npm run check:package`, after `npm run build`): packs the package exactly as `npm publish` would,
- * holds the tarball to its size budget and to the files a package needs (scripts/package-budget.mjs), then lints the tarball with publint (strict: warnings fail too) and @arethetypeswrong/cli (profile `node16`: the
- * package supports Node 16+ resolution for ESM and CJS, and bundlers; the legacy `node10` resolution, which cannot
- * see subpath exports, is out of scope), then installs it into a fresh consumer project and uses it from ESM,
- * CommonJS and TypeScript (scripts/consumer/smoke.mjs). Exits non-zero with a readable report naming every failed
- * step; always removes its temporary directory.
+ * holds the tarball to its size budget and to the files a package needs (scripts/package-budget.mjs), then lints the
+ * tarball with publint (strict: warnings fail too) and @arethetypeswrong/cli (profile `node16`: the package supports
+ * Node 16+ resolution for ESM and CJS, and bundlers; the legacy `node10` resolution, which cannot see subpath exports,
+ * is out of scope), then installs it into a fresh consumer project and uses it from ESM, CommonJS and TypeScript
+ * (scripts/consumer/smoke.mjs). Exits non-zero with a readable report naming every failed step; always removes its
+ * temporary directory.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -58,14 +59,18 @@ function pack(destination) {
   }
   const [info] = JSON.parse(result.stdout);
   const tarball = join(destination, info.filename);
-  console.log(`packed ${info.filename}: ${info.entryCount} files, ${info.size} bytes packed, ${info.unpackedSize} unpacked`);
+  console.log(
+    `packed ${info.filename}: ${info.entryCount} files, ${info.size} bytes packed, ${info.unpackedSize} unpacked`,
+  );
   return { tarball, info };
 }
 
 function checkBudget(info) {
   const problems = tarballProblems(info);
   if (problems.length > 0) throw new CheckFailed(problems.join('\n'));
-  console.log(`size: ok (${info.size} bytes packed, budget ${MAX_PACKED_BYTES}; only dist JS and declarations, the schema, README, LICENSE)`);
+  console.log(
+    `size: ok (${info.size} bytes packed, budget ${MAX_PACKED_BYTES}; only dist JS and declarations, the schema, README, LICENSE)`,
+  );
 }
 
 async function runPublint(tarball) {
@@ -103,22 +108,36 @@ const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
  * version, and `check` validates a YAML prompt file (the `yaml` dependency and mcp-prompt-kit/fs inside the bundle).
  */
 function runBinSmoke(project) {
-  const bin = join(project, 'node_modules', '.bin', process.platform === 'win32' ? 'mcp-prompt-kit.cmd' : 'mcp-prompt-kit');
-  if (!existsSync(bin)) return existsSync(join(project, 'node_modules')) ? ['consumer bin: node_modules/.bin/mcp-prompt-kit was not linked'] : [];
+  const bin = join(
+    project,
+    'node_modules',
+    '.bin',
+    process.platform === 'win32' ? 'mcp-prompt-kit.cmd' : 'mcp-prompt-kit',
+  );
+  if (!existsSync(bin))
+    return existsSync(join(project, 'node_modules'))
+      ? ['consumer bin: node_modules/.bin/mcp-prompt-kit was not linked']
+      : [];
   const failures = [];
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
   const version = spawnSync(bin, ['--version'], { cwd: project, encoding: 'utf8' });
   if (version.status !== 0 || version.stdout.trim() !== pkg.version) {
-    failures.push(`consumer bin: mcp-prompt-kit --version exited ${version.status} with '${version.stdout.trim()}' (expected ${pkg.version})\n${version.stderr}`);
+    failures.push(
+      `consumer bin: mcp-prompt-kit --version exited ${version.status} with '${version.stdout.trim()}' (expected ${pkg.version})\n${version.stderr}`,
+    );
   }
   const prompts = join(project, 'prompts');
   mkdirSync(prompts, { recursive: true });
-  writeFileSync(join(prompts, 'greet.yaml'), 'name: greet\narguments: [{name: who, required: true}]\nmessages: [{role: user, content: "Hello {{who}}"}]\n');
+  writeFileSync(
+    join(prompts, 'greet.yaml'),
+    'name: greet\narguments: [{name: who, required: true}]\nmessages: [{role: user, content: "Hello {{who}}"}]\n',
+  );
   const check = spawnSync(bin, ['check', prompts], { cwd: project, encoding: 'utf8' });
   if (check.status !== 0 || !check.stdout.includes('1 prompt(s): 0 error(s)')) {
     failures.push(`consumer bin: mcp-prompt-kit check exited ${check.status}\n${check.stdout}${check.stderr}`);
   }
-  if (failures.length === 0) console.log(`consumer bin: ok (mcp-prompt-kit --version ${pkg.version}; check of a YAML prompt directory)`);
+  if (failures.length === 0)
+    console.log(`consumer bin: ok (mcp-prompt-kit --version ${pkg.version}; check of a YAML prompt directory)`);
   return failures;
 }
 
@@ -146,7 +165,9 @@ async function main() {
   } finally {
     rmSync(temp, { recursive: true, force: true });
   }
-  console.log(`check:package: the packed tarball passes the size budget, publint, attw and the consumer smoke test (${seconds(performance.now() - started)})`);
+  console.log(
+    `check:package: the packed tarball passes the size budget, publint, attw and the consumer smoke test (${seconds(performance.now() - started)})`,
+  );
 }
 
 main().catch((error) => {

@@ -32,10 +32,21 @@ const suiteBin = join(dirname(suitePackage), require(suitePackage).bin.conforman
 const FIXTURES = join(ROOT, 'test/cli/fixtures/conformance');
 /** The servers under test: each prints its URL as its first line. */
 const SERVERS = [
-  { name: 'examples/conformance (attachPrompts, SDK v1)', args: [join(ROOT, 'examples/conformance/server.ts'), '--port', '0'] },
+  {
+    name: 'examples/conformance (attachPrompts, SDK v1)',
+    args: [join(ROOT, 'examples/conformance/server.ts'), '--port', '0'],
+  },
   {
     name: 'mcp-prompt-kit serve --http (the fixtures as prompt files)',
-    args: [join(ROOT, 'src/cli/main.ts'), 'serve', join(FIXTURES, 'prompts'), '--http', '0', '--docs', `test=${join(FIXTURES, 'docs')}`],
+    args: [
+      join(ROOT, 'src/cli/main.ts'),
+      'serve',
+      join(FIXTURES, 'prompts'),
+      '--http',
+      '0',
+      '--docs',
+      `test=${join(FIXTURES, 'docs')}`,
+    ],
   },
 ];
 
@@ -46,7 +57,10 @@ function startServer(args) {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const url = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start within ${START_TIMEOUT_MS} ms`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`server did not start within ${START_TIMEOUT_MS} ms`)),
+      START_TIMEOUT_MS,
+    );
     child.once('exit', (code) => reject(new Error(`server exited early (code ${code})`)));
     const lines = createInterface({ input: child.stdout });
     lines.once('line', (line) => {
@@ -98,4 +112,6 @@ if (failed.length > 0) {
   console.error(`\nconformance: FAILED ${failed.join(', ')}`);
   process.exit(1);
 }
-console.log(`\nconformance: all ${SCENARIOS.length} scenarios passed on ${SERVERS.length} servers (${SCENARIOS.join(', ')})`);
+console.log(
+  `\nconformance: all ${SCENARIOS.length} scenarios passed on ${SERVERS.length} servers (${SCENARIOS.join(', ')})`,
+);

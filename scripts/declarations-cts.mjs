@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
- * Writes the CommonJS declarations (dist/*.d.cts) from the ESM ones tsup emitted (dist/*.d.ts), part of `npm run build`.
- * The two sets are the same text apart from the extension of relative imports (`./chunk.js` -> `./chunk.cjs`), so one
- * declaration pass (the slow part of the build) serves both formats; attw checks the result in `npm run check:package`.
+ * Writes the CommonJS declarations (dist/*.d.cts) from the ESM ones tsup emitted (dist/*.d.ts), part of `npm run
+ * build`. The two sets are the same text apart from the extension of relative imports (`./chunk.js` -> `./chunk.cjs`),
+ * so one declaration pass (the slow part of the build) serves both formats; attw checks the result in `npm run
+ * check:package`.
  */
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

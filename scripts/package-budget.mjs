@@ -7,7 +7,13 @@
 export const MAX_PACKED_BYTES = 400_000;
 
 /** The files a published package needs: the manifest, README and licence, the built JS and declarations, the schema. */
-const ALLOWED = [/^package\.json$/, /^README\.md$/, /^LICENSE$/, /^dist\/[\w.-]+\.(?:js|cjs|d\.ts|d\.cts)$/, /^schema\/[\w.-]+\.json$/];
+const ALLOWED = [
+  /^package\.json$/,
+  /^README\.md$/,
+  /^LICENSE$/,
+  /^dist\/[\w.-]+\.(?:js|cjs|d\.ts|d\.cts)$/,
+  /^schema\/[\w.-]+\.json$/,
+];
 
 const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
 

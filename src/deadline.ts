@@ -9,7 +9,10 @@ import { PromptError } from './errors.js';
 import type { ResourceReadContext } from './resources.js';
 
 /** Why waiting stopped: the request was cancelled, the time ran out, or the work already failed elsewhere. */
-export type DeadlineStop = { readonly kind: 'cancelled' } | { readonly kind: 'timeout' } | { readonly kind: 'failed'; readonly error: unknown };
+export type DeadlineStop =
+  | { readonly kind: 'cancelled' }
+  | { readonly kind: 'timeout' }
+  | { readonly kind: 'failed'; readonly error: unknown };
 
 /** One request's wait: `signal` aborts when waiting stops, `wait()` each answer, `end()` once the work settles. */
 export class DeadlineScope {
@@ -22,7 +25,11 @@ export class DeadlineScope {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #unlink: (() => void) | undefined;
 
-  constructor(outer: AbortSignal | undefined, timeoutMs: number, abortReason: (stop: DeadlineStop) => unknown = stoppedError) {
+  constructor(
+    outer: AbortSignal | undefined,
+    timeoutMs: number,
+    abortReason: (stop: DeadlineStop) => unknown = stoppedError,
+  ) {
     this.signal = this.#controller.signal;
     this.timeoutMs = timeoutMs;
     this.#abortReason = abortReason;
@@ -96,7 +103,9 @@ export interface Deadline {
   readonly cancelled: () => unknown;
 }
 
-/** Runs `task` with a signal aborted on cancel or timeout; settles with the task or the deadline's error, first wins. */
+/**
+ * Runs `task` with a signal aborted on cancel or timeout; settles with the task or the deadline's error, first wins.
+ */
 export function runWithDeadline<T>(task: (signal: AbortSignal) => T | PromiseLike<T>, deadline: Deadline): Promise<T> {
   const failure = (stop: DeadlineStop): unknown =>
     stop.kind === 'timeout' ? deadline.timedOut() : stop.kind === 'cancelled' ? deadline.cancelled() : stop.error;
@@ -135,9 +144,13 @@ export class ResourceDeadline extends DeadlineScope {
     return this.wait(value, (stop) => {
       if (stop.kind === 'failed') return stop.error;
       if (stop.kind === 'timeout') {
-        return new PromptError('INTERNAL_ERROR', `Reading ${label} took longer than the ${this.timeoutMs} ms resource timeout`, {
-          data: { limit: 'resourceTimeoutMs', max: this.timeoutMs },
-        });
+        return new PromptError(
+          'INTERNAL_ERROR',
+          `Reading ${label} took longer than the ${this.timeoutMs} ms resource timeout`,
+          {
+            data: { limit: 'resourceTimeoutMs', max: this.timeoutMs },
+          },
+        );
       }
       return new PromptError('INTERNAL_ERROR', `Request cancelled while reading ${label}`);
     });

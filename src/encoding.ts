@@ -1,5 +1,6 @@
 /**
- * Runtime-neutral encoding helpers (no `node:buffer`): base64 and base64url for bytes and UTF-8 text, well-formed UTF-16.
+ * Runtime-neutral encoding helpers (no `node:buffer`): base64 and base64url for bytes and UTF-8 text, well-formed
+ * UTF-16.
  *
  * @module
  * @internal
@@ -27,7 +28,7 @@ export function bytesToBase64(bytes: Uint8Array): string {
     const rest = n - i;
     const v = (bytes[i]! << 16) | (rest === 2 ? bytes[i + 1]! << 8 : 0);
     out += ALPHABET[(v >> 18) & 63]! + ALPHABET[(v >> 12) & 63]!;
-    out += rest === 2 ? ALPHABET[(v >> 6) & 63]! + '=' : '==';
+    out += rest === 2 ? `${ALPHABET[(v >> 6) & 63]!}=` : '==';
   }
   return out;
 }
@@ -55,7 +56,10 @@ export function base64ToBytes(text: string): Uint8Array | undefined {
   return out.subarray(0, o);
 }
 
-/** Whether `text` is canonical standard base64: alphabet `A-Z a-z 0-9 + /`, length a multiple of 4, `=` padding only at the end, no whitespace (what both MCP SDKs' clients accept). */
+/**
+ * Whether `text` is canonical standard base64: alphabet `A-Z a-z 0-9 + /`, length a multiple of 4, `=` padding only at
+ * the end, no whitespace (what both MCP SDKs' clients accept).
+ */
 export function isBase64(text: string): boolean {
   const n = text.length;
   if (n % 4 !== 0) return false;
@@ -70,7 +74,10 @@ export function isBase64(text: string): boolean {
   return true;
 }
 
-/** The decoded byte size of base64 text without decoding it; ASCII whitespace (line breaks of wrapped base64) and padding do not count. */
+/**
+ * The decoded byte size of base64 text without decoding it; ASCII whitespace (line breaks of wrapped base64) and
+ * padding do not count.
+ */
 export function base64DecodedSize(text: string): number {
   let chars = 0;
   for (let i = 0; i < text.length; i++) {
@@ -102,7 +109,7 @@ export function base64UrlToText(text: string): string | undefined {
  * so a kept cut of a huge remote string would keep all of it.
  */
 export function detachedCopy(text: string): string {
-  return (` ${text}`).slice(1);
+  return ` ${text}`.slice(1);
 }
 
 interface WellFormedString {

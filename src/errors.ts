@@ -110,15 +110,22 @@ export const ERROR_TABLE: Readonly<Record<PromptErrorCode, ErrorTableEntry>> = d
     clientMessage: 'Function arguments do not conform to schema',
   },
   FUNCTION_ARGUMENT_TOO_LONG: { rpcCode: -32602, httpStatus: 400, expose: true, clientMessage: 'Argument too long' },
-  // HTTP and CGI transport errors (a wrong method on a known route, a body that is not JSON, a body too slow to arrive).
+  // HTTP and CGI transport errors (a wrong method on a known route, a body that is not JSON, a body too slow to
+  // arrive).
   METHOD_NOT_ALLOWED: { rpcCode: -32601, httpStatus: 405, expose: true, clientMessage: 'Method not allowed' },
-  UNSUPPORTED_MEDIA_TYPE: { rpcCode: -32600, httpStatus: 415, expose: true, clientMessage: 'Content-Type must be application/json' },
+  UNSUPPORTED_MEDIA_TYPE: {
+    rpcCode: -32600,
+    httpStatus: 415,
+    expose: true,
+    clientMessage: 'Content-Type must be application/json',
+  },
   REQUEST_TIMEOUT: { rpcCode: -32600, httpStatus: 408, expose: true, clientMessage: 'Request body timed out' },
   // Streamable HTTP sessions (2025 era): an unknown or closed Mcp-Session-Id (the client starts a new session), and a
   // server holding as many sessions as it allows.
   SESSION_NOT_FOUND: { rpcCode: -32001, httpStatus: 404, expose: true, clientMessage: 'Session not found' },
   TOO_MANY_SESSIONS: { rpcCode: -32000, httpStatus: 503, expose: true, clientMessage: 'Too many sessions' },
-  // A Host or Origin the HTTP handlers do not serve (DNS rebinding, cross-site requests); -32000 as the MCP SDK's check.
+  // A Host or Origin the HTTP handlers do not serve (DNS rebinding, cross-site requests); -32000 as the MCP SDK's
+  // check.
   FORBIDDEN: { rpcCode: -32000, httpStatus: 403, expose: true, clientMessage: 'Forbidden' },
   // The server-wide budget of request body bytes in flight is spent: 503 with Retry-After.
   SERVER_BUSY: { rpcCode: -32000, httpStatus: 503, expose: true, clientMessage: 'Server busy, retry later' },
@@ -164,7 +171,10 @@ export class PromptError extends Error {
     const entry = ERROR_TABLE[code];
     const text = message ?? entry.clientMessage;
     // What a client sees stays bounded whatever request input it quotes.
-    super(entry.expose ? cut(text, MAX_CLIENT_TEXT) : text, options.cause === undefined ? undefined : { cause: options.cause });
+    super(
+      entry.expose ? cut(text, MAX_CLIENT_TEXT) : text,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.name = 'PromptError';
     this.code = code;
     this.rpcCode = entry.rpcCode;
@@ -243,9 +253,16 @@ export function toPromptError(error: unknown): PromptError {
   if (isPromptError(error)) {
     // Another copy of the package: rebuild it through OUR table, trusting only its code, message and data.
     const foreign = error as { code?: unknown; message?: unknown; data?: unknown };
-    const code = typeof foreign.code === 'string' && Object.hasOwn(ERROR_TABLE, foreign.code) ? (foreign.code as PromptErrorCode) : 'INTERNAL_ERROR';
+    const code =
+      typeof foreign.code === 'string' && Object.hasOwn(ERROR_TABLE, foreign.code)
+        ? (foreign.code as PromptErrorCode)
+        : 'INTERNAL_ERROR';
     const message = typeof foreign.message === 'string' ? foreign.message : undefined;
-    return new PromptError(code, message, foreign.data === undefined ? { cause: error } : { data: foreign.data, cause: error });
+    return new PromptError(
+      code,
+      message,
+      foreign.data === undefined ? { cause: error } : { data: foreign.data, cause: error },
+    );
   }
   const message = error instanceof Error ? error.message : String(error);
   return new PromptError('INTERNAL_ERROR', message, { cause: error });
@@ -333,7 +350,9 @@ export function echoed(text: string): string {
   return cut(text, MAX_ECHOED);
 }
 
-/** `text` cut after `max` code points with an ellipsis, well-formed: a pair is never split, a lone surrogate is U+FFFD. */
+/**
+ * `text` cut after `max` code points with an ellipsis, well-formed: a pair is never split, a lone surrogate is U+FFFD.
+ */
 function cut(text: string, max: number): string {
   if (text.length <= max) return wellFormed(text);
   let end = 0;

@@ -41,7 +41,14 @@ export type {
 // Logging (pino-style, silent by default).
 export type { Logger, LogFn } from './logger.js';
 // Errors: PromptError, JsonRpcError and the one table mapping codes to JSON-RPC, HTTP and client messages.
-export { ERROR_TABLE, JSON_RPC_ERROR_CODES, JsonRpcError, PromptError, isPromptError, toPromptError } from './errors.js';
+export {
+  ERROR_TABLE,
+  JSON_RPC_ERROR_CODES,
+  JsonRpcError,
+  PromptError,
+  isPromptError,
+  toPromptError,
+} from './errors.js';
 export type { ErrorTableEntry, PromptErrorCode, PromptErrorOptions } from './errors.js';
 // Where embedded resources and image/audio files come from.
 export type { AssetLoader, ResourceContents, ResourceReadContext, ResourceResolver } from './resources.js';

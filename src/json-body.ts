@@ -22,7 +22,9 @@ export function parseJsonBody(text: string, at: readonly string[] = []): unknown
 }
 
 /** The mark {@link parseJsonBody} left in place of a value holding a changed number: where in the value, and why. */
-export function inexactMark(value: unknown): { readonly path: readonly (string | number)[]; readonly message: string } | undefined {
+export function inexactMark(
+  value: unknown,
+): { readonly path: readonly (string | number)[]; readonly message: string } | undefined {
   return value instanceof InexactNumber ? value : undefined;
 }
 

@@ -1,5 +1,6 @@
 /**
- * The one home of small JSON helpers: record checks, own-property writes, JSON pointers (RFC 6901) and plain-data copies.
+ * The one home of small JSON helpers: record checks, own-property writes, JSON pointers (RFC 6901) and plain-data
+ * copies.
  *
  * @module
  * @internal
@@ -80,7 +81,15 @@ export function oneLine(text: string): string {
   return runStart === 0 ? text : out + text.slice(runStart);
 }
 
-const SHORT_ESCAPES: Readonly<Record<number, string>> = { 0x08: '\\b', 0x09: '\\t', 0x0a: '\\n', 0x0c: '\\f', 0x0d: '\\r', 0x22: '\\"', 0x5c: '\\\\' };
+const SHORT_ESCAPES: Readonly<Record<number, string>> = {
+  8: '\\b',
+  9: '\\t',
+  10: '\\n',
+  12: '\\f',
+  13: '\\r',
+  34: '\\"',
+  92: '\\\\',
+};
 
 /** The escape of one UTF-16 unit in {@link quoteJsonWithin}, undefined for a character written as it is. */
 function jsonEscape(c: number): string | undefined {

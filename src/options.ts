@@ -29,7 +29,12 @@ export interface OptionRange {
 export const TIMEOUT_MS: OptionRange = Object.freeze({ min: 1, max: MAX_TIMER_MS, unit: 'milliseconds' });
 
 /** A delay handed to `setTimeout` (a debounce, a batch window, a poll interval): 0 to {@link MAX_TIMER_MS} ms. */
-export const DELAY_MS: OptionRange = Object.freeze({ min: 0, max: MAX_TIMER_MS, unit: 'milliseconds', fractions: true });
+export const DELAY_MS: OptionRange = Object.freeze({
+  min: 0,
+  max: MAX_TIMER_MS,
+  unit: 'milliseconds',
+  fractions: true,
+});
 
 /** Makes the error to throw from the message (a `RangeError` unless the caller keeps another kind). */
 export type OptionError = (message: string) => Error;
@@ -43,12 +48,16 @@ export function isInRange(value: unknown, range: OptionRange): value is number {
   return whole && value >= range.min && value <= (range.max ?? Number.MAX_SAFE_INTEGER);
 }
 
-/** What an accepted value is, for messages: `a positive integer`, `an integer from 1 to 10000`, `a number of milliseconds from 0 to 2147483647`. */
+/**
+ * What an accepted value is, for messages: `a positive integer`, `an integer from 1 to 10000`, `a number of
+ * milliseconds from 0 to 2147483647`.
+ */
 export function describeRange(range: OptionRange): string {
   const kind = range.fractions === true ? 'number' : 'integer';
   const unit = range.unit === undefined ? '' : ` of ${range.unit}`;
   const { min, max } = range;
-  if (max !== undefined && Number.isFinite(max)) return `${kind === 'integer' ? 'an' : 'a'} ${kind}${unit} from ${min} to ${max}`;
+  if (max !== undefined && Number.isFinite(max))
+    return `${kind === 'integer' ? 'an' : 'a'} ${kind}${unit} from ${min} to ${max}`;
   if (min === 1 && kind === 'integer') return `a positive integer${unit}`;
   if (min === 0) return `a non-negative ${kind}${unit}`;
   return `${kind === 'integer' ? 'an' : 'a'} ${kind}${unit} of at least ${min}`;
@@ -75,7 +84,13 @@ export function shownValue(value: unknown): string {
  * 0); anything else throws `error(message)` (a RangeError by default) with the message
  * `owner: name must be <range>, got <value>` (`name` alone when `owner` is empty).
  */
-export function integerOption(owner: string, name: string, value: unknown, range: OptionRange, error: OptionError = rangeError): number {
+export function integerOption(
+  owner: string,
+  name: string,
+  value: unknown,
+  range: OptionRange,
+  error: OptionError = rangeError,
+): number {
   if (value === undefined && range.default !== undefined) return range.default;
   if (isInRange(value, range)) return value === 0 ? 0 : value;
   const option = owner === '' ? name : `${owner}: ${name}`;

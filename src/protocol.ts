@@ -79,7 +79,8 @@ export function createPromptHandlers(registry: PromptRegistry): PromptHandlers {
       wrap(() => {
         const p = paramsObject(params);
         const cursor = p['cursor'];
-        if (cursor !== undefined && cursor !== null && typeof cursor !== 'string') throw invalid('params.cursor must be a string');
+        if (cursor !== undefined && cursor !== null && typeof cursor !== 'string')
+          throw invalid('params.cursor must be a string');
         return typeof cursor === 'string' ? registry.list({ cursor }) : registry.list();
       }),
     'prompts/get': (params, extra) =>
@@ -170,7 +171,8 @@ export async function handleJsonRpc(
   let parsed: unknown = message;
   if (typeof message === 'string') {
     try {
-      // The arguments of a prompts/get whose numbers JSON.parse changed are marked, so the validator refuses them by name.
+      // The arguments of a prompts/get whose numbers JSON.parse changed are marked, so the validator refuses them by
+      // name.
       parsed = parseJsonBody(message, ['params', 'arguments']);
     } catch {
       return errorResponse(null, { code: JSON_RPC_ERROR_CODES.PARSE_ERROR, message: 'Parse error' });
@@ -189,7 +191,10 @@ export async function handleJsonRpc(
   const method = parsed['method'];
   if (id === undefined) return null;
   if (!METHODS.has(method)) {
-    return errorResponse(id, { code: JSON_RPC_ERROR_CODES.METHOD_NOT_FOUND, message: `Method not found: ${echoed(method)}` });
+    return errorResponse(id, {
+      code: JSON_RPC_ERROR_CODES.METHOD_NOT_FOUND,
+      message: `Method not found: ${echoed(method)}`,
+    });
   }
   const handlers = isHandlers(target) ? target : handlersFor(target);
   try {

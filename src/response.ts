@@ -169,7 +169,8 @@ export function errorResponseFor(error: unknown): ErrorResponse {
  * ```
  */
 export function toCallToolResult(outcome: ToolOutcome, options: ToolErrorOptions = {}): CallToolResult {
-  // Never throws: a thrown value whose getters throw, or a result that cannot be serialized, is a logged internal error.
+  // Never throws: a thrown value whose getters throw, or a result that cannot be serialized, is a logged internal
+  // error.
   const log = toSafeLogger(options.logger);
   if ('error' in outcome) {
     try {
@@ -184,7 +185,9 @@ export function toCallToolResult(outcome: ToolOutcome, options: ToolErrorOptions
   }
   let body: { text: string; value: { [key: string]: unknown } };
   try {
-    body = toWireJson('results' in outcome ? buildSuccessResponse(outcome.results) : buildSuccessResponse([outcome.result]));
+    body = toWireJson(
+      'results' in outcome ? buildSuccessResponse(outcome.results) : buildSuccessResponse([outcome.result]),
+    );
   } catch (error) {
     log.error({ event: 'tool_result_invalid', error: errorClassName(error) }, 'Tool result invalid');
     return errorToolResult(buildErrorResponse(''), log);
@@ -192,7 +195,10 @@ export function toCallToolResult(outcome: ToolOutcome, options: ToolErrorOptions
   return { content: [{ type: 'text', text: body.text }], structuredContent: body.value };
 }
 
-/** @internal A body from {@link buildSuccessResponse} (JSON data already) as the JSON text transports send, and the data. */
+/**
+ * @internal A body from {@link buildSuccessResponse} (JSON data already) as the JSON text transports send, and the
+ * data.
+ */
 export function toWireJson(body: Record<string, unknown>): { text: string; value: { [key: string]: unknown } } {
   return { text: JSON.stringify(body), value: body };
 }

@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { anchors, bareImports, commandKind, fences, links, packageName, programs, section, shellCommands } from './readme-blocks.js';
+import {
+  anchors,
+  bareImports,
+  commandKind,
+  fences,
+  links,
+  packageName,
+  programs,
+  section,
+  shellCommands,
+} from './readme-blocks.js';
 
 const fence = (lang: string, code: string): string => `\`\`\`${lang}\n${code}\n\`\`\`\n`;
 
@@ -44,7 +54,10 @@ describe('reading the README and docs/ pages', () => {
   });
 
   it('splits shell lines at && and drops comments, but not a # inside quotes or a word', () => {
-    const text = fence('sh', "npm init -y && npm pkg set type=module   # a comment\nnpx mcp-prompt-kit render d p --arg code='# not a comment' --arg tag=a#b");
+    const text = fence(
+      'sh',
+      "npm init -y && npm pkg set type=module   # a comment\nnpx mcp-prompt-kit render d p --arg code='# not a comment' --arg tag=a#b",
+    );
     expect(shellCommands(text).map((c) => [c.line, c.words])).toEqual([
       [2, ['npm', 'init', '-y']],
       [2, ['npm', 'pkg', 'set', 'type=module']],
@@ -71,9 +84,9 @@ describe('reading the README and docs/ pages', () => {
   });
 
   it('reads a block inside a list item without its indentation', () => {
-    expect(fences('- a result:\n\n  ```json\n  {"a": 1}\n  ```\n').map((f) => [f.line, f.lang, f.code, f.closed])).toEqual([
-      [3, 'json', '{"a": 1}\n', true],
-    ]);
+    expect(
+      fences('- a result:\n\n  ```json\n  {"a": 1}\n  ```\n').map((f) => [f.line, f.lang, f.code, f.closed]),
+    ).toEqual([[3, 'json', '{"a": 1}\n', true]]);
   });
 
   it('reads a section under a heading of any level up to the next heading of the same or a higher level', () => {
@@ -84,12 +97,14 @@ describe('reading the README and docs/ pages', () => {
   });
 
   it('makes heading anchors as GitHub does, numbering repeated headings, and ignores # lines in code', () => {
-    const text = '# HTTP, CGI and OpenAPI\n## `attachPrompts` options\n## Notes\n## Notes\n```sh\n# not a heading\n```\n';
+    const text =
+      '# HTTP, CGI and OpenAPI\n## `attachPrompts` options\n## Notes\n## Notes\n```sh\n# not a heading\n```\n';
     expect([...anchors(text)]).toEqual(['http-cgi-and-openapi', 'attachprompts-options', 'notes', 'notes-1']);
   });
 
   it('finds links outside code blocks and code spans', () => {
-    const text = 'See [Errors](errors.md#error-table) and `[x](not-a-link)`.\n```md\n[y](in-code.md)\n```\n[z](#here)\n';
+    const text =
+      'See [Errors](errors.md#error-table) and `[x](not-a-link)`.\n```md\n[y](in-code.md)\n```\n[z](#here)\n';
     expect(links(text)).toEqual([
       { line: 1, target: 'errors.md#error-table' },
       { line: 5, target: '#here' },

@@ -61,7 +61,7 @@ export function fences(text = README): Fence[] {
     const start = i;
     while (++i < lines.length && !/^ *```\s*$/.test(lines[i]!));
     const code = lines.slice(start + 1, i).map((l) => l.slice(Math.min(indent, l.length - l.trimStart().length)));
-    out.push({ line: start + 1, lang: open[2]!, code: code.join('\n') + '\n', closed: i < lines.length, section });
+    out.push({ line: start + 1, lang: open[2]!, code: `${code.join('\n')}\n`, closed: i < lines.length, section });
   }
   return out;
 }
@@ -77,7 +77,7 @@ export function blocks(lang: string, text = README): Fence[] {
 export function section(title: string, text = README): string {
   const lines = text.split('\n');
   const inFence = fenceLines(text);
-  const headingAt = (i: number): number => (inFence.has(i + 1) ? 0 : (/^(#{1,6}) /.exec(lines[i]!)?.[1]!.length ?? 0));
+  const headingAt = (i: number): number => (inFence.has(i + 1) ? 0 : (/^(#{1,6}) /.exec(lines[i]!)?.[1]?.length ?? 0));
   const start = lines.findIndex((l, i) => headingAt(i) > 0 && l.replace(/^#+ /, '').trim() === title);
   if (start === -1) throw new Error(`no section '${title}'`);
   const level = headingAt(start);
@@ -87,7 +87,9 @@ export function section(title: string, text = README): string {
   return out.endsWith('\n') ? out : `${out}\n`;
 }
 
-/** The ```lang blocks (every block without `lang`) of a page under a heading: `blocksIn('docs/cli.md', 'Command line', 'sh')`. */
+/**
+ * The ```lang blocks (every block without `lang`) of a page under a heading: `blocksIn('docs/cli.md', 'Command line', 'sh')`.
+ */
 export function blocksIn(page: string, heading: string, lang?: string): Fence[] {
   let text: string;
   try {
@@ -102,7 +104,9 @@ export function blocksIn(page: string, heading: string, lang?: string): Fence[] 
 
 /** The 1-based lines of a text that are inside fenced blocks, fences included. */
 export function fenceLines(text: string): Set<number> {
-  return new Set(fences(text).flatMap((f) => Array.from({ length: f.code.split('\n').length + 1 }, (_, k) => f.line + k)));
+  return new Set(
+    fences(text).flatMap((f) => Array.from({ length: f.code.split('\n').length + 1 }, (_, k) => f.line + k)),
+  );
 }
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, each space a hyphen. */
@@ -178,7 +182,15 @@ export function programs(text = README, page = 'README.md'): Program[] {
       continue;
     }
     const cjs = /\brequire\(/.test(fence.code) && !/^\s*import\s/m.test(fence.code);
-    out.push({ page, line: fence.line, lines: [fence.line], lang: fence.lang, section: fence.section, format: cjs ? 'cjs' : 'esm', code: fence.code });
+    out.push({
+      page,
+      line: fence.line,
+      lines: [fence.line],
+      lang: fence.lang,
+      section: fence.section,
+      format: cjs ? 'cjs' : 'esm',
+      code: fence.code,
+    });
   }
   return out;
 }
@@ -191,9 +203,12 @@ export function allPrograms(): Program[] {
 /** The bare module specifiers a program imports (`zod`, `@modelcontextprotocol/sdk/server/mcp.js`, not `node:fs`). */
 export function bareImports(code: string): string[] {
   const found = new Set<string>();
-  for (const m of code.matchAll(/(?:^|\s)(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]|\brequire\(\s*['"]([^'"]+)['"]/g)) {
+  for (const m of code.matchAll(
+    /(?:^|\s)(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]|\brequire\(\s*['"]([^'"]+)['"]/g,
+  )) {
     const specifier = m[1] ?? m[2] ?? m[3]!;
-    if (!specifier.startsWith('.') && !specifier.startsWith('/') && !specifier.startsWith('node:')) found.add(specifier);
+    if (!specifier.startsWith('.') && !specifier.startsWith('/') && !specifier.startsWith('node:'))
+      found.add(specifier);
   }
   return [...found];
 }
@@ -258,7 +273,8 @@ export function shellCommands(text = README, page = 'README.md'): ShellCommand[]
     fence.code.split('\n').forEach((raw, k) => {
       for (const part of withoutComment(raw).split('&&')) {
         const words = shellWords(part.trim());
-        if (words.length > 0) out.push({ page, line: fence.line + 1 + k, section: fence.section, words, text: part.trim() });
+        if (words.length > 0)
+          out.push({ page, line: fence.line + 1 + k, section: fence.section, words, text: part.trim() });
       }
     });
   }
@@ -277,7 +293,8 @@ export function allShellCommands(): ShellCommand[] {
  */
 export function commandKind(words: readonly string[]): 'setup' | 'cli' | 'repository' | 'unknown' {
   const [tool, sub] = words;
-  if (tool === 'npm' && (sub === 'init' || sub === 'pkg' || sub === 'install' || sub === 'i' || sub === 'add')) return 'setup';
+  if (tool === 'npm' && (sub === 'init' || sub === 'pkg' || sub === 'install' || sub === 'i' || sub === 'add'))
+    return 'setup';
   if (tool === 'npx' && words.find((w, i) => i > 0 && !w.startsWith('-')) === 'mcp-prompt-kit') return 'cli';
   if (tool === 'npm' && (sub === 'ci' || sub === 'run' || sub === 'test')) return 'repository';
   if (tool === 'npx' && sub === 'tsx') return 'repository';

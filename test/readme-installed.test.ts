@@ -11,7 +11,17 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -43,7 +53,12 @@ interface Finished {
 }
 
 /** Runs a command to completion (killed after RUN_TIMEOUT_MS); never rejects on its exit code. */
-function run(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = childEnv()): Promise<Finished> {
+function run(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = childEnv(),
+): Promise<Finished> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -77,9 +92,13 @@ let db: Promise<TestDatabase> | undefined;
 async function pack(): Promise<string> {
   const stage = join(temp, 'package');
   mkdirSync(stage);
-  for (const file of ['package.json', 'README.md', 'LICENSE', 'schema']) cpSync(join(ROOT, file), join(stage, file), { recursive: true });
+  for (const file of ['package.json', 'README.md', 'LICENSE', 'schema'])
+    cpSync(join(ROOT, file), join(stage, file), { recursive: true });
   cpSync(await buildPackage(), join(stage, 'dist'), { recursive: true });
-  const { stdout } = mustSucceed('npm pack', await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', temp], stage));
+  const { stdout } = mustSucceed(
+    'npm pack',
+    await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', temp], stage),
+  );
   const [info] = JSON.parse(stdout) as [{ filename: string }];
   return join(temp, info.filename);
 }
@@ -87,7 +106,10 @@ async function pack(): Promise<string> {
 /** Makes `name` importable in the project: this repository's installed copy, linked (what `npm install` would add). */
 function link(name: string): void {
   const target = join(ROOT, 'node_modules', name);
-  if (!existsSync(target)) throw new Error(`the pages' programs need ${name}, which this repository does not install: add it to devDependencies`);
+  if (!existsSync(target))
+    throw new Error(
+      `the pages' programs need ${name}, which this repository does not install: add it to devDependencies`,
+    );
   const destination = join(project, 'node_modules', name);
   if (existsSync(destination)) return;
   mkdirSync(dirname(destination), { recursive: true });
@@ -102,7 +124,13 @@ async function setUp(tarball: string): Promise<void> {
   const installs: string[] = [];
   for (const { words, text } of COMMANDS.filter((c) => commandKind(c.words) === 'setup')) {
     if (words[1] === 'init' || words[1] === 'pkg') mustSucceed(text, await run('npm', words.slice(1), project));
-    else installs.push(...words.slice(2).filter((w) => !w.startsWith('-')).map((w) => /^@?[^@]+/.exec(w)![0])); // name@version -> name
+    else
+      installs.push(
+        ...words
+          .slice(2)
+          .filter((w) => !w.startsWith('-'))
+          .map((w) => /^@?[^@]+/.exec(w)![0]),
+      ); // name@version -> name
   }
   if (installs.includes(MANIFEST.name)) {
     const flags = ['--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline', '--loglevel=error'];
@@ -110,10 +138,11 @@ async function setUp(tarball: string): Promise<void> {
   }
   for (const name of installs.filter((n) => n !== MANIFEST.name)) link(packageName(name));
   // What each program imports, as its reader installs it.
-  for (const program of PROGRAMS) for (const specifier of bareImports(program.code)) {
-    const name = packageName(specifier);
-    if (!existsSync(join(project, 'node_modules', name))) link(name);
-  }
+  for (const program of PROGRAMS)
+    for (const specifier of bareImports(program.code)) {
+      const name = packageName(specifier);
+      if (!existsSync(join(project, 'node_modules', name))) link(name);
+    }
   // The repository directories the Install section tells readers to copy (data only: no example code).
   for (const [, dir] of section('Install').matchAll(/\]\((examples\/[\w./-]+)\)/g)) {
     cpSync(join(ROOT, dir!), join(project, dir!), { recursive: true, filter: (path) => !path.endsWith('.ts') });
@@ -127,7 +156,11 @@ function database(): Promise<TestDatabase> {
     const pool = started.pool();
     const store = createPostgresPromptStore({ pool });
     await store.migrate();
-    await store.put({ name: 'greet', arguments: [{ name: 'who', required: true }], messages: [{ role: 'user', content: 'Hello, {{who}}!' }] });
+    await store.put({
+      name: 'greet',
+      arguments: [{ name: 'who', required: true }],
+      messages: [{ role: 'user', content: 'Hello, {{who}}!' }],
+    });
     return started;
   })();
   return db;
@@ -154,7 +187,13 @@ async function listsSomething(client: Client): Promise<string[]> {
 
 /** Connects an MCP client to a stdio server started as `command args` in the project; returns what it lists. */
 async function overStdio(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<string[]> {
-  const transport = new StdioClientTransport({ command, args, cwd: project, env: env as Record<string, string>, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command,
+    args,
+    cwd: project,
+    env: env as Record<string, string>,
+    stderr: 'pipe',
+  });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'readme-installed', version: '1.0.0' });
@@ -169,7 +208,11 @@ async function overStdio(command: string, args: string[], env: NodeJS.ProcessEnv
 }
 
 /** Starts `command args`; resolves with the URL it prints first, or with how it finished if it exits before. */
-function startOrFinish(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess } | Finished> {
+function startOrFinish(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ url: string; child: ChildProcess } | Finished> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -237,42 +280,52 @@ describe('the README and docs/ in a fresh project with the packed package', () =
     expect(relative(project, installed).startsWith('..')).toBe(false);
     const resolved = createRequire(join(project, 'index.js')).resolve(MANIFEST.name);
     expect(relative(installed, resolved)).toBe(join('dist', 'index.cjs'));
-    expect(JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'))).toMatchObject({ version: MANIFEST.version });
+    expect(JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8'))).toMatchObject({
+      version: MANIFEST.version,
+    });
   });
 
   it('names in its Install section every optional peer dependency its programs import', () => {
     const install = section('Install');
     const peers = new Set(Object.keys(MANIFEST.peerDependencies));
-    const imported = new Set(PROGRAMS.flatMap((p) => bareImports(p.code).map(packageName)).filter((name) => peers.has(name)));
+    const imported = new Set(
+      PROGRAMS.flatMap((p) => bareImports(p.code).map(packageName)).filter((name) => peers.has(name)),
+    );
     expect(imported.size).toBeGreaterThan(1);
     expect([...imported].filter((name) => !install.includes(`\`${name}\``))).toEqual([]);
   });
 
   it('knows how to run each of its shell commands', () => {
-    const unknown = COMMANDS.filter((c) => commandKind(c.words) === 'unknown').map((c) => `${c.page}:${c.line}: ${c.text}`);
+    const unknown = COMMANDS.filter((c) => commandKind(c.words) === 'unknown').map(
+      (c) => `${c.page}:${c.line}: ${c.text}`,
+    );
     expect(unknown, 'teach test/readme-blocks.ts (commandKind) and this test how a reader runs these').toEqual([]);
   });
 
   describe.concurrent('programs', () => {
-    it.each(PROGRAMS.map((p) => [p.page, p.lines.join('+'), p.section, p] as const))('runs the program of %s lines %s (%s)', async (_page, _lines, _section, program) => {
-      const file = fileName(program);
-      writeFileSync(join(project, file), program.code);
-      const env = childEnv(program.code.includes('DATABASE_URL') ? { DATABASE_URL: (await database()).url } : {});
-      if (/\bStdioServerTransport\b|\bserveStdio\b/.test(program.code)) {
-        expect(await overStdio(process.execPath, nodeArgs(program, file), env)).not.toEqual([]);
-        return;
-      }
-      const outcome = await startOrFinish(process.execPath, nodeArgs(program, file), env);
-      if ('url' in outcome) {
-        try {
-          expect(await askServer(outcome.url)).toMatch(/^200 openapi 3\.|^prompt /);
-        } finally {
-          await stop(outcome.child);
+    it.each(PROGRAMS.map((p) => [p.page, p.lines.join('+'), p.section, p] as const))(
+      'runs the program of %s lines %s (%s)',
+      async (_page, _lines, _section, program) => {
+        const file = fileName(program);
+        writeFileSync(join(project, file), program.code);
+        const env = childEnv(program.code.includes('DATABASE_URL') ? { DATABASE_URL: (await database()).url } : {});
+        if (/\bStdioServerTransport\b|\bserveStdio\b/.test(program.code)) {
+          expect(await overStdio(process.execPath, nodeArgs(program, file), env)).not.toEqual([]);
+          return;
         }
-      } else {
-        expect(outcome.code, `${file} failed:\n${outcome.stdout}${outcome.stderr}`).toBe(0);
-      }
-    }, 120_000);
+        const outcome = await startOrFinish(process.execPath, nodeArgs(program, file), env);
+        if ('url' in outcome) {
+          try {
+            expect(await askServer(outcome.url)).toMatch(/^200 openapi 3\.|^prompt /);
+          } finally {
+            await stop(outcome.child);
+          }
+        } else {
+          expect(outcome.code, `${file} failed:\n${outcome.stdout}${outcome.stderr}`).toBe(0);
+        }
+      },
+      120_000,
+    );
   });
 
   describe.concurrent('commands of the package', () => {
@@ -283,26 +336,34 @@ describe('the README and docs/ in a fresh project with the packed package', () =
       expect(CLI_COMMANDS.length).toBeGreaterThan(2);
     });
 
-    it.each(CLI_COMMANDS.map((c) => [c.page, c.text, c] as const))('runs (%s) `%s`', async (_page, _text, command) => {
-      const args = argsOf(command);
-      if (args[0] === 'serve' && !args.includes('--http')) {
-        expect(await overStdio(bin(), args, childEnv())).not.toEqual([]);
-        return;
-      }
-      if (args[0] === 'serve') {
-        const port = args.indexOf('--http') + 1;
-        const outcome = await startOrFinish(bin(), args.map((a, i) => (i === port ? '0' : a)), childEnv());
-        expect('url' in outcome, JSON.stringify(outcome)).toBe(true);
-        if (!('url' in outcome)) return;
-        try {
-          expect(await askServer(outcome.url)).toMatch(/^prompt /);
-        } finally {
-          await stop(outcome.child);
+    it.each(CLI_COMMANDS.map((c) => [c.page, c.text, c] as const))(
+      'runs (%s) `%s`',
+      async (_page, _text, command) => {
+        const args = argsOf(command);
+        if (args[0] === 'serve' && !args.includes('--http')) {
+          expect(await overStdio(bin(), args, childEnv())).not.toEqual([]);
+          return;
         }
-        return;
-      }
-      const result = await run(bin(), args, project);
-      expect(result.code, `${command.text}:\n${result.stdout}${result.stderr}`).toBe(0);
-    }, 120_000);
+        if (args[0] === 'serve') {
+          const port = args.indexOf('--http') + 1;
+          const outcome = await startOrFinish(
+            bin(),
+            args.map((a, i) => (i === port ? '0' : a)),
+            childEnv(),
+          );
+          expect('url' in outcome, JSON.stringify(outcome)).toBe(true);
+          if (!('url' in outcome)) return;
+          try {
+            expect(await askServer(outcome.url)).toMatch(/^prompt /);
+          } finally {
+            await stop(outcome.child);
+          }
+          return;
+        }
+        const result = await run(bin(), args, project);
+        expect(result.code, `${command.text}:\n${result.stdout}${result.stderr}`).toBe(0);
+      },
+      120_000,
+    );
   });
 });

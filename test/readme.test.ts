@@ -59,7 +59,12 @@ const ALL_FENCES = PAGES.flatMap((page) => fences(pageText(page)).map((f) => ({ 
  * `blocksIn(page, heading, lang)`): a block nobody claims fails 'every block of every page is run by a test'.
  */
 const CLAIMS: { page: string; heading: string; lang: string; test: string }[] = [
-  { page: 'docs/mcp.md', heading: 'Add prompts to your existing MCP server', lang: 'json', test: 'test/readme.test.ts' },
+  {
+    page: 'docs/mcp.md',
+    heading: 'Add prompts to your existing MCP server',
+    lang: 'json',
+    test: 'test/readme.test.ts',
+  },
   { page: 'docs/cli.md', heading: 'Command line', lang: 'json', test: 'test/cli/readme.test.ts' },
   { page: 'docs/agents.md', heading: 'Agents', lang: 'json', test: 'test/readme.test.ts' },
   { page: 'docs/prompts.md', heading: 'Prompt definitions', lang: 'text', test: 'test/readme.test.ts' },
@@ -70,9 +75,13 @@ function runBy(fence: Fence & { page: string }): string | undefined {
   if (fence.lang === 'ts' || fence.lang === 'js') return 'test/readme-installed.test.ts (programs)';
   if (fence.lang === 'sh') return 'test/readme-installed.test.ts (commands)';
   // A prompt file shown as it is: the CLI tests check and serve examples/prompts.
-  if (fence.lang === 'md') return EXAMPLE_FILES.has(fence.code) ? 'test/cli/readme.test.ts (examples/prompts)' : undefined;
+  if (fence.lang === 'md')
+    return EXAMPLE_FILES.has(fence.code) ? 'test/cli/readme.test.ts (examples/prompts)' : undefined;
   const claim = CLAIMS.find(
-    (c) => c.page === fence.page && c.lang === fence.lang && blocksIn(c.page, c.heading, c.lang).some((b) => b.code === fence.code),
+    (c) =>
+      c.page === fence.page &&
+      c.lang === fence.lang &&
+      blocksIn(c.page, c.heading, c.lang).some((b) => b.code === fence.code),
   );
   return claim?.test;
 }
@@ -89,9 +98,13 @@ describe('the README and the docs/ pages', () => {
 
   it.each(PAGES)('%s closes every fenced block on a line of its own', (page) => {
     const text = pageText(page);
-    const open = fences(text).filter((f) => !f.closed).map((f) => f.line);
+    const open = fences(text)
+      .filter((f) => !f.closed)
+      .map((f) => f.line);
     expect(open, 'fences opened at these lines never close').toEqual([]);
-    const stray = text.split('\n').flatMap((l, i) => (/\S```|```\S*\s+\S/.test(l) && !/^ *```\S*\s*$/.test(l) ? [i + 1] : []));
+    const stray = text
+      .split('\n')
+      .flatMap((l, i) => (/\S```|```\S*\s+\S/.test(l) && !/^ *```\S*\s*$/.test(l) ? [i + 1] : []));
     expect(stray, 'lines where a fence shares the line with text').toEqual([]);
   });
 
@@ -103,7 +116,9 @@ describe('the README and the docs/ pages', () => {
       if (file.startsWith('..') || !existsSync(join(ROOT, file))) return [`line ${line}: ${target}: no file ${file}`];
       if (anchor === undefined) return [];
       if (!file.endsWith('.md')) return [`line ${line}: ${target}: an anchor into a file that is not a page`];
-      return anchors(readFileSync(join(ROOT, file), 'utf8')).has(anchor) ? [] : [`line ${line}: ${target}: no heading #${anchor} in ${file}`];
+      return anchors(readFileSync(join(ROOT, file), 'utf8')).has(anchor)
+        ? []
+        : [`line ${line}: ${target}: no heading #${anchor} in ${file}`];
     });
     expect(problems).toEqual([]);
   });
@@ -131,32 +146,46 @@ describe('the code blocks of every page', () => {
   });
 
   it.each(ALL_FENCES.map((f) => [`${f.page}:${f.line}`, f] as const))('block %s is run by a test', (_where, fence) => {
-    expect(runBy(fence), `a ${fence.lang === '' ? 'plain' : fence.lang} block nobody runs: claim it in CLAIMS with the test that runs it`).toBeDefined();
+    expect(
+      runBy(fence),
+      `a ${fence.lang === '' ? 'plain' : fence.lang} block nobody runs: claim it in CLAIMS with the test that runs it`,
+    ).toBeDefined();
     if (fence.lang === 'json') expect(() => JSON.parse(fence.code)).not.toThrow();
   });
 
   it('claims only blocks the pages have, and names tests that read them by page and heading', () => {
     for (const claim of CLAIMS) {
       expect(blocksIn(claim.page, claim.heading, claim.lang).length).toBeGreaterThan(0);
-      const source = claim.test === 'test/readme.test.ts' ? readFileSync(fileURLToPath(import.meta.url), 'utf8') : readFileSync(join(ROOT, claim.test), 'utf8');
+      const source =
+        claim.test === 'test/readme.test.ts'
+          ? readFileSync(fileURLToPath(import.meta.url), 'utf8')
+          : readFileSync(join(ROOT, claim.test), 'utf8');
       expect(source, claim.test).toContain(`'${claim.page}'`);
       expect(source, claim.test).toContain(`'${claim.heading}'`);
     }
   });
 
-  it.each(tsBlocks.map((b) => [`${b.page}:${b.line}`, b.code] as const))('block %s is part of an example file that runs', (_where, code) => {
-    const homes = [...EXAMPLES].filter(([, text]) => text.includes(code)).map(([file]) => file);
-    expect(homes, 'not part of any file under examples/').not.toEqual([]);
-    const run = homes.some((file) => file.startsWith(join('examples', 'readme')) || TESTS.some((t) => t.includes(file.split('\\').join('/'))));
-    expect(run, `${homes.join(', ')}: no test runs it`).toBe(true);
-  });
+  it.each(tsBlocks.map((b) => [`${b.page}:${b.line}`, b.code] as const))(
+    'block %s is part of an example file that runs',
+    (_where, code) => {
+      const homes = [...EXAMPLES].filter(([, text]) => text.includes(code)).map(([file]) => file);
+      expect(homes, 'not part of any file under examples/').not.toEqual([]);
+      const run = homes.some(
+        (file) =>
+          file.startsWith(join('examples', 'readme')) || TESTS.some((t) => t.includes(file.split('\\').join('/'))),
+      );
+      expect(run, `${homes.join(', ')}: no test runs it`).toBe(true);
+    },
+  );
 
   it.each(filesUnder(join('examples', 'readme'), '.ts'))('%s runs and its assertions hold', async (file) => {
     await promisify(execFile)(process.execPath, ['--import', 'tsx', file], { cwd: ROOT, timeout: 90_000 });
   });
 
   it('names only scripts and files the repository has in its commands for a clone', () => {
-    const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    const scripts = (
+      JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    ).scripts;
     const repository = allShellCommands().filter((c) => commandKind(c.words) === 'repository');
     expect(repository.length).toBeGreaterThan(3);
     const problems = repository.flatMap(({ page, line, words }) => {
@@ -176,7 +205,15 @@ describe('the code blocks of every page', () => {
     const server = Object.values(parsed.mcpServers)[0]!;
     const client = new Client({ name: 'readme-config', version: '1.0.0' });
     // A client starts it from a directory of its own: the configuration must not depend on the working directory.
-    await client.connect(new StdioClientTransport({ command: server.command, args: server.args, cwd: tmpdir(), env: childCoverageEnv(), stderr: 'ignore' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: server.command,
+        args: server.args,
+        cwd: tmpdir(),
+        env: childCoverageEnv(),
+        stderr: 'ignore',
+      }),
+    );
     try {
       const { prompts } = await client.listPrompts();
       expect(prompts.map((p) => p.name)).toContain('review_code');
@@ -196,7 +233,11 @@ describe('the code blocks of every page', () => {
     });
     expect(EXAMPLES.get(join('examples', 'agent-tool.ts'))).toContain("content: 'Review this code:\\n{{code}}'");
     const tool = createPromptRetrievalTool({ integrations: { examples: served } });
-    const text = await tool.execute({ integrationId: 'examples', promptName: 'review_code', arguments: { code: 'let total = a + b' } });
+    const text = await tool.execute({
+      integrationId: 'examples',
+      promptName: 'review_code',
+      arguments: { code: 'let total = a + b' },
+    });
     tool.close();
     expect(`${text}\n`).toBe(shown!.code);
   });

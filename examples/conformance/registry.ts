@@ -11,7 +11,9 @@ const ARG1_SUGGESTIONS = ['paris', 'park', 'party', 'test', 'testValue1'];
 /** Every `test://` URI reads as the suite's fixture text (the suite passes `test://example-resource`). */
 const conformanceResources: ResourceResolver = {
   read: (uri) =>
-    uri.startsWith('test://') ? { uri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } : undefined,
+    uri.startsWith('test://')
+      ? { uri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' }
+      : undefined,
 };
 
 /** The four fixture prompts, validated. */
@@ -23,7 +25,11 @@ export function conformancePrompts(): PromptDefinition[] {
     if (def.name !== 'test_prompt_with_arguments' || def.arguments === undefined) return def;
     const args = def.arguments.map((a) =>
       a.name === 'arg1'
-        ? { ...a, complete: (value: string) => ARG1_SUGGESTIONS.filter((s) => s.toLowerCase().startsWith(value.toLowerCase())) }
+        ? {
+            ...a,
+            complete: (value: string) =>
+              ARG1_SUGGESTIONS.filter((s) => s.toLowerCase().startsWith(value.toLowerCase())),
+          }
         : a,
     );
     return { ...def, arguments: args };

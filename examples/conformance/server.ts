@@ -10,7 +10,12 @@ import { createConformanceRegistry } from './registry.js';
 
 /** Starts the conformance server; port 0 (the default) picks a free port. */
 export function startConformanceServer(port = 0): Promise<RunningMcpHttpServer> {
-  return startMcpHttpServer({ registry: createConformanceRegistry(), host: '127.0.0.1', port, name: 'mcp-prompt-kit-conformance' });
+  return startMcpHttpServer({
+    registry: createConformanceRegistry(),
+    host: '127.0.0.1',
+    port,
+    name: 'mcp-prompt-kit-conformance',
+  });
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

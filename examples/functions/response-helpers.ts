@@ -1,4 +1,10 @@
-import { PromptError, buildErrorResponse, buildSuccessResponse, errorResponseFor, toCallToolResult } from 'mcp-prompt-kit';
+import {
+  PromptError,
+  buildErrorResponse,
+  buildSuccessResponse,
+  errorResponseFor,
+  toCallToolResult,
+} from 'mcp-prompt-kit';
 
 const show = (value: unknown): void => console.log(JSON.stringify(value));
 

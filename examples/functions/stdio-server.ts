@@ -20,4 +20,6 @@ serveStdio(() => {
   return server;
 });
 
-process.stderr.write(`mcp-prompt-kit functions example: ${functions.size} functions, ${prompts.size} prompts over stdio\n`);
+process.stderr.write(
+  `mcp-prompt-kit functions example: ${functions.size} functions, ${prompts.size} prompts over stdio\n`,
+);

@@ -3,8 +3,19 @@ import { FunctionRegistry, PromptRegistry, defineFunction } from 'mcp-prompt-kit
 import { createFetchHandler, createNodeHandler } from 'mcp-prompt-kit/http';
 
 const prompts = new PromptRegistry();
-prompts.add({ name: 'greet', arguments: [{ name: 'name', required: true }], messages: [{ role: 'user', content: 'Say hello to {{name}}.' }] });
-const add = defineFunction({ name: 'Add', arguments: [{ name: 'x', type: 'number', required: true }, { name: 'y', type: 'number', required: true }], run: ({ x, y }) => x + y });
+prompts.add({
+  name: 'greet',
+  arguments: [{ name: 'name', required: true }],
+  messages: [{ role: 'user', content: 'Say hello to {{name}}.' }],
+});
+const add = defineFunction({
+  name: 'Add',
+  arguments: [
+    { name: 'x', type: 'number', required: true },
+    { name: 'y', type: 'number', required: true },
+  ],
+  run: ({ x, y }) => x + y,
+});
 const functions = new FunctionRegistry().add(add);
 
 const source = { prompts, functions };

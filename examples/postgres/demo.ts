@@ -17,7 +17,11 @@ try {
   const pool = db.pool();
   const store = createPostgresPromptStore({ pool });
   await store.migrate();
-  await store.put({ name: 'greet', arguments: [{ name: 'who', required: true }], messages: [{ role: 'user', content: 'Hello, {{who}}!' }] });
+  await store.put({
+    name: 'greet',
+    arguments: [{ name: 'who', required: true }],
+    messages: [{ role: 'user', content: 'Hello, {{who}}!' }],
+  });
 
   // Both replicas start at once (each a child process running server.ts), then answer in turn.
   const changed: Promise<void>[] = [];
@@ -26,7 +30,9 @@ try {
     replicas.map(async (replica) => {
       const client = new Client({ name: `demo-client-${replica}`, version: '1.0.0' });
       clients.push(client);
-      changed.push(new Promise((resolve) => client.setNotificationHandler(PromptListChangedNotificationSchema, () => resolve())));
+      changed.push(
+        new Promise((resolve) => client.setNotificationHandler(PromptListChangedNotificationSchema, () => resolve())),
+      );
       await client.connect(
         new StdioClientTransport({
           command: process.execPath,
@@ -43,13 +49,18 @@ try {
   }
 
   console.log(`UPDATE prompts SET messages = ... WHERE name = 'greet'`);
-  await pool.query(`UPDATE prompts SET messages = '[{"role":"user","content":"Good morning, {{who}}!"}]' WHERE name = 'greet'`);
+  await pool.query(
+    `UPDATE prompts SET messages = '[{"role":"user","content":"Good morning, {{who}}!"}]' WHERE name = 'greet'`,
+  );
   await Promise.all(changed);
   for (const [i, client] of clients.entries()) {
     const result = await client.getPrompt({ name: 'greet', arguments: { who: 'Ada' } });
     console.log(`replica ${'AB'[i]} after: ${JSON.stringify(result.messages[0]?.content)}`);
   }
-  console.log('history:', JSON.stringify((await store.history('greet')).labelMoves.map((m) => `${m.label} ${m.from} -> ${m.to}`)));
+  console.log(
+    'history:',
+    JSON.stringify((await store.history('greet')).labelMoves.map((m) => `${m.label} ${m.from} -> ${m.to}`)),
+  );
 } finally {
   for (const client of clients) await client.close();
   await db.close();

@@ -7,7 +7,10 @@ import { createPostgresPromptStore } from 'mcp-prompt-kit/postgres';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
 pool.on('error', (error) => console.error('idle PostgreSQL client failed:', error.message)); // reconnects on next use
-const store = createPostgresPromptStore({ pool, logger: { warn: (fields, message) => console.error(message, fields) } });
+const store = createPostgresPromptStore({
+  pool,
+  logger: { warn: (fields, message) => console.error(message, fields) },
+});
 await store.migrate(); // idempotent; concurrent replicas take turns
 
 const prompts = new PromptRegistry();

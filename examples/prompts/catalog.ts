@@ -20,10 +20,15 @@ export function loadExamplePrompts(): PromptDefinition[] {
     .map((file) => parsePromptDefinition(JSON.parse(readFileSync(join(HERE, file), 'utf8')), { source: file }));
 }
 
-/** A registry serving the example prompts; `{{resource:docs://style-guide}}` resolves to examples/style/style-guide.md. */
+/**
+ * A registry serving the example prompts; `{{resource:docs://style-guide}}` resolves to examples/style/style-guide.md.
+ */
 export function createExampleRegistry(): PromptRegistry {
   const resources = createMemoryResourceResolver({
-    'docs://style-guide': { mimeType: 'text/markdown', text: readFileSync(join(HERE, '../style/style-guide.md'), 'utf8') },
+    'docs://style-guide': {
+      mimeType: 'text/markdown',
+      text: readFileSync(join(HERE, '../style/style-guide.md'), 'utf8'),
+    },
   });
   const registry = new PromptRegistry({ resources });
   registry.add(loadExamplePrompts());

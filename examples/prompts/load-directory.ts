@@ -1,5 +1,10 @@
 import { PromptRegistry } from 'mcp-prompt-kit';
-import { createFileAssetLoader, createFileResourceResolver, formatDiagnostic, loadPromptDirectory } from 'mcp-prompt-kit/fs';
+import {
+  createFileAssetLoader,
+  createFileResourceResolver,
+  formatDiagnostic,
+  loadPromptDirectory,
+} from 'mcp-prompt-kit/fs';
 
 const { definitions, diagnostics } = await loadPromptDirectory('examples/prompts');
 for (const d of diagnostics) console.error(formatDiagnostic(d)); // file:line:col: message

@@ -1,7 +1,12 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { PromptRegistry } from 'mcp-prompt-kit';
-import { createFileAssetLoader, createFileResourceResolver, formatDiagnostic, watchPromptDirectory } from 'mcp-prompt-kit/fs';
+import {
+  createFileAssetLoader,
+  createFileResourceResolver,
+  formatDiagnostic,
+  watchPromptDirectory,
+} from 'mcp-prompt-kit/fs';
 import { attachPrompts, attachResources } from 'mcp-prompt-kit/mcp';
 
 const resources = createFileResourceResolver({ roots: { architecture: 'examples/docs', docs: 'examples/style' } });

@@ -14,7 +14,11 @@ registry.add({
 const tool = createPromptRetrievalTool({ integrations: { local: registry }, maxResultLength: 1_000 });
 await tool.refresh();
 
-const text = await tool.execute({ integrationId: 'local', promptName: 'summarise', arguments: { text: 'x'.repeat(5_000) } });
+const text = await tool.execute({
+  integrationId: 'local',
+  promptName: 'summarise',
+  arguments: { text: 'x'.repeat(5_000) },
+});
 if (text.startsWith('Prompt retrieval failed: ')) throw new Error(text);
 const { messages, truncated } = JSON.parse(text) as {
   prompt: string;

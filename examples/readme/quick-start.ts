@@ -43,7 +43,10 @@ registry.add(
 import assert from 'node:assert/strict';
 
 const listed = registry.list().prompts;
-assert.deepEqual(listed.map((p) => p.name), ['review_code', 'summarize']);
+assert.deepEqual(
+  listed.map((p) => p.name),
+  ['review_code', 'summarize'],
+);
 const review = await registry.getPrompt('review_code', { code: 'a < b && c' });
 const first = review.messages[0]?.content;
 assert.equal(first?.type, 'text');
@@ -51,4 +54,3 @@ assert.ok(first.type === 'text' && first.text.startsWith('Review this typescript
 assert.ok(first.type === 'text' && first.text.includes('- Prefer pure functions.'));
 const summary = await registry.getPrompt('summarize', { text: 'Long text' });
 assert.deepEqual(summary.messages[0]?.content, { type: 'text', text: 'Summarize in 3 bullet points:\n\nLong text' });
-

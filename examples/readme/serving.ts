@@ -1,7 +1,11 @@
 import { PromptRegistry, createPromptHandlers, handleJsonRpc } from 'mcp-prompt-kit';
 
 const registry = new PromptRegistry(); // the Quick start's, or any other
-registry.add({ name: 'review_code', arguments: [{ name: 'code', required: true }], messages: [{ role: 'user', content: 'Review:\n{{code}}' }] });
+registry.add({
+  name: 'review_code',
+  arguments: [{ name: 'code', required: true }],
+  messages: [{ role: 'user', content: 'Review:\n{{code}}' }],
+});
 
 const handlers = createPromptHandlers(registry); // { 'prompts/list', 'prompts/get', 'completion/complete' }
 await handlers['prompts/get']({ name: 'review_code', arguments: { code: 'x' } });

@@ -3,7 +3,10 @@
 // an error: if a public type degrades to `any`, the check fails. Typed definitions (`review` mixes a required string
 // with optional integer/boolean arguments) must stay assignable to the PromptDefinition that `registry.add` takes.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { GetPromptResult as SdkGetPromptResult, ListPromptsResult as SdkListPromptsResult } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  GetPromptResult as SdkGetPromptResult,
+  ListPromptsResult as SdkListPromptsResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { PromptRegistry, definePrompt, handleJsonRpc, isPromptError } from 'mcp-prompt-kit';
 import type {
   GetPromptResult,
@@ -48,7 +51,8 @@ export const reviewStrings = definePrompt({
     { name: 'language', enum: ['ts', 'go'], default: 'ts' },
     { name: 'focus' },
   ],
-  render: (args) => `Review this ${args.language} code${args.focus === undefined ? '' : ` for ${args.focus}`}:\n${args.code}`,
+  render: (args) =>
+    `Review this ${args.language} code${args.focus === undefined ? '' : ` for ${args.focus}`}:\n${args.code}`,
 });
 
 export const greet: PromptDefinition = definePrompt({
@@ -76,7 +80,11 @@ export async function serve(): Promise<SdkGetPromptResult> {
   const listedForTheSdk: SdkListPromptsResult = listed;
   void listedForTheSdk;
 
-  const response: JsonRpcResponse | null = await handleJsonRpc(registry, { jsonrpc: '2.0', id: 1, method: 'prompts/list' });
+  const response: JsonRpcResponse | null = await handleJsonRpc(registry, {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'prompts/list',
+  });
   if (response !== null && 'error' in response) {
     const code: number = response.error.code;
     void code;
@@ -101,4 +109,3 @@ export async function serve(): Promise<SdkGetPromptResult> {
   detach();
   return forTheSdk;
 }
-

@@ -46,7 +46,10 @@ assert.equal(missing?.jsonrpc, '2.0');
 assert.equal(missing?.id, 7);
 assert.equal(missing?.error?.code, -32602);
 assert.deepEqual(missing?.error?.data?.missing_arguments, ['code']);
-await assert.rejects(registry.getPrompt('review-code', {}), (error) => isPromptError(error) && error.code === 'PROMPT_ARGUMENT_MISSING');
+await assert.rejects(
+  registry.getPrompt('review-code', {}),
+  (error) => isPromptError(error) && error.code === 'PROMPT_ARGUMENT_MISSING',
+);
 
 // A real SDK v1 McpServer, a real Client, linked in memory.
 const server = new McpServer({ name: 'consumer-esm', version: '1.0.0' });
@@ -59,7 +62,10 @@ try {
   const listed = await client.listPrompts();
   assert.deepEqual(listed.prompts.map((p) => p.name).sort(), ['greet', 'review-code']);
   const review = listed.prompts.find((p) => p.name === 'review-code');
-  assert.deepEqual(review?.arguments?.map((a) => a.name), ['code', 'language']);
+  assert.deepEqual(
+    review?.arguments?.map((a) => a.name),
+    ['code', 'language'],
+  );
   const got = await client.getPrompt({ name: 'review-code', arguments: { code: CODE, language: 'go' } });
   assert.equal(got.messages[0]?.content.type, 'text');
   assert.equal(got.messages[0]?.content.text, `Review this go code:\n${CODE}`);

@@ -23,5 +23,9 @@ assert.equal(typeof schema, 'object');
 assert.equal(typeof schema.$id, 'string', `${SPECIFIER} has no $id`);
 assert.equal(schema.$id, PROMPT_DEFINITION_SCHEMA_ID, 'the schema file $id differs from PROMPT_DEFINITION_SCHEMA_ID');
 assert.deepEqual(require(SPECIFIER), schema, 'require() of the schema gives a different value');
-assert.deepEqual(schema, JSON.parse(JSON.stringify(promptDefinitionSchema)), 'the schema file differs from promptDefinitionSchema');
+assert.deepEqual(
+  schema,
+  JSON.parse(JSON.stringify(promptDefinitionSchema)),
+  'the schema file differs from promptDefinitionSchema',
+);
 console.log(schema.$id);

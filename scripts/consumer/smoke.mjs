@@ -32,7 +32,11 @@ export class ConsumerStepFailed extends Error {
 function run(command, args, { cwd, timeoutMs }) {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...process.env, NODE_OPTIONS: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
@@ -68,7 +72,8 @@ function ourVersion(root, pkg, name) {
   const manifest = join(root, 'node_modules', ...name.split('/'), 'package.json');
   if (existsSync(manifest)) return JSON.parse(readFileSync(manifest, 'utf8')).version;
   const range = pkg.devDependencies?.[name];
-  if (range === undefined) throw new ConsumerStepFailed('install', `${name} is neither installed nor in devDependencies`);
+  if (range === undefined)
+    throw new ConsumerStepFailed('install', `${name} is neither installed nor in devDependencies`);
   return range;
 }
 
@@ -92,7 +97,8 @@ async function install(project, tarball, specs) {
   const result = await run(NPM, args, { cwd: project, timeoutMs });
   failIfUnsuccessful('install', result, timeoutMs);
   const installed = join(project, 'node_modules', 'mcp-prompt-kit', 'package.json');
-  if (!existsSync(installed)) throw new ConsumerStepFailed('install', 'node_modules/mcp-prompt-kit is missing after npm install');
+  if (!existsSync(installed))
+    throw new ConsumerStepFailed('install', 'node_modules/mcp-prompt-kit is missing after npm install');
   const packages = countPackages(join(project, 'node_modules'));
   return { ms: result.ms, packages };
 }
@@ -134,12 +140,24 @@ const STRICT_OPTIONS = {
 const TS_PROJECTS = [
   {
     name: 'node16',
-    compilerOptions: { ...STRICT_OPTIONS, module: 'node16', moduleResolution: 'node16', lib: ['ES2022'], types: ['node'] },
+    compilerOptions: {
+      ...STRICT_OPTIONS,
+      module: 'node16',
+      moduleResolution: 'node16',
+      lib: ['ES2022'],
+      types: ['node'],
+    },
     files: ['consumer.ts', 'consumer.cts'],
   },
   {
     name: 'bundler',
-    compilerOptions: { ...STRICT_OPTIONS, module: 'esnext', moduleResolution: 'bundler', lib: ['ES2022', 'DOM'], types: [] },
+    compilerOptions: {
+      ...STRICT_OPTIONS,
+      module: 'esnext',
+      moduleResolution: 'bundler',
+      lib: ['ES2022', 'DOM'],
+      types: [],
+    },
     files: ['consumer.ts'],
   },
 ];
@@ -159,7 +177,10 @@ function typecheck(project, ts, config) {
   const result = typecheckProject({ ts, project, tsconfig, ownPackage: 'mcp-prompt-kit' });
   const declarations = result.checked.filter((file) => file.includes('node_modules'));
   if (declarations.length === 0) {
-    throw new ConsumerStepFailed(step, `no declaration file of mcp-prompt-kit was reached (checked: ${result.checked.join(', ')})`);
+    throw new ConsumerStepFailed(
+      step,
+      `no declaration file of mcp-prompt-kit was reached (checked: ${result.checked.join(', ')})`,
+    );
   }
   if (result.diagnostics.length > 0) {
     const lines = result.diagnostics.map((d) => `  ${d.text.replace(/\n/g, '\n  ')}${sourceLine(project, d)}`);
@@ -174,7 +195,8 @@ function typecheck(project, ts, config) {
 
 /** The consumer source lines a diagnostic points at (their comments say what is being checked). */
 function sourceLine(project, diagnostic) {
-  if (diagnostic.file === undefined || diagnostic.line === undefined || diagnostic.file.includes('node_modules')) return '';
+  if (diagnostic.file === undefined || diagnostic.line === undefined || diagnostic.file.includes('node_modules'))
+    return '';
   const path = join(project, diagnostic.file);
   if (!existsSync(path)) return '';
   const lines = readFileSync(path, 'utf8').split('\n');
@@ -209,7 +231,9 @@ export async function runConsumerSmoke({ root, tarball, project, log = console.l
     }
   };
 
-  const specs = ['@modelcontextprotocol/sdk', 'zod', '@types/node'].map((name) => `${name}@${ourVersion(root, pkg, name)}`);
+  const specs = ['@modelcontextprotocol/sdk', 'zod', '@types/node'].map(
+    (name) => `${name}@${ourVersion(root, pkg, name)}`,
+  );
   const installed = await attempt('install', async () => {
     const { ms, packages } = await install(project, tarball, specs);
     return `in ${seconds(ms)} (${basename(tarball)}, ${specs.join(', ')}; ${packages} packages)`;

@@ -30,10 +30,14 @@ export function isCheckedFile(project, fileName, ownPackage) {
 export function typecheckProject({ ts, project, tsconfig, ownPackage }) {
   const started = performance.now();
   const problems = [];
-  const parsed = ts.getParsedCommandLineOfConfigFile(`${project}/${tsconfig}`, {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (diagnostic) => problems.push(diagnostic),
-  });
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    `${project}/${tsconfig}`,
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => problems.push(diagnostic),
+    },
+  );
   let checked = [];
   if (parsed !== undefined) {
     problems.push(...parsed.errors);

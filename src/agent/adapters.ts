@@ -26,7 +26,10 @@ export interface AnthropicTool {
  * ```
  */
 export function toOpenAiTool(definition: PromptRetrievalToolDefinition): OpenAiFunctionTool {
-  return { type: 'function', function: { name: definition.name, description: definition.description, parameters: definition.inputSchema } };
+  return {
+    type: 'function',
+    function: { name: definition.name, description: definition.description, parameters: definition.inputSchema },
+  };
 }
 
 /**
@@ -61,12 +64,19 @@ export function toAnthropicTool(definition: PromptRetrievalToolDefinition): Anth
 export function toAiSdkTool<S>(
   tool: PromptRetrievalTool,
   jsonSchema: (schema: JsonSchema) => S,
-): { description: string; inputSchema: S; execute: (input: unknown, options?: { abortSignal?: AbortSignal }) => Promise<string> } | undefined {
+):
+  | {
+      description: string;
+      inputSchema: S;
+      execute: (input: unknown, options?: { abortSignal?: AbortSignal }) => Promise<string>;
+    }
+  | undefined {
   const definition = tool.definition;
   if (definition === null) return undefined;
   return {
     description: definition.description,
     inputSchema: jsonSchema(definition.inputSchema),
-    execute: (input, options) => tool.execute(input, options?.abortSignal === undefined ? {} : { signal: options.abortSignal }),
+    execute: (input, options) =>
+      tool.execute(input, options?.abortSignal === undefined ? {} : { signal: options.abortSignal }),
   };
 }

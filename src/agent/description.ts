@@ -62,7 +62,8 @@ export function toolDescription(integrations: readonly DescribedIntegration[], m
     }
     if (hidden > 0) text += `  (${hidden} with names longer than ${MAX_SHOWN_NAME} characters not shown)\n`;
     if (listing.unusable > 0) text += `  (${listing.unusable} listed without a usable name left out)\n`;
-    if (!listing.complete) text += `  (listing stopped at ${MAX_LISTED_PROMPTS} prompts: others may exist, ask by name)\n`;
+    if (!listing.complete)
+      text += `  (listing stopped at ${MAX_LISTED_PROMPTS} prompts: others may exist, ask by name)\n`;
     if (integration.failed) text += '  (the last listing failed: this is the one before)\n';
   }
   return text;

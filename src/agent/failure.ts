@@ -24,10 +24,22 @@ export function messageOf(error: unknown): string {
     const e = isRecord(error) ? error : {};
     const data = isRecord(e['data']) ? e['data'] : undefined;
     const missing = data?.['missing_arguments'];
-    if (Array.isArray(missing) && missing.length > 0 && missing.length <= 1000 && missing.every((m) => typeof m === 'string')) {
+    if (
+      Array.isArray(missing) &&
+      missing.length > 0 &&
+      missing.length <= 1000 &&
+      missing.every((m) => typeof m === 'string')
+    ) {
       return `missing required arguments: ${namesList(missing)}`;
     }
-    const raw = error instanceof Error ? error.message : typeof e['message'] === 'string' ? e['message'] : typeof error === 'string' ? error : '';
+    const raw =
+      error instanceof Error
+        ? error.message
+        : typeof e['message'] === 'string'
+          ? e['message']
+          : typeof error === 'string'
+            ? error
+            : '';
     const message = oneLine(echoed(String(raw).replace(/^MCP error -?\d+: /, ''))) || 'unknown error';
     const details = Array.isArray(data?.['details']) ? data['details'].slice(0, MAX_DETAILS).filter(isRecord) : [];
     const checks = details

@@ -54,7 +54,11 @@ export async function readListing(page: ListPage): Promise<Listing> {
   for (let pages = 0; pages < MAX_LIST_PAGES; pages++) {
     const result = await page(cursor);
     const entries = isRecord(result) ? result['prompts'] : undefined;
-    if (!Array.isArray(entries)) throw new RetrievalError('the integration answered prompts/list with something that is not a prompt list', 'INVALID_RESULT');
+    if (!Array.isArray(entries))
+      throw new RetrievalError(
+        'the integration answered prompts/list with something that is not a prompt list',
+        'INVALID_RESULT',
+      );
     const n = entries.length;
     for (let i = 0; i < n; i++) {
       if (prompts.size >= MAX_LISTED_PROMPTS) return { prompts, complete: false, unusable };
@@ -96,7 +100,10 @@ function listedPrompt(entry: unknown): ListedPrompt | undefined {
   }
   return {
     name,
-    description: typeof description === 'string' && description !== '' ? detachedCopy(description.slice(0, MAX_KEPT_DESCRIPTION)) : undefined,
+    description:
+      typeof description === 'string' && description !== ''
+        ? detachedCopy(description.slice(0, MAX_KEPT_DESCRIPTION))
+        : undefined,
     arguments: args,
     moreArguments,
   };

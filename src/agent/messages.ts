@@ -45,7 +45,10 @@ export function toOpenAiMessages(result: GetPromptResult): OpenAiChatMessage[] {
   return result.messages.map((message) => {
     const block = message.content;
     if (block.type === 'image' && roleOf(message.role) === 'user') {
-      return { role: 'user', content: [{ type: 'image_url', image_url: { url: `data:${block.mimeType};base64,${block.data}` } }] };
+      return {
+        role: 'user',
+        content: [{ type: 'image_url', image_url: { url: `data:${block.mimeType};base64,${block.data}` } }],
+      };
     }
     return { role: roleOf(message.role), content: describe(block) };
   });
@@ -64,7 +67,10 @@ export function toAnthropicMessages(result: GetPromptResult): AnthropicMessage[]
   return result.messages.map((message) => {
     const block = message.content;
     if (block.type === 'image' && roleOf(message.role) === 'user') {
-      return { role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: block.mimeType, data: block.data } }] };
+      return {
+        role: 'user',
+        content: [{ type: 'image', source: { type: 'base64', media_type: block.mimeType, data: block.data } }],
+      };
     }
     return { role: roleOf(message.role), content: [{ type: 'text', text: describe(block) }] };
   });

@@ -8,7 +8,10 @@ export const MAX_SHOWN_NAME = 200;
 /** A plain identifier is shown as it is; any other name as a JSON string. */
 const PLAIN_NAME = /^[A-Za-z0-9_.:/@-]+$/;
 
-/** How a remote name is written in the description and in messages: as it is, or a JSON string; undefined if longer than `max`. */
+/**
+ * How a remote name is written in the description and in messages: as it is, or a JSON string; undefined if longer than
+ * `max`.
+ */
 export function shownName(name: string, max = MAX_SHOWN_NAME): string | undefined {
   if (name.length <= max && PLAIN_NAME.test(name)) return name;
   const { quoted, kept } = quoteJsonWithin(name.length > max ? name.slice(0, max) : name, max);

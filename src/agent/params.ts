@@ -20,10 +20,13 @@ export interface CheckedCall {
   readonly args: Record<string, string>;
 }
 
-/** The parameters as an object: OpenAI-style APIs hand them over as JSON text (refused past {@link MAX_PARAMS_TEXT}). */
+/**
+ * The parameters as an object: OpenAI-style APIs hand them over as JSON text (refused past {@link MAX_PARAMS_TEXT}).
+ */
 export function parseParams(raw: unknown): unknown {
   if (typeof raw !== 'string') return raw;
-  if (raw.length > MAX_PARAMS_TEXT) throw new RetrievalError(`parameters exceed ${MAX_PARAMS_TEXT} characters of JSON`, 'INVALID_PARAMS');
+  if (raw.length > MAX_PARAMS_TEXT)
+    throw new RetrievalError(`parameters exceed ${MAX_PARAMS_TEXT} characters of JSON`, 'INVALID_PARAMS');
   let params: unknown;
   try {
     // An argument holding a number JSON.parse changed is marked (see stringArguments).
@@ -31,7 +34,8 @@ export function parseParams(raw: unknown): unknown {
   } catch {
     params = undefined;
   }
-  if (!isRecord(params)) throw new RetrievalError('parameters must be a JSON object with integrationId and promptName', 'INVALID_PARAMS');
+  if (!isRecord(params))
+    throw new RetrievalError('parameters must be a JSON object with integrationId and promptName', 'INVALID_PARAMS');
   return params;
 }
 
@@ -57,15 +61,19 @@ export function checkCall(
   listingOf: (integrationId: string) => { listing: Listing | undefined } | undefined,
   ids: readonly string[],
 ): CheckedCall {
-  if (params === undefined) throw new RetrievalError('parameters must be an object with integrationId and promptName', 'INVALID_PARAMS');
+  if (params === undefined)
+    throw new RetrievalError('parameters must be an object with integrationId and promptName', 'INVALID_PARAMS');
   const id = params.integrationId;
   if (typeof id !== 'string' || id === '') throw new RetrievalError('integrationId is required', 'INVALID_PARAMS');
   const integration = listingOf(id);
-  if (integration === undefined) throw new RetrievalError(`unknown integration ${quoted(id)} (known: ${ids.join(', ')})`, 'UNKNOWN_INTEGRATION');
+  if (integration === undefined)
+    throw new RetrievalError(`unknown integration ${quoted(id)} (known: ${ids.join(', ')})`, 'UNKNOWN_INTEGRATION');
   const listing = integration.listing;
   const promptName = params.promptName;
-  if (typeof promptName !== 'string' || promptName === '') throw new RetrievalError('promptName is required', 'INVALID_PARAMS');
-  if (promptName.length > MAX_PROMPT_NAME) throw new RetrievalError(`promptName exceeds ${MAX_PROMPT_NAME} characters`, 'INVALID_PARAMS');
+  if (typeof promptName !== 'string' || promptName === '')
+    throw new RetrievalError('promptName is required', 'INVALID_PARAMS');
+  if (promptName.length > MAX_PROMPT_NAME)
+    throw new RetrievalError(`promptName exceeds ${MAX_PROMPT_NAME} characters`, 'INVALID_PARAMS');
   const args = stringArguments(params.arguments);
   const listed = listing?.prompts.get(promptName);
   if (listing !== undefined && listed === undefined && listing.complete) {
@@ -75,8 +83,11 @@ export function checkCall(
       'PROMPT_NOT_FOUND',
     );
   }
-  const missing = (listed?.arguments ?? []).filter((a) => a.required && !Object.hasOwn(args, a.name)).map((a) => a.name);
-  if (missing.length > 0) throw new RetrievalError(`missing required arguments: ${namesList(missing)}`, 'INVALID_PARAMS');
+  const missing = (listed?.arguments ?? [])
+    .filter((a) => a.required && !Object.hasOwn(args, a.name))
+    .map((a) => a.name);
+  if (missing.length > 0)
+    throw new RetrievalError(`missing required arguments: ${namesList(missing)}`, 'INVALID_PARAMS');
   return { integrationId: id, promptName, args };
 }
 
@@ -100,9 +111,14 @@ function stringArguments(value: unknown): Record<string, string> {
     let text: string;
     if (typeof v === 'string') text = v;
     else if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean') text = String(v);
-    else throw new RetrievalError(`argument ${quoted(name)} must be a string (MCP prompt arguments are strings)`, 'INVALID_PARAMS');
+    else
+      throw new RetrievalError(
+        `argument ${quoted(name)} must be a string (MCP prompt arguments are strings)`,
+        'INVALID_PARAMS',
+      );
     size += name.length + text.length;
-    if (size > MAX_ARGUMENTS_TEXT) throw new RetrievalError(`arguments exceed ${MAX_ARGUMENTS_TEXT} characters in all`, 'INVALID_PARAMS');
+    if (size > MAX_ARGUMENTS_TEXT)
+      throw new RetrievalError(`arguments exceed ${MAX_ARGUMENTS_TEXT} characters in all`, 'INVALID_PARAMS');
     out[name] = text;
   }
   return out;

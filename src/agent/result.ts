@@ -31,20 +31,28 @@ const MIN_CONTENT = 16;
  * characters in all. A cut content carries `droppedCharacters`; `truncated` says what was left out. Messages past the
  * limits are never read.
  */
-export function formatRetrievedPrompt(result: unknown, promptName: string, limits: ResultLimits): { text: string; messageCount: number } {
+export function formatRetrievedPrompt(
+  result: unknown,
+  promptName: string,
+  limits: ResultLimits,
+): { text: string; messageCount: number } {
   if (!isRecord(result) || !Array.isArray(result['messages'])) {
     throw new RetrievalError('the integration answered with something that is not a prompt', 'INVALID_RESULT');
   }
   const max = limits.maxResultLength;
   const messages: readonly unknown[] = result['messages'];
   const total = messages.length;
-  if (!Number.isSafeInteger(total)) throw new RetrievalError('the integration answered with something that is not a prompt', 'INVALID_RESULT');
+  if (!Number.isSafeInteger(total))
+    throw new RetrievalError('the integration answered with something that is not a prompt', 'INVALID_RESULT');
   let out = `{"prompt":${quoteJsonWithin(echoed(promptName), MAX_NAME).quoted}`;
   let descriptionDropped = 0;
   const description = result['description'];
   if (typeof description === 'string' && description !== '') {
     const room = Math.min(MAX_DESCRIPTION, Math.floor(max / 4));
-    const { quoted, kept } = quoteJsonWithin(description.length > room ? description.slice(0, room) : description, room);
+    const { quoted, kept } = quoteJsonWithin(
+      description.length > room ? description.slice(0, room) : description,
+      room,
+    );
     out += `,"description":${quoted}`;
     descriptionDropped = description.length - kept;
   }
@@ -54,13 +62,17 @@ export function formatRetrievedPrompt(result: unknown, promptName: string, limit
   let cut = false;
   for (; written < readable; written++) {
     // Room for this message's content: what is left after its head, a droppedCharacters field and the tail.
-    const room = max - TAIL_RESERVE - out.length - LONGEST_HEAD.length - ',"droppedCharacters":0000000000000000}'.length;
+    const room =
+      max - TAIL_RESERVE - out.length - LONGEST_HEAD.length - ',"droppedCharacters":0000000000000000}'.length;
     if (room < MIN_CONTENT) break; // no room: the message is not even read
     const message = messages[written];
     const role = isRecord(message) ? message['role'] : undefined;
     if (role !== 'user' && role !== 'assistant') {
       const shown = typeof role === 'string' ? `role ${quotedName(role)}` : 'no role';
-      throw new RetrievalError(`the integration answered with a message ${written + 1} that has ${shown} (only user and assistant)`, 'INVALID_RESULT');
+      throw new RetrievalError(
+        `the integration answered with a message ${written + 1} that has ${shown} (only user and assistant)`,
+        'INVALID_RESULT',
+      );
     }
     const head = `${written > 0 ? ',' : ''}{"role":"${role}","content":`;
     const content = describeContentWithin((message as Record<string, unknown>)['content'], room);

@@ -44,7 +44,8 @@ function isSdkClient(value: unknown): value is SdkClientLike {
 export function toPromptSource(id: string, integration: unknown): PromptSource {
   if (integration instanceof PromptRegistry) return registrySource(integration);
   if (isSdkClient(integration)) return clientSource(integration);
-  if (isRecord(integration) && typeof integration['getPrompt'] === 'function') return integration as unknown as PromptSource;
+  if (isRecord(integration) && typeof integration['getPrompt'] === 'function')
+    return integration as unknown as PromptSource;
   throw new TypeError(
     `createPromptRetrievalTool: integration '${id}' must be an MCP SDK Client (v1 or v2), a PromptRegistry, or an object with getPrompt(name, args, {signal})`,
   );
@@ -61,7 +62,8 @@ function registrySource(registry: PromptRegistry): PromptSource {
 type ClientCall = (params: unknown, options: unknown) => Promise<unknown>;
 
 function clientSource(client: SdkClientLike): PromptSource {
-  const call = (method: 'getPrompt' | 'listPrompts'): ClientCall => (client[method] as unknown as ClientCall).bind(client);
+  const call = (method: 'getPrompt' | 'listPrompts'): ClientCall =>
+    (client[method] as unknown as ClientCall).bind(client);
   const getPrompt = call('getPrompt');
   const listPrompts = call('listPrompts');
   return {

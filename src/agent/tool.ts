@@ -105,14 +105,24 @@ export function createPromptRetrievalTool(options: PromptRetrievalToolOptions): 
   const owner = 'createPromptRetrievalTool';
   const log = toSafeLogger(options.logger);
   const timeoutMs = integerOption(owner, 'timeoutMs', options.timeoutMs, { ...TIMEOUT_MS, default: 10_000 });
-  const maxDescription = integerOption(owner, 'maxDescriptionLength', options.maxDescriptionLength, { min: 1, default: 4000 });
+  const maxDescription = integerOption(owner, 'maxDescriptionLength', options.maxDescriptionLength, {
+    min: 1,
+    default: 4000,
+  });
   const limits = {
     maxResultLength: integerOption(owner, 'maxResultLength', options.maxResultLength, { min: 1000, default: 100_000 }),
     maxMessages: integerOption(owner, 'maxMessages', options.maxMessages, { min: 1, default: 100 }),
   };
   const states = new Map<string, IntegrationState>();
   for (const [id, integration] of Object.entries(options.integrations)) {
-    states.set(id, { id, source: toPromptSource(id, integration), listing: undefined, failed: false, running: undefined, queued: undefined });
+    states.set(id, {
+      id,
+      source: toPromptSource(id, integration),
+      listing: undefined,
+      failed: false,
+      running: undefined,
+      queued: undefined,
+    });
   }
   const ids = [...states.keys()];
   const closing = new AbortController();
@@ -123,13 +133,25 @@ export function createPromptRetrievalTool(options: PromptRetrievalToolOptions): 
     refresh: async () => {
       const list = [...states.values()];
       const outcomes = await Promise.allSettled(list.map(requestListing));
-      const failures = outcomes.flatMap((o, i) => (o.status === 'rejected' ? [{ integrationId: list[i]!.id, error: o.reason as unknown }] : []));
+      const failures = outcomes.flatMap((o, i) =>
+        o.status === 'rejected' ? [{ integrationId: list[i]!.id, error: o.reason as unknown }] : [],
+      );
       if (failures.length === 0) return;
       const named = failures.map((f) => `'${f.integrationId}' (${messageOf(f.error)})`).join(', ');
-      throw new PromptError('INTERNAL_ERROR', `Could not list the prompts of integration${failures.length > 1 ? 's' : ''} ${named}`, {
-        data: { failures: failures.map((f) => ({ integrationId: f.integrationId, error: errorCodeOf(f.error), message: messageOf(f.error) })) },
-        cause: failures[0]!.error,
-      });
+      throw new PromptError(
+        'INTERNAL_ERROR',
+        `Could not list the prompts of integration${failures.length > 1 ? 's' : ''} ${named}`,
+        {
+          data: {
+            failures: failures.map((f) => ({
+              integrationId: f.integrationId,
+              error: errorCodeOf(f.error),
+              message: messageOf(f.error),
+            })),
+          },
+          cause: failures[0]!.error,
+        },
+      );
     },
     close: () => {
       closing.abort();
@@ -144,7 +166,12 @@ export function createPromptRetrievalTool(options: PromptRetrievalToolOptions): 
         : {
             name: TOOL_NAME,
             description: toolDescription(
-              [...states.values()].map((s) => ({ id: s.id, lists: s.source.listPrompts !== undefined, listing: s.listing, failed: s.failed })),
+              [...states.values()].map((s) => ({
+                id: s.id,
+                lists: s.source.listPrompts !== undefined,
+                listing: s.listing,
+                failed: s.failed,
+              })),
               maxDescription,
             ),
             inputSchema: inputSchema(ids),
@@ -170,7 +197,12 @@ export function createPromptRetrievalTool(options: PromptRetrievalToolOptions): 
       if (closing.signal.aborted) throw error; // closed meanwhile: nothing to report
       state.failed = true;
       log.warn(
-        { event: 'prompt_listing_failed', integrationId: state.id, error: errorCodeOf(error), message: messageOf(error) },
+        {
+          event: 'prompt_listing_failed',
+          integrationId: state.id,
+          error: errorCodeOf(error),
+          message: messageOf(error),
+        },
         'integration could not list its prompts',
       );
       throw error;
@@ -183,13 +215,15 @@ export function createPromptRetrievalTool(options: PromptRetrievalToolOptions): 
   const requestListing = (state: IntegrationState): Promise<void> => {
     if (state.queued !== undefined) return state.queued;
     if (state.running === undefined) return start(state);
-    const queued = state.running.then(
-      () => undefined,
-      () => undefined,
-    ).then(() => {
-      state.queued = undefined;
-      return start(state);
-    });
+    const queued = state.running
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        state.queued = undefined;
+        return start(state);
+      });
     state.queued = queued;
     return queued;
   };
@@ -209,7 +243,15 @@ export function createPromptRetrievalTool(options: PromptRetrievalToolOptions): 
         if (!closing.signal.aborted) requestListing(state).catch(() => {});
       });
     } catch (error) {
-      log.warn({ event: 'prompt_listing_failed', integrationId: state.id, error: errorCodeOf(error), message: messageOf(error) }, 'integration could not follow list changes');
+      log.warn(
+        {
+          event: 'prompt_listing_failed',
+          integrationId: state.id,
+          error: errorCodeOf(error),
+          message: messageOf(error),
+        },
+        'integration could not follow list changes',
+      );
     }
   }
   rebuildDefinition();
@@ -221,7 +263,13 @@ export function createPromptRetrievalTool(options: PromptRetrievalToolOptions): 
     let span = NO_SPAN;
     const done = (fields: Record<string, unknown>, text: string): string => {
       log.info(
-        { event: 'prompt_retrieval', integrationId: integrationId === undefined ? null : echoed(integrationId), promptName: promptName === undefined ? null : echoed(promptName), durationMs: Date.now() - started, ...fields },
+        {
+          event: 'prompt_retrieval',
+          integrationId: integrationId === undefined ? null : echoed(integrationId),
+          promptName: promptName === undefined ? null : echoed(promptName),
+          durationMs: Date.now() - started,
+          ...fields,
+        },
         'prompt retrieval',
       );
       return text;
@@ -235,7 +283,12 @@ export function createPromptRetrievalTool(options: PromptRetrievalToolOptions): 
       const state = states.get(call.integrationId)!;
       span = startRetrievalSpan(options.tracer, call.promptName, state.id); // only around the MCP call
       const result = await runWithDeadline(
-        (deadline) => state.source.getPrompt(call.promptName, call.args, span.meta === undefined ? { signal: deadline } : { signal: deadline, meta: span.meta }),
+        (deadline) =>
+          state.source.getPrompt(
+            call.promptName,
+            call.args,
+            span.meta === undefined ? { signal: deadline } : { signal: deadline, meta: span.meta },
+          ),
         {
           signal,
           timeoutMs,
@@ -261,7 +314,11 @@ function inputSchema(ids: readonly string[]): JsonSchema {
   return {
     type: 'object',
     properties: {
-      integrationId: { type: 'string', enum: [...ids], description: 'Which integration (MCP server) holds the prompt.' },
+      integrationId: {
+        type: 'string',
+        enum: [...ids],
+        description: 'Which integration (MCP server) holds the prompt.',
+      },
       promptName: { type: 'string', description: 'The name of the prompt, as listed in this tool description.' },
       arguments: {
         type: 'object',

@@ -10,7 +10,10 @@ export interface SpanLike {
 
 /** The part of an OpenTelemetry `Tracer` (`trace.getTracer(name)` from `@opentelemetry/api`) the tool uses. */
 export interface TracerLike {
-  startSpan(name: string, options?: { kind?: number; attributes?: Record<string, string | number | boolean> }): SpanLike;
+  startSpan(
+    name: string,
+    options?: { kind?: number; attributes?: Record<string, string | number | boolean> },
+  ): SpanLike;
 }
 
 /** `SpanKind.CLIENT` and `SpanStatusCode.ERROR` of `@opentelemetry/api`. */
@@ -28,21 +31,29 @@ export interface RetrievalSpan {
 export const NO_SPAN: RetrievalSpan = { meta: undefined, end: () => {} };
 
 /** @internal Starts the client span `prompts/get <promptName>` when a tracer is given. */
-export function startRetrievalSpan(tracer: TracerLike | undefined, promptName: string | undefined, integrationId: string | undefined): RetrievalSpan {
+export function startRetrievalSpan(
+  tracer: TracerLike | undefined,
+  promptName: string | undefined,
+  integrationId: string | undefined,
+): RetrievalSpan {
   if (tracer === undefined) return NO_SPAN;
   const attributes: Record<string, string> = { 'mcp.method.name': 'prompts/get' };
   if (promptName !== undefined) attributes['gen_ai.prompt.name'] = promptName;
   if (integrationId !== undefined) attributes['mcp.integration.id'] = integrationId;
   let span: SpanLike;
   try {
-    span = tracer.startSpan(promptName === undefined ? 'prompts/get' : `prompts/get ${promptName}`, { kind: SPAN_KIND_CLIENT, attributes });
+    span = tracer.startSpan(promptName === undefined ? 'prompts/get' : `prompts/get ${promptName}`, {
+      kind: SPAN_KIND_CLIENT,
+      attributes,
+    });
   } catch {
     return NO_SPAN; // a broken tracer never breaks a retrieval
   }
   const ctx = span.spanContext();
-  const meta = /^[0-9a-f]{32}$/.test(ctx.traceId) && /^[0-9a-f]{16}$/.test(ctx.spanId)
-    ? { traceparent: `00-${ctx.traceId}-${ctx.spanId}-${(ctx.traceFlags & 0xff).toString(16).padStart(2, '0')}` }
-    : undefined;
+  const meta =
+    /^[0-9a-f]{32}$/.test(ctx.traceId) && /^[0-9a-f]{16}$/.test(ctx.spanId)
+      ? { traceparent: `00-${ctx.traceId}-${ctx.spanId}-${(ctx.traceFlags & 0xff).toString(16).padStart(2, '0')}` }
+      : undefined;
   return {
     meta,
     end(errorType) {

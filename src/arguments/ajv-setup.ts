@@ -77,9 +77,7 @@ function membership(values: readonly unknown[]): (value: unknown) => boolean {
     else scalars.add(v);
   }
   return (value) =>
-    typeof value === 'object' && value !== null
-      ? containers !== undefined && containers.has(canonicalJson(value))
-      : scalars.has(value);
+    typeof value === 'object' && value !== null ? containers?.has(canonicalJson(value)) === true : scalars.has(value);
 }
 
 /** Scalar enums this short are compared inline, as ajv does (no call, no lookup). */
@@ -118,7 +116,7 @@ function duplicatePair(items: readonly unknown[]): [number, number] | undefined 
       for (let j = i - 1; j >= 0; j--) {
         const a = items[i];
         const b = items[j];
-        if (a === b || (a !== a && b !== b)) return [i, j];
+        if (a === b || (Number.isNaN(a) && Number.isNaN(b))) return [i, j];
       }
     }
     return undefined;

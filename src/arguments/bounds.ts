@@ -57,7 +57,11 @@ export const ILL_FORMED = {
 } as const satisfies ValueProblem;
 
 function overBytes(limits: ValueLimits, budget: ValueBudget): ValueProblem {
-  return { kind: 'limit', keyword: 'maxBytes', message: `is larger than ${limits.maxBytes} bytes (${budget.together}; limit maxBytes)` };
+  return {
+    kind: 'limit',
+    keyword: 'maxBytes',
+    message: `is larger than ${limits.maxBytes} bytes (${budget.together}; limit maxBytes)`,
+  };
 }
 
 /** What the typed values of one request have used of {@link ValueLimits} (shared by all of them). */
@@ -115,7 +119,11 @@ function copyBounded(value: unknown, depth: number, limits: ValueLimits, budget:
   budget.items += size;
   budget.bytes += 8 + size * 8;
   if (budget.items > limits.maxItems) {
-    budget.problem = { kind: 'limit', keyword: 'maxItems', message: `holds more than ${limits.maxItems} items (${budget.together}; limit maxItems)` };
+    budget.problem = {
+      kind: 'limit',
+      keyword: 'maxItems',
+      message: `holds more than ${limits.maxItems} items (${budget.together}; limit maxItems)`,
+    };
     return value;
   }
   if (budget.bytes > limits.maxBytes) {

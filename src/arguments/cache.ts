@@ -11,11 +11,7 @@ import { canonicalJson } from './canonical-json.js';
 import { PlanCache } from './plan-cache.js';
 import { RECYCLE_MIN, SchemaStore } from './schema-store.js';
 import type { StoreStats } from './schema-store.js';
-import type {
-  ArgumentValidationOptions,
-  ArgumentValidatorCacheOptions,
-  CompiledArgumentValidator,
-} from './types.js';
+import type { ArgumentValidationOptions, ArgumentValidatorCacheOptions, CompiledArgumentValidator } from './types.js';
 import { ArgumentValidator } from './validator.js';
 
 /** Turns argument declarations into validators sharing one private ajv store (lazy; see docs/arguments.md). */

@@ -83,7 +83,10 @@ function write(value: unknown, w: Writer, path: string): string {
     throw new PromptError('INVALID_PROMPT_DEFINITION', 'Invalid argument schema: it contains a cycle');
   }
   if (++w.containers > MAX_SCHEMA_NODES) {
-    throw new PromptError('INVALID_PROMPT_DEFINITION', `Invalid argument schema: more than ${MAX_SCHEMA_NODES} objects and arrays`);
+    throw new PromptError(
+      'INVALID_PROMPT_DEFINITION',
+      `Invalid argument schema: more than ${MAX_SCHEMA_NODES} objects and arrays`,
+    );
   }
   stack.push(value);
   let out: string;
@@ -117,7 +120,9 @@ function write(value: unknown, w: Writer, path: string): string {
   return out;
 }
 
-/** JSON with sorted keys; non-JSON values get tokens of their own (`strict`: they throw); a cycle or too much throws. */
+/**
+ * JSON with sorted keys; non-JSON values get tokens of their own (`strict`: they throw); a cycle or too much throws.
+ */
 export function canonicalJson(value: unknown, strict = false): string {
   return write(value, { stack: [], strict, containers: 0 }, '');
 }

@@ -65,7 +65,10 @@ export function typeMask(type: unknown): number {
 /** Decimal numeric text (JSON-like; a leading `+` or `.` is tolerated). No hex, no `Infinity`, no `NaN`. */
 const NUMERIC = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
-/** The number `t` spells, {@link InexactNumber} when a double would change it (`1e400`, `9007199254740993`), or undefined. */
+/**
+ * The number `t` spells, {@link InexactNumber} when a double would change it (`1e400`, `9007199254740993`), or
+ * undefined.
+ */
 function numberOf(t: string): number | InexactNumber | undefined {
   if (!NUMERIC.test(t)) return undefined;
   const n = Number(t);
@@ -99,7 +102,11 @@ function fromText(text: string, mask: number): unknown {
     } catch {
       return text;
     }
-    if (Array.isArray(parsed) ? !(mask & TYPE_ARRAY) : parsed === null || typeof parsed !== 'object' || !(mask & TYPE_OBJECT)) {
+    if (
+      Array.isArray(parsed)
+        ? !(mask & TYPE_ARRAY)
+        : parsed === null || typeof parsed !== 'object' || !(mask & TYPE_OBJECT)
+    ) {
       return text;
     }
     const inexact = inexactLiterals(t, [], true)[0];
@@ -116,7 +123,8 @@ function choose(value: unknown, mask: number, choices: Choices): unknown {
       const t = value.trim();
       if (mask & TYPE_NUMERIC || choices.numbers.size > 0) {
         const n = numberOf(t);
-        if (n instanceof InexactNumber || (n !== undefined && (mask & TYPE_NUMERIC || choices.numbers.has(n)))) return n;
+        if (n instanceof InexactNumber || (n !== undefined && (mask & TYPE_NUMERIC || choices.numbers.has(n))))
+          return n;
       }
       if (mask & TYPE_BOOLEAN || choices.booleans.size > 0) {
         const b = booleanOf(t);
@@ -172,7 +180,9 @@ function ofMask(types: number): Coercion {
   return c;
 }
 
-/** The coercion that fits a list of allowed values: their one kind, else {@link TYPE_CHOICE} over them (nulls aside). */
+/**
+ * The coercion that fits a list of allowed values: their one kind, else {@link TYPE_CHOICE} over them (nulls aside).
+ */
 export function coercionOfValues(values: readonly unknown[]): Coercion {
   let kinds = 0;
   let allIntegers = true;
@@ -324,7 +334,12 @@ function allowedBy(schema: unknown, ctx: Context, parentBase: string, depth: num
   return allowed;
 }
 
-function allowedUncached(schema: Record<string, unknown>, ctx: Context, parentBase: string, depth: number): Allowed | undefined {
+function allowedUncached(
+  schema: Record<string, unknown>,
+  ctx: Context,
+  parentBase: string,
+  depth: number,
+): Allowed | undefined {
   const base = baseOf(schema, ctx, parentBase);
   const values = valuesOf(schema);
   const type = schema['type'];
@@ -387,7 +402,9 @@ function coercionOfAllowed(a: Allowed): Coercion {
   });
 }
 
-/** The coercion of a property: its `type`, else its `enum`/`const`, else its local `$ref` or `allOf`/`anyOf`/`oneOf`. */
+/**
+ * The coercion of a property: its `type`, else its `enum`/`const`, else its local `$ref` or `allOf`/`anyOf`/`oneOf`.
+ */
 export function coercionOf(property: unknown): Coercion {
   return coercionIn(property, contextOf(undefined), '', 0);
 }

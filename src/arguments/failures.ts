@@ -8,11 +8,7 @@ import type { ErrorObject } from 'ajv/dist/2020.js';
 import type { DefinitionProblem, InvalidDefinitionData } from '../definition/types.js';
 import { ERROR_TABLE, PromptError, echoed } from '../errors.js';
 import { unescapePointerSegment } from '../json.js';
-import type {
-  ArgumentValidationFailure,
-  SchemaValidationData,
-  SchemaValidationDetail,
-} from './types.js';
+import type { ArgumentValidationFailure, SchemaValidationData, SchemaValidationDetail } from './types.js';
 
 /** How many allowed values a message lists before it ends with `, …`. */
 export const MAX_LISTED_VALUES = 10;
@@ -81,7 +77,10 @@ export function tooLongFailure(
  * if (!result.ok) throw argumentFailureToPromptError(result.error); // PROMPT_ARGUMENT_MISSING
  * ```
  */
-export function argumentFailureToPromptError(failure: ArgumentValidationFailure, subject: 'prompt' | 'function' = 'prompt'): PromptError {
+export function argumentFailureToPromptError(
+  failure: ArgumentValidationFailure,
+  subject: 'prompt' | 'function' = 'prompt',
+): PromptError {
   const data = failure.data;
   const kind = !('error_type' in data) ? 'MISSING' : data.error_type === 'argument_too_long' ? 'TOO_LONG' : 'INVALID';
   if (subject === 'prompt') return new PromptError(`PROMPT_ARGUMENT_${kind}`, failure.message, { data });
@@ -90,7 +89,9 @@ export function argumentFailureToPromptError(failure: ArgumentValidationFailure,
   return new PromptError(code, kind === 'TOO_LONG' ? failure.message : ERROR_TABLE[code].clientMessage, { data });
 }
 
-/** The `INVALID_PROMPT_DEFINITION` error of a broken argument schema: every problem in data, the first in the message. */
+/**
+ * The `INVALID_PROMPT_DEFINITION` error of a broken argument schema: every problem in data, the first in the message.
+ */
 export function definitionError(problems: DefinitionProblem[], cause?: unknown): PromptError {
   const first = problems[0];
   const where = first === undefined ? '' : `${first.path}: ${first.message}`;
@@ -136,9 +137,13 @@ export function describeAjvError(error: ErrorObject, atRoot = false): string {
     case 'dependencies':
       return atRoot ? 'is required' : `must have required property '${String(params['missingProperty'])}'`;
     case 'additionalProperties':
-      return atRoot ? 'is not a declared argument' : `must not have property '${echoed(String(params['additionalProperty']))}'`;
+      return atRoot
+        ? 'is not a declared argument'
+        : `must not have property '${echoed(String(params['additionalProperty']))}'`;
     case 'unevaluatedProperties':
-      return atRoot ? 'is not a declared argument' : `must not have property '${echoed(String(params['unevaluatedProperty']))}'`;
+      return atRoot
+        ? 'is not a declared argument'
+        : `must not have property '${echoed(String(params['unevaluatedProperty']))}'`;
     default:
       return error.message ?? `must pass "${error.keyword}" keyword validation`;
   }
@@ -148,11 +153,17 @@ export function describeAjvError(error: ErrorObject, atRoot = false): string {
 function rootArgument(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
   const named =
-    params['missingProperty'] ?? params['additionalProperty'] ?? params['unevaluatedProperty'] ?? params['propertyName'];
+    params['missingProperty'] ??
+    params['additionalProperty'] ??
+    params['unevaluatedProperty'] ??
+    params['propertyName'];
   return typeof named === 'string' ? named : '';
 }
 
-/** The argument an ajv error of an arguments object is about: the top-level key it is under, or the one a root-level error names. */
+/**
+ * The argument an ajv error of an arguments object is about: the top-level key it is under, or the one a root-level
+ * error names.
+ */
 export function errorArgument(error: ErrorObject): string {
   const path = error.instancePath;
   if (path === '') return rootArgument(error);
@@ -167,7 +178,11 @@ export function toDetail(error: ErrorObject, argument: string): SchemaValidation
   const slash = path.indexOf('/', 1);
   const message = describeAjvError(error);
   // The location inside the value is client input (object keys): quoted cut, so the reason after it survives.
-  return { argument, keyword: error.keyword, message: slash < 0 ? message : `${echoed(path.slice(slash))}: ${message}` };
+  return {
+    argument,
+    keyword: error.keyword,
+    message: slash < 0 ? message : `${echoed(path.slice(slash))}: ${message}`,
+  };
 }
 
 /** Details of the first {@link MAX_DETAILS} ajv errors of an arguments object. */

@@ -197,7 +197,12 @@ function scan(text: string, at: readonly string[], first: boolean): readonly Fou
         else if (d === 0x65 || d === 0x45) exponent = true;
         else if (d !== 0x2e && d !== 0x2d && d !== 0x2b) break;
       }
-      if ((digits < 16 && !exponent) || settled > 0 || (top !== undefined && top.mode < TARGET) || (top === undefined && at.length > 0)) {
+      if (
+        (digits < 16 && !exponent) ||
+        settled > 0 ||
+        (top !== undefined && top.mode < TARGET) ||
+        (top === undefined && at.length > 0)
+      ) {
         continue;
       }
       const token = text.slice(start, i);
@@ -208,7 +213,15 @@ function scan(text: string, at: readonly string[], first: boolean): readonly Fou
     } else {
       if (c === 0x5b /* [ */ || c === 0x7b /* { */) {
         const mode = modeOf(top, levels.length, at);
-        levels.push({ array: c === 0x5b, mode, index: 0, key: '', decoded: undefined, expectKey: true, found: undefined });
+        levels.push({
+          array: c === 0x5b,
+          mode,
+          index: 0,
+          key: '',
+          decoded: undefined,
+          expectKey: true,
+          found: undefined,
+        });
       } else if (c === 0x5d /* ] */ || c === 0x7d /* } */) {
         const closed = levels.pop() as Level;
         const parent = levels[levels.length - 1];
@@ -218,7 +231,12 @@ function scan(text: string, at: readonly string[], first: boolean): readonly Fou
           result = first ? kept.slice(0, 1) : kept;
         } else if (closed.mode === INSIDE && parent !== undefined) {
           if (closed.array && firstFound !== undefined) settled--;
-          if (firstFound !== undefined && record(parent, firstFound.message, firstFound) && parent.array && parent.mode === INSIDE) {
+          if (
+            firstFound !== undefined &&
+            record(parent, firstFound.message, firstFound) &&
+            parent.array &&
+            parent.mode === INSIDE
+          ) {
             settled++;
           }
         }
@@ -233,7 +251,10 @@ function scan(text: string, at: readonly string[], first: boolean): readonly Fou
   return result ?? [];
 }
 
-/** Replaces each value of `args` (parsed from the JSON `text`, found at path `at` in it) holding a changed number by an {@link InexactNumber}. */
+/**
+ * Replaces each value of `args` (parsed from the JSON `text`, found at path `at` in it) holding a changed number by an
+ * {@link InexactNumber}.
+ */
 export function markInexactNumbers(text: string, args: Record<string, unknown>, at: readonly string[] = []): void {
   for (const { segment: key, next, message } of scan(text, at, false)) {
     if (typeof key === 'string' && Object.hasOwn(args, key) && !(args[key] instanceof InexactNumber)) {

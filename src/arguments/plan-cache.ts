@@ -32,7 +32,8 @@ export class PlanCache {
 
   /** Whether the declarations are plain fast-path ones, remembered per frozen list. */
   plainFast(promptArguments: readonly PromptArgumentDefinition[] | undefined): boolean {
-    if (promptArguments === undefined || !Object.isFrozen(promptArguments)) return isPlainFastDeclaration(promptArguments);
+    if (promptArguments === undefined || !Object.isFrozen(promptArguments))
+      return isPlainFastDeclaration(promptArguments);
     let known = this.#plainFast.get(promptArguments);
     if (known === undefined) this.#plainFast.set(promptArguments, (known = isPlainFastDeclaration(promptArguments)));
     return known;

@@ -331,14 +331,16 @@ function fromArguments(
     };
     slots.set(name, slot);
     names.push(name);
-    if (requiredWithDefault(entry)) throw definitionError([{ path: `/arguments/${i}/default`, message: REQUIRED_WITH_DEFAULT }]);
+    if (requiredWithDefault(entry))
+      throw definitionError([{ path: `/arguments/${i}/default`, message: REQUIRED_WITH_DEFAULT }]);
     if (entry['required'] === true) required.push(name);
     if (slot.hasDefault) defaults.push(slot);
   }
   return new DeclaredPlan(names, required, slots, defaults, extraLimit, rejectExtras, fast, list);
 }
 
-const REQUIRED_WITH_DEFAULT = 'a required argument cannot have a default (it would never be missing): drop required or the default';
+const REQUIRED_WITH_DEFAULT =
+  'a required argument cannot have a default (it would never be missing): drop required or the default';
 
 function fromInputSchema(inputSchema: unknown, options: ArgumentValidationOptions): ArgumentPlan {
   const extraLimit = defaultLimitOf(options);
@@ -369,7 +371,8 @@ function fromInputSchema(inputSchema: unknown, options: ArgumentValidationOption
   for (const name of names) {
     const property = properties[name];
     const p = isRecord(property) ? property : {};
-    if (defaultTooLong(p)) problems.push(defaultTooLongProblem(p, `/inputSchema/properties/${escapePointerSegment(name)}`));
+    if (defaultTooLong(p))
+      problems.push(defaultTooLongProblem(p, `/inputSchema/properties/${escapePointerSegment(name)}`));
     const def = p['default'];
     let coercion: Coercion = NO_COERCION;
     try {
@@ -399,7 +402,10 @@ function fromInputSchema(inputSchema: unknown, options: ArgumentValidationOption
   for (let i = 0; i < requiredList.length; i++) {
     const name = requiredList[i] as string;
     if (slots.get(name)?.hasDefault === true) {
-      problems.push({ path: `/inputSchema/properties/${escapePointerSegment(name)}/default`, message: REQUIRED_WITH_DEFAULT });
+      problems.push({
+        path: `/inputSchema/properties/${escapePointerSegment(name)}/default`,
+        message: REQUIRED_WITH_DEFAULT,
+      });
     }
   }
   if (problems.length > 0) throw definitionError(problems);
@@ -428,7 +434,9 @@ function withoutLengths(schema: JsonSchema): JsonSchema {
   return copy === undefined ? schema : { ...schema, properties: copy };
 }
 
-/** The plan of a validator (an `inputSchema` wins entirely); throws `INVALID_PROMPT_DEFINITION` for bad declarations. */
+/**
+ * The plan of a validator (an `inputSchema` wins entirely); throws `INVALID_PROMPT_DEFINITION` for bad declarations.
+ */
 export function buildPlan(
   promptArguments: readonly PromptArgumentDefinition[] | undefined,
   inputSchema: JsonSchema | undefined,

@@ -74,22 +74,54 @@ const SPACE = rangeItems(SPACE_RANGES);
 const NOT_SPACE = rangeItems(complement(SPACE_RANGES));
 const ANY = `${hex(0)}-${hex(0x10ffff)}`;
 /** ECMAScript `.` without the `s` flag: anything but a line terminator (RE2's `.` excludes `\n` only). */
-const DOT = `[^${rangeItems([[0x0a, 0x0a], [0x0d, 0x0d], [0x2028, 0x2029]])}]`;
+const DOT = `[^${rangeItems([
+  [0x0a, 0x0a],
+  [0x0d, 0x0d],
+  [0x2028, 0x2029],
+])}]`;
 
 /** General_Category values and aliases ECMAScript accepts, to the short names RE2 knows. */
 const GENERAL_CATEGORY: Readonly<Record<string, string>> = (() => {
   const table: Record<string, string> = {};
   const rows: readonly (readonly string[])[] = [
-    ['C', 'Other'], ['Cc', 'Control', 'cntrl'], ['Cf', 'Format'], ['Cn', 'Unassigned'], ['Co', 'Private_Use'],
-    ['Cs', 'Surrogate'], ['L', 'Letter'], ['LC', 'Cased_Letter'], ['Ll', 'Lowercase_Letter'], ['Lm', 'Modifier_Letter'],
-    ['Lo', 'Other_Letter'], ['Lt', 'Titlecase_Letter'], ['Lu', 'Uppercase_Letter'], ['M', 'Mark', 'Combining_Mark'],
-    ['Mc', 'Spacing_Mark'], ['Me', 'Enclosing_Mark'], ['Mn', 'Nonspacing_Mark'], ['N', 'Number'],
-    ['Nd', 'Decimal_Number', 'digit'], ['Nl', 'Letter_Number'], ['No', 'Other_Number'], ['P', 'Punctuation', 'punct'],
-    ['Pc', 'Connector_Punctuation'], ['Pd', 'Dash_Punctuation'], ['Pe', 'Close_Punctuation'],
-    ['Pf', 'Final_Punctuation'], ['Pi', 'Initial_Punctuation'], ['Po', 'Other_Punctuation'], ['Ps', 'Open_Punctuation'],
-    ['S', 'Symbol'], ['Sc', 'Currency_Symbol'], ['Sk', 'Modifier_Symbol'], ['Sm', 'Math_Symbol'],
+    ['C', 'Other'],
+    ['Cc', 'Control', 'cntrl'],
+    ['Cf', 'Format'],
+    ['Cn', 'Unassigned'],
+    ['Co', 'Private_Use'],
+    ['Cs', 'Surrogate'],
+    ['L', 'Letter'],
+    ['LC', 'Cased_Letter'],
+    ['Ll', 'Lowercase_Letter'],
+    ['Lm', 'Modifier_Letter'],
+    ['Lo', 'Other_Letter'],
+    ['Lt', 'Titlecase_Letter'],
+    ['Lu', 'Uppercase_Letter'],
+    ['M', 'Mark', 'Combining_Mark'],
+    ['Mc', 'Spacing_Mark'],
+    ['Me', 'Enclosing_Mark'],
+    ['Mn', 'Nonspacing_Mark'],
+    ['N', 'Number'],
+    ['Nd', 'Decimal_Number', 'digit'],
+    ['Nl', 'Letter_Number'],
+    ['No', 'Other_Number'],
+    ['P', 'Punctuation', 'punct'],
+    ['Pc', 'Connector_Punctuation'],
+    ['Pd', 'Dash_Punctuation'],
+    ['Pe', 'Close_Punctuation'],
+    ['Pf', 'Final_Punctuation'],
+    ['Pi', 'Initial_Punctuation'],
+    ['Po', 'Other_Punctuation'],
+    ['Ps', 'Open_Punctuation'],
+    ['S', 'Symbol'],
+    ['Sc', 'Currency_Symbol'],
+    ['Sk', 'Modifier_Symbol'],
+    ['Sm', 'Math_Symbol'],
     ['So', 'Other_Symbol'],
-    ['Z', 'Separator'], ['Zl', 'Line_Separator'], ['Zp', 'Paragraph_Separator'], ['Zs', 'Space_Separator'],
+    ['Z', 'Separator'],
+    ['Zl', 'Line_Separator'],
+    ['Zp', 'Paragraph_Separator'],
+    ['Zs', 'Space_Separator'],
   ];
   for (const [short, ...aliases] of rows) {
     for (const name of [short, ...aliases]) table[name as string] = short as string;
@@ -102,10 +134,19 @@ const BINARY: Readonly<Record<string, string>> = (() => {
   const table: Record<string, string> = { Any: 'Any', ASCII: 'Ascii', Assigned: 'Assigned' };
   for (const name of ['Dash', 'Emoji', 'Math']) table[name] = name;
   const rows: readonly (readonly [string, string])[] = [
-    ['Alphabetic', 'Alpha'], ['ASCII_Hex_Digit', 'AHex'], ['Emoji_Component', 'EComp'], ['Emoji_Modifier', 'EMod'],
-    ['Emoji_Modifier_Base', 'EBase'], ['Emoji_Presentation', 'EPres'], ['Extended_Pictographic', 'ExtPict'],
-    ['Hex_Digit', 'Hex'], ['Lowercase', 'Lower'], ['Quotation_Mark', 'QMark'], ['Terminal_Punctuation', 'Term'],
-    ['Uppercase', 'Upper'], ['White_Space', 'space'],
+    ['Alphabetic', 'Alpha'],
+    ['ASCII_Hex_Digit', 'AHex'],
+    ['Emoji_Component', 'EComp'],
+    ['Emoji_Modifier', 'EMod'],
+    ['Emoji_Modifier_Base', 'EBase'],
+    ['Emoji_Presentation', 'EPres'],
+    ['Extended_Pictographic', 'ExtPict'],
+    ['Hex_Digit', 'Hex'],
+    ['Lowercase', 'Lower'],
+    ['Quotation_Mark', 'QMark'],
+    ['Terminal_Punctuation', 'Term'],
+    ['Uppercase', 'Upper'],
+    ['White_Space', 'space'],
   ];
   for (const [name, alias] of rows) table[name] = table[alias] = name;
   return table;
@@ -128,7 +169,11 @@ function property(body: string, negated: boolean): string {
   const shown = `\\${sign}{${body}}`;
   let name: string | undefined;
   if (eq < 0) {
-    name = Object.hasOwn(GENERAL_CATEGORY, body) ? GENERAL_CATEGORY[body] : Object.hasOwn(BINARY, body) ? BINARY[body] : undefined;
+    name = Object.hasOwn(GENERAL_CATEGORY, body)
+      ? GENERAL_CATEGORY[body]
+      : Object.hasOwn(BINARY, body)
+        ? BINARY[body]
+        : undefined;
     if (name === undefined) {
       throw unsupported(`uses ${shown}`, 'does not have that Unicode property');
     }

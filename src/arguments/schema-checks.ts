@@ -23,7 +23,9 @@ export interface ResolvedByUri {
   readonly ref: string | undefined;
 }
 
-/** The state of one walk; the reference index and cycle finder are built on first need (most schemas have no `$ref`). */
+/**
+ * The state of one walk; the reference index and cycle finder are built on first need (most schemas have no `$ref`).
+ */
 interface Walk {
   readonly root: unknown;
   readonly knownFormat: (name: string) => boolean;
@@ -118,7 +120,10 @@ function walk(node: Record<string, unknown>, pointer: string, base: string, w: W
     }
     if (keyword === 'properties') {
       if (++properties === MAX_SCHEMA_PROPERTIES + 1) {
-        out.push({ pointer: `${pointer}/properties`, message: `declares more than ${MAX_SCHEMA_PROPERTIES} properties` });
+        out.push({
+          pointer: `${pointer}/properties`,
+          message: `declares more than ${MAX_SCHEMA_PROPERTIES} properties`,
+        });
       }
       if (key === '__proto__') {
         out.push({ pointer: at, message: "property name '__proto__' is reserved" });

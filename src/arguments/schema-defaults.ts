@@ -68,7 +68,8 @@ function simpleCheck(value: unknown, p: Record<string, unknown>, patterns: Patte
     if (typeof maxLength === 'number' && codePointLength(value) > maxLength) {
       return `must NOT have more than ${maxLength} characters`;
     }
-    if (typeof pattern === 'string' && !compilePattern(pattern, patterns).test(value)) return `must match pattern "${pattern}"`;
+    if (typeof pattern === 'string' && !compilePattern(pattern, patterns).test(value))
+      return `must match pattern "${pattern}"`;
   }
   return '';
 }
@@ -137,7 +138,10 @@ function viaAjv(
   }
 }
 
-/** Top-level property defaults (not `null`) that break their own property schema (ajv only for non-simple ones); the pattern work of each goes to `work`. */
+/**
+ * Top-level property defaults (not `null`) that break their own property schema (ajv only for non-simple ones); the
+ * pattern work of each goes to `work`.
+ */
 export function defaultProblems(
   schema: Record<string, unknown>,
   compileOnce: CompileOnce,

@@ -22,7 +22,9 @@ interface Edge {
   readonly label: string;
 }
 
-/** What a keyword's subschema reads of the value: '' the value itself, else a property or item of it (see `overlaps`). */
+/**
+ * What a keyword's subschema reads of the value: '' the value itself, else a property or item of it (see `overlaps`).
+ */
 function labelOf(keyword: string, key: string, node: Record<string, unknown>): string | undefined {
   switch (keyword) {
     case 'properties':
@@ -73,7 +75,8 @@ function edgesOf(node: Record<string, unknown>, base: string, refs: RefIndex, in
     }
     for (const k of IN_PLACE_LIST) {
       const list = node[k];
-      if (Array.isArray(list)) for (const child of list) if (isRecord(child)) out.push({ node: child, base: here, label: '' });
+      if (Array.isArray(list))
+        for (const child of list) if (isRecord(child)) out.push({ node: child, base: here, label: '' });
     }
     return out;
   }
@@ -128,7 +131,8 @@ export class Components {
         spend(this.budget, 1, this.refs.pointerOf(f.node) ?? '');
         if (edge.node === f.node) f.self = true;
         if (!this.order.has(edge.node)) open(edge.node, edge.base);
-        else if (onStack.has(edge.node)) this.low.set(f.node, Math.min(this.low.get(f.node)!, this.order.get(edge.node)!));
+        else if (onStack.has(edge.node))
+          this.low.set(f.node, Math.min(this.low.get(f.node)!, this.order.get(edge.node)!));
         continue;
       }
       frames.pop();
@@ -148,8 +152,14 @@ export class Components {
   }
 }
 
-/** Where two ways back into a recursion read the same part of a value (2^depth work per request; see docs/arguments.md). */
-export function recursionProblem(root: Record<string, unknown>, refs: RefIndex, budget: StepBudget): SchemaProblem | undefined {
+/**
+ * Where two ways back into a recursion read the same part of a value (2^depth work per request; see docs/arguments.md).
+ */
+export function recursionProblem(
+  root: Record<string, unknown>,
+  refs: RefIndex,
+  budget: StepBudget,
+): SchemaProblem | undefined {
   const graph = new Components(refs, budget, false);
   graph.of(root, refs.rootBase);
   const bases = new Map<object, string>();
@@ -160,7 +170,9 @@ export function recursionProblem(root: Record<string, unknown>, refs: RefIndex, 
       // before this runs), and the data steps they take back into the cycle.
       const paths = new Map<object, number>([[start, 1]]);
       const steps: string[] = [];
-      const queue: [Record<string, unknown>, string][] = [[start, bases.get(start) ?? refs.baseOf(start, refs.rootBase)]];
+      const queue: [Record<string, unknown>, string][] = [
+        [start, bases.get(start) ?? refs.baseOf(start, refs.rootBase)],
+      ];
       for (let i = 0, next = queue[0]; next !== undefined; next = queue[++i]) {
         const [node, base] = next;
         for (const edge of graph.edges(node, base)) {
@@ -197,7 +209,11 @@ function ambiguity(refs: RefIndex, at: Record<string, unknown>): SchemaProblem {
  * that nests deeper than {@link MAX_SCHEMA_DEPTH} with references followed (ajv compiles a reference inside the
  * schema that leads to it: the stack would overflow on the first request).
  */
-export function expansionProblem(root: Record<string, unknown>, refs: RefIndex, budget: StepBudget): SchemaProblem | undefined {
+export function expansionProblem(
+  root: Record<string, unknown>,
+  refs: RefIndex,
+  budget: StepBudget,
+): SchemaProblem | undefined {
   const sizes = new Map<object, number>();
   const heights = new Map<object, number>();
   const active = new Set<object>();

@@ -58,7 +58,8 @@ export function nestingProblem(value: unknown, base: string): SchemaProblem | un
       continue;
     }
     if (onPath.has(node)) continue;
-    if (f.depth >= MAX_SCHEMA_DEPTH) return { pointer: f.pointer, message: `nests deeper than ${MAX_SCHEMA_DEPTH} levels` };
+    if (f.depth >= MAX_SCHEMA_DEPTH)
+      return { pointer: f.pointer, message: `nests deeper than ${MAX_SCHEMA_DEPTH} levels` };
     if (++containers > MAX_SCHEMA_NODES) {
       return {
         pointer: f.pointer,
@@ -69,7 +70,8 @@ export function nestingProblem(value: unknown, base: string): SchemaProblem | un
     stack.push({ node, pointer: f.pointer, depth: f.depth, leave: true });
     const depth = f.depth + 1;
     if (Array.isArray(node)) {
-      for (let i = 0; i < node.length; i++) stack.push({ node: node[i], pointer: `${f.pointer}/${i}`, depth, leave: false });
+      for (let i = 0; i < node.length; i++)
+        stack.push({ node: node[i], pointer: `${f.pointer}/${i}`, depth, leave: false });
     } else {
       for (const k of Object.keys(node)) {
         const child = (node as Record<string, unknown>)[k];

@@ -29,7 +29,14 @@ const ONE_SCHEMA = [
 /** Keywords whose value is an array of subschemas. */
 const LIST_SCHEMAS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'] as const;
 /** Keywords whose value maps names to subschemas. */
-const MAP_SCHEMAS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies'] as const;
+const MAP_SCHEMAS = [
+  'properties',
+  'patternProperties',
+  '$defs',
+  'definitions',
+  'dependentSchemas',
+  'dependencies',
+] as const;
 
 /** Reference keywords: both resolve like `$ref` when the schema is compiled. */
 export const REF_KEYWORDS = ['$ref', '$dynamicRef'] as const;
@@ -164,7 +171,8 @@ export class RefIndex {
     const uri = hash < 0 ? ref : ref.slice(0, hash);
     const fragment = hash < 0 ? '' : ref.slice(hash + 1);
     const resourceBase = uri === '' ? base : absolute(uri, base);
-    if (resourceBase === undefined || (uri !== '' && resourceBase === DOCUMENT_BASE && this.rootBase === DOCUMENT_BASE)) return 'external';
+    if (resourceBase === undefined || (uri !== '' && resourceBase === DOCUMENT_BASE && this.rootBase === DOCUMENT_BASE))
+      return 'external';
     const resource = this.resources.get(resourceBase);
     if (resource === undefined) return 'external';
     if (fragment === '' || fragment.startsWith('/')) {
@@ -192,7 +200,9 @@ export function refTarget(
   const ref = node[k];
   if (typeof ref !== 'string') return undefined;
   const target = refs.resolve(ref, base);
-  return target !== undefined && target !== 'external' && isRecord(target.node) ? [target.node, target.base] : undefined;
+  return target !== undefined && target !== 'external' && isRecord(target.node)
+    ? [target.node, target.base]
+    : undefined;
 }
 
 /**

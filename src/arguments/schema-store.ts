@@ -74,8 +74,7 @@ export class SchemaStore {
   private readonly warnings: string[] = [];
   /** The pattern work of the validation running now (every instance's patterns charge it). */
   readonly patterns = new PatternBudget();
-  private readonly knownFormat = (name: string): boolean =>
-    Object.hasOwn(this.checker.formats, name);
+  private readonly knownFormat = (name: string): boolean => Object.hasOwn(this.checker.formats, name);
   private readonly compileOnce = (raw: JsonSchema): ValidateFunction => {
     const compiler = this.compiler();
     const schema = rooted(raw);
@@ -102,7 +101,10 @@ export class SchemaStore {
   /** The compiling instance, recycled first when what it holds unused exceeds the bound. */
   private compiler(): Compiler {
     const current = this.current;
-    if (current !== undefined && current.compiles - current.pinned <= Math.max(this.recycleMin, 2 * this.entries.size)) {
+    if (
+      current !== undefined &&
+      current.compiles - current.pinned <= Math.max(this.recycleMin, 2 * this.entries.size)
+    ) {
       return current;
     }
     if (current !== undefined) this.retire(current);
@@ -145,7 +147,16 @@ export class SchemaStore {
       entry = this.entries.get(key);
       if (entry === undefined) {
         const defaultWork = this.inspect(schema, locate);
-        entry = { key, schema, raws: [], validate: undefined, compiler: undefined, failure: undefined, defaultWork, refs: 0 };
+        entry = {
+          key,
+          schema,
+          raws: [],
+          validate: undefined,
+          compiler: undefined,
+          failure: undefined,
+          defaultWork,
+          refs: 0,
+        };
         this.entries.set(key, entry);
       }
       if (raw !== undefined && entry.raws.length < MAX_RAWS) {
@@ -244,7 +255,10 @@ export class SchemaStore {
       const message = error instanceof Error ? error.message : String(error);
       const missing = error instanceof MissingRefError ? UNRESOLVED.exec(message)?.[1] : undefined;
       const at = byUri.find((place) => place.ref === missing) ?? (byUri[0] as ResolvedByUri);
-      return { pointer: at.pointer, message: `ajv cannot resolve it: ${message.replaceAll(` from id ${ROOT_ID}`, '')}` };
+      return {
+        pointer: at.pointer,
+        message: `ajv cannot resolve it: ${message.replaceAll(` from id ${ROOT_ID}`, '')}`,
+      };
     }
   }
 
@@ -292,7 +306,8 @@ function schemaKey(schema: JsonSchema, locate: Locate): string {
   try {
     return canonicalJson(schema, true);
   } catch (error) {
-    if (error instanceof NonJsonValueError) throw definitionError([{ path: locate(error.pointer), message: error.message }]);
+    if (error instanceof NonJsonValueError)
+      throw definitionError([{ path: locate(error.pointer), message: error.message }]);
     throw error;
   }
 }

@@ -19,11 +19,17 @@ export interface ArgumentValidationOptions {
   extraArguments?: 'accept' | 'reject';
   /** Max nesting depth of an array/object argument value (containers inside containers). Default 64. */
   maxDepth?: number;
-  /** Max items (array elements plus object keys, at every depth) of all array/object values of a request. Default 10,000. */
+  /**
+   * Max items (array elements plus object keys, at every depth) of all array/object values of a request. Default
+   * 10,000.
+   */
   maxItems?: number;
   /** Max approximate size in bytes of all array/object values of a request together. Default 1,048,576. */
   maxBytes?: number;
-  /** Max argument keys a request may carry (extras and nulls included), and arguments a prompt may declare. Default 1,000. */
+  /**
+   * Max argument keys a request may carry (extras and nulls included), and arguments a prompt may declare. Default
+   * 1,000.
+   */
   maxArguments?: number;
   /**
    * Max pattern work of one request: the characters each `pattern` / `patternProperties` / `propertyNames` check

@@ -62,7 +62,11 @@ function inexact(argument: string, number: InexactNumber, keyLimit: number, maxD
     }
   }
   const pointer = toJsonPointer(path);
-  return { argument, keyword: 'exactNumber', message: pointer === '' ? number.message : `${echoed(pointer)}: ${number.message}` };
+  return {
+    argument,
+    keyword: 'exactNumber',
+    message: pointer === '' ? number.message : `${echoed(pointer)}: ${number.message}`,
+  };
 }
 
 /** Default bounds of typed (array/object) values; see {@link ArgumentValidationOptions}. */
@@ -81,7 +85,9 @@ interface RequestLimits extends ValueLimits {
 }
 
 function limitOption(value: number | undefined, fallback: number, name: string): number {
-  return integerOption('', `options.${name}`, value, { min: 0, default: fallback }, (message) => definitionError([{ path: `/${name}`, message }]));
+  return integerOption('', `options.${name}`, value, { min: 0, default: fallback }, (message) =>
+    definitionError([{ path: `/${name}`, message }]),
+  );
 }
 
 function limitsOf(o: ArgumentValidationOptions): Omit<RequestLimits, 'maxLength'> {
@@ -95,16 +101,28 @@ function limitsOf(o: ArgumentValidationOptions): Omit<RequestLimits, 'maxLength'
 }
 
 function nameTooLong(name: string, limit: number): SchemaValidationDetail {
-  return { argument: echoed(name), keyword: 'maxLength', message: `is an argument name longer than ${limit} characters (limit maxLength)` };
+  return {
+    argument: echoed(name),
+    keyword: 'maxLength',
+    message: `is an argument name longer than ${limit} characters (limit maxLength)`,
+  };
 }
 
 function tooManyArguments(max: number, provided: number, required: number): ArgumentValidationResult {
-  const detail = { argument: '', keyword: 'maxArguments', message: `has more than ${max} arguments (limit maxArguments)` };
+  const detail = {
+    argument: '',
+    keyword: 'maxArguments',
+    message: `has more than ${max} arguments (limit maxArguments)`,
+  };
   return { ok: false, error: schemaFailure([detail], provided, required) };
 }
 
 function tooMuchPatternWork(max: number, provided: number, required: number): ArgumentValidationResult {
-  const detail = { argument: '', keyword: 'maxPatternWork', message: `needs more than ${max} steps of pattern matching (limit maxPatternWork)` };
+  const detail = {
+    argument: '',
+    keyword: 'maxPatternWork',
+    message: `needs more than ${max} steps of pattern matching (limit maxPatternWork)`,
+  };
   return { ok: false, error: schemaFailure([detail], provided, required) };
 }
 
@@ -254,7 +272,9 @@ export class ArgumentValidator implements CompiledArgumentValidator {
     return (this.ready = plan);
   }
 
-  /** Throws the definition error of a default a request could not carry: over the value limits, or not well-formed text. */
+  /**
+   * Throws the definition error of a default a request could not carry: over the value limits, or not well-formed text.
+   */
   private checkDefaultValues(plan: ArgumentPlan): void {
     const defaults = plan.defaults;
     if (defaults.length === 0) return;
@@ -266,18 +286,26 @@ export class ArgumentValidator implements CompiledArgumentValidator {
       if (typeof value === 'string') {
         if (!isWellFormedText(value)) message = ILL_FORMED.message;
       } else if (typeof value === 'object' && value !== null) {
-        const bounded = boundedCopy(value, limits, (budget ??= valueBudget('all array/object defaults of the prompt together')));
+        const bounded = boundedCopy(
+          value,
+          limits,
+          (budget ??= valueBudget('all array/object defaults of the prompt together')),
+        );
         if (!('value' in bounded)) {
           const problem = bounded.problem;
-          if (problem.kind === 'too-long') message = `holds a string longer than ${problem.limit} characters (limit maxLength)`;
+          if (problem.kind === 'too-long')
+            message = `holds a string longer than ${problem.limit} characters (limit maxLength)`;
           else message = problem.message.startsWith('/') ? `at ${problem.message}` : problem.message;
         }
       }
-      if (message !== undefined) throw definitionError([{ path: defaultPath(plan, slot.name), message: `default value ${message}` }]);
+      if (message !== undefined)
+        throw definitionError([{ path: defaultPath(plan, slot.name), message: `default value ${message}` }]);
     }
   }
 
-  /** Throws the definition error of defaults whose pattern checks take more than a request may (all of them left out). */
+  /**
+   * Throws the definition error of defaults whose pattern checks take more than a request may (all of them left out).
+   */
   private checkDefaultWork(plan: ArgumentPlan, work: readonly DefaultWork[]): void {
     const max = (this.limits ?? this.valueLimits(plan)).maxPatternWork;
     let total = 0;
@@ -323,7 +351,8 @@ export class ArgumentValidator implements CompiledArgumentValidator {
 
     // Own enumerable keys only (an inherited key is no argument), each value read once, as a spread reads them.
     const given = Object.keys(input);
-    if (given.length > limits.maxArguments) return tooManyArguments(limits.maxArguments, given.length, plan.required.length);
+    if (given.length > limits.maxArguments)
+      return tooManyArguments(limits.maxArguments, given.length, plan.required.length);
     for (let k = 0; k < given.length; k++) {
       const key = given[k] as string;
       const raw: unknown = input[key];
@@ -361,7 +390,11 @@ export class ArgumentValidator implements CompiledArgumentValidator {
       }
       if (slot === undefined) {
         if (fast && plan.rejectExtras) {
-          (details ??= []).push({ argument: key, keyword: 'additionalProperties', message: 'is not a declared argument' });
+          (details ??= []).push({
+            argument: key,
+            keyword: 'additionalProperties',
+            message: 'is not a declared argument',
+          });
         }
         if (typeof raw !== 'object') {
           out[key] = raw;
@@ -370,7 +403,8 @@ export class ArgumentValidator implements CompiledArgumentValidator {
         const bounded = boundedCopy(raw, limits, (budget ??= valueBudget()));
         if ('value' in bounded) out[key] = bounded.value;
         else if (bounded.problem.kind === 'too-long') [tooLong, tooLongLimit] = [key, bounded.problem.limit];
-        else (details ??= []).push({ argument: key, keyword: bounded.problem.keyword, message: bounded.problem.message });
+        else
+          (details ??= []).push({ argument: key, keyword: bounded.problem.keyword, message: bounded.problem.message });
         continue;
       }
       let value: unknown;
@@ -393,7 +427,12 @@ export class ArgumentValidator implements CompiledArgumentValidator {
         const bounded = boundedCopy(value, limits, (budget ??= valueBudget()));
         if (!('value' in bounded)) {
           if (bounded.problem.kind === 'too-long') [tooLong, tooLongLimit] = [key, bounded.problem.limit];
-          else (details ??= []).push({ argument: key, keyword: bounded.problem.keyword, message: bounded.problem.message });
+          else
+            (details ??= []).push({
+              argument: key,
+              keyword: bounded.problem.keyword,
+              message: bounded.problem.message,
+            });
           continue;
         }
         value = bounded.value;
@@ -433,14 +472,14 @@ export class ArgumentValidator implements CompiledArgumentValidator {
     }
     if (!fast) {
       const entry = this.entry;
-      const fn =
-        entry === undefined ? (this.fn as ValidateFunction) : (entry.validate ?? this.recompiled(entry, plan));
+      const fn = entry === undefined ? (this.fn as ValidateFunction) : (entry.validate ?? this.recompiled(entry, plan));
       let valid: boolean;
       try {
         valid = this.store.patterns.run(limits.maxPatternWork, () => fn(out));
       } catch (error) {
         fn.errors = null;
-        if (error instanceof PatternWorkExceeded) return tooMuchPatternWork(limits.maxPatternWork, count, required.length);
+        if (error instanceof PatternWorkExceeded)
+          return tooMuchPatternWork(limits.maxPatternWork, count, required.length);
         throw error;
       }
       if (!valid) {

@@ -42,7 +42,13 @@ function joinNegativeValues(args: readonly string[], options: Options): string[]
     }
     const next = args[i + 1];
     const name = arg.startsWith('--') ? arg.slice(2) : undefined;
-    if (name !== undefined && Object.hasOwn(options, name) && options[name]!.type === 'string' && next !== undefined && NEGATIVE_NUMBER.test(next)) {
+    if (
+      name !== undefined &&
+      Object.hasOwn(options, name) &&
+      options[name]!.type === 'string' &&
+      next !== undefined &&
+      NEGATIVE_NUMBER.test(next)
+    ) {
       out.push(`${arg}=${next}`);
       i++;
     } else {
@@ -81,7 +87,8 @@ function describeParseError(error: unknown): string {
       const option = quoted?.split(' ')[0] ?? '';
       if (/argument missing/.test(message)) return `option ${option} needs a value`;
       // A value starting with '-' (that is not a number) reads as the next option.
-      if (/ambiguous/.test(message)) return `option ${option} needs a value (to give one that starts with '-', write ${option}=-...)`;
+      if (/ambiguous/.test(message))
+        return `option ${option} needs a value (to give one that starts with '-', write ${option}=-...)`;
       return `option ${option} takes no value`;
     }
     default:
@@ -105,7 +112,9 @@ export function docsRoots(command: string, values: readonly string[] | undefined
     const scheme = at === -1 ? '' : value.slice(0, at);
     const dir = at === -1 ? '' : value.slice(at + 1);
     if (!/^[a-z][a-z0-9+.-]*$/.test(scheme) || dir === '') {
-      throw new UsageError(`${command}: --docs expects scheme=directory (for example architecture=./docs), got '${value}'`);
+      throw new UsageError(
+        `${command}: --docs expects scheme=directory (for example architecture=./docs), got '${value}'`,
+      );
     }
     if (scheme in roots) throw new UsageError(`${command}: --docs gives the scheme '${scheme}' twice`);
     if (!isDirectory(dir)) throw new UsageError(`${command}: --docs ${scheme}=${dir}: not a directory`);
@@ -115,11 +124,18 @@ export function docsRoots(command: string, values: readonly string[] | undefined
 }
 
 /** An integer option from `min` to `max`; anything else (a negative number, a fraction, text) names the option. */
-export function integerOption(command: string, name: string, value: string | undefined, min: number, max: number): number | undefined {
+export function integerOption(
+  command: string,
+  name: string,
+  value: string | undefined,
+  min: number,
+  max: number,
+): number | undefined {
   if (value === undefined) return undefined;
   const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
   const range = { min, max };
-  if (!isInRange(n, range)) throw new UsageError(`${command}: --${name} must be ${describeRange(range)}, got '${value}'`);
+  if (!isInRange(n, range))
+    throw new UsageError(`${command}: --${name} must be ${describeRange(range)}, got '${value}'`);
   return n;
 }
 

@@ -37,8 +37,15 @@ export interface OpenedDirectory {
   leftOut: LeftOutFile[];
 }
 
-/** Loads `dir` into a fresh registry (assets from the directory, documents from --docs); an unreadable directory is a usage mistake. */
-export async function openDirectory(command: string, dir: string, docs: Record<string, string> | undefined): Promise<OpenedDirectory> {
+/**
+ * Loads `dir` into a fresh registry (assets from the directory, documents from --docs); an unreadable directory is a
+ * usage mistake.
+ */
+export async function openDirectory(
+  command: string,
+  dir: string,
+  docs: Record<string, string> | undefined,
+): Promise<OpenedDirectory> {
   const resolver = docs === undefined ? undefined : createFileResourceResolver({ roots: docs });
   const resources = resolver ?? NO_DOCUMENTS;
   const registry = new PromptRegistry({ assets: createFileAssetLoader(dir), resources });
@@ -81,7 +88,9 @@ export async function check(args: readonly string[], out: Output): Promise<numbe
   } else {
     // The report is the command's result: diagnostics and the summary line both go to stdout.
     for (const d of diagnostics) out.stdout(formatDiagnostic(d));
-    out.stdout(`${opened.files} file(s), ${opened.registry.size} prompt(s): ${errors} error(s), ${warnings} warning(s)`);
+    out.stdout(
+      `${opened.files} file(s), ${opened.registry.size} prompt(s): ${errors} error(s), ${warnings} warning(s)`,
+    );
   }
   return errors > 0 ? 1 : 0;
 }
@@ -98,9 +107,11 @@ export async function list(args: readonly string[], out: Output): Promise<number
     return 0;
   }
   const rows = listing.prompts.map((p) =>
-    [p.name, (p.arguments ?? []).map((a) => `${a.name}${a.required === true ? '*' : ''}`).join(', '), p.description?.split('\n', 1)[0] ?? ''].map(
-      escapeControlCharacters,
-    ),
+    [
+      p.name,
+      (p.arguments ?? []).map((a) => `${a.name}${a.required === true ? '*' : ''}`).join(', '),
+      p.description?.split('\n', 1)[0] ?? '',
+    ].map(escapeControlCharacters),
   );
   const widths = [0, 1].map((i) => Math.max(0, ...rows.map((r) => r[i]!.length)));
   for (const [name, args, description] of rows) {
@@ -117,7 +128,9 @@ function argsJson(json: string): Record<string, unknown> {
   } catch {
     const parsed = parseJsonSource(json);
     const place = 'message' in parsed ? parsed : { line: 1, column: 1, message: 'invalid JSON' };
-    throw new UsageError(`render: --args-json is not valid JSON: line ${place.line}, column ${place.column}: ${place.message.replace(/^invalid JSON: /, '')}`);
+    throw new UsageError(
+      `render: --args-json is not valid JSON: line ${place.line}, column ${place.column}: ${place.message.replace(/^invalid JSON: /, '')}`,
+    );
   }
   if (!isRecord(value)) throw new UsageError('render: --args-json must be a JSON object');
   return value;
@@ -141,7 +154,11 @@ function renderArguments(given: readonly OptionToken[]): Record<string, unknown>
 
 /** `render <dir> <name>`: the prompt as prompts/get returns it. */
 export async function render(args: readonly string[], out: Output): Promise<number> {
-  const { values, positionals: given, options } = parseCommand('render', args, {
+  const {
+    values,
+    positionals: given,
+    options,
+  } = parseCommand('render', args, {
     arg: { type: 'string', multiple: true },
     'args-json': { type: 'string', multiple: true },
     json: { type: 'boolean' },
@@ -159,7 +176,9 @@ export async function render(args: readonly string[], out: Output): Promise<numb
   } catch (error) {
     if (!isPromptError(error)) throw error;
     const data = isRecord(error.data) ? error.data : {};
-    const missing = Array.isArray(data['missing_arguments']) ? `: ${(data['missing_arguments'] as string[]).join(', ')}` : '';
+    const missing = Array.isArray(data['missing_arguments'])
+      ? `: ${(data['missing_arguments'] as string[]).join(', ')}`
+      : '';
     const details = Array.isArray(data['details'])
       ? `: ${(data['details'] as { argument: string; message: string }[]).map((d) => `${d.argument} ${d.message}`).join('; ')}`
       : '';

@@ -27,15 +27,23 @@ export interface EndpointOptions {
 export function createEndpoint({ sdk, modern, sessions }: EndpointOptions): (request: Request) => Promise<Response> {
   return async (request) => {
     if (!METHODS.includes(request.method)) {
-      return errorResponse(new PromptError('METHOD_NOT_ALLOWED', `Method not allowed: ${request.method} (the MCP endpoint takes GET, POST and DELETE)`), {
-        allow: METHODS.join(', '),
-      });
+      return errorResponse(
+        new PromptError(
+          'METHOD_NOT_ALLOWED',
+          `Method not allowed: ${request.method} (the MCP endpoint takes GET, POST and DELETE)`,
+        ),
+        {
+          allow: METHODS.join(', '),
+        },
+      );
     }
     let parsedBody: unknown;
     if (request.method === 'POST') {
-      if (!sdk.isJsonContentType(request.headers.get('content-type'))) return errorResponse(new PromptError('UNSUPPORTED_MEDIA_TYPE'));
+      if (!sdk.isJsonContentType(request.headers.get('content-type')))
+        return errorResponse(new PromptError('UNSUPPORTED_MEDIA_TYPE'));
       const body = await sdk.readRequestBody(request, MAX_BODY_BYTES);
-      if (body.tooLarge) return errorResponse(new PromptError('LIMIT_EXCEEDED', `Request body exceeds ${MAX_BODY_BYTES} bytes`));
+      if (body.tooLarge)
+        return errorResponse(new PromptError('LIMIT_EXCEEDED', `Request body exceeds ${MAX_BODY_BYTES} bytes`));
       try {
         parsedBody = JSON.parse(body.text);
       } catch {

@@ -18,7 +18,10 @@ export async function boundAddress(host: string): Promise<string> {
   return (await lookup(bare)).address;
 }
 
-/** An `--allowed-host` value as the SDK compares Host headers (lower case, IPv6 in brackets); a usage error if it is not a host name. */
+/**
+ * An `--allowed-host` value as the SDK compares Host headers (lower case, IPv6 in brackets); a usage error if it is not
+ * a host name.
+ */
 export function allowedHostname(value: string): string {
   const candidate = isIP(value) === 6 ? `[${value}]` : value;
   let url: URL | undefined;
@@ -30,7 +33,9 @@ export function allowedHostname(value: string): string {
   // Only the host: nothing the URL parser would take as a port (even a default one), path, query or credentials.
   const extra = isIP(value) === 6 || /^\[[0-9a-f:.]+\]$/i.test(value) ? /[/?#@\\\s]/ : /[:/?#@\\\s]/;
   if (url === undefined || url.hostname === '' || extra.test(value)) {
-    throw new UsageError(`serve: --allowed-host expects a host name or IP address without scheme, port or path (for example 192.168.1.10 or prompts.example.com), got '${value}'`);
+    throw new UsageError(
+      `serve: --allowed-host expects a host name or IP address without scheme, port or path (for example 192.168.1.10 or prompts.example.com), got '${value}'`,
+    );
   }
   return url.hostname;
 }

@@ -70,7 +70,10 @@ function fail(res: ServerResponse, error: PromptError): void {
 
 /** The same JSON-RPC error as a fetch Response (for handlers in front of the SDK's). */
 export function errorResponse(error: PromptError, headers: Record<string, string> = {}): Response {
-  return Response.json({ jsonrpc: '2.0', id: null, error: error.toJsonRpcError() }, { status: error.httpStatus, headers });
+  return Response.json(
+    { jsonrpc: '2.0', id: null, error: error.toJsonRpcError() },
+    { status: error.httpStatus, headers },
+  );
 }
 
 /** Starts the server; resolves once it listens. */

@@ -37,14 +37,15 @@ function referencesOf(definition: PromptDefinition): Reference[] {
   for (const message of definition.messages ?? []) {
     const content = message.content;
     const text = typeof content === 'string' ? content : content.type === 'text' ? content.text : undefined;
-    if (text !== undefined && text.includes('resource:')) {
+    if (text?.includes('resource:')) {
       try {
         for (const uri of compileTemplate(text).resourceDirectives) add({ uri, kind: 'directive' });
       } catch {
         /* a template that does not compile is reported by the loader */
       }
     }
-    if (typeof content === 'object' && content.type === 'resource' && typeof content.uri === 'string') add({ uri: content.uri, kind: 'block' });
+    if (typeof content === 'object' && content.type === 'resource' && typeof content.uri === 'string')
+      add({ uri: content.uri, kind: 'block' });
   }
   return [...out.values()];
 }
@@ -53,12 +54,17 @@ function referencesOf(definition: PromptDefinition): Reference[] {
 function place(source: { text: string; lines: LineIndex } | undefined, ref: Reference): SourcePosition | undefined {
   if (source === undefined) return undefined;
   const escaped = ref.uri.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const found = new RegExp(ref.kind === 'directive' ? `\\{\\{\\{?\\s*resource:\\s*${escaped}` : escaped).exec(source.text);
+  const found = new RegExp(ref.kind === 'directive' ? `\\{\\{\\{?\\s*resource:\\s*${escaped}` : escaped).exec(
+    source.text,
+  );
   return found === null ? undefined : source.lines.position(found.index);
 }
 
 /** What is wrong with one reference: an error (a render would fail), a warning, or nothing. */
-async function problemOf(ref: Reference, resolver: FileResourceResolver | undefined): Promise<{ severity: 'error' | 'warning'; message: string } | undefined> {
+async function problemOf(
+  ref: Reference,
+  resolver: FileResourceResolver | undefined,
+): Promise<{ severity: 'error' | 'warning'; message: string } | undefined> {
   const shown = ref.kind === 'directive' ? `{{resource:${ref.uri}}}` : `resource block uri '${ref.uri}'`;
   const scheme = SCHEME.exec(ref.uri)?.[1]?.toLowerCase();
   // A scheme built from placeholders is known only when the prompt is rendered.
@@ -68,23 +74,33 @@ async function problemOf(ref: Reference, resolver: FileResourceResolver | undefi
   if (dir === undefined) {
     const given = Object.keys(roots);
     const known = given.length === 0 ? 'no --docs given' : `--docs gives ${given.map((s) => `${s}=`).join(', ')}`;
-    return { severity: 'error', message: `${shown}: nothing serves the scheme '${scheme}' (${known}): pass --docs ${scheme}=<dir>` };
+    return {
+      severity: 'error',
+      message: `${shown}: nothing serves the scheme '${scheme}' (${known}): pass --docs ${scheme}=<dir>`,
+    };
   }
   if (resolver === undefined || ref.uri.includes('{{')) return undefined;
   try {
     if (ref.kind === 'directive' && isResourcePattern(ref.uri)) {
       const matches = await resolver.list(ref.uri);
-      return matches.length > 0 ? undefined : { severity: 'warning', message: `${shown} matches no document under --docs ${scheme}=${dir}` };
+      return matches.length > 0
+        ? undefined
+        : { severity: 'warning', message: `${shown} matches no document under --docs ${scheme}=${dir}` };
     }
     const found = await resolver.read(ref.uri);
-    return found !== undefined ? undefined : { severity: 'error', message: `${shown}: no such document under --docs ${scheme}=${dir}` };
+    return found !== undefined
+      ? undefined
+      : { severity: 'error', message: `${shown}: no such document under --docs ${scheme}=${dir}` };
   } catch (error) {
     return { severity: 'error', message: `${shown}: ${isPromptError(error) ? error.message : String(error)}` };
   }
 }
 
 /** Diagnostics for the references nothing serves, placed at each reference in its prompt's file. */
-export async function checkReferences(prompts: readonly ReferencingPrompt[], resolver: FileResourceResolver | undefined): Promise<PromptFileDiagnostic[]> {
+export async function checkReferences(
+  prompts: readonly ReferencingPrompt[],
+  resolver: FileResourceResolver | undefined,
+): Promise<PromptFileDiagnostic[]> {
   const diagnostics: PromptFileDiagnostic[] = [];
   const texts = new Map<string, Promise<{ text: string; lines: LineIndex } | undefined>>();
   for (const prompt of prompts) {
@@ -92,7 +108,10 @@ export async function checkReferences(prompts: readonly ReferencingPrompt[], res
       const problem = await problemOf(ref, resolver);
       if (problem === undefined) continue;
       if (!texts.has(prompt.file)) {
-        const read = readFile(prompt.file, 'utf8').then((text) => ({ text, lines: new LineIndex(text) }), () => undefined);
+        const read = readFile(prompt.file, 'utf8').then(
+          (text) => ({ text, lines: new LineIndex(text) }),
+          () => undefined,
+        );
         texts.set(prompt.file, read);
       }
       const at = place(await texts.get(prompt.file), ref);

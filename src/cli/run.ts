@@ -7,7 +7,13 @@ import type { Output } from './output.js';
 import { serve } from './serve.js';
 import { VERSION } from './version.js';
 
-const COMMANDS: Readonly<Record<string, (args: readonly string[], out: Output) => Promise<number>>> = { check, list, openapi, render, serve };
+const COMMANDS: Readonly<Record<string, (args: readonly string[], out: Output) => Promise<number>>> = {
+  check,
+  list,
+  openapi,
+  render,
+  serve,
+};
 
 /** Runs the command line; resolves with the exit code. Never throws for a user mistake. */
 export async function runCli(argv: readonly string[], out: Output = processOutput): Promise<number> {
@@ -22,7 +28,9 @@ export async function runCli(argv: readonly string[], out: Output = processOutpu
   }
   const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (run === undefined) {
-    out.stderr(`mcp-prompt-kit: unknown command '${command}' (commands: check, list, openapi, render, serve; see --help)`);
+    out.stderr(
+      `mcp-prompt-kit: unknown command '${command}' (commands: check, list, openapi, render, serve; see --help)`,
+    );
     return 2;
   }
   if (rest.includes('--help') || rest.includes('-h')) {
@@ -40,7 +48,9 @@ export async function runCli(argv: readonly string[], out: Output = processOutpu
       out.stderr(`mcp-prompt-kit serve: ${error.message}`);
       return 1;
     }
-    out.stderr(`mcp-prompt-kit ${command}: unexpected error: ${error instanceof Error ? error.message : String(error)}`);
+    out.stderr(
+      `mcp-prompt-kit ${command}: unexpected error: ${error instanceof Error ? error.message : String(error)}`,
+    );
     return 1;
   }
 }

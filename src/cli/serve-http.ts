@@ -40,7 +40,10 @@ export interface ServingHttp {
 /** Starts listening; resolves once it does (a ServeFailure when it cannot). */
 export async function serveHttp(options: ServeHttpOptions): Promise<ServingHttp> {
   const { sdk, factory, registry, live, plan, log } = options;
-  const modern = sdk.createMcpHandler(factory, { legacy: 'reject', onerror: (error) => log(`request error: ${error.message}`) });
+  const modern = sdk.createMcpHandler(factory, {
+    legacy: 'reject',
+    onerror: (error) => log(`request error: ${error.message}`),
+  });
   const sessions = new SessionTable({
     sdk,
     createServer: () => {
@@ -67,14 +70,17 @@ export async function serveHttp(options: ServeHttpOptions): Promise<ServingHttp>
   try {
     http = await startHttpServer({
       fetch: createEndpoint({ sdk, modern, sessions }),
-      gate: (request) => sdk.hostHeaderValidationResponse(request, hosts) ?? sdk.originValidationResponse(request, origins),
+      gate: (request) =>
+        sdk.hostHeaderValidationResponse(request, hosts) ?? sdk.originValidationResponse(request, origins),
       host: plan.host,
       port: plan.port,
       log,
     });
   } catch (error) {
     off();
-    throw new ServeFailure(`cannot listen on ${plan.host}:${plan.port} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    throw new ServeFailure(
+      `cannot listen on ${plan.host}:${plan.port} (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
   }
   return {
     url: http.url,

@@ -26,7 +26,10 @@ const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 
 async function loadSdk(): Promise<{ server: ServerSdk; stdio: StdioSdk }> {
   try {
-    const [server, stdio] = await Promise.all([import('@modelcontextprotocol/server'), import('@modelcontextprotocol/server/stdio')]);
+    const [server, stdio] = await Promise.all([
+      import('@modelcontextprotocol/server'),
+      import('@modelcontextprotocol/server/stdio'),
+    ]);
     return { server, stdio };
   } catch {
     throw new ServeFailure(
@@ -69,19 +72,28 @@ export async function serve(args: readonly string[], out: Output): Promise<numbe
     const misplaced = HTTP_ONLY.find((option) => values[option] !== undefined);
     if (misplaced !== undefined) throw new UsageError(`serve: --${misplaced} needs --http <port>`);
   }
-  const maxSessions = integerOption('serve', 'max-sessions', values['max-sessions'] as string | undefined, 1, 100_000) ?? DEFAULT_MAX_SESSIONS;
-  const idleTimeoutMs = integerOption('serve', 'idle-timeout', values['idle-timeout'] as string | undefined, 1, 2 ** 31 - 1) ?? DEFAULT_IDLE_TIMEOUT_MS;
+  const maxSessions =
+    integerOption('serve', 'max-sessions', values['max-sessions'] as string | undefined, 1, 100_000) ??
+    DEFAULT_MAX_SESSIONS;
+  const idleTimeoutMs =
+    integerOption('serve', 'idle-timeout', values['idle-timeout'] as string | undefined, 1, 2 ** 31 - 1) ??
+    DEFAULT_IDLE_TIMEOUT_MS;
   const name = (values['name'] as string | undefined) ?? 'mcp-prompt-kit';
   const watching = values['watch'] === true;
   const plan =
     port === undefined
       ? undefined
-      : await planHttp(port, (values['host'] as string | undefined) ?? '127.0.0.1', (values['allowed-host'] as string[] | undefined) ?? []);
+      : await planHttp(
+          port,
+          (values['host'] as string | undefined) ?? '127.0.0.1',
+          (values['allowed-host'] as string[] | undefined) ?? [],
+        );
   const sdk = await loadSdk();
 
   const log = (line: string): void => out.stderr(`mcp-prompt-kit: ${line}`);
   if (plan?.warning !== undefined) log(plan.warning);
-  // Everything is checked before anything is served: a prompt left out, or embedding documents nothing serves, stops the start.
+  // Everything is checked before anything is served: a prompt left out, or embedding documents nothing serves, stops
+  // the start.
   const opened = await openDirectory('serve', dir, docs);
   const problems = [...opened.diagnostics, ...(await referenceDiagnostics(opened))];
   reportErrors(problems, out);
@@ -108,8 +120,12 @@ export async function serve(args: readonly string[], out: Output): Promise<numbe
 
   let watcher: ReturnType<typeof watchPromptDirectory> | undefined;
   if (watching) {
-    // The watcher loads the directory again into the registry it keeps in step (a later broken edit keeps the last good version).
-    registry = new PromptRegistry({ assets: createFileAssetLoader(dir), ...(resolver === undefined ? {} : { resources: resolver }) });
+    // The watcher loads the directory again into the registry it keeps in step (a later broken edit keeps the last good
+    // version).
+    registry = new PromptRegistry({
+      assets: createFileAssetLoader(dir),
+      ...(resolver === undefined ? {} : { resources: resolver }),
+    });
     const known = new Set<string>();
     watcher = watchPromptDirectory(dir, registry, {
       debounceMs,
@@ -132,7 +148,11 @@ export async function serve(args: readonly string[], out: Output): Promise<numbe
     attachPrompts(server, registry);
     if (resolver !== undefined) attachResources(server, resolver);
     // Without --watch nothing changes: no list_changed is ever sent, so none is promised.
-    if (!watching) server.server.registerCapabilities({ prompts: { listChanged: false }, ...(resolver === undefined ? {} : { resources: { listChanged: false } }) });
+    if (!watching)
+      server.server.registerCapabilities({
+        prompts: { listChanged: false },
+        ...(resolver === undefined ? {} : { resources: { listChanged: false } }),
+      });
     return server;
   };
 
@@ -144,7 +164,9 @@ export async function serve(args: readonly string[], out: Output): Promise<numbe
       return server;
     });
     closers.push(() => handle.close());
-    log(`serving ${registry.size} prompt(s) from ${dir} over stdio${watcher === undefined ? '' : ', watching for changes'}`);
+    log(
+      `serving ${registry.size} prompt(s) from ${dir} over stdio${watcher === undefined ? '' : ', watching for changes'}`,
+    );
   } else {
     const http = await serveHttp({
       sdk: sdk.server,
@@ -160,7 +182,9 @@ export async function serve(args: readonly string[], out: Output): Promise<numbe
     notifyHttp = http.notify;
     closers.push(() => http.close());
     out.stdout(http.url);
-    log(`serving ${registry.size} prompt(s) from ${dir} at ${http.url}${watcher === undefined ? '' : ', watching for changes'}`);
+    log(
+      `serving ${registry.size} prompt(s) from ${dir} at ${http.url}${watcher === undefined ? '' : ', watching for changes'}`,
+    );
   }
 
   const why = await stopped(plan === undefined);

@@ -89,18 +89,30 @@ export class SessionTable {
     return this.#sessions.size;
   }
 
-  /** Serves a 2025-era request: `parsedBody` is the POST body already read and parsed (undefined for GET and DELETE). */
+  /**
+   * Serves a 2025-era request: `parsedBody` is the POST body already read and parsed (undefined for GET and DELETE).
+   */
   async handle(request: Request, parsedBody: unknown): Promise<Response> {
     const id = request.headers.get('mcp-session-id');
     if (id !== null) {
       const session = this.#sessions.get(id);
       if (session === undefined) {
-        return errorResponse(new PromptError('SESSION_NOT_FOUND', 'Session not found (closed, timed out or never opened): send initialize to start a new one'));
+        return errorResponse(
+          new PromptError(
+            'SESSION_NOT_FOUND',
+            'Session not found (closed, timed out or never opened): send initialize to start a new one',
+          ),
+        );
       }
       return this.#serve(session, request, parsedBody);
     }
     if (request.method !== 'POST' || !this.options.sdk.isInitializeRequest(parsedBody)) {
-      return errorResponse(new PromptError('INVALID_REQUEST', 'Mcp-Session-Id header required: start a session with an initialize request first'));
+      return errorResponse(
+        new PromptError(
+          'INVALID_REQUEST',
+          'Mcp-Session-Id header required: start a session with an initialize request first',
+        ),
+      );
     }
     const { maxSessions, idleTimeoutMs } = this.options;
     if (!this.#closing && this.#sessions.size + this.#opening >= maxSessions) await this.#evictIdle();
@@ -135,14 +147,22 @@ export class SessionTable {
   }
 
   #create(): Session {
-    const transport: WebStandardStreamableHTTPServerTransport = new this.options.sdk.WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        this.#sessions.set(id, session);
-        this.options.log(`session ${short(id)} opened (${this.#sessions.size} open)`);
-      },
-    });
-    const session: Session = { transport, server: this.options.createServer(), busy: 0, idleSince: 0, idle: undefined, closed: false };
+    const transport: WebStandardStreamableHTTPServerTransport =
+      new this.options.sdk.WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => {
+          this.#sessions.set(id, session);
+          this.options.log(`session ${short(id)} opened (${this.#sessions.size} open)`);
+        },
+      });
+    const session: Session = {
+      transport,
+      server: this.options.createServer(),
+      busy: 0,
+      idleSince: 0,
+      idle: undefined,
+      closed: false,
+    };
     return session;
   }
 
@@ -166,9 +186,14 @@ export class SessionTable {
   async #evictIdle(): Promise<void> {
     let oldest: Session | undefined;
     for (const session of this.#sessions.values()) {
-      if (session.busy === 0 && !session.closed && (oldest === undefined || session.idleSince < oldest.idleSince)) oldest = session;
+      if (session.busy === 0 && !session.closed && (oldest === undefined || session.idleSince < oldest.idleSince))
+        oldest = session;
     }
-    if (oldest !== undefined) await this.#close(oldest, `idle the longest, closed to make room for a new session (--max-sessions ${this.options.maxSessions})`);
+    if (oldest !== undefined)
+      await this.#close(
+        oldest,
+        `idle the longest, closed to make room for a new session (--max-sessions ${this.options.maxSessions})`,
+      );
   }
 
   #release(session: Session): void {
@@ -192,6 +217,7 @@ export class SessionTable {
       /* a transport that is already closed */
     }
     this.options.onClosed(session.server);
-    if (id !== undefined && why !== undefined) this.options.log(`session ${short(id)} closed: ${why} (${this.#sessions.size} open)`);
+    if (id !== undefined && why !== undefined)
+      this.options.log(`session ${short(id)} closed: ${why} (${this.#sessions.size} open)`);
   }
 }

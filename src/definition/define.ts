@@ -33,6 +33,8 @@ export function definePrompt(
 export function definePrompt(
   def: PromptDefinition<readonly []> & { arguments?: undefined; inputSchema?: undefined },
 ): PromptDefinition<readonly []>;
-export function definePrompt(def: PromptDefinition<readonly PromptArgumentDefinition[]>): PromptDefinition<readonly PromptArgumentDefinition[]> {
+export function definePrompt(
+  def: PromptDefinition<readonly PromptArgumentDefinition[]>,
+): PromptDefinition<readonly PromptArgumentDefinition[]> {
   return def;
 }

@@ -7,7 +7,10 @@
  */
 import { isRecord } from '../json.js';
 
-/** The deepest nesting of definition data and argument schemas (deeper data is a definition error, not a stack overflow). */
+/**
+ * The deepest nesting of definition data and argument schemas (deeper data is a definition error, not a stack
+ * overflow).
+ */
 export const MAX_SCHEMA_DEPTH = 256;
 
 /** Objects and arrays one piece of definition data may hold, a shared object counted each time it appears. */

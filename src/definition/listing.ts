@@ -75,7 +75,12 @@ function listArguments(def: PromptDefinition): PromptArgument[] {
   return out;
 }
 
-function listed(name: string, rawTitle: string | undefined, rawDescription: string | undefined, required: boolean): PromptArgument {
+function listed(
+  name: string,
+  rawTitle: string | undefined,
+  rawDescription: string | undefined,
+  required: boolean,
+): PromptArgument {
   const title = rawTitle === undefined ? undefined : wellFormed(rawTitle);
   const description = rawDescription === undefined ? undefined : wellFormed(rawDescription);
   if (title === undefined) return description === undefined ? { name, required } : { name, description, required };

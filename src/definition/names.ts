@@ -55,7 +55,8 @@ function commonProblem(label: string, name: unknown): string | undefined {
   if (length > MAX_NAME_LENGTH) return `${label} must be at most ${MAX_NAME_LENGTH} characters (got ${length})`;
   if (CONTROL.test(name)) return `${label} must not contain control characters`;
   if (WHITESPACE.test(name)) return `${label} must not contain whitespace`;
-  if (INVISIBLE.test(name)) return `${label} must not contain invisible characters (bidi controls, zero-width characters, fillers)`;
+  if (INVISIBLE.test(name))
+    return `${label} must not contain invisible characters (bidi controls, zero-width characters, fillers)`;
   if (!isWellFormedText(name)) return `${label} must be well-formed Unicode text (it contains a lone surrogate)`;
   return undefined;
 }
@@ -121,8 +122,10 @@ function templateNameProblem(name: string): string | undefined {
   if (name.includes('.')) {
     return `argument name ${quoted} must not contain '.': a template reads a dotted name as a path into an argument (${quote(`{{${name}}}`)} is never this one), so it could never be used (write ${quote(name.replace(/\./g, '_'))} instead)`;
   }
-  if (name.includes('{') || name.includes('}')) return `argument name ${quoted} must not contain '{' or '}': no template tag can name it`;
-  if (name.startsWith('resource:')) return `argument name ${quoted} must not start with 'resource:': {{resource:...}} is a resource directive`;
+  if (name.includes('{') || name.includes('}'))
+    return `argument name ${quoted} must not contain '{' or '}': no template tag can name it`;
+  if (name.startsWith('resource:'))
+    return `argument name ${quoted} must not start with 'resource:': {{resource:...}} is a resource directive`;
   return undefined;
 }
 
@@ -146,7 +149,10 @@ export class DeclaredNames {
       return undefined;
     }
     const twin = first.name === name ? '' : `, as ${quote(first.name)}: equal after Unicode NFC normalization`;
-    return { path: problemAt, message: `duplicate argument name ${quote(name)} (first declared at ${first.at}${twin})` };
+    return {
+      path: problemAt,
+      message: `duplicate argument name ${quote(name)} (first declared at ${first.at}${twin})`,
+    };
   }
 }
 
@@ -154,7 +160,10 @@ export class DeclaredNames {
  * Problems of the names an inputSchema declares (its `properties` keys): each under {@link argumentNameProblem}, no
  * two equal after NFC, and none a different spelling of a name in `args` (the same name in both is one argument).
  */
-export function inputSchemaNameProblems(schema: Record<string, unknown>, args: readonly unknown[] | undefined): DefinitionProblem[] {
+export function inputSchemaNameProblems(
+  schema: Record<string, unknown>,
+  args: readonly unknown[] | undefined,
+): DefinitionProblem[] {
   const properties = ownValue(schema, 'properties');
   if (!isRecord(properties)) return [];
   const problems: DefinitionProblem[] = [];

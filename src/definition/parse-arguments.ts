@@ -75,7 +75,8 @@ function readArgument(r: Reader, value: unknown, path: string): PromptArgumentDe
   r.string(value, 'description', path, out);
   if (ownValue(value, 'required') !== undefined) {
     if (typeof value['required'] === 'boolean') out['required'] = value['required'];
-    else r.problem(childPointer(path, 'required'), `required must be a boolean (got ${describeType(value['required'])})`);
+    else
+      r.problem(childPointer(path, 'required'), `required must be a boolean (got ${describeType(value['required'])})`);
   }
 
   let type: ArgumentType | undefined;
@@ -85,7 +86,10 @@ function readArgument(r: Reader, value: unknown, path: string): PromptArgumentDe
       type = t;
       out['type'] = t;
     } else {
-      r.problem(childPointer(path, 'type'), `invalid type ${quote(t)}: must be one of ${ARGUMENT_TYPES.map((x) => `'${x}'`).join(', ')}`);
+      r.problem(
+        childPointer(path, 'type'),
+        `invalid type ${quote(t)}: must be one of ${ARGUMENT_TYPES.map((x) => `'${x}'`).join(', ')}`,
+      );
     }
   }
   const typeOk = ownValue(value, 'type') === undefined || type !== undefined;
@@ -103,8 +107,16 @@ function readArgument(r: Reader, value: unknown, path: string): PromptArgumentDe
       const seen = new Set<unknown>();
       for (let i = 0; i < e.length; i++) {
         const item: unknown = e[i];
-        if (item !== null && typeof item !== 'string' && typeof item !== 'boolean' && !(typeof item === 'number' && Number.isFinite(item))) {
-          r.problem(childPointer(at, i), `enum values must be strings, numbers, booleans or null (got ${describeType(item)})`);
+        if (
+          item !== null &&
+          typeof item !== 'string' &&
+          typeof item !== 'boolean' &&
+          !(typeof item === 'number' && Number.isFinite(item))
+        ) {
+          r.problem(
+            childPointer(at, i),
+            `enum values must be strings, numbers, booleans or null (got ${describeType(item)})`,
+          );
         } else if (type !== undefined && !matchesJsonType(item, type)) {
           r.problem(childPointer(at, i), `enum value ${quote(item)} does not match type '${type}'`);
         } else if (seen.has(item)) {
@@ -211,12 +223,17 @@ function checkKeywordsApply(
   const described = type === undefined ? `an argument without a type is a ${effective}` : `type '${type}'`;
   if (effective !== 'string') {
     for (const k of STRING_KEYWORDS) {
-      if (ownValue(value, k) !== undefined) r.problem(childPointer(path, k), `${k} applies to strings, but ${described}`);
+      if (ownValue(value, k) !== undefined)
+        r.problem(childPointer(path, k), `${k} applies to strings, but ${described}`);
     }
   }
   if (effective !== 'number' && effective !== 'integer') {
     for (const k of NUMBER_KEYWORDS) {
-      if (ownValue(value, k) !== undefined) r.problem(childPointer(path, k), `${k} applies to numbers, but ${described}: declare type 'number' or 'integer'`);
+      if (ownValue(value, k) !== undefined)
+        r.problem(
+          childPointer(path, k),
+          `${k} applies to numbers, but ${described}: declare type 'number' or 'integer'`,
+        );
     }
   }
   if (effective !== 'array' && ownValue(value, 'items') !== undefined) {

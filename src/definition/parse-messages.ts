@@ -77,7 +77,8 @@ function readContent(r: Reader, value: unknown, path: string): ContentTemplate |
     case 'audio': {
       const hasData = ownValue(value, 'data') !== undefined;
       const hasPath = ownValue(value, 'path') !== undefined;
-      if (hasData && hasPath) r.problem(path, `${type} content needs exactly one of 'data' (base64) or 'path', not both`);
+      if (hasData && hasPath)
+        r.problem(path, `${type} content needs exactly one of 'data' (base64) or 'path', not both`);
       else if (!hasData && !hasPath) r.problem(path, `${type} content needs 'data' (base64) or 'path'`);
       r.string(value, 'data', path, out, NON_EMPTY);
       r.string(value, 'path', path, out, NON_EMPTY);

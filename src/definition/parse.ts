@@ -75,7 +75,11 @@ export interface DefinitionCheck {
  * Validates a definition, collecting every problem instead of throwing (the parser and the legacy normalizer).
  * With `lists`, argument and message lists equal to ones parsed before are reused instead of read again.
  */
-export function checkPromptDefinition(input: unknown, systemRole: SystemRolePolicy = 'reject', lists?: ParsedLists): DefinitionCheck {
+export function checkPromptDefinition(
+  input: unknown,
+  systemRole: SystemRolePolicy = 'reject',
+  lists?: ParsedLists,
+): DefinitionCheck {
   const r = new Reader(systemRole);
   if (!isRecord(input)) {
     r.problem('', `a prompt definition must be an object (got ${describeType(input)})`);
@@ -130,7 +134,10 @@ export function checkPromptDefinition(input: unknown, systemRole: SystemRolePoli
     const messages = lists?.messages(raw) ?? readMessages(r, raw, '/messages', lists);
     if (messages !== undefined) out['messages'] = messages;
   } else {
-    r.problem('/messages', "messages is required (a non-empty array of message templates), unless a 'render' function is given");
+    r.problem(
+      '/messages',
+      "messages is required (a non-empty array of message templates), unless a 'render' function is given",
+    );
   }
 
   const result: DefinitionCheck = { problems: r.problems };
@@ -159,7 +166,11 @@ export function parsePromptDefinition(input: unknown, options: ParsePromptDefini
 }
 
 /** @internal {@link parsePromptDefinition} reusing equal lists parsed before (a registry's). */
-export function parseWithLists(input: unknown, options: ParsePromptDefinitionOptions, lists: ParsedLists | undefined): PromptDefinition {
+export function parseWithLists(
+  input: unknown,
+  options: ParsePromptDefinitionOptions,
+  lists: ParsedLists | undefined,
+): PromptDefinition {
   const check = checkPromptDefinition(input, options.systemRole ?? 'reject', lists);
   if (check.definition !== undefined) return check.definition;
   throw createDefinitionError(check.problems, {

@@ -67,8 +67,8 @@ export function formatDefinitionProblems(
 
 /**
  * Builds the `INVALID_PROMPT_DEFINITION` {@link PromptError} for a list of problems: a readable message and
- * `data: {source?, problems}` (the first {@link MAX_CARRIED_PROBLEMS} problems, with line/column when `locate` finds them,
- * and one entry counting the rest). Use it for any load-time
+ * `data: {source?, problems}` (the first {@link MAX_CARRIED_PROBLEMS} problems, with line/column when `locate` finds
+ * them, and one entry counting the rest). Use it for any load-time
  * definition problem (template syntax, file syntax) so every such error has the same shape.
  */
 export function createDefinitionError(

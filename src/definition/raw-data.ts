@@ -54,7 +54,10 @@ function copyOf(value: unknown, state: CopyState, at: string): unknown {
   if (ancestors.includes(value)) throw new CopyError(at);
   if (ancestors.length >= MAX_SCHEMA_DEPTH) throw new CopyError(at, `nests deeper than ${MAX_SCHEMA_DEPTH} levels`);
   if (++state.containers > MAX_SCHEMA_NODES) {
-    throw new CopyError(at, `is too large: more than ${MAX_SCHEMA_NODES} objects and arrays (a shared object counts each time it appears)`);
+    throw new CopyError(
+      at,
+      `is too large: more than ${MAX_SCHEMA_NODES} objects and arrays (a shared object counts each time it appears)`,
+    );
   }
   ancestors.push(value);
   let copy: unknown;

@@ -36,7 +36,10 @@ export class Reader {
     for (const key in record) {
       if (!known.includes(key) && Object.hasOwn(record, key)) {
         // Past what an error carries, a hint is never read: skip its edit distances.
-        this.problem(childPointer(path, key), this.problems.length < MAX_CARRIED_PROBLEMS ? unknownKeyMessage(key, known) : 'unknown property');
+        this.problem(
+          childPointer(path, key),
+          this.problems.length < MAX_CARRIED_PROBLEMS ? unknownKeyMessage(key, known) : 'unknown property',
+        );
       }
     }
   }

@@ -49,7 +49,8 @@ function sameArgument(raw: unknown, known: KnownArgument): boolean {
     // An unknown key, or a known one set to undefined, is for the parser to judge.
     if (!keys.includes(key)) return false;
     const value = raw[key];
-    if (key === 'enum' ? !sameEnum(value, parsed[key] as readonly unknown[]) : !Object.is(value, parsed[key])) return false;
+    if (key === 'enum' ? !sameEnum(value, parsed[key] as readonly unknown[]) : !Object.is(value, parsed[key]))
+      return false;
     count++;
   }
   // The parser also reads non-enumerable own keys: there must be none.
@@ -57,12 +58,14 @@ function sameArgument(raw: unknown, known: KnownArgument): boolean {
 }
 
 function sameMessage(raw: unknown, parsed: PromptMessageTemplate): boolean {
-  if (!isRecord(raw) || !Object.hasOwn(raw, 'role') || !Object.hasOwn(raw, 'content') || raw['role'] !== parsed.role) return false;
+  if (!isRecord(raw) || !Object.hasOwn(raw, 'role') || !Object.hasOwn(raw, 'content') || raw['role'] !== parsed.role)
+    return false;
   if (!onlyKeys(raw, MESSAGE_KEYS)) return false;
   const content = raw['content'];
   const text = (parsed.content as { text?: unknown }).text;
   if (typeof content === 'string') return content === text;
-  if (!isRecord(content) || content['type'] !== 'text' || content['text'] !== text || !onlyKeys(content, TEXT_KEYS)) return false;
+  if (!isRecord(content) || content['type'] !== 'text' || content['text'] !== text || !onlyKeys(content, TEXT_KEYS))
+    return false;
   return Object.hasOwn(content, 'type') && Object.hasOwn(content, 'text');
 }
 
@@ -91,7 +94,9 @@ export class ParsedLists {
     return undefined;
   }
 
-  /** Remembers a freshly parsed argument list (unless it holds object values, which are not compared, or huge enums). */
+  /**
+   * Remembers a freshly parsed argument list (unless it holds object values, which are not compared, or huge enums).
+   */
   rememberArguments(list: readonly PromptArgumentDefinition[]): void {
     const items: KnownArgument[] = [];
     let choices = 0;

@@ -31,8 +31,14 @@ interface Walk {
 /** The parser's deeply frozen inputSchemas it found free of name and root problems: nothing can change that. */
 const parsedClean = new WeakSet<object>();
 
-/** Name and root-rule problems of an inputSchema; a `parsed` one found clean is skipped by later calls without `args`. */
-export function inputSchemaProblems(schema: Record<string, unknown>, args: readonly unknown[] | undefined, parsed = false): DefinitionProblem[] {
+/**
+ * Name and root-rule problems of an inputSchema; a `parsed` one found clean is skipped by later calls without `args`.
+ */
+export function inputSchemaProblems(
+  schema: Record<string, unknown>,
+  args: readonly unknown[] | undefined,
+  parsed = false,
+): DefinitionProblem[] {
   if (args === undefined && parsedClean.has(schema)) return [];
   const problems = [...inputSchemaNameProblems(schema, args), ...rootSchemaProblems(schema)];
   if (parsed && problems.length === 0) parsedClean.add(schema);
@@ -63,21 +69,34 @@ function visit(w: Walk, node: unknown, at: string, via: string | undefined): voi
 
   for (const k of ['$ref', '$dynamicRef']) {
     if (ownValue(node, k) !== undefined) {
-      problem(childPointer(at, k), `${place} ${k} cannot declare listed arguments (its target is not read for them): declare them under properties and drop the ${k}`);
+      problem(
+        childPointer(at, k),
+        `${place} ${k} cannot declare listed arguments (its target is not read for them): declare them under properties and drop the ${k}`,
+      );
     }
   }
   const properties = ownValue(node, 'properties');
   if (via !== undefined && isRecord(properties)) {
     for (const name of Object.keys(properties)) {
-      if (undeclared(w, name)) problem(childPointer(childPointer(at, 'properties'), name), `${place} cannot declare listed arguments: declare ${quote(name)} under properties (${WHY})`);
+      if (undeclared(w, name))
+        problem(
+          childPointer(childPointer(at, 'properties'), name),
+          `${place} cannot declare listed arguments: declare ${quote(name)} under properties (${WHY})`,
+        );
     }
   }
   const required = ownValue(node, 'required');
   if (Array.isArray(required)) {
     required.forEach((name: unknown, i) => {
       if (!undeclared(w, name)) return;
-      const why = via === undefined ? `${quote(name)} is required but not declared` : `${place} cannot require arguments that are not listed`;
-      problem(childPointer(childPointer(at, 'required'), i), `${why}: declare ${quote(name)} under properties (${WHY})`);
+      const why =
+        via === undefined
+          ? `${quote(name)} is required but not declared`
+          : `${place} cannot require arguments that are not listed`;
+      problem(
+        childPointer(childPointer(at, 'required'), i),
+        `${why}: declare ${quote(name)} under properties (${WHY})`,
+      );
     });
   }
   for (const k of ['dependentRequired', 'dependentSchemas', 'dependencies'] as const) {
@@ -93,20 +112,33 @@ function visit(w: Walk, node: unknown, at: string, via: string | undefined): voi
   }
   const patterns = ownValue(node, 'patternProperties');
   if (isRecord(patterns) && Object.keys(patterns).length > 0) {
-    problem(childPointer(at, 'patternProperties'), `${place} patternProperties cannot declare listed arguments: declare each argument under properties (${WHY})`);
+    problem(
+      childPointer(at, 'patternProperties'),
+      `${place} patternProperties cannot declare listed arguments: declare each argument under properties (${WHY})`,
+    );
   }
   for (const k of WHOLE_OBJECT) {
-    if (ownValue(node, k) !== undefined) problem(childPointer(at, k), `${place} ${k} cannot declare listed arguments: give each argument its own ${k} under properties`);
+    if (ownValue(node, k) !== undefined)
+      problem(
+        childPointer(at, k),
+        `${place} ${k} cannot declare listed arguments: give each argument its own ${k} under properties`,
+      );
   }
   const min = ownValue(node, 'minProperties');
   const count = Object.keys(w.declared).length;
   if (typeof min === 'number' && min > count) {
-    problem(childPointer(at, 'minProperties'), `${place} minProperties ${min} is more than the ${count} declared arguments: it could only be met with arguments that are not listed`);
+    problem(
+      childPointer(at, 'minProperties'),
+      `${place} minProperties ${min} is more than the ${count} declared arguments: it could only be met with arguments that are not listed`,
+    );
   }
 
   for (const k of BRANCH_LISTS) {
     const list = ownValue(node, k);
-    if (Array.isArray(list)) list.forEach((branch: unknown, i) => visit(w, branch, childPointer(childPointer(at, k), i), via ?? k));
+    if (Array.isArray(list))
+      list.forEach((branch: unknown, i) => {
+        visit(w, branch, childPointer(childPointer(at, k), i), via ?? k);
+      });
   }
   for (const [k, name] of Object.entries(BRANCHES)) visit(w, ownValue(node, k), childPointer(at, k), via ?? name);
 }

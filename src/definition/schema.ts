@@ -158,7 +158,8 @@ export const promptDefinitionSchema: JsonSchema = deepFreeze({
     },
     argumentName: {
       type: 'string',
-      description: 'No whitespace, control or invisible characters (bidi controls, zero-width characters, fillers); at most 128 characters.',
+      description:
+        'No whitespace, control or invisible characters (bidi controls, zero-width characters, fillers); at most 128 characters.',
       minLength: 1,
       maxLength: MAX_NAME_LENGTH,
       pattern: ARGUMENT_NAME_PATTERN,
@@ -197,7 +198,12 @@ export const promptDefinitionSchema: JsonSchema = deepFreeze({
       additionalProperties: false,
       properties: {
         role: { enum: ['user', 'assistant'], description: "MCP has no 'system' role." },
-        content: { anyOf: [{ type: 'string', description: 'Shorthand for a text block.' }, { $ref: '#/definitions/contentBlock' }] },
+        content: {
+          anyOf: [
+            { type: 'string', description: 'Shorthand for a text block.' },
+            { $ref: '#/definitions/contentBlock' },
+          ],
+        },
       },
     },
     contentBlock,

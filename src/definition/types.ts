@@ -124,7 +124,7 @@ export type ArgumentValue<A> = A extends { enum: readonly (infer E)[] }
 /** The declarations among `A` whose value is always present: required ones and those with a default. */
 export type RequiredArgs<A extends readonly PromptArgumentDefinition[]> = Extract<
   A[number],
-  { required: true } | { default: {} | null }
+  { required: true } | { default: NonNullable<unknown> | null }
 >;
 
 /**
@@ -156,8 +156,9 @@ export interface PromptDefinitionBase<A extends readonly PromptArgumentDefinitio
 }
 
 /** A prompt defined by message templates. */
-export interface TemplatePromptDefinition<A extends readonly PromptArgumentDefinition[] = readonly PromptArgumentDefinition[]>
-  extends PromptDefinitionBase<A> {
+export interface TemplatePromptDefinition<
+  A extends readonly PromptArgumentDefinition[] = readonly PromptArgumentDefinition[],
+> extends PromptDefinitionBase<A> {
   messages: readonly PromptMessageTemplate[];
   render?: undefined;
 }

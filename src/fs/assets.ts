@@ -28,7 +28,9 @@ export function createFileAssetLoader(root: string, options: FileAssetLoaderOpti
       const found = await openConfined(root, path);
       if (!found.ok) {
         if (found.reason === 'denied') {
-          throw new PromptError('RESOURCE_DENIED', `Resource access denied: ${path}`, { data: { reason: found.detail } });
+          throw new PromptError('RESOURCE_DENIED', `Resource access denied: ${path}`, {
+            data: { reason: found.detail },
+          });
         }
         throw new PromptError('RESOURCE_NOT_FOUND', `Resource not found: ${path}`);
       }
@@ -39,10 +41,15 @@ export function createFileAssetLoader(root: string, options: FileAssetLoaderOpti
         await found.handle.close().catch(() => undefined);
       }
       if (!read.ok) {
-        if (read.reason === 'unsettled') throw new PromptError('INTERNAL_ERROR', `Asset ${path} kept changing while it was read`);
-        throw new PromptError('LIMIT_EXCEEDED', `Asset ${path} is ${read.size} bytes, over the ${maxBytes}-byte limit`, {
-          data: { limit: 'maxAssetBytes', max: maxBytes },
-        });
+        if (read.reason === 'unsettled')
+          throw new PromptError('INTERNAL_ERROR', `Asset ${path} kept changing while it was read`);
+        throw new PromptError(
+          'LIMIT_EXCEEDED',
+          `Asset ${path} is ${read.size} bytes, over the ${maxBytes}-byte limit`,
+          {
+            data: { limit: 'maxAssetBytes', max: maxBytes },
+          },
+        );
       }
       return new Uint8Array(read.bytes.buffer, read.bytes.byteOffset, read.bytes.length);
     },

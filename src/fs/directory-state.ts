@@ -1,4 +1,6 @@
-/** A prompt directory's files and what a registry serves from them: the one place file versions become registry changes. */
+/**
+ * A prompt directory's files and what a registry serves from them: the one place file versions become registry changes.
+ */
 import type { PromptDefinition } from '../definition/types.js';
 import type { Logger } from '../logger.js';
 import type { PromptRegistry } from '../registry/registry.js';
@@ -66,7 +68,8 @@ export class DirectoryState {
     this.duplicates = diagnostics;
     const byDefinition = new Map(ordered.map((o) => [o.definition, o.rel]));
     const out = new Map<string, Wanted>();
-    for (const [name, winner] of winners) out.set(name, { rel: byDefinition.get(winner.definition)!, definition: winner.definition });
+    for (const [name, winner] of winners)
+      out.set(name, { rel: byDefinition.get(winner.definition)!, definition: winner.definition });
     return out;
   }
 
@@ -75,7 +78,8 @@ export class DirectoryState {
     const out: Wanted[] = [];
     for (const w of want.values()) {
       const served = this.served.get(w.definition.name);
-      if (served !== undefined && sameDefinition(served.definition, w.definition)) this.#accept({ rel: w.rel, definition: served.definition });
+      if (served !== undefined && sameDefinition(served.definition, w.definition))
+        this.#accept({ rel: w.rel, definition: served.definition });
       else out.push(w);
     }
     return out;
@@ -98,14 +102,20 @@ export class DirectoryState {
     state.locate = p.locate;
     if (p.definition === undefined && state.good !== undefined && p.diagnostics.some((d) => d.severity === 'error')) {
       try {
-        logger?.warn?.({ event: 'prompt_file_kept', file: p.file, prompt: state.good.name }, `keeping the last good version of '${state.good.name}'`);
+        logger?.warn?.(
+          { event: 'prompt_file_kept', file: p.file, prompt: state.good.name },
+          `keeping the last good version of '${state.good.name}'`,
+        );
       } catch {
         /* a broken logger must not stop reloading */
       }
     }
   }
 
-  /** Brings the registry in step synchronously: one `set` (one per prompt if the batch fails to compile) and one `remove`. */
+  /**
+   * Brings the registry in step synchronously: one `set` (one per prompt if the batch fails to compile) and one
+   * `remove`.
+   */
   apply(): PromptDirectoryChange {
     const set: string[] = [];
     let want = this.#wanted();
@@ -123,7 +133,10 @@ export class DirectoryState {
             this.#accept(w);
             set.push(w.definition.name);
           } catch (error) {
-            state.diagnostics = [...state.diagnostics, ...definitionDiagnostics(state.file, error, state.locate, 'template')];
+            state.diagnostics = [
+              ...state.diagnostics,
+              ...definitionDiagnostics(state.file, error, state.locate, 'template'),
+            ];
             state.parsed = undefined;
             state.locate = undefined;
           }
@@ -177,7 +190,8 @@ export function applyFiles(
   for (let i = 0; i < changed.length; i++) {
     const f = changed[i]!;
     const existing = state.files.get(f.rel);
-    if (existing === undefined) state.files.set(f.rel, { version: fingerprint(f.stats), file: parsed[i]!.file, diagnostics: [] });
+    if (existing === undefined)
+      state.files.set(f.rel, { version: fingerprint(f.stats), file: parsed[i]!.file, diagnostics: [] });
     else existing.version = fingerprint(f.stats);
     state.update(parsed[i]!, logger);
   }
@@ -201,7 +215,9 @@ export interface LoadedIntoRegistry {
   leftOut: LeftOutFile[];
 }
 
-/** @internal Loads a directory into a registry once, compile problems included as diagnostics (for the command line). */
+/**
+ * @internal Loads a directory into a registry once, compile problems included as diagnostics (for the command line).
+ */
 export async function loadPromptDirectoryInto(
   registry: PromptRegistry,
   dir: string,

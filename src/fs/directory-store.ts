@@ -22,7 +22,10 @@ import { TreeWatcher } from './tree-watcher.js';
 
 /** Options of {@link createDirectoryPromptStore}. */
 export interface DirectoryPromptStoreOptions extends LoadPromptDirectoryOptions {
-  /** Changes within this many milliseconds of the first one are reported together, and a changed file is read once it has stood still this long (default 100). */
+  /**
+   * Changes within this many milliseconds of the first one are reported together, and a changed file is read once it
+   * has stood still this long (default 100).
+   */
   debounceMs?: number;
   /** pino-style logger: a file that cannot be served is logged at `error` (file, prompt, reason) when read. */
   logger?: Logger;
@@ -120,8 +123,14 @@ function serialize(format: PromptFileFormat, definition: TemplatePromptDefinitio
  * await store.close();
  * ```
  */
-export function createDirectoryPromptStore(dir: string, options: DirectoryPromptStoreOptions = {}): DirectoryPromptStore {
-  const debounceMs = integerOption('createDirectoryPromptStore', 'debounceMs', options.debounceMs, { ...DELAY_MS, default: 100 });
+export function createDirectoryPromptStore(
+  dir: string,
+  options: DirectoryPromptStoreOptions = {},
+): DirectoryPromptStore {
+  const debounceMs = integerOption('createDirectoryPromptStore', 'debounceMs', options.debounceMs, {
+    ...DELAY_MS,
+    default: 100,
+  });
   const context = fileContext(dir, options, 'createDirectoryPromptStore');
   const log = toSafeLogger(options.logger);
   const files = new Map<string, FileEntry>();
@@ -171,11 +180,14 @@ export function createDirectoryPromptStore(dir: string, options: DirectoryPrompt
     // A file broken in place keeps serving its last good version.
     const all = scan.files.flatMap((f) => {
       const entry = files.get(f.rel);
-      return entry === undefined ? [] : [entry.parsed.definition === undefined && entry.good !== undefined ? entry.good : entry.parsed];
+      return entry === undefined
+        ? []
+        : [entry.parsed.definition === undefined && entry.good !== undefined ? entry.good : entry.parsed];
     });
     const snapshot: Snapshot = { valid: new Map(), invalid: new Map(), owners: new Map(), dirs: scan.dirs, waiting };
     const relOf = new Map(all.map((p) => [p.file, p.rel]));
-    for (const [name, winner] of pickUnique(all).winners) snapshot.valid.set(name, { rel: relOf.get(winner.file)!, definition: winner.definition });
+    for (const [name, winner] of pickUnique(all).winners)
+      snapshot.valid.set(name, { rel: relOf.get(winner.file)!, definition: winner.definition });
     for (const p of all) {
       const error = p.diagnostics.find((d) => d.severity === 'error');
       if (p.definition === undefined && error === undefined) continue; // not a prompt file (Markdown without front matter)
@@ -191,11 +203,17 @@ export function createDirectoryPromptStore(dir: string, options: DirectoryPrompt
   const reportKept = (name: string, broken: ParsedPromptFile): void => {
     const error = broken.diagnostics.find((d) => d.severity === 'error');
     const reason = error === undefined ? 'the file does not load' : formatDiagnostic(error);
-    log.error({ event: 'prompt_store_invalid_file', prompt: name, file: broken.file, reason }, 'prompt file is invalid; its last good version stays served');
+    log.error(
+      { event: 'prompt_store_invalid_file', prompt: name, file: broken.file, reason },
+      'prompt file is invalid; its last good version stays served',
+    );
   };
 
   const reportInvalid = (name: string, bad: { file: string; reason: string }): void => {
-    log.error({ event: 'prompt_store_invalid_file', prompt: name, file: bad.file, reason: bad.reason }, 'prompt file is invalid and is not served');
+    log.error(
+      { event: 'prompt_store_invalid_file', prompt: name, file: bad.file, reason: bad.reason },
+      'prompt file is invalid and is not served',
+    );
   };
 
   const stored = (name: string, definition: PromptDefinition): StoredPrompt => ({
@@ -282,12 +300,21 @@ export function createDirectoryPromptStore(dir: string, options: DirectoryPrompt
       const checked = await readPromptFile({ rel, path: temp, stats: written }, context);
       if (checked.definition === undefined) {
         const problems = checked.diagnostics.map((d) => ({ path: d.pointer ?? '', message: d.message }));
-        throw createDefinitionError(problems.length > 0 ? problems : [{ path: '', message: 'the file does not load' }], { name });
+        throw createDefinitionError(
+          problems.length > 0 ? problems : [{ path: '', message: 'the file does not load' }],
+          { name },
+        );
       }
       await rename(temp, target);
       // Our own write is whole (it was renamed into place): read back at once, not after a window.
       const now = await stat(target).catch(() => undefined);
-      if (now !== undefined && now.dev === written.dev && now.ino === written.ino && now.size === written.size && now.mtimeMs === written.mtimeMs) {
+      if (
+        now !== undefined &&
+        now.dev === written.dev &&
+        now.ino === written.ino &&
+        now.size === written.size &&
+        now.mtimeMs === written.mtimeMs
+      ) {
         files.set(rel, { version: fingerprint(now), parsed: checked, good: checked });
         onDisk.add(rel);
       }
@@ -327,7 +354,10 @@ export function createDirectoryPromptStore(dir: string, options: DirectoryPrompt
       const definition = storableDefinition(input);
       await mkdir(dir, { recursive: true });
       const snapshot = await read();
-      const rel = snapshot.valid.get(definition.name)?.rel ?? snapshot.invalid.get(definition.name)?.rel ?? newFile(definition.name);
+      const rel =
+        snapshot.valid.get(definition.name)?.rel ??
+        snapshot.invalid.get(definition.name)?.rel ??
+        newFile(definition.name);
       const format = promptFileFormat(rel) ?? 'json';
       const saved = await save(rel, serialize(format, pathsRelativeTo(definition, rel)), definition.name);
       session?.known?.set(definition.name, JSON.stringify(saved));

@@ -15,7 +15,12 @@ export type { LoadPromptDirectoryOptions, LoadedPromptDirectory, PromptFileEntry
 export { DEFAULT_PROMPT_FILE_LIMITS, promptFileFormat } from './prompt-file.js';
 export type { PromptFileFormat, PromptFileLimits } from './prompt-file.js';
 export { createFileResourceResolver } from './resolver.js';
-export type { FileResource, FileResourceContents, FileResourceResolver, FileResourceResolverOptions } from './resolver.js';
+export type {
+  FileResource,
+  FileResourceContents,
+  FileResourceResolver,
+  FileResourceResolverOptions,
+} from './resolver.js';
 export { watchPromptDirectory } from './watch.js';
 export type { PromptDirectoryChange } from './directory-state.js';
 export type { PromptDirectoryWatcher, WatchPromptDirectoryOptions } from './watch.js';

@@ -1,4 +1,6 @@
-/** Loading a prompt directory: every prompt file under it, sorted, read and checked; the first of a duplicate name wins. */
+/**
+ * Loading a prompt directory: every prompt file under it, sorted, read and checked; the first of a duplicate name wins.
+ */
 import type { PromptDefinition, SystemRolePolicy } from '../definition/types.js';
 import { PromptError } from '../errors.js';
 import { integerOption } from '../options.js';
@@ -38,7 +40,10 @@ export function fileContext(dir: string, options: LoadPromptDirectoryOptions, ow
   const limits = { ...DEFAULT_PROMPT_FILE_LIMITS };
   const given: Partial<PromptFileLimits> = options.limits ?? {};
   for (const key of Object.keys(limits) as (keyof PromptFileLimits)[]) {
-    limits[key] = integerOption(owner, `limits.${key}`, given[key], { min: 0, default: DEFAULT_PROMPT_FILE_LIMITS[key] });
+    limits[key] = integerOption(owner, `limits.${key}`, given[key], {
+      min: 0,
+      default: DEFAULT_PROMPT_FILE_LIMITS[key],
+    });
   }
   return { dir, limits, systemRole: options.systemRole };
 }
@@ -52,13 +57,21 @@ export async function scanPromptDirectory(context: PromptFileContext): Promise<S
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'does not exist' : code === 'ENOTDIR' ? 'is not a directory' : `cannot be read (${code ?? 'error'})`;
+    const why =
+      code === 'ENOENT'
+        ? 'does not exist'
+        : code === 'ENOTDIR'
+          ? 'is not a directory'
+          : `cannot be read (${code ?? 'error'})`;
     throw new PromptError('INVALID_PROMPT_DEFINITION', `prompt directory ${context.dir} ${why}`, { cause: error });
   }
 }
 
 /** @internal Reads files with bounded concurrency, keeping their order. */
-export async function readPromptFiles(files: readonly ScannedFile[], context: PromptFileContext): Promise<ParsedPromptFile[]> {
+export async function readPromptFiles(
+  files: readonly ScannedFile[],
+  context: PromptFileContext,
+): Promise<ParsedPromptFile[]> {
   const out = new Array<ParsedPromptFile>(files.length);
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -80,8 +93,12 @@ export function truncatedDiagnostic(context: PromptFileContext): PromptFileDiagn
   };
 }
 
-/** @internal One definition per name: the first file in sort order wins; later ones get a diagnostic naming both files. */
-export function pickUnique(parsed: readonly { file: string; definition?: PromptDefinition; locate?: ParsedPromptFile['locate'] }[]): {
+/**
+ * @internal One definition per name: the first file in sort order wins; later ones get a diagnostic naming both files.
+ */
+export function pickUnique(
+  parsed: readonly { file: string; definition?: PromptDefinition; locate?: ParsedPromptFile['locate'] }[],
+): {
   winners: Map<string, { file: string; definition: PromptDefinition }>;
   diagnostics: PromptFileDiagnostic[];
 } {
@@ -120,7 +137,10 @@ export function pickUnique(parsed: readonly { file: string; definition?: PromptD
  * registry.add(definitions);
  * ```
  */
-export async function loadPromptDirectory(dir: string, options: LoadPromptDirectoryOptions = {}): Promise<LoadedPromptDirectory> {
+export async function loadPromptDirectory(
+  dir: string,
+  options: LoadPromptDirectoryOptions = {},
+): Promise<LoadedPromptDirectory> {
   const context = fileContext(dir, options, 'loadPromptDirectory');
   const scan = await scanPromptDirectory(context);
   const parsed = await readPromptFiles(scan.files, context);

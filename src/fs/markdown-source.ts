@@ -1,4 +1,6 @@
-/** Markdown prompt files: YAML front matter holds the fields; the body is one user message unless `messages` is given. */
+/**
+ * Markdown prompt files: YAML front matter holds the fields; the body is one user message unless `messages` is given.
+ */
 import { isRecord } from '../json.js';
 import type { SourcePosition } from './diagnostics.js';
 import type { SourceSyntaxError } from './json-source.js';
@@ -25,7 +27,10 @@ function lineCount(text: string): number {
 }
 
 /** Splits and parses a Markdown prompt file; `messages` and a body at once is a problem at the body's first line. */
-export function parseMarkdownSource(text: string, maxYamlNodes?: number): MarkdownSource | SourceSyntaxError | NoFrontMatter {
+export function parseMarkdownSource(
+  text: string,
+  maxYamlNodes?: number,
+): MarkdownSource | SourceSyntaxError | NoFrontMatter {
   const opening = OPENING.exec(text);
   if (opening === null) return { noFrontMatter: true };
   const rest = text.slice(opening[0].length);
@@ -41,7 +46,11 @@ export function parseMarkdownSource(text: string, maxYamlNodes?: number): Markdo
   const bodyLine = bodyStartLine + lineCount(leading);
   const front = parsed.value === null || parsed.value === undefined ? {} : parsed.value;
   if (!isRecord(front)) {
-    return { message: 'front matter must be a YAML mapping of definition fields (name, description, ...)', line: 2, column: 1 };
+    return {
+      message: 'front matter must be a YAML mapping of definition fields (name, description, ...)',
+      line: 2,
+      column: 1,
+    };
   }
   const hasMessages = Object.hasOwn(front, 'messages');
   if (hasMessages && body !== '') {
@@ -56,7 +65,8 @@ export function parseMarkdownSource(text: string, maxYamlNodes?: number): Markdo
   return {
     value,
     locate(pointer) {
-      if (fromBody && (pointer === '/messages' || pointer.startsWith('/messages/'))) return { line: bodyLine, column: 1 };
+      if (fromBody && (pointer === '/messages' || pointer.startsWith('/messages/')))
+        return { line: bodyLine, column: 1 };
       return parsed.locate(pointer) ?? (pointer === '' ? { line: 1, column: 1 } : undefined);
     },
   };

@@ -40,7 +40,7 @@ async function openedPath(handle: FileHandle): Promise<string | undefined> {
  */
 export async function openedInside(handle: FileHandle, stats: Stats, realRoot: string, path: string): Promise<boolean> {
   const opened = await openedPath(handle);
-  if (opened !== undefined && opened.startsWith('/')) return isInside(realRoot, opened);
+  if (opened?.startsWith('/')) return isInside(realRoot, opened);
   try {
     const real = await realpath(path);
     if (!isInside(realRoot, real)) return false;
@@ -62,7 +62,8 @@ export async function readStable(handle: FileHandle, maxBytes: number, first?: S
     const bytes = await readAll(handle, maxBytes + 1);
     if (bytes.length > maxBytes) return { ok: false, reason: 'too-large', size: bytes.length };
     const after = await handle.stat();
-    if (fingerprint(after) === fingerprint(before) && bytes.length === after.size) return { ok: true, bytes, stats: after };
+    if (fingerprint(after) === fingerprint(before) && bytes.length === after.size)
+      return { ok: true, bytes, stats: after };
     before = after;
   }
   return { ok: false, reason: 'unsettled' };
@@ -102,7 +103,8 @@ export async function openConfined(root: string, relative: string): Promise<Open
     handle = await openForReading(found.path);
   } catch (error) {
     // ELOOP: the last component became a symlink after the check.
-    if ((error as NodeJS.ErrnoException).code === 'ELOOP') return { ok: false, reason: 'denied', detail: 'it leads outside the root' };
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP')
+      return { ok: false, reason: 'denied', detail: 'it leads outside the root' };
     return { ok: false, reason: 'missing' };
   }
   try {

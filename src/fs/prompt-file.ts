@@ -1,4 +1,7 @@
-/** One prompt file: read (size-limited), parsed by format, validated, limits checked, asset paths made directory-relative. */
+/**
+ * One prompt file: read (size-limited), parsed by format, validated, limits checked, asset paths made
+ * directory-relative.
+ */
 import { posix } from 'node:path';
 import { parsePromptDefinition } from '../definition/parse.js';
 import { isPromptError } from '../errors.js';
@@ -106,7 +109,10 @@ function locateNearest(locate: Locate | undefined, pointer: string): SourcePosit
   }
 }
 
-/** @internal An error as diagnostics, one per problem; `template` positions are inside a template, so the field is placed. */
+/**
+ * @internal An error as diagnostics, one per problem; `template` positions are inside a template, so the field is
+ * placed.
+ */
 export function definitionDiagnostics(
   file: string,
   error: unknown,
@@ -155,24 +161,42 @@ function* templates(definition: PromptDefinition): Generator<[string, string]> {
   }
 }
 
-function checkStaticLimits(parsed: ParsedPromptFile, definition: PromptDefinition, limits: PromptFileLimits, locate: Locate): void {
+function checkStaticLimits(
+  parsed: ParsedPromptFile,
+  definition: PromptDefinition,
+  limits: PromptFileLimits,
+  locate: Locate,
+): void {
   let directives = 0;
   for (const [pointer, text] of templates(definition)) {
     if (text.length > limits.maxTemplateBytes / 3 && Buffer.byteLength(text) > limits.maxTemplateBytes) {
       parsed.diagnostics.push(
-        diagnostic(parsed.file, `template is ${Buffer.byteLength(text)} bytes, over the ${limits.maxTemplateBytes}-byte rendered-size limit`, locateNearest(locate, pointer), pointer),
+        diagnostic(
+          parsed.file,
+          `template is ${Buffer.byteLength(text)} bytes, over the ${limits.maxTemplateBytes}-byte rendered-size limit`,
+          locateNearest(locate, pointer),
+          pointer,
+        ),
       );
     }
     directives += text.match(DIRECTIVE)?.length ?? 0;
   }
   if (directives > limits.maxResourceDirectives) {
     parsed.diagnostics.push(
-      diagnostic(parsed.file, `prompt has ${directives} resource directives, over the limit of ${limits.maxResourceDirectives}`, locateNearest(locate, '/messages'), '/messages'),
+      diagnostic(
+        parsed.file,
+        `prompt has ${directives} resource directives, over the limit of ${limits.maxResourceDirectives}`,
+        locateNearest(locate, '/messages'),
+        '/messages',
+      ),
     );
   }
 }
 
-/** Makes image/audio paths relative to the directory; a static one must exist inside it, a templated one is checked on read. */
+/**
+ * Makes image/audio paths relative to the directory; a static one must exist inside it, a templated one is checked on
+ * read.
+ */
 async function resolveAssetPaths(
   parsed: ParsedPromptFile,
   definition: PromptDefinition,
@@ -180,7 +204,8 @@ async function resolveAssetPaths(
   locate: Locate,
 ): Promise<PromptDefinition> {
   const messages = definition.messages;
-  if (messages === undefined || !messages.some((m) => typeof m.content === 'object' && 'path' in m.content)) return definition;
+  if (messages === undefined || !messages.some((m) => typeof m.content === 'object' && 'path' in m.content))
+    return definition;
   const base = posix.dirname(parsed.rel);
   const rewritten = await Promise.all(
     messages.map(async (message, i) => {
@@ -219,7 +244,9 @@ export async function readPromptFile(scanned: ScannedFile, context: PromptFileCo
   if (format === undefined) return parsed;
   const { maxFileBytes } = context.limits;
   if (scanned.stats.size > maxFileBytes) {
-    parsed.diagnostics.push(diagnostic(file, `file is ${scanned.stats.size} bytes, over the ${maxFileBytes}-byte limit for a prompt file`));
+    parsed.diagnostics.push(
+      diagnostic(file, `file is ${scanned.stats.size} bytes, over the ${maxFileBytes}-byte limit for a prompt file`),
+    );
     return parsed;
   }
   let read: StableRead;
@@ -232,7 +259,9 @@ export async function readPromptFile(scanned: ScannedFile, context: PromptFileCo
       await handle.close().catch(() => undefined);
     }
   } catch (error) {
-    parsed.diagnostics.push(diagnostic(file, `cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`));
+    parsed.diagnostics.push(
+      diagnostic(file, `cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'})`),
+    );
     return parsed;
   }
   if (!read.ok) {
@@ -249,7 +278,10 @@ export async function readPromptFile(scanned: ScannedFile, context: PromptFileCo
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   const source = parseByFormat(format, text, context.limits);
   if ('noFrontMatter' in source) {
-    parsed.diagnostics.push({ ...diagnostic(file, 'no YAML front matter (--- at the first line): not a prompt file, skipped'), severity: 'warning' });
+    parsed.diagnostics.push({
+      ...diagnostic(file, 'no YAML front matter (--- at the first line): not a prompt file, skipped'),
+      severity: 'warning',
+    });
     return parsed;
   }
   if (!('value' in source)) {
@@ -260,7 +292,10 @@ export async function readPromptFile(scanned: ScannedFile, context: PromptFileCo
   if (isRecord(source.value) && typeof source.value['name'] === 'string') parsed.rawName = source.value['name'];
   let definition: PromptDefinition;
   try {
-    const options: { source: string; locate: Locate; systemRole?: SystemRolePolicy } = { source: file, locate: source.locate };
+    const options: { source: string; locate: Locate; systemRole?: SystemRolePolicy } = {
+      source: file,
+      locate: source.locate,
+    };
     if (context.systemRole !== undefined) options.systemRole = context.systemRole;
     definition = parsePromptDefinition(source.value, options);
   } catch (error) {

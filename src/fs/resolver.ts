@@ -1,4 +1,7 @@
-/** The file resource resolver: `scheme://path` from root directories, confined, size-limited, cached, with an indexed listing. */
+/**
+ * The file resource resolver: `scheme://path` from root directories, confined, size-limited, cached, with an indexed
+ * listing.
+ */
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isPromptError, PromptError } from '../errors.js';
@@ -18,7 +21,10 @@ import type { Logger } from '../logger.js';
 
 /** Options of {@link createFileResourceResolver}. */
 export interface FileResourceResolverOptions {
-  /** URI scheme -> directory: `{ architecture: './docs' }` serves `architecture://patterns/x.md` from docs/patterns/x.md. */
+  /**
+   * URI scheme -> directory: `{ architecture: './docs' }` serves `architecture://patterns/x.md` from
+   * docs/patterns/x.md.
+   */
   roots: Readonly<Record<string, string>>;
   /** Largest document, in bytes (default 1 MiB); a larger one is LIMIT_EXCEEDED. */
   maxDocumentBytes?: number;
@@ -120,7 +126,9 @@ interface Cached {
 }
 
 function denied(uri: string, why: string): PromptError {
-  return new PromptError('RESOURCE_DENIED', `Resource access denied: ${echoed(uri)}`, { data: { uri: echoed(uri), reason: why } });
+  return new PromptError('RESOURCE_DENIED', `Resource access denied: ${echoed(uri)}`, {
+    data: { uri: echoed(uri), reason: why },
+  });
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {
@@ -171,8 +179,12 @@ export function documentUri(scheme: string, rel: string): string {
 export function createFileResourceResolver(options: FileResourceResolverOptions): FileResourceResolver {
   const roots: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [scheme, dir] of Object.entries(options.roots)) {
-    if (!SCHEME.test(scheme)) throw new TypeError(`createFileResourceResolver: invalid URI scheme '${scheme}' (lowercase letters, digits, '+', '-', '.')`);
-    if (typeof dir !== 'string' || dir === '') throw new TypeError(`createFileResourceResolver: the directory of '${scheme}' must be a non-empty string`);
+    if (!SCHEME.test(scheme))
+      throw new TypeError(
+        `createFileResourceResolver: invalid URI scheme '${scheme}' (lowercase letters, digits, '+', '-', '.')`,
+      );
+    if (typeof dir !== 'string' || dir === '')
+      throw new TypeError(`createFileResourceResolver: the directory of '${scheme}' must be a non-empty string`);
     roots[scheme] = dir;
   }
   const maxDocumentBytes = positive(options.maxDocumentBytes, 1_048_576, 'maxDocumentBytes');
@@ -181,12 +193,16 @@ export function createFileResourceResolver(options: FileResourceResolverOptions)
   const maxListed = positive(options.maxListed, 10_000, 'maxListed');
   const maxCacheBytes = positive(options.maxCacheBytes, 32 * 1_048_576, 'maxCacheBytes');
   const maxWalked = positive(options.maxWalked, DEFAULT_MAX_WALKED, 'maxWalked');
-  const indexTtlMs = integerOption('createFileResourceResolver', 'indexTtlMs', options.indexTtlMs, { min: 0, default: 2_000 });
+  const indexTtlMs = integerOption('createFileResourceResolver', 'indexTtlMs', options.indexTtlMs, {
+    min: 0,
+    default: 2_000,
+  });
   const log = toSafeLogger(options.logger);
   const mimeTypes = options.mimeTypes;
   const extensions = [...(options.extensions ?? ['.md'])];
   for (const ext of extensions) {
-    if (!/^\.[A-Za-z0-9_-]+$/.test(ext)) throw new TypeError(`createFileResourceResolver: invalid extension '${ext}' (like '.md')`);
+    if (!/^\.[A-Za-z0-9_-]+$/.test(ext))
+      throw new TypeError(`createFileResourceResolver: invalid extension '${ext}' (like '.md')`);
   }
   const cache = new Map<string, Cached>();
   let cachedBytes = 0;
@@ -206,9 +222,13 @@ export function createFileResourceResolver(options: FileResourceResolverOptions)
   };
 
   const tooLarge = (uri: string, size?: number): PromptError =>
-    new PromptError('LIMIT_EXCEEDED', `Resource ${uri} is ${size === undefined ? 'over' : `${size} bytes, over`} the ${maxDocumentBytes}-byte limit`, {
-      data: { limit: 'maxDocumentBytes', max: maxDocumentBytes },
-    });
+    new PromptError(
+      'LIMIT_EXCEEDED',
+      `Resource ${uri} is ${size === undefined ? 'over' : `${size} bytes, over`} the ${maxDocumentBytes}-byte limit`,
+      {
+        data: { limit: 'maxDocumentBytes', max: maxDocumentBytes },
+      },
+    );
 
   /** Reads one document by scheme and decoded path; undefined when it does not exist. */
   const readPath = async (uri: string, root: string, rel: string): Promise<FileResourceContents | undefined> => {
@@ -275,7 +295,12 @@ export function createFileResourceResolver(options: FileResourceResolverOptions)
       const root = roots[scheme]!;
       let scan;
       try {
-        scan = await scanTree(root, { acceptFile: () => true, maxFiles: maxListed, maxWalked, confineTo: await realpath(root) });
+        scan = await scanTree(root, {
+          acceptFile: () => true,
+          maxFiles: maxListed,
+          maxWalked,
+          confineTo: await realpath(root),
+        });
       } catch {
         continue; // a missing root lists nothing
       }
@@ -287,7 +312,13 @@ export function createFileResourceResolver(options: FileResourceResolverOptions)
         );
       }
       for (const f of scan.files) {
-        entries.push({ uri: documentUri(scheme, f.rel), scheme, rel: f.rel, size: f.stats.size, mimeType: mimeTypeOf(f.rel, mimeTypes) });
+        entries.push({
+          uri: documentUri(scheme, f.rel),
+          scheme,
+          rel: f.rel,
+          size: f.stats.size,
+          mimeType: mimeTypeOf(f.rel, mimeTypes),
+        });
       }
     }
     entries.sort((x, y) => (x.uri < y.uri ? -1 : x.uri > y.uri ? 1 : 0));
@@ -299,23 +330,42 @@ export function createFileResourceResolver(options: FileResourceResolverOptions)
     const rel = under;
     let scan;
     try {
-      scan = await scanTree(rel === '' ? root : join(root, rel), { acceptFile: () => true, maxFiles: maxListed, maxWalked, confineTo: await realpath(root) });
+      scan = await scanTree(rel === '' ? root : join(root, rel), {
+        acceptFile: () => true,
+        maxFiles: maxListed,
+        maxWalked,
+        confineTo: await realpath(root),
+      });
     } catch {
       return [];
     }
     if (scan.truncated) {
-      throw new PromptError('LIMIT_EXCEEDED', `Resource pattern ${pattern} covers more than ${maxListed} documents or ${maxWalked} entries`, {
-        data: { limit: 'maxWalked', max: maxWalked },
-      });
+      throw new PromptError(
+        'LIMIT_EXCEEDED',
+        `Resource pattern ${pattern} covers more than ${maxListed} documents or ${maxWalked} entries`,
+        {
+          data: { limit: 'maxWalked', max: maxWalked },
+        },
+      );
     }
     return scan.files.map((f) => {
       const full = rel === '' ? f.rel : `${rel}/${f.rel}`;
-      return { uri: documentUri(scheme, full), scheme, rel: full, size: f.stats.size, mimeType: mimeTypeOf(full, mimeTypes) };
+      return {
+        uri: documentUri(scheme, full),
+        scheme,
+        rel: full,
+        size: f.stats.size,
+        mimeType: mimeTypeOf(full, mimeTypes),
+      };
     });
   };
 
   const currentIndex = (): Promise<DocumentIndex> => {
-    if (index !== undefined && index.generation === generation && (watchedResolvers.has(resolver) || Date.now() - index.builtAt < indexTtlMs)) {
+    if (
+      index !== undefined &&
+      index.generation === generation &&
+      (watchedResolvers.has(resolver) || Date.now() - index.builtAt < indexTtlMs)
+    ) {
       return Promise.resolve(index);
     }
     if (building === undefined) {
@@ -364,17 +414,25 @@ export function createFileResourceResolver(options: FileResourceResolverOptions)
       const entry = entries[i]!;
       if (!matchResourcePattern(pattern, entry.uri)) continue;
       if (matches.length === maxMatches) {
-        throw new PromptError('LIMIT_EXCEEDED', `Resource pattern ${pattern} matches more than ${maxMatches} documents`, {
-          data: { limit: 'maxMatches', max: maxMatches },
-        });
+        throw new PromptError(
+          'LIMIT_EXCEEDED',
+          `Resource pattern ${pattern} matches more than ${maxMatches} documents`,
+          {
+            data: { limit: 'maxMatches', max: maxMatches },
+          },
+        );
       }
       matches.push(entry);
     }
     const total = matches.reduce((sum, m) => sum + m.size, 0);
     if (total > maxTotalBytes) {
-      throw new PromptError('LIMIT_EXCEEDED', `Resource pattern ${pattern} matches ${total} bytes, over the ${maxTotalBytes}-byte limit`, {
-        data: { limit: 'maxTotalBytes', max: maxTotalBytes },
-      });
+      throw new PromptError(
+        'LIMIT_EXCEEDED',
+        `Resource pattern ${pattern} matches ${total} bytes, over the ${maxTotalBytes}-byte limit`,
+        {
+          data: { limit: 'maxTotalBytes', max: maxTotalBytes },
+        },
+      );
     }
     const docs = await Promise.all(
       matches.map(async (m) => {

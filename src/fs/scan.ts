@@ -1,4 +1,6 @@
-/** Walking a directory tree: accepted files with stats, sorted, symlinks followed (ConfigMaps) without loops, bounded. */
+/**
+ * Walking a directory tree: accepted files with stats, sorted, symlinks followed (ConfigMaps) without loops, bounded.
+ */
 import { readdir, realpath, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { join } from 'node:path';
@@ -41,7 +43,9 @@ export interface ScanOptions {
 /** The default bound of a walk, in directory entries. */
 export const DEFAULT_MAX_WALKED = 100_000;
 
-/** Hidden entries (`.git`, `..data`, `.x.swp`) and editor backups (`x~`, `#x#`, `.bak`, `.orig`, `.tmp`) are never read. */
+/**
+ * Hidden entries (`.git`, `..data`, `.x.swp`) and editor backups (`x~`, `#x#`, `.bak`, `.orig`, `.tmp`) are never read.
+ */
 export function isIgnoredName(name: string): boolean {
   return (
     name.startsWith('.') ||
@@ -105,7 +109,12 @@ export async function scanTree(root: string, options: ScanOptions): Promise<Scan
         if (entry.isFile() && !options.acceptFile(entry.name)) return undefined;
         try {
           const stats = await stat(path);
-          if (confineTo !== undefined && entry.isSymbolicLink() && !stats.isDirectory() && !isInside(confineTo, await realpath(path))) {
+          if (
+            confineTo !== undefined &&
+            entry.isSymbolicLink() &&
+            !stats.isDirectory() &&
+            !isInside(confineTo, await realpath(path))
+          ) {
             return undefined; // a file symlink leading outside
           }
           return { entry, path, stats, isDir: stats.isDirectory() };
@@ -120,7 +129,7 @@ export async function scanTree(root: string, options: ScanOptions): Promise<Scan
       if (item.isDir) {
         if (depth >= maxDepth) truncated = true;
         else await walk(item.path, childRel, depth + 1, inner);
-      } else if (item.stats !== undefined && item.stats.isFile() && options.acceptFile(item.entry.name)) {
+      } else if (item.stats?.isFile() && options.acceptFile(item.entry.name)) {
         if (files.length >= maxFiles) {
           truncated = true;
           continue;

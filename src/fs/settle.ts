@@ -21,7 +21,8 @@ export class SettleCheck {
       this.#pending.delete(rel);
       return true;
     }
-    // Changed within the last window (or a clock ahead of ours): wait until this version is a window old and look again.
+    // Changed within the last window (or a clock ahead of ours): wait until this version is a window old and look
+    // again.
     if (seen?.version !== version) this.#pending.set(rel, { version, since: now });
     return false;
   }

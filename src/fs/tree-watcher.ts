@@ -1,4 +1,7 @@
-/** Change signals for a tree from fs.watch (per directory, plus the root's parent); callers rescan to learn what changed. */
+/**
+ * Change signals for a tree from fs.watch (per directory, plus the root's parent); callers rescan to learn what
+ * changed.
+ */
 import { statSync, watch } from 'node:fs';
 import type { FSWatcher } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';

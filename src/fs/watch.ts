@@ -48,7 +48,12 @@ export interface PromptDirectoryWatcher {
   readonly diagnostics: readonly PromptFileDiagnostic[];
 }
 
-function log(logger: Logger | undefined, level: 'info' | 'warn', fields: Record<string, unknown>, message: string): void {
+function log(
+  logger: Logger | undefined,
+  level: 'info' | 'warn',
+  fields: Record<string, unknown>,
+  message: string,
+): void {
   try {
     logger?.[level]?.(fields, message);
   } catch {
@@ -87,8 +92,14 @@ export function watchPromptDirectory(
   registry: PromptRegistry,
   options: WatchPromptDirectoryOptions = {},
 ): PromptDirectoryWatcher {
-  const debounceMs = integerOption('watchPromptDirectory', 'debounceMs', options.debounceMs, { ...DELAY_MS, default: 100 });
-  const pollMs = integerOption('watchPromptDirectory', 'pollIntervalMs', options.pollIntervalMs, { ...DELAY_MS, default: 0 });
+  const debounceMs = integerOption('watchPromptDirectory', 'debounceMs', options.debounceMs, {
+    ...DELAY_MS,
+    default: 100,
+  });
+  const pollMs = integerOption('watchPromptDirectory', 'pollIntervalMs', options.pollIntervalMs, {
+    ...DELAY_MS,
+    default: 0,
+  });
   const context: PromptFileContext = fileContext(dir, options, 'watchPromptDirectory');
   const state = new DirectoryState(registry);
   const settled = new SettleCheck(debounceMs);
@@ -147,9 +158,13 @@ export function watchPromptDirectory(
     let parsed = await readPromptFiles(changed, context);
     if (closed) return;
     // Changed between the scan and the read: still being written; look again next window.
-    const moving = changed.map((f, i) => parsed[i]!.version !== undefined && parsed[i]!.version !== fingerprint(f.stats));
+    const moving = changed.map(
+      (f, i) => parsed[i]!.version !== undefined && parsed[i]!.version !== fingerprint(f.stats),
+    );
     if (loaded && moving.includes(true)) {
-      changed.forEach((f, i) => moving[i] && settled.unsettle(f.rel));
+      changed.forEach((f, i) => {
+        if (moving[i]) settled.unsettle(f.rel);
+      });
       if (++deferred < MAX_DEFERRED) {
         job.trigger();
         return;
@@ -165,7 +180,12 @@ export function watchPromptDirectory(
     if (scan.truncated) diagnostics.push(truncatedDiagnostic(context));
     publish(diagnostics);
     if (loaded && (change.set.length > 0 || change.removed.length > 0)) {
-      log(logger, 'info', { event: 'prompts_reloaded', set: change.set, removed: change.removed }, 'prompt directory reloaded');
+      log(
+        logger,
+        'info',
+        { event: 'prompts_reloaded', set: change.set, removed: change.removed },
+        'prompt directory reloaded',
+      );
       safely(() => options.onChange?.(change));
     }
   };
@@ -175,9 +195,7 @@ export function watchPromptDirectory(
   let initial: Promise<void> | undefined;
   // Reloads wait for the initial load: one reload at a time, always.
   const job = new WindowedJob(debounceMs, () =>
-    (initial ?? Promise.resolve())
-      .then(reload, () => undefined)
-      .catch(onError),
+    (initial ?? Promise.resolve()).then(reload, () => undefined).catch(onError),
   );
   const tree = new TreeWatcher(dir, () => job.trigger());
   const resolver = options.resources;

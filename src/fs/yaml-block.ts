@@ -149,7 +149,9 @@ export function findBlockScalar(text: string, at: number): BlockScalar | undefin
   };
 }
 
-/** The content's lines as the library splits them (`\n` followed by spaces): indentation, content start and end, flat. */
+/**
+ * The content's lines as the library splits them (`\n` followed by spaces): indentation, content start and end, flat.
+ */
 function splitLines(text: string, from: number, to: number): number[] {
   const lines: number[] = [];
   let s = from;
@@ -239,11 +241,17 @@ export function readBlockScalar(
       prevMoreIndented = false;
     }
   }
-  return chomped(value, header, lines, chompStart, count, pad);
+  return chomped(value, header, chompStart, count, pad);
 }
 
 /** `value` with the scalar's final line break(s) as its chomping indicator says. */
-function chomped(value: string, header: BlockHeader, lines: readonly number[], chompStart: number, count: number, pad: (i: number) => string): string {
+function chomped(
+  value: string,
+  header: BlockHeader,
+  chompStart: number,
+  count: number,
+  pad: (i: number) => string,
+): string {
   if (header.chomp === '+') {
     let kept = value;
     for (let i = chompStart; i < count; ++i) kept += `\n${pad(i)}`;
@@ -257,7 +265,12 @@ function chomped(value: string, header: BlockHeader, lines: readonly number[], c
  * at `indent` spaces then text not starting with a blank; `indented`: all at `indent` or more, or empty; `short
  * blank`: some blank with fewer spaces; `less`: some with text less indented.
  */
-function lineShape(text: string, from: number, to: number, indent: number): 'exact' | 'indented' | 'short blank' | 'less' {
+function lineShape(
+  text: string,
+  from: number,
+  to: number,
+  indent: number,
+): 'exact' | 'indented' | 'short blank' | 'less' {
   let shape: 'exact' | 'indented' | 'short blank' = 'exact';
   for (let lf = text.indexOf('\n', from); lf !== -1 && lf < to; lf = text.indexOf('\n', lf + 1)) {
     let k = lf + 1;
@@ -281,7 +294,14 @@ function lineShape(text: string, from: number, to: number, indent: number): 'exa
  * folded: every line at exactly the first one's indentation, none blank or starting with a tab (each break folds
  * into a space). Undefined otherwise (the general reading applies).
  */
-function readRegular(text: string, from: number, to: number, header: BlockHeader, scalarIndent: number, indented: boolean): string | undefined {
+function readRegular(
+  text: string,
+  from: number,
+  to: number,
+  header: BlockHeader,
+  scalarIndent: number,
+  indented: boolean,
+): string | undefined {
   const indent = spacesAt(text, from);
   const first = text.charCodeAt(from + indent);
   if (from + indent >= to || first === 0x0a || first === 0x0d) return undefined;
@@ -292,7 +312,7 @@ function readRegular(text: string, from: number, to: number, header: BlockHeader
   let trailing = 0;
   for (;;) {
     const lineStart = text.lastIndexOf('\n', end - 1) + 1;
-    const start = lineStart < from ? from : lineStart;
+    const start = Math.max(lineStart, from);
     const k = spacesAt(text, start);
     if (start + k < end) break; // content
     if (k > trimIndent) return undefined;
@@ -310,7 +330,10 @@ function readRegular(text: string, from: number, to: number, header: BlockHeader
   } else {
     // A line less indented than the first, not blank: the library reports it.
     if (lines === 'less' && !indented) return undefined;
-    value = lines === 'less' || lines === 'short blank' ? region.replace(new RegExp(`\\n {0,${trimIndent}}`, 'g'), '\n') : region.replaceAll(pad, '\n');
+    value =
+      lines === 'less' || lines === 'short blank'
+        ? region.replace(new RegExp(`\\n {0,${trimIndent}}`, 'g'), '\n')
+        : region.replaceAll(pad, '\n');
   }
   if (header.chomp === '+') {
     const kept = value + '\n'.repeat(trailing);

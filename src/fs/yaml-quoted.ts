@@ -97,7 +97,12 @@ function isWhite(c: string | undefined): boolean {
 export function readQuoted(text: string, start: number, end: number): { value: string } | QuotedProblem {
   const from = start + 1;
   const to = end - 1;
-  const fast = text[start] === '"' ? readDoubleFast(text, from, to) : text.slice(from, to).includes("'") ? undefined : foldUniform(text, from, to);
+  const fast =
+    text[start] === '"'
+      ? readDoubleFast(text, from, to)
+      : text.slice(from, to).includes("'")
+        ? undefined
+        : foldUniform(text, from, to);
   if (fast !== undefined) return { value: fast };
   let value = '';
   const last = end - 1; // the closing quote
@@ -112,7 +117,7 @@ export function readQuoted(text: string, start: number, end: number): { value: s
     if (nextEscape < i && nextEscape !== -1) nextEscape = text.indexOf(escape, i);
     const a = nextBreak === -1 || nextBreak > last ? last : nextBreak;
     const b = nextEscape === -1 || nextEscape > last ? last : nextEscape;
-    const at = a < b ? a : b;
+    const at = Math.min(a, b);
     if (at === last) {
       value += text.slice(i, last);
       break;
@@ -177,7 +182,11 @@ export function readPlain(text: string, start: number, end: number): string {
   let i = start;
   for (let lf = text.indexOf('\n', i); lf !== -1 && lf < end; lf = text.indexOf('\n', i)) {
     let e = lf;
-    while (e > i && (text.charCodeAt(e - 1) === 0x20 || text.charCodeAt(e - 1) === 0x09 || text.charCodeAt(e - 1) === 0x0d)) e--;
+    while (
+      e > i &&
+      (text.charCodeAt(e - 1) === 0x20 || text.charCodeAt(e - 1) === 0x09 || text.charCodeAt(e - 1) === 0x0d)
+    )
+      e--;
     value += text.slice(i, e);
     let breaks = 0;
     let k = lf;

@@ -44,7 +44,9 @@ function isFlowIndicator(c: number): boolean {
   return c === 0x2c || c === 0x5b || c === 0x5d || c === 0x7b || c === 0x7d;
 }
 
-/** What {@link checkYamlShape} found: the first limit crossed, or the long quoted scalars (start, end) to read apart. */
+/**
+ * What {@link checkYamlShape} found: the first limit crossed, or the long quoted scalars (start, end) to read apart.
+ */
 export type YamlShape =
   | { problem: YamlShapeProblem }
   | { problem?: undefined; longQuoted: [number, number][]; blocks: number[]; longPlain: [number, number][] };
@@ -61,7 +63,12 @@ export function checkYamlShape(text: string, limits: YamlShapeLimits): YamlShape
  * Scans `text`; the offsets of untagged block scalar indicators go to `blocks`, the extents of long untagged plain
  * scalars over several lines (block context) to `longPlain`.
  */
-function scan(text: string, limits: YamlShapeLimits, blocks: number[], longPlain: [number, number][]): YamlShapeProblem | [number, number][] {
+function scan(
+  text: string,
+  limits: YamlShapeLimits,
+  blocks: number[],
+  longPlain: [number, number][],
+): YamlShapeProblem | [number, number][] {
   const n = text.length;
   const longQuoted: [number, number][] = [];
   /** Where the last tag ended: a tagged scalar is left to the YAML library whole. */
@@ -83,7 +90,11 @@ function scan(text: string, limits: YamlShapeLimits, blocks: number[], longPlain
   /** The end of a plain scalar's text ending at `k` (its trailing blanks left out). */
   const textEnd = (k: number): number => {
     let e = k;
-    while (e > 0 && (text.charCodeAt(e - 1) === SPACE || text.charCodeAt(e - 1) === TAB || text.charCodeAt(e - 1) === CR)) e--;
+    while (
+      e > 0 &&
+      (text.charCodeAt(e - 1) === SPACE || text.charCodeAt(e - 1) === TAB || text.charCodeAt(e - 1) === CR)
+    )
+      e--;
     return e;
   };
   let i = 0;
@@ -96,7 +107,10 @@ function scan(text: string, limits: YamlShapeLimits, blocks: number[], longPlain
     message: `more than ${limits.maxNodes} YAML nodes (keys, values and entries): the file is too large to parse safely`,
     offset: at,
   });
-  const tooDeep = (at: number): YamlShapeProblem => ({ message: `nesting deeper than ${limits.maxDepth} levels`, offset: at });
+  const tooDeep = (at: number): YamlShapeProblem => ({
+    message: `nesting deeper than ${limits.maxDepth} levels`,
+    offset: at,
+  });
 
   while (i < n) {
     if (block?.content !== undefined) {
@@ -132,7 +146,8 @@ function scan(text: string, limits: YamlShapeLimits, blocks: number[], longPlain
     if (plain !== undefined) {
       const ends =
         first === 0x23 ||
-        (first === 0x3a && (isBlank(text.charCodeAt(j + 1)) || (flow > 0 && isFlowIndicator(text.charCodeAt(j + 1))))) ||
+        (first === 0x3a &&
+          (isBlank(text.charCodeAt(j + 1)) || (flow > 0 && isFlowIndicator(text.charCodeAt(j + 1))))) ||
         (flow === 0 && (indent < plain || (indent === 0 && isMarker(text, j))));
       const open = plain;
       plain = undefined;
@@ -160,7 +175,7 @@ function scan(text: string, limits: YamlShapeLimits, blocks: number[], longPlain
         }
       }
     }
-    if (k === j && (first === 0x23 /* # */ || (indent === 0 && first === 0x25 /* % directive */))) {
+    if (k === j && (first === 0x23 /* # */ || (indent === 0 && first === 0x25)) /* % directive */) {
       i = endOfLine(j);
       continue;
     }
@@ -182,7 +197,7 @@ function scan(text: string, limits: YamlShapeLimits, blocks: number[], longPlain
       const c = text.charCodeAt(k);
       if (isBreakOrEnd(c)) break;
       const next = text.charCodeAt(k + 1);
-      const indicator = (c === 0x2d /* - */ || c === 0x3f /* ? */ || c === 0x3a /* : */) && isBlank(next);
+      const indicator = (c === 0x2d /* - */ || c === 0x3f /* ? */ || c === 0x3a) /* : */ && isBlank(next);
       if (c !== SPACE && c !== TAB && !indicator) leading = false;
       if (c === SPACE || c === TAB) {
         k++;
@@ -205,7 +220,13 @@ function scan(text: string, limits: YamlShapeLimits, blocks: number[], longPlain
           }
         }
         k++;
-      } else if (c === 0x2d && indent === 0 && k === j && text.startsWith('---', k) && isBlank(text.charCodeAt(k + 3))) {
+      } else if (
+        c === 0x2d &&
+        indent === 0 &&
+        k === j &&
+        text.startsWith('---', k) &&
+        isBlank(text.charCodeAt(k + 3))
+      ) {
         k += 3; // a document marker
         goOn = 0;
       } else if (c === 0x5b || c === 0x7b) {
@@ -223,11 +244,15 @@ function scan(text: string, limits: YamlShapeLimits, blocks: number[], longPlain
         const start = k;
         k = closingQuote(text, k, c);
         if (k > n) return longQuoted; // unterminated: the parser reports it
-        if (k - start >= LONG_QUOTED && !(taggedAt >= 0 && start - taggedAt <= 64 && /^\s*$/.test(text.slice(taggedAt, start)))) {
+        if (
+          k - start >= LONG_QUOTED &&
+          !(taggedAt >= 0 && start - taggedAt <= 64 && /^\s*$/.test(text.slice(taggedAt, start)))
+        ) {
           let after = k;
           while (text.charCodeAt(after) === SPACE || text.charCodeAt(after) === TAB) after++;
           if (text.charCodeAt(after) !== 0x3a /* : an implicit key: left to the parser */) longQuoted.push([start, k]);
-          else if (k - start > MAX_KEY) return { message: `a mapping key longer than ${MAX_KEY} characters`, offset: start };
+          else if (k - start > MAX_KEY)
+            return { message: `a mapping key longer than ${MAX_KEY} characters`, offset: start };
         }
         // A quoted scalar over several lines: the rest of its last line is scanned as the same line.
       } else if (c === 0x26 /* & */ || c === 0x21 /* ! */) {
@@ -236,12 +261,15 @@ function scan(text: string, limits: YamlShapeLimits, blocks: number[], longPlain
         if (c === 0x21) taggedAt = k;
       } else if (c === 0x2a /* * */) {
         if (++aliases > limits.maxAliases) {
-          return { message: `more than ${limits.maxAliases} aliases: the file is refused rather than expanded`, offset: k };
+          return {
+            message: `more than ${limits.maxAliases} aliases: the file is refused rather than expanded`,
+            offset: k,
+          };
         }
         if (++nodes > limits.maxNodes) return tooMany(k);
         k++;
         while (k < n && !isBlank(text.charCodeAt(k)) && !(flow > 0 && isFlowIndicator(text.charCodeAt(k)))) k++;
-      } else if ((c === 0x7c /* | */ || c === 0x3e /* > */) && flow === 0) {
+      } else if ((c === 0x7c /* | */ || c === 0x3e) /* > */ && flow === 0) {
         if (++nodes > limits.maxNodes) return tooMany(k);
         block = { parent: indent, content: undefined };
         if (!(taggedAt >= 0 && k - taggedAt <= 64 && /^\s*$/.test(text.slice(taggedAt, k)))) blocks.push(k);
@@ -289,7 +317,8 @@ function plainEnd(text: string, from: number, inFlow: boolean): number {
     const d = text.charCodeAt(k);
     if (isBreakOrEnd(d)) return k;
     if (d === 0x23 && isBlank(text.charCodeAt(k - 1))) return k;
-    if (d === 0x3a && (isBlank(text.charCodeAt(k + 1)) || (inFlow && isFlowIndicator(text.charCodeAt(k + 1))))) return k;
+    if (d === 0x3a && (isBlank(text.charCodeAt(k + 1)) || (inFlow && isFlowIndicator(text.charCodeAt(k + 1)))))
+      return k;
     if (inFlow && isFlowIndicator(d)) return k;
     k++;
   }

@@ -1,4 +1,7 @@
-/** YAML prompt files and front matter: core schema, data only, unique keys, bounded shape and aliases, pointer positions. */
+/**
+ * YAML prompt files and front matter: core schema, data only, unique keys, bounded shape and aliases, pointer
+ * positions.
+ */
 import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Pair, Scalar, YAMLMap, Node as YamlNode } from 'yaml';
 import { unescapePointerSegment } from '../json.js';
@@ -107,20 +110,39 @@ function restore(node: Scalar, standIns: ReadonlyMap<number, Restore>, text: str
   }
   const { block } = found;
   if (range[1] !== range[0] + block.standIn.length) return;
-  const expected = readBlockScalar(block.standIn, block.headerLength, block.standIn.length, block.header, block.scalarIndent);
+  const expected = readBlockScalar(
+    block.standIn,
+    block.headerLength,
+    block.standIn.length,
+    block.header,
+    block.scalarIndent,
+  );
   if (expected === undefined || node.value !== expected) return;
-  const value = readBlockScalar(text, block.start + block.headerLength, block.end, block.header, block.scalarIndent, true);
+  const value = readBlockScalar(
+    text,
+    block.start + block.headerLength,
+    block.end,
+    block.header,
+    block.scalarIndent,
+    true,
+  );
   if (value === undefined) return;
   node.value = value;
   found.verified = true;
 }
 
 /** A problem with its line and column. */
-function located(place: (offset: number) => SourcePosition, problem: { message: string; offset: number }): SourceSyntaxError {
+function located(
+  place: (offset: number) => SourcePosition,
+  problem: { message: string; offset: number },
+): SourceSyntaxError {
   return { message: `invalid YAML: ${problem.message}`, ...place(problem.offset) };
 }
 
-/** The first key of a mapping that repeats an earlier one (keys compared as the object property they become), or a non-scalar key. */
+/**
+ * The first key of a mapping that repeats an earlier one (keys compared as the object property they become), or a
+ * non-scalar key.
+ */
 function keyProblem(
   root: YamlNode | null,
   maxNodes: number,
@@ -139,7 +161,8 @@ function keyProblem(
       for (const pair of node.items) {
         const key = pair.key as YamlNode | null;
         if (isScalar(key)) restore(key, standIns, text);
-        if (key !== null && !isScalar(key)) return { message: 'a mapping key must be a plain value, not a mapping, list or alias', node: key };
+        if (key !== null && !isScalar(key))
+          return { message: 'a mapping key must be a plain value, not a mapping, list or alias', node: key };
         const name = key === null || key.value === null ? '' : String(key.value);
         const first = seen.get(name);
         if (first !== undefined && key !== null) {
@@ -160,7 +183,11 @@ function keyProblem(
  * shape is checked first, in linear time (at most `maxNodes` nodes, 256 levels, 100 aliases); duplicate keys are
  * found with one map per mapping (the YAML library's own check is quadratic in a mapping's size).
  */
-export function parseYamlSource(text: string, lineOffset = 0, maxNodes = DEFAULT_MAX_YAML_NODES): YamlSource | SourceSyntaxError {
+export function parseYamlSource(
+  text: string,
+  lineOffset = 0,
+  maxNodes = DEFAULT_MAX_YAML_NODES,
+): YamlSource | SourceSyntaxError {
   let lines: LineIndex | undefined;
   const placeOriginal = (offset: number): SourcePosition => {
     lines ??= new LineIndex(text);
@@ -192,11 +219,13 @@ export function parseYamlSource(text: string, lineOffset = 0, maxNodes = DEFAULT
   // Long plain scalars over lines indented past their node: a one-line stand-in, checked as the block ones are.
   const plains: PlainScalar[] = [];
   for (const [start, end] of shape.longPlain) {
-    if (wellIndented(text, start, end, true)) plains.push({ start, end, standIn: 'x', value: readPlain(text, start, end) });
+    if (wellIndented(text, start, end, true))
+      plains.push({ start, end, standIn: 'x', value: readPlain(text, start, end) });
   }
   return (
-    (blocks.length > 0 || plains.length > 0 ? parseMasked(text, placeOriginal, maxNodes, quoted, blocks, plains) : undefined) ??
-    parseMasked(text, placeOriginal, maxNodes, quoted, [], [])!
+    (blocks.length > 0 || plains.length > 0
+      ? parseMasked(text, placeOriginal, maxNodes, quoted, blocks, plains)
+      : undefined) ?? parseMasked(text, placeOriginal, maxNodes, quoted, [], [])!
   );
 }
 
@@ -212,7 +241,10 @@ function parseMasked(
   blocks: readonly BlockScalar[],
   plains: readonly PlainScalar[],
 ): YamlSource | SourceSyntaxError | undefined {
-  const entries: { stretch: StandIn; restore: Restore }[] = quoted.map(({ stretch, value }) => ({ stretch, restore: { value } }));
+  const entries: { stretch: StandIn; restore: Restore }[] = quoted.map(({ stretch, value }) => ({
+    stretch,
+    restore: { value },
+  }));
   for (const block of blocks) entries.push({ stretch: block, restore: { block, verified: false } });
   for (const plain of plains) entries.push({ stretch: plain, restore: { plain: plain.value, verified: false } });
   const checked = blocks.length + plains.length;
@@ -241,7 +273,8 @@ function parseMasked(
     for (const r of standIns.values()) if ('verified' in r && !r.verified) return undefined;
   }
   if (keys !== undefined) {
-    const firstAt = keys.first?.range === undefined || keys.first.range === null ? undefined : place(keys.first.range[0]);
+    const firstAt =
+      keys.first?.range === undefined || keys.first.range === null ? undefined : place(keys.first.range[0]);
     const message = firstAt === undefined ? keys.message : `${keys.message} (first at line ${firstAt.line})`;
     return { message: `invalid YAML: ${message}`, ...place(keys.node.range?.[0] ?? 0) };
   }

@@ -34,6 +34,8 @@ export function defineFunction(
 export function defineFunction(
   def: FunctionDefinition<readonly []> & { arguments?: undefined; inputSchema?: undefined },
 ): FunctionDefinition<readonly []>;
-export function defineFunction(def: FunctionDefinition<readonly PromptArgumentDefinition[]>): FunctionDefinition<readonly PromptArgumentDefinition[]> {
+export function defineFunction(
+  def: FunctionDefinition<readonly PromptArgumentDefinition[]>,
+): FunctionDefinition<readonly PromptArgumentDefinition[]> {
   return def;
 }

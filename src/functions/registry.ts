@@ -83,7 +83,9 @@ export class FunctionRegistry {
   constructor(options: FunctionRegistryOptions = {}) {
     const { maxArgumentLength, extraArguments } = options;
     if (maxArgumentLength !== undefined) {
-      this.#validation.maxLength = integerOption('FunctionRegistry', 'maxArgumentLength', maxArgumentLength, { min: 1 });
+      this.#validation.maxLength = integerOption('FunctionRegistry', 'maxArgumentLength', maxArgumentLength, {
+        min: 1,
+      });
     }
     if (extraArguments !== undefined) {
       if (extraArguments !== 'accept' && extraArguments !== 'reject') {
@@ -93,7 +95,10 @@ export class FunctionRegistry {
     }
     this.#maskErrors = options.maskErrors === true;
     this.#log = toSafeLogger(options.logger);
-    this.#timeoutMs = integerOption('FunctionRegistry', 'timeoutMs', options.timeoutMs, { ...TIMEOUT_MS, default: 60_000 });
+    this.#timeoutMs = integerOption('FunctionRegistry', 'timeoutMs', options.timeoutMs, {
+      ...TIMEOUT_MS,
+      default: 60_000,
+    });
   }
 
   /**
@@ -119,7 +124,9 @@ export class FunctionRegistry {
         const entry = this.#compile(def);
         if (this.#entries.has(entry.listing.name) || batch.has(entry.listing.name)) {
           entry.validator.release();
-          throw createDefinitionError([{ path: '/name', message: `a function named '${entry.listing.name}' is already registered` }]);
+          throw createDefinitionError([
+            { path: '/name', message: `a function named '${entry.listing.name}' is already registered` },
+          ]);
         }
         batch.set(entry.listing.name, entry);
       }
@@ -190,9 +197,10 @@ export class FunctionRegistry {
   /**
    * Validates `args` (an object; `undefined`/`null` count as `{}`), runs the function and returns the success body.
    * Throws PromptError: `FUNCTION_NOT_FOUND` (`Function not found: <name>`, HTTP 404), the -32602 argument errors
-   * (`FUNCTION_ARGUMENT_MISSING` "Missing required function arguments", `FUNCTION_ARGUMENT_INVALID`, `FUNCTION_ARGUMENT_TOO_LONG`)
-   * with their data, `FUNCTION_FAILED` with the message `run` threw (or `INTERNAL_ERROR` with `maskErrors`), and a
-   * PromptError thrown by `run` as it is. A body that is not JSON (a `BigInt`, a cycle) is `INTERNAL_ERROR`.
+   * (`FUNCTION_ARGUMENT_MISSING` "Missing required function arguments", `FUNCTION_ARGUMENT_INVALID`,
+   * `FUNCTION_ARGUMENT_TOO_LONG`) with their data, `FUNCTION_FAILED` with the message `run` threw (or `INTERNAL_ERROR`
+   * with `maskErrors`), and a PromptError thrown by `run` as it is. A body that is not JSON (a `BigInt`, a cycle) is
+   * `INTERNAL_ERROR`.
    *
    * @example
    * ```ts
@@ -211,7 +219,8 @@ export class FunctionRegistry {
     try {
       value = await runWithDeadline(
         (signal) => {
-          const context: FunctionContext = extra === undefined ? { functionName: name, signal } : { functionName: name, signal, extra };
+          const context: FunctionContext =
+            extra === undefined ? { functionName: name, signal } : { functionName: name, signal, extra };
           return entry.definition.run(checked.arguments as never, context);
         },
         {
@@ -231,15 +240,24 @@ export class FunctionRegistry {
     const failure = toolExecutionError(error, { maskErrors: this.#maskErrors });
     if (!isPromptError(error)) {
       const level = this.#maskErrors ? 'error' : 'warn';
-      this.#log[level]({ event: 'function_failed', function: name, code: failure.code, error: errorClassName(error) }, 'Function failed');
+      this.#log[level](
+        { event: 'function_failed', function: name, code: failure.code, error: errorClassName(error) },
+        'Function failed',
+      );
     }
     return failure;
   }
 
   #body(listing: FunctionListing, value: unknown): SuccessBody {
     if (listing.results === 'many' && !Array.isArray(value)) {
-      this.#log.error({ event: 'function_result_invalid', function: listing.name, detail: "results: 'many' needs an array" }, 'Function result invalid');
-      throw new PromptError('INTERNAL_ERROR', `Function '${listing.name}' declares results: 'many' but did not return an array`);
+      this.#log.error(
+        { event: 'function_result_invalid', function: listing.name, detail: "results: 'many' needs an array" },
+        'Function result invalid',
+      );
+      throw new PromptError(
+        'INTERNAL_ERROR',
+        `Function '${listing.name}' declares results: 'many' but did not return an array`,
+      );
     }
     try {
       if (listing.results === 'none') return {};
@@ -247,8 +265,13 @@ export class FunctionRegistry {
       // One JSON round trip: what the caller gets is exactly what any transport sends (Dates as strings, no functions).
       return toWireJson(body).value as SuccessBody;
     } catch (error) {
-      this.#log.error({ event: 'function_result_invalid', function: listing.name, error: errorClassName(error) }, 'Function result invalid');
-      throw new PromptError('INTERNAL_ERROR', `Function '${listing.name}' returned a value that is not JSON`, { cause: error });
+      this.#log.error(
+        { event: 'function_result_invalid', function: listing.name, error: errorClassName(error) },
+        'Function result invalid',
+      );
+      throw new PromptError('INTERNAL_ERROR', `Function '${listing.name}' returned a value that is not JSON`, {
+        cause: error,
+      });
     }
   }
 
@@ -275,9 +298,11 @@ function definitionProblems(def: unknown): DefinitionProblem[] {
   if (!isRecord(def)) return [{ path: '', message: 'a function definition must be an object' }];
   const problems: DefinitionProblem[] = [];
   const nameProblem = promptNameProblem(def['name']);
-  if (nameProblem !== undefined) problems.push({ path: '/name', message: nameProblem.replace(/^prompt name/, 'function name') });
+  if (nameProblem !== undefined)
+    problems.push({ path: '/name', message: nameProblem.replace(/^prompt name/, 'function name') });
   for (const key of ['title', 'description'] as const) {
-    if (def[key] !== undefined && typeof def[key] !== 'string') problems.push({ path: `/${key}`, message: `${key} must be a string` });
+    if (def[key] !== undefined && typeof def[key] !== 'string')
+      problems.push({ path: `/${key}`, message: `${key} must be a string` });
   }
   if (typeof def['run'] !== 'function') problems.push({ path: '/run', message: 'run must be a function' });
   const results = def['results'];

@@ -25,7 +25,9 @@ export interface FunctionContext {
 }
 
 /** A function definition; `A` is the tuple of argument declarations, so `run` receives typed arguments. */
-export interface FunctionDefinition<A extends readonly PromptArgumentDefinition[] = readonly PromptArgumentDefinition[]> {
+export interface FunctionDefinition<
+  A extends readonly PromptArgumentDefinition[] = readonly PromptArgumentDefinition[],
+> {
   /** Unique name: letters, digits, `_`, `-`, `.`; at most 128 characters (the prompt name rules). */
   name: string;
   title?: string;

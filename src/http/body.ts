@@ -1,4 +1,6 @@
-/** Reading a request body within a byte limit (413 as soon as it is passed), a time limit (408) and the server budget. */
+/**
+ * Reading a request body within a byte limit (413 as soon as it is passed), a time limit (408) and the server budget.
+ */
 import { PromptError } from '../errors.js';
 import type { BodyLease } from './budget.js';
 
@@ -54,7 +56,11 @@ export async function collectBody(
     timer = setTimeout(() => reject(bodyTimedOut()), timeoutMs);
   });
   try {
-    for (let chunk = await Promise.race([next(), timeout]); chunk !== undefined; chunk = await Promise.race([next(), timeout])) {
+    for (
+      let chunk = await Promise.race([next(), timeout]);
+      chunk !== undefined;
+      chunk = await Promise.race([next(), timeout])
+    ) {
       buffer.push(chunk);
     }
   } catch (error) {

@@ -13,12 +13,15 @@ export class BodyBudget {
 
   /** A request's share: grown chunk by chunk, given back once when the request is answered. */
   lease(): BodyLease {
-    return new BodyLease((bytes) => {
-      if (this.#used + bytes > this.limit) throw serverBusy(this.limit);
-      this.#used += bytes;
-    }, (bytes) => {
-      this.#used -= bytes;
-    });
+    return new BodyLease(
+      (bytes) => {
+        if (this.#used + bytes > this.limit) throw serverBusy(this.limit);
+        this.#used += bytes;
+      },
+      (bytes) => {
+        this.#used -= bytes;
+      },
+    );
   }
 }
 
@@ -47,5 +50,8 @@ export class BodyLease {
 
 /** @internal 503 when the bodies in flight would pass `limit` bytes. */
 export function serverBusy(limit: number): PromptError {
-  return new PromptError('SERVER_BUSY', `Server busy: request bodies in flight would exceed ${limit} bytes; retry later`);
+  return new PromptError(
+    'SERVER_BUSY',
+    `Server busy: request bodies in flight would exceed ${limit} bytes; retry later`,
+  );
 }

@@ -42,15 +42,19 @@ export async function runCgi(source: HttpSource, io: CgiIo = {}, options: HttpHa
       host: env['HTTP_HOST'],
       origin: env['HTTP_ORIGIN'],
       loopback: isLoopbackAddress(env['SERVER_ADDR']),
-      readBody: async (limit, timeoutMs, lease) => ({ bytes: await readCgiBody(stdin, env['CONTENT_LENGTH'], limit, timeoutMs, lease) }),
+      readBody: async (limit, timeoutMs, lease) => ({
+        bytes: await readCgiBody(stdin, env['CONTENT_LENGTH'], limit, timeoutMs, lease),
+      }),
     });
   } catch (error) {
     reply = transportError(error);
   }
-  let head = `Status: ${reply.status} ${REASONS[reply.status] ?? ''}`.trimEnd() + '\r\n';
+  let head = `${`Status: ${reply.status} ${REASONS[reply.status] ?? ''}`.trimEnd()}\r\n`;
   for (const [name, value] of Object.entries(reply.headers)) head += `${headerName(name)}: ${value}\r\n`;
   const body = (env['REQUEST_METHOD'] ?? '').toUpperCase() === 'HEAD' ? '' : reply.body;
-  await new Promise<void>((resolve, reject) => stdout.write(`${head}\r\n${body}`, (error) => (error ? reject(error) : resolve())));
+  await new Promise<void>((resolve, reject) =>
+    stdout.write(`${head}\r\n${body}`, (error) => (error ? reject(error) : resolve())),
+  );
   return reply.status;
 }
 
@@ -64,7 +68,8 @@ async function readCgiBody(
 ): Promise<Uint8Array> {
   if (contentLength === undefined || contentLength === '') return new Uint8Array(0);
   const length = Number(contentLength);
-  if (!Number.isSafeInteger(length) || length < 0) throw new PromptError('INVALID_REQUEST', 'CONTENT_LENGTH must be a non-negative integer');
+  if (!Number.isSafeInteger(length) || length < 0)
+    throw new PromptError('INVALID_REQUEST', 'CONTENT_LENGTH must be a non-negative integer');
   if (length > limit) throw bodyTooLarge(limit);
   if (length === 0) return new Uint8Array(0);
   const chunks = stdin[Symbol.asyncIterator]();
@@ -84,7 +89,8 @@ async function readCgiBody(
     timeoutMs,
     lease,
   );
-  if (body.byteLength < length) throw new PromptError('INVALID_REQUEST', `Request body ended after ${body.byteLength} of ${length} bytes`);
+  if (body.byteLength < length)
+    throw new PromptError('INVALID_REQUEST', `Request body ended after ${body.byteLength} of ${length} bytes`);
   return body;
 }
 

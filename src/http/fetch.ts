@@ -47,7 +47,10 @@ export function createFetchHandler(
     } catch (error) {
       reply = transportError(error);
     }
-    return new Response(request.method.toUpperCase() === 'HEAD' ? null : reply.body, { status: reply.status, headers: reply.headers });
+    return new Response(request.method.toUpperCase() === 'HEAD' ? null : reply.body, {
+      status: reply.status,
+      headers: reply.headers,
+    });
   };
 }
 

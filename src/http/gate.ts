@@ -19,10 +19,14 @@ export interface Gate {
 }
 
 /** @internal Reads the options once (a malformed entry throws a TypeError naming it). */
-export function createGate(allowedHosts: readonly string[] | undefined, allowedOrigins: readonly string[] | undefined): Gate {
+export function createGate(
+  allowedHosts: readonly string[] | undefined,
+  allowedOrigins: readonly string[] | undefined,
+): Gate {
   let hosts: Gate['hosts'];
   if (allowedHosts !== undefined) {
-    if (!Array.isArray(allowedHosts)) throw new TypeError('mcp-prompt-kit/http: allowedHosts must be an array of hostnames');
+    if (!Array.isArray(allowedHosts))
+      throw new TypeError('mcp-prompt-kit/http: allowedHosts must be an array of hostnames');
     hosts = allowedHosts.includes('*') ? 'any' : new Set(allowedHosts.map((h) => hostnameEntry(h, 'allowedHosts')));
   }
   const originHostnames = new Set<string>();
@@ -38,7 +42,10 @@ export function createGate(allowedHosts: readonly string[] | undefined, allowedO
       } catch {
         origin = 'null';
       }
-      if (origin === 'null') throw new TypeError(`mcp-prompt-kit/http: allowedOrigins: '${echoed(entry)}' is not an origin (scheme://host[:port])`);
+      if (origin === 'null')
+        throw new TypeError(
+          `mcp-prompt-kit/http: allowedOrigins: '${echoed(entry)}' is not an origin (scheme://host[:port])`,
+        );
       origins.add(origin);
     } else originHostnames.add(hostnameEntry(entry, 'allowedOrigins'));
   }
@@ -48,7 +55,9 @@ export function createGate(allowedHosts: readonly string[] | undefined, allowedO
 function hostnameEntry(entry: unknown, option: string): string {
   const hostname = typeof entry === 'string' && entry !== '' ? hostnameOf(entry) : undefined;
   if (hostname === undefined || hostname !== (entry as string).toLowerCase()) {
-    throw new TypeError(`mcp-prompt-kit/http: ${option}: '${echoed(String(entry))}' is not a hostname (no scheme, no port; IPv6 in brackets)`);
+    throw new TypeError(
+      `mcp-prompt-kit/http: ${option}: '${echoed(String(entry))}' is not a hostname (no scheme, no port; IPv6 in brackets)`,
+    );
   }
   return hostname;
 }
@@ -97,7 +106,8 @@ export function checkOrigin(gate: Gate, origin: string | undefined, host: string
   } catch {
     throw new PromptError('FORBIDDEN', `Invalid Origin header: ${echoed(origin)}`);
   }
-  if (url.hostname === '' || url.origin === 'null') throw new PromptError('FORBIDDEN', `Invalid Origin header: ${echoed(origin)}`);
+  if (url.hostname === '' || url.origin === 'null')
+    throw new PromptError('FORBIDDEN', `Invalid Origin header: ${echoed(origin)}`);
   if (host !== undefined && sameHost(url, host)) return;
   if (gate.origins.has(url.origin) || gate.originHostnames.has(url.hostname)) return;
   throw new PromptError('FORBIDDEN', `Origin not allowed: ${echoed(url.origin)}`);

@@ -66,7 +66,8 @@ export function createNodeHandler(
 
 /** The body: what a parser in front already read (the stream is spent), or the stream read within the limits. */
 function readBody(req: IncomingMessage, limit: number, timeoutMs: number, lease: BodyLease): Promise<RequestBody> {
-  if (!req.readableEnded && req.readable) return readNodeBody(req, limit, timeoutMs, lease).then((bytes) => ({ bytes }));
+  if (!req.readableEnded && req.readable)
+    return readNodeBody(req, limit, timeoutMs, lease).then((bytes) => ({ bytes }));
   try {
     checkDeclaredLength(req.headers['content-length'], limit); // before serializing what a parser made of it
   } catch (error) {
@@ -77,7 +78,9 @@ function readBody(req: IncomingMessage, limit: number, timeoutMs: number, lease:
   if (typeof parsed === 'string') return Promise.resolve({ text: parsed });
   if (parsed !== undefined) return Promise.resolve({ value: parsed });
   // Read by something that kept nothing: a server set-up fault, not the client's.
-  return Promise.reject(new PromptError('INTERNAL_ERROR', 'The request body was read before the handler and no req.body was left'));
+  return Promise.reject(
+    new PromptError('INTERNAL_ERROR', 'The request body was read before the handler and no req.body was left'),
+  );
 }
 
 /** Reads a node request body within the limits (events, one timer); a body stopped early is drained and dropped. */

@@ -36,7 +36,12 @@ const ERROR_STATUSES: Record<string, string> = {
 
 const PROMPT_ARGUMENT: Json = {
   type: 'object',
-  properties: { name: { type: 'string' }, title: { type: 'string' }, description: { type: 'string' }, required: { type: 'boolean' } },
+  properties: {
+    name: { type: 'string' },
+    title: { type: 'string' },
+    description: { type: 'string' },
+    required: { type: 'boolean' },
+  },
   required: ['name'],
 };
 const PROMPT: Json = {
@@ -114,7 +119,17 @@ export function openApiDocument(sources: Sources, options: OpenApiOptions): Json
         summary: 'List prompts (sorted by name; pass nextCursor back as cursor)',
         parameters: [{ name: 'cursor', in: 'query', required: false, schema: { type: 'string' } }],
         responses: {
-          '200': ok('A page of prompts', result({ type: 'object', properties: { prompts: { type: 'array', items: { $ref: '#/components/schemas/Prompt' } }, nextCursor: { type: 'string' } }, required: ['prompts'] })),
+          '200': ok(
+            'A page of prompts',
+            result({
+              type: 'object',
+              properties: {
+                prompts: { type: 'array', items: { $ref: '#/components/schemas/Prompt' } },
+                nextCursor: { type: 'string' },
+              },
+              required: ['prompts'],
+            }),
+          ),
           ...errors(),
         },
       },
@@ -131,7 +146,10 @@ export function openApiDocument(sources: Sources, options: OpenApiOptions): Json
           operationId: `getPrompt_${def.name}`,
           summary: def.description ?? `Render ${def.name}`,
           requestBody: body(schema),
-          responses: { '200': ok('The rendered prompt', result({ $ref: '#/components/schemas/GetPromptResult' })), ...errors() },
+          responses: {
+            '200': ok('The rendered prompt', result({ $ref: '#/components/schemas/GetPromptResult' })),
+            ...errors(),
+          },
         },
       };
     }
@@ -156,22 +174,34 @@ export function openApiDocument(sources: Sources, options: OpenApiOptions): Json
     }
   }
   paths[`${base}/openapi.json`] = {
-    get: { operationId: 'openapi', summary: 'This document', responses: { '200': ok('OpenAPI 3.1', { type: 'object' }), ...errors() } },
+    get: {
+      operationId: 'openapi',
+      summary: 'This document',
+      responses: { '200': ok('OpenAPI 3.1', { type: 'object' }), ...errors() },
+    },
   };
   const responses: Json = {};
   for (const [status, description] of Object.entries(ERROR_STATUSES)) {
-    responses[`Error${status}`] = { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+    responses[`Error${status}`] = {
+      description,
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
   }
   const doc: Json = {
     openapi: '3.1.0',
     info: { title: options.title, version: options.version },
     paths,
     components: {
-      schemas: { Error: ERROR_SCHEMA, Prompt: PROMPT, PromptArgument: PROMPT_ARGUMENT, ContentBlock: CONTENT_BLOCK, GetPromptResult: GET_PROMPT_RESULT },
+      schemas: {
+        Error: ERROR_SCHEMA,
+        Prompt: PROMPT,
+        PromptArgument: PROMPT_ARGUMENT,
+        ContentBlock: CONTENT_BLOCK,
+        GetPromptResult: GET_PROMPT_RESULT,
+      },
       responses,
     },
   };
   if (options.serverUrl !== undefined) doc['servers'] = [{ url: options.serverUrl }];
   return structuredClone(doc); // no shared constants reach the caller
-
 }

@@ -104,10 +104,18 @@ export function createHttpCore(source: HttpSource, options: HttpHandlerOptions =
   const basePath = normalizeBasePath(options.basePath);
   const maxBodyBytes = positive(options.maxBodyBytes, 1024 * 1024, 'maxBodyBytes');
   const bodyTimeoutMs = positive(options.bodyTimeoutMs, 10_000, 'bodyTimeoutMs', 'milliseconds');
-  const budget = new BodyBudget(positive(options.maxInFlightBodyBytes, 64 * 1024 * 1024, 'maxInFlightBodyBytes'), Math.ceil(bodyTimeoutMs / 1000));
+  const budget = new BodyBudget(
+    positive(options.maxInFlightBodyBytes, 64 * 1024 * 1024, 'maxInFlightBodyBytes'),
+    Math.ceil(bodyTimeoutMs / 1000),
+  );
   const gate = createGate(options.allowedHosts, options.allowedOrigins);
   const log = toSafeLogger(options.logger);
-  const context: Context = { sources, openapi: { title: 'mcp-prompt-kit API', version: '1.0.0', ...options.openapi, basePath }, maxBodyBytes, bodyTimeoutMs };
+  const context: Context = {
+    sources,
+    openapi: { title: 'mcp-prompt-kit API', version: '1.0.0', ...options.openapi, basePath },
+    maxBodyBytes,
+    bodyTimeoutMs,
+  };
 
   const owns = (path: string): boolean => route(stripBase(path, basePath)) !== undefined;
 
@@ -124,7 +132,12 @@ export function createHttpCore(source: HttpSource, options: HttpHandlerOptions =
       const allowed = allowedMethods(found, sources);
       if (allowed.length === 0) throw new PromptError('METHOD_NOT_FOUND', `Not found: ${echoed(request.path)}`);
       if (!allowed.includes(request.method)) {
-        response = errorJson(new PromptError('METHOD_NOT_ALLOWED', `Method not allowed: ${echoed(request.method)}; allowed: ${allowed.join(', ')}`));
+        response = errorJson(
+          new PromptError(
+            'METHOD_NOT_ALLOWED',
+            `Method not allowed: ${echoed(request.method)}; allowed: ${allowed.join(', ')}`,
+          ),
+        );
         response.headers['allow'] = allowed.join(', ');
       } else {
         // HEAD is GET without the body.
@@ -206,7 +219,10 @@ async function serve(found: Route, request: CoreRequest, context: Context, lease
       return sources.functions!.call(found.name, await readArguments(request, context, lease));
     }
     case 'openapi':
-      return openApiDocument(sources, request.mountPath ? { ...openapi, basePath: `${request.mountPath}${openapi.basePath ?? ''}` } : openapi);
+      return openApiDocument(
+        sources,
+        request.mountPath ? { ...openapi, basePath: `${request.mountPath}${openapi.basePath ?? ''}` } : openapi,
+      );
   }
 }
 
@@ -218,7 +234,11 @@ const DECODER = new TextDecoder('utf-8', { fatal: true });
  * its text: a parsed value is serialized again (its numbers were rounded by that parser: the exact-number check
  * cannot see what was lost).
  */
-async function readArguments(request: CoreRequest, context: Context, lease: BodyLease): Promise<Record<string, unknown>> {
+async function readArguments(
+  request: CoreRequest,
+  context: Context,
+  lease: BodyLease,
+): Promise<Record<string, unknown>> {
   checkJsonContentType(request.contentType);
   const limit = context.maxBodyBytes;
   const body = await request.readBody(limit, context.bodyTimeoutMs, lease);
@@ -281,7 +301,10 @@ function json(status: number, value: unknown): CoreResponse {
 function errorJson(error: unknown, log?: SafeLogger, routeKind?: string): CoreResponse {
   const e = toPromptError(error);
   if (e.httpStatus >= 500 && log !== undefined) {
-    log.error({ event: 'http_request_failed', route: routeKind, code: e.code, error: errorClassName(error) }, 'HTTP request failed');
+    log.error(
+      { event: 'http_request_failed', route: routeKind, code: e.code, error: errorClassName(error) },
+      'HTTP request failed',
+    );
   }
   const body = buildErrorResponse(e.clientMessage, e.exposed ? e.data : undefined);
   try {
@@ -309,5 +332,10 @@ function normalizeBasePath(basePath: string | undefined): string {
 }
 
 function positive(value: number | undefined, fallback: number, name: string, unit?: string): number {
-  return integerOption('mcp-prompt-kit/http', name, value, { min: 1, max: MAX_TIMER_MS, default: fallback, ...(unit === undefined ? {} : { unit }) });
+  return integerOption('mcp-prompt-kit/http', name, value, {
+    min: 1,
+    max: MAX_TIMER_MS,
+    default: fallback,
+    ...(unit === undefined ? {} : { unit }),
+  });
 }

@@ -19,6 +19,7 @@ export function toSources(source: HttpSource): Sources {
   if (isRecord(source) && (source.prompts instanceof PromptRegistry || source.functions instanceof FunctionRegistry)) {
     return { prompts: source.prompts, functions: source.functions };
   }
-  throw new TypeError('mcp-prompt-kit/http: source must be a PromptRegistry, a FunctionRegistry, or { prompts?, functions? }');
+  throw new TypeError(
+    'mcp-prompt-kit/http: source must be a PromptRegistry, a FunctionRegistry, or { prompts?, functions? }',
+  );
 }
-

@@ -4,7 +4,14 @@
  *
  * @module
  */
-import { JSON_RPC_ERROR_CODES, JsonRpcError, PromptError, errorClassName, isPromptError, toPromptError } from '../errors.js';
+import {
+  JSON_RPC_ERROR_CODES,
+  JsonRpcError,
+  PromptError,
+  errorClassName,
+  isPromptError,
+  toPromptError,
+} from '../errors.js';
 import { runWithDeadline } from '../deadline.js';
 import { isRecord } from '../json.js';
 import { toSafeLogger } from '../logger.js';
@@ -123,7 +130,9 @@ class Attachment {
           if (this.completeResource === undefined) return { completion: { values: [], total: 0, hasMore: false } };
           stage = 'completeResource';
           const completeResource = this.completeResource;
-          const result = await this.withDeadline(info, 'completeResource', (bounded) => completeResource(resource, bounded));
+          const result = await this.withDeadline(info, 'completeResource', (bounded) =>
+            completeResource(resource, bounded),
+          );
           stage = 'result';
           return checkCompleteResult(result);
         }
@@ -145,13 +154,18 @@ class Attachment {
   }
 
   /** Runs a callback with the request info's signal bounded by the request's cancellation and the callback timeout. */
-  private withDeadline<T>(info: McpRequestInfo, option: string, run: (info: McpRequestInfo) => T | PromiseLike<T>): Promise<T> {
+  private withDeadline<T>(
+    info: McpRequestInfo,
+    option: string,
+    run: (info: McpRequestInfo) => T | PromiseLike<T>,
+  ): Promise<T> {
     const ms = this.callbackTimeoutMs;
     return runWithDeadline((signal) => run({ ...info, signal }), {
       signal: info.signal,
       timeoutMs: ms,
       timedOut: () => this.own(new PromptError('INTERNAL_ERROR', `options.${option} took longer than ${ms} ms`)),
-      cancelled: () => this.own(new PromptError('INTERNAL_ERROR', `request cancelled while waiting for options.${option}`)),
+      cancelled: () =>
+        this.own(new PromptError('INTERNAL_ERROR', `request cancelled while waiting for options.${option}`)),
     });
   }
 
@@ -256,7 +270,10 @@ export function attachPrompts(
     throw new TypeError('attachPrompts(server, registry): registry must be a PromptRegistry');
   }
   const debounceMs = checkDebounceMs(options.debounceMs);
-  const callbackTimeoutMs = integerOption('attachPrompts', 'callbackTimeoutMs', options.callbackTimeoutMs, { ...TIMEOUT_MS, default: DEFAULT_CALLBACK_TIMEOUT_MS });
+  const callbackTimeoutMs = integerOption('attachPrompts', 'callbackTimeoutMs', options.callbackTimeoutMs, {
+    ...TIMEOUT_MS,
+    default: DEFAULT_CALLBACK_TIMEOUT_MS,
+  });
   if (options.completions !== undefined && typeof options.completions !== 'boolean') {
     throw new TypeError(`attachPrompts: options.completions must be a boolean, got ${typeof options.completions}`);
   }

@@ -51,7 +51,8 @@ const PROMPT_TOOLS: readonly ToolListing[] = [
   {
     name: LIST_PROMPTS,
     title: 'List prompts',
-    description: 'Lists the prompts this server offers (name, description, arguments). Pass nextCursor back as cursor for the next page.',
+    description:
+      'Lists the prompts this server offers (name, description, arguments). Pass nextCursor back as cursor for the next page.',
     inputSchema: { type: 'object', properties: { cursor: { type: 'string' } } },
   },
   {
@@ -127,12 +128,18 @@ class FunctionTools {
     }
   }
 
-  private async callPromptTool(name: string, args: Record<string, unknown>, signal: AbortSignal | undefined): Promise<CallToolResult> {
+  private async callPromptTool(
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal | undefined,
+  ): Promise<CallToolResult> {
     const handlers = this.promptHandlers as PromptHandlers;
     const extra: HandlerExtra = signal === undefined ? {} : { signal };
     try {
       const result =
-        name === LIST_PROMPTS ? await handlers['prompts/list'](args, extra) : await handlers['prompts/get'](args, extra);
+        name === LIST_PROMPTS
+          ? await handlers['prompts/list'](args, extra)
+          : await handlers['prompts/get'](args, extra);
       const body = { result };
       // The same JSON round trip as a function's body: exactly what an HTTP client would get.
       return textResult(JSON.parse(JSON.stringify(body)) as SuccessBody, false, true);
@@ -176,7 +183,10 @@ export function attachFunctions(
   options: AttachFunctionsOptions = {},
 ): DetachFunctions {
   const target = detectServer(server);
-  if (typeof (functions as Partial<FunctionRegistry> | null)?.call !== 'function' || typeof functions.list !== 'function') {
+  if (
+    typeof (functions as Partial<FunctionRegistry> | null)?.call !== 'function' ||
+    typeof functions.list !== 'function'
+  ) {
     throw new TypeError('attachFunctions(server, functions): functions must be a FunctionRegistry');
   }
   const prompts = options.prompts;

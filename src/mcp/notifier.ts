@@ -11,7 +11,6 @@ export const DEFAULT_DEBOUNCE_MS = 50;
 /** A steady stream of changes still notifies at least once every `MAX_WAIT_FACTOR` quiet periods. */
 export const MAX_WAIT_FACTOR = 10;
 
-
 /** @internal A burst coalescer. */
 export interface ListChangedNotifier {
   /** A change happened: (re)start the quiet period; one notification goes out when it ends. */
@@ -21,7 +20,11 @@ export interface ListChangedNotifier {
 }
 
 /** A trailing debouncer of list_changed (also sent once a burst is 10 × quietMs old), silent while not ready. */
-export function createListChangedNotifier(send: () => void, isReady: () => boolean, quietMs: number): ListChangedNotifier {
+export function createListChangedNotifier(
+  send: () => void,
+  isReady: () => boolean,
+  quietMs: number,
+): ListChangedNotifier {
   const maxWaitMs = Math.min(quietMs * MAX_WAIT_FACTOR, MAX_TIMER_MS);
   let timer: ReturnType<typeof setTimeout> | undefined;
   /** When the oldest change not yet announced happened (undefined: nothing pending). */

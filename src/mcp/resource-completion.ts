@@ -36,7 +36,10 @@ export function readCompleteResourceParams(params: unknown): CompleteResourcePar
 }
 
 function badResult(rule: string): PromptError {
-  return new PromptError('INTERNAL_ERROR', `completeResource must return { completion: { values: string[], total?, hasMore? } }: ${rule}`);
+  return new PromptError(
+    'INTERNAL_ERROR',
+    `completeResource must return { completion: { values: string[], total?, hasMore? } }: ${rule}`,
+  );
 }
 
 /** The values as a fresh array of strings (holes in a sparse array count as non-strings). */
@@ -151,7 +154,8 @@ export function completeFromResourceTemplates(
   const list = [...templates];
   return async (params) => {
     const template = list.map(templateOf).find((t) => t.uriTemplate.toString() === params.ref.uri);
-    if (template === undefined) throw new PromptError('RESOURCE_NOT_FOUND', `Resource template not found: ${echoed(params.ref.uri)}`);
+    if (template === undefined)
+      throw new PromptError('RESOURCE_NOT_FOUND', `Resource template not found: ${echoed(params.ref.uri)}`);
     const complete = template.completeCallback(params.argument.name);
     const values = complete === undefined ? [] : await complete(params.argument.value, params.context);
     // checkCompleteResult (attachPrompts) cuts these to what one answer may carry.

@@ -35,7 +35,9 @@ export interface ResourceSource {
   listResourcesPage?(
     after: string | undefined,
     limit: number,
-  ): { resources: readonly ListedResource[]; more: boolean } | Promise<{ resources: readonly ListedResource[]; more: boolean }>;
+  ):
+    | { resources: readonly ListedResource[]; more: boolean }
+    | Promise<{ resources: readonly ListedResource[]; more: boolean }>;
   /** `resources/read`: throws PromptError RESOURCE_NOT_FOUND / RESOURCE_DENIED / LIMIT_EXCEEDED (-32602). */
   readResource(uri: string): { contents: ResourceContents[] } | Promise<{ contents: ResourceContents[] }>;
 }
@@ -81,8 +83,15 @@ export function attachResources(
   options: AttachResourcesOptions = {},
 ): AttachedResources {
   const { sdk, server: low } = detectServer(server);
-  const pageSize = integerOption('attachResources', 'pageSize', options.pageSize, { min: 1, max: 10_000, default: 100 });
-  const timeoutMs = integerOption('attachResources', 'timeoutMs', options.timeoutMs, { ...TIMEOUT_MS, default: 10_000 });
+  const pageSize = integerOption('attachResources', 'pageSize', options.pageSize, {
+    min: 1,
+    max: 10_000,
+    default: 100,
+  });
+  const timeoutMs = integerOption('attachResources', 'timeoutMs', options.timeoutMs, {
+    ...TIMEOUT_MS,
+    default: 10_000,
+  });
   const log = toSafeLogger(options.logger);
   const cursors = new CursorCodec();
   const timeouts = new WeakSet<PromptError>();
@@ -105,7 +114,8 @@ export function attachResources(
       if (wire.code !== -32603) throw wire;
     }
     // A cancelled request is the client's choice, not a fault of the source.
-    if (requestSignal(sdk, extra)?.aborted === true) throw JsonRpcError.from(new PromptError('INTERNAL_ERROR', 'Internal error'));
+    if (requestSignal(sdk, extra)?.aborted === true)
+      throw JsonRpcError.from(new PromptError('INTERNAL_ERROR', 'Internal error'));
     const fields: Record<string, unknown> = { event: 'mcp_request_failed', method, error: errorClassName(error) };
     if (uri !== undefined) fields['uri'] = uri;
     if (error instanceof PromptError && timeouts.has(error)) fields['detail'] = error.message;
@@ -114,7 +124,10 @@ export function attachResources(
   };
 
   /** A page the source cut itself (O(page) for an indexed source). */
-  const pageFromSource = async (cursor: string | undefined, extra: unknown): Promise<{ resources: ListedResource[]; nextCursor?: string }> => {
+  const pageFromSource = async (
+    cursor: string | undefined,
+    extra: unknown,
+  ): Promise<{ resources: ListedResource[]; nextCursor?: string }> => {
     let after: string | undefined;
     if (cursor !== undefined) {
       try {
@@ -127,7 +140,8 @@ export function attachResources(
     let more: boolean;
     try {
       const answer: unknown = await bounded('resources/list', extra, () => source.listResourcesPage!(after, pageSize));
-      if (!isRecord(answer) || typeof answer['more'] !== 'boolean') throw new PromptError('INTERNAL_ERROR', 'listResourcesPage() did not return {resources, more}');
+      if (!isRecord(answer) || typeof answer['more'] !== 'boolean')
+        throw new PromptError('INTERNAL_ERROR', 'listResourcesPage() did not return {resources, more}');
       page = listedResources(answer['resources']).slice(0, pageSize);
       more = answer['more'];
     } catch (error) {
@@ -202,7 +216,8 @@ function listedResources(value: unknown): ListedResource[] {
 /** The source's read answer, checked and sent as embedded documents are (text, or base64 blob; well-formed). */
 function readResult(uri: string, value: unknown): { contents: (TextResourceContents | BlobResourceContents)[] } {
   const contents = isRecord(value) ? value['contents'] : undefined;
-  if (!Array.isArray(contents)) throw new PromptError('INTERNAL_ERROR', `readResource(${uri}) did not return {contents: [...]}`);
+  if (!Array.isArray(contents))
+    throw new PromptError('INTERNAL_ERROR', `readResource(${uri}) did not return {contents: [...]}`);
   return { contents: contents.map((entry: unknown) => wireContents(checkContents(uri, entry, false), uri)) };
 }
 

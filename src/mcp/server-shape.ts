@@ -92,7 +92,9 @@ export function detectServer(value: unknown): DetectedServer {
   );
 }
 
-/** Whether the client has initialized, so notifications may go out (a server without the accessors: while connected). */
+/**
+ * Whether the client has initialized, so notifications may go out (a server without the accessors: while connected).
+ */
 export function isClientInitialized(server: LowLevelServer): boolean {
   if (typeof server.getClientCapabilities !== 'function' && typeof server.getNegotiatedProtocolVersion !== 'function') {
     return true;

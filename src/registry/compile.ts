@@ -8,7 +8,13 @@
 import type { ArgumentValidatorCache } from '../arguments/cache.js';
 import type { ArgumentValidationOptions, CompiledArgumentValidator } from '../arguments/types.js';
 import { argumentFailureToPromptError } from '../arguments/failures.js';
-import type { ContentTemplate, PromptArgumentDefinition, PromptDefinition, PromptMessageTemplate, RenderContext } from '../definition/types.js';
+import type {
+  ContentTemplate,
+  PromptArgumentDefinition,
+  PromptDefinition,
+  PromptMessageTemplate,
+  RenderContext,
+} from '../definition/types.js';
 import { createDefinitionError } from '../definition/problems.js';
 import { MAX_SCHEMA_DEPTH } from '../definition/keywords.js';
 import { JsonDataError, isRecord, jsonData } from '../json.js';
@@ -57,20 +63,31 @@ export interface ArgumentFacts {
 }
 
 function argumentFacts(def: PromptDefinition, properties: Readonly<Record<string, unknown>>): ArgumentFacts {
-  return { declared: declaredNames(def, properties), iterable: iterableNames(def, properties), listed: listedArguments(def) };
+  return {
+    declared: declaredNames(def, properties),
+    iterable: iterableNames(def, properties),
+    listed: listedArguments(def),
+  };
 }
 
 /** The facts of `def`'s arguments, shared by every definition holding the same frozen list and no inputSchema. */
-function factsOf(def: PromptDefinition, properties: Readonly<Record<string, unknown>>, env: CompileEnvironment): ArgumentFacts {
+function factsOf(
+  def: PromptDefinition,
+  properties: Readonly<Record<string, unknown>>,
+  env: CompileEnvironment,
+): ArgumentFacts {
   const args = def.arguments;
-  if (def.inputSchema !== undefined || args === undefined || !Object.isFrozen(args)) return argumentFacts(def, properties);
+  if (def.inputSchema !== undefined || args === undefined || !Object.isFrozen(args))
+    return argumentFacts(def, properties);
   const cache = (env.argumentFacts ??= new WeakMap());
   let facts = cache.get(args);
   if (facts === undefined) cache.set(args, (facts = argumentFacts(def, properties)));
   return facts;
 }
 
-/** @internal What a request brings to a render (a render function's {@link RenderContext} is built from it on demand). */
+/**
+ * @internal What a request brings to a render (a render function's {@link RenderContext} is built from it on demand).
+ */
 export interface RenderRequest {
   readonly signal?: AbortSignal | undefined;
   readonly extra?: Readonly<Record<string, unknown>> | undefined;
@@ -86,7 +103,11 @@ export interface CompiledPrompt {
   /** The declared argument of that name, if any. */
   argument(name: string): PromptArgumentDefinition | undefined;
   /** Renders validated arguments into a result (throws PromptError). */
-  render(args: Record<string, unknown>, request: RenderRequest, env: RenderEnvironment): GetPromptResult | Promise<GetPromptResult>;
+  render(
+    args: Record<string, unknown>,
+    request: RenderRequest,
+    env: RenderEnvironment,
+  ): GetPromptResult | Promise<GetPromptResult>;
   /** Releases shared compiled templates and validators. */
   release(): void;
 }
@@ -165,7 +186,10 @@ class PromptCompiler {
 
   definitionError(path: string, message: string): never {
     const def = this.def;
-    throw createDefinitionError([{ path, message }], this.source === undefined ? { name: def.name } : { source: this.source, name: def.name });
+    throw createDefinitionError(
+      [{ path, message }],
+      this.source === undefined ? { name: def.name } : { source: this.source, name: def.name },
+    );
   }
 
   /** `_meta` as frozen plain JSON data (well-formed strings and keys), as every get and the listing send it. */
@@ -193,12 +217,22 @@ class PromptCompiler {
         const mimeType = this.template(content.mimeType, `${pointer}/mimeType`);
         // Text without tags renders as written: what every get would refuse is a definition error now.
         if (data?.isStatic === true && !isBase64(data.source)) {
-          this.definitionError(`${pointer}/data`, `${content.type} data must be base64 (standard alphabet, padded, no whitespace)`);
+          this.definitionError(
+            `${pointer}/data`,
+            `${content.type} data must be base64 (standard alphabet, padded, no whitespace)`,
+          );
         }
         if (mimeType.isStatic && mimeType.source.trim() === '') {
           this.definitionError(`${pointer}/mimeType`, `${content.type} mimeType must not be blank`);
         }
-        return { kind: 'media', type: content.type, data, path: this.optionalTemplate(content.path, `${pointer}/path`), mimeType, meta };
+        return {
+          kind: 'media',
+          type: content.type,
+          data,
+          path: this.optionalTemplate(content.path, `${pointer}/path`),
+          mimeType,
+          meta,
+        };
       }
       case 'resource':
         return {
@@ -228,7 +262,8 @@ class PromptCompiler {
       return known.plan;
     }
     const plan = this.build(messages);
-    // Checked against these facts without a warning (undeclared names are errors): the next equal definition may skip it.
+    // Checked against these facts without a warning (undeclared names are errors): the next equal definition may skip
+    // it.
     if (plan.templates !== undefined && env.undeclared === 'error' && Object.isFrozen(messages)) {
       (env.messagePlans ??= new WeakMap()).set(messages, { facts: this.facts, plan: plan as KnownPlan['plan'] });
     }
@@ -250,7 +285,10 @@ class PromptCompiler {
 
   build(messages: NonNullable<PromptDefinition['messages']>): TemplatePlan {
     const env = this.env;
-    const compiled = messages.map((m, i) => ({ role: m.role, content: this.content(m.content, `/messages/${i}/content`) }));
+    const compiled = messages.map((m, i) => ({
+      role: m.role,
+      content: this.content(m.content, `/messages/${i}/content`),
+    }));
     const plan: TemplatePlan = {
       messages: compiled,
       directiveTemplates: withDirectives(this.acquired),
@@ -288,7 +326,9 @@ class PromptCompiler {
     const same = candidates.find(
       (p) =>
         p.messages.length === plan.messages.length &&
-        p.messages.every((m, i) => m.role === plan.messages[i]!.role && textOf(m.content) === textOf(plan.messages[i]!.content)),
+        p.messages.every(
+          (m, i) => m.role === plan.messages[i]!.role && textOf(m.content) === textOf(plan.messages[i]!.content),
+        ),
     );
     if (same !== undefined) return same;
     const owned: TemplatePlan = { ...plan, templates: this.acquired };
@@ -302,22 +342,29 @@ class PromptCompiler {
     const max = this.env.maxRenderedBytes ?? 1_048_576;
     const description = this.def.description;
     const described = description === undefined ? 0 : utf8ByteLength(description);
-    if (described > max) this.definitionError('/description', `the description is over the ${max}-byte rendered-size limit`);
+    if (described > max)
+      this.definitionError('/description', `the description is over the ${max}-byte rendered-size limit`);
     // UTF-8 needs at most 3 bytes per UTF-16 unit: measure bytes only when the units could cross the limit.
     let units = description?.length ?? 0;
     for (const m of messages) forEachTemplate(m.content, (tpl) => (units += fixedLength(tpl)));
     if (units * 3 <= max) return;
     let total = described;
-    messages.forEach((m, i) =>
+    messages.forEach((m, i) => {
       forEachTemplate(m.content, (tpl, field) => {
         const bytes = fixedLength(tpl, true);
         total += bytes;
         if (bytes <= max) return;
-        this.definitionError(`/messages/${i}/content/${field}`, `the text it always renders (outside sections, partials included) is over the ${max}-byte rendered-size limit`);
-      }),
-    );
+        this.definitionError(
+          `/messages/${i}/content/${field}`,
+          `the text it always renders (outside sections, partials included) is over the ${max}-byte rendered-size limit`,
+        );
+      });
+    });
     if (total > max) {
-      this.definitionError('/messages', `the text the prompt always renders (the description, and the messages outside sections) is over the ${max}-byte rendered-size limit`);
+      this.definitionError(
+        '/messages',
+        `the text the prompt always renders (the description, and the messages outside sections) is over the ${max}-byte rendered-size limit`,
+      );
     }
   }
 }
@@ -407,7 +454,11 @@ class ServedPrompt implements CompiledPrompt {
     return undefined;
   }
 
-  render(args: Record<string, unknown>, request: RenderRequest, env: RenderEnvironment): GetPromptResult | Promise<GetPromptResult> {
+  render(
+    args: Record<string, unknown>,
+    request: RenderRequest,
+    env: RenderEnvironment,
+  ): GetPromptResult | Promise<GetPromptResult> {
     const plan = this.plan;
     if (plan !== undefined) return renderTemplates(this.name, this.#description, plan, args, request.signal, env);
     const context: Omit<RenderContext, 'signal'> = { promptName: this.name };

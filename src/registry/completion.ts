@@ -42,7 +42,10 @@ export function checkCompletionInput(value: string, given: Readonly<Record<strin
   }
 }
 
-/** @internal The first values within 100 items and 64 KiB, lone surrogates replaced; `hasMore` says when any were left out. */
+/**
+ * @internal The first values within 100 items and 64 KiB, lone surrogates replaced; `hasMore` says when any were left
+ * out.
+ */
 export function boundCompletionValues(all: readonly string[], total: number): CompletionValues {
   const values: string[] = [];
   let bytes = 0;

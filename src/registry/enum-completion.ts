@@ -11,7 +11,9 @@ import { isRecord } from '../json.js';
 import { MAX_COMPLETION_VALUES, boundCompletionValues } from './completion.js';
 import type { CompletionValues } from './completion.js';
 
-/** @internal Completion from declared `enum` values, each list's suggestable values and their lower case computed once. */
+/**
+ * @internal Completion from declared `enum` values, each list's suggestable values and their lower case computed once.
+ */
 export class EnumCompletions {
   readonly #index = new WeakMap<readonly unknown[], { values: string[]; lower: string[] }>();
 

@@ -80,11 +80,26 @@ export const COUNT: OptionRange = { min: 1 };
 export function renderLimits(limits: Partial<RenderLimits> | undefined): RenderLimits {
   const d = DEFAULT_RENDER_LIMITS;
   return {
-    maxResources: integerOption(OWNER, 'limits.maxResources', limits?.maxResources, { min: 0, default: d.maxResources }),
-    maxRenderedBytes: integerOption(OWNER, 'limits.maxRenderedBytes', limits?.maxRenderedBytes, { ...COUNT, default: d.maxRenderedBytes }),
-    maxRenderSteps: integerOption(OWNER, 'limits.maxRenderSteps', limits?.maxRenderSteps, { ...COUNT, default: d.maxRenderSteps }),
-    resourceTimeoutMs: integerOption(OWNER, 'limits.resourceTimeoutMs', limits?.resourceTimeoutMs, { ...TIMEOUT_MS, default: d.resourceTimeoutMs }),
-    renderTimeoutMs: integerOption(OWNER, 'limits.renderTimeoutMs', limits?.renderTimeoutMs, { ...TIMEOUT_MS, default: d.renderTimeoutMs }),
+    maxResources: integerOption(OWNER, 'limits.maxResources', limits?.maxResources, {
+      min: 0,
+      default: d.maxResources,
+    }),
+    maxRenderedBytes: integerOption(OWNER, 'limits.maxRenderedBytes', limits?.maxRenderedBytes, {
+      ...COUNT,
+      default: d.maxRenderedBytes,
+    }),
+    maxRenderSteps: integerOption(OWNER, 'limits.maxRenderSteps', limits?.maxRenderSteps, {
+      ...COUNT,
+      default: d.maxRenderSteps,
+    }),
+    resourceTimeoutMs: integerOption(OWNER, 'limits.resourceTimeoutMs', limits?.resourceTimeoutMs, {
+      ...TIMEOUT_MS,
+      default: d.resourceTimeoutMs,
+    }),
+    renderTimeoutMs: integerOption(OWNER, 'limits.renderTimeoutMs', limits?.renderTimeoutMs, {
+      ...TIMEOUT_MS,
+      default: d.renderTimeoutMs,
+    }),
   };
 }
 
@@ -93,7 +108,9 @@ export function copyPartials(partials: Readonly<Record<string, string>>): Map<st
   const map = new Map<string, string>();
   for (const [name, text] of Object.entries(partials)) {
     if (typeof text !== 'string') {
-      throw createDefinitionError([{ path: childPointer('/partials', name), message: `partial '${name}' must be a string` }]);
+      throw createDefinitionError([
+        { path: childPointer('/partials', name), message: `partial '${name}' must be a string` },
+      ]);
     }
     map.set(name, wellFormed(text));
   }

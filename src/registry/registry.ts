@@ -71,13 +71,18 @@ export class PromptRegistry {
     this.#log = toSafeLogger(options.logger);
     this.#logServed = typeof options.logger?.debug === 'function';
     this.#events = new ChangeEvents(this.#log);
-    this.#pageSize = options.pageSize === undefined ? undefined : integerOption(OWNER, 'pageSize', options.pageSize, COUNT);
+    this.#pageSize =
+      options.pageSize === undefined ? undefined : integerOption(OWNER, 'pageSize', options.pageSize, COUNT);
     this.#systemRole = options.systemRole ?? 'reject';
-    this.#completionTimeoutMs = integerOption(OWNER, 'completionTimeoutMs', options.completionTimeoutMs, { ...TIMEOUT_MS, default: 10_000 });
+    this.#completionTimeoutMs = integerOption(OWNER, 'completionTimeoutMs', options.completionTimeoutMs, {
+      ...TIMEOUT_MS,
+      default: 10_000,
+    });
     const partials = options.partials === undefined ? undefined : copyPartials(options.partials);
     const limits = renderLimits(options.limits);
     const validation: ArgumentValidationOptions = {};
-    if (options.maxArgumentLength !== undefined) validation.maxLength = integerOption(OWNER, 'maxArgumentLength', options.maxArgumentLength, COUNT);
+    if (options.maxArgumentLength !== undefined)
+      validation.maxLength = integerOption(OWNER, 'maxArgumentLength', options.maxArgumentLength, COUNT);
     if (options.extraArguments !== undefined) validation.extraArguments = options.extraArguments;
     this.#compileEnv = {
       templates: new TemplateCache(),
@@ -126,7 +131,12 @@ export class PromptRegistry {
     if (duplicate !== undefined) {
       for (const c of compiled) c.release();
       throw createDefinitionError(
-        [{ path: '/name', message: `a prompt named '${duplicate.name}' is already registered (use set() to replace it)` }],
+        [
+          {
+            path: '/name',
+            message: `a prompt named '${duplicate.name}' is already registered (use set() to replace it)`,
+          },
+        ],
         definitionErrorOptions(options.source, duplicate.name),
       );
     }
@@ -311,7 +321,12 @@ export class PromptRegistry {
 
   #served(name: string): void {
     const version = this.#versions.get(name);
-    this.#log.debug(version === undefined ? { event: 'prompt_served', prompt: name } : { event: 'prompt_served', prompt: name, version }, 'prompt served');
+    this.#log.debug(
+      version === undefined
+        ? { event: 'prompt_served', prompt: name }
+        : { event: 'prompt_served', prompt: name, version },
+      'prompt served',
+    );
   }
 
   /** The error for a name that is not served: withheld (-32603, logged) or unknown (-32602). */
@@ -340,7 +355,12 @@ export class PromptRegistry {
    * await registry.complete('review_code', 'language', 'ty'); // { values: ['typescript'], total: 1, hasMore: false }
    * ```
    */
-  async complete(name: string, argumentName: string, value: string, context: RequestContext = {}): Promise<CompletionValues> {
+  async complete(
+    name: string,
+    argumentName: string,
+    value: string,
+    context: RequestContext = {},
+  ): Promise<CompletionValues> {
     const prompt = this.#prompts.get(name);
     if (prompt === undefined) throw this.#missing(name);
     checkCompletionInput(value, context.arguments);
@@ -370,7 +390,10 @@ export class PromptRegistry {
         signal: outer,
         timeoutMs: this.#completionTimeoutMs,
         timedOut: () =>
-          new PromptError('INTERNAL_ERROR', `prompt '${name}' argument '${argumentName}' complete() took longer than ${this.#completionTimeoutMs} ms`),
+          new PromptError(
+            'INTERNAL_ERROR',
+            `prompt '${name}' argument '${argumentName}' complete() took longer than ${this.#completionTimeoutMs} ms`,
+          ),
         cancelled: () => cancelled(name, outer!),
       });
     } catch (error) {
@@ -379,7 +402,11 @@ export class PromptRegistry {
         name,
         isPromptError(error)
           ? error
-          : new PromptError('INTERNAL_ERROR', `prompt '${name}' argument '${argumentName}' complete() threw ${errorClassName(error)}`, { cause: error }),
+          : new PromptError(
+              'INTERNAL_ERROR',
+              `prompt '${name}' argument '${argumentName}' complete() threw ${errorClassName(error)}`,
+              { cause: error },
+            ),
       );
     }
     if (!Array.isArray(result)) return this.#badCompletion(name, argumentName);
@@ -393,18 +420,30 @@ export class PromptRegistry {
   }
 
   #badCompletion(name: string, argumentName: string): never {
-    throw this.#reportRenderError(name, new PromptError('INTERNAL_ERROR', `prompt '${name}' argument '${argumentName}' complete() must return an array of strings`));
+    throw this.#reportRenderError(
+      name,
+      new PromptError(
+        'INTERNAL_ERROR',
+        `prompt '${name}' argument '${argumentName}' complete() must return an array of strings`,
+      ),
+    );
   }
 
   #reportRenderError(name: string, error: unknown): PromptError {
     const err = toPromptError(error);
     if (!err.exposed) {
-      this.#log.error({ event: 'prompt_failed', prompt: name, code: err.code, detail: err.message }, 'prompt request failed');
+      this.#log.error(
+        { event: 'prompt_failed', prompt: name, code: err.code, detail: err.message },
+        'prompt request failed',
+      );
     }
     return err;
   }
 
-  #compileBatch(definitions: PromptDefinition | readonly PromptDefinition[], options: RegisterOptions): CompiledPrompt[] {
+  #compileBatch(
+    definitions: PromptDefinition | readonly PromptDefinition[],
+    options: RegisterOptions,
+  ): CompiledPrompt[] {
     const list: readonly PromptDefinition[] = isDefinitionArray(definitions) ? definitions : [definitions];
     const compiled: CompiledPrompt[] = [];
     const seen = new Set<string>();
@@ -474,7 +513,8 @@ function definitionErrorOptions(source: string | undefined, name: string): Defin
   return source === undefined ? { name } : { source, name };
 }
 
-function isDefinitionArray(value: PromptDefinition | readonly PromptDefinition[]): value is readonly PromptDefinition[] {
+function isDefinitionArray(
+  value: PromptDefinition | readonly PromptDefinition[],
+): value is readonly PromptDefinition[] {
   return Array.isArray(value);
 }
-

@@ -1,7 +1,7 @@
 /**
  * Resolving `{{resource:URI}}` directives and `{type: "resource"}` content blocks through a {@link ResourceResolver}
- * (formats and error rules: docs/prompts.md, "Embedded resources"). Logs never hold argument values: internal errors name the directive
- * URI as written, or a block's URI template, and a failing resolver's error only by its class.
+ * (formats and error rules: docs/prompts.md, "Embedded resources"). Logs never hold argument values: internal errors
+ * name the directive URI as written, or a block's URI template, and a failing resolver's error only by its class.
  *
  * @module
  */
@@ -55,10 +55,17 @@ export interface ResolveEmbeddedOptions {
   deadline?: ResourceDeadline;
 }
 
-type Outcome = { kind: 'ok'; contents: CheckedContents } | { kind: 'not-found' } | { kind: 'denied'; error: PromptError };
+type Outcome =
+  | { kind: 'ok'; contents: CheckedContents }
+  | { kind: 'not-found' }
+  | { kind: 'denied'; error: PromptError };
 
 function notFound(uri: string, cause?: unknown): PromptError {
-  return new PromptError('RESOURCE_NOT_FOUND', `Resource not found: ${echoed(uri)}`, cause === undefined ? {} : { cause });
+  return new PromptError(
+    'RESOURCE_NOT_FOUND',
+    `Resource not found: ${echoed(uri)}`,
+    cause === undefined ? {} : { cause },
+  );
 }
 
 /** What a log may say about a foreign error: its class ("TypeError"), never its message (see errorClassName). */
@@ -116,7 +123,8 @@ export function checkContents(label: string, value: unknown, listed: boolean): C
   if (listed ? typeof uri !== 'string' || uri === '' : uri !== undefined && typeof uri !== 'string') {
     throw invalid(listed ? 'a listed entry has no string uri' : 'uri is not a string');
   }
-  if (mimeType !== undefined && mimeType !== null && typeof mimeType !== 'string') throw invalid('mimeType is not a string');
+  if (mimeType !== undefined && mimeType !== null && typeof mimeType !== 'string')
+    throw invalid('mimeType is not a string');
   const head = {
     uri: typeof uri === 'string' ? wellFormed(uri) : '',
     mimeType: typeof mimeType === 'string' && mimeType !== '' ? wellFormed(mimeType) : undefined,
@@ -152,7 +160,9 @@ function asDeclared(contents: CheckedContents, mimeType: string): CheckedContent
     } catch {
       text = undefined;
     }
-    return text === undefined ? { uri: contents.uri, mimeType, blob: contents.blob } : { uri: contents.uri, mimeType, text };
+    return text === undefined
+      ? { uri: contents.uri, mimeType, blob: contents.blob }
+      : { uri: contents.uri, mimeType, text };
   }
   if (contents.blob !== undefined) return { uri: contents.uri, mimeType, blob: contents.blob };
   return { uri: contents.uri, mimeType, blob: bytesToBase64(new TextEncoder().encode(contents.text)) };
@@ -243,7 +253,10 @@ async function resolveGlob(pattern: string, resolver: ResourceResolver, budget: 
   return text;
 }
 
-/** Resolves one render's directives in parallel into URI -> text, within `limits` (LIMIT_EXCEEDED as soon as crossed) and the deadline. */
+/**
+ * Resolves one render's directives in parallel into URI -> text, within `limits` (LIMIT_EXCEEDED as soon as crossed)
+ * and the deadline.
+ */
 export async function resolveResourceDirectives(
   directives: readonly string[],
   resolver: ResourceResolver | undefined,
@@ -269,7 +282,9 @@ export async function resolveResourceDirectives(
   };
   try {
     const texts = await Promise.all(
-      unique.map((uri) => (isResourcePattern(uri) ? resolveGlob(uri, resolver, budget) : resolveExact(uri, resolver, budget))),
+      unique.map((uri) =>
+        isResourcePattern(uri) ? resolveGlob(uri, resolver, budget) : resolveExact(uri, resolver, budget),
+      ),
     );
     for (let i = 0; i < unique.length; i++) result.set(unique[i] as string, texts[i] as string);
     return result;

@@ -33,7 +33,9 @@ interface Level {
 /** A list a section iterates (or the one value it pushes), with its counts of items owning none of some names. */
 interface Items {
   readonly values: readonly unknown[];
-  /** For lists items of outer levels own: the items holding each value, innermost first (a name any owns is shadowed). */
+  /**
+   * For lists items of outer levels own: the items holding each value, innermost first (a name any owns is shadowed).
+   */
   readonly holders: readonly (readonly unknown[])[] | undefined;
   /** No item (nor holder) can own a name (numbers, booleans, null): every count is the length. */
   readonly inert: boolean;
@@ -106,7 +108,9 @@ function ownedLists(level: Level, name: string): Items | undefined {
   return values === undefined ? undefined : itemsOf(values, holders);
 }
 
-/** How many renders of a node inside `levels` certainly look `name` up in the forecast's context (1 outside sections). */
+/**
+ * How many renders of a node inside `levels` certainly look `name` up in the forecast's context (1 outside sections).
+ */
 function freeRuns(levels: readonly Level[], name: string): number {
   let runs = 1;
   for (let i = 0; i < levels.length && runs > 0; i++) {
@@ -123,7 +127,10 @@ function deeper(levels: readonly Level[], name: string, items: Items | undefined
   return next;
 }
 
-/** The least text a placeholder writes for `value` (see valueText): strings' length, a joined list's separators, JSON's punctuation. */
+/**
+ * The least text a placeholder writes for `value` (see valueText): strings' length, a joined list's separators, JSON's
+ * punctuation.
+ */
 function leastText(value: unknown): number {
   if (typeof value === 'string') return value.length;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return 1;
@@ -203,7 +210,8 @@ class Forecast {
     }
     const children = node.children as readonly TemplateNode[];
     if (node.kind === INVERTED) {
-      if (!value || (Array.isArray(value) && value.length === 0)) this.body(children, depth, deeper(levels, node.key, undefined), runs);
+      if (!value || (Array.isArray(value) && value.length === 0))
+        this.body(children, depth, deeper(levels, node.key, undefined), runs);
       return;
     }
     if (node.kind !== SECTION || !value) return;
@@ -223,7 +231,8 @@ class Forecast {
 /** How many tuples of the levels' items are on the path (each owning none of the names below it). */
 function freeRunsOf(levels: readonly Level[]): number {
   let runs = 1;
-  for (let i = 0; i < levels.length && runs > 0; i++) runs *= countFree((levels[i] as Level).items, (levels[i] as Level).below);
+  for (let i = 0; i < levels.length && runs > 0; i++)
+    runs *= countFree((levels[i] as Level).items, (levels[i] as Level).below);
   return runs;
 }
 

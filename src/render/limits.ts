@@ -27,7 +27,9 @@ export interface RenderLimits {
   renderTimeoutMs: number;
 }
 
-/** The default limits: 50 resources, 1 MiB of rendered text, 1 Mi template steps, 10 s for resources, 30 s for renders. */
+/**
+ * The default limits: 50 resources, 1 MiB of rendered text, 1 Mi template steps, 10 s for resources, 30 s for renders.
+ */
 export const DEFAULT_RENDER_LIMITS: Readonly<RenderLimits> = Object.freeze({
   maxResources: 50,
   maxRenderedBytes: 1_048_576,
@@ -133,7 +135,10 @@ export function tooManySteps(max: number): PromptError {
   });
 }
 
-/** Throws LIMIT_EXCEEDED when the texts (or a byte count) exceed `maxRenderedBytes`; measures UTF-8 only when UTF-16 length cannot decide. */
+/**
+ * Throws LIMIT_EXCEEDED when the texts (or a byte count) exceed `maxRenderedBytes`; measures UTF-8 only when UTF-16
+ * length cannot decide.
+ */
 export function assertRenderedSize(
   rendered: number | string | readonly string[],
   limits: Pick<RenderLimits, 'maxRenderedBytes'> = DEFAULT_RENDER_LIMITS,

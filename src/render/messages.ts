@@ -31,7 +31,14 @@ type Templated = CompiledTemplate | undefined;
 /** @internal One content block of a template prompt, compiled. */
 export type CompiledContent =
   | { kind: 'text'; text: CompiledTemplate; meta: Meta | undefined }
-  | { kind: 'media'; type: 'image' | 'audio'; data: Templated; path: Templated; mimeType: CompiledTemplate; meta: Meta | undefined }
+  | {
+      kind: 'media';
+      type: 'image' | 'audio';
+      data: Templated;
+      path: Templated;
+      mimeType: CompiledTemplate;
+      meta: Meta | undefined;
+    }
   | { kind: 'resource'; uri: CompiledTemplate; mimeType: Templated; meta: Meta | undefined }
   | {
       kind: 'link';
@@ -83,9 +90,13 @@ export async function renderProgrammatic(
   } catch (error) {
     if (isPromptError(error)) throw error;
     // The thrown message may quote argument values: only its class goes into our message (the error is the cause).
-    throw new PromptError('PROMPT_RENDER_FAILED', `prompt '${def.name}' render function threw ${errorClassName(error)}`, {
-      cause: error,
-    });
+    throw new PromptError(
+      'PROMPT_RENDER_FAILED',
+      `prompt '${def.name}' render function threw ${errorClassName(error)}`,
+      {
+        cause: error,
+      },
+    );
   }
   const normalized = normalizeRenderOutput(output as never, def.description);
   return guardPromptResult(normalized, { maxRenderedBytes: env.limits.maxRenderedBytes, promptName: def.name });
@@ -96,7 +107,10 @@ function readContextOf(promptName: string, signal: AbortSignal | undefined): Res
 }
 
 /** Ends the deadline when `result` settles (or at once when it threw or is not a promise). */
-function within(deadline: ResourceDeadline, run: () => GetPromptResult | Promise<GetPromptResult>): Promise<GetPromptResult> {
+function within(
+  deadline: ResourceDeadline,
+  run: () => GetPromptResult | Promise<GetPromptResult>,
+): Promise<GetPromptResult> {
   let result: GetPromptResult | Promise<GetPromptResult>;
   try {
     result = run();
@@ -135,17 +149,23 @@ export function renderTemplates(
           onResourceError: env.onResourceError,
           alreadyEmbedded: embedded,
           deadline,
-        }).then((resources) => renderMessages(promptName, description, messages, args, resources, deadline, env, budget)),
+        }).then((resources) =>
+          renderMessages(promptName, description, messages, args, resources, deadline, env, budget),
+        ),
       );
     }
   }
   if (embedded > env.limits.maxResources) throw tooManyResources(env.limits.maxResources);
   if (plan.textOnly) return renderTextMessages(description, messages, args, env, budget);
   const deadline = new ResourceDeadline(readContextOf(promptName, signal), env.limits.resourceTimeoutMs);
-  return within(deadline, () => renderMessages(promptName, description, messages, args, undefined, deadline, env, budget));
+  return within(deadline, () =>
+    renderMessages(promptName, description, messages, args, undefined, deadline, env, budget),
+  );
 }
 
-/** The common case: text messages only, no directives; sizes come from the budget (texts measured only near the limit). */
+/**
+ * The common case: text messages only, no directives; sizes come from the budget (texts measured only near the limit).
+ */
 function renderTextMessages(
   description: string | undefined,
   messages: TemplatePlan['messages'],
@@ -193,7 +213,10 @@ function renderMessages(
       if (c.kind === 'text') {
         const text = wellFormed(c.text.render(args, resources, budget));
         sized.push(text);
-        out[i] = { role: m.role, content: c.meta === undefined ? { type: 'text', text } : { type: 'text', text, _meta: c.meta } };
+        out[i] = {
+          role: m.role,
+          content: c.meta === undefined ? { type: 'text', text } : { type: 'text', text, _meta: c.meta },
+        };
         continue;
       }
       const index = i;
@@ -240,13 +263,18 @@ class BlockRender {
   }
 
   fault(message: string, cause?: unknown): PromptError {
-    return new PromptError('INTERNAL_ERROR', `prompt '${this.promptName}': ${message}`, cause === undefined ? {} : { cause });
+    return new PromptError(
+      'INTERNAL_ERROR',
+      `prompt '${this.promptName}': ${message}`,
+      cause === undefined ? {} : { cause },
+    );
   }
 
   async media(c: Extract<CompiledContent, { kind: 'media' }>): Promise<string> {
     if (c.data !== undefined) {
       const data = this.text(c.data);
-      if (!isBase64(data)) throw this.fault(`the ${c.type} data template '${c.data.source}' did not render valid base64`);
+      if (!isBase64(data))
+        throw this.fault(`the ${c.type} data template '${c.data.source}' did not render valid base64`);
       return data;
     }
     const template = c.path as CompiledTemplate;
@@ -257,9 +285,13 @@ class BlockRender {
       loaded = await this.deadline.read(this.env.assets!.read(path, this.deadline.context), label);
     } catch (error) {
       if (isPromptError(error)) throw error;
-      throw new PromptError('PROMPT_RENDER_FAILED', `prompt '${this.promptName}': the asset loader threw ${errorClassName(error)} for ${label}`, {
-        cause: error,
-      });
+      throw new PromptError(
+        'PROMPT_RENDER_FAILED',
+        `prompt '${this.promptName}': the asset loader threw ${errorClassName(error)} for ${label}`,
+        {
+          cause: error,
+        },
+      );
     }
     let data: string;
     if (loaded instanceof Uint8Array) data = bytesToBase64(loaded);
@@ -275,7 +307,8 @@ class BlockRender {
     switch (c.kind) {
       case 'media': {
         const mimeType = this.text(c.mimeType);
-        if (mimeType.trim() === '') throw this.fault(`the ${c.type} mimeType template '${c.mimeType.source}' rendered empty`);
+        if (mimeType.trim() === '')
+          throw this.fault(`the ${c.type} mimeType template '${c.mimeType.source}' rendered empty`);
         const data = await this.media(c);
         return { type: c.type, data, mimeType, ...meta };
       }
@@ -285,7 +318,8 @@ class BlockRender {
         const resource = await resolveEmbeddedResource(uri, this.env.resources, this.deadline.context, {
           limits: this.env.limits,
           onResourceError: this.env.onResourceError,
-          // The declared type wins over the resolver's; internal (logged) messages name the template, not the rendered URI.
+          // The declared type wins over the resolver's; internal (logged) messages name the template, not the rendered
+          // URI.
           ...(mimeType === undefined ? {} : { mimeType }),
           uriTemplate: c.uri.source,
           deadline: this.deadline,

@@ -17,7 +17,8 @@ function unresolved(uri: string): PromptError {
 
 /**
  * Renders nodes against a context stack (mustache section rules, functions never called), counting every node, append
- * and repetition against `budget`; a section over a list whose certain work is over the budget is refused before it starts.
+ * and repetition against `budget`; a section over a list whose certain work is over the budget is refused before it
+ * starts.
  */
 export function renderNodes(
   nodes: readonly TemplateNode[],
@@ -83,7 +84,10 @@ export function renderNodes(
   return out;
 }
 
-/** Adds the directive URIs a render with this stack would reach to `found` (same section rules and budgets as renderNodes). */
+/**
+ * Adds the directive URIs a render with this stack would reach to `found` (same section rules and budgets as
+ * renderNodes).
+ */
 export function collectDirectives(
   nodes: readonly TemplateNode[],
   stack: unknown[],
@@ -102,9 +106,9 @@ export function collectDirectives(
     const value = lookupName(stack, depth, node.key, node.rest);
     const children = node.children as readonly TemplateNode[];
     if (node.kind === INVERTED) {
-      if (!value || (Array.isArray(value) && value.length === 0)) collectDirectives(children, stack, depth, found, budget);
+      if (!value || (Array.isArray(value) && value.length === 0))
+        collectDirectives(children, stack, depth, found, budget);
     } else if (!value) {
-      continue;
     } else if (Array.isArray(value)) {
       if (value.length > 1) forecastSection(children, value, stack, depth, undefined, budget);
       for (let j = 0; j < value.length; j++) {

@@ -128,7 +128,17 @@ class NestingLimitError extends TemplateCompileError {
 }
 
 function emptyBody(): CompiledBody {
-  return { nodes: [], names: [], seen: new Set(), directives: [], conditional: false, partials: new Map(), inclusions: 0, depth: 0, viewDot: undefined };
+  return {
+    nodes: [],
+    names: [],
+    seen: new Set(),
+    directives: [],
+    conditional: false,
+    partials: new Map(),
+    inclusions: 0,
+    depth: 0,
+    viewDot: undefined,
+  };
 }
 
 function quote(text: string): string {
@@ -292,7 +302,8 @@ function includePartial(
   if (sub.viewDot !== undefined && sections.length === 0) body.viewDot ??= offset;
   for (let i = 0; i < sub.nodes.length; i++) nodes.push(sub.nodes[i] as TemplateNode);
   for (const ref of names) {
-    const inner = sections.length === 0 ? ref.sections : ref.sections.length === 0 ? sections : [...sections, ...ref.sections];
+    const inner =
+      sections.length === 0 ? ref.sections : ref.sections.length === 0 ? sections : [...sections, ...ref.sections];
     addName(body, ref.name, offset, inner, ref.via);
   }
   for (const uri of sub.directives) addDirective(body, uri, depth > base || sub.conditional);
@@ -324,7 +335,10 @@ function build(
       if (value.startsWith(DIRECTIVE_PREFIX)) {
         const uri = value.slice(DIRECTIVE_PREFIX.length).trim();
         if (!URI.test(uri)) {
-          throw new TemplateCompileError(`invalid resource directive ${quote(value)}: expected {{resource:URI}}`, token[2]);
+          throw new TemplateCompileError(
+            `invalid resource directive ${quote(value)}: expected {{resource:URI}}`,
+            token[2],
+          );
         }
         addDirective(body, uri, depth > base);
         nodes.push(new TagNode(DIRECTIVE, uri, null, null));

@@ -2,8 +2,8 @@
  * The last gate before a render function's result goes on the wire: roles `user` | `assistant`, exactly one content
  * block per message, fields of the right types, base64 data, non-empty mimeTypes, JSON-serializable `_meta`, and the
  * size limit. A bad result never becomes a malformed success: it becomes INTERNAL_ERROR (details only in the logs).
- * The guard returns a fresh copy with only the fields the spec defines, each read once (`_meta` as a deep JSON snapshot),
- * so what it checked is what is sent; lone surrogates in strings become U+FFFD.
+ * The guard returns a fresh copy with only the fields the spec defines, each read once (`_meta` as a deep JSON
+ * snapshot), so what it checked is what is sent; lone surrogates in strings become U+FFFD.
  *
  * @module
  * @internal
@@ -44,7 +44,10 @@ class GuardFailure {
 
 const BLOCK_TYPES = 'text, image, audio, resource_link, resource';
 
-/** Validates a render function's (normalized) output and returns a spec-exact copy; anything malformed or oversized is INTERNAL_ERROR. */
+/**
+ * Validates a render function's (normalized) output and returns a spec-exact copy; anything malformed or oversized is
+ * INTERNAL_ERROR.
+ */
 export function guardPromptResult(value: unknown, options: GuardOptions): GetPromptResult {
   const copy = new ResultCopy(options.maxRenderedBytes);
   let result: GetPromptResult;
@@ -57,11 +60,9 @@ export function guardPromptResult(value: unknown, options: GuardOptions): GetPro
       const message = `prompt '${options.promptName}': reading the render output threw ${errorClassName(error)}`;
       throw new PromptError('INTERNAL_ERROR', message, { data: { prompt: options.promptName }, cause: error });
     }
-    throw new PromptError(
-      'INTERNAL_ERROR',
-      `prompt '${options.promptName}' render returned ${error.detail}`,
-      { data: { prompt: options.promptName, path: error.path } },
-    );
+    throw new PromptError('INTERNAL_ERROR', `prompt '${options.promptName}' render returned ${error.detail}`, {
+      data: { prompt: options.promptName, path: error.path },
+    });
   }
   try {
     assertRenderedSize(copy.sizes, options);
@@ -82,15 +83,20 @@ class UnreadableOutput {
   constructor(readonly error: unknown) {}
 }
 
-/** A render function's string or message array as `{description?, messages}`; anything else is returned for the guard to reject. */
+/**
+ * A render function's string or message array as `{description?, messages}`; anything else is returned for the guard to
+ * reject.
+ */
 export function normalizeRenderOutput(output: unknown, description?: string): unknown {
   try {
     if (typeof output === 'string') {
       const messages = [{ role: 'user', content: { type: 'text', text: output } }];
       return description === undefined ? { messages } : { description, messages };
     }
-    if (Array.isArray(output)) return description === undefined ? { messages: output } : { description, messages: output };
-    if (isRecord(output) && description !== undefined && output.description === undefined) return { ...output, description };
+    if (Array.isArray(output))
+      return description === undefined ? { messages: output } : { description, messages: output };
+    if (isRecord(output) && description !== undefined && output.description === undefined)
+      return { ...output, description };
     return output;
   } catch (error) {
     return new UnreadableOutput(error);
@@ -102,8 +108,28 @@ export function normalizeRenderOutput(output: unknown, description?: string): un
  * there may be an argument value, so it is only described by its length.
  */
 const KNOWN_WORDS: ReadonlySet<string> = new Set([
-  'system', 'developer', 'tool', 'function', 'model', 'human', 'ai', 'bot', 'User', 'Assistant', 'System',
-  'text', 'image', 'audio', 'video', 'file', 'resource', 'resource_link', 'image_url', 'input_text', 'json', 'html',
+  'system',
+  'developer',
+  'tool',
+  'function',
+  'model',
+  'human',
+  'ai',
+  'bot',
+  'User',
+  'Assistant',
+  'System',
+  'text',
+  'image',
+  'audio',
+  'video',
+  'file',
+  'resource',
+  'resource_link',
+  'image_url',
+  'input_text',
+  'json',
+  'html',
 ]);
 
 function quoted(value: string): string {
@@ -183,7 +209,11 @@ class ResultCopy {
       case 'image':
       case 'audio': {
         const data = requireString(value.data, `${path}.data`);
-        if (!isBase64(data)) throw new GuardFailure(`${path}.data`, `${path}.data: must be base64 (standard alphabet, padded, no whitespace)`);
+        if (!isBase64(data))
+          throw new GuardFailure(
+            `${path}.data`,
+            `${path}.data: must be base64 (standard alphabet, padded, no whitespace)`,
+          );
         const mimeType = requireString(value.mimeType, `${path}.mimeType`);
         if (mimeType.trim() === '') throw new GuardFailure(`${path}.mimeType`, `${path}.mimeType: must not be empty`);
         this.sizes.push(data);
@@ -229,7 +259,8 @@ class ResultCopy {
       return { ...base, text };
     }
     const blob = requireString(rawBlob, `${path}.blob`);
-    if (!isBase64(blob)) throw new GuardFailure(`${path}.blob`, `${path}.blob: must be base64 (standard alphabet, padded, no whitespace)`);
+    if (!isBase64(blob))
+      throw new GuardFailure(`${path}.blob`, `${path}.blob: must be base64 (standard alphabet, padded, no whitespace)`);
     this.sizes.push(blob);
     return { ...base, blob };
   }
@@ -264,7 +295,8 @@ function copyResourceLink(value: Record<string, unknown>, path: string): Resourc
   if (description !== undefined) link.description = requireString(description, `${path}.description`);
   if (mimeType !== undefined) link.mimeType = requireString(mimeType, `${path}.mimeType`);
   if (size !== undefined) {
-    if (typeof size !== 'number' || !Number.isFinite(size) || size < 0) reject(`${path}.size`, size, 'must be a non-negative number');
+    if (typeof size !== 'number' || !Number.isFinite(size) || size < 0)
+      reject(`${path}.size`, size, 'must be a non-negative number');
     link.size = size;
   }
   if (icons !== undefined) link.icons = copyIcons(icons, `${path}.icons`);
@@ -315,7 +347,8 @@ function optionalAnnotations(value: unknown, path: string): Annotations | undefi
     copy.audience = roles;
   }
   if (priority !== undefined) {
-    if (typeof priority !== 'number' || !(priority >= 0 && priority <= 1)) reject(`${path}.priority`, priority, 'must be a number from 0 to 1');
+    if (typeof priority !== 'number' || !(priority >= 0 && priority <= 1))
+      reject(`${path}.priority`, priority, 'must be a number from 0 to 1');
     copy.priority = priority;
   }
   if (lastModified !== undefined) copy.lastModified = requireString(lastModified, `${path}.lastModified`);

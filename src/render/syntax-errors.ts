@@ -148,7 +148,10 @@ export function describeSyntaxError(source: string, error: unknown): TemplateSyn
     };
   }
   if (at < source.length) {
-    return { message: `section "${name}" is closed by a mismatched tag: expected ${closeTag(state.tags, name)}`, offset: at };
+    return {
+      message: `section "${name}" is closed by a mismatched tag: expected ${closeTag(state.tags, name)}`,
+      offset: at,
+    };
   }
   const innermost = state.open[state.open.length - 1];
   const offset = innermost !== undefined && innermost.name === name ? innermost.offset : at;

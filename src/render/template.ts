@@ -21,9 +21,15 @@ export interface CompileTemplateOptions {
   pointer?: string;
   /** Source name (file path) for error messages. */
   source?: string;
-  /** Declared argument names: a placeholder naming anything else is an error (docs/prompts.md, "Templates", says which are checked); `null`/omitted = don't check. */
+  /**
+   * Declared argument names: a placeholder naming anything else is an error (docs/prompts.md, "Templates", says which
+   * are checked); `null`/omitted = don't check.
+   */
   declaredArguments?: ReadonlySet<string> | null;
-  /** The declared arguments that may be arrays or objects: names inside their sections may be item fields (omitted: types unknown, no section checked). */
+  /**
+   * The declared arguments that may be arrays or objects: names inside their sections may be item fields (omitted:
+   * types unknown, no section checked).
+   */
   iterableArguments?: ReadonlySet<string>;
   /** What an undeclared name is: a definition error (default) or a warning passed to `onWarning`. */
   undeclared?: 'error' | 'warn';
@@ -50,7 +56,11 @@ export interface CompiledTemplate {
    * the render with LIMIT_EXCEEDED as soon as it is crossed. Throws INTERNAL_ERROR if a directive the render reaches is
    * missing from `resources`.
    */
-  render(view: Readonly<Record<string, unknown>>, resources?: ReadonlyMap<string, string>, budget?: RenderBudget): string;
+  render(
+    view: Readonly<Record<string, unknown>>,
+    resources?: ReadonlyMap<string, string>,
+    budget?: RenderBudget,
+  ): string;
   /**
    * The directives a render with this view actually reaches (a directive inside a section whose argument is absent
    * is skipped), in order of first appearance: resolve these, not all of `resourceDirectives`.
@@ -99,7 +109,9 @@ class Template implements CompiledTemplate {
     }
   }
 
-  /** @internal The length of the literal text outside every section (partials' included): UTF-16 units, or UTF-8 bytes. */
+  /**
+   * @internal The length of the literal text outside every section (partials' included): UTF-16 units, or UTF-8 bytes.
+   */
   fixedLength(inBytes: boolean): number {
     let n = 0;
     for (const node of this.nodes) if (typeof node === 'string') n += inBytes ? utf8ByteLength(node) : node.length;
@@ -142,7 +154,10 @@ class Template implements CompiledTemplate {
   }
 }
 
-/** Whether a view holds an array or object: without one no section can repeat anything (strings and numbers open a section once). */
+/**
+ * Whether a view holds an array or object: without one no section can repeat anything (strings and numbers open a
+ * section once).
+ */
 function holdsContainer(view: Readonly<Record<string, unknown>>): boolean {
   for (const key in view) {
     const value = view[key];
@@ -185,7 +200,8 @@ function build(source: string, options: CompileTemplateOptions): Template {
   }
 }
 
-const VIEW_DOT = '{{.}} outside every section would render all arguments, undeclared ones too: name the arguments instead';
+const VIEW_DOT =
+  '{{.}} outside every section would render all arguments, undeclared ones too: name the arguments instead';
 
 /** Whether a name inside these `{{#section}}`s is looked up in the arguments (see `declaredArguments`). */
 function isChecked(

@@ -44,7 +44,8 @@ function jsonText(value: unknown, budget: RenderBudget, ancestors: object[]): st
     budget.spend('null');
     return 'null';
   }
-  if (value instanceof Date) return jsonText(Number.isNaN(value.getTime()) ? null : value.toISOString(), budget, ancestors);
+  if (value instanceof Date)
+    return jsonText(Number.isNaN(value.getTime()) ? null : value.toISOString(), budget, ancestors);
   if (ancestors.includes(value)) {
     throw new PromptError('PROMPT_RENDER_FAILED', 'An argument value refers to itself and cannot be rendered as JSON');
   }
@@ -136,7 +137,10 @@ export function formatValue(value: unknown): string {
   return valueText(value, new RenderBudget(DEFAULT_RENDER_LIMITS.maxRenderedBytes));
 }
 
-/** Looks a (dotted) name up through the context stack, innermost first, reading own properties only; `.` is the current context. */
+/**
+ * Looks a (dotted) name up through the context stack, innermost first, reading own properties only; `.` is the current
+ * context.
+ */
 export function lookupName(
   stack: readonly unknown[],
   depth: number,
@@ -147,7 +151,8 @@ export function lookupName(
     if (key === '.') return stack[depth];
     for (let i = depth; i >= 0; i--) {
       const view = stack[i];
-      if (typeof view === 'object' && view !== null && Object.hasOwn(view, key)) return (view as Record<string, unknown>)[key];
+      if (typeof view === 'object' && view !== null && Object.hasOwn(view, key))
+        return (view as Record<string, unknown>)[key];
     }
     return undefined;
   }

@@ -23,7 +23,10 @@ export function v1MethodSchema(method: string): object {
   };
 }
 
-/** @internal A Standard Schema (v1) that accepts any params as they are, for SDK v2's `(method, {params}, handler)` form. */
+/**
+ * @internal A Standard Schema (v1) that accepts any params as they are, for SDK v2's `(method, {params}, handler)`
+ * form.
+ */
 export const PASS_THROUGH_PARAMS = Object.freeze({
   '~standard': Object.freeze({
     version: 1 as const,

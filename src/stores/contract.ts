@@ -23,7 +23,9 @@ export interface StoreReadOptions {
    * A store without labels serves its only version under every label.
    */
   label?: string;
-  /** `list` only: called for each entry left out because it is invalid (its name and why), so a reader can withhold it. */
+  /**
+   * `list` only: called for each entry left out because it is invalid (its name and why), so a reader can withhold it.
+   */
   onInvalid?: (name: string, reason: string) => void;
 }
 

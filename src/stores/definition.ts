@@ -17,15 +17,23 @@ import { isRecord } from '../json.js';
 export function storableDefinition(input: unknown): TemplatePromptDefinition {
   const definition: PromptDefinition = parsePromptDefinition(input);
   if (typeof definition.render === 'function') {
-    throw createDefinitionError([{ path: '/render', message: 'a render function cannot be stored: store message templates' }], {
-      name: definition.name,
-    });
+    throw createDefinitionError(
+      [{ path: '/render', message: 'a render function cannot be stored: store message templates' }],
+      {
+        name: definition.name,
+      },
+    );
   }
   const args = definition.arguments ?? [];
   args.forEach((arg, i) => {
     if (isRecord(arg) && typeof arg['complete'] === 'function') {
       throw createDefinitionError(
-        [{ path: `/arguments/${i}/complete`, message: 'a complete function cannot be stored: declare an enum instead' }],
+        [
+          {
+            path: `/arguments/${i}/complete`,
+            message: 'a complete function cannot be stored: declare an enum instead',
+          },
+        ],
         { name: definition.name },
       );
     }

@@ -101,7 +101,9 @@ export async function syncRegistry(
   /** Applies one batch: every prompt in `entries` is set, every owned name in `gone` removed. */
   const apply = (entries: StoredPrompt[], gone: readonly string[]): void => {
     // Compared by content, not version: a store without history reports the same version after an edit.
-    const changed = entries.filter((e) => applied.get(e.name) !== JSON.stringify(e.definition) || !registry.has(e.name));
+    const changed = entries.filter(
+      (e) => applied.get(e.name) !== JSON.stringify(e.definition) || !registry.has(e.name),
+    );
     const refused = new Set(setAll(changed));
     // A prompt whose current version the registry refuses is withdrawn rather than served stale.
     const removals = [...gone, ...refused].filter(
@@ -121,7 +123,10 @@ export async function syncRegistry(
       withheldNames.delete(e.name);
       versions.set(e.name, e.version);
       applied.set(e.name, JSON.stringify(e.definition));
-      log.info({ event: 'prompt_synced', prompt: e.name, version: e.version, label: label ?? null }, 'prompt synced from store');
+      log.info(
+        { event: 'prompt_synced', prompt: e.name, version: e.version, label: label ?? null },
+        'prompt synced from store',
+      );
     }
   };
 
@@ -154,7 +159,12 @@ export async function syncRegistry(
   const withhold = (name: string, error: unknown): void => {
     withheld.set(name, isPromptError(error) ? error.message : errorClassName(error));
     log.warn(
-      { event: 'prompt_withheld', prompt: name, code: isPromptError(error) ? error.code : 'INTERNAL_ERROR', detail: isPromptError(error) ? error.message : errorClassName(error) },
+      {
+        event: 'prompt_withheld',
+        prompt: name,
+        code: isPromptError(error) ? error.code : 'INTERNAL_ERROR',
+        detail: isPromptError(error) ? error.message : errorClassName(error),
+      },
       'stored prompt withheld from the registry',
     );
   };
@@ -164,7 +174,10 @@ export async function syncRegistry(
     const entries = await store.list({ ...reads, onInvalid: (name, reason) => invalid.set(name, reason) });
     for (const [name, reason] of invalid) withheld.set(name, reason);
     const present = new Set(entries.map((e) => e.name));
-    apply(entries, [...versions.keys(), ...withheldNames].filter((name) => !present.has(name)));
+    apply(
+      entries,
+      [...versions.keys(), ...withheldNames].filter((name) => !present.has(name)),
+    );
   };
 
   const loadSome = async (names: string[]): Promise<void> => {
@@ -206,7 +219,10 @@ export async function syncRegistry(
         retryMs = RETRY_MIN_MS;
       } catch (error) {
         // Keep serving the last good set; read everything again once the store answers.
-        log.warn({ event: 'prompt_sync_failed', error: errorClassName(error), retryMs }, 'prompt store unreadable; retrying');
+        log.warn(
+          { event: 'prompt_sync_failed', error: errorClassName(error), retryMs },
+          'prompt store unreadable; retrying',
+        );
         reloadPending = true;
         schedule(retryMs);
         retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);

@@ -7,8 +7,14 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 
 describe('examples/agent-tool.ts (npm run example:agent)', () => {
   it('prints the tool definition and the three calls: success, missing argument, unknown integration', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'examples/agent-tool.ts'], { cwd: root, timeout: 60_000 });
-    const definition = JSON.parse(stdout.slice(0, stdout.indexOf('\n>'))) as { type: string; function: { name: string; description: string } };
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'examples/agent-tool.ts'], {
+      cwd: root,
+      timeout: 60_000,
+    });
+    const definition = JSON.parse(stdout.slice(0, stdout.indexOf('\n>'))) as {
+      type: string;
+      function: { name: string; description: string };
+    };
     expect(definition.type).toBe('function');
     expect(definition.function.name).toBe('retrieve_mcp_prompt');
     expect(definition.function.description).toContain("Integration 'local':\n- standup(notes (required))");

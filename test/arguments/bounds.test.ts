@@ -30,19 +30,28 @@ describe('bounded typed values', () => {
     const xs = Array.from({ length: 20_000 }, (_, i) => ({ i }));
     const schema = { type: 'object', properties: { xs: { type: 'array', uniqueItems: true } } } as const;
     const result = validatePromptArguments({ xs }, undefined, schema);
-    expect(detailOf(result)).toEqual({ argument: 'xs', keyword: 'maxItems', message: expect.stringContaining('10000') });
+    expect(detailOf(result)).toEqual({
+      argument: 'xs',
+      keyword: 'maxItems',
+      message: expect.stringContaining('10000'),
+    });
   });
 
   it('refuses a value over the byte limit', () => {
     const xs = Array.from({ length: 130 }, () => 'x'.repeat(9_000));
     const result = validatePromptArguments({ xs }, list);
-    expect(detailOf(result)).toEqual({ argument: 'xs', keyword: 'maxBytes', message: expect.stringContaining('1048576') });
+    expect(detailOf(result)).toEqual({
+      argument: 'xs',
+      keyword: 'maxBytes',
+      message: expect.stringContaining('1048576'),
+    });
   });
 
   it('applies the string length limit to strings at every depth', () => {
     const result = validatePromptArguments({ xs: [{ s: 'x'.repeat(10_001) }] }, list);
     expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.error.data).toMatchObject({ error_type: 'argument_too_long', argument: 'xs', limit: 10_000 });
+    if (!result.ok)
+      expect(result.error.data).toMatchObject({ error_type: 'argument_too_long', argument: 'xs', limit: 10_000 });
   });
 
   it('refuses lone surrogates in string arguments and nested strings, naming the argument', () => {
@@ -55,7 +64,10 @@ describe('bounded typed values', () => {
   });
 
   it('keeps the reason of an argument refused before the schema runs when another argument fails the schema', () => {
-    const result = validatePromptArguments({ topic: 'a\uD800', n: 'x' }, [{ name: 'topic' }, { name: 'n', type: 'integer' }]);
+    const result = validatePromptArguments({ topic: 'a\uD800', n: 'x' }, [
+      { name: 'topic' },
+      { name: 'n', type: 'integer' },
+    ]);
     expect(result.ok).toBe(false);
     if (!result.ok) {
       expect(result.error.data).toMatchObject({
@@ -76,7 +88,9 @@ describe('bounded typed values', () => {
       keyword: 'maxLength',
       message: 'is an argument name longer than 10000 characters (limit maxLength)',
     });
-    expect(detailOf(validatePromptArguments({ [long]: 'v' }, [{ name: 'topic' }]))).toMatchObject({ keyword: 'maxLength' });
+    expect(detailOf(validatePromptArguments({ [long]: 'v' }, [{ name: 'topic' }]))).toMatchObject({
+      keyword: 'maxLength',
+    });
     // Keys inside typed values: the argument, and the pointer of the object holding the key.
     const nested = validatePromptArguments({ x: { a: [{ ok: 1 }, { [long]: 1 }] } }, undefined, schema);
     expect(detailOf(nested)).toEqual({
@@ -84,9 +98,14 @@ describe('bounded typed values', () => {
       keyword: 'maxLength',
       message: '/a/1: has a property name longer than 10000 characters (limit maxLength)',
     });
-    expect(detailOf(validatePromptArguments({ xs: [{ [long]: 1 }] }, list))).toMatchObject({ argument: 'xs', message: /^\/0: has a property name/ });
+    expect(detailOf(validatePromptArguments({ xs: [{ [long]: 1 }] }, list))).toMatchObject({
+      argument: 'xs',
+      message: /^\/0: has a property name/,
+    });
     const atLimit = 'k'.repeat(10_000);
-    expect(validatePromptArguments({ x: { [atLimit]: 1 } }, undefined, object({ x: { type: 'object' } })).ok).toBe(true);
+    expect(validatePromptArguments({ x: { [atLimit]: 1 } }, undefined, object({ x: { type: 'object' } })).ok).toBe(
+      true,
+    );
     expect(validatePromptArguments({ [atLimit]: 'v' }, [{ name: 'topic' }]).ok).toBe(true);
   });
 
@@ -104,13 +123,18 @@ describe('bounded typed values', () => {
 describe('limits per request, not per argument', () => {
   const detailsOf = (result: ReturnType<typeof validatePromptArguments>): unknown[] =>
     result.ok ? [] : ((result.error.data as { details?: unknown[] }).details ?? []);
-  const keys = (n: number): Record<string, string> => Object.fromEntries(Array.from({ length: n }, (_, i) => [`e${i}`, 'v']));
+  const keys = (n: number): Record<string, string> =>
+    Object.fromEntries(Array.from({ length: n }, (_, i) => [`e${i}`, 'v']));
 
   it('refuses a request carrying more than 1,000 argument keys, extras and nulls included', () => {
     const tooMany = detailsOf(validatePromptArguments({ ...keys(1_000), last: null }, [{ name: 'topic' }]));
-    expect(tooMany).toEqual([{ argument: '', keyword: 'maxArguments', message: 'has more than 1000 arguments (limit maxArguments)' }]);
+    expect(tooMany).toEqual([
+      { argument: '', keyword: 'maxArguments', message: 'has more than 1000 arguments (limit maxArguments)' },
+    ]);
     const schema = object({ x: { type: 'string' } });
-    expect(detailsOf(validatePromptArguments(keys(500_000), undefined, schema))).toMatchObject([{ keyword: 'maxArguments' }]);
+    expect(detailsOf(validatePromptArguments(keys(500_000), undefined, schema))).toMatchObject([
+      { keyword: 'maxArguments' },
+    ]);
     expect(validatePromptArguments(keys(1_000), undefined, schema).ok).toBe(true);
     expect(validatePromptArguments(keys(11), undefined, schema, { maxArguments: 10 }).ok).toBe(false);
   });
@@ -120,7 +144,9 @@ describe('limits per request, not per argument', () => {
     const given: Record<string, unknown> = keys(1_001);
     Object.defineProperty(given, 'e0', { enumerable: true, get: () => (reads++, 'v') });
     const result = validatePromptArguments(given, [{ name: 'e0', type: 'integer' }]);
-    expect(detailsOf(result)).toEqual([{ argument: '', keyword: 'maxArguments', message: 'has more than 1000 arguments (limit maxArguments)' }]);
+    expect(detailsOf(result)).toEqual([
+      { argument: '', keyword: 'maxArguments', message: 'has more than 1000 arguments (limit maxArguments)' },
+    ]);
     expect(reads).toBe(0);
     expect(result.ok === false && result.error.data).toMatchObject({ provided_count: 1_001 });
   });
@@ -128,21 +154,35 @@ describe('limits per request, not per argument', () => {
   it('refuses at registration a prompt declaring more arguments than a request may carry', () => {
     const declared = Array.from({ length: 1_001 }, (_, i) => ({ name: `a${i}` }));
     const cache = new ArgumentValidatorCache();
-    expect(() => cache.compile(declared, undefined).check()).toThrow(/\/arguments\/1000: declares more than 1000 arguments/);
+    expect(() => cache.compile(declared, undefined).check()).toThrow(
+      /\/arguments\/1000: declares more than 1000 arguments/,
+    );
     const properties = Object.fromEntries(declared.map((d) => [d.name, { type: 'number' }]));
-    expect(() => cache.compile(undefined, object(properties)).check()).toThrow(/\/inputSchema\/properties: declares more than 1000 arguments/);
+    expect(() => cache.compile(undefined, object(properties)).check()).toThrow(
+      /\/inputSchema\/properties: declares more than 1000 arguments/,
+    );
     expect(() => cache.compile(declared.slice(0, 3), undefined, { maxArguments: 2 }).check()).toThrow(/maxArguments/);
   });
 
   it('shares one item and byte budget among all array/object values of a request', () => {
-    const schema = { type: 'object', properties: { x: { type: 'string' } }, additionalProperties: { type: 'array', uniqueItems: true } } as const;
+    const schema = {
+      type: 'object',
+      properties: { x: { type: 'string' } },
+      additionalProperties: { type: 'array', uniqueItems: true },
+    } as const;
     const items = Array.from({ length: 6_000 }, (_, i) => `s${i}`);
     expect(validatePromptArguments({ a: items }, undefined, schema).ok).toBe(true);
     expect(detailsOf(validatePromptArguments({ a: items, b: items }, undefined, schema))).toEqual([
-      { argument: 'b', keyword: 'maxItems', message: 'holds more than 10000 items (all array/object arguments of a request together; limit maxItems)' },
+      {
+        argument: 'b',
+        keyword: 'maxItems',
+        message: 'holds more than 10000 items (all array/object arguments of a request together; limit maxItems)',
+      },
     ]);
     const big = Array.from({ length: 65 }, (_, i) => String(i).padEnd(9_000, 'x'));
-    expect(detailsOf(validatePromptArguments({ a: big, b: big }, undefined, schema))).toMatchObject([{ argument: 'b', keyword: 'maxBytes' }]);
+    expect(detailsOf(validatePromptArguments({ a: big, b: big }, undefined, schema))).toMatchObject([
+      { argument: 'b', keyword: 'maxBytes' },
+    ]);
     // Wire text coerced to arrays counts too: five 2,400-item arrays of a few KB each.
     const names = ['a', 'b', 'c', 'd', 'e'];
     const declared: PromptArgumentDefinition[] = names.map((name) => ({ name, type: 'array' }));
@@ -186,7 +226,9 @@ describe('formats on hostile text', () => {
     for (const text of hostile) {
       const result = validatePromptArguments({ x: text }, [{ name: 'x', format }], undefined, { maxLength: n });
       // Valid, or refused by the format itself.
-      expect(result.ok ? 'ok' : (result.error.data as { details?: { keyword: string }[] }).details?.[0]?.keyword).toMatch(/^(ok|format)$/);
+      expect(
+        result.ok ? 'ok' : (result.error.data as { details?: { keyword: string }[] }).details?.[0]?.keyword,
+      ).toMatch(/^(ok|format)$/);
     }
   });
 });

@@ -14,7 +14,10 @@ function ajvStats(cache: ArgumentValidatorCache): StoreStats {
 }
 
 function problemOf(error: PromptError): { path: string; message: string } {
-  return (error.data as { problems: { path: string; message: string }[] }).problems[0] as { path: string; message: string };
+  return (error.data as { problems: { path: string; message: string }[] }).problems[0] as {
+    path: string;
+    message: string;
+  };
 }
 
 const object = (properties: Record<string, unknown>): JsonSchema => ({ type: 'object', properties });
@@ -38,12 +41,8 @@ describe('ArgumentValidatorCache sharing and release', () => {
     const cache = new ArgumentValidatorCache();
     cache.compile([{ name: 'n', type: 'integer', minimum: 0, description: 'one' }], undefined).validate({ n: '1' });
     cache.compile([{ minimum: 0, description: 'two', type: 'integer', name: 'n' }], undefined).validate({ n: '1' });
-    cache
-      .compile(undefined, { type: 'object', properties: { n: { type: 'integer' } } })
-      .validate({ n: '1' });
-    cache
-      .compile(undefined, { properties: { n: { type: 'integer' } }, type: 'object' })
-      .validate({ n: '1' });
+    cache.compile(undefined, { type: 'object', properties: { n: { type: 'integer' } } }).validate({ n: '1' });
+    cache.compile(undefined, { properties: { n: { type: 'integer' } }, type: 'object' }).validate({ n: '1' });
     expect(cache.size).toBe(2);
   });
 
@@ -132,7 +131,10 @@ describe('ArgumentValidatorCache sharing and release', () => {
     const cache = new ArgumentValidatorCache({ defaults: { maxLength: 3, extraArguments: 'reject' } });
     const strict = cache.compile([{ name: 'a' }], undefined);
     expect(strict.validate({ a: 'abcd' })).toMatchObject({ ok: false, error: { data: { limit: 3 } } });
-    expect(strict.validate({ b: 'x' })).toMatchObject({ ok: false, error: { data: { error_type: 'schema_validation_failed' } } });
+    expect(strict.validate({ b: 'x' })).toMatchObject({
+      ok: false,
+      error: { data: { error_type: 'schema_validation_failed' } },
+    });
     const relaxed = cache.compile([{ name: 'a' }], undefined, { maxLength: 10, extraArguments: undefined });
     expect(relaxed.validate({ a: 'abcd' }).ok).toBe(true);
     expect(relaxed.validate({ b: 'x' }).ok).toBe(false);
@@ -160,7 +162,13 @@ describe('laziness', () => {
     const validators = [];
     for (let i = 0; i < 10_000; i++) {
       validators.push(
-        cache.compile([{ name: 'code', required: true }, { name: 'language', enum: ['typescript', `lang${i}`] }], undefined),
+        cache.compile(
+          [
+            { name: 'code', required: true },
+            { name: 'language', enum: ['typescript', `lang${i}`] },
+          ],
+          undefined,
+        ),
       );
     }
     expect(validators).toHaveLength(10_000);
@@ -376,7 +384,8 @@ describe('ajv memory: recycling the compiling instance', () => {
   });
 
   it('keeps what ajv retains bounded for the standalone function over 10 recycle limits of distinct declarations', () => {
-    // The standalone function's LRU, smaller than STANDALONE_CACHE_SIZE so the bound is reached in a few hundred declarations.
+    // The standalone function's LRU, smaller than STANDALONE_CACHE_SIZE so the bound is reached in a few hundred
+    // declarations.
     const capacity = 8;
     const recent = new RecentValidators(capacity, RECYCLE_AT);
     const validate = (provided: Record<string, string>, declared: PromptArgumentDefinition[]) =>
@@ -414,14 +423,26 @@ describe('enum and uniqueItems take one lookup per value', () => {
     const schema = object({ xs: { type: 'array', items: { enum: values } } });
     const limits = { maxItems: 100_000 };
     expect(validatePromptArguments({ xs: ['v1', 'v199999'] }, undefined, schema, limits).ok).toBe(true);
-    const result = validatePromptArguments({ xs: Array.from({ length: 100_000 }, () => 'zz') }, undefined, schema, limits);
-    expect(detailsOf(result)[0]).toEqual({ argument: 'xs', keyword: 'enum', message: `/0: must be one of: ${values.slice(0, 10).join(', ')}, …` });
+    const result = validatePromptArguments(
+      { xs: Array.from({ length: 100_000 }, () => 'zz') },
+      undefined,
+      schema,
+      limits,
+    );
+    expect(detailsOf(result)[0]).toEqual({
+      argument: 'xs',
+      keyword: 'enum',
+      message: `/0: must be one of: ${values.slice(0, 10).join(', ')}, …`,
+    });
     expect(result.ok === false && result.error.data).toMatchObject({ total_errors: 100_000 });
     // Objects and arrays still compare deeply, whatever their key order.
     const mixed = object({ a: { enum: ['x', 1, { k: [1, { m: 2, n: 3 }] }, [3]] } });
-    for (const a of ['x', 1, { k: [1, { n: 3, m: 2 }] }, [3]]) expect(validatePromptArguments({ a }, undefined, mixed).ok).toBe(true);
+    for (const a of ['x', 1, { k: [1, { n: 3, m: 2 }] }, [3]])
+      expect(validatePromptArguments({ a }, undefined, mixed).ok).toBe(true);
     for (const a of ['y', 2, { k: [{ m: 2, n: 3 }, 1] }, [3, 3], { k: [1, { m: 2 }] }, true]) {
-      expect(detailsOf(validatePromptArguments({ a }, undefined, mixed))).toMatchObject([{ argument: 'a', keyword: 'enum' }]);
+      expect(detailsOf(validatePromptArguments({ a }, undefined, mixed))).toMatchObject([
+        { argument: 'a', keyword: 'enum' },
+      ]);
     }
   });
 
@@ -432,7 +453,11 @@ describe('enum and uniqueItems take one lookup per value', () => {
     expect(validatePromptArguments({ xs }, undefined, schema, limits).ok).toBe(true);
     xs.push({ tag: 'same', i: 7 }, 'a', 1, 'a');
     expect(detailsOf(validatePromptArguments({ xs }, undefined, schema, limits))).toEqual([
-      { argument: 'xs', keyword: 'uniqueItems', message: 'must NOT have duplicate items (items ## 100001 and 100003 are identical)' },
+      {
+        argument: 'xs',
+        keyword: 'uniqueItems',
+        message: 'must NOT have duplicate items (items ## 100001 and 100003 are identical)',
+      },
     ]);
     expect(validatePromptArguments({ xs: ['1', 1, [1], { a: 1 }, [{ a: 1 }]] }, undefined, schema).ok).toBe(true);
   });
@@ -444,7 +469,10 @@ describe('cache keys keep non-JSON values apart', () => {
     cache.compile(undefined, object({ n: { type: 'number', default: null } })).check();
     cache.compile(undefined, object({ n: { const: null } })).check();
     const inf = thrownBy(() => cache.compile(undefined, object({ n: { type: 'number', default: Infinity } })).check());
-    expect(problemOf(inf)).toEqual({ path: '/inputSchema/properties/n/default', message: 'must be a JSON value (got Infinity)' });
+    expect(problemOf(inf)).toEqual({
+      path: '/inputSchema/properties/n/default',
+      message: 'must be a JSON value (got Infinity)',
+    });
     const nan = thrownBy(() => cache.compile(undefined, object({ n: { const: NaN } })).check());
     expect(problemOf(nan).path).toBe('/inputSchema/properties/n/const');
   });
@@ -459,7 +487,9 @@ describe('cache keys keep non-JSON values apart', () => {
   it("does not let options.maxLength '5' share the plan of 5", () => {
     const cache = new ArgumentValidatorCache();
     cache.compile([{ name: 'x', type: 'integer' }], undefined, { maxLength: 5 }).check();
-    const validator = cache.compile([{ name: 'x', type: 'integer' }], undefined, { maxLength: '5' as unknown as number });
+    const validator = cache.compile([{ name: 'x', type: 'integer' }], undefined, {
+      maxLength: '5' as unknown as number,
+    });
     expect(thrownBy(() => validator.check()).code).toBe('INVALID_PROMPT_DEFINITION');
   });
 

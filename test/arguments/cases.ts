@@ -172,7 +172,11 @@ export const argumentCases: ArgumentCase[] = [
     options: { extraArguments: 'reject' },
     provided: { topic: 't', unexpected: 'u' },
     wire: true,
-    expected: invalid([{ argument: 'unexpected', keyword: 'additionalProperties', message: 'is not a declared argument' }], 2, 1),
+    expected: invalid(
+      [{ argument: 'unexpected', keyword: 'additionalProperties', message: 'is not a declared argument' }],
+      2,
+      1,
+    ),
   },
   {
     group: 'extra',
@@ -181,7 +185,11 @@ export const argumentCases: ArgumentCase[] = [
     options: { extraArguments: 'reject' },
     provided: { n: '2', other: 'u' },
     wire: true,
-    expected: invalid([{ argument: 'other', keyword: 'additionalProperties', message: 'is not a declared argument' }], 2, 0),
+    expected: invalid(
+      [{ argument: 'other', keyword: 'additionalProperties', message: 'is not a declared argument' }],
+      2,
+      0,
+    ),
   },
   {
     group: 'extra',
@@ -199,7 +207,11 @@ export const argumentCases: ArgumentCase[] = [
     options: { extraArguments: 'reject' },
     provided: { a: 'x', other: 'u' },
     wire: true,
-    expected: invalid([{ argument: 'other', keyword: 'additionalProperties', message: 'is not a declared argument' }], 2, 0),
+    expected: invalid(
+      [{ argument: 'other', keyword: 'additionalProperties', message: 'is not a declared argument' }],
+      2,
+      0,
+    ),
   },
   {
     group: 'extra',
@@ -213,11 +225,19 @@ export const argumentCases: ArgumentCase[] = [
   {
     group: 'extra',
     title: "lets an inputSchema's additionalProperties schema decide about extras in 'reject' mode",
-    inputSchema: { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { type: 'string', minLength: 2 } },
+    inputSchema: {
+      type: 'object',
+      properties: { a: { type: 'string' } },
+      additionalProperties: { type: 'string', minLength: 2 },
+    },
     options: { extraArguments: 'reject' },
     provided: { a: 'x', fine: 'uu', short: 'u' },
     wire: true,
-    expected: invalid([{ argument: 'short', keyword: 'minLength', message: 'must NOT have fewer than 2 characters' }], 3, 0),
+    expected: invalid(
+      [{ argument: 'short', keyword: 'minLength', message: 'must NOT have fewer than 2 characters' }],
+      3,
+      0,
+    ),
   },
   // ---- edge cases
   {
@@ -520,7 +540,11 @@ export const argumentCases: ArgumentCase[] = [
         fine: { type: 'array' },
       },
     },
-    provided: { list: '[1, 9007199254740993]', record: '{"v": {"w~/": [0, 1e-400]}, "s": "9007199254740993"}', fine: '[0.1, 1e21, "1e400"]' },
+    provided: {
+      list: '[1, 9007199254740993]',
+      record: '{"v": {"w~/": [0, 1e-400]}, "s": "9007199254740993"}',
+      fine: '[0.1, 1e21, "1e400"]',
+    },
     wire: true,
     expected: invalid(
       [
@@ -850,7 +874,11 @@ export const argumentCases: ArgumentCase[] = [
     arguments: [{ name: 'ticket', pattern: '^[A-Z]+-\\d+$' }],
     provided: { ticket: 'abc' },
     wire: true,
-    expected: invalid([{ argument: 'ticket', keyword: 'pattern', message: 'must match pattern "^[A-Z]+-\\d+$"' }], 1, 0),
+    expected: invalid(
+      [{ argument: 'ticket', keyword: 'pattern', message: 'must match pattern "^[A-Z]+-\\d+$"' }],
+      1,
+      0,
+    ),
   },
   {
     group: 'schema',
@@ -958,7 +986,11 @@ export const argumentCases: ArgumentCase[] = [
     group: 'inputSchema',
     title: "lets the inputSchema's required array win over per-argument required flags",
     arguments: [{ name: 'name', required: true, type: 'integer' }],
-    inputSchema: { type: 'object', properties: { name: { type: 'string' }, note: { type: 'string' } }, required: ['note'] },
+    inputSchema: {
+      type: 'object',
+      properties: { name: { type: 'string' }, note: { type: 'string' } },
+      required: ['note'],
+    },
     provided: { name: '12' },
     wire: true,
     expected: missing(['note'], 1, 1),
@@ -967,7 +999,11 @@ export const argumentCases: ArgumentCase[] = [
     group: 'inputSchema',
     title: "lets the inputSchema's property types win over per-argument types",
     arguments: [{ name: 'name', required: true, type: 'integer' }],
-    inputSchema: { type: 'object', properties: { name: { type: 'string' }, note: { type: 'string' } }, required: ['note'] },
+    inputSchema: {
+      type: 'object',
+      properties: { name: { type: 'string' }, note: { type: 'string' } },
+      required: ['note'],
+    },
     provided: { name: '12', note: 'n' },
     wire: true,
     expected: ok({ name: '12', note: 'n' }),
@@ -986,7 +1022,11 @@ export const argumentCases: ArgumentCase[] = [
     inputSchema: { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false },
     provided: { a: 'x', b: 'y' },
     wire: true,
-    expected: invalid([{ argument: 'b', keyword: 'additionalProperties', message: 'is not a declared argument' }], 2, 0),
+    expected: invalid(
+      [{ argument: 'b', keyword: 'additionalProperties', message: 'is not a declared argument' }],
+      2,
+      0,
+    ),
   },
   {
     group: 'inputSchema',
@@ -1100,10 +1140,7 @@ export const argumentCases: ArgumentCase[] = [
   {
     group: 'length',
     title: 'reports a too-long argument before schema problems',
-    arguments: [
-      { name: 'language', enum: ['typescript', 'python'] },
-      { name: 'note' },
-    ],
+    arguments: [{ name: 'language', enum: ['typescript', 'python'] }, { name: 'note' }],
     provided: { language: 'rust', note: 'n'.repeat(10_001) },
     wire: true,
     expected: tooLong('note', 10_000, 2, 0),

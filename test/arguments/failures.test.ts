@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ArgumentValidatorCache, argumentFailureToPromptError, validatePromptArguments } from '../../src/arguments/index.js';
+import {
+  ArgumentValidatorCache,
+  argumentFailureToPromptError,
+  validatePromptArguments,
+} from '../../src/arguments/index.js';
 import type { SchemaValidationData } from '../../src/arguments/index.js';
 import type { PromptArgumentDefinition } from '../../src/definition/types.js';
 import { PromptError } from '../../src/errors.js';
@@ -68,7 +72,10 @@ describe('schema failures stay small', () => {
     // The allowed value counts how often a message quotes it (JSON.stringify calls toJSON).
     let worded = 0;
     const allowed = { id: 'a', toJSON: () => (worded++, 'a') };
-    const schema = { type: 'object', properties: { topic: { type: 'string' }, xs: { type: 'array', items: { enum: [allowed] } } } };
+    const schema = {
+      type: 'object',
+      properties: { topic: { type: 'string' }, xs: { type: 'array', items: { enum: [allowed] } } },
+    };
     const validator = new ArgumentValidatorCache().compile(undefined, schema as JsonSchema);
     expect(validator.validate({}).ok).toBe(true);
     worded = 0;
@@ -78,7 +85,11 @@ describe('schema failures stay small', () => {
     expect(worded).toBe(19);
     expect(data.details).toHaveLength(20);
     expect(data.details.slice(0, 2)).toEqual([
-      { argument: 'topic', keyword: 'wellFormed', message: 'must be well-formed Unicode text (it contains a lone surrogate)' },
+      {
+        argument: 'topic',
+        keyword: 'wellFormed',
+        message: 'must be well-formed Unicode text (it contains a lone surrogate)',
+      },
       { argument: 'xs', keyword: 'enum', message: '/0: must be one of: "a"' },
     ]);
     expect(data).toMatchObject({ truncated: true, total_errors: 10_000 });
@@ -113,13 +124,18 @@ describe('messages quote at most 128 characters of a client-supplied name, so th
   it("cuts an undeclared argument's name in the too-long message, keeping 'exceeds N characters'", () => {
     const result = validatePromptArguments({ [long]: 'v'.repeat(10_001) }, [{ name: 'a' }]);
     if (result.ok) throw new Error('expected a failure');
-    expect(argumentFailureToPromptError(result.error).toJsonRpcError().message).toBe(`Argument '${quoted}' exceeds 10000 characters`);
+    expect(argumentFailureToPromptError(result.error).toJsonRpcError().message).toBe(
+      `Argument '${quoted}' exceeds 10000 characters`,
+    );
   });
 
   it('cuts a nested key of a value in a detail message, keeping the check that failed', () => {
     const schema = {
       type: 'object',
-      properties: { closed: { type: 'object', additionalProperties: false }, texts: { type: 'object', additionalProperties: { type: 'string' } } },
+      properties: {
+        closed: { type: 'object', additionalProperties: false },
+        texts: { type: 'object', additionalProperties: { type: 'string' } },
+      },
     } as const;
     const key = 'k'.repeat(5_000);
     const result = validatePromptArguments({ closed: { [key]: 1 }, texts: { [key]: 1 } }, undefined, schema);
@@ -133,7 +149,11 @@ describe('messages quote at most 128 characters of a client-supplied name, so th
     const result = validatePromptArguments({ o: `{"${key}": 9007199254740993}` }, [{ name: 'o', type: 'object' }]);
     if (result.ok) throw new Error('expected a failure');
     expect((result.error.data as SchemaValidationData).details).toEqual([
-      { argument: 'o', keyword: 'exactNumber', message: `/${'k'.repeat(127)}…: would become a different integer (a double holds whole numbers exactly only up to ±9007199254740991)` },
+      {
+        argument: 'o',
+        keyword: 'exactNumber',
+        message: `/${'k'.repeat(127)}…: would become a different integer (a double holds whole numbers exactly only up to ±9007199254740991)`,
+      },
     ]);
   });
 });

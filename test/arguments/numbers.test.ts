@@ -20,33 +20,54 @@ describe('numbers of a JSON body that JSON.parse changed', () => {
     const other = body('{"o":{"x":1e400,"y":9007199254740993,"x":1}}')['o'];
     expect(other).toBeInstanceOf(InexactNumber);
     expect(other).toMatchObject({ path: ['y'], message: expect.stringMatching(/different integer/) });
-    expect(body('{"o":{"x":1e400,"x":1e400}}')['o']).toMatchObject({ path: ['x'], message: expect.stringMatching(/beyond the range/) });
+    expect(body('{"o":{"x":1e400,"x":1e400}}')['o']).toMatchObject({
+      path: ['x'],
+      message: expect.stringMatching(/beyond the range/),
+    });
   });
 
   it('accepts wire text whose changed number is overridden by a later duplicate key', () => {
-    expect(validatePromptArguments({ o: '{"x":1e400,"x":1}' }, [{ name: 'o', type: 'object' }])).toEqual({ ok: true, arguments: { o: { x: 1 } } });
+    expect(validatePromptArguments({ o: '{"x":1e400,"x":1}' }, [{ name: 'o', type: 'object' }])).toEqual({
+      ok: true,
+      arguments: { o: { x: 1 } },
+    });
   });
 
   it('leaves a changed number under a key over the length limit to the maxLength rule, and never accepts it', () => {
     const key = 'k'.repeat(50_000);
     const text = `{"o":{"${key}":9007199254740993},"p":[{"a":{"${key}":{"n":1e400}}}]}`;
-    const declared = [{ name: 'o', type: 'object' }, { name: 'p', type: 'array' }] as const;
+    const declared = [
+      { name: 'o', type: 'object' },
+      { name: 'p', type: 'array' },
+    ] as const;
     const refused = validatePromptArguments(body(text), [...declared]);
     if (refused.ok) throw new Error('expected a failure');
     expect((refused.error.data as SchemaValidationData).details).toEqual([
-      { argument: 'o', keyword: 'maxLength', message: 'has a property name longer than 10000 characters (limit maxLength)' },
-      { argument: 'p', keyword: 'maxLength', message: '/0/a: has a property name longer than 10000 characters (limit maxLength)' },
+      {
+        argument: 'o',
+        keyword: 'maxLength',
+        message: 'has a property name longer than 10000 characters (limit maxLength)',
+      },
+      {
+        argument: 'p',
+        keyword: 'maxLength',
+        message: '/0/a: has a property name longer than 10000 characters (limit maxLength)',
+      },
     ]);
     // Under a limit that allows the key, the number is still refused, its location cut in the message.
     const roomy = validatePromptArguments(body(text), [...declared], undefined, { maxLength: 60_000 });
     if (roomy.ok) throw new Error('expected a failure');
     const details = (roomy.error.data as SchemaValidationData).details;
-    expect(details.map((d) => [d.argument, d.keyword])).toEqual([['o', 'exactNumber'], ['p', 'exactNumber']]);
+    expect(details.map((d) => [d.argument, d.keyword])).toEqual([
+      ['o', 'exactNumber'],
+      ['p', 'exactNumber'],
+    ]);
     expect(JSON.stringify(details).length).toBeLessThan(1_000);
   });
 
   it('reports the changed numbers of deep nesting with one path each, its heap bounded by the text, not depth times count', () => {
-    // Every open level once held a full path for every changed number below it: k levels and k numbers took k² segments.
+    // Every open level once held a full path for every changed number below it: k levels and k numbers took k²
+    // segments.
     const k = 20_000;
     const keys = Array.from({ length: k }, (_, i) => `"k${i}":1e400`).join(',');
     const text = `{"o":${'{"a":'.repeat(k)}{${keys}}${'}'.repeat(k)},"p":${'['.repeat(k)}${'1e400,'.repeat(k)}1${']'.repeat(k)}}`;
@@ -54,7 +75,10 @@ describe('numbers of a JSON body that JSON.parse changed', () => {
     const before = process.memoryUsage().heapUsed;
     const found = inexactLiterals(text);
     const grown = process.memoryUsage().heapUsed - before;
-    expect(found.map((f) => [f.path[0], f.path.length])).toEqual([['o', k + 2], ['p', k + 1]]);
+    expect(found.map((f) => [f.path[0], f.path.length])).toEqual([
+      ['o', k + 2],
+      ['p', k + 1],
+    ]);
     expect(found[0]?.path.at(-1)).toBe('k0');
     expect(grown).toBeLessThan(64 * 2 ** 20);
     markInexactNumbers(text, args);
@@ -62,7 +86,8 @@ describe('numbers of a JSON body that JSON.parse changed', () => {
   });
 
   it('records nothing outside the container asked about, and reads each of its entries', () => {
-    const text = '{"a":{"x":1e400},"params":{"_meta":[1e400],"arguments":{"b":[1,{"c":1e-400}],"d":9007199254740993,"e":1}}}';
+    const text =
+      '{"a":{"x":1e400},"params":{"_meta":[1e400],"arguments":{"b":[1,{"c":1e-400}],"d":9007199254740993,"e":1}}}';
     expect(inexactLiterals(text, ['params', 'arguments'])).toEqual([
       { path: ['b', 1, 'c'], message: expect.stringMatching(/too small/) },
       { path: ['d'], message: expect.stringMatching(/different integer/) },

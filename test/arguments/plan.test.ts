@@ -1,9 +1,6 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import {
-  ArgumentValidatorCache,
-  getArgumentSchema,
-} from '../../src/arguments/index.js';
+import { ArgumentValidatorCache, getArgumentSchema } from '../../src/arguments/index.js';
 import type { PromptArgumentDefinition } from '../../src/definition/types.js';
 
 const declared: PromptArgumentDefinition[] = [
@@ -28,7 +25,12 @@ describe('getArgumentSchema', () => {
   });
 
   it('types an argument that declares no type and no enum as a string (a plain MCP argument)', () => {
-    expect(getArgumentSchema([{ name: 'a', description: 'x' }, { name: 'b', enum: [1, 2] }])).toEqual({
+    expect(
+      getArgumentSchema([
+        { name: 'a', description: 'x' },
+        { name: 'b', enum: [1, 2] },
+      ]),
+    ).toEqual({
       type: 'object',
       properties: { a: { description: 'x', type: 'string' }, b: { enum: [1, 2] } },
     });

@@ -50,7 +50,11 @@ const PROMPTS: PromptDefinition[] = [
       properties: {
         user: {
           type: 'object',
-          properties: { name: { type: 'string', minLength: 1 }, age: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' }, uniqueItems: true } },
+          properties: {
+            name: { type: 'string', minLength: 1 },
+            age: { type: 'integer' },
+            tags: { type: 'array', items: { type: 'string' }, uniqueItems: true },
+          },
           required: ['name'],
         },
         rows: { type: 'array', maxItems: 500, items: { type: 'object', properties: { k: { type: 'string' }, v: {} } } },
@@ -59,7 +63,9 @@ const PROMPTS: PromptDefinition[] = [
       required: ['user'],
       additionalProperties: false,
     },
-    messages: [{ role: 'user', content: 'Hello {{user.name}} ({{user.age}}): {{#rows}}{{k}}={{v}};{{/rows}} {{when}}' }],
+    messages: [
+      { role: 'user', content: 'Hello {{user.name}} ({{user.age}}): {{#rows}}{{k}}={{v}};{{/rows}} {{when}}' },
+    ],
   },
 ];
 
@@ -79,7 +85,8 @@ async function expectClientOutcome(r: PromptRegistry, name: string, args: unknow
       expectSpecResult(await r.getPrompt(name, args as Record<string, unknown>));
     } catch (error) {
       if (!(error instanceof PromptError)) throw error;
-      if (error.rpcCode !== -32602) throw new Error(`client input answered ${error.rpcCode} ${error.code}: ${error.message}`);
+      if (error.rpcCode !== -32602)
+        throw new Error(`client input answered ${error.rpcCode} ${error.code}: ${error.message}`);
     }
   });
   if (snapshot(args) !== before) throw new Error('the caller’s arguments object was changed');
@@ -89,23 +96,56 @@ async function expectClientOutcome(r: PromptRegistry, name: string, args: unknow
 describe('argument validation over generated input', () => {
   const r = registry();
 
-  it('answers any typed arguments object with a result or a -32602, within bounds, mutating nothing', async () => {
-    const args = fc.oneof(
-      { weight: 4, arbitrary: fc.dictionary(hostileKey, hostileJson, { maxKeys: 8 }) },
-      { weight: 1, arbitrary: hostileJson },
-    );
-    await checkProperty('arguments: typed values', fc.tuple(names, args), ([name, a]) => expectClientOutcome(r, name, a));
-  }, PROPERTY_TIMEOUT_MS);
+  it(
+    'answers any typed arguments object with a result or a -32602, within bounds, mutating nothing',
+    async () => {
+      const args = fc.oneof(
+        { weight: 4, arbitrary: fc.dictionary(hostileKey, hostileJson, { maxKeys: 8 }) },
+        { weight: 1, arbitrary: hostileJson },
+      );
+      await checkProperty('arguments: typed values', fc.tuple(names, args), ([name, a]) =>
+        expectClientOutcome(r, name, a),
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 
-  it('answers any wire arguments (strings only) with a result or a -32602', async () => {
-    const wire = fc.dictionary(hostileKey, fc.oneof(hostileString, hostileJson.map((v) => JSON.stringify(v) ?? '')), { maxKeys: 8 });
-    await checkProperty('arguments: wire strings', fc.tuple(names, wire), ([name, a]) => expectClientOutcome(r, name, a));
-  }, PROPERTY_TIMEOUT_MS);
+  it(
+    'answers any wire arguments (strings only) with a result or a -32602',
+    async () => {
+      const wire = fc.dictionary(
+        hostileKey,
+        fc.oneof(
+          hostileString,
+          hostileJson.map((v) => JSON.stringify(v) ?? ''),
+        ),
+        { maxKeys: 8 },
+      );
+      await checkProperty('arguments: wire strings', fc.tuple(names, wire), ([name, a]) =>
+        expectClientOutcome(r, name, a),
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 
-  it('answers amplifying argument shapes within a request body’s size with a result or a -32602, within bounds', async () => {
-    await checkProperty('arguments: amplifying shapes', fc.tuple(names, amplifyingJsonText(1024 * 1024)), async ([name, text]) => {
-      const parsed = JSON.parse(text) as unknown;
-      await expectClientOutcome(r, name, { code: 'x', user: { name: 'n' }, rows: parsed, items: parsed, id: text.slice(0, 9_000) });
-    });
-  }, PROPERTY_TIMEOUT_MS);
+  it(
+    'answers amplifying argument shapes within a request body’s size with a result or a -32602, within bounds',
+    async () => {
+      await checkProperty(
+        'arguments: amplifying shapes',
+        fc.tuple(names, amplifyingJsonText(1024 * 1024)),
+        async ([name, text]) => {
+          const parsed = JSON.parse(text) as unknown;
+          await expectClientOutcome(r, name, {
+            code: 'x',
+            user: { name: 'n' },
+            rows: parsed,
+            items: parsed,
+            id: text.slice(0, 9_000),
+          });
+        },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 });

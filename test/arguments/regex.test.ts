@@ -1,28 +1,158 @@
 import { RE2JS } from 're2js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ArgumentValidatorCache, validatePromptArguments } from '../../src/arguments/index.js';
-import { PatternBudget, compilePattern, createPatternEngine, patternProblem, translatePattern } from '../../src/arguments/regex.js';
+import {
+  PatternBudget,
+  compilePattern,
+  createPatternEngine,
+  patternProblem,
+  translatePattern,
+} from '../../src/arguments/regex.js';
 import type { PromptArgumentDefinition } from '../../src/definition/types.js';
 import type { JsonSchema } from '../../src/types.js';
 import { thrownBy } from '../support/errors.js';
 
 const PATTERNS = [
-  '^(a|a)+$', '^(\\w|\\d)+$', '\\s*\\s*\\s*x', '^a*a*a*$', 'a+b', '\\d+\\.\\d+$', '^(a+)+$',
-  '^[a-z0-9]+(-[a-z0-9]+)*$', '^\\d+(\\.\\d+)*$', '^(?<year>\\d{4})-\\d{2}$', '^(?:[a-z]{2,3})(?:-[A-Z]{2})?$',
-  '^.$', '^.+$', '^[^]$', '^[]$', '[]', '[^]', '', '^$', '(?:)', '(|a)', 'x{0}', '^a{2}$', '^a{02,3}$', 'a{2,}?',
-  '^\\s$', '^\\S$', '^[\\s]$', '^[\\S]$', '^[^\\s]$', '^[^\\S]$', '^[a\\S]$', '^[\\s\\S]$', '^[\\d\\D]$', '^\\W+$',
-  '\\u{1F600}', '\\uD83D\\uDE00', '^[\\u{1F600}-\\u{1F64F}]$', '^\\u00e9$', 'é', '^[à-ÿ]+$', '^\\x41$', '^\\0$',
-  '^\\cJ$', '^[\\cJ]$', '^\\v$', '^\\t\\n?$', '^[\\b]$', '\\bfoo\\b', '\\Bo', '\\/', '^[\\-a]$', '^[a-]$', '^[-a]$',
-  '^[\\w-]$', '^[\\]\\[]+$', '\\.', '\\*\\+\\?\\(\\)\\[\\]\\{\\}\\|\\^\\$\\\\', '^[.*+?^${}()|]+$', '^ $',
-  '^a|b$', '^a$|^b$', '^(?:a|b)$', '^(a)|(b)$', '^a^b$', '^a$b$', '^(?:a$|b)$', '^\\^a\\$$', '^[$^]$', '^\\p{L}+$', '^[\\p{L} ]{1,50}$', '\\p{Script=Greek}', '\\p{sc=Latin}', '\\p{General_Category=Letter}',
-  '\\p{gc=Lu}', '\\P{Lu}', '[\\P{Lu}]', '[^\\P{Lu}]', '^\\p{ASCII}+$', '\\p{Any}', '^\\p{Nd}+$', '^\\p{Lowercase}$',
+  '^(a|a)+$',
+  '^(\\w|\\d)+$',
+  '\\s*\\s*\\s*x',
+  '^a*a*a*$',
+  'a+b',
+  '\\d+\\.\\d+$',
+  '^(a+)+$',
+  '^[a-z0-9]+(-[a-z0-9]+)*$',
+  '^\\d+(\\.\\d+)*$',
+  '^(?<year>\\d{4})-\\d{2}$',
+  '^(?:[a-z]{2,3})(?:-[A-Z]{2})?$',
+  '^.$',
+  '^.+$',
+  '^[^]$',
+  '^[]$',
+  '[]',
+  '[^]',
+  '',
+  '^$',
+  '(?:)',
+  '(|a)',
+  'x{0}',
+  '^a{2}$',
+  '^a{02,3}$',
+  'a{2,}?',
+  '^\\s$',
+  '^\\S$',
+  '^[\\s]$',
+  '^[\\S]$',
+  '^[^\\s]$',
+  '^[^\\S]$',
+  '^[a\\S]$',
+  '^[\\s\\S]$',
+  '^[\\d\\D]$',
+  '^\\W+$',
+  '\\u{1F600}',
+  '\\uD83D\\uDE00',
+  '^[\\u{1F600}-\\u{1F64F}]$',
+  '^\\u00e9$',
+  'é',
+  '^[à-ÿ]+$',
+  '^\\x41$',
+  '^\\0$',
+  '^\\cJ$',
+  '^[\\cJ]$',
+  '^\\v$',
+  '^\\t\\n?$',
+  '^[\\b]$',
+  '\\bfoo\\b',
+  '\\Bo',
+  '\\/',
+  '^[\\-a]$',
+  '^[a-]$',
+  '^[-a]$',
+  '^[\\w-]$',
+  '^[\\]\\[]+$',
+  '\\.',
+  '\\*\\+\\?\\(\\)\\[\\]\\{\\}\\|\\^\\$\\\\',
+  '^[.*+?^${}()|]+$',
+  '^ $',
+  '^a|b$',
+  '^a$|^b$',
+  '^(?:a|b)$',
+  '^(a)|(b)$',
+  '^a^b$',
+  '^a$b$',
+  '^(?:a$|b)$',
+  '^\\^a\\$$',
+  '^[$^]$',
+  '^\\p{L}+$',
+  '^[\\p{L} ]{1,50}$',
+  '\\p{Script=Greek}',
+  '\\p{sc=Latin}',
+  '\\p{General_Category=Letter}',
+  '\\p{gc=Lu}',
+  '\\P{Lu}',
+  '[\\P{Lu}]',
+  '[^\\P{Lu}]',
+  '^\\p{ASCII}+$',
+  '\\p{Any}',
+  '^\\p{Nd}+$',
+  '^\\p{Lowercase}$',
 ];
 
 const INPUTS = [
-  '', 'a', 'aa', 'a\n', 'aa\n', 'aaa!', 'ab', 'b', 'x', '  x', '1.2', 'v1.2', '12', 'abc-def', 'abc-', '1.2.3', 'héllo',
-  'héllo wörld', '2024-05', 'en', 'en-US', '\n', '\r', '\u2028', '\u2029', '\u00a0', '\u000b', '\ufeff', '\u3000',
-  ' ', '😀', 'x😀', '😀😀', '\\', '/', '-', ']', 'Ω', 'ω', 'AB', 'A', '\0', 'foo', 'a foo b', 'afoob', '\b', 'é',
-  'e\u0301', 'à', '.', '*+?()[]{}|^$\\', '\t', '\t\n', '١٢٣', 'Ǆ',
+  '',
+  'a',
+  'aa',
+  'a\n',
+  'aa\n',
+  'aaa!',
+  'ab',
+  'b',
+  'x',
+  '  x',
+  '1.2',
+  'v1.2',
+  '12',
+  'abc-def',
+  'abc-',
+  '1.2.3',
+  'héllo',
+  'héllo wörld',
+  '2024-05',
+  'en',
+  'en-US',
+  '\n',
+  '\r',
+  '\u2028',
+  '\u2029',
+  '\u00a0',
+  '\u000b',
+  '\ufeff',
+  '\u3000',
+  ' ',
+  '😀',
+  'x😀',
+  '😀😀',
+  '\\',
+  '/',
+  '-',
+  ']',
+  'Ω',
+  'ω',
+  'AB',
+  'A',
+  '\0',
+  'foo',
+  'a foo b',
+  'afoob',
+  '\b',
+  'é',
+  'e\u0301',
+  'à',
+  '.',
+  '*+?()[]{}|^$\\',
+  '\t',
+  '\t\n',
+  '١٢٣',
+  'Ǆ',
 ];
 
 /** The Unicode version of re2js's property tables. */
@@ -61,12 +191,38 @@ describe('an ECMAScript pattern on the linear-time engine', () => {
   it.each(tableFree)('matches %s on the same code points as the native engine', sameCodePoints);
 
   // Property tables come from re2js (Unicode 17.0) and from the runtime's ICU: compared where the versions agree.
-  it.runIf(process.versions.unicode === RE2JS_UNICODE).each([
-    '\\p{L}', '\\p{Lu}', '\\p{Ll}', '\\p{Lt}', '\\p{Lm}', '\\p{Lo}', '\\p{LC}', '\\p{M}',
-    '\\p{N}', '\\p{Nd}', '\\p{P}', '\\p{S}', '\\p{Z}', '\\p{Zs}', '\\p{C}', '\\p{Cc}', '\\p{Cf}', '\\p{Cn}', '\\p{Co}',
-    '\\p{Script=Greek}', '\\p{sc=Han}', '\\p{Script=Common}', '\\p{Assigned}',
-    '\\p{Alphabetic}', '\\p{White_Space}', '\\p{Emoji}', '\\p{Extended_Pictographic}', '\\p{Uppercase}',
-  ])('matches %s on the same code points as the native engine (Unicode tables of one version)', sameCodePoints);
+  it
+    .runIf(process.versions.unicode === RE2JS_UNICODE)
+    .each([
+      '\\p{L}',
+      '\\p{Lu}',
+      '\\p{Ll}',
+      '\\p{Lt}',
+      '\\p{Lm}',
+      '\\p{Lo}',
+      '\\p{LC}',
+      '\\p{M}',
+      '\\p{N}',
+      '\\p{Nd}',
+      '\\p{P}',
+      '\\p{S}',
+      '\\p{Z}',
+      '\\p{Zs}',
+      '\\p{C}',
+      '\\p{Cc}',
+      '\\p{Cf}',
+      '\\p{Cn}',
+      '\\p{Co}',
+      '\\p{Script=Greek}',
+      '\\p{sc=Han}',
+      '\\p{Script=Common}',
+      '\\p{Assigned}',
+      '\\p{Alphabetic}',
+      '\\p{White_Space}',
+      '\\p{Emoji}',
+      '\\p{Extended_Pictographic}',
+      '\\p{Uppercase}',
+    ])('matches %s on the same code points as the native engine (Unicode tables of one version)', sameCodePoints);
 
   it.each([
     ['(?=a)', "pattern '(?=a)' uses a lookahead: patterns run on a linear-time engine (RE2), which has no lookarounds"],
@@ -103,7 +259,8 @@ describe('ajv on the linear-time engine', () => {
     expect(validator.validate({ ticket: 'AB-1' }).ok).toBe(true);
     const compiled = compile.mock.calls.length;
     expect(compiled).toBeGreaterThan(0);
-    for (let i = 0; i < 100; i++) expect(validator.validate({ ticket: i % 2 === 0 ? `AB-${i}` : 'nope' }).ok).toBe(i % 2 === 0);
+    for (let i = 0; i < 100; i++)
+      expect(validator.validate({ ticket: i % 2 === 0 ? `AB-${i}` : 'nope' }).ok).toBe(i % 2 === 0);
     expect(compile.mock.calls.length).toBe(compiled);
     const engine = createPatternEngine(new PatternBudget());
     expect(engine('^a$', 'u')).toBe(engine('^a$', 'u'));
@@ -112,7 +269,13 @@ describe('ajv on the linear-time engine', () => {
   it('keeps the patterns of schemas sharing one ajv instance apart', () => {
     const cache = new ArgumentValidatorCache();
     const a = cache.compile([{ name: 'x', pattern: '^a+$' }], undefined);
-    const b = cache.compile([{ name: 'x', pattern: '^b+$' }, { name: 'y', pattern: '^c+$' }], undefined);
+    const b = cache.compile(
+      [
+        { name: 'x', pattern: '^b+$' },
+        { name: 'y', pattern: '^c+$' },
+      ],
+      undefined,
+    );
     expect(a.validate({ x: 'aa' }).ok).toBe(true);
     expect(b.validate({ x: 'bb', y: 'cc' }).ok).toBe(true);
     expect(b.validate({ x: 'aa' }).ok).toBe(false);
@@ -162,7 +325,10 @@ describe('an author pattern cannot stall a request', () => {
   it.each(['\\d+\\.\\d+$', '\\d+,?\\d+\\.\\d+$'])(
     'answers an unanchored items pattern (%s) over 100 strings of 10,000 digits',
     (pattern) => {
-      const schema: JsonSchema = { type: 'object', properties: { xs: { type: 'array', items: { type: 'string', pattern } } } };
+      const schema: JsonSchema = {
+        type: 'object',
+        properties: { xs: { type: 'array', items: { type: 'string', pattern } } },
+      };
       const xs = Array.from({ length: 100 }, () => '1'.repeat(9_990));
       expect(failedKeyword(validatePromptArguments({ xs }, undefined, schema))).toBe('pattern');
       expect(failedKeyword(validatePromptArguments({ xs: ['12.5', 'v12.10'] }, undefined, schema))).toBe('ok');
@@ -172,12 +338,21 @@ describe('an author pattern cannot stall a request', () => {
   // RE2 is linear, but its constant grows with the pattern's program: (?:a|aa|aaa|aaaa){1,1000}! has 11,002
   // instructions and takes over a second per 10,000 characters. The work budget refuses it before it runs.
   it('refuses pattern work past maxPatternWork before matching, for a pattern whose program is large', () => {
-    const schema: JsonSchema = { type: 'object', properties: { xs: { type: 'array', items: { type: 'string', pattern: '(?:a|aa|aaa|aaaa){1,1000}!' } } } };
+    const schema: JsonSchema = {
+      type: 'object',
+      properties: { xs: { type: 'array', items: { type: 'string', pattern: '(?:a|aa|aaa|aaaa){1,1000}!' } } },
+    };
     const xs = Array.from({ length: 100 }, () => `${'a'.repeat(9_990)}b!`);
     const result = validatePromptArguments({ xs }, undefined, schema);
     expect(result.ok ? undefined : result.error.data).toMatchObject({
       error_type: 'schema_validation_failed',
-      details: [{ argument: '', keyword: 'maxPatternWork', message: 'needs more than 25000000 steps of pattern matching (limit maxPatternWork)' }],
+      details: [
+        {
+          argument: '',
+          keyword: 'maxPatternWork',
+          message: 'needs more than 25000000 steps of pattern matching (limit maxPatternWork)',
+        },
+      ],
     });
     expect(failedKeyword(validatePromptArguments({ xs: ['aaaa!'] }, undefined, schema))).toBe('ok');
   });
@@ -192,27 +367,45 @@ describe('an author pattern cannot stall a request', () => {
     expect(validatePromptArguments({ a: text, b: text }, args, undefined, { maxPatternWork: 2 * size }).ok).toBe(true);
     const over = validatePromptArguments({ a: text, b: text }, args, undefined, { maxPatternWork: 2 * size - 1 });
     expect(failedKeyword(over)).toBe('maxPatternWork');
-    expect(failedKeyword(validatePromptArguments({ a: text }, args, undefined, { maxPatternWork: 2 * size - 1 }))).toBe('ok');
+    expect(failedKeyword(validatePromptArguments({ a: text }, args, undefined, { maxPatternWork: 2 * size - 1 }))).toBe(
+      'ok',
+    );
   });
 
   it('leaves ordinary patterns over a megabyte of text well inside the default budget', () => {
-    const schema: JsonSchema = { type: 'object', properties: { xs: { type: 'array', items: { type: 'string', pattern: '^[^<>]*$' } } } };
+    const schema: JsonSchema = {
+      type: 'object',
+      properties: { xs: { type: 'array', items: { type: 'string', pattern: '^[^<>]*$' } } },
+    };
     const xs = Array.from({ length: 100 }, () => 'x'.repeat(9_990));
     expect(failedKeyword(validatePromptArguments({ xs }, undefined, schema))).toBe('ok');
   });
 
   it('answers patternProperties over a hostile key', () => {
-    const schema: JsonSchema = { type: 'object', properties: { o: { type: 'object', patternProperties: { '^(a|a)+$': { type: 'integer' } } } } };
+    const schema: JsonSchema = {
+      type: 'object',
+      properties: { o: { type: 'object', patternProperties: { '^(a|a)+$': { type: 'integer' } } } },
+    };
     expect(validatePromptArguments({ o: { [`${'a'.repeat(n)}!`]: 'text' } }, undefined, schema).ok).toBe(true);
     expect(validatePromptArguments({ o: { aaa: 'text' } }, undefined, schema).ok).toBe(false);
   });
 
   it.each([
-    ['an argument default', [{ name: 'x', pattern: '^(a|a)+$', default: `${'a'.repeat(n)}!` }], undefined, '/arguments/0/default'],
+    [
+      'an argument default',
+      [{ name: 'x', pattern: '^(a|a)+$', default: `${'a'.repeat(n)}!` }],
+      undefined,
+      '/arguments/0/default',
+    ],
     [
       'an items default (checked through ajv)',
       undefined,
-      { type: 'object', properties: { xs: { type: 'array', items: { type: 'string', pattern: '^(a|a)+$' }, default: [`${'a'.repeat(n)}!`] } } },
+      {
+        type: 'object',
+        properties: {
+          xs: { type: 'array', items: { type: 'string', pattern: '^(a|a)+$' }, default: [`${'a'.repeat(n)}!`] },
+        },
+      },
       '/inputSchema/properties/xs/default',
     ],
   ] as [string, PromptArgumentDefinition[] | undefined, JsonSchema | undefined, string][])(
@@ -220,7 +413,9 @@ describe('an author pattern cannot stall a request', () => {
     (_, args, schema, path) => {
       const error = thrownBy(() => new ArgumentValidatorCache().compile(args, schema).check());
       expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
-      expect(error.data).toMatchObject({ problems: [{ path, message: expect.stringContaining('must match pattern') }] });
+      expect(error.data).toMatchObject({
+        problems: [{ path, message: expect.stringContaining('must match pattern') }],
+      });
     },
   );
 });

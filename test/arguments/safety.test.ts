@@ -24,7 +24,7 @@ describe('prototype pollution', () => {
       const out = okArguments(validatePromptArguments(provided, args));
       expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
       expect(Object.prototype.isPrototypeOf(out)).toBe(false);
-      expect(Object.prototype.hasOwnProperty.call(out, '__proto__')).toBe(true);
+      expect(Object.hasOwn(out, '__proto__')).toBe(true);
       expect(out['__proto__']).toEqual({ polluted: 1 });
       expect(out['polluted']).toBeUndefined();
     });
@@ -55,9 +55,18 @@ describe('prototype pollution', () => {
   for (const [label, args] of paths) {
     it(`reads each own property of the arguments object once, as a spread does, and never a getter inside a value (${label})`, () => {
       let calls = 0;
-      const provided = { focus: 'data', nested: { get inner() { return (calls += 100, 'x'); } } };
+      const provided = {
+        focus: 'data',
+        nested: {
+          get inner() {
+            return ((calls += 100), 'x');
+          },
+        },
+      };
       Object.defineProperty(provided, 'topic', { enumerable: true, get: () => (calls++, 'from a getter') });
-      const result = okArguments(validatePromptArguments(provided, [...args, { name: 'focus' }, { name: 'nested', type: 'object' }]));
+      const result = okArguments(
+        validatePromptArguments(provided, [...args, { name: 'focus' }, { name: 'nested', type: 'object' }]),
+      );
       expect(result).toEqual({ topic: 'from a getter', focus: 'data', nested: {} });
       expect(calls).toBe(1);
     });
@@ -70,7 +79,10 @@ describe('prototype pollution', () => {
         { name: 'hasOwnProperty', required: true },
         ...extra,
       ]);
-      expect(result).toMatchObject({ ok: false, error: { data: { missing_arguments: ['toString', 'hasOwnProperty'] } } });
+      expect(result).toMatchObject({
+        ok: false,
+        error: { data: { missing_arguments: ['toString', 'hasOwnProperty'] } },
+      });
     });
   }
 
@@ -114,7 +126,10 @@ describe('the validated arguments object', () => {
   });
 
   it('gives each call its own copy of an object default', () => {
-    const validator = new ArgumentValidatorCache().compile([{ name: 'tags', type: 'array', default: ['a'] }], undefined);
+    const validator = new ArgumentValidatorCache().compile(
+      [{ name: 'tags', type: 'array', default: ['a'] }],
+      undefined,
+    );
     const first = okArguments(validator.validate({}));
     (first['tags'] as string[]).push('mutated');
     const second = okArguments(validator.validate({}));

@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ArgumentValidatorCache,
-  validatePromptArguments,
-} from '../../src/arguments/index.js';
+import { ArgumentValidatorCache, validatePromptArguments } from '../../src/arguments/index.js';
 import type { PromptArgumentDefinition } from '../../src/definition/types.js';
 import { PromptError } from '../../src/errors.js';
 import type { JsonSchema } from '../../src/types.js';
@@ -125,7 +122,10 @@ describe('inputSchema dialect', () => {
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       type: 'object',
       $defs: { lang: { enum: ['typescript', 'python'] } },
-      properties: { pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }] }, lang: { $ref: '#/$defs/lang' } },
+      properties: {
+        pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer' }] },
+        lang: { $ref: '#/$defs/lang' },
+      },
     };
     expect(validatePromptArguments({ pair: '["a", 1]', lang: 'python' }, undefined, schema).ok).toBe(true);
     const result = validatePromptArguments({ pair: '["a", "b"]', lang: 'rust' }, undefined, schema);
@@ -144,8 +144,16 @@ describe('inputSchema dialect', () => {
 
   it('keeps two prompts whose inputSchemas share an $id apart', () => {
     const cache = new ArgumentValidatorCache();
-    const a = cache.compile(undefined, { $id: 'https://example.com/args', type: 'object', properties: { n: { type: 'integer' } } });
-    const b = cache.compile(undefined, { $id: 'https://example.com/args', type: 'object', properties: { n: { type: 'string' } } });
+    const a = cache.compile(undefined, {
+      $id: 'https://example.com/args',
+      type: 'object',
+      properties: { n: { type: 'integer' } },
+    });
+    const b = cache.compile(undefined, {
+      $id: 'https://example.com/args',
+      type: 'object',
+      properties: { n: { type: 'string' } },
+    });
     expect(a.validate({ n: '1' })).toMatchObject({ ok: true, arguments: { n: 1 } });
     expect(b.validate({ n: '1' })).toMatchObject({ ok: true, arguments: { n: '1' } });
     expect(cache.size).toBe(2);
@@ -155,7 +163,11 @@ describe('inputSchema dialect', () => {
     const result = validatePromptArguments({ a: 'x', b: 'y' }, undefined, { type: 'object', maxProperties: 1 });
     expect(result).toMatchObject({
       ok: false,
-      error: { data: { details: [{ argument: '', keyword: 'maxProperties', message: 'must NOT have more than 1 properties' }] } },
+      error: {
+        data: {
+          details: [{ argument: '', keyword: 'maxProperties', message: 'must NOT have more than 1 properties' }],
+        },
+      },
     });
   });
 });

@@ -12,7 +12,8 @@ const EXAMPLES = join(ROOT, 'examples/prompts');
 async function brokenDir(): Promise<string> {
   const dir = await tempDir();
   await writeFiles(dir, {
-    'good.yaml': 'name: good\narguments: [{name: who, required: true}]\nmessages: [{role: user, content: "Hello {{who}}"}]\n',
+    'good.yaml':
+      'name: good\narguments: [{name: who, required: true}]\nmessages: [{role: user, content: "Hello {{who}}"}]\n',
     'bad.json': '{\n  "name": "bad",\n  "messages": [\n    { "role": "system", "content": "x" }\n  ]\n}\n',
   });
   return dir;

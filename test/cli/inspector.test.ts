@@ -46,19 +46,29 @@ function atLeast(version: readonly number[], floor: readonly number[]): boolean 
   return true;
 }
 
-/** The Node that meets the inspector's engines floor (`>=X.Y.Z`): this one, or the latest X.x from scripts/node-binary.sh. */
+/**
+ * The Node that meets the inspector's engines floor (`>=X.Y.Z`): this one, or the latest X.x from
+ * scripts/node-binary.sh.
+ */
 async function inspectorNode(): Promise<string> {
-  const manifest = JSON.parse(await readFile(join(INSPECTOR_DIR, 'package.json'), 'utf8')) as { engines?: { node?: string } };
+  const manifest = JSON.parse(await readFile(join(INSPECTOR_DIR, 'package.json'), 'utf8')) as {
+    engines?: { node?: string };
+  };
   const range = manifest.engines?.node ?? '';
   const floorText = /^>=\s*(\d+\.\d+\.\d+)$/.exec(range.trim())?.[1];
-  if (floorText === undefined) throw new Error(`the inspector's engines.node is '${range}', not the '>=X.Y.Z' this test reads`);
+  if (floorText === undefined)
+    throw new Error(`the inspector's engines.node is '${range}', not the '>=X.Y.Z' this test reads`);
   const floor = versionOf(floorText);
   if (atLeast(versionOf(process.version), floor)) return process.execPath;
   const run = promisify(execFile);
-  const { stdout: bin } = await run('bash', [join(ROOT, 'scripts/node-binary.sh'), String(floor[0])], { cwd: ROOT, timeout: 240_000 });
+  const { stdout: bin } = await run('bash', [join(ROOT, 'scripts/node-binary.sh'), String(floor[0])], {
+    cwd: ROOT,
+    timeout: 240_000,
+  });
   const node = join(bin.trim(), 'node');
   const { stdout: version } = await run(node, ['--version']);
-  if (!atLeast(versionOf(version.trim()), floor)) throw new Error(`${node} is ${version.trim()}; the inspector needs Node ${range}`);
+  if (!atLeast(versionOf(version.trim()), floor))
+    throw new Error(`${node} is ${version.trim()}; the inspector needs Node ${range}`);
   return node;
 }
 
@@ -142,9 +152,17 @@ describe('mcp-prompt-kit serve with the MCP inspector CLI over stdio', () => {
     ]);
     const prompts = resultOf<Listed>(listed).prompts;
     expect(prompts.map((p) => p.name)).toEqual(
-      expect.arrayContaining(['create-adr', 'review-code-against-patterns', 'explain_error', 'review_code', 'write_commit_message']),
+      expect.arrayContaining([
+        'create-adr',
+        'review-code-against-patterns',
+        'explain_error',
+        'review_code',
+        'write_commit_message',
+      ]),
     );
-    expect(prompts.find((p) => p.name === 'create-adr')?.arguments).toContainEqual(expect.objectContaining({ name: 'title', required: true }));
+    expect(prompts.find((p) => p.name === 'create-adr')?.arguments).toContainEqual(
+      expect.objectContaining({ name: 'title', required: true }),
+    );
     const [old, now] = [resultOf<Got>(legacy), resultOf<Got>(modern)];
     for (const got of [old, now]) {
       expect(got.messages[0]?.role).toBe('user');
@@ -160,10 +178,24 @@ describe('mcp-prompt-kit serve with the MCP inspector CLI over stdio', () => {
   it('lists and reads the --docs documents as resources', async () => {
     const [listed, read] = await Promise.all([
       inspect([...configArgs(), '--method', 'resources/list']),
-      inspect(['--protocol-era', 'modern', ...configArgs(), '--method', 'resources/read', '--uri', 'docs://style-guide.md']),
+      inspect([
+        '--protocol-era',
+        'modern',
+        ...configArgs(),
+        '--method',
+        'resources/read',
+        '--uri',
+        'docs://style-guide.md',
+      ]),
     ]);
     const uris = resultOf<Resources>(listed).resources.map((r) => r.uri);
-    expect(uris).toEqual(expect.arrayContaining(['architecture://adr/001-use-postgresql.md', 'architecture://adr/template.md', 'docs://style-guide.md']));
+    expect(uris).toEqual(
+      expect.arrayContaining([
+        'architecture://adr/001-use-postgresql.md',
+        'architecture://adr/template.md',
+        'docs://style-guide.md',
+      ]),
+    );
     const contents = resultOf<Read>(read).contents;
     expect(contents).toHaveLength(1);
     expect(contents[0]).toMatchObject({ uri: 'docs://style-guide.md', mimeType: 'text/markdown' });
@@ -173,7 +205,16 @@ describe('mcp-prompt-kit serve with the MCP inspector CLI over stdio', () => {
   it("shows the server's error for an unknown prompt and for an argument outside its enum, exit 1", async () => {
     const [unknown, invalid] = await Promise.all([
       inspect([...configArgs(), '--method', 'prompts/get', '--prompt-name', 'no-such-prompt']),
-      inspect([...configArgs(), '--method', 'prompts/get', '--prompt-name', 'review_code', '--prompt-args', 'code=x', 'language=cobol']),
+      inspect([
+        ...configArgs(),
+        '--method',
+        'prompts/get',
+        '--prompt-name',
+        'review_code',
+        '--prompt-args',
+        'code=x',
+        'language=cobol',
+      ]),
     ]);
     expect(errorOf(unknown).message).toBe('Unknown prompt: no-such-prompt');
     expect(errorOf(invalid).message).toBe('Prompt arguments do not conform to schema');
@@ -194,14 +235,24 @@ describe('mcp-prompt-kit serve --http with the MCP inspector CLI', () => {
       const [legacy, modern, read] = await Promise.all([
         inspect(['--protocol-era', 'legacy', ...http, ...getAdr]),
         inspect(['--protocol-era', 'modern', ...http, ...getAdr]),
-        inspect(['--protocol-era', 'modern', ...http, '--method', 'resources/read', '--uri', 'architecture://adr/template.md']),
+        inspect([
+          '--protocol-era',
+          'modern',
+          ...http,
+          '--method',
+          'resources/read',
+          '--uri',
+          'architecture://adr/template.md',
+        ]),
       ]);
       const [old, now] = [resultOf<Got>(legacy), resultOf<Got>(modern)];
       expect(old.messages[0]?.content.text).toContain(ADR_EMBEDDED);
       expect(now.messages).toEqual(old.messages);
       expect(now._meta?.[SERVER_INFO]).toMatchObject({ name: 'mcp-prompt-kit' });
       expect(old._meta?.[SERVER_INFO]).toBeUndefined();
-      expect(resultOf<Read>(read).contents[0]?.text).toBe(await readFile(join(ROOT, 'examples/docs/adr/template.md'), 'utf8'));
+      expect(resultOf<Read>(read).contents[0]?.text).toBe(
+        await readFile(join(ROOT, 'examples/docs/adr/template.md'), 'utf8'),
+      );
     } finally {
       await stop();
     }

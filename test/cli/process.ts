@@ -31,9 +31,15 @@ export async function runCliInProcess(args: readonly string[]): Promise<CliResul
 }
 
 /** Runs the command as a child process to completion (killed after `timeoutMs`). */
-export function runCli(args: readonly string[], options: { timeoutMs?: number; stdin?: string } = {}): Promise<CliResult> {
+export function runCli(
+  args: readonly string[],
+  options: { timeoutMs?: number; stdin?: string } = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(CLI_COMMAND.command, [...CLI_COMMAND.args, ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(CLI_COMMAND.command, [...CLI_COMMAND.args, ...args], {
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -51,12 +57,17 @@ export function runCli(args: readonly string[], options: { timeoutMs?: number; s
 /** A child's failure with what it wrote on stderr, so a failed test says why the child failed. */
 export function withStderr(error: unknown, stderr: string): Error {
   const message = error instanceof Error ? error.message : String(error);
-  return new Error(stderr.trim() === '' ? `${message} (nothing on stderr)` : `${message}\n--- child stderr ---\n${stderr.trimEnd()}`, {
-    cause: error,
-  });
+  return new Error(
+    stderr.trim() === '' ? `${message} (nothing on stderr)` : `${message}\n--- child stderr ---\n${stderr.trimEnd()}`,
+    {
+      cause: error,
+    },
+  );
 }
 
-/** Adds what a child wrote on stderr (read when the test fails) to the current test's failure messages. Call in a test. */
+/**
+ * Adds what a child wrote on stderr (read when the test fails) to the current test's failure messages. Call in a test.
+ */
 export function stderrOnFailure(stderr: () => string): void {
   onTestFailed(({ task }) => {
     const text = stderr().trimEnd();
@@ -73,8 +84,14 @@ export interface ServedHttp {
   stderr(): string;
 }
 
-/** Starts `serve <dir> --http 0 ...extra`; `until` receives the function that stops it (the caller runs it after use). */
-export async function startServeHttp(dir: string, extra: readonly string[], until: (stop: () => Promise<void>) => void): Promise<ServedHttp> {
+/**
+ * Starts `serve <dir> --http 0 ...extra`; `until` receives the function that stops it (the caller runs it after use).
+ */
+export async function startServeHttp(
+  dir: string,
+  extra: readonly string[],
+  until: (stop: () => Promise<void>) => void,
+): Promise<ServedHttp> {
   const child = spawn(CLI_COMMAND.command, [...CLI_COMMAND.args, 'serve', dir, '--http', '0', ...extra], { cwd: ROOT });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));

@@ -46,7 +46,9 @@ describe('docs/files.md: prompt files, file resources, hot reload', () => {
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     stderrOnFailure(() => stderr);
     expect(await new Promise((resolve) => child.once('close', resolve))).toBe(0);
-    expect(stdout).toMatch(/^Draft an architecture decision record titled "Adopt CQRS for reporting"\.\n\nFollow our ADR template exactly:\n\n# ADR NNN/);
+    expect(stdout).toMatch(
+      /^Draft an architecture decision record titled "Adopt CQRS for reporting"\.\n\nFollow our ADR template exactly:\n\n# ADR NNN/,
+    );
   });
 
   it('shows examples/prompts/architecture/create-adr.md verbatim as the Markdown format', () => {
@@ -62,12 +64,16 @@ describe('docs/files.md: prompt files, file resources, hot reload', () => {
     expect(names).toEqual(expect.arrayContaining(['create-adr', 'review-code-against-patterns', 'suggest-patterns']));
     const result = await client.getPrompt({ name: 'suggest-patterns', arguments: { problem: 'Reports are slow' } });
     const content = result.messages[0]?.content;
-    expect(content?.type === 'text' ? content.text : '').toContain('--- architecture://patterns/outbox.md ---\n# Transactional outbox');
+    expect(content?.type === 'text' ? content.text : '').toContain(
+      '--- architecture://patterns/outbox.md ---\n# Transactional outbox',
+    );
     const listed = (await client.listResources()).resources.map((r) => r.uri);
     expect(listed).toContain('architecture://adr/template.md');
     const doc = await client.readResource({ uri: 'architecture://adr/template.md' });
     expect(doc.contents[0]).toMatchObject({ mimeType: 'text/markdown', text: expect.stringMatching(/^# ADR NNN/) });
-    await expect(client.readResource({ uri: 'architecture://../prompts/catalog.ts' })).rejects.toMatchObject({ code: -32602 });
+    await expect(client.readResource({ uri: 'architecture://../prompts/catalog.ts' })).rejects.toMatchObject({
+      code: -32602,
+    });
   });
 });
 
@@ -77,7 +83,15 @@ describe('docs/cli.md: the command line', () => {
     .filter((line) => line.startsWith('npx mcp-prompt-kit '));
 
   it('documents check, list, render, serve (stdio and HTTP) and openapi', () => {
-    expect(commands.map((c) => c.split(' ').slice(2, 3)[0])).toEqual(['check', 'list', 'render', 'render', 'serve', 'serve', 'openapi']);
+    expect(commands.map((c) => c.split(' ').slice(2, 3)[0])).toEqual([
+      'check',
+      'list',
+      'render',
+      'render',
+      'serve',
+      'serve',
+      'openapi',
+    ]);
   });
 
   for (const line of commands.filter((c) => !c.includes(' serve '))) {
@@ -96,7 +110,9 @@ describe('docs/cli.md: the command line', () => {
 
   it('serves over HTTP with the documented serve --http command', async () => {
     const line = commands.find((c) => c.includes('--http'))!;
-    const args = shellWords(line).slice(2).map((a) => (a === '3001' ? '0' : a)); // a free port instead of 3001
+    const args = shellWords(line)
+      .slice(2)
+      .map((a) => (a === '3001' ? '0' : a)); // a free port instead of 3001
     const child = spawn(CLI_COMMAND.command, [...CLI_COMMAND.args, ...args], { cwd: ROOT });
     cleanup.push(async () => void child.kill('SIGTERM'));
     let stderr = '';
@@ -115,7 +131,12 @@ describe('docs/cli.md: the command line', () => {
     expect(server.args.slice(0, 3)).toEqual(['-y', 'mcp-prompt-kit', 'serve']);
     const args = server.args
       .slice(2)
-      .map((a) => a.replace('/path/to/prompts', 'examples/prompts').replace('/path/to/docs', 'examples/docs').replace('/path/to/style', 'examples/style'));
+      .map((a) =>
+        a
+          .replace('/path/to/prompts', 'examples/prompts')
+          .replace('/path/to/docs', 'examples/docs')
+          .replace('/path/to/style', 'examples/style'),
+      );
     const client = await stdioClient(CLI_COMMAND.command, [...CLI_COMMAND.args, ...args]);
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain('create-adr');
   });

@@ -23,7 +23,11 @@ afterEach(async () => {
 });
 
 const greet = (text: string) =>
-  JSON.stringify({ name: 'greet', arguments: [{ name: 'who', required: true }], messages: [{ role: 'user', content: text }] });
+  JSON.stringify({
+    name: 'greet',
+    arguments: [{ name: 'who', required: true }],
+    messages: [{ role: 'user', content: text }],
+  });
 
 async function promptDir(): Promise<string> {
   const dir = await tempDir();
@@ -62,7 +66,10 @@ async function openSession(url: string): Promise<{ status: number; session: stri
 /** The result of the first JSON-RPC message in an SSE or JSON body. */
 function firstMessage(body: string): { result?: Record<string, unknown>; error?: { code: number; message: string } } {
   const data = body.split('\n').find((line) => line.startsWith('data: '));
-  return JSON.parse(data === undefined ? body : data.slice(6)) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
+  return JSON.parse(data === undefined ? body : data.slice(6)) as {
+    result?: Record<string, unknown>;
+    error?: { code: number; message: string };
+  };
 }
 
 describe('mcp-prompt-kit serve --http: 2025-11-25 sessions', () => {
@@ -98,12 +105,20 @@ describe('mcp-prompt-kit serve --http: 2025-11-25 sessions', () => {
     await waitFor(() => served.stderr().includes('opened'), 30_000, 'the 2025 session to open');
 
     await writeFiles(dir, { 'added.yaml': 'name: added\nmessages: [{role: user, content: new}]\n' });
-    await waitFor(() => legacy.listChangedCount() >= 1 && modern.listChangedCount() >= 1, 30_000, 'list_changed on both');
+    await waitFor(
+      () => legacy.listChangedCount() >= 1 && modern.listChangedCount() >= 1,
+      30_000,
+      'list_changed on both',
+    );
     expect((await legacy.listPage()).prompts.map((p) => p.name)).toEqual(['added', 'greet']);
     expect(served.stderr()).toMatch(/mcp-prompt-kit: reloaded: \+added\n/);
 
     await rm(join(dir, 'added.yaml'));
-    await waitFor(() => legacy.listChangedCount() >= 2 && modern.listChangedCount() >= 2, 30_000, 'list_changed for the removal');
+    await waitFor(
+      () => legacy.listChangedCount() >= 2 && modern.listChangedCount() >= 2,
+      30_000,
+      'list_changed for the removal',
+    );
     expect((await modern.listPage()).prompts.map((p) => p.name)).toEqual(['greet']);
     expect(served.stderr()).toMatch(/mcp-prompt-kit: reloaded: -added\n/);
   });
@@ -113,11 +128,17 @@ describe('mcp-prompt-kit serve --http: 2025-11-25 sessions', () => {
     const legacy = createTestClient('v1');
     await legacy.connect(new HttpClientV1(new URL(served.url)));
     open.push(() => legacy.close());
-    expect(legacy.serverCapabilities()).toMatchObject({ prompts: { listChanged: false }, resources: { listChanged: false } });
+    expect(legacy.serverCapabilities()).toMatchObject({
+      prompts: { listChanged: false },
+      resources: { listChanged: false },
+    });
     const modern = createTestClient('v2', { modern: true });
     await modern.connect(new HttpClientV2(new URL(served.url)));
     open.push(() => modern.close());
-    expect(modern.serverCapabilities()).toMatchObject({ prompts: { listChanged: false }, resources: { listChanged: false } });
+    expect(modern.serverCapabilities()).toMatchObject({
+      prompts: { listChanged: false },
+      resources: { listChanged: false },
+    });
   });
 
   it('refuses a request without Mcp-Session-Id (400) and an unknown one (404), and ends a session on DELETE', async () => {
@@ -125,7 +146,11 @@ describe('mcp-prompt-kit serve --http: 2025-11-25 sessions', () => {
     const list = (session?: string) =>
       fetch(served.url, {
         method: 'POST',
-        headers: { ...HEADERS, 'mcp-protocol-version': '2025-11-25', ...(session === undefined ? {} : { 'mcp-session-id': session }) },
+        headers: {
+          ...HEADERS,
+          'mcp-protocol-version': '2025-11-25',
+          ...(session === undefined ? {} : { 'mcp-session-id': session }),
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'prompts/list' }),
       });
     const without = await list();
@@ -133,14 +158,20 @@ describe('mcp-prompt-kit serve --http: 2025-11-25 sessions', () => {
     expect(firstMessage(await without.text()).error?.message).toMatch(/^Mcp-Session-Id header required/);
     const unknown = await list('00000000-0000-0000-0000-000000000000');
     expect(unknown.status).toBe(404);
-    expect(firstMessage(await unknown.text()).error).toMatchObject({ code: -32001, message: expect.stringMatching(/^Session not found/) });
+    expect(firstMessage(await unknown.text()).error).toMatchObject({
+      code: -32001,
+      message: expect.stringMatching(/^Session not found/),
+    });
 
     const { session } = await openSession(served.url);
     expect(session).not.toBeNull();
     const listed = await list(session!);
     expect(listed.status).toBe(200);
     expect(firstMessage(await listed.text()).result?.['prompts']).toEqual([expect.objectContaining({ name: 'greet' })]);
-    const ended = await fetch(served.url, { method: 'DELETE', headers: { 'mcp-session-id': session!, 'mcp-protocol-version': '2025-11-25' } });
+    const ended = await fetch(served.url, {
+      method: 'DELETE',
+      headers: { 'mcp-session-id': session!, 'mcp-protocol-version': '2025-11-25' },
+    });
     expect(ended.status).toBe(200);
     expect((await list(session!)).status).toBe(404);
     expect(served.stderr()).toMatch(/session [0-9a-f]{8} closed: ended by the client \(DELETE\) \(0 open\)/);
@@ -154,7 +185,9 @@ describe('mcp-prompt-kit serve --http: 2025-11-25 sessions', () => {
     // Both idle (no request in flight, no stream open): the older one is closed for the new one.
     const third = await openSession(served.url);
     expect(third.status).toBe(200);
-    expect(served.stderr()).toContain(`session ${first.session!.slice(0, 8)} closed: idle the longest, closed to make room for a new session (--max-sessions 2)`);
+    expect(served.stderr()).toContain(
+      `session ${first.session!.slice(0, 8)} closed: idle the longest, closed to make room for a new session (--max-sessions 2)`,
+    );
     const ping = (session: string) =>
       fetch(served.url, {
         method: 'POST',
@@ -192,7 +225,11 @@ describe('mcp-prompt-kit serve --http: 2025-11-25 sessions', () => {
     const transport = new HttpClientV1(new URL(served.url));
     await listening.connect(transport);
     open.push(() => listening.close());
-    await waitFor(() => served.stderr().includes(`session ${idle.session!.slice(0, 8)} closed: idle for 1000 ms`), 30_000, 'the idle session to close');
+    await waitFor(
+      () => served.stderr().includes(`session ${idle.session!.slice(0, 8)} closed: idle for 1000 ms`),
+      30_000,
+      'the idle session to close',
+    );
     const gone = await fetch(served.url, {
       method: 'POST',
       headers: { ...HEADERS, 'mcp-session-id': idle.session!, 'mcp-protocol-version': '2025-11-25' },
@@ -209,10 +246,13 @@ describe('mcp-prompt-kit serve --http: 2025-11-25 sessions', () => {
 function withHost(url: string, host: string): Promise<number> {
   const { port } = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { ...HEADERS, host } }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
+    const req = httpRequest(
+      { host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { ...HEADERS, host } },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
     req.once('error', reject);
     req.end(initialize());
   });
@@ -233,16 +273,21 @@ describe('mcp-prompt-kit serve --http: Host headers', () => {
     const result = await runCli(['serve', await promptDir(), '--http', '0', '--host', '0.0.0.0']);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^mcp-prompt-kit serve: --host 0\.0\.0\.0 is not a loopback address, .*pass --allowed-host <name> \(repeatable\)/);
+    expect(result.stderr).toMatch(
+      /^mcp-prompt-kit serve: --host 0\.0\.0\.0 is not a loopback address, .*pass --allowed-host <name> \(repeatable\)/,
+    );
   });
 
   it('off loopback accepts only the listed Host names, not even localhost, and has a warning to print', async () => {
     // Planned in-process: tests bind loopback only.
     const plan = await planHttp(0, '0.0.0.0', ['prompts.example.com', 'PROMPTS.example.com']);
-    expect(plan.warning).toBe('warning: listening on 0.0.0.0, reachable from other machines without authentication; accepting Host: prompts.example.com');
+    expect(plan.warning).toBe(
+      'warning: listening on 0.0.0.0, reachable from other machines without authentication; accepting Host: prompts.example.com',
+    );
     const hosts = plan.hosts(localhostAllowedHostnames());
     expect(hosts).toEqual(['prompts.example.com']);
-    const status = (host: string) => hostHeaderValidationResponse(new Request('http://x/mcp', { headers: { host } }), hosts)?.status ?? 200;
+    const status = (host: string) =>
+      hostHeaderValidationResponse(new Request('http://x/mcp', { headers: { host } }), hosts)?.status ?? 200;
     expect(status('prompts.example.com:3001')).toBe(200);
     expect(status('localhost:3001')).toBe(403);
     expect(status('127.0.0.1:3001')).toBe(403);
@@ -254,9 +299,24 @@ describe('mcp-prompt-kit serve --http: Host headers', () => {
   });
 
   it('refuses an --allowed-host with a scheme, port or path, and compares names as Host headers are compared', () => {
-    for (const value of ['http://a.example', 'a.example:80', 'a.example:3001', 'a.example/x', 'user@a.example', '', ' ']) {
-      expect(() => allowedHostname(value)).toThrow(`serve: --allowed-host expects a host name or IP address without scheme, port or path (for example 192.168.1.10 or prompts.example.com), got '${value}'`);
+    for (const value of [
+      'http://a.example',
+      'a.example:80',
+      'a.example:3001',
+      'a.example/x',
+      'user@a.example',
+      '',
+      ' ',
+    ]) {
+      expect(() => allowedHostname(value)).toThrow(
+        `serve: --allowed-host expects a host name or IP address without scheme, port or path (for example 192.168.1.10 or prompts.example.com), got '${value}'`,
+      );
     }
-    expect(['Prompts.Example.com', '192.168.1.10', '::1', '[fe80::1]'].map(allowedHostname)).toEqual(['prompts.example.com', '192.168.1.10', '[::1]', '[fe80::1]']);
+    expect(['Prompts.Example.com', '192.168.1.10', '::1', '[fe80::1]'].map(allowedHostname)).toEqual([
+      'prompts.example.com',
+      '192.168.1.10',
+      '[::1]',
+      '[fe80::1]',
+    ]);
   });
 });

@@ -27,7 +27,11 @@ afterEach(async () => {
 });
 
 const greet = (text: string) =>
-  JSON.stringify({ name: 'greet', arguments: [{ name: 'who', required: true }], messages: [{ role: 'user', content: text }] });
+  JSON.stringify({
+    name: 'greet',
+    arguments: [{ name: 'who', required: true }],
+    messages: [{ role: 'user', content: text }],
+  });
 
 async function promptDir(dir?: string): Promise<string> {
   dir ??= await tempDir();
@@ -45,7 +49,13 @@ async function textOf(client: TestClient, name: string, args: Record<string, str
 }
 
 function stdioTransport(kind: ClientKind, args: string[], stderr: string[]): unknown {
-  const params = { ...CLI_COMMAND, args: [...CLI_COMMAND.args, ...args], cwd: ROOT, env: childCoverageEnv(), stderr: 'pipe' as const };
+  const params = {
+    ...CLI_COMMAND,
+    args: [...CLI_COMMAND.args, ...args],
+    cwd: ROOT,
+    env: childCoverageEnv(),
+    stderr: 'pipe' as const,
+  };
   const transport = kind === 'v1' ? new StdioClientV1(params) : new StdioClientV2(params);
   transport.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk.toString('utf8')));
   return transport;
@@ -66,7 +76,9 @@ describe('mcp-prompt-kit serve over stdio', () => {
       stderrOnFailure(() => stderr.join(''));
       const client = createTestClient(kind, { modern });
       // A generous window: the two writes below land in it however slowly either process runs.
-      await client.connect(stdioTransport(kind, ['serve', dir, '--watch', '--debounce', '1000', '--docs', `architecture=${DOCS}`], stderr));
+      await client.connect(
+        stdioTransport(kind, ['serve', dir, '--watch', '--debounce', '1000', '--docs', `architecture=${DOCS}`], stderr),
+      );
       open.push(() => client.close());
 
       const listed = await client.listPage();
@@ -75,7 +87,9 @@ describe('mcp-prompt-kit serve over stdio', () => {
       expect(await textOf(client, 'patterns', {})).toContain('--- architecture://patterns/cqrs.md ---\n# CQRS');
       const doc = await client.readResource('architecture://adr/template.md');
       expect(doc.contents[0]?.text).toMatch(/^# ADR NNN/);
-      expect(await wireError(client.readResource('architecture://../prompts/architecture/create-adr.md'))).toMatchObject({
+      expect(
+        await wireError(client.readResource('architecture://../prompts/architecture/create-adr.md')),
+      ).toMatchObject({
         code: -32602,
         message: 'Resource access denied: architecture://../prompts/architecture/create-adr.md',
       });
@@ -89,10 +103,22 @@ describe('mcp-prompt-kit serve over stdio', () => {
       expect(await textOf(client, 'greet', { who: 'Ada' })).toBe('Good morning, Ada!');
       expect((await client.listPage()).prompts.map((p) => p.name)).toEqual(['added', 'greet', 'patterns']);
       // One more change, announced after anything the first batch could still send: then count what came.
-      const reloads = () => stderr.join('').split('\n').slice(0, -1).filter((line) => line.includes('reloaded: '));
+      const reloads = () =>
+        stderr
+          .join('')
+          .split('\n')
+          .slice(0, -1)
+          .filter((line) => line.includes('reloaded: '));
       await writeFile(join(dir, 'marker.yaml'), 'name: marker\nmessages: [{role: user, content: last}]\n');
-      await waitFor(() => reloads().length >= 2 && client.listChangedCount() >= 2, 30_000, 'the reload of marker.yaml, announced');
-      expect(reloads()).toEqual([expect.stringMatching(/reloaded: (?=.*\+added)(?=.*~greet)/), expect.stringMatching(/reloaded: \+marker$/)]);
+      await waitFor(
+        () => reloads().length >= 2 && client.listChangedCount() >= 2,
+        30_000,
+        'the reload of marker.yaml, announced',
+      );
+      expect(reloads()).toEqual([
+        expect.stringMatching(/reloaded: (?=.*\+added)(?=.*~greet)/),
+        expect.stringMatching(/reloaded: \+marker$/),
+      ]);
       expect(client.listChangedCount()).toBe(2);
       expect((await client.listPage()).prompts.map((p) => p.name)).toEqual(['added', 'greet', 'marker', 'patterns']);
       expect(stderr.join('')).toMatch(/serving 2 prompt\(s\) from .* over stdio, watching for changes/);
@@ -125,12 +151,21 @@ describe('mcp-prompt-kit serve over stdio', () => {
     await waitFor(() => lines.length >= 3, 30_000, 'the prompts/get error and the resources/list result');
     child.stdin.end();
     await new Promise((resolve) => child.once('close', resolve));
-    type Message = { jsonrpc: string; id?: number; error?: { code: number; message: string }; result?: { resources?: { uri: string; mimeType: string }[] } };
+    type Message = {
+      jsonrpc: string;
+      id?: number;
+      error?: { code: number; message: string };
+      result?: { resources?: { uri: string; mimeType: string }[] };
+    };
     const messages = lines.map((line) => JSON.parse(line) as Message);
     expect(messages.every((m) => m.jsonrpc === '2.0')).toBe(true);
-    expect(messages.find((m) => m.id === 2)).toMatchObject({ error: { code: -32602, message: 'Missing required prompt arguments' } });
+    expect(messages.find((m) => m.id === 2)).toMatchObject({
+      error: { code: -32602, message: 'Missing required prompt arguments' },
+    });
     const resources = messages.find((m) => m.id === 3)?.result?.resources ?? [];
-    expect(resources).toContainEqual(expect.objectContaining({ uri: 'architecture://adr/template.md', mimeType: 'text/markdown' }));
+    expect(resources).toContainEqual(
+      expect.objectContaining({ uri: 'architecture://adr/template.md', mimeType: 'text/markdown' }),
+    );
     expect(resources.map((r) => r.uri)).toEqual([...resources.map((r) => r.uri)].sort());
     expect(stderr).toMatch(/mcp-prompt-kit: serving 2 prompt\(s\)/);
     expect(stderr).toMatch(/mcp-prompt-kit: stopping \(stdin closed\)/);
@@ -154,23 +189,37 @@ describe('mcp-prompt-kit serve over stdio', () => {
   it('does not start when a prompt file has an error, naming the prompt it would leave out (exit 1)', async () => {
     const dir = await promptDir();
     await writeFiles(dir, { 'broken.json': '{"name": "broken", "messages": [{"role": "system", "content": "x"}]}' });
-    const child = spawn(CLI_COMMAND.command, [...CLI_COMMAND.args, 'serve', dir, '--watch', '--docs', `architecture=${DOCS}`], { cwd: ROOT });
+    const child = spawn(
+      CLI_COMMAND.command,
+      [...CLI_COMMAND.args, 'serve', dir, '--watch', '--docs', `architecture=${DOCS}`],
+      { cwd: ROOT },
+    );
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const code = await new Promise((resolve) => child.once('close', resolve));
     expect(code).toBe(1);
     expect(stderr).toContain(`${join(dir, 'broken.json')}:1:`);
-    expect(stderr).toContain(`mcp-prompt-kit serve: not starting: 1 prompt(s) would be left out or fail (errors above): broken (${join(dir, 'broken.json')})`);
+    expect(stderr).toContain(
+      `mcp-prompt-kit serve: not starting: 1 prompt(s) would be left out or fail (errors above): broken (${join(dir, 'broken.json')})`,
+    );
   });
 
   it('a missing directory is a one-line error, exit 2', async () => {
     const result = await runCliInProcess(['serve', '/nonexistent/prompts', '--watch']);
-    expect(result).toEqual({ code: 2, stdout: '', stderr: 'mcp-prompt-kit serve: prompt directory /nonexistent/prompts does not exist\n' });
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'mcp-prompt-kit serve: prompt directory /nonexistent/prompts does not exist\n',
+    });
   });
 });
 
 /** Starts `serve --http 0`, stopped after the test (`until`: by the caller). */
-function startHttp(dir: string, extra: string[] = [], until: (close: () => Promise<void>) => void = (close) => open.push(close)): Promise<ServedHttp> {
+function startHttp(
+  dir: string,
+  extra: string[] = [],
+  until: (close: () => Promise<void>) => void = (close) => open.push(close),
+): Promise<ServedHttp> {
   return startServeHttp(dir, extra, until);
 }
 
@@ -181,7 +230,11 @@ describe('mcp-prompt-kit serve --http', () => {
   let stopShared: () => Promise<void> = async () => {};
   beforeAll(async () => {
     sharedDir = await mkdtemp(join(tmpdir(), 'mcp-prompt-kit-serve-'));
-    shared = await startHttp(await promptDir(sharedDir), ['--docs', `architecture=${DOCS}`], (close) => (stopShared = close));
+    shared = await startHttp(
+      await promptDir(sharedDir),
+      ['--docs', `architecture=${DOCS}`],
+      (close) => (stopShared = close),
+    );
   });
   afterAll(async () => {
     await stopShared();
@@ -203,8 +256,13 @@ describe('mcp-prompt-kit serve --http', () => {
       open.push(() => client.close());
       expect((await client.listPage()).prompts.map((p) => p.name)).toEqual(['greet', 'patterns']);
       expect(await textOf(client, 'greet', { who: 'Ada' })).toBe('Hello Ada');
-      expect(await wireError(client.getPrompt('greet', {}))).toMatchObject({ code: -32602, message: 'Missing required prompt arguments' });
-      expect((await client.readResource('architecture://patterns/outbox.md')).contents[0]?.text).toMatch(/^# Transactional outbox/);
+      expect(await wireError(client.getPrompt('greet', {}))).toMatchObject({
+        code: -32602,
+        message: 'Missing required prompt arguments',
+      });
+      expect((await client.readResource('architecture://patterns/outbox.md')).contents[0]?.text).toMatch(
+        /^# Transactional outbox/,
+      );
     });
   }
 
@@ -223,7 +281,13 @@ describe('mcp-prompt-kit serve --http', () => {
         jsonrpc: '2.0',
         id: 1,
         method: 'server/discover',
-        params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'probe', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } },
+        params: {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientInfo': { name: 'probe', version: '1' },
+            'io.modelcontextprotocol/clientCapabilities': {},
+          },
+        },
       }),
     });
     expect(response.status).toBe(200);
@@ -242,10 +306,23 @@ describe('mcp-prompt-kit serve --http', () => {
       new Promise<number>((resolve, reject) => {
         // node:http lets us send any Host header (fetch does not).
         import('node:http').then(({ request }) => {
-          const req = request({ host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
-            res.resume();
-            resolve(res.statusCode ?? 0);
-          });
+          const req = request(
+            {
+              host: '127.0.0.1',
+              port,
+              path,
+              method: 'POST',
+              headers: {
+                'content-type': 'application/json',
+                accept: 'application/json, text/event-stream',
+                ...headers,
+              },
+            },
+            (res) => {
+              res.resume();
+              resolve(res.statusCode ?? 0);
+            },
+          );
           req.once('error', reject);
           req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }));
         }, reject);

@@ -98,13 +98,20 @@ describe('definePrompt assignability (what registries accept)', () => {
     registry.add(
       definePrompt({
         name: 's',
-        arguments: [{ name: 'text', required: true }, { name: 'n', type: 'integer' }, { name: 'b', type: 'boolean' }],
+        arguments: [
+          { name: 'text', required: true },
+          { name: 'n', type: 'integer' },
+          { name: 'b', type: 'boolean' },
+        ],
         messages: [{ role: 'user', content: '{{text}} {{n}} {{b}}' }],
       }),
     );
     const typed = definePrompt({
       name: 't',
-      arguments: [{ name: 'text', required: true }, { name: 'n', type: 'integer' }],
+      arguments: [
+        { name: 'text', required: true },
+        { name: 'n', type: 'integer' },
+      ],
       render: (args) => {
         expectTypeOf(args.text).toEqualTypeOf<string>();
         expectTypeOf(args.n).toEqualTypeOf<number | undefined>();
@@ -139,6 +146,9 @@ describe('definePrompt assignability (what registries accept)', () => {
     });
     const registry = new PromptRegistry();
     registry.add(def);
-    expect((await registry.getPrompt('schema_only', { code: 'x' })).messages[0]?.content).toEqual({ type: 'text', text: 'code: x' });
+    expect((await registry.getPrompt('schema_only', { code: 'x' })).messages[0]?.content).toEqual({
+      type: 'text',
+      text: 'code: x',
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PromptError } from '../../src/errors.js';
+import type { PromptError } from '../../src/errors.js';
 import { normalizeLegacyPrompt, parsePromptDefinition } from '../../src/definition/index.js';
 import type { InvalidDefinitionData, NormalizeLegacyPromptOptions } from '../../src/definition/index.js';
 import { thrownBy } from '../support/errors.js';
@@ -8,7 +8,8 @@ function legacyError(record: unknown, options?: NormalizeLegacyPromptOptions): P
   return thrownBy(() => normalizeLegacyPrompt(record, options));
 }
 
-const problemsOf = (error: PromptError): InvalidDefinitionData['problems'] => (error.data as InvalidDefinitionData).problems;
+const problemsOf = (error: PromptError): InvalidDefinitionData['problems'] =>
+  (error.data as InvalidDefinitionData).problems;
 const text = (t: string): { type: 'text'; text: string } => ({ type: 'text', text: t });
 
 describe('normalizeLegacyPrompt', () => {
@@ -72,7 +73,13 @@ describe('normalizeLegacyPrompt', () => {
 
   it("never changes any other invalid role, even with systemRole 'user'", () => {
     const error = legacyError(
-      { name: 'p', messages: [{ role: 'user', content: 'a' }, { role: 'model', content: 'b' }] },
+      {
+        name: 'p',
+        messages: [
+          { role: 'user', content: 'a' },
+          { role: 'model', content: 'b' },
+        ],
+      },
       { systemRole: 'user', source: 'db:prompts/7' },
     );
     expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
@@ -123,7 +130,9 @@ describe('normalizeLegacyPrompt', () => {
   it('reports the other definition problems the way parsePromptDefinition does', () => {
     const error = legacyError({ name: 'bad name', content: 'x', id: 7 });
     expect(problemsOf(error).map((p) => p.path)).toEqual(['/id', '/name']);
-    expect(problemsOf(legacyError('text'))).toEqual([{ path: '', message: 'a prompt definition must be an object (got a string)' }]);
+    expect(problemsOf(legacyError('text'))).toEqual([
+      { path: '', message: 'a prompt definition must be an object (got a string)' },
+    ]);
   });
 
   it('does not mutate the record', () => {

@@ -19,7 +19,14 @@ describe('promptNameProblem', () => {
   });
 
   it('accepts kebab-case, mixed, dotted and digit-leading names up to 128 characters', () => {
-    for (const name of ['review-code-against-patterns', 'review_code-v2', 'team.review', '2fa-help', '_x', 'A'.repeat(128)]) {
+    for (const name of [
+      'review-code-against-patterns',
+      'review_code-v2',
+      'team.review',
+      '2fa-help',
+      '_x',
+      'A'.repeat(128),
+    ]) {
       expect(promptNameProblem(name), name).toBeUndefined();
     }
   });
@@ -55,14 +62,39 @@ describe('promptNameProblem', () => {
 
   it('agrees with PROMPT_NAME_PATTERN (the JSON Schema rule) on every sample', () => {
     const pattern = new RegExp(PROMPT_NAME_PATTERN, 'u');
-    const samples = [...CONFORMANCE_NAMES, 'a', 'a.b', 'a..b', 'a/b', 'a b', '-a', '.a', '_a', 'a-', 'a.', 'é', 'a\u0001', 'x'.repeat(128)];
+    const samples = [
+      ...CONFORMANCE_NAMES,
+      'a',
+      'a.b',
+      'a..b',
+      'a/b',
+      'a b',
+      '-a',
+      '.a',
+      '_a',
+      'a-',
+      'a.',
+      'é',
+      'a\u0001',
+      'x'.repeat(128),
+    ];
     for (const name of samples) expect(promptNameProblem(name) === undefined, name).toBe(pattern.test(name));
   });
 });
 
 describe('argumentNameProblem', () => {
   it('accepts names without whitespace or control characters, non-ASCII included', () => {
-    for (const name of ['code', 'file-path', 'user_name', 'arg1', 'código', '名前', '#x', 'resources', '😀'.repeat(128)]) {
+    for (const name of [
+      'code',
+      'file-path',
+      'user_name',
+      'arg1',
+      'código',
+      '名前',
+      '#x',
+      'resources',
+      '😀'.repeat(128),
+    ]) {
       expect(argumentNameProblem(name), name).toBeUndefined();
     }
   });
@@ -72,7 +104,9 @@ describe('argumentNameProblem', () => {
       "argument name 'user.name' must not contain '.': a template reads a dotted name as a path into an argument ('{{user.name}}' is never this one), so it could never be used (write 'user_name' instead)",
     );
     expect(argumentNameProblem('.')).toMatch(/must not contain '\.'/);
-    expect(argumentNameProblem('a{b')).toBe("argument name 'a{b' must not contain '{' or '}': no template tag can name it");
+    expect(argumentNameProblem('a{b')).toBe(
+      "argument name 'a{b' must not contain '{' or '}': no template tag can name it",
+    );
     expect(argumentNameProblem('x}')).toMatch(/must not contain '\{' or '\}'/);
     expect(argumentNameProblem('resource:doc')).toBe(
       "argument name 'resource:doc' must not start with 'resource:': {{resource:...}} is a resource directive",
@@ -102,7 +136,9 @@ describe('argumentNameProblem', () => {
 
   it('rejects lone surrogates, which no client can send back as well-formed text', () => {
     for (const name of ['a\ud800b', '\udc00', 'x\ud83d']) {
-      expect(argumentNameProblem(name), JSON.stringify(name)).toBe('argument name must be well-formed Unicode text (it contains a lone surrogate)');
+      expect(argumentNameProblem(name), JSON.stringify(name)).toBe(
+        'argument name must be well-formed Unicode text (it contains a lone surrogate)',
+      );
     }
     expect(argumentNameProblem('a\u{1F600}')).toBeUndefined();
   });
@@ -115,7 +151,25 @@ describe('argumentNameProblem', () => {
 
   it('agrees with ARGUMENT_NAME_PATTERN (the JSON Schema rule) on names of allowed length', () => {
     const pattern = new RegExp(ARGUMENT_NAME_PATTERN, 'u');
-    for (const name of ['code', 'a b', 'a\tb', 'a\u007fb', 'código', 'a\u2028b', '', 'a\u200bb', 'a\u202eb', '\ufeffa', 'a.b', '.', 'a{', '}', 'resource:x', 'resources', 'x-resource:']) {
+    for (const name of [
+      'code',
+      'a b',
+      'a\tb',
+      'a\u007fb',
+      'código',
+      'a\u2028b',
+      '',
+      'a\u200bb',
+      'a\u202eb',
+      '\ufeffa',
+      'a.b',
+      '.',
+      'a{',
+      '}',
+      'resource:x',
+      'resources',
+      'x-resource:',
+    ]) {
       expect(argumentNameProblem(name) === undefined, JSON.stringify(name)).toBe(pattern.test(name));
     }
   });
@@ -135,12 +189,18 @@ describe('argumentNameProblem', () => {
 describe('argument names a template cannot reach, where they are declared', () => {
   const message = /argument name 'a\.b' must not contain '\.'/;
 
-  it('refuses a dotted name in a prompt\'s arguments and inputSchema properties, located by pointer', () => {
+  it("refuses a dotted name in a prompt's arguments and inputSchema properties, located by pointer", () => {
     const inArguments = thrownBy(() =>
-      new PromptRegistry().add({ name: 'p', arguments: [{ name: 'ok' }, { name: 'a.b' }], messages: [{ role: 'user', content: '{{ok}}' }] }),
+      new PromptRegistry().add({
+        name: 'p',
+        arguments: [{ name: 'ok' }, { name: 'a.b' }],
+        messages: [{ role: 'user', content: '{{ok}}' }],
+      }),
     );
     expect(inArguments.code).toBe('INVALID_PROMPT_DEFINITION');
-    expect((inArguments.data as InvalidDefinitionData).problems).toEqual([{ path: '/arguments/1/name', message: expect.stringMatching(message) }]);
+    expect((inArguments.data as InvalidDefinitionData).problems).toEqual([
+      { path: '/arguments/1/name', message: expect.stringMatching(message) },
+    ]);
     const inSchema = thrownBy(() =>
       new PromptRegistry().add({
         name: 'p',
@@ -154,7 +214,7 @@ describe('argument names a template cannot reach, where they are declared', () =
     ]);
   });
 
-  it('refuses the same names in a function\'s arguments (one rule wherever an argument is declared)', () => {
+  it("refuses the same names in a function's arguments (one rule wherever an argument is declared)", () => {
     const error = thrownBy(() =>
       new FunctionRegistry().add(defineFunction({ name: 'F', arguments: [{ name: 'a.b' }], run: () => 1 })),
     );
@@ -163,4 +223,3 @@ describe('argument names a template cannot reach, where they are declared', () =
     expect(JSON.stringify(error.data)).toContain('/arguments/0/name');
   });
 });
-

@@ -1,14 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { PromptError } from '../../src/errors.js';
 import { parsePromptDefinition } from '../../src/definition/index.js';
-import type { InvalidDefinitionData, ParsePromptDefinitionOptions, PromptDefinition } from '../../src/definition/index.js';
+import type {
+  InvalidDefinitionData,
+  ParsePromptDefinitionOptions,
+  PromptDefinition,
+} from '../../src/definition/index.js';
 import { thrownBy } from '../support/errors.js';
 
 function parseError(input: unknown, options?: ParsePromptDefinitionOptions): PromptError {
   return thrownBy(() => parsePromptDefinition(input, options));
 }
 
-const problemsOf = (error: PromptError): InvalidDefinitionData['problems'] => (error.data as InvalidDefinitionData).problems;
+const problemsOf = (error: PromptError): InvalidDefinitionData['problems'] =>
+  (error.data as InvalidDefinitionData).problems;
 
 const review = {
   name: 'review-code',
@@ -18,8 +23,11 @@ const review = {
 };
 
 describe('parsePromptDefinition', () => {
-  it('rejects role \'system\' with a precise message', () => {
-    const error = parseError({ name: 'p', messages: [{ role: 'system', content: 'x' }] }, { source: 'prompts/review.json' });
+  it("rejects role 'system' with a precise message", () => {
+    const error = parseError(
+      { name: 'p', messages: [{ role: 'system', content: 'x' }] },
+      { source: 'prompts/review.json' },
+    );
     expect(error).toBeInstanceOf(PromptError);
     expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
     expect(problemsOf(error)).toEqual([
@@ -32,7 +40,13 @@ describe('parsePromptDefinition', () => {
   });
 
   it('names any other bad role in the same message', () => {
-    const error = parseError({ name: 'p', messages: [{ role: 'user', content: 'a' }, { role: 'tool', content: 'b' }] });
+    const error = parseError({
+      name: 'p',
+      messages: [
+        { role: 'user', content: 'a' },
+        { role: 'tool', content: 'b' },
+      ],
+    });
     expect(problemsOf(error)).toEqual([
       { path: '/messages/1/role', message: "invalid role 'tool': must be 'user' or 'assistant'" },
     ]);
@@ -51,7 +65,10 @@ describe('parsePromptDefinition', () => {
     const error = parseError({
       name: 'bad/name',
       title: 1,
-      arguments: [{ name: 'a', type: 'text' }, { name: 'a b', minLength: -1 }],
+      arguments: [
+        { name: 'a', type: 'text' },
+        { name: 'a b', minLength: -1 },
+      ],
       messages: [
         { role: 'system', content: 'x' },
         { role: 'user', content: [{ type: 'text', text: 'x' }] },
@@ -92,7 +109,9 @@ describe('parsePromptDefinition', () => {
 
   it('suggests the known property for a typo', () => {
     const error = parseError({ ...review, argument: [] });
-    expect(problemsOf(error)).toEqual([{ path: '/argument', message: "unknown property 'argument' (did you mean 'arguments'?)" }]);
+    expect(problemsOf(error)).toEqual([
+      { path: '/argument', message: "unknown property 'argument' (did you mean 'arguments'?)" },
+    ]);
     const arg = parseError({ ...review, arguments: [{ name: 'code', requried: true }] });
     expect(problemsOf(arg)[0]?.message).toBe("unknown property 'requried' (did you mean 'required'?)");
   });
@@ -105,9 +124,13 @@ describe('parsePromptDefinition', () => {
 
   it('checks a default against the declared type and enum', () => {
     const typed = parseError({ ...review, arguments: [{ name: 'n', type: 'integer', default: '3' }] });
-    expect(problemsOf(typed)).toEqual([{ path: '/arguments/0/default', message: "default must match type 'integer' (got '3')" }]);
+    expect(problemsOf(typed)).toEqual([
+      { path: '/arguments/0/default', message: "default must match type 'integer' (got '3')" },
+    ]);
     const enumed = parseError({ ...review, arguments: [{ name: 'l', enum: ['ts', 'go'], default: 'rust' }] });
-    expect(problemsOf(enumed)).toEqual([{ path: '/arguments/0/default', message: "default 'rust' is not one of the enum values" }]);
+    expect(problemsOf(enumed)).toEqual([
+      { path: '/arguments/0/default', message: "default 'rust' is not one of the enum values" },
+    ]);
   });
 
   it('reports a duplicate argument name where it repeats', () => {
@@ -120,31 +143,57 @@ describe('parsePromptDefinition', () => {
   it('reports argument names equal after Unicode NFC normalization as duplicates', () => {
     const error = parseError({ ...review, arguments: [{ name: 'caf\u00e9' }, { name: 'cafe\u0301' }] });
     expect(problemsOf(error)).toEqual([
-      { path: '/arguments/1/name', message: "duplicate argument name 'cafe\u0301' (first declared at /arguments/0, as 'caf\u00e9': equal after Unicode NFC normalization)" },
+      {
+        path: '/arguments/1/name',
+        message:
+          "duplicate argument name 'cafe\u0301' (first declared at /arguments/0, as 'caf\u00e9': equal after Unicode NFC normalization)",
+      },
     ]);
-    const schema = parseError({ ...review, arguments: undefined, inputSchema: { type: 'object', properties: { 'caf\u00e9': {}, 'cafe\u0301': {} } } });
+    const schema = parseError({
+      ...review,
+      arguments: undefined,
+      inputSchema: { type: 'object', properties: { 'caf\u00e9': {}, 'cafe\u0301': {} } },
+    });
     expect(problemsOf(schema)).toEqual([
-      { path: '/inputSchema/properties/cafe\u0301', message: "duplicate argument name 'cafe\u0301' (first declared at /inputSchema/properties/caf\u00e9, as 'caf\u00e9': equal after Unicode NFC normalization)" },
+      {
+        path: '/inputSchema/properties/cafe\u0301',
+        message:
+          "duplicate argument name 'cafe\u0301' (first declared at /inputSchema/properties/caf\u00e9, as 'caf\u00e9': equal after Unicode NFC normalization)",
+      },
     ]);
   });
 
   it('reports an argument and an inputSchema property that differ only in Unicode normalization', () => {
-    const error = parseError({ ...review, arguments: [{ name: 'caf\u00e9' }], inputSchema: { type: 'object', properties: { 'cafe\u0301': { type: 'string' } } } });
+    const error = parseError({
+      ...review,
+      arguments: [{ name: 'caf\u00e9' }],
+      inputSchema: { type: 'object', properties: { 'cafe\u0301': { type: 'string' } } },
+    });
     expect(problemsOf(error)).toEqual([
-      { path: '/inputSchema/properties/cafe\u0301', message: "duplicate argument name 'cafe\u0301' (declared in arguments as 'caf\u00e9': equal after Unicode NFC normalization; spell both the same)" },
+      {
+        path: '/inputSchema/properties/cafe\u0301',
+        message:
+          "duplicate argument name 'cafe\u0301' (declared in arguments as 'caf\u00e9': equal after Unicode NFC normalization; spell both the same)",
+      },
     ]);
-    const same = { ...review, arguments: [{ name: 'caf\u00e9', description: 'd' }], inputSchema: { type: 'object', properties: { 'caf\u00e9': { type: 'string' } } } };
+    const same = {
+      ...review,
+      arguments: [{ name: 'caf\u00e9', description: 'd' }],
+      inputSchema: { type: 'object', properties: { 'caf\u00e9': { type: 'string' } } },
+    };
     expect(() => parsePromptDefinition(same)).not.toThrow();
   });
 
   it('heads the message with the prompt name when no source is given', () => {
     const error = parseError({ name: 'review-code', messages: [] });
-    expect(error.message).toBe('invalid prompt definition \'review-code\'\n  /messages: messages must not be empty');
+    expect(error.message).toBe("invalid prompt definition 'review-code'\n  /messages: messages must not be empty");
     expect(error.data).toEqual({ problems: [{ path: '/messages', message: 'messages must not be empty' }] });
   });
 
   it('names the root of the document as (root)', () => {
-    expect(parseError([]).message).toBe('invalid prompt definition\n  (root): a prompt definition must be an object (got an array)');
+    expect(parseError([]).message).toBe(
+      'invalid prompt definition\n  (root): a prompt definition must be an object (got an array)',
+    );
   });
 
   it('adds line and column from locate, falling back to the nearest locatable parent', () => {
@@ -157,7 +206,12 @@ describe('parsePromptDefinition', () => {
       { source: 'prompts/p.json', locate: (pointer) => positions[pointer] },
     );
     expect(problemsOf(error)).toEqual([
-      { path: '/messages/0/role', message: "invalid role 'system': must be 'user' or 'assistant'", line: 3, column: 15 },
+      {
+        path: '/messages/0/role',
+        message: "invalid role 'system': must be 'user' or 'assistant'",
+        line: 3,
+        column: 15,
+      },
       { path: '/messages/0/content', message: 'content is required', line: 3, column: 5 },
     ]);
     expect(error.message).toBe(
@@ -178,7 +232,10 @@ describe('parsePromptDefinition', () => {
   });
 
   it('is an operator error that clients only ever see as a generic -32603', () => {
-    const error = parseError({ name: 'p', messages: [{ role: 'system', content: 'x' }] }, { source: 'secret/path.json' });
+    const error = parseError(
+      { name: 'p', messages: [{ role: 'system', content: 'x' }] },
+      { source: 'secret/path.json' },
+    );
     expect(error.toJsonRpcError()).toEqual({ code: -32603, message: 'Internal error' });
   });
 
@@ -201,7 +258,10 @@ describe('parsePromptDefinition', () => {
       { type: 'resource', uri: 'docs://{{id}}', mimeType: 'text/plain' },
       { type: 'resource_link', uri: 'file:///a', name: 'a', title: 'A', description: 'd', mimeType: 'text/plain' },
     ];
-    const def = parsePromptDefinition({ name: 'p', messages: blocks.map((content) => ({ role: 'assistant', content })) });
+    const def = parsePromptDefinition({
+      name: 'p',
+      messages: blocks.map((content) => ({ role: 'assistant', content })),
+    });
     expect(def.messages?.map((m) => m.content)).toEqual(blocks);
   });
 
@@ -210,7 +270,10 @@ describe('parsePromptDefinition', () => {
       ...review,
       _meta: { nested: { list: [1, 2] } },
       inputSchema: { type: 'object', properties: { code: { type: 'string' } } },
-      messages: [{ role: 'system', content: 'x' }, { role: 'user', content: { type: 'text', text: 'y' } }],
+      messages: [
+        { role: 'system', content: 'x' },
+        { role: 'user', content: { type: 'text', text: 'y' } },
+      ],
     };
     const before = structuredClone(input);
     parsePromptDefinition(input, { systemRole: 'user' });
@@ -230,13 +293,24 @@ describe('parsePromptDefinition', () => {
     expect(def._meta).not.toBe(input._meta);
     expect(def.inputSchema).not.toBe(input.inputSchema);
     expect(def.arguments?.[0]).not.toBe(input.arguments[0]);
-    for (const value of [def, def._meta, def._meta?.['nested'], def.inputSchema, def.arguments, def.arguments?.[0], def.messages, def.messages?.[0]]) {
+    for (const value of [
+      def,
+      def._meta,
+      def._meta?.['nested'],
+      def.inputSchema,
+      def.arguments,
+      def.arguments?.[0],
+      def.messages,
+      def.messages?.[0],
+    ]) {
       expect(Object.isFrozen(value)).toBe(true);
     }
   });
 
   it('copies a __proto__ key in data as a plain property, polluting nothing', () => {
-    const input = JSON.parse('{"name":"p","_meta":{"__proto__":{"polluted":true}},"messages":[{"role":"user","content":"x"}]}') as unknown;
+    const input = JSON.parse(
+      '{"name":"p","_meta":{"__proto__":{"polluted":true}},"messages":[{"role":"user","content":"x"}]}',
+    ) as unknown;
     const def = parsePromptDefinition(input);
     expect(Object.getPrototypeOf(def._meta)).toBe(Object.prototype);
     expect(Object.keys(def._meta ?? {})).toEqual(['__proto__']);
@@ -248,7 +322,9 @@ describe('parsePromptDefinition', () => {
     const meta: Record<string, unknown> = { a: {} };
     (meta['a'] as Record<string, unknown>)['back'] = meta;
     const error = parseError({ ...review, _meta: meta });
-    expect(problemsOf(error)).toEqual([{ path: '/_meta/a/back', message: 'must not contain a cycle (definitions are JSON data)' }]);
+    expect(problemsOf(error)).toEqual([
+      { path: '/_meta/a/back', message: 'must not contain a cycle (definitions are JSON data)' },
+    ]);
   });
 
   it('ignores inherited properties', () => {
@@ -290,7 +366,12 @@ describe('parsePromptDefinition with programmatic definitions', () => {
     );
     expect(problemsOf(parseError(input))).toEqual([
       { path: '/inputSchema/properties/__proto__', message: "argument name '__proto__' is reserved" },
-      { path: '/inputSchema/required/0', message: expect.stringMatching(/^'constructor' is required but not declared: declare 'constructor' under properties/) },
+      {
+        path: '/inputSchema/required/0',
+        message: expect.stringMatching(
+          /^'constructor' is required but not declared: declare 'constructor' under properties/,
+        ),
+      },
     ]);
   });
 
@@ -310,11 +391,31 @@ function deepFreeze<T>(value: T): T {
 
 describe('parsePromptDefinition: keywords must apply to the argument type', () => {
   it.each([
-    [{ name: 'n', minimum: 3 }, '/arguments/0/minimum', "minimum applies to numbers, but an argument without a type is a string: declare type 'number' or 'integer'"],
-    [{ name: 'n', type: 'integer', pattern: '^\\\\d+$' }, '/arguments/0/pattern', "pattern applies to strings, but type 'integer'"],
-    [{ name: 'n', type: 'boolean', maxLength: 4 }, '/arguments/0/maxLength', "maxLength applies to strings, but type 'boolean'"],
-    [{ name: 'l', items: { type: 'string' } }, '/arguments/0/items', "items applies to arrays, but an argument without a type is a string: declare type 'array'"],
-    [{ name: 'n', enum: [1, 2], minLength: 1 }, '/arguments/0/minLength', 'minLength applies to strings, but an argument without a type is a number'],
+    [
+      { name: 'n', minimum: 3 },
+      '/arguments/0/minimum',
+      "minimum applies to numbers, but an argument without a type is a string: declare type 'number' or 'integer'",
+    ],
+    [
+      { name: 'n', type: 'integer', pattern: '^\\\\d+$' },
+      '/arguments/0/pattern',
+      "pattern applies to strings, but type 'integer'",
+    ],
+    [
+      { name: 'n', type: 'boolean', maxLength: 4 },
+      '/arguments/0/maxLength',
+      "maxLength applies to strings, but type 'boolean'",
+    ],
+    [
+      { name: 'l', items: { type: 'string' } },
+      '/arguments/0/items',
+      "items applies to arrays, but an argument without a type is a string: declare type 'array'",
+    ],
+    [
+      { name: 'n', enum: [1, 2], minLength: 1 },
+      '/arguments/0/minLength',
+      'minLength applies to strings, but an argument without a type is a number',
+    ],
   ])('rejects %j instead of ignoring the keyword', (argument, path, message) => {
     const error = parseError({ name: 'p', arguments: [argument], messages: [{ role: 'user', content: 'x' }] });
     expect(problemsOf(error)).toEqual([{ path, message }]);
@@ -337,9 +438,21 @@ describe('parsePromptDefinition: keywords must apply to the argument type', () =
 
 describe('parsePromptDefinition: definitions are JSON data', () => {
   it.each([
-    [{ inputSchema: { type: 'object', properties: { n: { const: Number.NaN } } } }, '/inputSchema/properties/n/const', 'must be JSON data: NaN is not a JSON number'],
-    [{ inputSchema: { type: 'object', properties: { n: { maximum: Infinity } } } }, '/inputSchema/properties/n/maximum', 'must be JSON data: Infinity is not a JSON number'],
-    [{ arguments: [{ name: 'n', type: 'number', default: -Infinity }] }, '/arguments/0/default', "default must match type 'number' (got -Infinity)"],
+    [
+      { inputSchema: { type: 'object', properties: { n: { const: Number.NaN } } } },
+      '/inputSchema/properties/n/const',
+      'must be JSON data: NaN is not a JSON number',
+    ],
+    [
+      { inputSchema: { type: 'object', properties: { n: { maximum: Infinity } } } },
+      '/inputSchema/properties/n/maximum',
+      'must be JSON data: Infinity is not a JSON number',
+    ],
+    [
+      { arguments: [{ name: 'n', type: 'number', default: -Infinity }] },
+      '/arguments/0/default',
+      "default must match type 'number' (got -Infinity)",
+    ],
   ])('rejects non-finite numbers, which JSON cannot carry (%#)', (extra, path, message) => {
     expect(problemsOf(parseError({ name: 'p', render: () => 'x', ...extra }))).toEqual([{ path, message }]);
   });
@@ -349,7 +462,9 @@ describe('parsePromptDefinition: the size of definition data is bounded', () => 
   it('reports data nested 20,000 levels deep at the level where it goes too deep, not a stack overflow', () => {
     let node: Record<string, unknown> = { type: 'string' };
     for (let i = 0; i < 20_000; i++) node = { not: node };
-    const [problem] = problemsOf(parseError({ name: 'p', render: () => 'x', inputSchema: { type: 'object', properties: { a: node } } }));
+    const [problem] = problemsOf(
+      parseError({ name: 'p', render: () => 'x', inputSchema: { type: 'object', properties: { a: node } } }),
+    );
     expect(problem?.path).toBe(`/inputSchema/properties/a${'/not'.repeat(254)}`);
     expect(problem?.message).toBe('nests deeper than 256 levels');
   });
@@ -359,12 +474,18 @@ describe('parsePromptDefinition: the size of definition data is bounded', () => 
     for (let i = 0; i < 40; i++) node = { allOf: [node, node] };
     const [problem] = problemsOf(parseError({ name: 'p', render: () => 'x', _meta: { shared: node } }));
     expect(problem?.path).toMatch(/^\/_meta\/shared\/allOf\/0\//);
-    expect(problem?.message).toBe('is too large: more than 100000 objects and arrays (a shared object counts each time it appears)');
+    expect(problem?.message).toBe(
+      'is too large: more than 100000 objects and arrays (a shared object counts each time it appears)',
+    );
   });
 
   it('accepts the same object shared a few times (copied each time)', () => {
     const shared = { type: 'string' };
-    const def = parsePromptDefinition({ name: 'p', render: () => 'x', inputSchema: { type: 'object', properties: { a: shared, b: shared } } });
+    const def = parsePromptDefinition({
+      name: 'p',
+      render: () => 'x',
+      inputSchema: { type: 'object', properties: { a: shared, b: shared } },
+    });
     expect(def.inputSchema).toEqual({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } } });
   });
 });
@@ -380,7 +501,11 @@ describe('parsePromptDefinition: unknown properties', () => {
   });
 
   it('still hints at a near miss', () => {
-    const problems = problemsOf(parseError({ name: 'p', render: () => 'x', arguments: [{ name: 'a', requird: true }] }));
-    expect(problems).toEqual([{ path: '/arguments/0/requird', message: "unknown property 'requird' (did you mean 'required'?)" }]);
+    const problems = problemsOf(
+      parseError({ name: 'p', render: () => 'x', arguments: [{ name: 'a', requird: true }] }),
+    );
+    expect(problems).toEqual([
+      { path: '/arguments/0/requird', message: "unknown property 'requird' (did you mean 'required'?)" },
+    ]);
   });
 });

@@ -14,7 +14,11 @@ const definition = (args: unknown, messages: unknown = [{ role: 'user', content:
 });
 
 /** Parses `first` and then `then` with one memory of parsed lists; `then` must read exactly as a fresh parse of it. */
-function afterEachOther(first: unknown, then: unknown, systemRole: SystemRolePolicy = 'reject'): { reused: DefinitionCheck; fresh: DefinitionCheck } {
+function afterEachOther(
+  first: unknown,
+  then: unknown,
+  systemRole: SystemRolePolicy = 'reject',
+): { reused: DefinitionCheck; fresh: DefinitionCheck } {
   const lists = new ParsedLists();
   checkPromptDefinition(first, systemRole, lists);
   return { reused: checkPromptDefinition(then, systemRole, lists), fresh: checkPromptDefinition(then, systemRole) };
@@ -28,7 +32,11 @@ function nonEnumerable(target: Raw, key: string, value: unknown): Raw {
 describe('equal argument and message lists parsed once', () => {
   it('gives a definition equal to one parsed before the same frozen lists', () => {
     const lists = new ParsedLists();
-    const make = (): Raw => definition([{ name: 'a', required: true, enum: ['x', 'y'] }, { name: 'b', maxLength: 5 }]);
+    const make = (): Raw =>
+      definition([
+        { name: 'a', required: true, enum: ['x', 'y'] },
+        { name: 'b', maxLength: 5 },
+      ]);
     const one = checkPromptDefinition(make(), 'reject', lists).definition;
     const two = checkPromptDefinition(make(), 'reject', lists).definition;
     expect(two).toEqual(checkPromptDefinition(make()).definition);
@@ -38,8 +46,16 @@ describe('equal argument and message lists parsed once', () => {
 
   it('reuses a message list given as strings for one given as text blocks, which parse the same', () => {
     const lists = new ParsedLists();
-    const one = checkPromptDefinition(definition(undefined, [{ role: 'user', content: 'Hi' }]), 'reject', lists).definition;
-    const two = checkPromptDefinition(definition(undefined, [{ role: 'user', content: { type: 'text', text: 'Hi' } }]), 'reject', lists);
+    const one = checkPromptDefinition(
+      definition(undefined, [{ role: 'user', content: 'Hi' }]),
+      'reject',
+      lists,
+    ).definition;
+    const two = checkPromptDefinition(
+      definition(undefined, [{ role: 'user', content: { type: 'text', text: 'Hi' } }]),
+      'reject',
+      lists,
+    );
     expect(two.definition?.messages).toBe(one?.messages);
   });
 
@@ -56,12 +72,25 @@ describe('equal argument and message lists parsed once', () => {
     ['one more key', [{ name: 'a', description: 'd', enum: [0, 1], type: 'number', required: true }]],
     ['an unknown key', [{ name: 'a', description: 'd', enum: [0, 1], type: 'number', requried: true }]],
     ['a key set to undefined', [{ name: 'a', description: 'd', enum: [0, 1], type: 'number', title: undefined }]],
-    ['a non-enumerable own key', [nonEnumerable({ name: 'a', description: 'd', enum: [0, 1], type: 'number' }, 'required', true)]],
-    ['an inherited key', [Object.assign(Object.create({ required: true }) as Raw, { name: 'a', description: 'd', enum: [0, 1], type: 'number' })]],
+    [
+      'a non-enumerable own key',
+      [nonEnumerable({ name: 'a', description: 'd', enum: [0, 1], type: 'number' }, 'required', true)],
+    ],
+    [
+      'an inherited key',
+      [
+        Object.assign(Object.create({ required: true }) as Raw, {
+          name: 'a',
+          description: 'd',
+          enum: [0, 1],
+          type: 'number',
+        }),
+      ],
+    ],
     ['enum values in another order', [{ name: 'a', description: 'd', enum: [1, 0], type: 'number' }]],
     ['-0 for 0 in the enum', [{ name: 'a', description: 'd', enum: [-0, 1], type: 'number' }]],
     ['an enum with a hole', [{ name: 'a', description: 'd', enum: [, 1], type: 'number' }]], // eslint-disable-line no-sparse-arrays
-    ['a hole for the argument', [, ]], // eslint-disable-line no-sparse-arrays
+    ['a hole for the argument', [,]], // eslint-disable-line no-sparse-arrays
     ['one argument more', [...base, { name: 'b' }]],
     ['a string for the argument list', 'a'],
   ];
@@ -94,6 +123,7 @@ describe('equal argument and message lists parsed once', () => {
   it('reads every case of the shared definition table as a fresh parse does, whatever was parsed before it', () => {
     const lists = new ParsedLists();
     const all = [...validCases, ...invalidCases, ...validCases].map((c) => c.definition);
-    for (const input of all) expect(checkPromptDefinition(input, 'reject', lists)).toEqual(checkPromptDefinition(input));
+    for (const input of all)
+      expect(checkPromptDefinition(input, 'reject', lists)).toEqual(checkPromptDefinition(input));
   });
 });

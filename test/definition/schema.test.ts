@@ -25,7 +25,7 @@ describe('promptDefinitionSchema', () => {
       text,
       'schema/prompt-definition.schema.json is stale: regenerate it from promptDefinitionSchema ' +
         '(JSON.stringify(promptDefinitionSchema, null, 2) + "\\n")',
-    ).toBe(JSON.stringify(promptDefinitionSchema, null, 2) + '\n');
+    ).toBe(`${JSON.stringify(promptDefinitionSchema, null, 2)}\n`);
   });
 
   it('is a draft-07 schema with the unpkg $id', () => {
@@ -35,7 +35,11 @@ describe('promptDefinitionSchema', () => {
 
   it('compiles in a fresh ajv with every strict option but strictRequired, without warnings', () => {
     const warnings: unknown[] = [];
-    const logger = { log: () => {}, warn: (...a: unknown[]) => warnings.push(a), error: (...a: unknown[]) => warnings.push(a) };
+    const logger = {
+      log: () => {},
+      warn: (...a: unknown[]) => warnings.push(a),
+      error: (...a: unknown[]) => warnings.push(a),
+    };
     const ajv = new Ajv({ strict: true, strictRequired: false, logger });
     expect(() => ajv.compile(promptDefinitionSchema)).not.toThrow();
     expect(warnings).toEqual([]);

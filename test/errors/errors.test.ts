@@ -50,7 +50,10 @@ describe('PromptError and the error table', () => {
     expect(() => {
       (ERROR_TABLE.INTERNAL_ERROR as { expose: boolean }).expose = true;
     }).toThrow(TypeError);
-    expect(new PromptError('INTERNAL_ERROR', 'db password').toJsonRpcError()).toEqual({ code: -32603, message: 'Internal error' });
+    expect(new PromptError('INTERNAL_ERROR', 'db password').toJsonRpcError()).toEqual({
+      code: -32603,
+      message: 'Internal error',
+    });
   });
 
   it('sends exposed errors with their message and data', () => {
@@ -90,7 +93,7 @@ describe('PromptError and the error table', () => {
     expect(isPromptError(null)).toBe(false);
   });
 
-  it('rebuilds a foreign PromptError through this copy\'s table, trusting only its code, message and data', () => {
+  it("rebuilds a foreign PromptError through this copy's table, trusting only its code, message and data", () => {
     const brand = Symbol.for('mcp-prompt-kit.PromptError');
     const plain = { [brand]: true, code: 'PROMPT_NOT_FOUND', message: 'Unknown prompt: x' };
     const rebuilt = toPromptError(plain);
@@ -98,7 +101,12 @@ describe('PromptError and the error table', () => {
     expect(rebuilt.toJsonRpcError()).toEqual({ code: -32602, message: 'Unknown prompt: x' });
     const unknownCode = toPromptError({ [brand]: true, code: 'MADE_UP', message: 'secret detail', rpcCode: 1 });
     expect(unknownCode.toJsonRpcError()).toEqual({ code: -32603, message: 'Internal error' });
-    const withData = toPromptError({ [brand]: true, code: 'PROMPT_ARGUMENT_MISSING', message: 'Missing required prompt arguments', data: { missing_arguments: ['a'] } });
+    const withData = toPromptError({
+      [brand]: true,
+      code: 'PROMPT_ARGUMENT_MISSING',
+      message: 'Missing required prompt arguments',
+      data: { missing_arguments: ['a'] },
+    });
     expect(withData.toJsonRpcError().data).toEqual({ missing_arguments: ['a'] });
   });
 
@@ -136,7 +144,10 @@ describe('PromptError: what a client sees is bounded', () => {
     const name = `${'a'.repeat(127)}\u{1F600}tail`;
     expect(echoed(name)).toBe(`${'a'.repeat(127)}\u{1F600}…`);
     expect(echoed('\u{1F600}'.repeat(128))).toBe('\u{1F600}'.repeat(128));
-    const wire = new PromptError('PROMPT_ARGUMENT_INVALID', `${'m'.repeat(1_023)}\u{1F600}${'m'.repeat(10)}`).toJsonRpcError();
+    const wire = new PromptError(
+      'PROMPT_ARGUMENT_INVALID',
+      `${'m'.repeat(1_023)}\u{1F600}${'m'.repeat(10)}`,
+    ).toJsonRpcError();
     expect(wire.message).toBe(`${'m'.repeat(1_023)}\u{1F600}…`);
     for (const text of [echoed(name), wire.message]) expect(/\p{Cs}/u.test(text), 'a lone surrogate').toBe(false);
   });
@@ -144,7 +155,9 @@ describe('PromptError: what a client sees is bounded', () => {
   it('replaces a lone surrogate in quoted client input and in client messages with U+FFFD', () => {
     expect(echoed('ab\uD800c')).toBe('ab\uFFFDc');
     expect(echoed(`\uDC00${'x'.repeat(200)}`)).toBe(`\uFFFD${'x'.repeat(127)}…`);
-    expect(new PromptError('PROMPT_NOT_FOUND', 'Unknown prompt: a\uD800').toJsonRpcError().message).toBe('Unknown prompt: a\uFFFD');
+    expect(new PromptError('PROMPT_NOT_FOUND', 'Unknown prompt: a\uD800').toJsonRpcError().message).toBe(
+      'Unknown prompt: a\uFFFD',
+    );
   });
 
   it('keeps short data as the same object and internal detail whole for the logs', () => {

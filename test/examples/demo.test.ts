@@ -15,7 +15,9 @@ describe('npm run demo (examples/quickstart.ts)', () => {
     expect(stdout).toContain('Say hello to Ada & <Bob> <they like \\"quotes\\" & ampersands>.');
     expect(stdout).toContain('- Prefer pure functions.');
     expect(stdout).toContain('Summarize the following in 5 bullet points');
-    expect(stdout).toMatch(/"code": -32602,\s+"message": "Missing required prompt arguments",\s+"data": \{\s+"missing_arguments": \[\s+"code"\s+\]/);
+    expect(stdout).toMatch(
+      /"code": -32602,\s+"message": "Missing required prompt arguments",\s+"data": \{\s+"missing_arguments": \[\s+"code"\s+\]/,
+    );
     expect(stdout).toContain('"error_type": "schema_validation_failed"');
     expect(stdout).toContain('"message": "Unknown prompt: review-code"');
     expect(stdout).toMatch(/"status": 404,\s+"body": \{\s+"error": "Unknown prompt: nope"/);
@@ -25,7 +27,10 @@ describe('npm run demo (examples/quickstart.ts)', () => {
     promisify(execFile)(process.execPath, ['--import', 'tsx', 'examples/quickstart.ts'], {
       cwd: root,
       timeout: 90_000,
-      env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NO_COLOR' && k !== 'FORCE_COLOR')), ...env },
+      env: {
+        ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NO_COLOR' && k !== 'FORCE_COLOR')),
+        ...env,
+      },
     });
 
   it('prints no ANSI escapes when piped, or with NO_COLOR even where colour is forced', async () => {

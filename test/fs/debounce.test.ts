@@ -9,7 +9,9 @@ import { createDirectoryPromptStore, watchPromptDirectory } from '../../src/fs/i
 import { PromptRegistry } from '../../src/index.js';
 import { waitFor } from './temp.js';
 
-/** Resolves after any timer a trigger could have set for the 0 ms window (Node runs timers in the order they fall due). */
+/**
+ * Resolves after any timer a trigger could have set for the 0 ms window (Node runs timers in the order they fall due).
+ */
 const afterZeroWindow = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 5));
 
 /** A job whose runs the test finishes by hand. */
@@ -83,9 +85,15 @@ describe('delay options of the directory watchers', () => {
     for (const bad of [-1, 2 ** 31, Number.NaN, Number.POSITIVE_INFINITY, '5' as unknown as number]) {
       const shown = typeof bad === 'string' ? '"5"' : String(bad);
       const range = `must be a number of milliseconds from 0 to ${2 ** 31 - 1}, got ${shown}`;
-      expect(() => watchPromptDirectory('missing', registry, { debounceMs: bad })).toThrow(new RangeError(`watchPromptDirectory: debounceMs ${range}`));
-      expect(() => watchPromptDirectory('missing', registry, { pollIntervalMs: bad })).toThrow(new RangeError(`watchPromptDirectory: pollIntervalMs ${range}`));
-      expect(() => createDirectoryPromptStore('missing', { debounceMs: bad })).toThrow(new RangeError(`createDirectoryPromptStore: debounceMs ${range}`));
+      expect(() => watchPromptDirectory('missing', registry, { debounceMs: bad })).toThrow(
+        new RangeError(`watchPromptDirectory: debounceMs ${range}`),
+      );
+      expect(() => watchPromptDirectory('missing', registry, { pollIntervalMs: bad })).toThrow(
+        new RangeError(`watchPromptDirectory: pollIntervalMs ${range}`),
+      );
+      expect(() => createDirectoryPromptStore('missing', { debounceMs: bad })).toThrow(
+        new RangeError(`createDirectoryPromptStore: debounceMs ${range}`),
+      );
     }
   });
 });

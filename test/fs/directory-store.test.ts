@@ -34,7 +34,9 @@ const MARKER = 'zz-marker';
 /** The text of a prompt's first message. */
 function firstText(definition: { messages?: readonly { content: unknown }[] } | undefined): string | undefined {
   const content = definition?.messages?.[0]?.content;
-  return typeof content === 'object' && content !== null && 'text' in content && typeof content.text === 'string' ? content.text : undefined;
+  return typeof content === 'object' && content !== null && 'text' in content && typeof content.text === 'string'
+    ? content.text
+    : undefined;
 }
 
 /**
@@ -44,9 +46,19 @@ function firstText(definition: { messages?: readonly { content: unknown }[] } | 
  */
 async function firstScanDone(store: ReturnType<typeof createDirectoryPromptStore>, dir: string): Promise<void> {
   for (let attempt = 0; attempt < 100; attempt++) {
-    const seen = nextEvent<StoreChangeEvent>(store.watch.bind(store), (e) => e.type === 'reset' || (e.type === 'put' && e.name === MARKER), 500);
+    const seen = nextEvent<StoreChangeEvent>(
+      store.watch.bind(store),
+      (e) => e.type === 'reset' || (e.type === 'put' && e.name === MARKER),
+      500,
+    );
     await writeFile(join(dir, `${MARKER}.yaml`), yaml(MARKER, `v${attempt}`));
-    if (await seen.then(() => true, () => false)) return;
+    if (
+      await seen.then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
   }
   throw new Error('the store reported no change to the marker file');
 }
@@ -76,9 +88,17 @@ describe('the directory source', () => {
     expect((await readdir(dir)).sort()).toEqual(['fresh.json', 'note.md', 'sub']);
     expect(JSON.parse(await readFile(join(dir, 'fresh.json'), 'utf8'))).toMatchObject({ name: 'fresh' });
     expect(await readFile(join(dir, 'sub/review.yaml'), 'utf8')).toMatch(/^name: review\n/);
-    expect(await readFile(join(dir, 'note.md'), 'utf8')).toMatch(/^---\nname: note\n[\s\S]*---\nNew note for \{\{who\}\}\n$/);
-    expect((await store.get('review'))?.definition.messages[0]?.content).toEqual({ type: 'text', text: 'Review {{who}}' });
-    expect((await store.get('note'))?.definition.messages[0]?.content).toEqual({ type: 'text', text: 'New note for {{who}}' });
+    expect(await readFile(join(dir, 'note.md'), 'utf8')).toMatch(
+      /^---\nname: note\n[\s\S]*---\nNew note for \{\{who\}\}\n$/,
+    );
+    expect((await store.get('review'))?.definition.messages[0]?.content).toEqual({
+      type: 'text',
+      text: 'Review {{who}}',
+    });
+    expect((await store.get('note'))?.definition.messages[0]?.content).toEqual({
+      type: 'text',
+      text: 'New note for {{who}}',
+    });
   });
 
   it('keeps what a Markdown body cannot hold (several messages, an assistant turn) in the front matter', async () => {
@@ -95,14 +115,18 @@ describe('the directory source', () => {
     const saved = await store.put(turns);
     expect(saved.definition.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(await store.get('note')).toEqual(saved);
-    expect(await readFile(join(dir, 'note.md'), 'utf8')).toMatch(/^---\nname: note\nmessages:\n[\s\S]*text: Hello\n---\n$/);
+    expect(await readFile(join(dir, 'note.md'), 'utf8')).toMatch(
+      /^---\nname: note\nmessages:\n[\s\S]*text: Hello\n---\n$/,
+    );
   });
 
   it('refuses a definition the loader would refuse and leaves the file as it was', async () => {
     const dir = await tempDir();
     await writeFiles(dir, { 'big.yaml': yaml('big', 'small') });
     const store = createDirectoryPromptStore(dir, { limits: { maxTemplateBytes: 100 } });
-    await expect(store.put(prompt('big', 'x'.repeat(200)))).rejects.toMatchObject({ code: 'INVALID_PROMPT_DEFINITION' });
+    await expect(store.put(prompt('big', 'x'.repeat(200)))).rejects.toMatchObject({
+      code: 'INVALID_PROMPT_DEFINITION',
+    });
     expect(await readFile(join(dir, 'big.yaml'), 'utf8')).toBe(yaml('big', 'small'));
     expect(await readdir(dir)).toEqual(['big.yaml']);
   });
@@ -152,7 +176,11 @@ describe('the directory source', () => {
     await writeFiles(dir, { 'a.yaml': yaml('a', 'one') });
     const store = createDirectoryPromptStore(dir, { debounceMs: 20 });
     try {
-      const seen = nextEvent<StoreChangeEvent>(store.watch.bind(store), (e) => e.type === 'reset' || (e.type === 'put' && e.name === 'a'), 30_000);
+      const seen = nextEvent<StoreChangeEvent>(
+        store.watch.bind(store),
+        (e) => e.type === 'reset' || (e.type === 'put' && e.name === 'a'),
+        30_000,
+      );
       await writeFile(join(dir, 'a.yaml'), yaml('a', 'two'));
       await seen;
     } finally {
@@ -168,7 +196,11 @@ describe('the directory source', () => {
     const sync = await syncRegistry(store, registry, { batchMs: 0 });
     try {
       expect(registry.definitions().map((d) => d.name)).toEqual(['greet']);
-      const changed = nextEvent<RegistryChangeEvent>(registry.onChange.bind(registry), (e) => e.names.includes('greet'), 30_000);
+      const changed = nextEvent<RegistryChangeEvent>(
+        registry.onChange.bind(registry),
+        (e) => e.names.includes('greet'),
+        30_000,
+      );
       await writeFile(join(dir, 'greet.yaml'), yaml('greet', 'Good morning'));
       await changed;
       expect((await registry.getPrompt('greet')).messages[0]?.content).toEqual({ type: 'text', text: 'Good morning' });
@@ -180,50 +212,58 @@ describe('the directory source', () => {
   it.each([
     ['over an existing file', true],
     ['as a new file', false],
-  ])('never serves or announces a file written in place half-written (%s): it applies once it has stood still for a window', async (_, existing) => {
-    const body = (word: string) => Array.from({ length: 200 }, (_, i) => `${word} line ${i}.`).join('\n');
-    const md = (word: string, name = 'doc') => `---\nname: ${name}\n---\n${body(word)}\n`;
-    const dir = await tempDir();
-    await writeFiles(dir, existing ? { 'doc.md': md('old') } : { 'other.md': md('other', 'other') });
-    const before = existing ? [body('old')] : [];
-    const store = createDirectoryPromptStore(dir, { debounceMs: 1_000 });
-    const registry = new PromptRegistry();
-    const sync = await syncRegistry(store, registry, { batchMs: 0 });
-    const puts: StoreChangeEvent[] = [];
-    const unwatch = store.watch((e) => e.type !== 'reset' && e.name === 'doc' && puts.push(e));
-    const served: (string | undefined)[] = [];
-    registry.onChange(() => served.push(firstText(registry.definitions().find((d) => d.name === 'doc'))));
-    try {
-      // A writer in place: truncates, writes half (a shorter prompt that parses), and finishes within the window.
-      const whole = Buffer.from(md('new'));
-      const half = Math.floor(whole.length / 2);
-      const handle = await open(join(dir, 'doc.md'), existing ? 'r+' : 'wx');
+  ])(
+    'never serves or announces a file written in place half-written (%s): it applies once it has stood still for a window',
+    async (_, existing) => {
+      const body = (word: string) => Array.from({ length: 200 }, (_, i) => `${word} line ${i}.`).join('\n');
+      const md = (word: string, name = 'doc') => `---\nname: ${name}\n---\n${body(word)}\n`;
+      const dir = await tempDir();
+      await writeFiles(dir, existing ? { 'doc.md': md('old') } : { 'other.md': md('other', 'other') });
+      const before = existing ? [body('old')] : [];
+      const store = createDirectoryPromptStore(dir, { debounceMs: 1_000 });
+      const registry = new PromptRegistry();
+      const sync = await syncRegistry(store, registry, { batchMs: 0 });
+      const puts: StoreChangeEvent[] = [];
+      const unwatch = store.watch((e) => e.type !== 'reset' && e.name === 'doc' && puts.push(e));
+      const served: (string | undefined)[] = [];
+      registry.onChange(() => served.push(firstText(registry.definitions().find((d) => d.name === 'doc'))));
       try {
-        await handle.truncate(0);
-        await handle.write(whole, 0, half, 0);
-        // The store has read the half file (twice): it still serves the last good version, or nothing for a new file.
-        expect(firstText((await store.get('doc'))?.definition)).toBe(before[0]);
-        expect((await store.list()).filter((e) => e.name === 'doc').map((e) => firstText(e.definition))).toEqual(before);
-        await handle.write(whole, half, whole.length - half, half);
+        // A writer in place: truncates, writes half (a shorter prompt that parses), and finishes within the window.
+        const whole = Buffer.from(md('new'));
+        const half = Math.floor(whole.length / 2);
+        const handle = await open(join(dir, 'doc.md'), existing ? 'r+' : 'wx');
+        try {
+          await handle.truncate(0);
+          await handle.write(whole, 0, half, 0);
+          // The store has read the half file (twice): it still serves the last good version, or nothing for a new file.
+          expect(firstText((await store.get('doc'))?.definition)).toBe(before[0]);
+          expect((await store.list()).filter((e) => e.name === 'doc').map((e) => firstText(e.definition))).toEqual(
+            before,
+          );
+          await handle.write(whole, half, whole.length - half, half);
+        } finally {
+          await handle.close();
+        }
+        await waitFor(() => served.length > 0, 30_000, 'the new version');
+        expect(served).toEqual([body('new')]);
+        expect(puts).toEqual([{ type: 'put', name: 'doc', version: 1 }]);
+        expect(firstText((await store.get('doc'))?.definition)).toBe(body('new'));
       } finally {
-        await handle.close();
+        unwatch();
+        sync.close();
+        await store.close();
       }
-      await waitFor(() => served.length > 0, 30_000, 'the new version');
-      expect(served).toEqual([body('new')]);
-      expect(puts).toEqual([{ type: 'put', name: 'doc', version: 1 }]);
-      expect(firstText((await store.get('doc'))?.definition)).toBe(body('new'));
-    } finally {
-      unwatch();
-      sync.close();
-      await store.close();
-    }
-  });
+    },
+  );
 
   it('keeps the last good version of a file broken in place, and logs the file with its place', async () => {
     const dir = await tempDir();
     await writeFiles(dir, { 'a.yaml': yaml('a', 'good') });
     const logged: Record<string, unknown>[] = [];
-    const store = createDirectoryPromptStore(dir, { debounceMs: 20, logger: { error: (fields) => logged.push(fields) } });
+    const store = createDirectoryPromptStore(dir, {
+      debounceMs: 20,
+      logger: { error: (fields) => logged.push(fields) },
+    });
     expect(firstText((await store.get('a'))?.definition)).toBe('good');
     const events: StoreChangeEvent[] = [];
     const unwatch = store.watch((e) => events.push(e));
@@ -231,14 +271,25 @@ describe('the directory source', () => {
       await writeFile(join(dir, 'a.yaml'), 'name: a\nmessages: [{role: user, content: "goo\n');
       await waitFor(() => logged.length > 0, 30_000, 'the broken file to be logged');
       expect(logged).toEqual([
-        { event: 'prompt_store_invalid_file', prompt: 'a', file: join(dir, 'a.yaml'), reason: expect.stringMatching(/^.*a\.yaml:\d+:\d+: /) },
+        {
+          event: 'prompt_store_invalid_file',
+          prompt: 'a',
+          file: join(dir, 'a.yaml'),
+          reason: expect.stringMatching(/^.*a\.yaml:\d+:\d+: /),
+        },
       ]);
       const invalid: string[] = [];
-      expect((await store.list({ onInvalid: (name) => invalid.push(name) })).map((e) => firstText(e.definition))).toEqual(['good']);
+      expect(
+        (await store.list({ onInvalid: (name) => invalid.push(name) })).map((e) => firstText(e.definition)),
+      ).toEqual(['good']);
       expect(invalid).toEqual([]);
       expect(firstText((await store.get('a'))?.definition)).toBe('good');
       expect(events.filter((e) => e.type !== 'reset')).toEqual([]);
-      const fixed = nextEvent<StoreChangeEvent>(store.watch.bind(store), (e) => e.type === 'put' && e.name === 'a', 30_000);
+      const fixed = nextEvent<StoreChangeEvent>(
+        store.watch.bind(store),
+        (e) => e.type === 'put' && e.name === 'a',
+        30_000,
+      );
       await writeFile(join(dir, 'a.yaml'), yaml('a', 'fixed'));
       await fixed;
       expect(firstText((await store.get('a'))?.definition)).toBe('fixed');

@@ -10,7 +10,9 @@ const error = (text: string) => {
 describe('parseJsonSource', () => {
   it('places syntax errors at the offending character', () => {
     expect(error('{"a": 1,,}')).toBe("1:9: invalid JSON: expected a property name in double quotes, got ','");
-    expect(error('{\n  "a": "x\n}')).toBe('2:10: invalid JSON: unescaped control character in a string (write \\n, \\t, ...)');
+    expect(error('{\n  "a": "x\n}')).toBe(
+      '2:10: invalid JSON: unescaped control character in a string (write \\n, \\t, ...)',
+    );
     expect(error('{"a": "\\q"}')).toBe("1:8: invalid JSON: invalid escape '\\q' in a string");
     expect(error('{"a": tru}')).toBe("1:7: invalid JSON: unexpected 't': expected a value");
     expect(error('[1 2]')).toBe("1:4: invalid JSON: expected ',' or ']' after an array item, got '2'");

@@ -2,7 +2,12 @@ import { symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PromptRegistry, isPromptError } from '../../src/index.js';
-import { DEFAULT_PROMPT_FILE_LIMITS, createFileAssetLoader, formatDiagnostic, loadPromptDirectory } from '../../src/fs/index.js';
+import {
+  DEFAULT_PROMPT_FILE_LIMITS,
+  createFileAssetLoader,
+  formatDiagnostic,
+  loadPromptDirectory,
+} from '../../src/fs/index.js';
 import { tempDir, writeFiles } from './temp.js';
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -23,8 +28,13 @@ async function load(files: Record<string, string | Uint8Array>, options = {}) {
 describe('loadPromptDirectory: formats', () => {
   it('reads JSON, YAML (.yaml and .yml) and Markdown with front matter', async () => {
     const { definitions, diagnostics } = await load({
-      'a.json': JSON.stringify({ name: 'from-json', messages: [{ role: 'user', content: 'json {{x}}' }], arguments: [{ name: 'x' }] }),
-      'b.yaml': 'name: from-yaml\ndescription: yaml\nmessages:\n  - role: assistant\n    content: {type: text, text: "yaml"}\n',
+      'a.json': JSON.stringify({
+        name: 'from-json',
+        messages: [{ role: 'user', content: 'json {{x}}' }],
+        arguments: [{ name: 'x' }],
+      }),
+      'b.yaml':
+        'name: from-yaml\ndescription: yaml\nmessages:\n  - role: assistant\n    content: {type: text, text: "yaml"}\n',
       'c.yml': 'name: from-yml\nmessages:\n  - role: user\n    content: yml\n',
       'd.md': '---\nname: from-md\narguments:\n  - name: code\n    required: true\n---\n\nReview this:\n\n{{code}}\n\n',
     });
@@ -40,7 +50,8 @@ describe('loadPromptDirectory: formats', () => {
 
   it('takes messages from Markdown front matter when the file has no body', async () => {
     const { definitions, diagnostics } = await load({
-      'p.md': '---\nname: two-turns\nmessages:\n  - role: user\n    content: Hi\n  - role: assistant\n    content: Hello\n---\n',
+      'p.md':
+        '---\nname: two-turns\nmessages:\n  - role: user\n    content: Hi\n  - role: assistant\n    content: Hello\n---\n',
     });
     expect(diagnostics).toEqual([]);
     expect(definitions[0]?.messages?.map((m) => m.role)).toEqual(['user', 'assistant']);
@@ -89,8 +100,14 @@ describe('loadPromptDirectory: formats', () => {
     const root = await tempDir();
     await writeFiles(root, { 'file.json': '{}' });
     await symlink(join(root, 'loop'), join(root, 'loop'));
-    const messageOf = (dir: string) => loadPromptDirectory(dir).then(() => 'loaded', (e: unknown) => (isPromptError(e) ? e.message : String(e)));
-    expect(await messageOf(join(root, 'file.json'))).toBe(`prompt directory ${join(root, 'file.json')} is not a directory`);
+    const messageOf = (dir: string) =>
+      loadPromptDirectory(dir).then(
+        () => 'loaded',
+        (e: unknown) => (isPromptError(e) ? e.message : String(e)),
+      );
+    expect(await messageOf(join(root, 'file.json'))).toBe(
+      `prompt directory ${join(root, 'file.json')} is not a directory`,
+    );
     expect(await messageOf(join(root, 'loop'))).toBe(`prompt directory ${join(root, 'loop')} cannot be read (ELOOP)`);
   });
 });
@@ -111,7 +128,8 @@ describe('loadPromptDirectory: diagnostics with their place', () => {
 
   it('gives the line of the offending field for definition errors in JSON', async () => {
     const { lines } = await load({
-      'p.json': '{\n  "name": "p",\n  "messages": [\n    { "role": "system", "content": "x" },\n    { "role": "user", "content": ["a"] }\n  ]\n}\n',
+      'p.json':
+        '{\n  "name": "p",\n  "messages": [\n    { "role": "system", "content": "x" },\n    { "role": "user", "content": ["a"] }\n  ]\n}\n',
     });
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^p\.json:4:7: \/messages\/0\/role: .*'system'/);
@@ -148,8 +166,15 @@ describe('loadPromptDirectory: diagnostics with their place', () => {
 
   it('refuses YAML alias bombs instead of expanding them', async () => {
     const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x","x"]'];
-    for (const l of 'bcdefghij') bomb.push(`${l}: &${l} [${Array(10).fill(`*${String.fromCharCode(l.charCodeAt(0) - 1)}`).join(',')}]`);
-    const { lines, names } = await load({ 'bomb.yaml': `${bomb.join('\n')}\nname: x\nmessages: [{role: user, content: hi}]\n` });
+    for (const l of 'bcdefghij')
+      bomb.push(
+        `${l}: &${l} [${Array(10)
+          .fill(`*${String.fromCharCode(l.charCodeAt(0) - 1)}`)
+          .join(',')}]`,
+      );
+    const { lines, names } = await load({
+      'bomb.yaml': `${bomb.join('\n')}\nname: x\nmessages: [{role: user, content: hi}]\n`,
+    });
     expect(names).toEqual([]);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^bomb\.yaml:1:1: invalid YAML: .*alias/i);
@@ -176,16 +201,26 @@ describe('loadPromptDirectory: diagnostics with their place', () => {
     });
     expect(definitions.map((d) => d.messages?.[0]?.content)).toEqual([{ type: 'text', text: 'first' }]);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^b\/greet\.yaml:1:1: \/name: duplicate prompt name 'greet': already defined in .*\/a\.json \(that one is used\)$/);
+    expect(lines[0]).toMatch(
+      /^b\/greet\.yaml:1:1: \/name: duplicate prompt name 'greet': already defined in .*\/a\.json \(that one is used\)$/,
+    );
   });
 });
 
 describe('formatDiagnostic', () => {
   it('writes control characters of file names and messages as visible escapes, on one line', async () => {
     const { lines } = await load({ 'a\u001b[1Ab.json': '{"name": "x\u001b",', 'ok.json': '{}' });
-    expect(lines[0]).toBe('a\\x1b[1Ab.json:1:12: invalid JSON: unescaped control character in a string (write \\n, \\t, ...)');
+    expect(lines[0]).toBe(
+      'a\\x1b[1Ab.json:1:12: invalid JSON: unescaped control character in a string (write \\n, \\t, ...)',
+    );
     expect(
-      formatDiagnostic({ file: 'dir/\u009bx\u2066.md', line: 1, column: 1, message: 'bad\nline\twith\rbreaks \u2028 \u007f', severity: 'error' }),
+      formatDiagnostic({
+        file: 'dir/\u009bx\u2066.md',
+        line: 1,
+        column: 1,
+        message: 'bad\nline\twith\rbreaks \u2028 \u007f',
+        severity: 'error',
+      }),
     ).toBe('dir/\\x9bx\\u2066.md:1:1: bad\\nline\\twith\\rbreaks \\u2028 \\x7f');
   });
 });
@@ -208,16 +243,27 @@ describe('loadPromptDirectory: limits', () => {
   });
 
   it('takes the default for a limit given as undefined', async () => {
-    const { names } = await load({ 'a.json': JSON.stringify({ name: 'a', messages: [{ role: 'user', content: 'hi' }] }) }, { limits: { maxFiles: undefined } });
+    const { names } = await load(
+      { 'a.json': JSON.stringify({ name: 'a', messages: [{ role: 'user', content: 'hi' }] }) },
+      { limits: { maxFiles: undefined } },
+    );
     expect(names).toEqual(['a']);
   });
 
   it('loads the first maxFiles files in sort order and reports that the rest were skipped', async () => {
     const prompt = (name: string) => JSON.stringify({ name, messages: [{ role: 'user', content: name }] });
-    const { dir, names, diagnostics } = await load({ 'a.json': prompt('a'), 'b.json': prompt('b'), 'c.json': prompt('c') }, { limits: { maxFiles: 2 } });
+    const { dir, names, diagnostics } = await load(
+      { 'a.json': prompt('a'), 'b.json': prompt('b'), 'c.json': prompt('c') },
+      { limits: { maxFiles: 2 } },
+    );
     expect(names).toEqual(['a', 'b']);
     expect(diagnostics).toEqual([
-      { file: dir, message: 'more than 2 prompt files (or directories nested deeper than 16 levels, or more than 100000 entries to walk): the rest were skipped', severity: 'error' },
+      {
+        file: dir,
+        message:
+          'more than 2 prompt files (or directories nested deeper than 16 levels, or more than 100000 entries to walk): the rest were skipped',
+        severity: 'error',
+      },
     ]);
   });
 
@@ -235,7 +281,11 @@ describe('loadPromptDirectory: limits', () => {
   });
 
   it('defaults to the limits of a prompt file: 1 MiB per file and template, 50 resource directives', async () => {
-    expect(DEFAULT_PROMPT_FILE_LIMITS).toMatchObject({ maxFileBytes: 1_048_576, maxTemplateBytes: 1_048_576, maxResourceDirectives: 50 });
+    expect(DEFAULT_PROMPT_FILE_LIMITS).toMatchObject({
+      maxFileBytes: 1_048_576,
+      maxTemplateBytes: 1_048_576,
+      maxResourceDirectives: 50,
+    });
     const directives = (n: number) => Array.from({ length: n }, (_, i) => `{{resource:docs://${i}}}`).join(' ');
     const { lines, names } = await load({
       'fifty.yaml': `name: fifty\nmessages: [{role: user, content: "${directives(50)}"}]\n`,
@@ -283,36 +333,52 @@ describe('loadPromptDirectory: image and audio paths', () => {
   it('reads image paths relative to their file, served through the file asset loader', async () => {
     const { dir, definitions, diagnostics } = await load({
       'icons/logo.png': PNG,
-      'sub/show.yaml': 'name: show\nmessages:\n  - role: user\n    content: {type: image, path: ../icons/logo.png, mimeType: image/png}\n',
+      'sub/show.yaml':
+        'name: show\nmessages:\n  - role: user\n    content: {type: image, path: ../icons/logo.png, mimeType: image/png}\n',
     });
     expect(diagnostics).toEqual([]);
     expect(definitions[0]?.messages?.[0]?.content).toMatchObject({ type: 'image', path: 'icons/logo.png' });
     const registry = new PromptRegistry({ assets: createFileAssetLoader(dir) });
     registry.add(definitions);
     const result = await registry.getPrompt('show');
-    expect(result.messages[0]?.content).toEqual({ type: 'image', mimeType: 'image/png', data: Buffer.from(PNG).toString('base64') });
+    expect(result.messages[0]?.content).toEqual({
+      type: 'image',
+      mimeType: 'image/png',
+      data: Buffer.from(PNG).toString('base64'),
+    });
   });
 
   it('refuses an image path whose symlink leads outside the directory', async () => {
     const outside = await tempDir();
     await writeFiles(outside, { 'secret.png': PNG });
     const dir = await tempDir();
-    await writeFiles(dir, { 'show.yaml': 'name: show\nmessages:\n  - role: user\n    content: {type: image, path: logo.png, mimeType: image/png}\n' });
+    await writeFiles(dir, {
+      'show.yaml':
+        'name: show\nmessages:\n  - role: user\n    content: {type: image, path: logo.png, mimeType: image/png}\n',
+    });
     await symlink(join(outside, 'secret.png'), join(dir, 'logo.png'));
     const { definitions, diagnostics } = await loadPromptDirectory(dir);
     expect(definitions).toEqual([]);
-    expect(diagnostics.map((d) => d.message)).toEqual(["image path 'logo.png' leads outside the prompt directory (it leads outside the root)"]);
+    expect(diagnostics.map((d) => d.message)).toEqual([
+      "image path 'logo.png' leads outside the prompt directory (it leads outside the root)",
+    ]);
     // Registered by hand (past the loader), the asset loader still refuses it when the prompt is rendered.
     const registry = new PromptRegistry({ assets: createFileAssetLoader(dir) });
-    registry.add({ name: 'show', messages: [{ role: 'user', content: { type: 'image', path: 'logo.png', mimeType: 'image/png' } }] });
+    registry.add({
+      name: 'show',
+      messages: [{ role: 'user', content: { type: 'image', path: 'logo.png', mimeType: 'image/png' } }],
+    });
     await expect(registry.getPrompt('show')).rejects.toMatchObject({ code: 'RESOURCE_DENIED' });
   });
 
   it('reports a path leading outside the directory and a missing file', async () => {
     const { lines, names } = await load({
-      'out.yaml': 'name: out\nmessages:\n  - role: user\n    content: {type: image, path: ../../etc/passwd, mimeType: image/png}\n',
-      'abs.yaml': 'name: abs\nmessages:\n  - role: user\n    content: {type: audio, path: /etc/passwd, mimeType: audio/wav}\n',
-      'missing.yaml': 'name: missing\nmessages:\n  - role: user\n    content: {type: image, path: nope.png, mimeType: image/png}\n',
+      'out.yaml':
+        'name: out\nmessages:\n  - role: user\n    content: {type: image, path: ../../etc/passwd, mimeType: image/png}\n',
+      'abs.yaml':
+        'name: abs\nmessages:\n  - role: user\n    content: {type: audio, path: /etc/passwd, mimeType: audio/wav}\n',
+      'missing.yaml':
+        'name: missing\nmessages:\n  - role: user\n    content: {type: image, path: nope.png, mimeType: image/png}\n',
     });
     expect(names).toEqual([]);
     expect(lines).toEqual([

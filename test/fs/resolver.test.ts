@@ -39,7 +39,10 @@ describe('createFileResourceResolver: reading', () => {
       mimeType: 'text/markdown',
       text: '# CQRS',
     });
-    expect(await resources.read('architecture://data/config.json')).toMatchObject({ mimeType: 'application/json', text: '{"a":1}' });
+    expect(await resources.read('architecture://data/config.json')).toMatchObject({
+      mimeType: 'application/json',
+      text: '{"a":1}',
+    });
     expect(await resources.read('architecture://img/logo.png')).toEqual({
       uri: 'architecture://img/logo.png',
       mimeType: 'image/png',
@@ -74,7 +77,10 @@ describe('createFileResourceResolver: reading', () => {
     const { dir } = await docs();
     const resources = createFileResourceResolver({ roots: { architecture: dir } });
     const uris = async (pattern: string) => (await resources.list(pattern)).map((c) => c.uri);
-    expect(await uris('architecture://patterns/*')).toEqual(['architecture://patterns/cqrs.md', 'architecture://patterns/saga.md']);
+    expect(await uris('architecture://patterns/*')).toEqual([
+      'architecture://patterns/cqrs.md',
+      'architecture://patterns/saga.md',
+    ]);
     expect(await uris('architecture://patterns/**')).toEqual([
       'architecture://patterns/cqrs.md',
       'architecture://patterns/deep/outbox.md',
@@ -87,7 +93,10 @@ describe('createFileResourceResolver: reading', () => {
   it('serves what prompts embed with {{resource:...}} directives', async () => {
     const { dir } = await docs();
     const registry = new PromptRegistry({ resources: createFileResourceResolver({ roots: { architecture: dir } }) });
-    registry.add({ name: 'p', messages: [{ role: 'user', content: 'Patterns:\n{{resource:architecture://patterns/*}}' }] });
+    registry.add({
+      name: 'p',
+      messages: [{ role: 'user', content: 'Patterns:\n{{resource:architecture://patterns/*}}' }],
+    });
     const result = await registry.getPrompt('p');
     expect(result.messages[0]?.content).toEqual({
       type: 'text',
@@ -102,15 +111,35 @@ describe('createFileResourceResolver: reading', () => {
       name: 'p',
       messages: [
         { role: 'user', content: { type: 'resource', uri: 'architecture://notes/LICENSE', mimeType: 'text/plain' } },
-        { role: 'user', content: { type: 'resource', uri: 'architecture://data/table.csv', mimeType: 'application/octet-stream' } },
+        {
+          role: 'user',
+          content: { type: 'resource', uri: 'architecture://data/table.csv', mimeType: 'application/octet-stream' },
+        },
         { role: 'user', content: { type: 'resource', uri: 'architecture://notes/LICENSE' } },
       ],
     });
     const result = await registry.getPrompt('p');
     expect(result.messages.map((m) => m.content)).toEqual([
-      { type: 'resource', resource: { uri: 'architecture://notes/LICENSE', mimeType: 'text/plain', text: 'MIT License' } },
-      { type: 'resource', resource: { uri: 'architecture://data/table.csv', mimeType: 'application/octet-stream', blob: Buffer.from('a,b').toString('base64') } },
-      { type: 'resource', resource: { uri: 'architecture://notes/LICENSE', mimeType: 'application/octet-stream', blob: Buffer.from('MIT License').toString('base64') } },
+      {
+        type: 'resource',
+        resource: { uri: 'architecture://notes/LICENSE', mimeType: 'text/plain', text: 'MIT License' },
+      },
+      {
+        type: 'resource',
+        resource: {
+          uri: 'architecture://data/table.csv',
+          mimeType: 'application/octet-stream',
+          blob: Buffer.from('a,b').toString('base64'),
+        },
+      },
+      {
+        type: 'resource',
+        resource: {
+          uri: 'architecture://notes/LICENSE',
+          mimeType: 'application/octet-stream',
+          blob: Buffer.from('MIT License').toString('base64'),
+        },
+      },
     ]);
   });
 
@@ -125,7 +154,12 @@ describe('createFileResourceResolver: reading', () => {
       'architecture://patterns/deep/outbox.md',
       'architecture://patterns/saga.md',
     ]);
-    expect(listed[1]).toEqual({ uri: 'architecture://guidelines.txt', name: 'guidelines.txt', mimeType: 'text/plain', size: 22 });
+    expect(listed[1]).toEqual({
+      uri: 'architecture://guidelines.txt',
+      name: 'guidelines.txt',
+      mimeType: 'text/plain',
+      size: 22,
+    });
     expect(await resources.readResource('architecture://guidelines.txt')).toEqual({
       contents: [{ uri: 'architecture://guidelines.txt', mimeType: 'text/plain', text: 'Prefer pure functions.' }],
     });
@@ -154,7 +188,8 @@ describe('createFileResourceResolver: confinement', () => {
       const { dir } = await docs({ '.env': 'SECRET=1' });
       const resources = createFileResourceResolver({ roots: { architecture: dir } });
       expect(await codeOf(resources.read(uri))).toBe('RESOURCE_DENIED');
-      if (uri.includes('/', 'architecture://'.length)) expect(await codeOf(resources.list(uri))).toBe('RESOURCE_DENIED');
+      if (uri.includes('/', 'architecture://'.length))
+        expect(await codeOf(resources.list(uri))).toBe('RESOURCE_DENIED');
     });
   }
 
@@ -170,7 +205,10 @@ describe('createFileResourceResolver: confinement', () => {
     const listed = (await resources.listResources()).map((r) => r.uri);
     expect(listed).toContain('architecture://alias.md');
     expect(listed.filter((u) => u.includes('secret') || u.includes('escape'))).toEqual([]);
-    expect((await resources.list('architecture://*')).map((c) => c.uri)).toEqual(['architecture://alias.md', 'architecture://guidelines.txt']);
+    expect((await resources.list('architecture://*')).map((c) => c.uri)).toEqual([
+      'architecture://alias.md',
+      'architecture://guidelines.txt',
+    ]);
   });
 
   it('never serves a file from outside the root while a directory is swapped for a symlink during reads', async () => {
@@ -211,7 +249,14 @@ for (let i = 0; i < count; i++) {
           continue;
         }
         const value = result.value;
-        const text = value instanceof Uint8Array ? Buffer.from(value).toString() : typeof value === 'string' ? value : value !== undefined && 'text' in value ? value.text : undefined;
+        const text =
+          value instanceof Uint8Array
+            ? Buffer.from(value).toString()
+            : typeof value === 'string'
+              ? value
+              : value !== undefined && 'text' in value
+                ? value.text
+                : undefined;
         if (text === 'SECRET') seen.leaked++;
         else if (text === 'inside') seen.inside++;
         else seen.refused++;
@@ -240,7 +285,9 @@ describe('createFileResourceResolver: listing index', () => {
     await writeFiles(dir, { 'patterns/outbox.md': '# Outbox' });
     // The index was built before the file existed: neither the listing nor a glob walks the tree again.
     expect((await resources.listResources()).map((r) => r.name)).not.toContain('patterns/outbox.md');
-    expect((await resources.list('architecture://patterns/*')).map((c) => c.uri)).not.toContain('architecture://patterns/outbox.md');
+    expect((await resources.list('architecture://patterns/*')).map((c) => c.uri)).not.toContain(
+      'architecture://patterns/outbox.md',
+    );
     expect(await resources.read('architecture://patterns/outbox.md')).toMatchObject({ text: '# Outbox' }); // reads go by path
     resources.invalidate();
     expect((await resources.listResources()).map((r) => r.name)).toContain('patterns/outbox.md');
@@ -271,11 +318,15 @@ describe('createFileResourceResolver: listing index', () => {
     });
     const listed = await resources.listResources();
     expect(listed.length).toBeLessThan(5);
-    expect(warned).toEqual([{ event: 'resource_walk_cut', scheme: 'architecture', root: dir, maxWalked: 3, maxListed: 10_000 }]);
+    expect(warned).toEqual([
+      { event: 'resource_walk_cut', scheme: 'architecture', root: dir, maxWalked: 3, maxListed: 10_000 },
+    ]);
     const error = await resources.list('architecture://**').catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'LIMIT_EXCEEDED', data: { limit: 'maxWalked', max: 3 } });
     // A glob over a directory small enough to walk alone is still answered.
-    expect((await resources.list('architecture://adr/*')).map((c) => c.uri)).toEqual(['architecture://adr/001-postgres.md']);
+    expect((await resources.list('architecture://adr/*')).map((c) => c.uri)).toEqual([
+      'architecture://adr/001-postgres.md',
+    ]);
   });
 });
 
@@ -314,7 +365,11 @@ describe('createFileResourceResolver: limits and cache', () => {
   });
 
   it('rejects invalid schemes and options at creation', () => {
-    expect(() => createFileResourceResolver({ roots: { 'Bad Scheme': '.' } })).toThrow(/invalid URI scheme 'Bad Scheme'/);
-    expect(() => createFileResourceResolver({ roots: { docs: '.' }, maxMatches: 0 })).toThrow(/maxMatches must be a positive integer/);
+    expect(() => createFileResourceResolver({ roots: { 'Bad Scheme': '.' } })).toThrow(
+      /invalid URI scheme 'Bad Scheme'/,
+    );
+    expect(() => createFileResourceResolver({ roots: { docs: '.' }, maxMatches: 0 })).toThrow(
+      /maxMatches must be a positive integer/,
+    );
   });
 });

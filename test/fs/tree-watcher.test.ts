@@ -21,7 +21,10 @@ function tree(root: string, refused: ReadonlySet<string> = new Set()) {
   const made = new Map<string, FSWatcher>();
   const recordingWatch = ((path: string, listener: (event: string, file: string | null) => void) => {
     // What fs.watch throws when the OS has no inotify watch left for the path.
-    if (refused.has(path)) throw Object.assign(new Error(`ENOSPC: System limit for number of file watchers reached, watch '${path}'`), { code: 'ENOSPC' });
+    if (refused.has(path))
+      throw Object.assign(new Error(`ENOSPC: System limit for number of file watchers reached, watch '${path}'`), {
+        code: 'ENOSPC',
+      });
     const watcher = watch(path, listener);
     made.set(path, watcher);
     return watcher;
@@ -50,7 +53,8 @@ describe('TreeWatcher', () => {
     watcher.sync([root, join(root, 'sub'), join(root, 'missing')]);
     expect([...made.keys()].sort()).toEqual([dirname(root), root, join(root, 'sub')].sort());
     const first = made.get(join(root, 'sub'));
-    // Replaced by another directory under the same path (made first, so it cannot reuse the inode): a watcher of its own.
+    // Replaced by another directory under the same path (made first, so it cannot reuse the inode): a watcher of its
+    // own.
     await mkdir(join(root, 'next'));
     await rm(join(root, 'sub'), { recursive: true });
     await rename(join(root, 'next'), join(root, 'sub'));

@@ -13,10 +13,15 @@ afterEach(async () => {
   await Promise.all(watchers.splice(0).map((w) => w.close()));
 });
 
-const json = (name: string, text: string) => JSON.stringify({ name, messages: [{ role: 'user', content: text }] }, null, 2);
+const json = (name: string, text: string) =>
+  JSON.stringify({ name, messages: [{ role: 'user', content: text }] }, null, 2);
 
 /** A watched directory with a registry that records its events and how many synchronous bursts they came in. */
-async function watched(files: Record<string, string>, options: WatchPromptDirectoryOptions = {}, registry = new PromptRegistry()) {
+async function watched(
+  files: Record<string, string>,
+  options: WatchPromptDirectoryOptions = {},
+  registry = new PromptRegistry(),
+) {
   const dir = await tempDir();
   await writeFiles(dir, files);
   const events: RegistryChangeEvent[] = [];
@@ -50,7 +55,10 @@ async function watched(files: Record<string, string>, options: WatchPromptDirect
 
 describe('watchPromptDirectory', () => {
   it('loads the directory before ready resolves', async () => {
-    const { registry, text } = await watched({ 'a.json': json('a', 'first'), 'sub/b.yaml': 'name: b\nmessages: [{role: user, content: bee}]\n' });
+    const { registry, text } = await watched({
+      'a.json': json('a', 'first'),
+      'sub/b.yaml': 'name: b\nmessages: [{role: user, content: bee}]\n',
+    });
     expect(registry.definitions().map((d) => d.name)).toEqual(['a', 'b']);
     expect(await text('b')).toBe('bee');
   });
@@ -117,7 +125,11 @@ describe('watchPromptDirectory', () => {
     expect(diagnostics[0]?.message).toMatch(/^invalid JSON: unexpected end of the file/);
     expect(watcher.diagnostics).toHaveLength(1);
     expect(logged.filter((l) => l.level === 'warn')).toEqual([
-      { level: 'warn', fields: { event: 'prompt_file_kept', file: join(dir, 'a.json'), prompt: 'a' }, message: "keeping the last good version of 'a'" },
+      {
+        level: 'warn',
+        fields: { event: 'prompt_file_kept', file: join(dir, 'a.json'), prompt: 'a' },
+        message: "keeping the last good version of 'a'",
+      },
       {
         level: 'warn',
         fields: { event: 'prompt_file_diagnostic', file: join(dir, 'a.json'), line: 4 },
@@ -140,7 +152,8 @@ describe('watchPromptDirectory', () => {
       const content = registry.definitions().find((d) => d.name === 'doc')?.messages?.[0]?.content;
       served.push(typeof content === 'string' ? content : content?.type === 'text' ? content.text : '');
     });
-    // Written in place over several windows, in pieces far apart less than a window: a truncated file parses as a shorter prompt.
+    // Written in place over several windows, in pieces far apart less than a window: a truncated file parses as a
+    // shorter prompt.
     const whole = Buffer.from(md('new'));
     const handle = await open(join(dir, 'doc.md'), 'r+');
     await handle.truncate(0);
@@ -155,18 +168,28 @@ describe('watchPromptDirectory', () => {
   });
 
   it.each([
-    ['a.yaml', 'name: a\nmessages: [{role: user, content: good}]\n', 'name: a\nmessages: [{role: user, content: "goo\n', 3],
+    [
+      'a.yaml',
+      'name: a\nmessages: [{role: user, content: good}]\n',
+      'name: a\nmessages: [{role: user, content: "goo\n',
+      3,
+    ],
     ['a.md', '---\nname: a\n---\ngood\n', '---\nname: a\nmessages: [\n', 1],
-  ])('keeps the last good version of %s when an in-place write leaves it unparsable, with its place', async (file, good, broken, line) => {
-    const { dir, diagnostics, text } = await watched({ [file]: good });
-    await writeFile(join(dir, file), broken);
-    await waitFor(() => diagnostics.length === 1, 30_000, 'a diagnostic');
-    expect(diagnostics[0]).toMatchObject({ file: join(dir, file), line, severity: 'error' });
-    expect(await text('a')).toBe('good');
-  });
+  ])(
+    'keeps the last good version of %s when an in-place write leaves it unparsable, with its place',
+    async (file, good, broken, line) => {
+      const { dir, diagnostics, text } = await watched({ [file]: good });
+      await writeFile(join(dir, file), broken);
+      await waitFor(() => diagnostics.length === 1, 30_000, 'a diagnostic');
+      expect(diagnostics[0]).toMatchObject({ file: join(dir, file), line, severity: 'error' });
+      expect(await text('a')).toBe('good');
+    },
+  );
 
   it('keeps the last good version when a template no longer compiles', async () => {
-    const { dir, diagnostics, text, changes } = await watched({ 'a.yaml': 'name: a\nmessages:\n  - role: user\n    content: good\n' });
+    const { dir, diagnostics, text, changes } = await watched({
+      'a.yaml': 'name: a\nmessages:\n  - role: user\n    content: good\n',
+    });
     await writeFile(join(dir, 'a.yaml'), 'name: a\nmessages:\n  - role: user\n    content: "{{#open}}never closed"\n');
     await waitFor(() => diagnostics.length > 0, 30_000, 'a diagnostic');
     expect(diagnostics[0]).toMatchObject({ file: join(dir, 'a.yaml'), pointer: '/messages/0/content/text', line: 4 });
@@ -183,7 +206,10 @@ describe('watchPromptDirectory', () => {
   });
 
   it('keeps serving while the directory is deleted, and follows it when it is re-created', async () => {
-    const { dir, registry, diagnostics, text, changes } = await watched({ 'a.json': json('a', 'old'), 'b.json': json('b', 'bee') });
+    const { dir, registry, diagnostics, text, changes } = await watched({
+      'a.json': json('a', 'old'),
+      'b.json': json('b', 'bee'),
+    });
     await rm(dir, { recursive: true });
     await waitFor(() => diagnostics.some((d) => d.file === dir), 30_000, 'the missing-directory diagnostic');
     expect(diagnostics.at(-1)?.message).toBe('prompt directory is gone; its 2 prompt(s) stay served until it is back');
@@ -210,7 +236,8 @@ describe('watchPromptDirectory', () => {
     watchers.push(watcher);
     await watcher.ready;
     expect(registry.definitions().map((d) => d.name)).toEqual(['a', 'b']);
-    // What the kubelet does: a new timestamped directory, a new ..data_tmp symlink renamed over ..data, old dir removed.
+    // What the kubelet does: a new timestamped directory, a new ..data_tmp symlink renamed over ..data, old dir
+    // removed.
     await writeFiles(dir, { '..2026_01_02/a.json': json('a', 'version 2'), '..2026_01_02/b.json': json('b', 'bee') });
     await symlink('..2026_01_02', join(dir, '..data_tmp'));
     await rename(join(dir, '..data_tmp'), join(dir, '..data'));
@@ -240,14 +267,19 @@ describe('watchPromptDirectory', () => {
     await waitFor(() => changes.length === 1, 30_000, 'the reload');
     release();
     expect((await inFlight).messages[0]?.content).toEqual({ type: 'text', text: 'old start DOC old end' });
-    expect((await registry.getPrompt('a')).messages[0]?.content).toEqual({ type: 'text', text: 'new start DOC new end' });
+    expect((await registry.getPrompt('a')).messages[0]?.content).toEqual({
+      type: 'text',
+      text: 'new start DOC new end',
+    });
   });
 
   it('reports a duplicate name once and serves the first file in sort order', async () => {
     const { dir, diagnostics, text, changes } = await watched({ 'a.json': json('greet', 'from a') });
     await writeFile(join(dir, 'b.json'), json('greet', 'from b'));
     await waitFor(() => diagnostics.length === 1, 30_000, 'the duplicate diagnostic');
-    expect(diagnostics[0]?.message).toBe(`duplicate prompt name 'greet': already defined in ${join(dir, 'a.json')} (that one is used)`);
+    expect(diagnostics[0]?.message).toBe(
+      `duplicate prompt name 'greet': already defined in ${join(dir, 'a.json')} (that one is used)`,
+    );
     expect(await text('greet')).toBe('from a');
     await rm(join(dir, 'a.json'));
     await waitFor(() => changes.length === 1, 30_000, 'b taking over');
@@ -265,11 +297,17 @@ describe('watchPromptDirectory', () => {
       { resources, onResourcesChanged: (uris) => changed.push(uris) },
       new PromptRegistry({ resources }),
     );
-    expect((await registry.getPrompt('p')).messages[0]?.content).toEqual({ type: 'text', text: '--- architecture://patterns/cqrs.md ---\n# CQRS' });
+    expect((await registry.getPrompt('p')).messages[0]?.content).toEqual({
+      type: 'text',
+      text: '--- architecture://patterns/cqrs.md ---\n# CQRS',
+    });
     await writeFile(join(docs, 'patterns/cqrs.md'), '# CQRS, revised');
     await writeFile(join(docs, 'patterns/saga.md'), '# Saga');
     await waitFor(() => changed.flat().length >= 2, 30_000, 'document changes');
-    expect([...new Set(changed.flat())].sort()).toEqual(['architecture://patterns/cqrs.md', 'architecture://patterns/saga.md']);
+    expect([...new Set(changed.flat())].sort()).toEqual([
+      'architecture://patterns/cqrs.md',
+      'architecture://patterns/saga.md',
+    ]);
     const result = await registry.getPrompt('p');
     expect(result.messages[0]?.content).toEqual({
       type: 'text',

@@ -31,10 +31,15 @@ function random(start: number): () => number {
 describe('YAML prompt files: bounded shape', () => {
   it('refuses a mapping wider than maxYamlNodes at the key that crosses the limit, before parsing it', async () => {
     const keys = Array.from({ length: 300 }, (_, i) => `  k${i}: ${i}\n`).join('');
-    const { lines: found, names } = await lines({ 'wide.yaml': `${HEAD}_meta:\n${keys}` }, { limits: { maxYamlNodes: 100 } });
+    const { lines: found, names } = await lines(
+      { 'wide.yaml': `${HEAD}_meta:\n${keys}` },
+      { limits: { maxYamlNodes: 100 } },
+    );
     expect(names).toEqual([]);
     // name, its value, messages, [, {, role, user, content, hi, _meta: 10 nodes; then two per key: k45 is the 101st.
-    expect(found).toEqual(['wide.yaml:49:3: invalid YAML: more than 100 YAML nodes (keys, values and entries): the file is too large to parse safely']);
+    expect(found).toEqual([
+      'wide.yaml:49:3: invalid YAML: more than 100 YAML nodes (keys, values and entries): the file is too large to parse safely',
+    ]);
   });
 
   it('counts sequence entries, flow items and front matter nodes against the same limit', async () => {
@@ -72,7 +77,9 @@ describe('YAML prompt files: bounded shape', () => {
   it('refuses more than 100 aliases at the 101st, without expanding any', async () => {
     const aliases = Array.from({ length: 150 }, () => '  - *a\n').join('');
     const { lines: found } = await lines({ 'many.yaml': `${HEAD}_meta:\n a: &a [1, 2, 3]\n x:\n${aliases}` });
-    expect(found).toEqual(['many.yaml:106:5: invalid YAML: more than 100 aliases: the file is refused rather than expanded']);
+    expect(found).toEqual([
+      'many.yaml:106:5: invalid YAML: more than 100 aliases: the file is refused rather than expanded',
+    ]);
   });
 
   it('finds a duplicate key in a wide mapping, naming both lines', async () => {
@@ -95,7 +102,8 @@ describe('YAML prompt files: bounded shape', () => {
     return 'value' in found ? found.value : `${found.line}:${found.column}: ${found.message}`;
   }
 
-  const words = (count: number, indent: string): string => Array.from({ length: count }, (_, i) => `${indent}word ${i}`).join('\n');
+  const words = (count: number, indent: string): string =>
+    Array.from({ length: count }, (_, i) => `${indent}word ${i}`).join('\n');
 
   it('counts a scalar over more lines than maxYamlNodes as one node, as the YAML library reads it', () => {
     const texts = [
@@ -106,7 +114,7 @@ describe('YAML prompt files: bounded shape', () => {
       `- - first\n${words(300, '   ')}\n`,
       `a: first\n${Array.from({ length: 300 }, (_, i) => `  - item ${i}`).join('\n')}\n`,
       `a: first\n${Array.from({ length: 300 }, (_, i) => (i % 3 === 0 ? '' : `  ? [${i}] {x} &y *z !t | > % @ \``)).join('\n')}\n`,
-      `a: first\n${Array.from({ length: 300 }, (_, i) => ' '.repeat(2 + i) + `w${i}`).join('\n')}\n`,
+      `a: first\n${Array.from({ length: 300 }, (_, i) => `${' '.repeat(2 + i)}w${i}`).join('\n')}\n`,
       `a: first\n${Array.from({ length: 300 }, (_, i) => `  w${i}\t \t`).join('\n')}\n`,
       `a: first\r\n${words(300, '  ').replace(/\n/g, '\r\n')}\r\n`,
       `? first\n${words(300, '  ')}\n: value\n`,
@@ -136,14 +144,26 @@ describe('YAML prompt files: bounded shape', () => {
     // Explicit values, lines after a comment, flow items after a line break, keys over several lines.
     expect(read(`a: b\n${many((i) => `  : ${i}`)}\n`, 100)).toMatch(/^\d+:\d+: invalid YAML: more than 100 YAML nodes/);
     // After a comment the lines are one new scalar (out of place: the library reports it).
-    expect(read(`a: b # note\n${many((i) => `  w${i}`)}\n`, 100)).toBe('2:1: invalid YAML: All mapping items must start at the same column');
-    expect(read(`a: b # note\n${many((i) => `  w${i}: ${i}`)}\n`, 100)).toMatch(/^\d+:\d+: invalid YAML: more than 100 YAML nodes/);
-    expect(read(`a: b\n  #\n${many((i) => `  w${i}: ${i}`)}\n`, 100)).toMatch(/^\d+:\d+: invalid YAML: more than 100 YAML nodes/);
-    expect(read(`a: [b\n${many((i) => `  , ${i}`)}]\n`, 100)).toMatch(/^\d+:\d+: invalid YAML: more than 100 YAML nodes/);
-    expect(read(`a: b\n${many((i) => `  k${i}: ${i}`)}\n`, 100)).toMatch(/^\d+:\d+: invalid YAML: more than 100 YAML nodes/);
+    expect(read(`a: b # note\n${many((i) => `  w${i}`)}\n`, 100)).toBe(
+      '2:1: invalid YAML: All mapping items must start at the same column',
+    );
+    expect(read(`a: b # note\n${many((i) => `  w${i}: ${i}`)}\n`, 100)).toMatch(
+      /^\d+:\d+: invalid YAML: more than 100 YAML nodes/,
+    );
+    expect(read(`a: b\n  #\n${many((i) => `  w${i}: ${i}`)}\n`, 100)).toMatch(
+      /^\d+:\d+: invalid YAML: more than 100 YAML nodes/,
+    );
+    expect(read(`a: [b\n${many((i) => `  , ${i}`)}]\n`, 100)).toMatch(
+      /^\d+:\d+: invalid YAML: more than 100 YAML nodes/,
+    );
+    expect(read(`a: b\n${many((i) => `  k${i}: ${i}`)}\n`, 100)).toMatch(
+      /^\d+:\d+: invalid YAML: more than 100 YAML nodes/,
+    );
     // A document marker, a tab for indentation.
     expect(read(`b\n${many((i) => `---\nw${i}`)}\n`, 100)).toMatch(/^\d+:\d+: invalid YAML: more than 100 YAML nodes/);
-    expect(read(`a: b\n${many((i) => `\tk${i}: ${i}`)}\n`, 100)).toMatch(/^\d+:\d+: invalid YAML: more than 100 YAML nodes/);
+    expect(read(`a: b\n${many((i) => `\tk${i}: ${i}`)}\n`, 100)).toMatch(
+      /^\d+:\d+: invalid YAML: more than 100 YAML nodes/,
+    );
   });
 
   it('does not take the indentation of the lines a plain scalar goes on over for nesting', () => {
@@ -154,7 +174,9 @@ describe('YAML prompt files: bounded shape', () => {
   it('loads a 1 MB plain scalar over many lines', async () => {
     const text = Array.from({ length: 21_000 }, (_, i) => `line ${i} of a long block of prose text`);
     const dir = await tempDir();
-    await writeFiles(dir, { 'big.yaml': `name: big\nmessages:\n  - role: user\n    content: ${text.join('\n      ')}\n` });
+    await writeFiles(dir, {
+      'big.yaml': `name: big\nmessages:\n  - role: user\n    content: ${text.join('\n      ')}\n`,
+    });
     const { definitions, diagnostics } = await loadPromptDirectory(dir);
     expect(diagnostics).toEqual([]);
     expect(definitions[0]?.messages?.[0]?.content).toEqual({ type: 'text', text: text.join(' ') });
@@ -167,7 +189,27 @@ describe('YAML prompt files: bounded shape', () => {
 });
 
 describe('YAML prompt files: long quoted strings', () => {
-  const pieces = ['word', ' ', '  ', '\t', '\n', '\n\n', '\n   ', ' \n', '\\n', '\\t', '\\\\', '\\"', '\\x41', '\\u00e9', '\\U0001F600', '\\\n   ', "''", 'é', '\r\n'];
+  const pieces = [
+    'word',
+    ' ',
+    '  ',
+    '\t',
+    '\n',
+    '\n\n',
+    '\n   ',
+    ' \n',
+    '\\n',
+    '\\t',
+    '\\\\',
+    '\\"',
+    '\\x41',
+    '\\u00e9',
+    '\\U0001F600',
+    '\\\n   ',
+    "''",
+    'é',
+    '\r\n',
+  ];
 
   it('reads long double- and single-quoted strings exactly as the YAML library does', () => {
     const next = random(7);
@@ -191,8 +233,37 @@ describe('YAML prompt files: long quoted strings', () => {
   });
 
   it('reads long double-quoted strings without escapes, or with JSON escapes on one line, exactly as the YAML library does', () => {
-    const plain = ['word', ' ', '  ', '\t', '\n      ', '\n\n      ', '\n        ', ' \n      ', '\t\n      \t', 'é', '\r\n      ', '\r', ' \r\n \r\n      ', '\n\t\n      '];
-    const json = ['word', ' ', '\\n', '\\t', '\\\\', '\\"', '\\/', '\\b', '\\u00e9', '\\ud83d\\ude00', '\\ud800', 'é', '\\\\x'];
+    const plain = [
+      'word',
+      ' ',
+      '  ',
+      '\t',
+      '\n      ',
+      '\n\n      ',
+      '\n        ',
+      ' \n      ',
+      '\t\n      \t',
+      'é',
+      '\r\n      ',
+      '\r',
+      ' \r\n \r\n      ',
+      '\n\t\n      ',
+    ];
+    const json = [
+      'word',
+      ' ',
+      '\\n',
+      '\\t',
+      '\\\\',
+      '\\"',
+      '\\/',
+      '\\b',
+      '\\u00e9',
+      '\\ud83d\\ude00',
+      '\\ud800',
+      'é',
+      '\\\\x',
+    ];
     // One of these in a line makes it a general case (YAML-only escapes, a raw tab).
     const breakers = ['\\x41', '\\e', '\t', '\\N'];
     const next = random(13);
@@ -213,13 +284,17 @@ describe('YAML prompt files: long quoted strings', () => {
 
   it('keeps the lines and columns of everything after a long string', async () => {
     const long = `"${'word '.repeat(100)}\n  ${'more '.repeat(100)}"`;
-    const { lines: found } = await lines({ 'p.yaml': `name: p\ndescription: ${long}\nmessages:\n  - role: system\n    content: hi\n` });
+    const { lines: found } = await lines({
+      'p.yaml': `name: p\ndescription: ${long}\nmessages:\n  - role: system\n    content: hi\n`,
+    });
     expect(found).toHaveLength(1);
     expect(found[0]).toMatch(/^p\.yaml:5:5: \/messages\/0\/role: /);
   });
 
   it('places an invalid escape inside a long string', async () => {
-    const { lines: found } = await lines({ 'p.yaml': `name: p\ndescription: "${'a'.repeat(300)}\\q"\nmessages: [{role: user, content: hi}]\n` });
+    const { lines: found } = await lines({
+      'p.yaml': `name: p\ndescription: "${'a'.repeat(300)}\\q"\nmessages: [{role: user, content: hi}]\n`,
+    });
     expect(found).toEqual(['p.yaml:2:315: invalid YAML: Invalid escape sequence \\q']);
   });
 
@@ -252,8 +327,39 @@ describe('YAML prompt files: long plain scalars', () => {
 
   it('reads long plain scalars over several lines exactly as the YAML library does', () => {
     const next = random(23);
-    const prefixes = ['x: ', 'a:\n  x: ', 'a:\n  - x: ', 'a:\n  - ', '- ', '', 'a:\n  ', '? ', 'a: &n ', 'a: !!str ', '- - '];
-    const pieces = ['word', ' ', '  ', '\t', 'a:b', '-', '- ', '? ', 'a#b', '"q"', "'s'", '[x]', '{y}', '*z', '&w', '!t', ',', 'é'];
+    const prefixes = [
+      'x: ',
+      'a:\n  x: ',
+      'a:\n  - x: ',
+      'a:\n  - ',
+      '- ',
+      '',
+      'a:\n  ',
+      '? ',
+      'a: &n ',
+      'a: !!str ',
+      '- - ',
+    ];
+    const pieces = [
+      'word',
+      ' ',
+      '  ',
+      '\t',
+      'a:b',
+      '-',
+      '- ',
+      '? ',
+      'a#b',
+      '"q"',
+      "'s'",
+      '[x]',
+      '{y}',
+      '*z',
+      '&w',
+      '!t',
+      ',',
+      'é',
+    ];
     let read = 0;
     for (let n = 0; n < 1_000; n++) {
       const prefix = prefixes[Math.floor(next() * prefixes.length)]!;
@@ -265,7 +371,8 @@ describe('YAML prompt files: long plain scalars', () => {
         if (kind < 0.05) line = '';
         else if (kind < 0.08) line = ' '.repeat(Math.floor(next() * 8));
         else {
-          line = ' '.repeat(kind < 0.09 ? Math.floor(next() * 7) : 6 + Math.floor(next() * 3)) + (kind < 0.095 ? '\t' : '');
+          line =
+            ' '.repeat(kind < 0.09 ? Math.floor(next() * 7) : 6 + Math.floor(next() * 3)) + (kind < 0.095 ? '\t' : '');
           while (line.trim().length < 20) line += pieces[Math.floor(next() * pieces.length)]!;
           if (next() < 0.005) line += ' # note';
           if (next() < 0.005) line += ': v';
@@ -289,7 +396,27 @@ describe('YAML prompt files: long plain scalars', () => {
 });
 
 describe('YAML prompt files: long block scalars', () => {
-  const headers = ['|', '>', '|-', '>-', '|+', '>+', '|2', '>1', '|-2', '>2+', '|+1', '|4', '| # note', '>- #note', '|#tight', '|0', '|22', '|x', '|  '];
+  const headers = [
+    '|',
+    '>',
+    '|-',
+    '>-',
+    '|+',
+    '>+',
+    '|2',
+    '>1',
+    '|-2',
+    '>2+',
+    '|+1',
+    '|4',
+    '| # note',
+    '>- #note',
+    '|#tight',
+    '|0',
+    '|22',
+    '|x',
+    '|  ',
+  ];
   const prefixes = ['x: ', 'a:\n  x: ', 'a:\n  - x: ', 'a:\n  - ', '- ', '', '--- ', 'a:\n  - - '];
 
   /** A block scalar's lines at `column` + 1..3 spaces, with more- and less-indented lines, blanks, tabs and CRLF. */
@@ -318,7 +445,9 @@ describe('YAML prompt files: long block scalars', () => {
       lines.push(line);
       length += line.length + 1;
     }
-    const trailing = Array.from({ length: Math.floor(next() * 4) }, () => ' '.repeat(Math.floor(next() * (regular ? indent : indent + 3))));
+    const trailing = Array.from({ length: Math.floor(next() * 4) }, () =>
+      ' '.repeat(Math.floor(next() * (regular ? indent : indent + 3))),
+    );
     return [...lines, ...trailing].join('\n');
   }
 
@@ -329,7 +458,10 @@ describe('YAML prompt files: long block scalars', () => {
       const prefix = prefixes[Math.floor(next() * prefixes.length)]!;
       const header = headers[Math.floor(next() * headers.length)]!;
       const lastLine = prefix.slice(prefix.lastIndexOf('\n') + 1);
-      const column = prefix === '' || prefix === '--- ' ? 0 : lastLine.replace(/[^ -]/g, ' ').length - (lastLine.endsWith(': ') ? 1 : 0);
+      const column =
+        prefix === '' || prefix === '--- '
+          ? 0
+          : lastLine.replace(/[^ -]/g, ' ').length - (lastLine.endsWith(': ') ? 1 : 0);
       const after = ['', '\n', 'y: after\n', '\n\nz: 1\n', '  \tz: 1\n'][Math.floor(next() * 5)]!;
       const text = `${prefix}${header}\n${body(next, Math.max(0, column - 1))}\n${prefix.startsWith('a') || prefix === 'x: ' ? after : ''}`;
       const ours = parseYamlSource(text);
@@ -349,7 +481,10 @@ describe('YAML prompt files: long block scalars', () => {
       const header = ['|', '>', '|-', '>-', '|+', '>+', '|2', '>2', '>-2', '|+2'][n % 10]!;
       const lineCount = 20 + Math.floor(next() * 20);
       const words = ['word', 'two words', '#hash', 'a: b', '- dash', 'x\ty'];
-      const content = Array.from({ length: lineCount }, () => `      ${words[Math.floor(next() * words.length)]!}`).join('\n');
+      const content = Array.from(
+        { length: lineCount },
+        () => `      ${words[Math.floor(next() * words.length)]!}`,
+      ).join('\n');
       const trailing = '\n'.repeat(1 + Math.floor(next() * 3));
       const text = `messages:\n  - content: ${header}\n${content}${trailing}  - content: next\n`;
       const ours = parseYamlSource(text);
@@ -361,17 +496,25 @@ describe('YAML prompt files: long block scalars', () => {
 
   it('keeps the lines and columns of everything after a long block scalar', async () => {
     const block = Array.from({ length: 50 }, (_, i) => `    line ${i} of the description`).join('\n');
-    const { lines: found } = await lines({ 'p.yaml': `name: p\ndescription: >-\n${block}\nmessages:\n  - role: system\n    content: hi\n` });
+    const { lines: found } = await lines({
+      'p.yaml': `name: p\ndescription: >-\n${block}\nmessages:\n  - role: system\n    content: hi\n`,
+    });
     expect(found).toHaveLength(1);
     expect(found[0]).toMatch(/^p\.yaml:54:5: \/messages\/0\/role: /);
   });
 
   it('places an error inside a long block scalar where the YAML library does', async () => {
     const block = Array.from({ length: 50 }, (_, i) => `    line ${i}`).join('\n');
-    const { lines: found } = await lines({ 'p.yaml': `name: p\ndescription: |\n${block}\n   less\n  \tbad\nmessages: [{role: user, content: hi}]\n` });
-    const library = parseDocument(`name: p\ndescription: |\n${block}\n   less\n  \tbad\nmessages: [{role: user, content: hi}]\n`);
+    const { lines: found } = await lines({
+      'p.yaml': `name: p\ndescription: |\n${block}\n   less\n  \tbad\nmessages: [{role: user, content: hi}]\n`,
+    });
+    const library = parseDocument(
+      `name: p\ndescription: |\n${block}\n   less\n  \tbad\nmessages: [{role: user, content: hi}]\n`,
+    );
     expect(library.errors.length).toBeGreaterThan(0);
-    const [line, col] = library.errors[0]!.linePos![0] ? [library.errors[0]!.linePos![0].line, library.errors[0]!.linePos![0].col] : [0, 0];
+    const [line, col] = library.errors[0]!.linePos![0]
+      ? [library.errors[0]!.linePos![0].line, library.errors[0]!.linePos![0].col]
+      : [0, 0];
     expect(found).toEqual([expect.stringMatching(new RegExp(`^p\\.yaml:${line}:${col}: invalid YAML: `))]);
   });
 
@@ -388,7 +531,9 @@ describe('YAML prompt files: long block scalars', () => {
   it('loads a 1 MB block scalar template', async () => {
     const text = Array.from({ length: 21_000 }, (_, i) => `line ${i} of a long block of prose text`);
     const dir = await tempDir();
-    await writeFiles(dir, { 'big.yaml': `name: big\nmessages:\n  - role: user\n    content: |-\n${text.map((l) => `      ${l}\n`).join('')}` });
+    await writeFiles(dir, {
+      'big.yaml': `name: big\nmessages:\n  - role: user\n    content: |-\n${text.map((l) => `      ${l}\n`).join('')}`,
+    });
     const { definitions, diagnostics } = await loadPromptDirectory(dir);
     expect(diagnostics).toEqual([]);
     expect(definitions[0]?.messages?.[0]?.content).toEqual({ type: 'text', text: text.join('\n') });

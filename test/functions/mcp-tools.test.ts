@@ -16,7 +16,9 @@ import { wireError } from '../mcp/fixtures/clients.js';
 type ToolResult = { content: { type: string; text?: string }[]; structuredContent?: unknown; isError?: boolean };
 
 interface Connected {
-  listTools(): Promise<{ tools: { name: string; inputSchema: unknown; outputSchema?: unknown; description?: string }[] }>;
+  listTools(): Promise<{
+    tools: { name: string; inputSchema: unknown; outputSchema?: unknown; description?: string }[];
+  }>;
   callTool(name: string, args?: Record<string, unknown>): Promise<ToolResult>;
   close(): Promise<void>;
 }
@@ -38,7 +40,9 @@ async function connect(
   await server.connect(serverSide);
   const info = { name: 'functions-test', version: '1.0.0' };
   // Both SDKs' clients have the same listTools/callTool/close; only their classes differ.
-  const client = (v1 ? new ClientV1(info, { capabilities: {} }) : new ClientV2(info, { capabilities: {} })) as unknown as {
+  const client = (v1
+    ? new ClientV1(info, { capabilities: {} })
+    : new ClientV2(info, { capabilities: {} })) as unknown as {
     connect(transport: unknown): Promise<void>;
     listTools(): ReturnType<Connected['listTools']>;
     callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<ToolResult>;
@@ -150,7 +154,9 @@ for (const serverKind of SERVER_KINDS) {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toContain('list_prompts');
       expect(tools.map((t) => t.name)).toContain('get_prompt');
-      const listed = parsedText(await client.callTool('list_prompts', {})) as { result: { prompts: { name: string }[] } };
+      const listed = parsedText(await client.callTool('list_prompts', {})) as {
+        result: { prompts: { name: string }[] };
+      };
       expect(listed.result.prompts.map((p) => p.name)).toStrictEqual((await prompts.list()).prompts.map((p) => p.name));
       const name = listed.result.prompts[0]?.name ?? '';
       const first = (await prompts.list()).prompts[0];
@@ -158,14 +164,19 @@ for (const serverKind of SERVER_KINDS) {
       for (const a of first?.arguments ?? []) if (a.required === true) args[a.name] = 'value';
       const got = await client.callTool('get_prompt', { name, arguments: args });
       expect(got.isError ?? false).toBe(false);
-      expect(parsedText(got)).toStrictEqual({ result: JSON.parse(JSON.stringify(await prompts.getPrompt(name, args))) });
+      expect(parsedText(got)).toStrictEqual({
+        result: JSON.parse(JSON.stringify(await prompts.getPrompt(name, args))),
+      });
       const unknown = await client.callTool('get_prompt', { name: 'nope' });
       expect(unknown.isError).toBe(true);
       expect(parsedText(unknown)).toStrictEqual({ error: 'Unknown prompt: nope' });
       const missing = await client.callTool('get_prompt', { name });
       if ((first?.arguments ?? []).some((a) => a.required === true)) {
         expect(missing.isError).toBe(true);
-        expect(parsedText(missing)).toMatchObject({ error: 'Missing required prompt arguments', data: { missing_arguments: expect.any(Array) } });
+        expect(parsedText(missing)).toMatchObject({
+          error: 'Missing required prompt arguments',
+          data: { missing_arguments: expect.any(Array) },
+        });
       }
     });
   });
@@ -193,7 +204,10 @@ describe('attachFunctions setup', () => {
     const prompts = new PromptRegistry();
     prompts.add({ name: 'hi', messages: [{ role: 'user', content: 'hi' }] });
     attachPrompts(server.attachable, prompts);
-    const detach = attachFunctions(server.attachable, new FunctionRegistry().add(defineFunction({ name: 'one', run: () => 1 })));
+    const detach = attachFunctions(
+      server.attachable,
+      new FunctionRegistry().add(defineFunction({ name: 'one', run: () => 1 })),
+    );
     expect(typeof detach).toBe('function');
     detach();
     detach();
@@ -201,15 +215,17 @@ describe('attachFunctions setup', () => {
 
   it('refuses a function named like a prompt tool when prompts are served as tools', () => {
     const functions = new FunctionRegistry().add(defineFunction({ name: 'get_prompt', run: () => 1 }));
-    expect(() => attachFunctions(createTestServer('v1-server').attachable, functions, { prompts: new PromptRegistry() })).toThrow(
-      /get_prompt/,
-    );
+    expect(() =>
+      attachFunctions(createTestServer('v1-server').attachable, functions, { prompts: new PromptRegistry() }),
+    ).toThrow(/get_prompt/);
   });
 
   it('refuses a second attachment and an McpServer that serves its own tools', () => {
     const server = createTestServer('v1-mcp');
     server.addEchoTool?.();
-    expect(() => attachFunctions(server.attachable, new FunctionRegistry())).toThrow(/already has a handler for tools\/list/);
+    expect(() => attachFunctions(server.attachable, new FunctionRegistry())).toThrow(
+      /already has a handler for tools\/list/,
+    );
     const plain = createTestServer('v2-server');
     attachFunctions(plain.attachable, new FunctionRegistry());
     expect(() => attachFunctions(plain.attachable, new FunctionRegistry())).toThrow(/already has a handler/);

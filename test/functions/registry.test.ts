@@ -79,7 +79,9 @@ describe('FunctionRegistry', () => {
   });
 
   it('answers well-formed strings: lone surrogates in results become U+FFFD', async () => {
-    const functions = new FunctionRegistry().add(defineFunction({ name: 'Odd', run: () => ({ 'k\uD800': 'v\uDC00' }) }));
+    const functions = new FunctionRegistry().add(
+      defineFunction({ name: 'Odd', run: () => ({ 'k\uD800': 'v\uDC00' }) }),
+    );
     expect(await functions.call('Odd')).toStrictEqual({ result: { 'k\uFFFD': 'v\uFFFD' } });
   });
 
@@ -121,10 +123,18 @@ describe('FunctionRegistry', () => {
   it('refuses invalid arguments with the prompt validator’s -32602 errors and data, worded for a function', async () => {
     const functions = new FunctionRegistry().add(add);
     const missing = await rejection(functions.call('Add', { x: 1 }));
-    expect([missing.rpcCode, missing.httpStatus, missing.code, missing.message]).toEqual([-32602, 400, 'FUNCTION_ARGUMENT_MISSING', 'Missing required function arguments']);
+    expect([missing.rpcCode, missing.httpStatus, missing.code, missing.message]).toEqual([
+      -32602,
+      400,
+      'FUNCTION_ARGUMENT_MISSING',
+      'Missing required function arguments',
+    ]);
     expect(missing.data).toStrictEqual({ missing_arguments: ['y'], provided_count: 1, required_count: 2 });
     const invalid = await rejection(functions.call('Add', { x: 'not_a_number', y: 3 }));
-    expect([invalid.code, invalid.message]).toEqual(['FUNCTION_ARGUMENT_INVALID', 'Function arguments do not conform to schema']);
+    expect([invalid.code, invalid.message]).toEqual([
+      'FUNCTION_ARGUMENT_INVALID',
+      'Function arguments do not conform to schema',
+    ]);
     expect(invalid.data).toMatchObject({ details: [{ argument: 'x', keyword: 'type' }] });
     const notObject = await rejection(functions.call('Add', [1, 2]));
     expect(notObject.rpcCode).toBe(-32602);
@@ -170,13 +180,22 @@ describe('FunctionRegistry', () => {
       }),
     );
     const error = await rejection(functions.call('fail'));
-    expect([error.code, error.clientMessage, error.httpStatus]).toStrictEqual(['FUNCTION_FAILED', 'x must be positive', 500]);
-    expect(warnings).toStrictEqual([{ event: 'function_failed', function: 'fail', code: 'FUNCTION_FAILED', error: 'RangeError' }]);
+    expect([error.code, error.clientMessage, error.httpStatus]).toStrictEqual([
+      'FUNCTION_FAILED',
+      'x must be positive',
+      500,
+    ]);
+    expect(warnings).toStrictEqual([
+      { event: 'function_failed', function: 'fail', code: 'FUNCTION_FAILED', error: 'RangeError' },
+    ]);
   });
 
   it('masks errors thrown by run with maskErrors, logging the class name only', async () => {
     const logged: unknown[] = [];
-    const functions = new FunctionRegistry({ maskErrors: true, logger: { error: (fields) => logged.push(fields) } }).add(
+    const functions = new FunctionRegistry({
+      maskErrors: true,
+      logger: { error: (fields) => logged.push(fields) },
+    }).add(
       defineFunction({
         name: 'fail',
         run: async () => {
@@ -203,7 +222,7 @@ describe('FunctionRegistry', () => {
     expect([error.code, error.message]).toStrictEqual(['LIMIT_EXCEEDED', 'Too many rows']);
   });
 
-  it('hands run a signal that follows the caller\'s, and does not run an already aborted call', async () => {
+  it("hands run a signal that follows the caller's, and does not run an already aborted call", async () => {
     let ran = 0;
     let seen: AbortSignal | undefined;
     const functions = new FunctionRegistry().add(
@@ -229,7 +248,10 @@ describe('FunctionRegistry', () => {
   it('stops waiting for a run that never settles when the call is cancelled, aborting the signal run got', async () => {
     let seen: AbortSignal | undefined;
     const functions = new FunctionRegistry().add(
-      defineFunction({ name: 'hang', run: (_args, context) => ((seen = context.signal), new Promise<never>(() => {})) }),
+      defineFunction({
+        name: 'hang',
+        run: (_args, context) => ((seen = context.signal), new Promise<never>(() => {})),
+      }),
     );
     const controller = new AbortController();
     const pending = rejection(functions.call('hang', {}, { signal: controller.signal }));
@@ -241,13 +263,18 @@ describe('FunctionRegistry', () => {
   it('ends a run that takes longer than timeoutMs with FUNCTION_FAILED saying so', async () => {
     let seen: AbortSignal | undefined;
     const functions = new FunctionRegistry({ timeoutMs: 30 }).add(
-      defineFunction({ name: 'slow', run: (_args, context) => ((seen = context.signal), new Promise<never>(() => {})) }),
+      defineFunction({
+        name: 'slow',
+        run: (_args, context) => ((seen = context.signal), new Promise<never>(() => {})),
+      }),
     );
     const error = await rejection(functions.call('slow'));
     expect(error.code).toBe('FUNCTION_FAILED');
     expect(error.message).toBe("Function 'slow' took longer than 30 ms");
     expect(seen?.aborted).toBe(true);
-    expect(() => new FunctionRegistry({ timeoutMs: 0 })).toThrow(/FunctionRegistry: timeoutMs must be an integer of milliseconds from 1 to 2147483647, got 0/);
+    expect(() => new FunctionRegistry({ timeoutMs: 0 })).toThrow(
+      /FunctionRegistry: timeoutMs must be an integer of milliseconds from 1 to 2147483647, got 0/,
+    );
   });
 
   it('refuses a result that is not JSON as an internal error, never a malformed success', async () => {
@@ -265,9 +292,9 @@ describe('FunctionRegistry', () => {
     expect(() => functions.add({ name: 'ok', run: 5 } as never)).toThrow(/run must be a function/);
     expect(() => functions.add({ name: 'ok', results: 'all', run: () => 1 } as never)).toThrow(/results must be/);
     expect(() => functions.add({ name: 'ok', inputSchema: { type: 'array' }, run: () => 1 })).toThrow(/type: 'object'/);
-    expect(() =>
-      functions.add({ name: 'ok', arguments: [{ name: 'p', pattern: '(?=a)' }], run: () => 1 }),
-    ).toThrow(PromptError);
+    expect(() => functions.add({ name: 'ok', arguments: [{ name: 'p', pattern: '(?=a)' }], run: () => 1 })).toThrow(
+      PromptError,
+    );
     expect(() => functions.add([add, add])).toThrow(/already registered/);
     expect(functions.size).toBe(0);
   });
@@ -295,15 +322,43 @@ describe('FunctionRegistry', () => {
       }
       throw new Error('expected a definition error');
     };
-    const properties = { 'a\u202eb': { type: 'string' }, 'c\u200bd': {}, 'n\u0000': {}, 'caf\u00e9': {}, 'cafe\u0301': {} };
+    const properties = {
+      'a\u202eb': { type: 'string' },
+      'c\u200bd': {},
+      'n\u0000': {},
+      'caf\u00e9': {},
+      'cafe\u0301': {},
+    };
     expect(problemsOf({ name: 'F', inputSchema: { type: 'object', properties }, run: () => 1 })).toEqual([
-      { path: '/inputSchema/properties/a\u202eb', message: expect.stringMatching(/must not contain invisible characters/) },
-      { path: '/inputSchema/properties/c\u200bd', message: expect.stringMatching(/must not contain invisible characters/) },
+      {
+        path: '/inputSchema/properties/a\u202eb',
+        message: expect.stringMatching(/must not contain invisible characters/),
+      },
+      {
+        path: '/inputSchema/properties/c\u200bd',
+        message: expect.stringMatching(/must not contain invisible characters/),
+      },
       { path: '/inputSchema/properties/n\u0000', message: 'argument name must not contain control characters' },
-      { path: '/inputSchema/properties/cafe\u0301', message: expect.stringMatching(/^duplicate argument name 'cafe\u0301' \(first declared at \/inputSchema\/properties\/caf\u00e9, as 'caf\u00e9'/) },
+      {
+        path: '/inputSchema/properties/cafe\u0301',
+        message: expect.stringMatching(
+          /^duplicate argument name 'cafe\u0301' \(first declared at \/inputSchema\/properties\/caf\u00e9, as 'caf\u00e9'/,
+        ),
+      },
     ]);
-    expect(problemsOf({ name: 'G', arguments: [{ name: 'caf\u00e9' }, { name: 'cafe\u0301' }, { name: 'x\u3164' }], run: () => 1 })).toEqual([
-      { path: '/arguments/1/name', message: expect.stringMatching(/^duplicate argument name 'cafe\u0301' \(first declared at \/arguments\/0, as 'caf\u00e9'/) },
+    expect(
+      problemsOf({
+        name: 'G',
+        arguments: [{ name: 'caf\u00e9' }, { name: 'cafe\u0301' }, { name: 'x\u3164' }],
+        run: () => 1,
+      }),
+    ).toEqual([
+      {
+        path: '/arguments/1/name',
+        message: expect.stringMatching(
+          /^duplicate argument name 'cafe\u0301' \(first declared at \/arguments\/0, as 'caf\u00e9'/,
+        ),
+      },
       { path: '/arguments/2/name', message: expect.stringMatching(/must not contain invisible characters/) },
     ]);
   });
@@ -311,14 +366,23 @@ describe('FunctionRegistry', () => {
   it('lists name, description, input schema and the body schema', () => {
     const functions = new FunctionRegistry().add([
       add,
-      defineFunction({ name: 'Pair', results: 'many', outputSchema: { prefixItems: [{ type: 'integer' }, { type: 'string' }] }, run: () => [1, 'a'] }),
+      defineFunction({
+        name: 'Pair',
+        results: 'many',
+        outputSchema: { prefixItems: [{ type: 'integer' }, { type: 'string' }] },
+        run: () => [1, 'a'],
+      }),
     ]);
     expect(functions.list().map((f) => f.name)).toStrictEqual(['Add', 'Pair']);
     const listing = functions.get('Add');
     expect(listing).toMatchObject({
       name: 'Add',
       description: 'Adds two numbers',
-      inputSchema: { type: 'object', properties: { x: { type: 'number' }, y: { type: 'number' } }, required: ['x', 'y'] },
+      inputSchema: {
+        type: 'object',
+        properties: { x: { type: 'number' }, y: { type: 'number' } },
+        required: ['x', 'y'],
+      },
       outputSchema: { type: 'object', properties: { result: {} }, required: ['result'] },
       results: 'one',
     });

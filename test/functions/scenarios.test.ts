@@ -17,7 +17,11 @@ type ToolResult = { content: { type: string; text: string }[]; structuredContent
 
 function cgi(env: Record<string, string>, body = ''): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'examples/cgi.ts'], { cwd: ROOT, env: { ...childCoverageEnv(), PATH: process.env['PATH'] ?? '', ...env }, stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'examples/cgi.ts'], {
+      cwd: ROOT,
+      env: { ...childCoverageEnv(), PATH: process.env['PATH'] ?? '', ...env },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.on('error', reject);
@@ -31,7 +35,15 @@ describe('one JSON format over MCP, HTTP and CGI', () => {
   let http: RunningServer;
   beforeAll(async () => {
     client = new Client({ name: 'scenarios', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'examples/functions/stdio-server.ts'], cwd: ROOT, env: childCoverageEnv(), stderr: 'ignore' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ['--import', 'tsx', 'examples/functions/stdio-server.ts'],
+        cwd: ROOT,
+        env: childCoverageEnv(),
+        stderr: 'ignore',
+      }),
+    );
     http = await startServer('node:http', { prompts: createExampleRegistry(), functions: createExampleFunctions() });
   }, 120_000);
   afterAll(async () => {
@@ -52,26 +64,54 @@ describe('one JSON format over MCP, HTTP and CGI', () => {
   });
 
   it('3. POST invalid JSON answers 400 {"error":"Invalid JSON body"}', async () => {
-    const response = await fetch(`${http.base}/functions/Add`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"x": 7' });
+    const response = await fetch(`${http.base}/functions/Add`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"x": 7',
+    });
     expect([response.status, await response.text()]).toEqual([400, '{"error":"Invalid JSON body"}']);
   });
 
   it('4. CGI PATH_INFO=/functions/NonExistent answers Status: 404 Not Found and a JSON error', async () => {
-    const out = await cgi({ REQUEST_METHOD: 'POST', PATH_INFO: '/functions/NonExistent', CONTENT_TYPE: 'application/json', CONTENT_LENGTH: '2' }, '{}');
-    expect(out).toBe('Status: 404 Not Found\r\nContent-Type: application/json; charset=utf-8\r\n\r\n{"error":"Function not found: NonExistent"}');
+    const out = await cgi(
+      {
+        REQUEST_METHOD: 'POST',
+        PATH_INFO: '/functions/NonExistent',
+        CONTENT_TYPE: 'application/json',
+        CONTENT_LENGTH: '2',
+      },
+      '{}',
+    );
+    expect(out).toBe(
+      'Status: 404 Not Found\r\nContent-Type: application/json; charset=utf-8\r\n\r\n{"error":"Function not found: NonExistent"}',
+    );
   });
 
   it('5. /openapi.json documents 400 and 500 on every operation', async () => {
-    const doc = (await (await fetch(`${http.base}/openapi.json`)).json()) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    const doc = (await (await fetch(`${http.base}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
     for (const operations of Object.values(doc.paths)) {
-      for (const operation of Object.values(operations)) expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['400', '500']));
+      for (const operation of Object.values(operations))
+        expect(Object.keys(operation.responses)).toEqual(expect.arrayContaining(['400', '500']));
     }
   });
 
   it('6. success bodies are the same whichever transport: {"result":10}', async () => {
     const viaMcp = ((await client.callTool({ name: 'Add', arguments: { x: 7, y: 3 } })) as ToolResult).content[0]!.text;
-    const viaHttp = await (await fetch(`${http.base}/functions/Add`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"x":7,"y":3}' })).text();
-    const viaCgi = (await cgi({ REQUEST_METHOD: 'POST', PATH_INFO: '/functions/Add', CONTENT_TYPE: 'application/json', CONTENT_LENGTH: '13' }, '{"x":7,"y":3}')).split('\r\n\r\n')[1];
+    const viaHttp = await (
+      await fetch(`${http.base}/functions/Add`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"x":7,"y":3}',
+      })
+    ).text();
+    const viaCgi = (
+      await cgi(
+        { REQUEST_METHOD: 'POST', PATH_INFO: '/functions/Add', CONTENT_TYPE: 'application/json', CONTENT_LENGTH: '13' },
+        '{"x":7,"y":3}',
+      )
+    ).split('\r\n\r\n')[1];
     expect([viaMcp, viaHttp, viaCgi]).toEqual(['{"result":10}', '{"result":10}', '{"result":10}']);
   });
 });

@@ -38,16 +38,26 @@ async function start(options: HttpHandlerOptions): Promise<{ base: string; arriv
 }
 
 /** Starts a POST of `length` declared bytes and sends only `first` of them. */
-function slow(base: string, length: number, first: string): Promise<{ status: number; text: string; headers: IncomingMessage['headers'] }> & { rest(text: string): void } {
+function slow(
+  base: string,
+  length: number,
+  first: string,
+): Promise<{ status: number; text: string; headers: IncomingMessage['headers'] }> & { rest(text: string): void } {
   let req!: ClientRequest;
-  const answer = new Promise<{ status: number; text: string; headers: IncomingMessage['headers'] }>((resolve, reject) => {
-    req = request(`${base}/functions/Ping`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(length) } }, (res) => {
-      let text = '';
-      res.on('data', (d: Buffer) => (text += d.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text, headers: res.headers }));
-    });
-    req.on('error', reject);
-  });
+  const answer = new Promise<{ status: number; text: string; headers: IncomingMessage['headers'] }>(
+    (resolve, reject) => {
+      req = request(
+        `${base}/functions/Ping`,
+        { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(length) } },
+        (res) => {
+          let text = '';
+          res.on('data', (d: Buffer) => (text += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text, headers: res.headers }));
+        },
+      );
+      req.on('error', reject);
+    },
+  );
   clients.push(req);
   req.write(first);
   return Object.assign(answer, { rest: (text: string) => void req.end(text) });
@@ -61,15 +71,38 @@ describe('maxInFlightBodyBytes', () => {
     const body = padded(700);
     const held = slow(base, body.length, body.slice(0, 650));
     await arrived();
-    const refused = await send(base, { method: 'POST', path: '/functions/Ping', contentType: 'application/json', body: padded(400) });
+    const refused = await send(base, {
+      method: 'POST',
+      path: '/functions/Ping',
+      contentType: 'application/json',
+      body: padded(400),
+    });
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('30');
     expect(refused.text).toBe('{"error":"Server busy: request bodies in flight would exceed 1000 bytes; retry later"}');
     // A small body still fits beside the held one.
-    expect((await send(base, { method: 'POST', path: '/functions/Ping', contentType: 'application/json', body: padded(300) })).status).toBe(200);
+    expect(
+      (
+        await send(base, {
+          method: 'POST',
+          path: '/functions/Ping',
+          contentType: 'application/json',
+          body: padded(300),
+        })
+      ).status,
+    ).toBe(200);
     held.rest(body.slice(650));
     expect((await held).status).toBe(200);
-    expect((await send(base, { method: 'POST', path: '/functions/Ping', contentType: 'application/json', body: padded(900) })).status).toBe(200);
+    expect(
+      (
+        await send(base, {
+          method: 'POST',
+          path: '/functions/Ping',
+          contentType: 'application/json',
+          body: padded(900),
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('gives the bytes of a refused or timed-out body back', async () => {
@@ -77,10 +110,33 @@ describe('maxInFlightBodyBytes', () => {
     const stalled = slow(base, 700, padded(600).slice(0, 600));
     await arrived();
     expect((await stalled).status).toBe(408);
-    expect((await send(base, { method: 'POST', path: '/functions/Ping', contentType: 'application/json', body: padded(790) })).status).toBe(200);
-    const tooLarge = await send(base, { method: 'POST', path: '/functions/Ping', contentType: 'application/json', body: padded(900) });
+    expect(
+      (
+        await send(base, {
+          method: 'POST',
+          path: '/functions/Ping',
+          contentType: 'application/json',
+          body: padded(790),
+        })
+      ).status,
+    ).toBe(200);
+    const tooLarge = await send(base, {
+      method: 'POST',
+      path: '/functions/Ping',
+      contentType: 'application/json',
+      body: padded(900),
+    });
     expect(tooLarge.status).toBe(413);
-    expect((await send(base, { method: 'POST', path: '/functions/Ping', contentType: 'application/json', body: padded(790) })).status).toBe(200);
+    expect(
+      (
+        await send(base, {
+          method: 'POST',
+          path: '/functions/Ping',
+          contentType: 'application/json',
+          body: padded(790),
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('refuses, of many slow clients, those past the budget, holding at most the budget', async () => {
@@ -112,7 +168,14 @@ describe('maxInFlightBodyBytes', () => {
       },
     });
     const post = (body: BodyInit): Promise<Response> =>
-      handle(new Request('http://127.0.0.1/functions/Ping', { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit));
+      handle(
+        new Request('http://127.0.0.1/functions/Ping', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+          duplex: 'half',
+        } as RequestInit),
+      );
     push(new TextEncoder().encode(`{"note":"${'x'.repeat(800)}`));
     const held = post(stream);
     await firstPull;

@@ -12,11 +12,20 @@ import { STARTS_CHILD_PROCESSES, childCoverageEnv } from '../support/processes.j
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Runs examples/cgi.ts as a real child process with CGI variables and the body on stdin. */
-function cgi(env: Record<string, string>, body?: string | Uint8Array): Promise<{ head: string[]; body: string; code: number | null }> {
+function cgi(
+  env: Record<string, string>,
+  body?: string | Uint8Array,
+): Promise<{ head: string[]; body: string; code: number | null }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'examples/cgi.ts'], {
       cwd: ROOT,
-      env: { ...childCoverageEnv(), PATH: process.env['PATH'] ?? '', GATEWAY_INTERFACE: 'CGI/1.1', SERVER_PROTOCOL: 'HTTP/1.1', ...env },
+      env: {
+        ...childCoverageEnv(),
+        PATH: process.env['PATH'] ?? '',
+        GATEWAY_INTERFACE: 'CGI/1.1',
+        SERVER_PROTOCOL: 'HTTP/1.1',
+        ...env,
+      },
       stdio: ['pipe', 'pipe', 'ignore'],
     });
     const out: Buffer[] = [];
@@ -33,7 +42,15 @@ function cgi(env: Record<string, string>, body?: string | Uint8Array): Promise<{
 
 describe.runIf(STARTS_CHILD_PROCESSES)('examples/cgi.ts as a CGI/1.1 child process', () => {
   it('answers PATH_INFO=/functions/NonExistent with Status: 404 Not Found and a JSON error', async () => {
-    const r = await cgi({ REQUEST_METHOD: 'POST', PATH_INFO: '/functions/NonExistent', CONTENT_TYPE: 'application/json', CONTENT_LENGTH: '2' }, '{}');
+    const r = await cgi(
+      {
+        REQUEST_METHOD: 'POST',
+        PATH_INFO: '/functions/NonExistent',
+        CONTENT_TYPE: 'application/json',
+        CONTENT_LENGTH: '2',
+      },
+      '{}',
+    );
     expect(r.head).toEqual(['Status: 404 Not Found', 'Content-Type: application/json; charset=utf-8']);
     expect(r.body).toBe('{"error":"Function not found: NonExistent"}');
     expect(r.code).toBe(0);
@@ -41,7 +58,15 @@ describe.runIf(STARTS_CHILD_PROCESSES)('examples/cgi.ts as a CGI/1.1 child proce
 
   it('calls Add with the body on stdin: {"result":10}', async () => {
     const body = '{"x":7,"y":3}';
-    const r = await cgi({ REQUEST_METHOD: 'POST', PATH_INFO: '/functions/Add', CONTENT_TYPE: 'application/json', CONTENT_LENGTH: String(body.length) }, body);
+    const r = await cgi(
+      {
+        REQUEST_METHOD: 'POST',
+        PATH_INFO: '/functions/Add',
+        CONTENT_TYPE: 'application/json',
+        CONTENT_LENGTH: String(body.length),
+      },
+      body,
+    );
     expect(r.head[0]).toBe('Status: 200 OK');
     expect(r.body).toBe('{"result":10}');
   });
@@ -50,23 +75,43 @@ describe.runIf(STARTS_CHILD_PROCESSES)('examples/cgi.ts as a CGI/1.1 child proce
     const list = await cgi({ REQUEST_METHOD: 'GET', PATH_INFO: '/prompts', QUERY_STRING: '' });
     expect(JSON.parse(list.body).result.prompts.map((p: { name: string }) => p.name)).toContain('review_code');
     const trailing = '{"x":1,"y":2}GARBAGE-AFTER-THE-BODY';
-    const r = await cgi({ REQUEST_METHOD: 'POST', PATH_INFO: '/functions/Add', CONTENT_TYPE: 'application/json', CONTENT_LENGTH: '13' }, trailing);
+    const r = await cgi(
+      { REQUEST_METHOD: 'POST', PATH_INFO: '/functions/Add', CONTENT_TYPE: 'application/json', CONTENT_LENGTH: '13' },
+      trailing,
+    );
     expect(r.body).toBe('{"result":3}');
   });
 });
 
 describe('runCgi', () => {
-  const reasons: Record<number, string> = { 200: 'OK', 400: 'Bad Request', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 413: 'Content Too Large', 415: 'Unsupported Media Type', 500: 'Internal Server Error' };
+  const reasons: Record<number, string> = {
+    200: 'OK',
+    400: 'Bad Request',
+    403: 'Forbidden',
+    404: 'Not Found',
+    405: 'Method Not Allowed',
+    413: 'Content Too Large',
+    415: 'Unsupported Media Type',
+    500: 'Internal Server Error',
+  };
 
   const rule = (options: HttpHandlerOptions) => async (_title: string, c: HttpCase) => {
     const source = createCaseSource();
     const stdout = new PassThrough();
     const chunks: Buffer[] = [];
     stdout.on('data', (d: Buffer) => chunks.push(d));
-    const bytes = c.body === undefined ? new Uint8Array(0) : typeof c.body === 'string' ? new TextEncoder().encode(c.body) : c.body;
+    const bytes =
+      c.body === undefined ? new Uint8Array(0) : typeof c.body === 'string' ? new TextEncoder().encode(c.body) : c.body;
     const host = c.headers?.host ?? '127.0.0.1:8080';
-    const env: Record<string, string> = { REQUEST_METHOD: c.method, PATH_INFO: c.path.split('?')[0]!, QUERY_STRING: c.path.split('?')[1] ?? '', SERVER_ADDR: '127.0.0.1', HTTP_HOST: host };
-    if (c.headers?.origin !== undefined) env['HTTP_ORIGIN'] = c.headers.origin === 'same' ? `http://${host}` : c.headers.origin;
+    const env: Record<string, string> = {
+      REQUEST_METHOD: c.method,
+      PATH_INFO: c.path.split('?')[0]!,
+      QUERY_STRING: c.path.split('?')[1] ?? '',
+      SERVER_ADDR: '127.0.0.1',
+      HTTP_HOST: host,
+    };
+    if (c.headers?.origin !== undefined)
+      env['HTTP_ORIGIN'] = c.headers.origin === 'same' ? `http://${host}` : c.headers.origin;
     if (c.contentType !== undefined) env['CONTENT_TYPE'] = c.contentType;
     if (c.body !== undefined) env['CONTENT_LENGTH'] = String(bytes.byteLength);
     const status = await runCgi(source, { env, stdin: Readable.from([Buffer.from(bytes)]), stdout }, options);
@@ -87,7 +132,11 @@ describe('runCgi', () => {
   it('answers a CONTENT_LENGTH longer than the body with 400, and a bad one too', async () => {
     const run = async (env: Record<string, string>, body: string) => {
       const stdout = new PassThrough();
-      return runCgi(createExampleFunctions(), { env: { REQUEST_METHOD: 'POST', PATH_INFO: '/functions/Add', CONTENT_TYPE: 'application/json', ...env }, stdin: Readable.from([Buffer.from(body)]), stdout });
+      return runCgi(createExampleFunctions(), {
+        env: { REQUEST_METHOD: 'POST', PATH_INFO: '/functions/Add', CONTENT_TYPE: 'application/json', ...env },
+        stdin: Readable.from([Buffer.from(body)]),
+        stdout,
+      });
     };
     expect(await run({ CONTENT_LENGTH: '50' }, '{"x":1}')).toBe(400);
     expect(await run({ CONTENT_LENGTH: '-1' }, '{}')).toBe(400);

@@ -67,11 +67,39 @@ interface Row {
   text?: string;
 }
 
-const add: Row = { title: 'calls Add from a JSON body', contentType: JSON_TYPE, body: '{"x":7,"y":3}', status: 200, text: '{"result":10}' };
-const plain: Row = { title: 'answers a text/plain body with 415 at once', contentType: 'text/plain', body: 'x=7&y=3', status: 415 };
-const form: Row = { title: 'answers a form body with 415 at once', contentType: 'application/x-www-form-urlencoded', body: 'x=7&y=3', status: 415 };
-const proto: Row = { title: 'treats __proto__ as plain data', contentType: JSON_TYPE, body: '{"x":1,"y":2,"__proto__":{"polluted":true}}', status: 200, text: '{"result":3}' };
-const tooLarge: Row = { title: 'answers a body over maxBodyBytes with 413, whatever the parser allowed', contentType: JSON_TYPE, body: TWO_MB, status: 413, text: '{"error":"Request body exceeds 1048576 bytes"}' };
+const add: Row = {
+  title: 'calls Add from a JSON body',
+  contentType: JSON_TYPE,
+  body: '{"x":7,"y":3}',
+  status: 200,
+  text: '{"result":10}',
+};
+const plain: Row = {
+  title: 'answers a text/plain body with 415 at once',
+  contentType: 'text/plain',
+  body: 'x=7&y=3',
+  status: 415,
+};
+const form: Row = {
+  title: 'answers a form body with 415 at once',
+  contentType: 'application/x-www-form-urlencoded',
+  body: 'x=7&y=3',
+  status: 415,
+};
+const proto: Row = {
+  title: 'treats __proto__ as plain data',
+  contentType: JSON_TYPE,
+  body: '{"x":1,"y":2,"__proto__":{"polluted":true}}',
+  status: 200,
+  text: '{"result":3}',
+};
+const tooLarge: Row = {
+  title: 'answers a body over maxBodyBytes with 413, whatever the parser allowed',
+  contentType: JSON_TYPE,
+  body: TWO_MB,
+  status: 413,
+  text: '{"error":"Request body exceeds 1048576 bytes"}',
+};
 const deep: Row = {
   title: 'answers a 100,000-deep body with 400 naming the depth limit, not a crash',
   contentType: JSON_TYPE,
@@ -79,7 +107,13 @@ const deep: Row = {
   status: 400,
   text: '{"error":"Function arguments do not conform to schema","data":{"error_type":"schema_validation_failed","details":[{"argument":"x","keyword":"maxDepth","message":"nests deeper than 64 levels (limit maxDepth)"}],"provided_count":2,"required_count":2}}',
 };
-const exact: Row = { title: 'refuses a number JSON.parse would change (the text is kept)', contentType: JSON_TYPE, body: BIG, status: 400, text: EXACT_NUMBER_REFUSED };
+const exact: Row = {
+  title: 'refuses a number JSON.parse would change (the text is kept)',
+  contentType: JSON_TYPE,
+  body: BIG,
+  status: 400,
+  text: EXACT_NUMBER_REFUSED,
+};
 
 const ROWS: Record<Parser, Row[]> = {
   json: [
@@ -89,7 +123,13 @@ const ROWS: Record<Parser, Row[]> = {
     tooLarge,
     deep,
     // What a parsed body loses: express.json() rounded the number before the handler could see its text.
-    { title: 'takes a number express.json() already rounded as rounded', contentType: JSON_TYPE, body: BIG, status: 200, text: '{"result":9007199254740992}' },
+    {
+      title: 'takes a number express.json() already rounded as rounded',
+      contentType: JSON_TYPE,
+      body: BIG,
+      status: 200,
+      text: '{"result":9007199254740992}',
+    },
   ],
   text: [add, plain, proto, tooLarge, exact],
   raw: [add, plain, form, proto, tooLarge, exact],
@@ -108,7 +148,12 @@ for (const [version, express] of [
     afterAll(() => server.close());
 
     it.each(ROWS[parser].map((row) => [row.title, row] as const))('%s', async (_title, row) => {
-      const response = await send(server.base, { method: 'POST', path: '/functions/Add', contentType: row.contentType, body: row.body });
+      const response = await send(server.base, {
+        method: 'POST',
+        path: '/functions/Add',
+        contentType: row.contentType,
+        body: row.body,
+      });
       expect(response.status).toBe(row.status);
       if (row.text !== undefined) expect(response.text).toBe(row.text);
       expect(Object.prototype).not.toHaveProperty('polluted');
@@ -136,7 +181,12 @@ describe('inside Fastify (its JSON parser in front, the handler after reply.hija
   afterAll(() => server.close());
 
   it.each([add, plain, tooLarge].map((row) => [row.title, row] as const))('%s', async (_title, row) => {
-    const response = await send(server.base, { method: 'POST', path: '/functions/Add', contentType: row.contentType, body: row.body });
+    const response = await send(server.base, {
+      method: 'POST',
+      path: '/functions/Add',
+      contentType: row.contentType,
+      body: row.body,
+    });
     expect(response.status).toBe(row.status);
     if (row.text !== undefined) expect(response.text).toBe(row.text);
   });
@@ -168,17 +218,29 @@ describe.each([
 
   // @koa/bodyparser refuses __proto__ itself (400); without it the handler reads the raw text, exact numbers included.
   const rows = parse
-    ? [add, form, tooLarge, { ...exact, title: 'takes a number the parser already rounded as rounded', status: 200, text: '{"result":9007199254740992}' }]
+    ? [
+        add,
+        form,
+        tooLarge,
+        {
+          ...exact,
+          title: 'takes a number the parser already rounded as rounded',
+          status: 200,
+          text: '{"result":9007199254740992}',
+        },
+      ]
     : [add, form, proto, tooLarge, exact];
-  it.each(rows.map((row) => [row.title, row] as const))(
-    '%s',
-    async (_title, row) => {
-      const response = await send(server.base, { method: 'POST', path: '/functions/Add', contentType: row.contentType, body: row.body });
-      expect(response.status).toBe(row.status);
-      if (row.text !== undefined) expect(response.text).toBe(row.text);
-      expect(Object.prototype).not.toHaveProperty('polluted');
-    },
-  );
+  it.each(rows.map((row) => [row.title, row] as const))('%s', async (_title, row) => {
+    const response = await send(server.base, {
+      method: 'POST',
+      path: '/functions/Add',
+      contentType: row.contentType,
+      body: row.body,
+    });
+    expect(response.status).toBe(row.status);
+    if (row.text !== undefined) expect(response.text).toBe(row.text);
+    expect(Object.prototype).not.toHaveProperty('polluted');
+  });
 });
 
 describe('a body read before the handler', () => {
@@ -189,11 +251,19 @@ describe('a body read before the handler', () => {
       req.resume();
       req.once('end', () => next());
     });
-    app.use('/api', createNodeHandler(createCaseSource(), { ...OPTIONS, logger: { error: (fields) => logs.push(fields) } }));
+    app.use(
+      '/api',
+      createNodeHandler(createCaseSource(), { ...OPTIONS, logger: { error: (fields) => logs.push(fields) } }),
+    );
     const http = app.listen(0, '127.0.0.1');
     const base = `${await listen(http)}/api`;
     try {
-      const response = await send(base, { method: 'POST', path: '/functions/Add', contentType: JSON_TYPE, body: '{"x":1,"y":2}' });
+      const response = await send(base, {
+        method: 'POST',
+        path: '/functions/Add',
+        contentType: JSON_TYPE,
+        body: '{"x":1,"y":2}',
+      });
       expect([response.status, response.text]).toEqual([500, '{"error":"Internal error"}']);
       expect(logs).toMatchObject([{ event: 'http_request_failed', code: 'INTERNAL_ERROR' }]);
     } finally {

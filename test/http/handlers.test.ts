@@ -17,7 +17,15 @@ function runCases(kind: ServerKind, cases: readonly HttpCase[], options: HttpHan
   });
   afterAll(() => server.close());
 
-  it.each(cases.filter((c) => !(kind === 'express' && c.path === '/nothing/here') && !(c.rawHost === true && (kind === 'hono' || kind === 'fetch'))).map((c) => [c.title, c] as const))('%s', async (_title, c) => {
+  it.each(
+    cases
+      .filter(
+        (c) =>
+          !(kind === 'express' && c.path === '/nothing/here') &&
+          !(c.rawHost === true && (kind === 'hono' || kind === 'fetch')),
+      )
+      .map((c) => [c.title, c] as const),
+  )('%s', async (_title, c) => {
     const pings = source.pings();
     const response = await send(server.base, c);
     expect(response.status).toBe(c.status);
@@ -48,9 +56,18 @@ describe('HTTP handlers', () => {
     registry.add(['a', 'b', 'c'].map((name) => ({ name, messages: [{ role: 'user' as const, content: name }] })));
     const server = await startServer('node:http', registry);
     try {
-      const first = JSON.parse((await send(server.base, { method: 'GET', path: '/prompts' })).text) as { result: { prompts: { name: string }[]; nextCursor: string } };
+      const first = JSON.parse((await send(server.base, { method: 'GET', path: '/prompts' })).text) as {
+        result: { prompts: { name: string }[]; nextCursor: string };
+      };
       expect(first.result.prompts.map((p) => p.name)).toEqual(['a', 'b']);
-      const next = JSON.parse((await send(server.base, { method: 'GET', path: `/prompts?cursor=${encodeURIComponent(first.result.nextCursor)}` })).text);
+      const next = JSON.parse(
+        (
+          await send(server.base, {
+            method: 'GET',
+            path: `/prompts?cursor=${encodeURIComponent(first.result.nextCursor)}`,
+          })
+        ).text,
+      );
       expect(next).toEqual({ result: { prompts: [{ name: 'c' }] } });
       const forged = await send(server.base, { method: 'GET', path: '/prompts?cursor=forged' });
       expect([forged.status, forged.text]).toEqual([400, '{"error":"Invalid cursor"}']);
@@ -71,7 +88,9 @@ describe('HTTP handlers', () => {
   it('documents the Express mount path in the OpenAPI paths it serves', async () => {
     const server = await startServer('express', { functions: createExampleFunctions() });
     try {
-      const doc = JSON.parse((await send(server.base, { method: 'GET', path: '/openapi.json' })).text) as { paths: Record<string, unknown> };
+      const doc = JSON.parse((await send(server.base, { method: 'GET', path: '/openapi.json' })).text) as {
+        paths: Record<string, unknown>;
+      };
       expect(Object.keys(doc.paths)).toContain('/api/functions/Add');
     } finally {
       await server.close();
@@ -83,11 +102,15 @@ describe('HTTP handlers', () => {
     try {
       const url = new URL(`${server.base}/functions/Add`);
       const { status, text } = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-        const req = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': '100' } }, (res) => {
-          let data = '';
-          res.on('data', (d: Buffer) => (data += d.toString()));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, text: data }));
-        });
+        const req = httpRequest(
+          url,
+          { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': '100' } },
+          (res) => {
+            let data = '';
+            res.on('data', (d: Buffer) => (data += d.toString()));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, text: data }));
+          },
+        );
         req.on('error', reject);
         req.write('{"x":'); // and nothing more
       });
@@ -101,9 +124,21 @@ describe('HTTP handlers', () => {
   it('logs a 500 with the route and error class only, never the body', async () => {
     const logs: Record<string, unknown>[] = [];
     const registry = new PromptRegistry();
-    registry.add({ name: 'boom', arguments: [{ name: 'secret' }], render: () => { throw new Error('exploded with SECRET-1'); } });
+    registry.add({
+      name: 'boom',
+      arguments: [{ name: 'secret' }],
+      render: () => {
+        throw new Error('exploded with SECRET-1');
+      },
+    });
     const handle = createFetchHandler(registry, { logger: { error: (fields) => logs.push(fields) } });
-    const response = await handle(new Request('http://x/prompts/boom', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"secret":"SECRET-2"}' }));
+    const response = await handle(
+      new Request('http://x/prompts/boom', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"secret":"SECRET-2"}',
+      }),
+    );
     expect([response.status, await response.text()]).toEqual([500, '{"error":"Internal error"}']);
     expect(JSON.stringify(logs)).not.toMatch(/SECRET/);
   });
@@ -120,23 +155,40 @@ describe('HTTP handlers', () => {
       messages: [{ role: 'user', content: '{{ids}} {{label}} {{ok}}' }],
     });
     const handle = createFetchHandler(registry);
-    const body = '{"ids":[1,9007199254740993,1e400],"label":123456789012345678901,"__proto__":1e-400,"ok":0.1,"polluted":{"__proto__":{"polluted":1}}}';
-    const response = await handle(new Request('http://x/prompts/p', { method: 'POST', headers: { 'content-type': 'application/json' }, body }));
+    const body =
+      '{"ids":[1,9007199254740993,1e400],"label":123456789012345678901,"__proto__":1e-400,"ok":0.1,"polluted":{"__proto__":{"polluted":1}}}';
+    const response = await handle(
+      new Request('http://x/prompts/p', { method: 'POST', headers: { 'content-type': 'application/json' }, body }),
+    );
     expect(response.status).toBe(400);
-    const details = ((await response.json()) as { data: { details: { argument: string; keyword: string; message: string }[] } }).data.details;
+    const details = (
+      (await response.json()) as { data: { details: { argument: string; keyword: string; message: string }[] } }
+    ).data.details;
     expect(details.map((d) => [d.argument, d.keyword, d.message.split(':')[0]])).toEqual([
       ['ids', 'exactNumber', '/1'],
-      ['label', 'exactNumber', 'would become a different integer (a double holds whole numbers exactly only up to ±9007199254740991)'],
+      [
+        'label',
+        'exactNumber',
+        'would become a different integer (a double holds whole numbers exactly only up to ±9007199254740991)',
+      ],
       ['__proto__', 'exactNumber', 'is too small for a double'],
     ]);
     expect(Object.prototype).not.toHaveProperty('polluted');
   });
 
   it('refuses Host and Origin entries it cannot match when created, naming them', () => {
-    expect(() => createNodeHandler(createCaseSource(), { allowedHosts: ['localhost:3000'] })).toThrow(/allowedHosts: 'localhost:3000' is not a hostname/);
-    expect(() => createFetchHandler(createCaseSource(), { allowedHosts: ['http://a.example'] })).toThrow(/allowedHosts: 'http:\/\/a.example' is not a hostname/);
-    expect(() => createFetchHandler(createCaseSource(), { allowedOrigins: ['https://'] })).toThrow(/allowedOrigins: 'https:\/\/' is not an origin/);
-    expect(() => createFetchHandler(createCaseSource(), { allowedOrigins: 'app.example' as never })).toThrow(/allowedOrigins must be an array/);
+    expect(() => createNodeHandler(createCaseSource(), { allowedHosts: ['localhost:3000'] })).toThrow(
+      /allowedHosts: 'localhost:3000' is not a hostname/,
+    );
+    expect(() => createFetchHandler(createCaseSource(), { allowedHosts: ['http://a.example'] })).toThrow(
+      /allowedHosts: 'http:\/\/a.example' is not a hostname/,
+    );
+    expect(() => createFetchHandler(createCaseSource(), { allowedOrigins: ['https://'] })).toThrow(
+      /allowedOrigins: 'https:\/\/' is not an origin/,
+    );
+    expect(() => createFetchHandler(createCaseSource(), { allowedOrigins: 'app.example' as never })).toThrow(
+      /allowedOrigins must be an array/,
+    );
   });
 
   it('refuses a source it cannot serve when created', () => {

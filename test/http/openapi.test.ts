@@ -6,13 +6,20 @@ import { createFetchHandler, createOpenApiDocument } from '../../src/http/index.
 import { HTTP_CASES, createCaseSource } from './cases.js';
 
 const source = () => ({ prompts: createExampleRegistry(), functions: createExampleFunctions() });
-const caseSource = () => { const { prompts, functions } = createCaseSource(); return { prompts, functions }; };
+const caseSource = () => {
+  const { prompts, functions } = createCaseSource();
+  return { prompts, functions };
+};
 
 type Operation = { responses: Record<string, { content?: Record<string, { schema: object }> }> };
 
 describe('createOpenApiDocument', () => {
   it('is a valid OpenAPI 3.1 document (checked by @readme/openapi-parser)', async () => {
-    const doc = createOpenApiDocument(source(), { title: 'Example', version: '1.2.3', serverUrl: 'https://api.example.com' });
+    const doc = createOpenApiDocument(source(), {
+      title: 'Example',
+      version: '1.2.3',
+      serverUrl: 'https://api.example.com',
+    });
     const result = await validate(structuredClone(doc) as never);
     expect(result.valid, JSON.stringify(result)).toBe(true);
     expect(doc['servers']).toEqual([{ url: 'https://api.example.com' }]);
@@ -22,12 +29,21 @@ describe('createOpenApiDocument', () => {
     const doc = createOpenApiDocument(source(), { title: 'Example', version: '1.0.0', basePath: '/api' });
     const paths = doc['paths'] as Record<string, Record<string, Operation>>;
     expect(Object.keys(paths)).toEqual(
-      expect.arrayContaining(['/api/prompts', '/api/prompts/review_code', '/api/functions/Add', '/api/functions/DivMod', '/api/functions/Remember', '/api/openapi.json']),
+      expect.arrayContaining([
+        '/api/prompts',
+        '/api/prompts/review_code',
+        '/api/functions/Add',
+        '/api/functions/DivMod',
+        '/api/functions/Remember',
+        '/api/openapi.json',
+      ]),
     );
     for (const [path, operations] of Object.entries(paths)) {
       for (const [method, operation] of Object.entries(operations)) {
         for (const status of ['400', '403', '404', '405', '408', '413', '415', '500', '503']) {
-          expect(operation.responses[status], `${method} ${path} ${status}`).toEqual({ $ref: `#/components/responses/Error${status}` });
+          expect(operation.responses[status], `${method} ${path} ${status}`).toEqual({
+            $ref: `#/components/responses/Error${status}`,
+          });
         }
       }
     }
@@ -36,21 +52,32 @@ describe('createOpenApiDocument', () => {
       properties: { error: { type: 'string' }, data: {} },
       required: ['error'],
     });
-    const add = paths['/api/functions/Add']!['post'] as unknown as { requestBody: { content: Record<string, { schema: { required: string[] } }> } };
+    const add = paths['/api/functions/Add']!['post'] as unknown as {
+      requestBody: { content: Record<string, { schema: { required: string[] } }> };
+    };
     expect(add.requestBody.content['application/json']!.schema.required).toEqual(['x', 'y']);
   });
 
   it('describes every real response of the handlers, success and each error status', async () => {
-    const doc = (await dereference(structuredClone(createOpenApiDocument(caseSource(), { title: 'Example', version: '1.0.0' })) as never)) as unknown as {
+    const doc = (await dereference(
+      structuredClone(createOpenApiDocument(caseSource(), { title: 'Example', version: '1.0.0' })) as never,
+    )) as unknown as {
       paths: Record<string, Record<string, Operation>>;
     };
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     const handle = createFetchHandler(caseSource());
     for (const c of HTTP_CASES.filter((c) => c.method !== 'HEAD')) {
       const headers: Record<string, string> = c.contentType === undefined ? {} : { 'content-type': c.contentType };
-      if (c.headers?.origin !== undefined) headers['origin'] = c.headers.origin === 'same' ? 'http://x' : c.headers.origin;
+      if (c.headers?.origin !== undefined)
+        headers['origin'] = c.headers.origin === 'same' ? 'http://x' : c.headers.origin;
       if (c.headers?.host !== undefined) headers['host'] = c.headers.host;
-      const response = await handle(new Request(`http://x${c.path}`, { method: c.method, headers, ...(c.body === undefined ? {} : { body: c.body as BodyInit }) }));
+      const response = await handle(
+        new Request(`http://x${c.path}`, {
+          method: c.method,
+          headers,
+          ...(c.body === undefined ? {} : { body: c.body as BodyInit }),
+        }),
+      );
       const body: unknown = await response.json();
       const pathItem = doc.paths[c.path];
       // An undocumented route or method can only be a 404/405, answered with the shared error response.

@@ -28,7 +28,10 @@ function listening(server: import('node:http').Server | import('node:http2').Htt
   });
 }
 
-function closer(server: { close(cb: (error?: Error) => void): unknown; closeAllConnections?: () => void }): () => Promise<void> {
+function closer(server: {
+  close(cb: (error?: Error) => void): unknown;
+  closeAllConnections?: () => void;
+}): () => Promise<void> {
   return () =>
     new Promise((resolve) => {
       server.closeAllConnections?.();
@@ -37,7 +40,11 @@ function closer(server: { close(cb: (error?: Error) => void): unknown; closeAllC
 }
 
 /** Starts `kind` serving `source`. */
-export async function startServer(kind: ServerKind, source: HttpSource, options: HttpHandlerOptions = {}): Promise<RunningServer> {
+export async function startServer(
+  kind: ServerKind,
+  source: HttpSource,
+  options: HttpHandlerOptions = {},
+): Promise<RunningServer> {
   switch (kind) {
     case 'node:http': {
       const server = createServer(createNodeHandler(source, options)).listen(0, '127.0.0.1');
@@ -55,11 +62,17 @@ export async function startServer(kind: ServerKind, source: HttpSource, options:
       const app = new Hono();
       app.all('/api/*', (c) => handle(c.req.raw, c.env)); // c.env: the node connection, for the loopback Host default
       const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
-      return { base: `${await listening(server as import('node:http').Server)}/api`, close: closer(server as import('node:http').Server) };
+      return {
+        base: `${await listening(server as import('node:http').Server)}/api`,
+        close: closer(server as import('node:http').Server),
+      };
     }
     case 'fetch': {
       const server = serve({ fetch: createFetchHandler(source, options), port: 0, hostname: '127.0.0.1' });
-      return { base: await listening(server as import('node:http').Server), close: closer(server as import('node:http').Server) };
+      return {
+        base: await listening(server as import('node:http').Server),
+        close: closer(server as import('node:http').Server),
+      };
     }
   }
 }
@@ -95,4 +108,3 @@ export function send(base: string, c: Sent): Promise<{ status: number; headers: 
     req.end(body);
   });
 }
-

@@ -12,7 +12,10 @@ describe('parsing a JSON body', () => {
   });
 
   it('marks each argument holding a number JSON.parse changed, with where inside it and why', () => {
-    const body = parseJsonBody('{"big":12345678901234567890,"nested":{"x":[1,1e400]},"fine":3}') as Record<string, unknown>;
+    const body = parseJsonBody('{"big":12345678901234567890,"nested":{"x":[1,1e400]},"fine":3}') as Record<
+      string,
+      unknown
+    >;
     expect(inexactMark(body['big'])).toMatchObject({ path: [] });
     expect(inexactMark(body['big'])?.message).toMatch(/different integer/);
     expect(inexactMark(body['nested'])).toMatchObject({ path: ['x', 1] });

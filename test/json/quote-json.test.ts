@@ -6,7 +6,22 @@ const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202
 
 /** Deterministic text mixing plain, escaped, hidden, astral and lone-surrogate characters. */
 function mixedText(variant: number, length: number): string {
-  const alphabet = ['a', 'é', '"', '\\', '\n', '\u0001', '\u202e', '\u2028', '\u0085', '😀', '\ud800', '\udc00', '\ufeff', ' '];
+  const alphabet = [
+    'a',
+    'é',
+    '"',
+    '\\',
+    '\n',
+    '\u0001',
+    '\u202e',
+    '\u2028',
+    '\u0085',
+    '😀',
+    '\ud800',
+    '\udc00',
+    '\ufeff',
+    ' ',
+  ];
   let x = variant;
   let out = '';
   for (let i = 0; i < length; i++) {
@@ -27,7 +42,10 @@ describe('quoteJsonWithin', () => {
         expect(JSON.parse(quoted)).toBe(text.slice(0, kept));
         // Never cut inside a surrogate pair.
         expect(/[\ud800-\udbff]$/.test(text.slice(0, kept)) && /^[\udc00-\udfff]/.test(text.slice(kept))).toBe(false);
-        if (kept < text.length) expect(quoteJsonWithin(text.slice(0, kept + (text.codePointAt(kept)! > 0xffff ? 2 : 1)), max).kept).toBeLessThan(kept + 1);
+        if (kept < text.length)
+          expect(
+            quoteJsonWithin(text.slice(0, kept + (text.codePointAt(kept)! > 0xffff ? 2 : 1)), max).kept,
+          ).toBeLessThan(kept + 1);
       }
     }
   });

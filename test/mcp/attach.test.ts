@@ -81,9 +81,9 @@ describe('attachPrompts: set-up', () => {
   it('rejects a debounce window that is negative, not a number, or longer than setTimeout allows', () => {
     for (const debounceMs of [-1, Number.NaN, Number.POSITIVE_INFINITY, '50', 2 ** 31]) {
       const server = createTestServer('v1-server');
-      expect(() => attachPrompts(server.attachable, createTestRegistry(), { debounceMs } as AttachPromptsOptions)).toThrow(
-        RangeError,
-      );
+      expect(() =>
+        attachPrompts(server.attachable, createTestRegistry(), { debounceMs } as AttachPromptsOptions),
+      ).toThrow(RangeError);
     }
   });
 
@@ -104,7 +104,9 @@ describe('attachPrompts: set-up', () => {
   it('throws a TypeError when completeResource is not a function, or comes with completions: false', () => {
     const first = createTestServer('v1-mcp');
     expect(() =>
-      attachPrompts(first.attachable, createTestRegistry(), { completeResource: {} } as unknown as AttachPromptsOptions),
+      attachPrompts(first.attachable, createTestRegistry(), {
+        completeResource: {},
+      } as unknown as AttachPromptsOptions),
     ).toThrow(TypeError);
     const second = createTestServer('v2-mcp');
     expect(() =>
@@ -118,7 +120,9 @@ describe('attachPrompts: set-up', () => {
   for (const kind of SERVER_KINDS) {
     it(`refuses to attach to an already connected ${kind} server`, async () => {
       const { server } = await connect(kind);
-      expect(() => attachPrompts(server.attachable, createTestRegistry())).toThrow(/already connected.*before server\.connect\(\)/);
+      expect(() => attachPrompts(server.attachable, createTestRegistry())).toThrow(
+        /already connected.*before server\.connect\(\)/,
+      );
     });
 
     it(`refuses a second attach on the same ${kind} server, saying attachPrompts() already owns it`, () => {
@@ -209,7 +213,9 @@ describe('attachPrompts: beside McpServer', () => {
     it(`keeps tools registered through a ${kind} McpServer working`, async () => {
       const { client } = await connect(kind, {}, (server) => server.addEchoTool?.());
       expect(client.serverCapabilities()?.['tools']).toBeDefined();
-      expect(await client.callTool('echo', { text: 'hi' })).toMatchObject({ content: [{ type: 'text', text: 'echo: hi' }] });
+      expect(await client.callTool('echo', { text: 'hi' })).toMatchObject({
+        content: [{ type: 'text', text: 'echo: hi' }],
+      });
       expect((await client.getPrompt('optional_only', { tone: 'dry' })).messages[0]?.content).toEqual({
         type: 'text',
         text: 'Write something in a dry tone.',
@@ -224,10 +230,16 @@ describe('attachPrompts: completions option', () => {
       const { client } = await connect(kind, { completions: false });
       expect(client.serverCapabilities()?.['completions']).toBeUndefined();
       expect(client.serverCapabilities()?.['prompts']).toEqual({ listChanged: true });
-      expect((await wireError(client.raw('completion/complete', {
-        ref: { type: 'ref/prompt', name: 'review_code' },
-        argument: { name: 'language', value: '' },
-      }))).code).toBe(-32601);
+      expect(
+        (
+          await wireError(
+            client.raw('completion/complete', {
+              ref: { type: 'ref/prompt', name: 'review_code' },
+              argument: { name: 'language', value: '' },
+            }),
+          )
+        ).code,
+      ).toBe(-32601);
     });
   }
 });
@@ -272,8 +284,12 @@ describe('attachPrompts: detach()', () => {
       open.push({ server: first.server, client, registry, detach: () => {} });
 
       expect((await client.listPage()).prompts.map((p) => p.name)).toContain('second_life');
-      expect((await client.getPrompt('second_life')).messages[0]?.content).toEqual({ type: 'text', text: 'This is second_life.' });
-      // The first registry is no longer wired to the server; the second one is: its change, made after, is the only one.
+      expect((await client.getPrompt('second_life')).messages[0]?.content).toEqual({
+        type: 'text',
+        text: 'This is second_life.',
+      });
+      // The first registry is no longer wired to the server; the second one is: its change, made after, is the only
+      // one.
       first.registry.set(simplePrompt('from_first'));
       registry.set(simplePrompt('from_second'));
       await waitFor(() => client.listChangedCount() >= 1);
@@ -344,7 +360,6 @@ describe('attachPrompts: list_changed while disconnected or not initialized', ()
       await settled(client, 10);
       expect(client.listChangedCount()).toBe(1);
     });
-
 
     it(`sends nothing for changes made before a ${kind} server connects`, async () => {
       const { client, registry } = await connect(kind, { debounceMs: 10 }, (_server, registry) => {
@@ -454,7 +469,10 @@ describe('attachPrompts: request context', () => {
         throw new PromptError('RESOURCE_DENIED', 'Resource denied: tenant://other');
       },
     });
-    expect(await wireError(client.getPrompt('whoami'))).toEqual({ code: -32602, message: 'Resource denied: tenant://other' });
+    expect(await wireError(client.getPrompt('whoami'))).toEqual({
+      code: -32602,
+      message: 'Resource denied: tenant://other',
+    });
   });
 
   it('keeps an error whose numeric code is not a JSON-RPC code (a gRPC status, say) internal: -32603', async () => {
@@ -475,11 +493,35 @@ describe('attachPrompts: request context', () => {
 describe('attachPrompts: malformed completion/complete params', () => {
   const malformed: [string, Record<string, unknown>, string][] = [
     ['no ref', { argument: { name: 'city', value: 'p' } }, 'params.ref must be an object with a type'],
-    ['an unknown ref type', { ref: { type: 'ref/tool', name: 'x' }, argument: { name: 'a', value: '' } }, "params.ref.type must be 'ref/prompt' or 'ref/resource'"],
-    ['a prompt ref without a name', { ref: { type: 'ref/prompt' }, argument: { name: 'city', value: 'p' } }, 'params.ref.name must be a string'],
-    ['a numeric argument value', { ref: { type: 'ref/prompt', name: 'plan_trip' }, argument: { name: 'city', value: 5 } }, 'params.argument must be {name: string, value: string}'],
-    ['non-string context arguments', { ref: { type: 'ref/prompt', name: 'plan_trip' }, argument: { name: 'city', value: 'p' }, context: { arguments: { days: 3 } } }, 'params.context.arguments must be an object of strings'],
-    ['a resource ref without a uri', { ref: { type: 'ref/resource' }, argument: { name: 'id', value: '' } }, 'params.ref.uri must be a string'],
+    [
+      'an unknown ref type',
+      { ref: { type: 'ref/tool', name: 'x' }, argument: { name: 'a', value: '' } },
+      "params.ref.type must be 'ref/prompt' or 'ref/resource'",
+    ],
+    [
+      'a prompt ref without a name',
+      { ref: { type: 'ref/prompt' }, argument: { name: 'city', value: 'p' } },
+      'params.ref.name must be a string',
+    ],
+    [
+      'a numeric argument value',
+      { ref: { type: 'ref/prompt', name: 'plan_trip' }, argument: { name: 'city', value: 5 } },
+      'params.argument must be {name: string, value: string}',
+    ],
+    [
+      'non-string context arguments',
+      {
+        ref: { type: 'ref/prompt', name: 'plan_trip' },
+        argument: { name: 'city', value: 'p' },
+        context: { arguments: { days: 3 } },
+      },
+      'params.context.arguments must be an object of strings',
+    ],
+    [
+      'a resource ref without a uri',
+      { ref: { type: 'ref/resource' }, argument: { name: 'id', value: '' } },
+      'params.ref.uri must be a string',
+    ],
   ];
   for (const kind of SERVER_KINDS) {
     it(`answers -32602 to each malformed request on a ${kind} server, with or without completeResource`, async () => {

@@ -70,14 +70,19 @@ describe('checkCompleteResult', () => {
     const flaky = Object.defineProperty({}, 'x', { enumerable: true, get: () => (reads++ === 0 ? 'v\uD800' : 2n) });
     const checked = checkCompleteResult({ completion: { values: ['a\uDC00'] }, _meta: { f: flaky } });
     expect(JSON.stringify(checked)).toBe('{"completion":{"values":["a\uFFFD"]},"_meta":{"f":{"x":"v\uFFFD"}}}');
-    expect(failure({ completion: { values: [] }, _meta: { n: 1n } }).message).toMatch(/_meta cannot be serialized as JSON/);
+    expect(failure({ completion: { values: [] }, _meta: { n: 1n } }).message).toMatch(
+      /_meta cannot be serialized as JSON/,
+    );
   });
 
   it('cuts over 100 values to the first 100 with hasMore: true, keeping a given total or counting the values', () => {
     const values = Array.from({ length: 150 }, (_, i) => `v${i}`);
     const counted = checkCompleteResult({ completion: { values, hasMore: false } }).completion;
     expect(counted).toEqual({ values: values.slice(0, 100), total: 150, hasMore: true });
-    expect(checkCompleteResult({ completion: { values, total: 4000 } }).completion).toMatchObject({ total: 4000, hasMore: true });
+    expect(checkCompleteResult({ completion: { values, total: 4000 } }).completion).toMatchObject({
+      total: 4000,
+      hasMore: true,
+    });
   });
 
   it('cuts values over 64 KiB together to the first that fit, with hasMore: true', () => {

@@ -151,7 +151,7 @@ export function describeAdapterContract(title: string, open: OpenSession): void 
       expect(result.completion).toEqual({ values: ['python'], total: 1, hasMore: false });
     });
 
-    it("completes an argument from its complete() function", async () => {
+    it('completes an argument from its complete() function', async () => {
       const { client } = await start();
       const result = await client.complete('plan_trip', 'city', 'par', { days: '3' });
       expect(result.completion).toEqual({ values: ['paris', 'park', 'party'], total: 3, hasMore: false });

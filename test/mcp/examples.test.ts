@@ -59,7 +59,10 @@ async function exchange(
   url: string,
   init: { method?: string; sessionId?: string; body?: string },
 ): Promise<{ status: number; body: unknown }> {
-  const headers: Record<string, string> = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
+  const headers: Record<string, string> = {
+    accept: 'application/json, text/event-stream',
+    'content-type': 'application/json',
+  };
   if (init.sessionId !== undefined) headers['mcp-session-id'] = init.sessionId;
   const response = await fetch(url, { method: init.method ?? 'POST', headers, body: init.body });
   const text = await response.text();
@@ -90,7 +93,11 @@ describe('examples/mcp-http-server.ts', () => {
     const { url } = await serve();
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const client = await v1Client(url);
-    expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['explain_error', 'review_code', 'write_commit_message']);
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual([
+      'explain_error',
+      'review_code',
+      'write_commit_message',
+    ]);
     const review = await client.getPrompt({ name: 'review_code', arguments: { code: 'let x = 1' } });
     expect(review.messages[0]?.content).toMatchObject({ type: 'text', text: expect.stringContaining('# Style guide') });
     expect(await wireError(client.getPrompt({ name: 'review_code' }))).toMatchObject({
@@ -150,7 +157,11 @@ describe('examples/mcp-http-server.ts sessions and limits', () => {
   it('answers 404 to an unknown session id, so that the client initializes again', async () => {
     const { url } = await serve();
     for (const method of ['POST', 'GET', 'DELETE']) {
-      const reply = await exchange(url, { method, sessionId: 'no-such-session', ...(method === 'POST' ? { body: LIST } : {}) });
+      const reply = await exchange(url, {
+        method,
+        sessionId: 'no-such-session',
+        ...(method === 'POST' ? { body: LIST } : {}),
+      });
       expect(reply.status, method).toBe(404);
       expect(reply.body).toMatchObject({ error: { code: -32001, message: 'Session not found' } });
     }
@@ -165,10 +176,19 @@ describe('examples/mcp-http-server.ts sessions and limits', () => {
 
   it('answers 413 with LIMIT_EXCEEDED, not "Invalid JSON body", to a body over the limit', async () => {
     const { url } = await serve(createExampleRegistry(), { maxBodyBytes: 64 * 1024 });
-    const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'prompts/list', params: { pad: 'x'.repeat(100 * 1024) } });
+    const big = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'prompts/list',
+      params: { pad: 'x'.repeat(100 * 1024) },
+    });
     const reply = await exchange(url, { body: big });
     expect(reply.status).toBe(413);
-    expect(reply.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32602, message: 'Request body exceeds 65536 bytes' } });
+    expect(reply.body).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32602, message: 'Request body exceeds 65536 bytes' },
+    });
     // A body within the limit that is not JSON is still a parse error.
     expect(await exchange(url, { body: '{not json' })).toEqual({
       status: 400,
@@ -183,11 +203,13 @@ describe('examples/mcp-http-server.ts sessions and limits', () => {
     await client.listPrompts();
     const sessionId = transport.sessionId;
     expect(sessionId).toBeTypeOf('string');
-    // Opened after the idle one and asked again and again (each request restarts its timer) until the idle one closes...
+    // Opened after the idle one and asked again and again (each request restarts its timer) until the idle one
+    // closes...
     const busy = await v1Session(running.url);
     while (running.sessionCount() === 2) await busy.client.listPrompts();
     expect(running.sessionCount()).toBe(1);
-    // ...and until one opened after that closes too: without the restarts its own first timer would have closed it first.
+    // ...and until one opened after that closes too: without the restarts its own first timer would have closed it
+    // first.
     const later = await v1Session(running.url);
     await later.client.listPrompts();
     while (running.sessionCount() === 2) await busy.client.listPrompts();
@@ -213,7 +235,10 @@ describe('examples/mcp-http-server.ts sessions and limits', () => {
         },
       });
       const reply = await exchange(url, { body: INITIALIZE });
-      expect(reply).toEqual({ status: 500, body: { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal error' } } });
+      expect(reply).toEqual({
+        status: 500,
+        body: { jsonrpc: '2.0', id: null, error: { code: -32603, message: 'Internal error' } },
+      });
       // A second exchange: whatever the first one left pending has run by its end.
       expect((await exchange(url, { body: INITIALIZE })).status).toBe(500);
       expect(unhandled).toEqual([]);
@@ -242,17 +267,26 @@ describe('examples/conformance', () => {
       { role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } },
     ]);
     expect(
-      (await client.getPrompt({ name: 'test_prompt_with_arguments', arguments: { arg1: 'hello', arg2: 'world' } })).messages,
+      (await client.getPrompt({ name: 'test_prompt_with_arguments', arguments: { arg1: 'hello', arg2: 'world' } }))
+        .messages,
     ).toEqual([{ role: 'user', content: { type: 'text', text: "Prompt with arguments: arg1='hello', arg2='world'" } }]);
     expect(
-      (await client.getPrompt({ name: 'test_prompt_with_embedded_resource', arguments: { resourceUri: 'test://example-resource' } }))
-        .messages,
+      (
+        await client.getPrompt({
+          name: 'test_prompt_with_embedded_resource',
+          arguments: { resourceUri: 'test://example-resource' },
+        })
+      ).messages,
     ).toEqual([
       {
         role: 'user',
         content: {
           type: 'resource',
-          resource: { uri: 'test://example-resource', mimeType: 'text/plain', text: 'Embedded resource content for testing.' },
+          resource: {
+            uri: 'test://example-resource',
+            mimeType: 'text/plain',
+            text: 'Embedded resource content for testing.',
+          },
         },
       },
       { role: 'user', content: { type: 'text', text: 'Please process the embedded resource above.' } },
@@ -262,9 +296,14 @@ describe('examples/conformance', () => {
     const content = image[0]?.content as { type: string; mimeType: string; data: string };
     expect(content.type).toBe('image');
     expect(content.mimeType).toBe('image/png');
-    expect(Buffer.from(content.data, 'base64').subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    expect(Buffer.from(content.data, 'base64').subarray(0, 8)).toEqual(
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    );
 
-    const completion = await client.complete({ ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'par' } });
+    const completion = await client.complete({
+      ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' },
+      argument: { name: 'arg1', value: 'par' },
+    });
     expect(completion.completion.values).toEqual(['paris', 'park', 'party']);
   });
 });
@@ -274,11 +313,23 @@ describe('examples/mcp-stdio-server.ts', () => {
     const script = fileURLToPath(new URL('../../examples/mcp-stdio-server.ts', import.meta.url));
     const client = new ClientV1(INFO);
     await client.connect(
-      new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', script], env: childCoverageEnv(), stderr: 'ignore' }),
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ['--import', 'tsx', script],
+        env: childCoverageEnv(),
+        stderr: 'ignore',
+      }),
     );
     cleanup.push(() => client.close());
-    expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['explain_error', 'review_code', 'write_commit_message']);
-    const commit = await client.getPrompt({ name: 'write_commit_message', arguments: { diff: '+x', max_subject_length: '50' } });
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual([
+      'explain_error',
+      'review_code',
+      'write_commit_message',
+    ]);
+    const commit = await client.getPrompt({
+      name: 'write_commit_message',
+      arguments: { diff: '+x', max_subject_length: '50' },
+    });
     expect(commit.messages[0]?.content).toMatchObject({ text: expect.stringContaining('under 50 characters') });
   });
 });

@@ -13,7 +13,9 @@ const run = promisify(execFile);
 describe('attachPrompts: memory', () => {
   for (const sdk of ['v1', 'v2']) {
     it(`lets SDK ${sdk} servers that were never detached be garbage-collected, and drops their registry listeners`, async () => {
-      const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', PROBE, sdk], { timeout: 120_000 });
+      const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', PROBE, sdk], {
+        timeout: 120_000,
+      });
       // 50 attachments subscribed; once their servers are collected, none of their listeners is left on the registry.
       expect(JSON.parse(stdout)).toEqual({ alive: 0, listeners: 0, subscribed: 50 });
     });

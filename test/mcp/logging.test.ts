@@ -67,7 +67,9 @@ async function connect(
 describe('attachPrompts: logger option', () => {
   it('throws a TypeError when the logger is not an object', () => {
     const server = createTestServer('v2-server');
-    expect(() => attachPrompts(server.attachable, createTestRegistry(), { logger: 'pino' as never })).toThrow(TypeError);
+    expect(() => attachPrompts(server.attachable, createTestRegistry(), { logger: 'pino' as never })).toThrow(
+      TypeError,
+    );
     expect(() => attachPrompts(server.attachable, createTestRegistry(), { logger: null as never })).toThrow(TypeError);
   });
 
@@ -83,8 +85,26 @@ describe('attachPrompts: logger option', () => {
       expect(await wireError(client.getPrompt('whoami'))).toEqual(INTERNAL);
       expect(await wireError(client.complete('plan_trip', 'city', 'p'))).toEqual(INTERNAL);
       expect(entries.map((e) => [e.level, e.fields])).toEqual([
-        ['error', { event: 'mcp_request_failed', method: 'prompts/get', source: 'context', code: 'INTERNAL_ERROR', error: 'TokenStoreDown' }],
-        ['error', { event: 'mcp_request_failed', method: 'completion/complete', source: 'context', code: 'INTERNAL_ERROR', error: 'TokenStoreDown' }],
+        [
+          'error',
+          {
+            event: 'mcp_request_failed',
+            method: 'prompts/get',
+            source: 'context',
+            code: 'INTERNAL_ERROR',
+            error: 'TokenStoreDown',
+          },
+        ],
+        [
+          'error',
+          {
+            event: 'mcp_request_failed',
+            method: 'completion/complete',
+            source: 'context',
+            code: 'INTERNAL_ERROR',
+            error: 'TokenStoreDown',
+          },
+        ],
       ]);
       expect(JSON.stringify(entries)).not.toContain(SECRET);
     });
@@ -100,7 +120,13 @@ describe('attachPrompts: logger option', () => {
     });
     expect(await wireError(client.getPrompt('whoami'))).toEqual(INTERNAL);
     expect(entries.map((e) => e.fields)).toEqual([
-      { event: 'mcp_request_failed', method: 'prompts/get', source: 'context', code: 'INTERNAL_ERROR', error: 'string' },
+      {
+        event: 'mcp_request_failed',
+        method: 'prompts/get',
+        source: 'context',
+        code: 'INTERNAL_ERROR',
+        error: 'string',
+      },
     ]);
   });
 
@@ -114,7 +140,13 @@ describe('attachPrompts: logger option', () => {
     });
     expect(await wireError(client.getPrompt('whoami'))).toEqual(INTERNAL);
     expect(entries.map((e) => e.fields)).toEqual([
-      { event: 'mcp_request_failed', method: 'prompts/get', source: 'context', code: 'PROMPT_RENDER_FAILED', error: 'PromptError' },
+      {
+        event: 'mcp_request_failed',
+        method: 'prompts/get',
+        source: 'context',
+        code: 'PROMPT_RENDER_FAILED',
+        error: 'PromptError',
+      },
     ]);
   });
 
@@ -158,7 +190,11 @@ describe('attachPrompts: logger option', () => {
 
   it("does not log again what the registry already logged: a failing render is the registry's one prompt_failed entry", async () => {
     const { logger, entries } = capturingLogger();
-    const client = await connect('v2-mcp', { logger, context: () => ({ user: 'bob' }) }, createTestRegistry({ logger }));
+    const client = await connect(
+      'v2-mcp',
+      { logger, context: () => ({ user: 'bob' }) },
+      createTestRegistry({ logger }),
+    );
     expect(await wireError(client.getPrompt('broken'))).toEqual(INTERNAL);
     expect(entries.map((e) => e.fields['event'])).toEqual(['prompt_failed']);
   });
@@ -200,7 +236,13 @@ describe('attachPrompts: logger option', () => {
       });
       expect(await wireError(client.listPage())).toEqual(INTERNAL);
       expect(entries.map((e) => e.fields)).toEqual([
-        { event: 'mcp_request_failed', method: 'prompts/list', source: 'request', code: 'INTERNAL_ERROR', error: 'RangeError' },
+        {
+          event: 'mcp_request_failed',
+          method: 'prompts/list',
+          source: 'request',
+          code: 'INTERNAL_ERROR',
+          error: 'RangeError',
+        },
       ]);
     });
   }
@@ -218,7 +260,13 @@ describe('attachPrompts: logging completeResource failures', () => {
       });
       expect(await wireError(client.completeResource('docs://{id}', 'id', SECRET))).toEqual(INTERNAL);
       expect(entries.map((e) => e.fields)).toEqual([
-        { event: 'mcp_request_failed', method: 'completion/complete', source: 'completeResource', code: 'INTERNAL_ERROR', error: 'TypeError' },
+        {
+          event: 'mcp_request_failed',
+          method: 'completion/complete',
+          source: 'completeResource',
+          code: 'INTERNAL_ERROR',
+          error: 'TypeError',
+        },
       ]);
       expect(JSON.stringify(entries)).not.toContain(SECRET);
     });
@@ -251,7 +299,8 @@ describe('attachPrompts: callbacks that never settle', () => {
       const client = await connect(kind, {
         logger,
         callbackTimeoutMs: 30,
-        context: (request) => (request.method === 'completion/complete' ? undefined : (signals.push(request.signal!), never())),
+        context: (request) =>
+          request.method === 'completion/complete' ? undefined : (signals.push(request.signal!), never()),
         completeResource: (_params, request) => (signals.push(request.signal!), never()),
       });
       expect(await wireError(client.getPrompt('whoami'))).toEqual(INTERNAL);
@@ -268,13 +317,18 @@ describe('attachPrompts: callbacks that never settle', () => {
     const { logger, entries } = capturingLogger();
     let seen: AbortSignal | undefined;
     const server = createTestServer('v1-mcp');
-    attachPrompts(server.attachable, createTestRegistry(), { logger, context: (request) => ((seen = request.signal), never()) });
+    attachPrompts(server.attachable, createTestRegistry(), {
+      logger,
+      context: (request) => ((seen = request.signal), never()),
+    });
     const client = new ClientV1({ name: 'c', version: '1.0.0' });
     const [clientSide, serverSide] = linkedPair('v1');
     await server.connect(serverSide);
     await client.connect(clientSide as Parameters<ClientV1['connect']>[0]);
     const controller = new AbortController();
-    const pending = client.getPrompt({ name: 'whoami' }, { signal: controller.signal }).catch((error: unknown) => error);
+    const pending = client
+      .getPrompt({ name: 'whoami' }, { signal: controller.signal })
+      .catch((error: unknown) => error);
     await waitFor(() => seen !== undefined);
     controller.abort();
     expect(await pending).toBeInstanceOf(Error);
@@ -286,6 +340,8 @@ describe('attachPrompts: callbacks that never settle', () => {
 
   it('refuses a callback timeout that is not a positive integer', () => {
     const server = createTestServer('v2-server');
-    expect(() => attachPrompts(server.attachable, createTestRegistry(), { callbackTimeoutMs: 0 })).toThrow(/attachPrompts: callbackTimeoutMs must be an integer of milliseconds from 1 to 2147483647, got 0/);
+    expect(() => attachPrompts(server.attachable, createTestRegistry(), { callbackTimeoutMs: 0 })).toThrow(
+      /attachPrompts: callbackTimeoutMs must be an integer of milliseconds from 1 to 2147483647, got 0/,
+    );
   });
 });

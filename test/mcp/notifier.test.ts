@@ -15,7 +15,10 @@ afterEach(() => {
 function recorder(ready: () => boolean = () => true) {
   const sentAt: number[] = [];
   const start = Date.now();
-  return { sentAt, notifier: (quietMs: number) => createListChangedNotifier(() => sentAt.push(Date.now() - start), ready, quietMs) };
+  return {
+    sentAt,
+    notifier: (quietMs: number) => createListChangedNotifier(() => sentAt.push(Date.now() - start), ready, quietMs),
+  };
 }
 
 describe('list_changed notifier', () => {

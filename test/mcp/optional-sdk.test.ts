@@ -12,7 +12,9 @@ const run = promisify(execFile);
 
 describe('mcp-prompt-kit/mcp without an MCP SDK installed', () => {
   it('imports, and attachPrompts names both SDK packages to install', async () => {
-    const { stdout } = await run(process.execPath, ['--import', HIDE_SDK, '--import', 'tsx', SCRIPT], { timeout: 120_000 });
+    const { stdout } = await run(process.execPath, ['--import', HIDE_SDK, '--import', 'tsx', SCRIPT], {
+      timeout: 120_000,
+    });
     const result = JSON.parse(stdout) as { loaded: boolean; sdkHidden: boolean; error: string };
     expect(result.sdkHidden).toBe(true);
     expect(result.loaded).toBe(true);

@@ -29,11 +29,19 @@ function registry(): PromptRegistry {
   r.add([
     {
       name: 'review_code',
-      arguments: [{ name: 'code', required: true }, { name: 'language', enum: ['typescript', 'python'] }, { name: 'n', type: 'integer', maximum: 9 }],
+      arguments: [
+        { name: 'code', required: true },
+        { name: 'language', enum: ['typescript', 'python'] },
+        { name: 'n', type: 'integer', maximum: 9 },
+      ],
       messages: [{ role: 'user', content: 'Review {{language}} {{n}}: {{code}}' }],
     },
     { name: 'plain', messages: [{ role: 'assistant', content: 'Hello' }] },
-    { name: 'items', arguments: [{ name: 'xs', type: 'array' }], messages: [{ role: 'user', content: '{{#xs}}{{.}};{{/xs}}' }] },
+    {
+      name: 'items',
+      arguments: [{ name: 'xs', type: 'array' }],
+      messages: [{ role: 'user', content: '{{#xs}}{{.}};{{/xs}}' }],
+    },
   ]);
   return r;
 }
@@ -44,20 +52,42 @@ const call = fc.oneof(
     params: fc.record(
       {
         name: fc.oneof(fc.constantFrom('review_code', 'plain', 'items', 'nope'), hostileJson),
-        arguments: fc.oneof(fc.dictionary(fc.oneof(fc.constantFrom('code', 'language', 'n', 'xs'), hostileKey), fc.oneof(hostileString, hostileJson), { maxKeys: 4 }), hostileJson),
+        arguments: fc.oneof(
+          fc.dictionary(
+            fc.oneof(fc.constantFrom('code', 'language', 'n', 'xs'), hostileKey),
+            fc.oneof(hostileString, hostileJson),
+            { maxKeys: 4 },
+          ),
+          hostileJson,
+        ),
         // An object: SDK v2 itself never answers a request whose _meta is not one (any method, with or without us).
         _meta: fc.dictionary(hostileKey, hostileJson, { maxKeys: 3 }),
       },
       { requiredKeys: [] },
     ),
   }),
-  fc.record({ method: fc.constant('prompts/list'), params: fc.record({ cursor: fc.oneof(hostileString, hostileJson) }, { requiredKeys: [] }) }),
+  fc.record({
+    method: fc.constant('prompts/list'),
+    params: fc.record({ cursor: fc.oneof(hostileString, hostileJson) }, { requiredKeys: [] }),
+  }),
   fc.record({
     method: fc.constant('completion/complete'),
     params: fc.record(
       {
-        ref: fc.oneof(fc.record({ type: fc.constant('ref/prompt'), name: fc.oneof(fc.constantFrom('review_code', 'nope'), hostileJson) }), hostileJson),
-        argument: fc.oneof(fc.record({ name: fc.oneof(fc.constantFrom('language', 'code'), hostileJson), value: fc.oneof(hostileString, hostileJson) }), hostileJson),
+        ref: fc.oneof(
+          fc.record({
+            type: fc.constant('ref/prompt'),
+            name: fc.oneof(fc.constantFrom('review_code', 'nope'), hostileJson),
+          }),
+          hostileJson,
+        ),
+        argument: fc.oneof(
+          fc.record({
+            name: fc.oneof(fc.constantFrom('language', 'code'), hostileJson),
+            value: fc.oneof(hostileString, hostileJson),
+          }),
+          hostileJson,
+        ),
         context: hostileJson,
       },
       { requiredKeys: [] },
@@ -108,11 +138,17 @@ for (const [serverKind, clientKind, property] of PAIRS) {
       await server.close();
     });
 
-    it('answers any generated params with a spec result or a client error, never -32603', async () => {
-      await checkProperty(property, call, async ({ method, params }) => {
-        await withinBudget(`${serverKind} ${method}`, () => outcome(client, method, params as Record<string, unknown>));
-        expectPrototypeUntouched();
-      });
-    }, PROPERTY_TIMEOUT_MS);
+    it(
+      'answers any generated params with a spec result or a client error, never -32603',
+      async () => {
+        await checkProperty(property, call, async ({ method, params }) => {
+          await withinBudget(`${serverKind} ${method}`, () =>
+            outcome(client, method, params as Record<string, unknown>),
+          );
+          expectPrototypeUntouched();
+        });
+      },
+      PROPERTY_TIMEOUT_MS,
+    );
   });
 }

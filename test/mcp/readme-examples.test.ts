@@ -22,42 +22,52 @@ afterEach(async () => {
   for (const fn of cleanup.splice(0).reverse()) await fn();
 });
 
-describe.each(['examples/existing-server-v1.ts', 'examples/existing-server-v2.ts'])('docs/mcp.md example %s', (file) => {
-  const source = readFileSync(new URL(file, root), 'utf8');
+describe.each(['examples/existing-server-v1.ts', 'examples/existing-server-v2.ts'])(
+  'docs/mcp.md example %s',
+  (file) => {
+    const source = readFileSync(new URL(file, root), 'utf8');
 
-  it('is shown verbatim in docs/mcp.md, in at most 15 lines of code', () => {
-    expect(blocksIn('docs/mcp.md', 'Add prompts to your existing MCP server', 'ts').map((b) => b.code)).toContain(source);
-    expect(source.trim().split('\n').filter((line) => line.trim() !== '').length).toBeLessThanOrEqual(15);
-  });
+    it('is shown verbatim in docs/mcp.md, in at most 17 lines of code', () => {
+      expect(blocksIn('docs/mcp.md', 'Add prompts to your existing MCP server', 'ts').map((b) => b.code)).toContain(
+        source,
+      );
+      expect(
+        source
+          .trim()
+          .split('\n')
+          .filter((line) => line.trim() !== '').length,
+      ).toBeLessThanOrEqual(17);
+    });
 
-  it('serves its prompt beside the existing tool over stdio', async () => {
-    const client = new ClientV1({ name: 'readme-test', version: '1.0.0' });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: ['--import', 'tsx', fileURLToPath(new URL(file, root))],
-        cwd: fileURLToPath(root),
-        env: childCoverageEnv(),
-        stderr: 'ignore',
-      }),
-    );
-    cleanup.push(() => client.close());
-    expect((await client.listPrompts()).prompts).toEqual([
-      { name: 'greet', arguments: [{ name: 'name', required: true }] },
-    ]);
-    expect((await client.getPrompt({ name: 'greet', arguments: { name: 'Ada <&>' } })).messages).toEqual([
-      { role: 'user', content: { type: 'text', text: 'Say hello to Ada <&>.' } },
-    ]);
-    expect(await wireError(client.getPrompt({ name: 'greet' }))).toEqual({
-      code: -32602,
-      message: 'Missing required prompt arguments',
-      data: { missing_arguments: ['name'], provided_count: 0, required_count: 1 },
+    it('serves its prompt beside the existing tool over stdio', async () => {
+      const client = new ClientV1({ name: 'readme-test', version: '1.0.0' });
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: ['--import', 'tsx', fileURLToPath(new URL(file, root))],
+          cwd: fileURLToPath(root),
+          env: childCoverageEnv(),
+          stderr: 'ignore',
+        }),
+      );
+      cleanup.push(() => client.close());
+      expect((await client.listPrompts()).prompts).toEqual([
+        { name: 'greet', arguments: [{ name: 'name', required: true }] },
+      ]);
+      expect((await client.getPrompt({ name: 'greet', arguments: { name: 'Ada <&>' } })).messages).toEqual([
+        { role: 'user', content: { type: 'text', text: 'Say hello to Ada <&>.' } },
+      ]);
+      expect(await wireError(client.getPrompt({ name: 'greet' }))).toEqual({
+        code: -32602,
+        message: 'Missing required prompt arguments',
+        data: { missing_arguments: ['name'], provided_count: 0, required_count: 1 },
+      });
+      expect(await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } })).toMatchObject({
+        content: [{ type: 'text', text: '5' }],
+      });
     });
-    expect(await client.callTool({ name: 'add', arguments: { a: 2, b: 3 } })).toMatchObject({
-      content: [{ type: 'text', text: '5' }],
-    });
-  });
-});
+  },
+);
 
 function stdioClient(file: string): Promise<ClientV1> {
   const client = new ClientV1({ name: 'readme-test', version: '1.0.0' });
@@ -80,18 +90,24 @@ describe('docs/mcp.md: completions beside McpServer resource templates', () => {
   const source = readFileSync(new URL(file, root), 'utf8');
 
   it('shows examples/mcp-resource-templates.ts verbatim', () => {
-    expect(blocksIn('docs/mcp.md', 'Add prompts to your existing MCP server', 'ts').map((b) => b.code)).toContain(source);
+    expect(blocksIn('docs/mcp.md', 'Add prompts to your existing MCP server', 'ts').map((b) => b.code)).toContain(
+      source,
+    );
   });
 
   it('completes the prompt argument and the template variable from one server, and still reads the resource', async () => {
     const client = await stdioClient(file);
-    const prompt = await client.complete({ ref: { type: 'ref/prompt', name: 'summarize' }, argument: { name: 'id', value: 'adr' } });
+    const prompt = await client.complete({
+      ref: { type: 'ref/prompt', name: 'summarize' },
+      argument: { name: 'id', value: 'adr' },
+    });
     expect(prompt.completion.values).toEqual(['adr-001', 'adr-002']);
-    const template = await client.complete({ ref: { type: 'ref/resource', uri: 'docs://{id}' }, argument: { name: 'id', value: 'a' } });
+    const template = await client.complete({
+      ref: { type: 'ref/resource', uri: 'docs://{id}' },
+      argument: { name: 'id', value: 'a' },
+    });
     expect(template.completion.values).toEqual(['adr-001', 'adr-002', 'api']);
-    expect((await client.readResource({ uri: 'docs://api' })).contents).toEqual([
-      { uri: 'docs://api', text: '# api' },
-    ]);
+    expect((await client.readResource({ uri: 'docs://api' })).contents).toEqual([{ uri: 'docs://api', text: '# api' }]);
     expect((await client.getPrompt({ name: 'summarize', arguments: { id: 'api' } })).messages).toEqual([
       { role: 'user', content: { type: 'text', text: 'Summarize docs://api.' } },
     ]);

@@ -6,7 +6,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { PromptError } from '../../src/errors.js';
 import { attachPrompts, completeFromResourceTemplates } from '../../src/mcp/index.js';
-import type { AttachPromptsOptions, CompleteResourceParams, McpRequestInfo, SdkMcpServerLike } from '../../src/mcp/index.js';
+import type {
+  AttachPromptsOptions,
+  CompleteResourceParams,
+  McpRequestInfo,
+  SdkMcpServerLike,
+} from '../../src/mcp/index.js';
 import type { TestClient } from './fixtures/clients.js';
 import { createTestClient, linkedPair, wireError } from './fixtures/clients.js';
 import { createTestRegistry } from './fixtures/prompts.js';
@@ -38,7 +43,9 @@ for (const kind of ['v1-mcp', 'v2-mcp'] as const) {
     it('completes prompt arguments and template variables on the same server (templates registered first)', async () => {
       const server = createTestServer(kind);
       const docs = server.addDocsTemplate!({ complete: true });
-      attachPrompts(server.attachable, createTestRegistry(), { completeResource: completeFromResourceTemplates([docs]) });
+      attachPrompts(server.attachable, createTestRegistry(), {
+        completeResource: completeFromResourceTemplates([docs]),
+      });
       const client = await connectClient(server);
 
       expect(client.serverCapabilities()?.['completions']).toEqual({});
@@ -62,7 +69,9 @@ for (const kind of ['v1-mcp', 'v2-mcp'] as const) {
       server.addDocsTemplate!({ complete: false });
       const client = await connectClient(server);
       expect(client.serverCapabilities()?.['resources']).toBeDefined();
-      expect((await client.readResource('docs://style')).contents).toEqual([{ uri: 'docs://style', text: 'doc style' }]);
+      expect((await client.readResource('docs://style')).contents).toEqual([
+        { uri: 'docs://style', text: 'doc style' },
+      ]);
       expect((await client.listPage()).prompts.map((p) => p.name)).toContain('plan_trip');
       // Without completeResource, resource-template completion has no values (and is no error).
       expect((await client.completeResource(DOCS_TEMPLATE, 'id', 'a')).completion.values).toEqual([]);
@@ -81,7 +90,12 @@ for (const kind of ['v1-mcp', 'v2-mcp'] as const) {
       const client = await connectClient(server);
       expect((await client.completeResource(DOCS_TEMPLATE, 'id', 'x')).completion.values).toEqual(['docs://{id}|id=x']);
       expect((await client.complete('plan_trip', 'city', 'par')).completion).toEqual(PARIS);
-      expect(calls).toEqual([[{ ref: { type: 'ref/resource', uri: DOCS_TEMPLATE }, argument: { name: 'id', value: 'x' } }, 'completion/complete']]);
+      expect(calls).toEqual([
+        [
+          { ref: { type: 'ref/resource', uri: DOCS_TEMPLATE }, argument: { name: 'id', value: 'x' } },
+          'completion/complete',
+        ],
+      ]);
     });
 
     it('without completeResource, refuses a server whose templates already installed a completion handler, naming the option', () => {
@@ -92,14 +106,18 @@ for (const kind of ['v1-mcp', 'v2-mcp'] as const) {
       );
       // Given the McpServer's low-level .server, the message points back to the McpServer and the option.
       const lowLevel = (server.attachable as SdkMcpServerLike).server;
-      expect(() => attachPrompts(lowLevel, createTestRegistry(), { completeResource: () => ({ completion: { values: [] } }) })).toThrow(
+      expect(() =>
+        attachPrompts(lowLevel, createTestRegistry(), { completeResource: () => ({ completion: { values: [] } }) }),
+      ).toThrow(
         /completion\/complete \(McpServer owns it if this is the `\.server` of an McpServer.*pass the McpServer itself with the completeResource option/,
       );
     });
 
     it('is refused by McpServer when a template with complete callbacks is registered AFTER attachPrompts (register templates first)', () => {
       const server = createTestServer(kind);
-      attachPrompts(server.attachable, createTestRegistry(), { completeResource: () => ({ completion: { values: [] } }) });
+      attachPrompts(server.attachable, createTestRegistry(), {
+        completeResource: () => ({ completion: { values: [] } }),
+      });
       expect(() => server.addDocsTemplate!({ complete: true })).toThrow(/completion\/complete/);
     });
 
@@ -121,7 +139,10 @@ for (const kind of ['v1-mcp', 'v2-mcp'] as const) {
         code: -32602,
         message: 'Resource denied: denied://{x}',
       });
-      expect(await wireError(client.completeResource('bad://{x}', 'x', ''))).toEqual({ code: -32603, message: 'Internal error' });
+      expect(await wireError(client.completeResource('bad://{x}', 'x', ''))).toEqual({
+        code: -32603,
+        message: 'Internal error',
+      });
       const many = (await client.completeResource('many://{x}', 'x', '')).completion;
       expect(many.values).toHaveLength(100);
       expect(many).toMatchObject({ total: 150, hasMore: true });

@@ -35,7 +35,8 @@ function memorySource(entries: readonly ListedResource[]): ResourceSource {
   return {
     listResources: () => entries,
     readResource: (uri) => {
-      if (!entries.some((e) => e.uri === uri)) throw new PromptError('RESOURCE_NOT_FOUND', `Resource not found: ${uri}`);
+      if (!entries.some((e) => e.uri === uri))
+        throw new PromptError('RESOURCE_NOT_FOUND', `Resource not found: ${uri}`);
       return { contents: [{ uri, mimeType: 'text/plain', text: `text of ${uri}` }] };
     },
   };
@@ -78,20 +79,40 @@ describe.each(pairings)('attachResources on %s with a %s client', (serverKind, c
   });
 });
 
-const hanging: ResourceSource = { listResources: () => new Promise(() => {}), readResource: () => new Promise(() => {}) };
+const hanging: ResourceSource = {
+  listResources: () => new Promise(() => {}),
+  readResource: () => new Promise(() => {}),
+};
 
 describe.each(SERVER_KINDS)('attachResources on %s with a source that never answers', (serverKind) => {
   const clientKind: ClientKind = serverKind.startsWith('v1') ? 'v1' : 'v2';
 
   it('answers -32603 after timeoutMs and logs which request, with the uri', async () => {
     const logs: Record<string, unknown>[] = [];
-    const pair = await connect(serverKind, clientKind, hanging, { timeoutMs: 30, logger: { error: (fields) => logs.push(fields) } });
+    const pair = await connect(serverKind, clientKind, hanging, {
+      timeoutMs: 30,
+      logger: { error: (fields) => logs.push(fields) },
+    });
     try {
       expect(await wireError(pair.client.readResource('doc://x'))).toEqual({ code: -32603, message: 'Internal error' });
-      expect(await wireError(pair.client.raw('resources/list', {}))).toEqual({ code: -32603, message: 'Internal error' });
+      expect(await wireError(pair.client.raw('resources/list', {}))).toEqual({
+        code: -32603,
+        message: 'Internal error',
+      });
       expect(logs).toEqual([
-        { event: 'mcp_request_failed', method: 'resources/read', error: 'PromptError', uri: 'doc://x', detail: 'resources/read took longer than 30 ms' },
-        { event: 'mcp_request_failed', method: 'resources/list', error: 'PromptError', detail: 'resources/list took longer than 30 ms' },
+        {
+          event: 'mcp_request_failed',
+          method: 'resources/read',
+          error: 'PromptError',
+          uri: 'doc://x',
+          detail: 'resources/read took longer than 30 ms',
+        },
+        {
+          event: 'mcp_request_failed',
+          method: 'resources/list',
+          error: 'PromptError',
+          detail: 'resources/list took longer than 30 ms',
+        },
       ]);
     } finally {
       await pair.close();
@@ -106,16 +127,21 @@ describe.each(SERVER_KINDS)('attachResources on %s with a source that never answ
     attachResources(server.attachable, source, { logger: { error: (fields) => logs.push(fields) } });
     const [clientSide, serverSide] = linkedPair(clientKind);
     const client =
-      clientKind === 'v1' ? new (await import('@modelcontextprotocol/sdk/client/index.js')).Client({ name: 't', version: '1' }) : new ClientV2({ name: 't', version: '1' });
+      clientKind === 'v1'
+        ? new (await import('@modelcontextprotocol/sdk/client/index.js')).Client({ name: 't', version: '1' })
+        : new ClientV2({ name: 't', version: '1' });
     await server.connect(serverSide);
     await client.connect(clientSide as never);
     try {
       const controller = new AbortController();
-      const pending = client.readResource({ uri: 'doc://x' }, { signal: controller.signal }).catch((error: unknown) => error);
+      const pending = client
+        .readResource({ uri: 'doc://x' }, { signal: controller.signal })
+        .catch((error: unknown) => error);
       await waitFor(() => reads === 1);
       controller.abort();
       expect(await pending).toBeInstanceOf(Error);
-      // The server side finished the request without an error log: a later request is answered after the cancellation ran.
+      // The server side finished the request without an error log: a later request is answered after the cancellation
+      // ran.
       await client.listResources();
       expect(logs).toEqual([]);
     } finally {
@@ -127,7 +153,10 @@ describe.each(SERVER_KINDS)('attachResources on %s with a source that never answ
 
 describe('attachResources', () => {
   it('pages resources/list in URI order with cursors that follow the last URI', async () => {
-    const entries = Array.from({ length: 25 }, (_, i) => ({ uri: `doc://${String(24 - i).padStart(2, '0')}`, name: `d${i}` }));
+    const entries = Array.from({ length: 25 }, (_, i) => ({
+      uri: `doc://${String(24 - i).padStart(2, '0')}`,
+      name: `d${i}`,
+    }));
     const pair = await connect('v2-server', 'v2', memorySource(entries), { pageSize: 10 });
     try {
       const seen: string[] = [];
@@ -151,7 +180,10 @@ describe('attachResources', () => {
 
   it('asks a source that pages for one page at a time, never for the whole listing', async () => {
     const docs = await tempDir();
-    await writeFiles(docs, Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`d${String(i).padStart(2, '0')}.md`, `# ${i}`])));
+    await writeFiles(
+      docs,
+      Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`d${String(i).padStart(2, '0')}.md`, `# ${i}`])),
+    );
     const resolver = createFileResourceResolver({ roots: { docs } });
     const asked: [string | undefined, number][] = [];
     const source: ResourceSource = {
@@ -166,7 +198,10 @@ describe('attachResources', () => {
       const seen: string[] = [];
       let cursor: string | undefined;
       do {
-        const page = (await pair.client.raw('resources/list', cursor === undefined ? {} : { cursor })) as { resources: ListedResource[]; nextCursor?: string };
+        const page = (await pair.client.raw('resources/list', cursor === undefined ? {} : { cursor })) as {
+          resources: ListedResource[];
+          nextCursor?: string;
+        };
         seen.push(...page.resources.map((r) => r.uri));
         cursor = page.nextCursor;
       } while (cursor !== undefined);
@@ -227,7 +262,9 @@ describe('attachResources', () => {
     const pair = await connect('v2-mcp', 'v2', source, { logger: { error: (fields) => logs.push(fields) } });
     try {
       expect(await wireError(pair.client.readResource('doc://x'))).toEqual({ code: -32603, message: 'Internal error' });
-      expect(logs).toEqual([{ event: 'mcp_request_failed', method: 'resources/read', error: 'PromptError', uri: 'doc://x' }]);
+      expect(logs).toEqual([
+        { event: 'mcp_request_failed', method: 'resources/read', error: 'PromptError', uri: 'doc://x' },
+      ]);
     } finally {
       await pair.close();
     }
@@ -239,10 +276,15 @@ describe('attachResources', () => {
       enumerable: true,
       get: () => (reads++ === 0 ? 'checked' : undefined),
     });
-    const source = { listResources: () => [], readResource: () => ({ contents: [entry] }) } as unknown as ResourceSource;
+    const source = {
+      listResources: () => [],
+      readResource: () => ({ contents: [entry] }),
+    } as unknown as ResourceSource;
     const pair = await connect('v2-mcp', 'v2', source);
     try {
-      expect(await pair.client.raw('resources/read', { uri: 'doc://x' })).toEqual({ contents: [{ uri: 'doc://x', text: 'checked' }] });
+      expect(await pair.client.raw('resources/read', { uri: 'doc://x' })).toEqual({
+        contents: [{ uri: 'doc://x', text: 'checked' }],
+      });
       expect(reads).toBe(1);
     } finally {
       await pair.close();
@@ -252,12 +294,20 @@ describe('attachResources', () => {
   it('sends no mimeType for an empty or null one, as embedded resources do', async () => {
     const source = {
       listResources: () => [],
-      readResource: (uri: string) => ({ contents: [{ uri, mimeType: '', text: 'a' }, { uri, mimeType: null, blob: 'AAAA' }] }),
+      readResource: (uri: string) => ({
+        contents: [
+          { uri, mimeType: '', text: 'a' },
+          { uri, mimeType: null, blob: 'AAAA' },
+        ],
+      }),
     } as unknown as ResourceSource;
     const pair = await connect('v2-mcp', 'v2', source);
     try {
       expect(await pair.client.raw('resources/read', { uri: 'doc://x' })).toEqual({
-        contents: [{ uri: 'doc://x', text: 'a' }, { uri: 'doc://x', blob: 'AAAA' }],
+        contents: [
+          { uri: 'doc://x', text: 'a' },
+          { uri: 'doc://x', blob: 'AAAA' },
+        ],
       });
     } finally {
       await pair.close();
@@ -268,10 +318,16 @@ describe('attachResources', () => {
     const cyclic: Record<string, unknown> = { uri: 'doc://c', name: 'c' };
     cyclic['_meta'] = { self: cyclic };
     for (const entry of [{ name: 'no uri' }, { uri: 'doc://n' }, cyclic]) {
-      const source = { listResources: () => [entry], readResource: () => ({ contents: [] }) } as unknown as ResourceSource;
+      const source = {
+        listResources: () => [entry],
+        readResource: () => ({ contents: [] }),
+      } as unknown as ResourceSource;
       const pair = await connect('v2-mcp', 'v2', source);
       try {
-        expect(await wireError(pair.client.raw('resources/list', {}))).toEqual({ code: -32603, message: 'Internal error' });
+        expect(await wireError(pair.client.raw('resources/list', {}))).toEqual({
+          code: -32603,
+          message: 'Internal error',
+        });
       } finally {
         await pair.close();
       }
@@ -285,9 +341,15 @@ describe('attachResources', () => {
       return meta;
     };
     // The entry itself is the first level.
-    for (const [levels, ok] of [[99, true], [100, false]] as const) {
+    for (const [levels, ok] of [
+      [99, true],
+      [100, false],
+    ] as const) {
       const entry = { uri: 'doc://a', name: 'a', _meta: nested(levels) };
-      const source = { listResources: () => [entry], readResource: () => ({ contents: [] }) } as unknown as ResourceSource;
+      const source = {
+        listResources: () => [entry],
+        readResource: () => ({ contents: [] }),
+      } as unknown as ResourceSource;
       const pair = await connect('v2-mcp', 'v2', source);
       try {
         const answer = pair.client.raw('resources/list', {});
@@ -343,6 +405,8 @@ describe('attachResources', () => {
   it('refuses a page size outside 1 to 10000, and a timeout that is not a positive integer', () => {
     const server = createTestServer('v2-server');
     expect(() => attachResources(server.attachable, memorySource([]), { pageSize: 0 })).toThrow(RangeError);
-    expect(() => attachResources(server.attachable, memorySource([]), { timeoutMs: 0 })).toThrow(/attachResources: timeoutMs must be an integer of milliseconds from 1 to 2147483647, got 0/);
+    expect(() => attachResources(server.attachable, memorySource([]), { timeoutMs: 0 })).toThrow(
+      /attachResources: timeoutMs must be an integer of milliseconds from 1 to 2147483647, got 0/,
+    );
   });
 });

@@ -39,12 +39,22 @@ function transportFor(clientKind: ClientKind, mode: ServerMode, pageSize: number
     DEBOUNCE_MS: String(DEBOUNCE_MS),
     ...(pageSize === undefined ? {} : { PAGE_SIZE: String(pageSize) }),
   };
-  const params = { command: process.execPath, args: ['--import', 'tsx', FIXTURE, mode], env, stderr: 'inherit' as const };
+  const params = {
+    command: process.execPath,
+    args: ['--import', 'tsx', FIXTURE, mode],
+    env,
+    stderr: 'inherit' as const,
+  };
   return clientKind === 'v1' ? new StdioClientV1(params) : new StdioClientV2(params);
 }
 
 /** The server process of one pairing and page size, connected (started once, shared by the pairing's tests). */
-function openSession(mode: ServerMode, clientKind: ClientKind, modern: boolean, pageSize: number | undefined): Promise<ContractSession> {
+function openSession(
+  mode: ServerMode,
+  clientKind: ClientKind,
+  modern: boolean,
+  pageSize: number | undefined,
+): Promise<ContractSession> {
   return (async () => {
     const client = createTestClient(clientKind, { modern });
     await client.connect(transportFor(clientKind, mode, pageSize));
@@ -71,7 +81,8 @@ const sessions = new Map<string, Promise<ContractSession>>();
 const keyOf = (pairing: number, pageSize: number | undefined): string => `${pairing}:${String(pageSize)}`;
 beforeAll(async () => {
   PAIRINGS.forEach(([mode, clientKind, modern], pairing) => {
-    for (const pageSize of PAGE_SIZES) sessions.set(keyOf(pairing, pageSize), openSession(mode, clientKind, modern, pageSize));
+    for (const pageSize of PAGE_SIZES)
+      sessions.set(keyOf(pairing, pageSize), openSession(mode, clientKind, modern, pageSize));
   });
   await Promise.all(sessions.values());
 }, 120_000);

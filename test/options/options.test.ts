@@ -35,7 +35,13 @@ describe('integerOption', () => {
     ['NaN', POSITIVE, Number.NaN, 'a positive integer', 'NaN'],
     ['Infinity', POSITIVE, Number.POSITIVE_INFINITY, 'a positive integer', 'Infinity'],
     ['-Infinity', COUNT, Number.NEGATIVE_INFINITY, 'a non-negative integer', '-Infinity'],
-    ['Infinity where fractions are allowed', DELAY_MS, Number.POSITIVE_INFINITY, `a number of milliseconds from 0 to ${MAX_TIMER_MS}`, 'Infinity'],
+    [
+      'Infinity where fractions are allowed',
+      DELAY_MS,
+      Number.POSITIVE_INFINITY,
+      `a number of milliseconds from 0 to ${MAX_TIMER_MS}`,
+      'Infinity',
+    ],
     ['-0 where 1 is the min', POSITIVE, -0, 'a positive integer', '-0'],
     ['0 where 1 is the min', POSITIVE, 0, 'a positive integer', '0'],
     ['a fraction', POSITIVE, 1.5, 'a positive integer', '1.5'],
@@ -44,8 +50,20 @@ describe('integerOption', () => {
     ['one above the max', PAGE, 10_001, 'an integer from 1 to 10000', '10001'],
     ['a negative number', COUNT, -1, 'a non-negative integer', '-1'],
     ['an integer past the safe range', POSITIVE, 2 ** 53, 'a positive integer', '9007199254740992'],
-    ['a timer longer than setTimeout honours', TIMEOUT_MS, MAX_TIMER_MS + 1, `an integer of milliseconds from 1 to ${MAX_TIMER_MS}`, '2147483648'],
-    ['a delay longer than setTimeout honours', DELAY_MS, MAX_TIMER_MS + 0.5, `a number of milliseconds from 0 to ${MAX_TIMER_MS}`, '2147483647.5'],
+    [
+      'a timer longer than setTimeout honours',
+      TIMEOUT_MS,
+      MAX_TIMER_MS + 1,
+      `an integer of milliseconds from 1 to ${MAX_TIMER_MS}`,
+      '2147483648',
+    ],
+    [
+      'a delay longer than setTimeout honours',
+      DELAY_MS,
+      MAX_TIMER_MS + 0.5,
+      `a number of milliseconds from 0 to ${MAX_TIMER_MS}`,
+      '2147483647.5',
+    ],
     ['a negative delay', DELAY_MS, -0.5, `a number of milliseconds from 0 to ${MAX_TIMER_MS}`, '-0.5'],
     ['a numeric string', POSITIVE, '5', 'a positive integer', '"5"'],
     ['an empty string', POSITIVE, '', 'a positive integer', '""'],
@@ -57,11 +75,14 @@ describe('integerOption', () => {
     ['an array', POSITIVE, [5], 'a positive integer', 'an array'],
     ['a Number object', POSITIVE, Object(5), 'a positive integer', 'an object'],
     ['a number at least some other min', { min: 1000 }, 999, 'an integer of at least 1000', '999'],
-  ])('refuses %s with a RangeError naming owner, option, range and value', (_what, range, value, requirement, shown) => {
-    expect(() => integerOption('createThing', 'limits.size', value, range)).toThrow(
-      new RangeError(`createThing: limits.size must be ${requirement}, got ${shown}`),
-    );
-  });
+  ])(
+    'refuses %s with a RangeError naming owner, option, range and value',
+    (_what, range, value, requirement, shown) => {
+      expect(() => integerOption('createThing', 'limits.size', value, range)).toThrow(
+        new RangeError(`createThing: limits.size must be ${requirement}, got ${shown}`),
+      );
+    },
+  );
 
   it('cuts a long string it shows (the message stays small whatever the value)', () => {
     let message = '';
@@ -114,7 +135,21 @@ describe('describeRange', () => {
 
 describe('isInRange', () => {
   it('agrees with integerOption on every value of the tables above', () => {
-    const values: unknown[] = [0, -0, 1, 1.5, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53, MAX_TIMER_MS + 1, '5', 5n, null, undefined];
+    const values: unknown[] = [
+      0,
+      -0,
+      1,
+      1.5,
+      -1,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      2 ** 53,
+      MAX_TIMER_MS + 1,
+      '5',
+      5n,
+      null,
+      undefined,
+    ];
     for (const range of [POSITIVE, COUNT, PAGE, TIMEOUT_MS, DELAY_MS]) {
       for (const value of values) {
         let accepted = true;

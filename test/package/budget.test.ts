@@ -26,7 +26,9 @@ describe('the tarball budget of check:package', () => {
     const files = [...PUBLISHED, { path: 'dist/cli.js', size: 386_765 }];
     const problems = tarballProblems({ size: 1_315_870, unpackedSize: 5_368_324, files });
     expect(problems).toHaveLength(1);
-    expect(problems[0]).toMatch(/^the tarball is 1315\.9 kB packed \(1315870 bytes; 5368\.3 kB unpacked\), over the budget of 400\.0 kB packed/);
+    expect(problems[0]).toMatch(
+      /^the tarball is 1315\.9 kB packed \(1315870 bytes; 5368\.3 kB unpacked\), over the budget of 400\.0 kB packed/,
+    );
     expect(problems[0]!.split('\n')[1]).toBe('  dist/cli.js 386.8 kB');
   });
 

@@ -75,7 +75,10 @@ export function sourcesHash(): string {
     .filter((f) => statSync(join(ROOT, f)).isFile());
   for (const file of [...src.sort(), ...BUILD_INPUTS]) {
     if (!existsSync(join(ROOT, file))) continue;
-    hash.update(`${file.split('\\').join('/')}\0`).update(readFileSync(join(ROOT, file))).update('\0');
+    hash
+      .update(`${file.split('\\').join('/')}\0`)
+      .update(readFileSync(join(ROOT, file)))
+      .update('\0');
   }
   return hash.digest('hex').slice(0, 16);
 }
@@ -164,7 +167,8 @@ async function sharedBuild(): Promise<string> {
       }
       break;
     }
-    if (Date.now() > deadline) throw new Error(`another process held ${lock} for over ${WAIT_FOR_BUILD_MS / 60_000} minutes`);
+    if (Date.now() > deadline)
+      throw new Error(`another process held ${lock} for over ${WAIT_FOR_BUILD_MS / 60_000} minutes`);
     await sleep(200); // polls the lock another worker holds while it builds
   }
   return done;

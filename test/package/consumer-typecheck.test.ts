@@ -36,7 +36,14 @@ function fixture(files: { own?: string; other?: string; consumer?: string } = {}
     root,
     'tsconfig.json',
     JSON.stringify({
-      compilerOptions: { module: 'node16', moduleResolution: 'node16', strict: true, skipLibCheck: false, noEmit: true, types: [] },
+      compilerOptions: {
+        module: 'node16',
+        moduleResolution: 'node16',
+        strict: true,
+        skipLibCheck: false,
+        noEmit: true,
+        types: [],
+      },
       files: ['consumer.ts'],
     }),
   );
@@ -80,7 +87,11 @@ describe('the consumer type check', () => {
 
   it('reports a broken configuration', () => {
     const root = fixture();
-    write(root, 'tsconfig.json', JSON.stringify({ compilerOptions: { module: 'node16', moduleResolution: 'bogus' }, files: ['consumer.ts'] }));
+    write(
+      root,
+      'tsconfig.json',
+      JSON.stringify({ compilerOptions: { module: 'node16', moduleResolution: 'bogus' }, files: ['consumer.ts'] }),
+    );
     expect(check(root).diagnostics.some((d) => /moduleResolution/.test(d.text))).toBe(true);
   });
 

@@ -117,18 +117,21 @@ describe('the built postgres entry', () => {
 
   const postgres = packageEntries().find((entry) => entry.key === './postgres');
 
-  it.each(['esm', 'cjs'] as const)('imports neither pg (the pool is the caller\'s) nor any node: module (%s)', (format) => {
-    const files = reachable(join(dist!, postgres![format]));
-    const problems: string[] = [];
-    for (const [file, found] of files) {
-      for (const specifier of found) {
-        const reason = specifier === 'pg' || specifier.startsWith('pg/') ? 'the pg driver' : forbidden(specifier);
-        if (reason !== undefined) problems.push(`${relative(dist!, file)} imports '${specifier}' (${reason})`);
+  it.each(['esm', 'cjs'] as const)(
+    "imports neither pg (the pool is the caller's) nor any node: module (%s)",
+    (format) => {
+      const files = reachable(join(dist!, postgres![format]));
+      const problems: string[] = [];
+      for (const [file, found] of files) {
+        for (const specifier of found) {
+          const reason = specifier === 'pg' || specifier.startsWith('pg/') ? 'the pg driver' : forbidden(specifier);
+          if (reason !== undefined) problems.push(`${relative(dist!, file)} imports '${specifier}' (${reason})`);
+        }
       }
-    }
-    expect(files.size).toBeGreaterThan(1);
-    expect(problems).toEqual([]);
-  });
+      expect(files.size).toBeGreaterThan(1);
+      expect(problems).toEqual([]);
+    },
+  );
 });
 
 describe('the core source files', () => {

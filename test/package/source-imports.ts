@@ -16,7 +16,9 @@ export interface SourceImport {
   readonly specifier: string;
   /** The src file it names, relative to the repository (`src/json.ts`), for a relative specifier. */
   readonly target: string | undefined;
-  /** Whether only types come through it (`import type`, `export type`, every name marked `type`, `import('…')` types). */
+  /**
+   * Whether only types come through it (`import type`, `export type`, every name marked `type`, `import('…')` types).
+   */
   readonly typeOnly: boolean;
 }
 
@@ -37,11 +39,22 @@ function isTypeOnlyClause(node: ts.ImportDeclaration | ts.ExportDeclaration): bo
     if (clause === undefined) return false; // a side-effect import runs the module
     if (clause.isTypeOnly) return true;
     const bindings = clause.namedBindings;
-    return clause.name === undefined && bindings !== undefined && ts.isNamedImports(bindings) && bindings.elements.length > 0 && bindings.elements.every((e) => e.isTypeOnly);
+    return (
+      clause.name === undefined &&
+      bindings !== undefined &&
+      ts.isNamedImports(bindings) &&
+      bindings.elements.length > 0 &&
+      bindings.elements.every((e) => e.isTypeOnly)
+    );
   }
   if (node.isTypeOnly) return true;
   const clause = node.exportClause;
-  return clause !== undefined && ts.isNamedExports(clause) && clause.elements.length > 0 && clause.elements.every((e) => e.isTypeOnly);
+  return (
+    clause !== undefined &&
+    ts.isNamedExports(clause) &&
+    clause.elements.length > 0 &&
+    clause.elements.every((e) => e.isTypeOnly)
+  );
 }
 
 /** The src file a relative specifier names (`./x.js` is `./x.ts`), relative to the repository. */
@@ -62,14 +75,26 @@ export function importsOf(file: string, code: string): SourceImport[] {
     found.push({ specifier, target: resolveTarget(file, specifier), typeOnly });
   };
   const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier !== undefined && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier !== undefined &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       add(node.moduleSpecifier.text, isTypeOnlyClause(node));
-    } else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) {
+    } else if (
+      ts.isImportEqualsDeclaration(node) &&
+      ts.isExternalModuleReference(node.moduleReference) &&
+      ts.isStringLiteral(node.moduleReference.expression)
+    ) {
       add(node.moduleReference.expression.text, node.isTypeOnly);
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [argument] = node.arguments;
       if (argument !== undefined && ts.isStringLiteralLike(argument)) add(argument.text, false);
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+    } else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    ) {
       add(node.argument.literal.text, true);
     }
     ts.forEachChild(node, visit);
@@ -85,11 +110,15 @@ export function sourceGraph(): Map<string, SourceImport[]> {
   return graph;
 }
 
-/** The import cycles of a graph (its strongly connected components of more than one file, or a file importing itself). */
+/**
+ * The import cycles of a graph (its strongly connected components of more than one file, or a file importing itself).
+ */
 export function importCycles(graph: ReadonlyMap<string, readonly SourceImport[]>): string[][] {
   const edges = new Map<string, string[]>();
   for (const [file, imports] of graph) {
-    edges.set(file, [...new Set(imports.map((i) => i.target).filter((t): t is string => t !== undefined && graph.has(t)))]);
+    edges.set(file, [
+      ...new Set(imports.map((i) => i.target).filter((t): t is string => t !== undefined && graph.has(t))),
+    ]);
   }
   // Tarjan's algorithm, iterative (no recursion depth to worry about).
   let counter = 0;
@@ -142,7 +171,14 @@ export function importCycles(graph: ReadonlyMap<string, readonly SourceImport[]>
  * package entry (its index.ts), the CLI excepted (it is the `mcp-prompt-kit` command). Everything else in src/ is the
  * core, served by the root entry (docs/architecture.md).
  */
-export const ADAPTER_FOLDERS = ['src/agent/', 'src/cli/', 'src/fs/', 'src/http/', 'src/mcp/', 'src/stores/postgres/'] as const;
+export const ADAPTER_FOLDERS = [
+  'src/agent/',
+  'src/cli/',
+  'src/fs/',
+  'src/http/',
+  'src/mcp/',
+  'src/stores/postgres/',
+] as const;
 
 /** The adapter folder holding `file`, or undefined for a core file. */
 export function adapterOf(file: string): string | undefined {

@@ -36,7 +36,8 @@ function libraryEntries(): Map<string, string> {
   for (const config of configs) {
     const entry = (config as { entry?: unknown }).entry;
     if (entry === undefined || Array.isArray(entry) || typeof entry !== 'object' || entry === null) continue;
-    for (const [name, file] of Object.entries(entry as Record<string, string>)) if (name !== 'cli') entries.set(name, file);
+    for (const [name, file] of Object.entries(entry as Record<string, string>))
+      if (name !== 'cli') entries.set(name, file);
   }
   return entries;
 }
@@ -65,7 +66,7 @@ describe('the source layout', () => {
     for (const [file, imports] of graph) {
       if (entries.has(file)) continue;
       for (const { specifier, target } of imports) {
-        if (target !== undefined && target.endsWith('/index.ts')) problems.push(`${file} imports '${specifier}'`);
+        if (target?.endsWith('/index.ts')) problems.push(`${file} imports '${specifier}'`);
       }
     }
     expect(problems).toEqual([]);
@@ -76,7 +77,9 @@ describe('the source layout', () => {
     expect(entries.get('index')).toBe('src/index.ts');
     const adapterEntries = [...entries].filter(([name]) => name !== 'index').map(([, file]) => file);
     for (const file of adapterEntries) expect(file).toBe(`${adapterOf(file) ?? '(a core folder)/'}index.ts`);
-    expect(adapterEntries.map((file) => adapterOf(file)).sort()).toEqual(ADAPTER_FOLDERS.filter((f) => f !== 'src/cli/').sort());
+    expect(adapterEntries.map((file) => adapterOf(file)).sort()).toEqual(
+      ADAPTER_FOLDERS.filter((f) => f !== 'src/cli/').sort(),
+    );
   });
 
   it('lets no adapter import another, except the command (which serves them all)', () => {

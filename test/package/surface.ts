@@ -53,15 +53,8 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'toOpenAiMessages',
     'toOpenAiTool',
   ],
-  './http': [
-    'createFetchHandler',
-    'createNodeHandler',
-    'createOpenApiDocument',
-    'runCgi',
-  ],
-  './postgres': [
-    'createPostgresPromptStore',
-  ],
+  './http': ['createFetchHandler', 'createNodeHandler', 'createOpenApiDocument', 'runCgi'],
+  './postgres': ['createPostgresPromptStore'],
   './fs': [
     'DEFAULT_PROMPT_FILE_LIMITS',
     'createDirectoryPromptStore',

@@ -92,7 +92,7 @@ describe('reading and checking an example', () => {
     expect(plain.lines).toEqual([5]);
     expect(titled.code).toEqual(['const server = attachPrompts;', 'const shared = 1;']);
     expect(titled.lines).toEqual([13, 14]);
-    expect(last.code).toEqual(["registry.add({ name: 1 });", 'console.log(shared);']);
+    expect(last.code).toEqual(['registry.add({ name: 1 });', 'console.log(shared);']);
   });
 
   it('reports a type error at its line in the source comment, with the compiler message', () => {

@@ -438,7 +438,9 @@ function isExpression(text: string): boolean {
     ts.isExpressionStatement(statement) &&
     ts.isParenthesizedExpression(statement.expression) &&
     !ts.isCommaListExpression(statement.expression.expression) &&
-    !(ts.isBinaryExpression(statement.expression.expression) &&
-      statement.expression.expression.operatorToken.kind === ts.SyntaxKind.CommaToken)
+    !(
+      ts.isBinaryExpression(statement.expression.expression) &&
+      statement.expression.expression.operatorToken.kind === ts.SyntaxKind.CommaToken
+    )
   );
 }

@@ -24,8 +24,22 @@ import {
 
 const registry = new PromptRegistry({ pageSize: 2 });
 registry.add([
-  { name: 'review_code', arguments: [{ name: 'code', required: true }, { name: 'language', enum: ['ts', 'py'] }], messages: [{ role: 'user', content: 'Review {{language}}: {{code}}' }] },
-  { name: 'count', arguments: [{ name: 'n', type: 'integer', maximum: 100 }, { name: 'xs', type: 'array' }], messages: [{ role: 'assistant', content: '{{n}} {{#xs}}{{.}},{{/xs}}' }] },
+  {
+    name: 'review_code',
+    arguments: [
+      { name: 'code', required: true },
+      { name: 'language', enum: ['ts', 'py'] },
+    ],
+    messages: [{ role: 'user', content: 'Review {{language}}: {{code}}' }],
+  },
+  {
+    name: 'count',
+    arguments: [
+      { name: 'n', type: 'integer', maximum: 100 },
+      { name: 'xs', type: 'array' },
+    ],
+    messages: [{ role: 'assistant', content: '{{n}} {{#xs}}{{.}},{{/xs}}' }],
+  },
   { name: 'plain', messages: [{ role: 'user', content: 'Hello' }] },
 ]);
 
@@ -37,9 +51,17 @@ const params = fc.oneof(
   fc.record(
     {
       name: fc.oneof(fc.constantFrom('review_code', 'count', 'plain', 'missing'), hostileJson),
-      arguments: fc.oneof(fc.dictionary(fc.oneof(fc.constantFrom('code', 'language', 'n', 'xs'), hostileKey), hostileJson, { maxKeys: 4 }), hostileJson),
+      arguments: fc.oneof(
+        fc.dictionary(fc.oneof(fc.constantFrom('code', 'language', 'n', 'xs'), hostileKey), hostileJson, {
+          maxKeys: 4,
+        }),
+        hostileJson,
+      ),
       cursor: fc.oneof(hostileString, fc.constantFrom('eyJuIjoicGxhaW4ifQ', '')),
-      ref: fc.oneof(fc.record({ type: fc.constantFrom('ref/prompt', 'ref/resource', 'x'), name: hostileJson, uri: hostileJson }), hostileJson),
+      ref: fc.oneof(
+        fc.record({ type: fc.constantFrom('ref/prompt', 'ref/resource', 'x'), name: hostileJson, uri: hostileJson }),
+        hostileJson,
+      ),
       argument: fc.oneof(fc.record({ name: hostileJson, value: hostileJson }), hostileJson),
       context: hostileJson,
       _meta: hostileJson,
@@ -72,26 +94,42 @@ function expectResponse(response: JsonRpcResponse | null): void {
 }
 
 describe('handleJsonRpc over generated messages', () => {
-  it('answers any parsed message with a JSON-RPC response and never -32603, mutating nothing', async () => {
-    await checkProperty('protocol: JSON-RPC messages', fc.oneof({ weight: 5, arbitrary: message }, { weight: 1, arbitrary: hostileJson }), async (m) => {
-      const before = snapshot(m);
-      expectResponse(await withinBudget('handleJsonRpc(object)', () => handleJsonRpc(registry, m)));
-      expect(snapshot(m)).toBe(before);
-      expectPrototypeUntouched();
-    });
-  }, PROPERTY_TIMEOUT_MS);
+  it(
+    'answers any parsed message with a JSON-RPC response and never -32603, mutating nothing',
+    async () => {
+      await checkProperty(
+        'protocol: JSON-RPC messages',
+        fc.oneof({ weight: 5, arbitrary: message }, { weight: 1, arbitrary: hostileJson }),
+        async (m) => {
+          const before = snapshot(m);
+          expectResponse(await withinBudget('handleJsonRpc(object)', () => handleJsonRpc(registry, m)));
+          expect(snapshot(m)).toBe(before);
+          expectPrototypeUntouched();
+        },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 
-  it('answers any message text (valid, truncated, with numbers JSON.parse changes, duplicate keys) the same way', async () => {
-    await checkProperty('protocol: JSON-RPC texts', hostileText(message), async (text) => {
-      expectResponse(await withinBudget('handleJsonRpc(text)', () => handleJsonRpc(registry, text)));
-      expectPrototypeUntouched();
-    });
-  }, PROPERTY_TIMEOUT_MS);
+  it(
+    'answers any message text (valid, truncated, with numbers JSON.parse changes, duplicate keys) the same way',
+    async () => {
+      await checkProperty('protocol: JSON-RPC texts', hostileText(message), async (text) => {
+        expectResponse(await withinBudget('handleJsonRpc(text)', () => handleJsonRpc(registry, text)));
+        expectPrototypeUntouched();
+      });
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 
-  it('answers amplifying arguments texts up to a request body’s size within bounds', async () => {
-    await checkProperty('protocol: amplifying texts', amplifyingJsonText(1024 * 1024 - 200), async (args) => {
-      const text = `{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"count","arguments":${args}}}`;
-      expectResponse(await withinBudget('handleJsonRpc(amplifying text)', () => handleJsonRpc(registry, text)));
-    });
-  }, PROPERTY_TIMEOUT_MS);
+  it(
+    'answers amplifying arguments texts up to a request body’s size within bounds',
+    async () => {
+      await checkProperty('protocol: amplifying texts', amplifyingJsonText(1024 * 1024 - 200), async (args) => {
+        const text = `{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"count","arguments":${args}}}`;
+        expectResponse(await withinBudget('handleJsonRpc(amplifying text)', () => handleJsonRpc(registry, text)));
+      });
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 });

@@ -37,7 +37,11 @@ describe('createPromptHandlers', () => {
     ['prompts/get', { name: 'greet', arguments: ['x'] }, 'params.arguments must be an object'],
     ['prompts/get', { name: 'greet', arguments: 'who=x' }, 'params.arguments must be an object'],
     ['prompts/list', { cursor: 3 }, 'params.cursor must be a string'],
-    ['completion/complete', { ref: { type: 'ref/prompt', name: 'greet' } }, 'params.argument must be {name: string, value: string}'],
+    [
+      'completion/complete',
+      { ref: { type: 'ref/prompt', name: 'greet' } },
+      'params.argument must be {name: string, value: string}',
+    ],
     ['completion/complete', { argument: { name: 'who', value: '' } }, 'params.ref must be an object with a type'],
   ] as const)('answers %s with params %j as -32602 "%s"', async (method, params, message) => {
     const error = await rpcError(handlers[method](params));
@@ -75,7 +79,12 @@ describe('handleJsonRpc', () => {
   const r = registry();
 
   it('answers a request with a JSON-RPC result', async () => {
-    const response = await handleJsonRpc(r, { jsonrpc: '2.0', id: 7, method: 'prompts/get', params: { name: 'greet', arguments: { who: 'Ada' } } });
+    const response = await handleJsonRpc(r, {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'prompts/get',
+      params: { name: 'greet', arguments: { who: 'Ada' } },
+    });
     expect(response).toEqual({
       jsonrpc: '2.0',
       id: 7,
@@ -84,7 +93,11 @@ describe('handleJsonRpc', () => {
   });
 
   it('answers unparseable text with -32700 and a null id', async () => {
-    expect(await handleJsonRpc(r, '{"jsonrpc":')).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+    expect(await handleJsonRpc(r, '{"jsonrpc":')).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32700, message: 'Parse error' },
+    });
   });
 
   it.each([
@@ -101,7 +114,11 @@ describe('handleJsonRpc', () => {
 
   it('answers an unknown method with -32601', async () => {
     const response = await handleJsonRpc(r, { jsonrpc: '2.0', id: 'a', method: 'tools/list' });
-    expect(response).toEqual({ jsonrpc: '2.0', id: 'a', error: { code: -32601, message: 'Method not found: tools/list' } });
+    expect(response).toEqual({
+      jsonrpc: '2.0',
+      id: 'a',
+      error: { code: -32601, message: 'Method not found: tools/list' },
+    });
   });
 
   it('does not answer a notification', async () => {
@@ -118,11 +135,17 @@ describe('handleJsonRpc: numbers in the message text', () => {
   const r = new PromptRegistry();
   r.add({
     name: 'count',
-    arguments: [{ name: 'n', type: 'integer' }, { name: 'ids', type: 'array', items: { type: 'number' } }, { name: 'label' }],
+    arguments: [
+      { name: 'n', type: 'integer' },
+      { name: 'ids', type: 'array', items: { type: 'number' } },
+      { name: 'label' },
+    ],
     messages: [{ role: 'user', content: 'n={{n}} ids={{ids}} label={{label}}' }],
   });
-  const get = (args: string): string => `{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"count","arguments":${args}}}`;
-  const CHANGED = 'would become a different integer (a double holds whole numbers exactly only up to ±9007199254740991)';
+  const get = (args: string): string =>
+    `{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"count","arguments":${args}}}`;
+  const CHANGED =
+    'would become a different integer (a double holds whole numbers exactly only up to ±9007199254740991)';
 
   it('refuses an argument whose number JSON.parse would change, naming it, never rendering the rounded number', async () => {
     const response = await handleJsonRpc(r, get('{"n":9007199254740993}'));
@@ -146,16 +169,22 @@ describe('handleJsonRpc: numbers in the message text', () => {
       r,
       '{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"_meta":{"x":1e400},"name":"count","arguments":{"label":"a","n":9007199254740993,"ids":[1e400]}}}',
     );
-    const error = (response as { error: { code: number; data: { details: { argument: string; keyword: string }[] } } }).error;
+    const error = (response as { error: { code: number; data: { details: { argument: string; keyword: string }[] } } })
+      .error;
     expect(error.code).toBe(-32602);
-    expect(error.data.details.map((d) => [d.argument, d.keyword])).toEqual([['n', 'exactNumber'], ['ids', 'exactNumber']]);
+    expect(error.data.details.map((d) => [d.argument, d.keyword])).toEqual([
+      ['n', 'exactNumber'],
+      ['ids', 'exactNumber'],
+    ]);
   });
 
   it('reads the arguments JSON.parse keeps when the params or arguments key is repeated', async () => {
     const text = (first: string, second: string): string =>
       `{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"count","arguments":${first}},"params":{"name":"count","arguments":${second}}}`;
     const kept = await handleJsonRpc(r, text('{"n":9007199254740993}', '{"n":3}'));
-    expect((kept as { result: { messages: { content: { text: string } }[] } }).result.messages[0]?.content.text).toBe('n=3 ids= label=');
+    expect((kept as { result: { messages: { content: { text: string } }[] } }).result.messages[0]?.content.text).toBe(
+      'n=3 ids= label=',
+    );
     const refused = await handleJsonRpc(r, text('{"n":3}', '{"n":9007199254740993}'));
     expect((refused as { error: { code: number } }).error.code).toBe(-32602);
   });
@@ -165,9 +194,9 @@ describe('handleJsonRpc: numbers in the message text', () => {
       r,
       '{"jsonrpc":"2.0","id":12345678901234567890,"method":"prompts/get","params":{"name":"count","arguments":{"n":9007199254740991,"ids":[1e2,2.50],"label":"12345678901234567890"}}}',
     );
-    expect((response as { result: { messages: { content: { text: string } }[] } }).result.messages[0]?.content.text).toBe(
-      'n=9007199254740991 ids=100, 2.5 label=12345678901234567890',
-    );
+    expect(
+      (response as { result: { messages: { content: { text: string } }[] } }).result.messages[0]?.content.text,
+    ).toBe('n=9007199254740991 ids=100, 2.5 label=12345678901234567890');
   });
 });
 
@@ -177,7 +206,13 @@ describe('handleJsonRpc: client input quoted in errors', () => {
     ['an unknown prompt name', { method: 'prompts/get', params: { name: huge } }],
     ['an unknown method name', { method: huge }],
     ['an undeclared argument name', { method: 'prompts/get', params: { name: 'strict', arguments: { [huge]: 'v' } } }],
-    ['a completion of an unknown prompt', { method: 'completion/complete', params: { ref: { type: 'ref/prompt', name: huge }, argument: { name: 'a', value: '' } } }],
+    [
+      'a completion of an unknown prompt',
+      {
+        method: 'completion/complete',
+        params: { ref: { type: 'ref/prompt', name: huge }, argument: { name: 'a', value: '' } },
+      },
+    ],
   ];
   for (const [what, request] of cases) {
     it(`answers ${what} of 1 MB with a short message and bounded data`, async () => {
@@ -213,9 +248,9 @@ describe('readCompleteParams: bounded client input', () => {
       expect(read({ ref, argument: { name: 'id', value: '' }, context: { arguments: wide } }).message).toBe(
         'context.arguments has more than 100 entries',
       );
-      expect(read({ ref, argument: { name: 'id', value: '' }, context: { arguments: { k: 'v'.repeat(10_001) } } }).message).toBe(
-        'context.arguments entries exceed 10000 characters',
-      );
+      expect(
+        read({ ref, argument: { name: 'id', value: '' }, context: { arguments: { k: 'v'.repeat(10_001) } } }).message,
+      ).toBe('context.arguments entries exceed 10000 characters');
     });
   }
 });
@@ -224,7 +259,9 @@ describe('createPromptHandlers: null params members', () => {
   it('treats a null cursor like an absent one, as it treats null arguments', async () => {
     const handlers = createPromptHandlers(registry());
     expect((await handlers['prompts/list']({ cursor: null })).prompts.length).toBe(2);
-    expect((await handlers['prompts/get']({ name: 'greet', arguments: null }).catch((e: JsonRpcError) => e.toJSON()))).toMatchObject({
+    expect(
+      await handlers['prompts/get']({ name: 'greet', arguments: null }).catch((e: JsonRpcError) => e.toJSON()),
+    ).toMatchObject({
       code: -32602,
       message: 'Missing required prompt arguments',
     });

@@ -12,7 +12,8 @@ describe('shared case tables through handleJsonRpc (typed JSON, as HTTP callers 
       let outcome: WireOutcome;
       if ('error' in response) outcome = { error: response.error };
       else {
-        const content = (response.result as { messages: { content: { type: string; text?: string } }[] }).messages[0]?.content;
+        const content = (response.result as { messages: { content: { type: string; text?: string } }[] }).messages[0]
+          ?.content;
         outcome = { text: content?.text ?? `<${content?.type}>` };
       }
       expect(outcome).toEqual(c.expected);

@@ -20,7 +20,10 @@ function logged(options: PromptRegistryOptions = {}): { logs: LogEntry[]; regist
   const sink = (fields: Record<string, unknown>, message: string): void => {
     logs.push({ ...fields, message });
   };
-  return { logs, registry: new PromptRegistry({ ...options, logger: { error: sink, warn: sink, info: sink, debug: sink } }) };
+  return {
+    logs,
+    registry: new PromptRegistry({ ...options, logger: { error: sink, warn: sink, info: sink, debug: sink } }),
+  };
 }
 
 const never = <T>(): Promise<T> => new Promise<T>(() => {});
@@ -48,7 +51,10 @@ describe('rendering stops at the rendered-size limit while it renders', () => {
     const registry = new PromptRegistry();
     registry.add({
       name: 'empty',
-      arguments: [{ name: 'rows', type: 'array' }, { name: 'cols', type: 'array' }],
+      arguments: [
+        { name: 'rows', type: 'array' },
+        { name: 'cols', type: 'array' },
+      ],
       messages: [{ role: 'user', content: 'x{{#rows}}{{#cols}}{{/cols}}{{/rows}}' }],
     });
     const error = await rejectionOf(registry.getPrompt('empty', { rows: items(5000), cols: items(5000) }));
@@ -63,7 +69,9 @@ describe('rendering stops at the rendered-size limit while it renders', () => {
       arguments: [{ name: 'rows', type: 'array' }, { name: 'cols', type: 'array' }, { name: 'cell' }],
       messages: [{ role: 'user', content: '{{#rows}}{{> row}}{{/rows}}' }],
     });
-    const error = await rejectionOf(registry.getPrompt('partial-grid', { rows: items(5000), cols: items(5000), cell: 'ab' }));
+    const error = await rejectionOf(
+      registry.getPrompt('partial-grid', { rows: items(5000), cols: items(5000), cell: 'ab' }),
+    );
     expect(error.code).toBe('LIMIT_EXCEEDED');
   });
 
@@ -72,9 +80,20 @@ describe('rendering stops at the rendered-size limit while it renders', () => {
     const registry = new PromptRegistry({ resources: createMemoryResourceResolver({ 'docs://big': big }) });
     registry.add({
       name: 'link',
-      arguments: [{ name: 'rows', type: 'array' }, { name: 'cols', type: 'array' }],
+      arguments: [
+        { name: 'rows', type: 'array' },
+        { name: 'cols', type: 'array' },
+      ],
       messages: [
-        { role: 'user', content: { type: 'resource_link', uri: 'docs://x', name: 'x', title: '{{#rows}}{{#cols}}ab{{/cols}}{{/rows}}' } },
+        {
+          role: 'user',
+          content: {
+            type: 'resource_link',
+            uri: 'docs://x',
+            name: 'x',
+            title: '{{#rows}}{{#cols}}ab{{/cols}}{{/rows}}',
+          },
+        },
       ],
     });
     registry.add({
@@ -84,7 +103,9 @@ describe('rendering stops at the rendered-size limit while it renders', () => {
         { role: 'user', content: { type: 'resource', uri: 'docs://big' } },
       ],
     });
-    expect((await rejectionOf(registry.getPrompt('link', { rows: items(5000), cols: items(5000) }))).code).toBe('LIMIT_EXCEEDED');
+    expect((await rejectionOf(registry.getPrompt('link', { rows: items(5000), cols: items(5000) }))).code).toBe(
+      'LIMIT_EXCEEDED',
+    );
     expect((await rejectionOf(registry.getPrompt('two-blocks'))).code).toBe('LIMIT_EXCEEDED');
   });
 
@@ -104,7 +125,11 @@ describe('rendering stops at the rendered-size limit while it renders', () => {
 
   it('stops placeholders repeated at one level of a partial with LIMIT_EXCEEDED', async () => {
     const registry = new PromptRegistry({ partials: { many: '{{a}}'.repeat(60_000) } });
-    registry.add({ name: 'p', arguments: [{ name: 'a' }], messages: [{ role: 'user', content: 'Compare: {{> many}}' }] });
+    registry.add({
+      name: 'p',
+      arguments: [{ name: 'a' }],
+      messages: [{ role: 'user', content: 'Compare: {{> many}}' }],
+    });
     expect((await rejectionOf(registry.getPrompt('p', { a: 'x'.repeat(10_000) }))).code).toBe('LIMIT_EXCEEDED');
   });
 
@@ -119,7 +144,10 @@ describe('rendering stops at the rendered-size limit while it renders', () => {
     const registry = new PromptRegistry();
     registry.add({
       name: 'grid',
-      arguments: [{ name: 'rows', type: 'array' }, { name: 'cols', type: 'array' }],
+      arguments: [
+        { name: 'rows', type: 'array' },
+        { name: 'cols', type: 'array' },
+      ],
       messages: [{ role: 'user', content: '{{#rows}}{{#cols}}{{.}}{{/cols}};{{/rows}}' }],
     });
     const result = await registry.getPrompt('grid', { rows: items(2), cols: ['a', 'b'] });
@@ -185,7 +213,11 @@ describe('rendering stops at the step limit however little it writes', () => {
 describe('deeply nested argument values', () => {
   it('answers -32602 for a deep array argument instead of overflowing the stack', async () => {
     const registry = new PromptRegistry();
-    registry.add({ name: 'deep', arguments: [{ name: 'arr', type: 'array' }], messages: [{ role: 'user', content: '{{arr}}' }] });
+    registry.add({
+      name: 'deep',
+      arguments: [{ name: 'arr', type: 'array' }],
+      messages: [{ role: 'user', content: '{{arr}}' }],
+    });
     const deep = `${'['.repeat(4999)}${']'.repeat(4999)}`;
     const error = await rejectionOf(registry.getPrompt('deep', { arr: deep }));
     expect(error.toJsonRpcError().code).toBe(-32602);
@@ -224,10 +256,17 @@ describe('waiting for resources and assets', () => {
   });
 
   it('times out a glob listing and an asset loader that never settle', async () => {
-    const registry = new PromptRegistry({ resources: hanging, assets: { read: () => never() }, limits: { resourceTimeoutMs: 30 } });
+    const registry = new PromptRegistry({
+      resources: hanging,
+      assets: { read: () => never() },
+      limits: { resourceTimeoutMs: 30 },
+    });
     registry.add([
       { name: 'glob', messages: [{ role: 'user', content: '{{resource:docs://*}}' }] },
-      { name: 'image', messages: [{ role: 'user', content: { type: 'image', path: 'logo.png', mimeType: 'image/png' } }] },
+      {
+        name: 'image',
+        messages: [{ role: 'user', content: { type: 'image', path: 'logo.png', mimeType: 'image/png' } }],
+      },
     ]);
     expect((await rejectionOf(registry.getPrompt('glob'))).code).toBe('INTERNAL_ERROR');
     const error = await rejectionOf(registry.getPrompt('image'));
@@ -258,7 +297,11 @@ describe('waiting for render functions', () => {
   it('answers -32603 after the render timeout, logs the prompt and the limit, and aborts the signal it gave', async () => {
     let seen: AbortSignal | undefined;
     const { logs, registry } = logged({ limits: { renderTimeoutMs: 30 } });
-    registry.add({ name: 'slow', arguments: [{ name: 'q' }], render: (_args, context) => ((seen = context.signal), never()) });
+    registry.add({
+      name: 'slow',
+      arguments: [{ name: 'q' }],
+      render: (_args, context) => ((seen = context.signal), never()),
+    });
     const error = await rejectionOf(registry.getPrompt('slow', { q: 'secret-question' }));
     expect(error.toJsonRpcError()).toEqual({ code: -32603, message: 'Internal error' });
     expect(seen?.aborted).toBe(true);
@@ -305,7 +348,9 @@ describe('waiting for render functions', () => {
   });
 
   it('refuses a render timeout that is not a positive integer', () => {
-    expect(() => new PromptRegistry({ limits: { renderTimeoutMs: 0 } })).toThrow(/limits.renderTimeoutMs must be an integer of milliseconds from 1 to 2147483647, got 0/);
+    expect(() => new PromptRegistry({ limits: { renderTimeoutMs: 0 } })).toThrow(
+      /limits.renderTimeoutMs must be an integer of milliseconds from 1 to 2147483647, got 0/,
+    );
   });
 });
 
@@ -321,7 +366,11 @@ describe('a template result is never malformed', () => {
     expect(error.toJsonRpcError()).toEqual({ code: -32603, message: 'Internal error' });
     expect(String(logs[0]?.['detail'])).toContain("image data template '{{data}}' did not render valid base64");
     const ok = await registry.getPrompt('img', { data: 'iVBORw0KGgo=' });
-    expect(GetPromptResultSchema.parse(ok).messages[0]?.content).toEqual({ type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' });
+    expect(GetPromptResultSchema.parse(ok).messages[0]?.content).toEqual({
+      type: 'image',
+      data: 'iVBORw0KGgo=',
+      mimeType: 'image/png',
+    });
   });
 
   it('answers -32603 for an empty mimeType and for an asset loader returning text that is not base64', async () => {
@@ -340,33 +389,67 @@ describe('a template result is never malformed', () => {
 
   it('encodes asset bytes as base64 both SDK clients accept', async () => {
     const registry = new PromptRegistry({ assets: { read: () => new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1]) } });
-    registry.add({ name: 'asset', messages: [{ role: 'user', content: { type: 'image', path: 'a.png', mimeType: 'image/png' } }] });
+    registry.add({
+      name: 'asset',
+      messages: [{ role: 'user', content: { type: 'image', path: 'a.png', mimeType: 'image/png' } }],
+    });
     const result = GetPromptResultSchema.parse(await registry.getPrompt('asset'));
     expect(result.messages[0]?.content).toMatchObject({ data: 'iVBORwE=' });
   });
 
   it('replaces lone surrogates in template text, and arguments holding them are refused before rendering', async () => {
     const registry = new PromptRegistry();
-    registry.add({ name: 'echo', arguments: [{ name: 'text' }], messages: [{ role: 'user', content: 'odd \uDC00 {{text}}' }] });
-    expect((await registry.getPrompt('echo', { text: 'ok' })).messages[0]?.content).toEqual({ type: 'text', text: 'odd \uFFFD ok' });
+    registry.add({
+      name: 'echo',
+      arguments: [{ name: 'text' }],
+      messages: [{ role: 'user', content: 'odd \uDC00 {{text}}' }],
+    });
+    expect((await registry.getPrompt('echo', { text: 'ok' })).messages[0]?.content).toEqual({
+      type: 'text',
+      text: 'odd \uFFFD ok',
+    });
     expect((await rejectionOf(registry.getPrompt('echo', { text: 'a\uD800b' }))).toJsonRpcError().code).toBe(-32602);
   });
 
   it('refuses at registration a default holding a lone surrogate, which would reach the rendered text', () => {
     const registry = new PromptRegistry();
-    const text = thrownBy(() => registry.add({ name: 'text', arguments: [{ name: 'x', default: 'a\uD800b' }], messages: [{ role: 'user', content: 'v={{x}}' }] }));
+    const text = thrownBy(() =>
+      registry.add({
+        name: 'text',
+        arguments: [{ name: 'x', default: 'a\uD800b' }],
+        messages: [{ role: 'user', content: 'v={{x}}' }],
+      }),
+    );
     expect(text.code).toBe('INVALID_PROMPT_DEFINITION');
-    expect(text.data).toMatchObject({ problems: [{ path: '/arguments/0/default', message: expect.stringContaining('lone surrogate') }] });
-    const items = thrownBy(() => registry.add({ name: 'items', arguments: [{ name: 'xs', type: 'array', default: ['\uD800'] }], messages: [{ role: 'user', content: '{{#xs}}{{.}}{{/xs}}' }] }));
-    expect(items.data).toMatchObject({ problems: [{ path: '/arguments/0/default', message: expect.stringContaining('lone surrogate') }] });
+    expect(text.data).toMatchObject({
+      problems: [{ path: '/arguments/0/default', message: expect.stringContaining('lone surrogate') }],
+    });
+    const items = thrownBy(() =>
+      registry.add({
+        name: 'items',
+        arguments: [{ name: 'xs', type: 'array', default: ['\uD800'] }],
+        messages: [{ role: 'user', content: '{{#xs}}{{.}}{{/xs}}' }],
+      }),
+    );
+    expect(items.data).toMatchObject({
+      problems: [{ path: '/arguments/0/default', message: expect.stringContaining('lone surrogate') }],
+    });
     expect([registry.get('text'), registry.get('items')]).toEqual([undefined, undefined]);
   });
 
   it('replaces lone surrogates in descriptions, in results and in the listing', async () => {
     const registry = new PromptRegistry();
-    registry.add({ name: 'described', description: 'odd \uD800', arguments: [{ name: 'a', description: '\uDC00' }], messages: [{ role: 'user', content: 'hi {{a}}' }] });
+    registry.add({
+      name: 'described',
+      description: 'odd \uD800',
+      arguments: [{ name: 'a', description: '\uDC00' }],
+      messages: [{ role: 'user', content: 'hi {{a}}' }],
+    });
     expect((await registry.getPrompt('described', { a: 'x' })).description).toBe('odd \uFFFD');
-    expect(registry.get('described')).toMatchObject({ description: 'odd \uFFFD', arguments: [{ name: 'a', description: '\uFFFD' }] });
+    expect(registry.get('described')).toMatchObject({
+      description: 'odd \uFFFD',
+      arguments: [{ name: 'a', description: '\uFFFD' }],
+    });
   });
 
   it('replaces lone surrogates in rendered text and resource texts with U+FFFD', async () => {
@@ -388,28 +471,47 @@ describe('a template result is never malformed', () => {
     registry.add([
       { name: 'block', messages: [{ role: 'user', content: { type: 'resource', uri: 'x://a' } }] },
       { name: 'partial', messages: [{ role: 'user', content: 'say {{> odd}}' }] },
-      { name: 'icon', icons: [{ src: 'https://x/\uD800.png', mimeType: 'image/\uDC00', sizes: ['1\uD800'] }], messages: [{ role: 'user', content: 'x' }] },
+      {
+        name: 'icon',
+        icons: [{ src: 'https://x/\uD800.png', mimeType: 'image/\uDC00', sizes: ['1\uD800'] }],
+        messages: [{ role: 'user', content: 'x' }],
+      },
     ]);
     const block = await registry.getPrompt('block');
-    expect(block.messages[0]?.content).toEqual({ type: 'resource', resource: { uri: 'x://\uFFFD', mimeType: 'text/\uFFFD', text: 'ok' } });
+    expect(block.messages[0]?.content).toEqual({
+      type: 'resource',
+      resource: { uri: 'x://\uFFFD', mimeType: 'text/\uFFFD', text: 'ok' },
+    });
     expect((await registry.getPrompt('partial')).messages[0]?.content).toEqual({ type: 'text', text: 'say p\uFFFD' });
-    expect(registry.get('icon')?.icons).toEqual([{ src: 'https://x/\uFFFD.png', mimeType: 'image/\uFFFD', sizes: ['1\uFFFD'] }]);
+    expect(registry.get('icon')?.icons).toEqual([
+      { src: 'https://x/\uFFFD.png', mimeType: 'image/\uFFFD', sizes: ['1\uFFFD'] },
+    ]);
   });
 
   it("replaces lone surrogates in a definition's _meta keys and strings, in the listing and in every get", async () => {
     const registry = new PromptRegistry();
     const meta = { 'k\uD800': { v: ['x\uDC00'] } };
-    registry.add({ name: 'meta', _meta: meta, messages: [{ role: 'user', content: { type: 'text', text: 'x', _meta: meta } }] });
+    registry.add({
+      name: 'meta',
+      _meta: meta,
+      messages: [{ role: 'user', content: { type: 'text', text: 'x', _meta: meta } }],
+    });
     const wellFormed = { 'k\uFFFD': { v: ['x\uFFFD'] } };
     expect(registry.get('meta')?._meta).toEqual(wellFormed);
-    expect((await registry.getPrompt('meta')).messages[0]?.content).toEqual({ type: 'text', text: 'x', _meta: wellFormed });
+    expect((await registry.getPrompt('meta')).messages[0]?.content).toEqual({
+      type: 'text',
+      text: 'x',
+      _meta: wellFormed,
+    });
   });
 });
 
 describe('definitions that can never render', () => {
   it('rejects a static template or description over the rendered-size limit at registration', () => {
     const registry = new PromptRegistry({ limits: { maxRenderedBytes: 100 } });
-    const template = thrownBy(() => registry.add({ name: 'big', messages: [{ role: 'user', content: 'x'.repeat(101) }] }));
+    const template = thrownBy(() =>
+      registry.add({ name: 'big', messages: [{ role: 'user', content: 'x'.repeat(101) }] }),
+    );
     expect(template.code).toBe('INVALID_PROMPT_DEFINITION');
     expect(template.message).toContain('/messages/0/content');
     const description = thrownBy(() =>
@@ -423,12 +525,46 @@ describe('definitions that can never render', () => {
   it('rejects a definition whose literal text, partials, media data or link fields alone are over the limit at registration', () => {
     const big = 'x'.repeat(101);
     const cases: [string, PromptDefinition, string][] = [
-      ['literal text and a placeholder', { name: 'p', arguments: [{ name: 'a' }], messages: [{ role: 'user', content: `${big}{{a}}` }] }, '/messages/0/content/text'],
-      ['a static partial', { name: 'p', messages: [{ role: 'user', content: '{{> big}}' }] }, '/messages/0/content/text'],
-      ['static image data', { name: 'p', messages: [{ role: 'user', content: { type: 'image', data: 'A'.repeat(104), mimeType: 'image/png' } }] }, '/messages/0/content/data'],
-      ['a link name', { name: 'p', messages: [{ role: 'user', content: { type: 'resource_link', uri: 'x://a', name: big } }] }, '/messages/0/content/name'],
-      ['a link description', { name: 'p', messages: [{ role: 'user', content: { type: 'resource_link', uri: 'x://a', name: 'n', description: big } }] }, '/messages/0/content/description'],
-      ['the description and an image together', { name: 'p', description: 'd'.repeat(60), messages: [{ role: 'user', content: { type: 'image', data: 'A'.repeat(60), mimeType: 'image/png' } }] }, '/messages'],
+      [
+        'literal text and a placeholder',
+        { name: 'p', arguments: [{ name: 'a' }], messages: [{ role: 'user', content: `${big}{{a}}` }] },
+        '/messages/0/content/text',
+      ],
+      [
+        'a static partial',
+        { name: 'p', messages: [{ role: 'user', content: '{{> big}}' }] },
+        '/messages/0/content/text',
+      ],
+      [
+        'static image data',
+        {
+          name: 'p',
+          messages: [{ role: 'user', content: { type: 'image', data: 'A'.repeat(104), mimeType: 'image/png' } }],
+        },
+        '/messages/0/content/data',
+      ],
+      [
+        'a link name',
+        { name: 'p', messages: [{ role: 'user', content: { type: 'resource_link', uri: 'x://a', name: big } }] },
+        '/messages/0/content/name',
+      ],
+      [
+        'a link description',
+        {
+          name: 'p',
+          messages: [{ role: 'user', content: { type: 'resource_link', uri: 'x://a', name: 'n', description: big } }],
+        },
+        '/messages/0/content/description',
+      ],
+      [
+        'the description and an image together',
+        {
+          name: 'p',
+          description: 'd'.repeat(60),
+          messages: [{ role: 'user', content: { type: 'image', data: 'A'.repeat(60), mimeType: 'image/png' } }],
+        },
+        '/messages',
+      ],
     ];
     for (const [label, def, pointer] of cases) {
       const registry = new PromptRegistry({ limits: { maxRenderedBytes: 100 }, partials: { big } });
@@ -440,13 +576,22 @@ describe('definitions that can never render', () => {
 
   it('accepts a definition whose text over the limit is inside a section, which a render may skip', async () => {
     const registry = new PromptRegistry({ limits: { maxRenderedBytes: 100 } });
-    registry.add({ name: 'p', arguments: [{ name: 'a' }], messages: [{ role: 'user', content: `short{{#a}}${'x'.repeat(200)}{{/a}}` }] });
+    registry.add({
+      name: 'p',
+      arguments: [{ name: 'a' }],
+      messages: [{ role: 'user', content: `short{{#a}}${'x'.repeat(200)}{{/a}}` }],
+    });
     expect((await registry.getPrompt('p')).messages[0]?.content).toEqual({ type: 'text', text: 'short' });
   });
 
   it('rejects static image or audio data that is not base64, and a blank static mimeType, at registration', () => {
-    const media = (content: MediaContentTemplate): PromptDefinition => ({ name: 'm', messages: [{ role: 'user', content }] });
-    const data = thrownBy(() => new PromptRegistry().add(media({ type: 'image', data: 'not base64', mimeType: 'image/png' })));
+    const media = (content: MediaContentTemplate): PromptDefinition => ({
+      name: 'm',
+      messages: [{ role: 'user', content }],
+    });
+    const data = thrownBy(() =>
+      new PromptRegistry().add(media({ type: 'image', data: 'not base64', mimeType: 'image/png' })),
+    );
     expect(data.code).toBe('INVALID_PROMPT_DEFINITION');
     expect(data.message).toContain('/messages/0/content/data: image data must be base64');
     const mimeType = thrownBy(() => new PromptRegistry().add(media({ type: 'audio', data: 'AAAA', mimeType: '  ' })));
@@ -454,7 +599,11 @@ describe('definitions that can never render', () => {
     const registry = new PromptRegistry();
     registry.add([
       { name: 'ok', messages: [{ role: 'user', content: { type: 'image', data: 'AAAA', mimeType: 'image/png' } }] },
-      { name: 'templated', arguments: [{ name: 'd' }], messages: [{ role: 'user', content: { type: 'image', data: '{{d}}', mimeType: 'image/png' } }] },
+      {
+        name: 'templated',
+        arguments: [{ name: 'd' }],
+        messages: [{ role: 'user', content: { type: 'image', data: '{{d}}', mimeType: 'image/png' } }],
+      },
     ]);
     expect(registry.has('templated')).toBe(true);
   });
@@ -462,17 +611,26 @@ describe('definitions that can never render', () => {
   it('rejects _meta that cannot be serialized at registration', () => {
     const registry = new PromptRegistry();
     const error = thrownBy(() =>
-      registry.add({ name: 'meta', messages: [{ role: 'user', content: { type: 'text', text: 'x', _meta: { n: 1n } } }] }),
+      registry.add({
+        name: 'meta',
+        messages: [{ role: 'user', content: { type: 'text', text: 'x', _meta: { n: 1n } } }],
+      }),
     );
     expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
   });
 
   it('rejects a top-level {{.}}, which would render undeclared extra arguments', () => {
     const registry = new PromptRegistry();
-    const error = thrownBy(() => registry.add({ name: 'dot', arguments: [{ name: 'a' }], messages: [{ role: 'user', content: 'all: {{.}}' }] }));
+    const error = thrownBy(() =>
+      registry.add({ name: 'dot', arguments: [{ name: 'a' }], messages: [{ role: 'user', content: 'all: {{.}}' }] }),
+    );
     expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
     expect(error.message).toContain('{{.}} outside every section');
-    registry.add({ name: 'items', arguments: [{ name: 'files', type: 'array' }], messages: [{ role: 'user', content: '{{#files}}{{.}} {{/files}}' }] });
+    registry.add({
+      name: 'items',
+      arguments: [{ name: 'files', type: 'array' }],
+      messages: [{ role: 'user', content: '{{#files}}{{.}} {{/files}}' }],
+    });
     expect(registry.has('items')).toBe(true);
   });
 });
@@ -488,13 +646,19 @@ describe('prompts sharing templates', () => {
         { role: 'assistant' as const, content: 'two {{x}}' },
       ],
     });
-    registry.add([def('a'), def('b'), { ...def('c'), messages: [{ role: 'assistant' as const, content: 'one {{x}}' }] }]);
+    registry.add([
+      def('a'),
+      def('b'),
+      { ...def('c'), messages: [{ role: 'assistant' as const, content: 'one {{x}}' }] },
+    ]);
     registry.remove('a');
     expect((await registry.getPrompt('b', { x: '1' })).messages.map((m) => [m.role, m.content])).toEqual([
       ['user', { type: 'text', text: 'one 1' }],
       ['assistant', { type: 'text', text: 'two 1' }],
     ]);
-    expect((await registry.getPrompt('c', { x: '2' })).messages).toEqual([{ role: 'assistant', content: { type: 'text', text: 'one 2' } }]);
+    expect((await registry.getPrompt('c', { x: '2' })).messages).toEqual([
+      { role: 'assistant', content: { type: 'text', text: 'one 2' } },
+    ]);
   });
 });
 
@@ -557,8 +721,15 @@ describe('definitions of one shape', () => {
   it('render each with its own arguments', async () => {
     const registry = new PromptRegistry();
     registry.add([shape('a'), shape('b')]);
-    expect((await registry.getPrompt('b', { code: 'x', focus: 'y' })).messages[0]?.content).toEqual({ type: 'text', text: 'Review x for y' });
-    expect((await rejectionOf(registry.getPrompt('a', {}))).data).toEqual({ missing_arguments: ['code'], provided_count: 0, required_count: 1 });
+    expect((await registry.getPrompt('b', { code: 'x', focus: 'y' })).messages[0]?.content).toEqual({
+      type: 'text',
+      text: 'Review x for y',
+    });
+    expect((await rejectionOf(registry.getPrompt('a', {}))).data).toEqual({
+      missing_arguments: ['code'],
+      provided_count: 0,
+      required_count: 1,
+    });
   });
 
   it('still warn about an undeclared placeholder once per definition that has it', () => {
@@ -580,6 +751,8 @@ describe('definitions of one shape', () => {
     const env = { ...environment(), maxRenderedBytes: 100 };
     const lists = new ParsedLists();
     compileAll(env, [shape('a')], lists);
-    expect(() => compileAll(env, [{ ...shape('b'), description: 'd'.repeat(101) }], lists)).toThrow(/description is over the 100-byte/);
+    expect(() => compileAll(env, [{ ...shape('b'), description: 'd'.repeat(101) }], lists)).toThrow(
+      /description is over the 100-byte/,
+    );
   });
 });

@@ -138,7 +138,9 @@ describe('PromptRegistry listing', () => {
     const registry = new PromptRegistry({ pageSize: 10 });
     registry.add(['a', 'b', 'c'].map((n) => simple(n)));
     expect(registry.list({ pageSize: 2 }).prompts).toHaveLength(2);
-    expect(() => registry.list({ pageSize: 0 })).toThrow(new RangeError('PromptRegistry.list: pageSize must be a positive integer, got 0'));
+    expect(() => registry.list({ pageSize: 0 })).toThrow(
+      new RangeError('PromptRegistry.list: pageSize must be a positive integer, got 0'),
+    );
   });
 });
 
@@ -305,9 +307,15 @@ describe('PromptRegistry.getPrompt', () => {
     registry.add([
       { name: 's', description: 'd', render: () => 'hello' },
       { name: 'm', render: () => [{ role: 'assistant', content: { type: 'text', text: 'hi' } }] },
-      { name: 'r', render: () => ({ description: 'mine', messages: [{ role: 'user', content: { type: 'text', text: 'r' } }] }) },
+      {
+        name: 'r',
+        render: () => ({ description: 'mine', messages: [{ role: 'user', content: { type: 'text', text: 'r' } }] }),
+      },
     ]);
-    expect(await registry.getPrompt('s')).toEqual({ description: 'd', messages: [{ role: 'user', content: { type: 'text', text: 'hello' } }] });
+    expect(await registry.getPrompt('s')).toEqual({
+      description: 'd',
+      messages: [{ role: 'user', content: { type: 'text', text: 'hello' } }],
+    });
     expect((await registry.getPrompt('m')).messages[0]?.role).toBe('assistant');
     expect((await registry.getPrompt('r')).description).toBe('mine');
   });
@@ -332,7 +340,11 @@ describe('PromptRegistry.getPrompt', () => {
 
   it('fails a prompt whose rendered text exceeds the byte limit with LIMIT_EXCEEDED', async () => {
     const registry = new PromptRegistry({ limits: { maxRenderedBytes: 100 } });
-    registry.add({ name: 'big', arguments: [{ name: 't', required: true }], messages: [{ role: 'user', content: '{{t}}' }] });
+    registry.add({
+      name: 'big',
+      arguments: [{ name: 't', required: true }],
+      messages: [{ role: 'user', content: '{{t}}' }],
+    });
     expect((await registry.getPrompt('big', { t: 'é'.repeat(50) })).messages).toHaveLength(1);
     const error = await rejection(registry.getPrompt('big', { t: 'é'.repeat(51) }));
     expect(error.code).toBe('LIMIT_EXCEEDED');
@@ -342,20 +354,37 @@ describe('PromptRegistry.getPrompt', () => {
 
   it('renders partials registered on the registry', async () => {
     const registry = new PromptRegistry({ partials: { footer: '-- {{who}}' } });
-    registry.add({ name: 'p', arguments: [{ name: 'who' }], messages: [{ role: 'user', content: 'Hi\n{{> footer}}' }] });
-    expect((await registry.getPrompt('p', { who: 'me' })).messages[0]?.content).toEqual({ type: 'text', text: 'Hi\n-- me' });
+    registry.add({
+      name: 'p',
+      arguments: [{ name: 'who' }],
+      messages: [{ role: 'user', content: 'Hi\n{{> footer}}' }],
+    });
+    expect((await registry.getPrompt('p', { who: 'me' })).messages[0]?.content).toEqual({
+      type: 'text',
+      text: 'Hi\n-- me',
+    });
   });
 
   it('loads image paths through the assets loader as base64', async () => {
     const registry = new PromptRegistry({ assets: { read: () => new Uint8Array([1, 2, 3, 255]) } });
-    registry.add({ name: 'img', messages: [{ role: 'user', content: { type: 'image', path: 'a.png', mimeType: 'image/png' } }] });
-    expect((await registry.getPrompt('img')).messages[0]?.content).toEqual({ type: 'image', data: 'AQID/w==', mimeType: 'image/png' });
+    registry.add({
+      name: 'img',
+      messages: [{ role: 'user', content: { type: 'image', path: 'a.png', mimeType: 'image/png' } }],
+    });
+    expect((await registry.getPrompt('img')).messages[0]?.content).toEqual({
+      type: 'image',
+      data: 'AQID/w==',
+      mimeType: 'image/png',
+    });
   });
 
   it('rejects an image path at registration when the registry has no assets loader', () => {
     const registry = new PromptRegistry();
     const error = syncError(() =>
-      registry.add({ name: 'img', messages: [{ role: 'user', content: { type: 'image', path: 'a.png', mimeType: 'image/png' } }] }),
+      registry.add({
+        name: 'img',
+        messages: [{ role: 'user', content: { type: 'image', path: 'a.png', mimeType: 'image/png' } }],
+      }),
     );
     expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
     expect(error.message).toMatch(/assets/);
@@ -396,7 +425,11 @@ describe('PromptRegistry.complete', () => {
   it('completes from the enum with a case-insensitive prefix match', async () => {
     const registry = new PromptRegistry();
     registry.add(reviewCode);
-    expect(await registry.complete('review_code', 'language', 'Py')).toEqual({ values: ['python'], total: 1, hasMore: false });
+    expect(await registry.complete('review_code', 'language', 'Py')).toEqual({
+      values: ['python'],
+      total: 1,
+      hasMore: false,
+    });
     expect(await registry.complete('review_code', 'code', 'x')).toEqual({ values: [], total: 0, hasMore: false });
   });
 
@@ -404,7 +437,10 @@ describe('PromptRegistry.complete', () => {
     const registry = new PromptRegistry();
     registry.add({
       name: 'odd',
-      arguments: [{ name: 'a', complete: () => ['ok', 'bad\uD800'] }, { name: 'e', enum: ['e\uDC00', 'f'] }],
+      arguments: [
+        { name: 'a', complete: () => ['ok', 'bad\uD800'] },
+        { name: 'e', enum: ['e\uDC00', 'f'] },
+      ],
       messages: [{ role: 'user', content: '{{a}}' }],
     });
     expect((await registry.complete('odd', 'a', '')).values).toEqual(['ok', 'bad\uFFFD']);
@@ -427,10 +463,15 @@ describe('PromptRegistry.complete', () => {
     const registry = new PromptRegistry();
     registry.add({
       name: 'repo',
-      arguments: [{ name: 'owner' }, { name: 'repo', complete: (value, ctx) => [`${ctx.arguments['owner']}/${value}x`] }],
+      arguments: [
+        { name: 'owner' },
+        { name: 'repo', complete: (value, ctx) => [`${ctx.arguments['owner']}/${value}x`] },
+      ],
       messages: [{ role: 'user', content: '{{owner}}/{{repo}}' }],
     });
-    expect((await registry.complete('repo', 'repo', 'a', { arguments: { owner: 'acme' } })).values).toEqual(['acme/ax']);
+    expect((await registry.complete('repo', 'repo', 'a', { arguments: { owner: 'acme' } })).values).toEqual([
+      'acme/ax',
+    ]);
   });
 
   it('fails completion for an unknown prompt with PROMPT_NOT_FOUND', async () => {
@@ -446,10 +487,13 @@ describe('PromptRegistry.complete', () => {
 
   it('gives up on a complete() that never settles after completionTimeoutMs, with -32603 and a log', async () => {
     let seen: AbortSignal | undefined;
-    const { registry, logs } = completing((_value, ctx) => {
-      seen = ctx.signal;
-      return new Promise<string[]>(() => {});
-    }, { completionTimeoutMs: 30 });
+    const { registry, logs } = completing(
+      (_value, ctx) => {
+        seen = ctx.signal;
+        return new Promise<string[]>(() => {});
+      },
+      { completionTimeoutMs: 30 },
+    );
     const error = await rejection(registry.complete('p', 'a', 'x'));
     expect(error.code).toBe('INTERNAL_ERROR');
     expect(error.toJsonRpcError().code).toBe(-32603);
@@ -506,14 +550,22 @@ describe('PromptRegistry.complete', () => {
       inputSchema: { type: 'object', properties: { level: { enum: ['Low', 2, true, { deep: 1 }, null, ['x']] } } },
       messages: [{ role: 'user', content: '{{level}}' }],
     });
-    expect(await registry.complete('e', 'level', '')).toEqual({ values: ['Low', '2', 'true'], total: 3, hasMore: false });
+    expect(await registry.complete('e', 'level', '')).toEqual({
+      values: ['Low', '2', 'true'],
+      total: 3,
+      hasMore: false,
+    });
     expect((await registry.complete('e', 'level', 'l')).values).toEqual(['Low']);
   });
 
   it('counts every enum match in total while returning the first 100', async () => {
     const registry = new PromptRegistry();
     const values = Array.from({ length: 100_000 }, (_, i) => `V${i}`);
-    registry.add({ name: 'big', arguments: [{ name: 'v', enum: values }], messages: [{ role: 'user', content: '{{v}}' }] });
+    registry.add({
+      name: 'big',
+      arguments: [{ name: 'v', enum: values }],
+      messages: [{ role: 'user', content: '{{v}}' }],
+    });
     const first = await registry.complete('big', 'v', 'v9');
     expect(first).toMatchObject({ total: 11_111, hasMore: true });
     expect(first.values.slice(0, 3)).toEqual(['V9', 'V90', 'V91']);
@@ -570,7 +622,11 @@ describe('PromptRegistry: resources and limits', () => {
 
   it.each([
     ['a directive', { role: 'user' as const, content: 'See {{resource:doc://a}}' }, '/messages'],
-    ['a resource block', { role: 'user' as const, content: { type: 'resource' as const, uri: 'doc://a' } }, '/messages/0/content/uri'],
+    [
+      'a resource block',
+      { role: 'user' as const, content: { type: 'resource' as const, uri: 'doc://a' } },
+      '/messages/0/content/uri',
+    ],
   ])('rejects %s at registration when the registry has no resource resolver', (_what, message, path) => {
     const error = thrownBy(() => new PromptRegistry().add({ name: 'p', messages: [message] }));
     expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
@@ -579,24 +635,53 @@ describe('PromptRegistry: resources and limits', () => {
   });
 
   it("lets the template's declared mimeType win over the resolver's, in the form it calls for", async () => {
-    const resources = createMemoryResourceResolver({ 'img://logo': { mimeType: 'image/png', blob: 'AQID' }, 'doc://a': 'A' });
+    const resources = createMemoryResourceResolver({
+      'img://logo': { mimeType: 'image/png', blob: 'AQID' },
+      'doc://a': 'A',
+    });
     const registry = new PromptRegistry({ resources });
     registry.add([
-      { name: 'logo', messages: [{ role: 'user', content: { type: 'resource', uri: 'img://logo', mimeType: 'text/plain' } }] },
-      { name: 'doc', messages: [{ role: 'user', content: { type: 'resource', uri: 'doc://a', mimeType: 'text/markdown' } }] },
+      {
+        name: 'logo',
+        messages: [{ role: 'user', content: { type: 'resource', uri: 'img://logo', mimeType: 'text/plain' } }],
+      },
+      {
+        name: 'doc',
+        messages: [{ role: 'user', content: { type: 'resource', uri: 'doc://a', mimeType: 'text/markdown' } }],
+      },
     ]);
     // A blob declared as a text type is sent as text (its bytes are UTF-8).
-    expect((await registry.getPrompt('logo')).messages[0]?.content).toEqual({ type: 'resource', resource: { uri: 'img://logo', mimeType: 'text/plain', text: '\u0001\u0002\u0003' } });
-    expect((await registry.getPrompt('doc')).messages[0]?.content).toMatchObject({ resource: { mimeType: 'text/markdown', text: 'A' } });
+    expect((await registry.getPrompt('logo')).messages[0]?.content).toEqual({
+      type: 'resource',
+      resource: { uri: 'img://logo', mimeType: 'text/plain', text: '\u0001\u0002\u0003' },
+    });
+    expect((await registry.getPrompt('doc')).messages[0]?.content).toMatchObject({
+      resource: { mimeType: 'text/markdown', text: 'A' },
+    });
   });
 
   it.each([
-    [{ limits: { maxResources: Number.NaN } }, 'PromptRegistry: limits.maxResources must be a non-negative integer, got NaN'],
-    [{ limits: { maxRenderedBytes: -1 } }, 'PromptRegistry: limits.maxRenderedBytes must be a positive integer, got -1'],
+    [
+      { limits: { maxResources: Number.NaN } },
+      'PromptRegistry: limits.maxResources must be a non-negative integer, got NaN',
+    ],
+    [
+      { limits: { maxRenderedBytes: -1 } },
+      'PromptRegistry: limits.maxRenderedBytes must be a positive integer, got -1',
+    ],
     [{ limits: { maxRenderSteps: 0 } }, 'PromptRegistry: limits.maxRenderSteps must be a positive integer, got 0'],
-    [{ limits: { renderTimeoutMs: 2 ** 31 } }, `PromptRegistry: limits.renderTimeoutMs must be an integer of milliseconds from 1 to 2147483647, got 2147483648`],
-    [{ limits: { resourceTimeoutMs: 0 } }, `PromptRegistry: limits.resourceTimeoutMs must be an integer of milliseconds from 1 to 2147483647, got 0`],
-    [{ completionTimeoutMs: '10' as unknown as number }, `PromptRegistry: completionTimeoutMs must be an integer of milliseconds from 1 to 2147483647, got "10"`],
+    [
+      { limits: { renderTimeoutMs: 2 ** 31 } },
+      `PromptRegistry: limits.renderTimeoutMs must be an integer of milliseconds from 1 to 2147483647, got 2147483648`,
+    ],
+    [
+      { limits: { resourceTimeoutMs: 0 } },
+      `PromptRegistry: limits.resourceTimeoutMs must be an integer of milliseconds from 1 to 2147483647, got 0`,
+    ],
+    [
+      { completionTimeoutMs: '10' as unknown as number },
+      `PromptRegistry: completionTimeoutMs must be an integer of milliseconds from 1 to 2147483647, got "10"`,
+    ],
     [{ maxArgumentLength: 0 }, 'PromptRegistry: maxArgumentLength must be a positive integer, got 0'],
     [{ pageSize: 2.5 }, 'PromptRegistry: pageSize must be a positive integer, got 2.5'],
   ])('rejects the invalid option %j with a RangeError naming it', (options, message) => {
@@ -709,7 +794,11 @@ describe('PromptRegistry: broken argument schemas', () => {
 describe('PromptRegistry: an argument declared required with a default', () => {
   const forms: [string, Pick<PromptDefinition, 'arguments' | 'inputSchema'>, string][] = [
     ['plain string', { arguments: [{ name: 'a', required: true, default: 'x' }] }, '/arguments/0/default'],
-    ['string enum', { arguments: [{ name: 'a', enum: ['x', 'y'], required: true, default: 'x' }] }, '/arguments/0/default'],
+    [
+      'string enum',
+      { arguments: [{ name: 'a', enum: ['x', 'y'], required: true, default: 'x' }] },
+      '/arguments/0/default',
+    ],
     ['maxLength', { arguments: [{ name: 'a', maxLength: 5, required: true, default: 'x' }] }, '/arguments/0/default'],
     ['typed', { arguments: [{ name: 'a', type: 'integer', required: true, default: 1 }] }, '/arguments/0/default'],
     [
@@ -721,7 +810,9 @@ describe('PromptRegistry: an argument declared required with a default', () => {
   for (const [form, declaration, path] of forms) {
     it(`rejects it at registration (${form}), and registers nothing`, () => {
       const registry = new PromptRegistry();
-      const error = thrownBy(() => registry.add({ name: 'p', ...declaration, messages: [{ role: 'user', content: '{{a}}' }] }));
+      const error = thrownBy(() =>
+        registry.add({ name: 'p', ...declaration, messages: [{ role: 'user', content: '{{a}}' }] }),
+      );
       expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
       expect((error.data as { problems: { path: string; message: string }[] }).problems[0]).toMatchObject({
         path,
@@ -734,8 +825,26 @@ describe('PromptRegistry: an argument declared required with a default', () => {
 
 describe('PromptRegistry: references a schema cannot resolve', () => {
   it('rejects at registration every reference a get could not resolve, and serves every one it accepts', async () => {
-    const refs = ['', '#', '#/', '.', './', '/', '%23', '#%2F', '#/$defs/x', '#/%24defs/x', 'x', 'root', 'root#/$defs/x',
-      'https://x.test/root', 'https://x.test/root#', 'https://schema.invalid/#/$defs/x', '#/$defs/x/', '#anchor'];
+    const refs = [
+      '',
+      '#',
+      '#/',
+      '.',
+      './',
+      '/',
+      '%23',
+      '#%2F',
+      '#/$defs/x',
+      '#/%24defs/x',
+      'x',
+      'root',
+      'root#/$defs/x',
+      'https://x.test/root',
+      'https://x.test/root#',
+      'https://schema.invalid/#/$defs/x',
+      '#/$defs/x/',
+      '#anchor',
+    ];
     const served: Record<string, string[]> = {
       none: ['#', '#/$defs/x', '#/%24defs/x', '#anchor'],
       'https://x.test/root': ['#', '#/$defs/x', '#/%24defs/x', 'root#/$defs/x', '#anchor'],
@@ -755,7 +864,9 @@ describe('PromptRegistry: references a schema cannot resolve', () => {
           registry.add({ name: 'p', inputSchema, messages: [{ role: 'user', content: 'x' }] });
         } catch (error) {
           expect((error as PromptError).code, `${id} ${ref}`).toBe('INVALID_PROMPT_DEFINITION');
-          expect(JSON.stringify((error as PromptError).data), `${id} ${ref}`).toContain('/inputSchema/properties/a/$ref');
+          expect(JSON.stringify((error as PromptError).data), `${id} ${ref}`).toContain(
+            '/inputSchema/properties/a/$ref',
+          );
           continue;
         }
         accepted.push(ref);
@@ -785,9 +896,16 @@ describe('PromptRegistry: listing and validation agree on argument edge cases', 
   it('reads a getter on the arguments object given to getPrompt once and renders that value, never reading it again', async () => {
     let calls = 0;
     const registry = new PromptRegistry();
-    registry.add({ name: 'p', arguments: [{ name: 'code' }, { name: 'lang', required: true }], messages: [{ role: 'user', content: '[{{code}}] {{code}} {{lang}}' }] });
+    registry.add({
+      name: 'p',
+      arguments: [{ name: 'code' }, { name: 'lang', required: true }],
+      messages: [{ role: 'user', content: '[{{code}}] {{code}} {{lang}}' }],
+    });
     const args = Object.defineProperty({ lang: 'go' }, 'code', { enumerable: true, get: () => `read ${++calls}` });
-    expect((await registry.getPrompt('p', args)).messages[0]?.content).toEqual({ type: 'text', text: '[read 1] read 1 go' });
+    expect((await registry.getPrompt('p', args)).messages[0]?.content).toEqual({
+      type: 'text',
+      text: '[read 1] read 1 go',
+    });
     expect(calls).toBe(1);
   });
 
@@ -801,11 +919,14 @@ describe('PromptRegistry: listing and validation agree on argument edge cases', 
     );
     expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
     expect((error.data as { problems: unknown[] }).problems).toEqual([
-      { path: '/inputSchema/required/1', message: expect.stringMatching(/^'ghost' is required but not declared: declare 'ghost' under properties/) },
+      {
+        path: '/inputSchema/required/1',
+        message: expect.stringMatching(/^'ghost' is required but not declared: declare 'ghost' under properties/),
+      },
     ]);
   });
 
-  it("says why an argument declared through a root allOf is not declared, even when a template uses it", () => {
+  it('says why an argument declared through a root allOf is not declared, even when a template uses it', () => {
     const error = thrownBy(() =>
       new PromptRegistry().add({
         name: 'p',
@@ -814,7 +935,9 @@ describe('PromptRegistry: listing and validation agree on argument edge cases', 
       }),
     );
     expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
-    expect(error.message).toContain("/inputSchema/allOf/0/properties/x: root-level allOf cannot declare listed arguments: declare 'x' under properties");
+    expect(error.message).toContain(
+      "/inputSchema/allOf/0/properties/x: root-level allOf cannot declare listed arguments: declare 'x' under properties",
+    );
   });
 
   it('rejects an argument declared beside an inputSchema that forbids it', () => {
@@ -885,12 +1008,19 @@ describe('PromptRegistry: cancellation and event order', () => {
 describe('PromptRegistry: programmatic results over the size limit', () => {
   it('turns a render function result over the limit into an internal error and a log entry', async () => {
     const logs: Record<string, unknown>[] = [];
-    const registry = new PromptRegistry({ limits: { maxRenderedBytes: 100 }, logger: { error: (fields) => logs.push(fields) } });
+    const registry = new PromptRegistry({
+      limits: { maxRenderedBytes: 100 },
+      logger: { error: (fields) => logs.push(fields) },
+    });
     registry.add({ name: 'big', render: () => 'x'.repeat(101) });
     const error = await rejectionOf(registry.getPrompt('big'));
     expect(error.toJsonRpcError()).toEqual({ code: -32603, message: 'Internal error' });
     expect(logs).toEqual([
-      expect.objectContaining({ prompt: 'big', code: 'INTERNAL_ERROR', detail: "prompt 'big' render returned a result over the 100-byte limit" }),
+      expect.objectContaining({
+        prompt: 'big',
+        code: 'INTERNAL_ERROR',
+        detail: "prompt 'big' render returned a result over the 100-byte limit",
+      }),
     ]);
   });
 });

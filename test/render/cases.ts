@@ -119,7 +119,13 @@ export const renderCases: readonly RenderCase[] = [
   {
     name: "reads array items' fields and falls back to arguments inside a section",
     template: '{{#issues}}{{id}}: {{title}} ({{project}})\n{{/issues}}',
-    args: { project: 'core', issues: [{ id: 1, title: 'Crash' }, { id: 2, title: 'Leak' }] },
+    args: {
+      project: 'core',
+      issues: [
+        { id: 1, title: 'Crash' },
+        { id: 2, title: 'Leak' },
+      ],
+    },
     expected: '1: Crash (core)\n2: Leak (core)\n',
   },
   {
@@ -137,7 +143,7 @@ export const renderCases: readonly RenderCase[] = [
   {
     name: 'inserts replacement patterns like $& and $1 literally',
     template: '[{{v}}]',
-    args: { v: '$& $1 $$ $` $\'' },
+    args: { v: "$& $1 $$ $` $'" },
     expected: "[$& $1 $$ $` $']",
   },
   {
@@ -247,8 +253,7 @@ export const renderCases: readonly RenderCase[] = [
     template: '{{resource:docs://snippet}} / {{{resource:docs://snippet}}}',
     args: { code: 'SHOULD NOT APPEAR' },
     resources: { 'docs://snippet': 'Use {{code}} & <b>{{#x}}literally{{/x}}</b>' },
-    expected:
-      'Use {{code}} & <b>{{#x}}literally{{/x}}</b> / Use {{code}} & <b>{{#x}}literally{{/x}}</b>',
+    expected: 'Use {{code}} & <b>{{#x}}literally{{/x}}</b> / Use {{code}} & <b>{{#x}}literally{{/x}}</b>',
   },
   {
     name: 'embeds a directive inside a section only when the section renders',

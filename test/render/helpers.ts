@@ -1,8 +1,4 @@
-import {
-  compileTemplate,
-  createMemoryResourceResolver,
-  resolveResourceDirectives,
-} from '../../src/render/index.js';
+import { compileTemplate, createMemoryResourceResolver, resolveResourceDirectives } from '../../src/render/index.js';
 import type { RenderCase } from './cases.js';
 
 /** A null-prototype copy of the arguments, as the registry builds it. */
@@ -14,7 +10,8 @@ export function toView(args: Readonly<Record<string, unknown>>): Record<string, 
 export async function renderCase(c: RenderCase): Promise<string> {
   const partials = c.partials;
   const template = compileTemplate(c.template, {
-    partials: partials === undefined ? undefined : (name) => (Object.hasOwn(partials, name) ? partials[name] : undefined),
+    partials:
+      partials === undefined ? undefined : (name) => (Object.hasOwn(partials, name) ? partials[name] : undefined),
   });
   const view = toView(c.args);
   const resources = await resolveResourceDirectives(

@@ -23,7 +23,10 @@ const NAMES = ['a', 'b', 'xs', 'ys', 'obj'] as const;
 /** Template pieces: text, placeholders, sections (balanced or not), partials, resource directives, comments. */
 const piece: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: fc.string({ maxLength: 8 }) },
-  { weight: 3, arbitrary: fc.constantFrom(...NAMES, 'obj.k', '.', 'missing', '__proto__', 'constructor').map((n) => `{{${n}}}`) },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(...NAMES, 'obj.k', '.', 'missing', '__proto__', 'constructor').map((n) => `{{${n}}}`),
+  },
   { weight: 2, arbitrary: fc.constantFrom(...NAMES).map((n) => `{{#${n}}}`) },
   { weight: 2, arbitrary: fc.constantFrom(...NAMES).map((n) => `{{/${n}}}`) },
   { weight: 1, arbitrary: fc.constantFrom(...NAMES).map((n) => `{{^${n}}}`) },
@@ -51,10 +54,17 @@ const nestedTemplate: fc.Arbitrary<string> = fc.letrec<{ node: string }>((tie) =
     { depthSize: 'small', withCrossShrink: true },
     fc.string({ maxLength: 8 }),
     fc.constantFrom(...NAMES, 'obj.k', 'missing', '__proto__').map((n) => `{{${n}}}`),
-    fc.tuple(fc.constantFrom('#', '^'), fc.constantFrom(...NAMES), fc.array(tie('node'), { maxLength: 3 })).map(
-      ([kind, n, inner]) => `{{${kind}${n}}}${inner.join('')}{{/${n}}}`,
+    fc
+      .tuple(fc.constantFrom('#', '^'), fc.constantFrom(...NAMES), fc.array(tie('node'), { maxLength: 3 }))
+      .map(([kind, n, inner]) => `{{${kind}${n}}}${inner.join('')}{{/${n}}}`),
+    fc.constantFrom(
+      '{{> footer}}',
+      '{{! note }}',
+      '{{{a}}}',
+      '{{resource:docs://one}}',
+      '{{resource:docs://*}}',
+      '{{#xs}}{{.}}{{/xs}}',
     ),
-    fc.constantFrom('{{> footer}}', '{{! note }}', '{{{a}}}', '{{resource:docs://one}}', '{{resource:docs://*}}', '{{#xs}}{{.}}{{/xs}}'),
   ),
 })).node;
 const template = fc.oneof(
@@ -67,8 +77,13 @@ const args = fc.record(
   {
     a: hostileString,
     b: fc.oneof(hostileString, fc.integer(), fc.boolean()),
-    xs: fc.oneof(fc.array(hostileJson, { maxLength: 6 }), fc.integer({ min: 0, max: 5_000 }).map((n) => Array.from({ length: n }, (_, i) => i))),
-    ys: fc.array(fc.oneof(hostileString, fc.dictionary(fc.constantFrom('a', 'b', 'k'), hostileJson, { maxKeys: 3 })), { maxLength: 6 }),
+    xs: fc.oneof(
+      fc.array(hostileJson, { maxLength: 6 }),
+      fc.integer({ min: 0, max: 5_000 }).map((n) => Array.from({ length: n }, (_, i) => i)),
+    ),
+    ys: fc.array(fc.oneof(hostileString, fc.dictionary(fc.constantFrom('a', 'b', 'k'), hostileJson, { maxKeys: 3 })), {
+      maxLength: 6,
+    }),
     obj: fc.dictionary(fc.constantFrom('k', 'a', '__proto__'), hostileJson, { maxKeys: 3 }),
   },
   { requiredKeys: [] },
@@ -83,7 +98,13 @@ function register(text: string, role: 'user' | 'assistant'): PromptRegistry | un
   try {
     registry.set({
       name: 'generated',
-      arguments: [{ name: 'a' }, { name: 'b' }, { name: 'xs', type: 'array' }, { name: 'ys', type: 'array' }, { name: 'obj', type: 'object' }],
+      arguments: [
+        { name: 'a' },
+        { name: 'b' },
+        { name: 'xs', type: 'array' },
+        { name: 'ys', type: 'array' },
+        { name: 'obj', type: 'object' },
+      ],
       messages: [{ role, content: text }],
     });
     return registry;
@@ -94,44 +115,56 @@ function register(text: string, role: 'user' | 'assistant'): PromptRegistry | un
 }
 
 describe('rendering generated templates', () => {
-  it('refuses a template at registration or renders every request to a spec result or a -32602, within bounds', async () => {
-    let rendered = 0;
-    await checkProperty(
-      'render: generated templates',
-      fc.tuple(template, fc.constantFrom('user' as const, 'assistant' as const), args),
-      async ([text, role, values]) => {
-        const r = register(text, role);
-        if (r === undefined) return;
-        await withinBudget('render', async () => {
-          try {
-            expectSpecResult(await r.getPrompt('generated', values));
-            rendered++;
-          } catch (error) {
-            if (!(error instanceof PromptError) || error.rpcCode !== -32602) throw error;
-          }
-        });
-        expectPrototypeUntouched();
-      },
-    );
-    // The generator is only useful while most templates it makes are valid ones.
-    expect(rendered).toBeGreaterThan(runsFor('render: generated templates') / 4);
-  }, PROPERTY_TIMEOUT_MS);
+  it(
+    'refuses a template at registration or renders every request to a spec result or a -32602, within bounds',
+    async () => {
+      let rendered = 0;
+      await checkProperty(
+        'render: generated templates',
+        fc.tuple(template, fc.constantFrom('user' as const, 'assistant' as const), args),
+        async ([text, role, values]) => {
+          const r = register(text, role);
+          if (r === undefined) return;
+          await withinBudget('render', async () => {
+            try {
+              expectSpecResult(await r.getPrompt('generated', values));
+              rendered++;
+            } catch (error) {
+              if (!(error instanceof PromptError) || error.rpcCode !== -32602) throw error;
+            }
+          });
+          expectPrototypeUntouched();
+        },
+      );
+      // The generator is only useful while most templates it makes are valid ones.
+      expect(rendered).toBeGreaterThan(runsFor('render: generated templates') / 4);
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 
-  it('stops amplifying templates (nested sections over long lists) within bounds, with a result or LIMIT_EXCEEDED', async () => {
-    const nested = fc.tuple(fc.integer({ min: 1, max: 4 }), fc.constantFrom('{{a}}', '', '{{.}}', 'x', '{{resource:docs://two}}')).map(
-      ([depth, body]) => `${'{{#xs}}'.repeat(depth)}${body}${'{{/xs}}'.repeat(depth)}`,
-    );
-    const long = fc.integer({ min: 1, max: 10_000 }).map((n) => Array.from({ length: n }, (_, i) => i % 2));
-    await checkProperty('render: amplifying templates', fc.tuple(nested, long, fc.string({ maxLength: 2_000 })), async ([text, xs, a]) => {
-      const r = register(text, 'user');
-      if (r === undefined) return;
-      await withinBudget('amplifying render', async () => {
-        try {
-          expectSpecResult(await r.getPrompt('generated', { xs, a }));
-        } catch (error) {
-          if (!(error instanceof PromptError) || error.rpcCode !== -32602) throw error;
-        }
-      });
-    });
-  }, PROPERTY_TIMEOUT_MS);
+  it(
+    'stops amplifying templates (nested sections over long lists) within bounds, with a result or LIMIT_EXCEEDED',
+    async () => {
+      const nested = fc
+        .tuple(fc.integer({ min: 1, max: 4 }), fc.constantFrom('{{a}}', '', '{{.}}', 'x', '{{resource:docs://two}}'))
+        .map(([depth, body]) => `${'{{#xs}}'.repeat(depth)}${body}${'{{/xs}}'.repeat(depth)}`);
+      const long = fc.integer({ min: 1, max: 10_000 }).map((n) => Array.from({ length: n }, (_, i) => i % 2));
+      await checkProperty(
+        'render: amplifying templates',
+        fc.tuple(nested, long, fc.string({ maxLength: 2_000 })),
+        async ([text, xs, a]) => {
+          const r = register(text, 'user');
+          if (r === undefined) return;
+          await withinBudget('amplifying render', async () => {
+            try {
+              expectSpecResult(await r.getPrompt('generated', { xs, a }));
+            } catch (error) {
+              if (!(error instanceof PromptError) || error.rpcCode !== -32602) throw error;
+            }
+          });
+        },
+      );
+    },
+    PROPERTY_TIMEOUT_MS,
+  );
 });

@@ -20,7 +20,10 @@ const limits = DEFAULT_RENDER_LIMITS;
 const rejection = rejectionOf;
 
 /** A resolver recording calls, answering after `delay` ms. */
-function recordingResolver(docs: Record<string, string>, delay = 0): ResourceResolver & {
+function recordingResolver(
+  docs: Record<string, string>,
+  delay = 0,
+): ResourceResolver & {
   reads: string[];
   signals: AbortSignal[];
   maxInFlight: number;
@@ -206,14 +209,20 @@ describe('resolveResourceDirectives', () => {
       expect(error.message).toBe('Prompt embeds more than 50 resources');
       const fifty = { ...docs };
       delete fifty['p://50'];
-      await expect(resolveResourceDirectives(['p://*'], createMemoryResourceResolver(fifty), ctx)).resolves.toBeDefined();
+      await expect(
+        resolveResourceDirectives(['p://*'], createMemoryResourceResolver(fifty), ctx),
+      ).resolves.toBeDefined();
     });
 
     it('counts documents embedded elsewhere in the same render', async () => {
       const resolver = createMemoryResourceResolver({ 'a://1': '1' });
       const options = { limits: { ...limits, maxResources: 3 }, onResourceError: 'error' as const };
-      await expect(resolveResourceDirectives(['a://1'], resolver, ctx, { ...options, alreadyEmbedded: 2 })).resolves.toBeDefined();
-      const error = await rejection(resolveResourceDirectives(['a://1'], resolver, ctx, { ...options, alreadyEmbedded: 3 }));
+      await expect(
+        resolveResourceDirectives(['a://1'], resolver, ctx, { ...options, alreadyEmbedded: 2 }),
+      ).resolves.toBeDefined();
+      const error = await rejection(
+        resolveResourceDirectives(['a://1'], resolver, ctx, { ...options, alreadyEmbedded: 3 }),
+      );
       expect(error.code).toBe('LIMIT_EXCEEDED');
     });
 
@@ -335,7 +344,9 @@ describe('resolver answers are read once', () => {
     ]) {
       const error = await rejection(pending);
       expect(error.code).toBe('INTERNAL_ERROR');
-      expect(error.message).toMatch(/^Resource resolver returned contents for x:\/\/[1*] whose reading threw TypeError$/);
+      expect(error.message).toMatch(
+        /^Resource resolver returned contents for x:\/\/[1*] whose reading threw TypeError$/,
+      );
     }
   });
 });
@@ -345,7 +356,9 @@ describe('waiting for a resolver', () => {
 
   it('gives up after limits.resourceTimeoutMs with an internal error naming the URI', async () => {
     const error = await rejection(
-      resolveResourceDirectives(['docs://slow'], never, ctx, { limits: { ...DEFAULT_RENDER_LIMITS, resourceTimeoutMs: 20 } }),
+      resolveResourceDirectives(['docs://slow'], never, ctx, {
+        limits: { ...DEFAULT_RENDER_LIMITS, resourceTimeoutMs: 20 },
+      }),
     );
     expect(error.code).toBe('INTERNAL_ERROR');
     expect(error.message).toBe('Reading docs://slow took longer than the 20 ms resource timeout');
@@ -353,7 +366,9 @@ describe('waiting for a resolver', () => {
 
   it('stops waiting as soon as the caller aborts', async () => {
     const controller = new AbortController();
-    const pending = rejection(resolveEmbeddedResource('docs://slow', never, { promptName: 'p', signal: controller.signal }));
+    const pending = rejection(
+      resolveEmbeddedResource('docs://slow', never, { promptName: 'p', signal: controller.signal }),
+    );
     controller.abort();
     expect((await pending).message).toBe('Request cancelled while reading docs://slow');
   });
@@ -385,7 +400,10 @@ describe('resolveEmbeddedResource', () => {
       mimeType: 'text/plain',
       text: 'plain',
     });
-    expect(await resolveEmbeddedResource('docs://plain', resolver, ctx)).toEqual({ uri: 'docs://plain', text: 'plain' });
+    expect(await resolveEmbeddedResource('docs://plain', resolver, ctx)).toEqual({
+      uri: 'docs://plain',
+      text: 'plain',
+    });
     for (const none of [null, '']) {
       const blank = { read: (uri: string) => ({ uri, mimeType: none, text: 't' }) } as unknown as ResourceResolver;
       expect(await resolveEmbeddedResource('x://1', blank, ctx, { mimeType: 'text/csv' })).toEqual({
@@ -459,13 +477,17 @@ describe('resolveEmbeddedResource', () => {
   it('passes RESOURCE_DENIED through and wraps other failures as INTERNAL_ERROR', async () => {
     const denied = new PromptError('RESOURCE_DENIED', 'no');
     expect(await rejection(resolveEmbeddedResource('x://1', { read: () => Promise.reject(denied) }, ctx))).toBe(denied);
-    const error = await rejection(resolveEmbeddedResource('x://1', { read: () => Promise.reject(new Error('io')) }, ctx));
+    const error = await rejection(
+      resolveEmbeddedResource('x://1', { read: () => Promise.reject(new Error('io')) }, ctx),
+    );
     expect(error.code).toBe('INTERNAL_ERROR');
   });
 
   it('fails with LIMIT_EXCEEDED for a resource larger than maxRenderedBytes', async () => {
     const error = await rejection(
-      resolveEmbeddedResource('docs://guide', resolver, ctx, { limits: { ...DEFAULT_RENDER_LIMITS, maxRenderedBytes: 10 } }),
+      resolveEmbeddedResource('docs://guide', resolver, ctx, {
+        limits: { ...DEFAULT_RENDER_LIMITS, maxRenderedBytes: 10 },
+      }),
     );
     expect(error.code).toBe('LIMIT_EXCEEDED');
   });
@@ -577,7 +599,19 @@ describe('matchResourcePattern', () => {
 
 describe('utf8ByteLength', () => {
   it('counts UTF-8 bytes exactly like TextEncoder', () => {
-    const samples = ['', 'ascii', 'é', '€', '日本語', '😀', 'a😀b€é', '\ud800', 'x\udc00y', '\ud83d\ud83d', '\u07ff\u0800'];
+    const samples = [
+      '',
+      'ascii',
+      'é',
+      '€',
+      '日本語',
+      '😀',
+      'a😀b€é',
+      '\ud800',
+      'x\udc00y',
+      '\ud83d\ud83d',
+      '\u07ff\u0800',
+    ];
     const encoder = new TextEncoder();
     for (const s of samples) expect(utf8ByteLength(s)).toBe(encoder.encode(s).length);
   });

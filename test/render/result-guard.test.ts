@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GetPromptResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { PromptError } from '../../src/errors.js';
+import type { PromptError } from '../../src/errors.js';
 import { guardPromptResult, normalizeRenderOutput } from '../../src/render/result-guard.js';
 import { assertRenderedSize } from '../../src/render/limits.js';
 import { errorResponseFor } from '../../src/response.js';
@@ -246,7 +246,7 @@ describe('guardPromptResult: size limit', () => {
     expect(error.message).toBe("prompt 'p' render returned a result over the 10-byte limit");
   });
 
-  it('is a generic 500 for clients (the operator\'s render function broke the limit), unlike a template\'s 413', () => {
+  it("is a generic 500 for clients (the operator's render function broke the limit), unlike a template's 413", () => {
     const error = guardError(text('x'.repeat(11)), { maxRenderedBytes: 10, promptName: 'p' });
     expect(errorResponseFor(error)).toStrictEqual({ status: 500, body: { error: 'Internal error' } });
     let templateError: unknown;
@@ -348,7 +348,8 @@ describe('normalizeRenderOutput', () => {
 describe('guardPromptResult log messages', () => {
   it('quotes a well-known wrong role but only describes an unknown one, which may be an argument value', () => {
     const message = (role: string): string =>
-      thrownBy(() => guardPromptResult({ messages: [{ role, content: { type: 'text', text: 'x' } }] }, OPTIONS)).message;
+      thrownBy(() => guardPromptResult({ messages: [{ role, content: { type: 'text', text: 'x' } }] }, OPTIONS))
+        .message;
     expect(message('system')).toContain("'system'");
     expect(message('customer-4711-secret')).not.toContain('4711');
     expect(message('customer-4711-secret')).toContain('a string of 20 characters');
@@ -400,7 +401,8 @@ describe('the guarded result is a plain-data snapshot', () => {
     return { value, reads: () => n };
   }
 
-  const withGetters = (base: object, getters: object): object => Object.defineProperties(base, Object.getOwnPropertyDescriptors(getters));
+  const withGetters = (base: object, getters: object): object =>
+    Object.defineProperties(base, Object.getOwnPropertyDescriptors(getters));
 
   it('reads a nested _meta getter once, so a BigInt on a second read never reaches the transport', () => {
     const nested = flaky('x', 1, 2n);
@@ -433,7 +435,10 @@ describe('the guarded result is a plain-data snapshot', () => {
 
   it('copies _meta as JSON writes it: toJSON once, functions and undefined left out, non-finite numbers null', () => {
     const result = guardPromptResult(
-      { messages: [], _meta: { at: new Date(0), skip: () => 1, gone: undefined, list: [undefined, NaN], n: Number.POSITIVE_INFINITY } },
+      {
+        messages: [],
+        _meta: { at: new Date(0), skip: () => 1, gone: undefined, list: [undefined, NaN], n: Number.POSITIVE_INFINITY },
+      },
       OPTIONS,
     );
     expect(result._meta).toStrictEqual({ at: '1970-01-01T00:00:00.000Z', list: [null, null], n: null });
@@ -446,7 +451,10 @@ describe('the guarded result is a plain-data snapshot', () => {
     expect(tooDeep.code).toBe('INTERNAL_ERROR');
     expect(tooDeep.message).toContain('_meta: cannot be serialized as JSON (nests deeper than 100 levels');
     const shared = { s: 'x'.repeat(50) };
-    const tooLarge = guardError({ messages: [], _meta: { a: [shared, shared, shared] } }, { maxRenderedBytes: 100, promptName: 'p' });
+    const tooLarge = guardError(
+      { messages: [], _meta: { a: [shared, shared, shared] } },
+      { maxRenderedBytes: 100, promptName: 'p' },
+    );
     expect(tooLarge.message).toContain('_meta: cannot be serialized as JSON (is too large');
   });
 });

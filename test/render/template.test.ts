@@ -55,7 +55,7 @@ function prng(start: number): () => number {
 }
 
 function generateTemplate(random: () => number, depth = 0): string {
-  const pick = <T,>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const texts = ['x', ' ', '  ', '\n', '\r\n', '\t', '<&>', 'line\n', '  \n', 'é😀', '}', '{ ', 'a}}b'];
   const tags = ['{{a}}', '{{{b}}}', '{{&c}}', '{{ a }}', '{{! note }}', '{{o.x}}', '{{> p}}', '{{missing}}'];
   let out = '';
@@ -136,7 +136,9 @@ describe('compileTemplate', () => {
   });
 
   it('returns only the directives a render with the given arguments reaches', () => {
-    const t = compileTemplate('{{resource:a://1}}{{#docs}}{{resource:b://2}}{{/docs}}{{^docs}}{{resource:c://3}}{{/docs}}');
+    const t = compileTemplate(
+      '{{resource:a://1}}{{#docs}}{{resource:b://2}}{{/docs}}{{^docs}}{{resource:c://3}}{{/docs}}',
+    );
     expect(t.resourceDirectivesFor(toView({}))).toEqual(['a://1', 'c://3']);
     expect(t.resourceDirectivesFor(toView({ docs: true }))).toEqual(['a://1', 'b://2']);
     expect(t.resourceDirectivesFor(toView({ docs: [] }))).toEqual(['a://1', 'c://3']);
@@ -283,7 +285,9 @@ describe('template definition errors', () => {
     });
 
     it('rejects sections nested deeper than 100 levels at the 101st opening tag', () => {
-      const error = compileError(`${'{{#a}}'.repeat(50)}\n${'{{^b}}'.repeat(51)}x${'{{/b}}'.repeat(51)}${'{{/a}}'.repeat(50)}`);
+      const error = compileError(
+        `${'{{#a}}'.repeat(50)}\n${'{{^b}}'.repeat(51)}x${'{{/b}}'.repeat(51)}${'{{/a}}'.repeat(50)}`,
+      );
       expect(error.code).toBe('INVALID_PROMPT_DEFINITION');
       expect(problems(error)).toEqual([
         { path: '', message: 'sections nested deeper than 100 levels (line 2, column 301)', line: 2, column: 301 },
@@ -301,7 +305,9 @@ describe('template definition errors', () => {
     it('counts the sections of included partials', () => {
       const partials: Record<string, string> = { deep: nested(60) };
       const lookup = (n: string): string | undefined => partials[n];
-      expect(() => compileTemplate(`${nested(40, '{{#a}}', '')}{{> deep}}${'{{/a}}'.repeat(40)}`, { partials: lookup })).not.toThrow();
+      expect(() =>
+        compileTemplate(`${nested(40, '{{#a}}', '')}{{> deep}}${'{{/a}}'.repeat(40)}`, { partials: lookup }),
+      ).not.toThrow();
       const error = compileError(`${'{{#a}}'.repeat(41)}{{> deep}}${'{{/a}}'.repeat(41)}`, { partials: lookup });
       // 41 sections around the inclusion + the partial's 60th: the 101st level.
       expect(problems(error)[0]?.message).toBe(
@@ -384,7 +390,10 @@ describe('undeclared arguments', () => {
     // focus, language, strict: scalars; items, user: arrays/objects (iterable).
     const scalars = new Set(['focus', 'language', 'strict']);
     const iterable = new Set(['items', 'user']);
-    const typed: CompileTemplateOptions = { declaredArguments: new Set([...scalars, ...iterable]), iterableArguments: iterable };
+    const typed: CompileTemplateOptions = {
+      declaredArguments: new Set([...scalars, ...iterable]),
+      iterableArguments: iterable,
+    };
 
     it('catches a typo inside a section opened by a scalar argument (the optional-argument idiom)', () => {
       const error = compileError('Review.\n{{#focus}}Focus on {{focsu}}.{{/focus}}', { ...typed, pointer: '/p' });
@@ -422,7 +431,9 @@ describe('undeclared arguments', () => {
 
     it('reports only the name of a section opened by an undeclared name, not the names inside it', () => {
       const error = compileError('{{#fcous}}{{anything}}{{/fcous}}', typed);
-      expect(problems(error).map((p) => p.message)).toEqual(["undeclared argument 'fcous' in template (line 1, column 1)"]);
+      expect(problems(error).map((p) => p.message)).toEqual([
+        "undeclared argument 'fcous' in template (line 1, column 1)",
+      ]);
     });
 
     it('checks names from a partial included inside a scalar section, not inside an iterable one', () => {
@@ -448,7 +459,9 @@ describe('undeclared arguments', () => {
       const cache = new TemplateCache();
       const source = '{{#tags}}{{label}}{{/tags}}';
       const declaredTags = new Set(['tags']);
-      expect(() => cache.acquire(source, { declaredArguments: declaredTags, iterableArguments: new Set(['tags']) })).not.toThrow();
+      expect(() =>
+        cache.acquire(source, { declaredArguments: declaredTags, iterableArguments: new Set(['tags']) }),
+      ).not.toThrow();
       expect(() => cache.acquire(source, { declaredArguments: declaredTags, iterableArguments: new Set() })).toThrow(
         /'label'/,
       );
@@ -467,7 +480,10 @@ describe('undeclared arguments', () => {
 
   it('locates a name in an indented standalone partial as written, not as indented', () => {
     const partials: Record<string, string> = { list: '- {{code}}\n- {{nope}}\n' };
-    const error = compileError('List:\n    {{> list}}\nEnd', { declaredArguments: declared, partials: (n) => partials[n] });
+    const error = compileError('List:\n    {{> list}}\nEnd', {
+      declaredArguments: declared,
+      partials: (n) => partials[n],
+    });
     expect(problems(error)[0]?.message).toBe(
       "in partial 'list' (line 2, column 3 of the partial): undeclared argument 'nope' (line 2, column 5)",
     );
@@ -490,7 +506,9 @@ describe('undeclared arguments', () => {
       undeclared: 'warn',
       onWarning: (m) => warnings.push(m),
     });
-    expect(warnings).toEqual(["in partial 'p' (line 1, column 1 of the partial): undeclared argument 'extra' (line 1, column 1)"]);
+    expect(warnings).toEqual([
+      "in partial 'p' (line 1, column 1 of the partial): undeclared argument 'extra' (line 1, column 1)",
+    ]);
   });
 
   it('does not count resource directives as arguments', () => {
@@ -506,7 +524,9 @@ describe('undeclared arguments', () => {
       source: 'a.json',
       pointer: '/messages/0/content',
     });
-    expect(warnings).toEqual(["a.json: /messages/0/content: undeclared argument 'extra' in template (line 1, column 10)"]);
+    expect(warnings).toEqual([
+      "a.json: /messages/0/content: undeclared argument 'extra' in template (line 1, column 10)",
+    ]);
     expect(t.render(toView({ code: 'c', extra: 'e' }))).toBe('c e');
   });
 
@@ -621,7 +641,6 @@ describe('TemplateCache', () => {
 });
 
 describe('rendering is bounded by its budget', () => {
-
   it('stops {{#xs}}{{.}}{{/xs}} over a 1M-item array with LIMIT_EXCEEDED before writing an item', () => {
     const xs = Array.from({ length: 1_000_000 }, (_, i) => i);
     const budget = new RenderBudget(1_048_576);
@@ -677,7 +696,10 @@ describe('rendering is bounded by its budget', () => {
   it('counts the nodes directive collection visits against the same step limit', () => {
     const xs = new Array(1000).fill(0);
     const t = compileTemplate(`{{#xs}}{{#xs}}${'{{e}}'.repeat(200)}{{resource:docs://x}}{{/xs}}{{/xs}}`);
-    expect(thrownBy(() => t.resourceDirectivesFor(toView({ xs }))).data).toEqual({ limit: 'maxRenderSteps', max: 1048576 });
+    expect(thrownBy(() => t.resourceDirectivesFor(toView({ xs }))).data).toEqual({
+      limit: 'maxRenderSteps',
+      max: 1048576,
+    });
   });
 });
 
@@ -698,10 +720,22 @@ describe('work a render certainly does is refused before it starts', () => {
     ['nested sections writing text', '{{#xs}}{{#xs}}ab{{/xs}}{{/xs}}', { xs }],
     ['an inverted section inside nested ones', '{{#xs}}{{#xs}}{{^y}}{{/y}}{{/xs}}{{/xs}}', { xs }],
     ['a list written as JSON inside a section over it', '{{#xs}}{{xs}}{{/xs}}', { xs }],
-    ['an object written as JSON inside a section', '{{#xs}}{{o}}{{/xs}}', { xs, o: Object.fromEntries(xs.map((_, i) => [`k${i}`, i])) }],
-    ['sections over a string and an object inside nested ones', '{{#xs}}{{#s}}{{#o}}{{#xs}}{{y}}{{/xs}}{{/o}}{{/s}}{{/xs}}', { xs, s: 'x', o: { a: 1 } }],
+    [
+      'an object written as JSON inside a section',
+      '{{#xs}}{{o}}{{/xs}}',
+      { xs, o: Object.fromEntries(xs.map((_, i) => [`k${i}`, i])) },
+    ],
+    [
+      'sections over a string and an object inside nested ones',
+      '{{#xs}}{{#s}}{{#o}}{{#xs}}{{y}}{{/xs}}{{/o}}{{/s}}{{/xs}}',
+      { xs, s: 'x', o: { a: 1 } },
+    ],
     ['a partial inside a section', '{{#xs}}{{> cell}}{{/xs}}', { xs }],
-    ['items that own other names than the section', '{{#xs}}{{#xs}}{{y}}{{/xs}}{{/xs}}', { xs: xs.map(() => ({ y: 'v' })) }],
+    [
+      'items that own other names than the section',
+      '{{#xs}}{{#xs}}{{y}}{{/xs}}{{/xs}}',
+      { xs: xs.map(() => ({ y: 'v' })) },
+    ],
     ['a long text many times', '{{#xs}}{{t}}{{/xs}}', { xs, t: 'x'.repeat(1000) }],
   ];
 
@@ -720,7 +754,9 @@ describe('work a render certainly does is refused before it starts', () => {
   it('refuses a directive repeated by a section, counting the document text, before writing it once', () => {
     const t = compileTemplate('{{#xs}}{{resource:docs://a}}{{/xs}}');
     const budget = new RenderBudget(MiB);
-    const error = thrownBy(() => t.render(toView({ xs: xs.slice(0, 20) }), new Map([['docs://a', 'd'.repeat(60_000)]]), budget));
+    const error = thrownBy(() =>
+      t.render(toView({ xs: xs.slice(0, 20) }), new Map([['docs://a', 'd'.repeat(60_000)]]), budget),
+    );
     expect(error.message).toBe('Rendered prompt exceeds 1048576 bytes');
     expect(used(budget)).toEqual({ steps: 0, repeats: 0, units: 0 });
   });
@@ -736,7 +772,9 @@ describe('work a render certainly does is refused before it starts', () => {
     const t = compileTemplate('{{#groups}}{{#ys}}{{#xs}}{{y}}{{/xs}}{{/ys}}{{/groups}}');
     const budget = new RenderBudget(MiB);
     const groups = Array.from({ length: 2500 }, () => ({ ys: [1, 2] }));
-    expect(thrownBy(() => t.render(toView({ groups, xs: xs.slice(0, 2500) }), undefined, budget)).code).toBe('LIMIT_EXCEEDED');
+    expect(thrownBy(() => t.render(toView({ groups, xs: xs.slice(0, 2500) }), undefined, budget)).code).toBe(
+      'LIMIT_EXCEEDED',
+    );
     expect(used(budget)).toEqual({ steps: 0, repeats: 0, units: 0 });
   });
 
@@ -759,11 +797,23 @@ describe('work a render certainly does is refused before it starts', () => {
     const long = 'x'.repeat(500);
     const cases: [string, Record<string, unknown>][] = [
       // The holder of ys owns n: {{n}} inside is the holder's empty n, not the long one outside.
-      ['{{#xs}}{{#ys}}{{n}}{{/ys}}{{/xs}}', { xs: [{ ys: [1, 2], n: '' }, { ys: [3], n: '' }], n: long }],
+      [
+        '{{#xs}}{{#ys}}{{n}}{{/ys}}{{/xs}}',
+        {
+          xs: [
+            { ys: [1, 2], n: '' },
+            { ys: [3], n: '' },
+          ],
+          n: long,
+        },
+      ],
       // The holder owns zs: the inner section is over its empty list, not the long one outside.
       ['{{#xs}}{{#ys}}{{#zs}}ab{{/zs}}{{/ys}}{{/xs}}', { xs: [{ ys: [1, 2], zs: [] }], zs: new Array(300).fill(1) }],
       // An item owns the name a section on the path to ys is opened by.
-      ['{{#xs}}{{#f}}{{#ys}}{{n}}{{/ys}}{{/f}}{{/xs}}', { xs: [{ f: false, ys: [1, 2] }, { ys: [1] }], f: true, n: long }],
+      [
+        '{{#xs}}{{#f}}{{#ys}}{{n}}{{/ys}}{{/f}}{{/xs}}',
+        { xs: [{ f: false, ys: [1, 2] }, { ys: [1] }], f: true, n: long },
+      ],
       // A list item itself owns the name.
       ['{{#xs}}{{#ys}}{{n}}{{/ys}}{{/xs}}', { xs: [{ ys: [{ n: '' }, { n: '' }] }], n: long }],
       // A string owns its indices when a dotted name reads through one ({{0.length}} is 'a'.length inside 'ab').

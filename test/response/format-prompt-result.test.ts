@@ -61,7 +61,9 @@ describe('formatPromptResult', () => {
     [1023, '1023 bytes'],
     [3 * 1024 * 1024 + 512 * 1024, '3.5 MB'],
   ])('gives %i decoded bytes as %s', (n, shown) => {
-    expect(formatPromptResult(single({ type: 'image', data: base64Of(n), mimeType: 'image/png' }), 'p')).toContain(`[image image/png, ${shown}]`);
+    expect(formatPromptResult(single({ type: 'image', data: base64Of(n), mimeType: 'image/png' }), 'p')).toContain(
+      `[image image/png, ${shown}]`,
+    );
   });
 
   it('describes an audio block with its decoded size', () => {
@@ -106,7 +108,13 @@ describe('formatPromptResult', () => {
     const result = {
       messages: [
         { role: 'system', content: 'You are helpful.' },
-        { role: 'user', content: [{ type: 'text', text: 'one' }, { type: 'text', text: 'two' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'one' },
+            { type: 'text', text: 'two' },
+          ],
+        },
         { role: 'assistant', content: { type: 'video', uri: 'x' } },
       ],
     } as unknown as GetPromptResult;

@@ -27,7 +27,9 @@ describe('buildSuccessResponse', () => {
   it('keeps every value JSON cannot represent (a function, a symbol, a toJSON answering undefined) as null', () => {
     expect(JSON.stringify(buildSuccessResponse([10, () => 1]))).toBe('{"result0":10,"result1":null}');
     expect(JSON.stringify(buildSuccessResponse([Symbol('s')]))).toBe('{"result":null}');
-    expect(JSON.stringify(buildSuccessResponse([{ toJSON: () => undefined }, new Date(0)]))).toBe('{"result0":null,"result1":"1970-01-01T00:00:00.000Z"}');
+    expect(JSON.stringify(buildSuccessResponse([{ toJSON: () => undefined }, new Date(0)]))).toBe(
+      '{"result0":null,"result1":"1970-01-01T00:00:00.000Z"}',
+    );
   });
 
   it('builds the JSON data every transport sends: toJSON called at every depth, strings well-formed', () => {
@@ -218,18 +220,33 @@ describe('toCallToolResult', () => {
     const logger = { error: (fields: Record<string, unknown>) => logged.push(fields) };
     const cyclic: { self?: unknown } = {};
     cyclic.self = cyclic;
-    const throwing = { toJSON: () => { throw new RangeError('secret'); } };
+    const throwing = {
+      toJSON: () => {
+        throw new RangeError('secret');
+      },
+    };
     for (const value of [10n, cyclic, throwing]) {
       expect(toCallToolResult({ result: value }, { logger }).content[0]?.text).toBe('{"error":"Internal error"}');
     }
-    expect(logged.map((fields) => fields['event'])).toEqual(['tool_result_invalid', 'tool_result_invalid', 'tool_result_invalid']);
+    expect(logged.map((fields) => fields['event'])).toEqual([
+      'tool_result_invalid',
+      'tool_result_invalid',
+      'tool_result_invalid',
+    ]);
     expect(logged[2]).toStrictEqual({ event: 'tool_result_invalid', error: 'RangeError' });
     expect(JSON.stringify(logged)).not.toContain('secret');
   });
 
   it('logs a thrown value that cannot even be read as a failed tool, by its class only', () => {
     const logged: Record<string, unknown>[] = [];
-    const hostile = new Proxy({}, { get: () => { throw new Error('secret'); } });
+    const hostile = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('secret');
+        },
+      },
+    );
     const result = toCallToolResult({ error: hostile }, { logger: { error: (fields) => logged.push(fields) } });
     expect(result.structuredContent).toStrictEqual({ error: 'Internal error' });
     expect(logged).toStrictEqual([{ event: 'tool_failed', code: 'INTERNAL_ERROR', error: 'Object' }]);
@@ -258,12 +275,18 @@ describe('toCallToolResult', () => {
     const result = toCallToolResult({ error: hostile });
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toStrictEqual({ error: 'Function failed' });
-    const throwingToJson = { toJSON: () => { throw new Error('no'); } };
+    const throwingToJson = {
+      toJSON: () => {
+        throw new Error('no');
+      },
+    };
     expect(toCallToolResult({ result: throwingToJson }).structuredContent).toStrictEqual({ error: 'Internal error' });
   });
 
   it('replaces lone surrogates in error messages, results and result keys', () => {
-    expect(toCallToolResult({ error: new Error('bad \uD800') }).structuredContent).toStrictEqual({ error: 'bad \uFFFD' });
+    expect(toCallToolResult({ error: new Error('bad \uD800') }).structuredContent).toStrictEqual({
+      error: 'bad \uFFFD',
+    });
     const result = toCallToolResult({ result: { 'k\uDC00': ['v\uD800', '\\ud800', '😀'] } });
     expect(result.structuredContent).toStrictEqual({ result: { 'k\uFFFD': ['v\uFFFD', '\\ud800', '😀'] } });
     expect(result.content[0]?.text).toBe(JSON.stringify(result.structuredContent));

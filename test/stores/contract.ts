@@ -8,7 +8,8 @@
  *     const store = createDirectoryPromptStore(dir, { debounceMs: 20 });
  *     return {
  *       store,
- *       corrupt: async (name) => writeFile(join(dir, `${name}.json`), JSON.stringify({ name, messages: [{ role: 'system', content: 'x' }] })),
+ *       corrupt: async (name) => writeFile(join(dir, `${name}.json`), JSON.stringify({ name, messages: [{ role:
+ *       'system', content: 'x' }] })),
  *       close: () => store.close(),
  *     };
  *   }, { versions: 'single', corruptible: true });
@@ -64,7 +65,11 @@ export function nextEvent<E>(
   });
 }
 
-export function describeStoreContract(title: string, factory: () => Promise<StoreFixture>, options: StoreContractOptions): void {
+export function describeStoreContract(
+  title: string,
+  factory: () => Promise<StoreFixture>,
+  options: StoreContractOptions,
+): void {
   const timeoutMs = options.eventTimeoutMs ?? 30_000;
   describe(`${title}: the PromptStore contract`, () => {
     let fixture: StoreFixture;
@@ -83,7 +88,9 @@ export function describeStoreContract(title: string, factory: () => Promise<Stor
       expect(Number.isSafeInteger(stored.version) && stored.version >= 1).toBe(true);
       const got = await store.get('greet');
       expect(got).toEqual(stored);
-      expect(got?.definition.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Say hello to {{who}} from greet' } }]);
+      expect(got?.definition.messages).toEqual([
+        { role: 'user', content: { type: 'text', text: 'Say hello to {{who}} from greet' } },
+      ]);
       expect(got?.definition.description).toBe('The greet prompt');
     });
 
@@ -107,7 +114,10 @@ export function describeStoreContract(title: string, factory: () => Promise<Stor
     });
 
     it('rejects an invalid definition and stores nothing', async () => {
-      const bad = { name: 'bad', messages: [{ role: 'system', content: 'Be brief' }] } as unknown as TemplatePromptDefinition;
+      const bad = {
+        name: 'bad',
+        messages: [{ role: 'system', content: 'Be brief' }],
+      } as unknown as TemplatePromptDefinition;
       await expect(store.put(bad)).rejects.toMatchObject({ code: 'INVALID_PROMPT_DEFINITION' });
       expect(await store.get('bad')).toBeUndefined();
       expect(await store.list()).toEqual([]);
@@ -139,15 +149,27 @@ export function describeStoreContract(title: string, factory: () => Promise<Stor
     it('tells watchers about puts and deletes until they unwatch', async () => {
       const events: StoreChangeEvent[] = [];
       const unwatch = store.watch((event) => events.push(event));
-      const put = nextEvent<StoreChangeEvent>(store.watch.bind(store), (e) => e.type === 'put' && e.name === 'watched', timeoutMs);
+      const put = nextEvent<StoreChangeEvent>(
+        store.watch.bind(store),
+        (e) => e.type === 'put' && e.name === 'watched',
+        timeoutMs,
+      );
       await store.put(prompt('watched'));
       await put;
-      const deleted = nextEvent<StoreChangeEvent>(store.watch.bind(store), (e) => e.type === 'delete' && e.name === 'watched', timeoutMs);
+      const deleted = nextEvent<StoreChangeEvent>(
+        store.watch.bind(store),
+        (e) => e.type === 'delete' && e.name === 'watched',
+        timeoutMs,
+      );
       await store.delete('watched');
       await deleted;
       unwatch();
       const seen = events.length;
-      const later = nextEvent<StoreChangeEvent>(store.watch.bind(store), (e) => e.type === 'put' && e.name === 'after', timeoutMs);
+      const later = nextEvent<StoreChangeEvent>(
+        store.watch.bind(store),
+        (e) => e.type === 'put' && e.name === 'after',
+        timeoutMs,
+      );
       await store.put(prompt('after'));
       await later;
       expect(events.length).toBe(seen);
@@ -160,16 +182,31 @@ export function describeStoreContract(title: string, factory: () => Promise<Stor
       const sync = await syncRegistry(store, registry, { batchMs: 0 });
       try {
         expect(registry.list().prompts.map((p) => p.name)).toEqual(['first']);
-        const added = nextEvent<RegistryChangeEvent>(registry.onChange.bind(registry), (e) => e.names.includes('second'), timeoutMs);
+        const added = nextEvent<RegistryChangeEvent>(
+          registry.onChange.bind(registry),
+          (e) => e.names.includes('second'),
+          timeoutMs,
+        );
         await store.put(prompt('second'));
         await added;
         const result = await registry.getPrompt('second', { who: 'Ada' });
         expect(result.messages[0]?.content).toEqual({ type: 'text', text: 'Say hello to Ada from second' });
-        const edited = nextEvent<RegistryChangeEvent>(registry.onChange.bind(registry), (e) => e.names.includes('first'), timeoutMs);
+        const edited = nextEvent<RegistryChangeEvent>(
+          registry.onChange.bind(registry),
+          (e) => e.names.includes('first'),
+          timeoutMs,
+        );
         await store.put(prompt('first', 'Good morning, {{who}}'));
         await edited;
-        expect((await registry.getPrompt('first', { who: 'Ada' })).messages[0]?.content).toEqual({ type: 'text', text: 'Good morning, Ada' });
-        const removed = nextEvent<RegistryChangeEvent>(registry.onChange.bind(registry), (e) => e.type === 'remove', timeoutMs);
+        expect((await registry.getPrompt('first', { who: 'Ada' })).messages[0]?.content).toEqual({
+          type: 'text',
+          text: 'Good morning, Ada',
+        });
+        const removed = nextEvent<RegistryChangeEvent>(
+          registry.onChange.bind(registry),
+          (e) => e.type === 'remove',
+          timeoutMs,
+        );
         await store.delete('first');
         expect((await removed).names).toEqual(['first']);
         expect(registry.has('first')).toBe(false);
@@ -178,17 +215,20 @@ export function describeStoreContract(title: string, factory: () => Promise<Stor
       }
     });
 
-    it.runIf(options.corruptible)('never serves an invalid entry: left out of list, get fails as an internal error', async () => {
-      await store.put(prompt('good'));
-      await fixture.corrupt!('broken');
-      expect((await store.list()).map((e) => e.name)).toEqual(['good']);
-      const error = await store.get('broken').then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      expect(error).toBeInstanceOf(PromptError);
-      expect((error as PromptError).code).toBe('INTERNAL_ERROR');
-      expect((error as PromptError).toJsonRpcError()).toEqual({ code: -32603, message: 'Internal error' });
-    });
+    it.runIf(options.corruptible)(
+      'never serves an invalid entry: left out of list, get fails as an internal error',
+      async () => {
+        await store.put(prompt('good'));
+        await fixture.corrupt!('broken');
+        expect((await store.list()).map((e) => e.name)).toEqual(['good']);
+        const error = await store.get('broken').then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(error).toBeInstanceOf(PromptError);
+        expect((error as PromptError).code).toBe('INTERNAL_ERROR');
+        expect((error as PromptError).toJsonRpcError()).toEqual({ code: -32603, message: 'Internal error' });
+      },
+    );
   });
 }

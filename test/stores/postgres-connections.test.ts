@@ -8,7 +8,11 @@ import pg from 'pg';
 import { PromptError, PromptRegistry, syncRegistry } from '../../src/index.js';
 import type { RegistryChangeEvent } from '../../src/index.js';
 import { createPostgresPromptStore } from '../../src/stores/postgres/store.js';
-import type { PgListenerClient, PostgresPromptStore, PostgresPromptStoreOptions } from '../../src/stores/postgres/store.js';
+import type {
+  PgListenerClient,
+  PostgresPromptStore,
+  PostgresPromptStoreOptions,
+} from '../../src/stores/postgres/store.js';
 import { nextEvent, prompt } from './contract.js';
 import { testDatabase } from './pg-database.js';
 import { startRelay } from './pg-proxy.js';
@@ -20,7 +24,7 @@ const EVENT_MS = 10_000;
 let db: TestDatabase;
 let admin: pg.Pool;
 let tables = 0;
-const cleanups: (() => Promise<unknown> | void)[] = [];
+const cleanups: (() => unknown)[] = [];
 
 beforeAll(async () => {
   db = await testDatabase();
@@ -32,7 +36,6 @@ afterEach(async () => {
 afterAll(async () => {
   await db?.close();
 });
-
 
 function freshTable(): string {
   return `conn_${++tables}`;
@@ -65,7 +68,9 @@ async function blockedBy(blocker: pg.Client): Promise<number> {
   await expect
     .poll(
       async () => {
-        const { rows } = await admin.query('SELECT pid FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [blockerPid]);
+        const { rows } = await admin.query('SELECT pid FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [
+          blockerPid,
+        ]);
         pid = rows[0]?.pid as number | undefined;
         return pid;
       },
@@ -88,9 +93,24 @@ describe('a connection lost in the middle of a write', () => {
   const table = (name: string): string => `"public"."${name}"`;
   // [operation, what the blocker holds, the write, what the write returns when retried, what makes it need the lock]
   const cases: [string, (t: string) => string, Write, unknown, ((t: string) => string)?][] = [
-    ['put', (t) => `LOCK TABLE ${table(t)} IN SHARE MODE`, (s) => s.put(prompt('held', 'v2 {{who}}')), { name: 'held', version: 2 }],
-    ['setLabel', (t) => `LOCK TABLE ${table(`${t}_labels`)} IN SHARE MODE`, (s) => s.setLabel('held', 'staging', 1), null],
-    ['deleteLabel', (t) => `LOCK TABLE ${table(`${t}_labels`)} IN SHARE MODE`, (s) => s.deleteLabel('held', 'production'), true],
+    [
+      'put',
+      (t) => `LOCK TABLE ${table(t)} IN SHARE MODE`,
+      (s) => s.put(prompt('held', 'v2 {{who}}')),
+      { name: 'held', version: 2 },
+    ],
+    [
+      'setLabel',
+      (t) => `LOCK TABLE ${table(`${t}_labels`)} IN SHARE MODE`,
+      (s) => s.setLabel('held', 'staging', 1),
+      null,
+    ],
+    [
+      'deleteLabel',
+      (t) => `LOCK TABLE ${table(`${t}_labels`)} IN SHARE MODE`,
+      (s) => s.deleteLabel('held', 'production'),
+      true,
+    ],
     ['delete', (t) => `LOCK TABLE ${table(t)} IN SHARE MODE`, (s) => s.delete('held'), true],
     // An up-to-date table needs no migration lock: a trigger dropped by hand gives this one work to do.
     [
@@ -130,11 +150,19 @@ describe('a connection lost in the middle of a write', () => {
       expect((error as PromptError).message).toContain(`${operation}`);
       expect(lines).toContainEqual({
         level: 'error',
-        fields: expect.objectContaining({ event: 'prompt_store_write_failed', table: `public.${t}`, operation, sqlState: '57P01' }),
+        fields: expect.objectContaining({
+          event: 'prompt_store_write_failed',
+          table: `public.${t}`,
+          operation,
+          sqlState: '57P01',
+        }),
       });
       // Destroyed, not handed out again.
       expect(pool.totalCount).toBe(clientsBefore - 1);
-      const pids = await Promise.all([pool.query('SELECT pg_backend_pid() AS pid'), pool.query('SELECT pg_backend_pid() AS pid')]);
+      const pids = await Promise.all([
+        pool.query('SELECT pg_backend_pid() AS pid'),
+        pool.query('SELECT pg_backend_pid() AS pid'),
+      ]);
       expect(pids.map((r) => r.rows[0].pid)).not.toContain(pid);
 
       // Nothing of the failed write stayed; the same write now succeeds.
@@ -158,7 +186,10 @@ describe('a connection lost in the middle of a write', () => {
       const error = await rejection(s.put(prompt('refused')));
       expect((error as PromptError).code).toBe('INTERNAL_ERROR');
       expect((error as PromptError).message).toMatch(/not currently accepting connections/);
-      expect(lines).toContainEqual({ level: 'error', fields: expect.objectContaining({ event: 'prompt_store_write_failed', operation: 'put', prompt: 'refused' }) });
+      expect(lines).toContainEqual({
+        level: 'error',
+        fields: expect.objectContaining({ event: 'prompt_store_write_failed', operation: 'put', prompt: 'refused' }),
+      });
     } finally {
       await other.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
     }
@@ -184,7 +215,11 @@ describe('the change listener', () => {
   }
 
   /** Direct sessions for LISTEN, as behind a pooler; each one recorded with when it ends. */
-  function direct(url = db.url): { connect: () => Promise<PgListenerClient>; clients: pg.Client[]; ended: Promise<void>[] } {
+  function direct(url = db.url): {
+    connect: () => Promise<PgListenerClient>;
+    clients: pg.Client[];
+    ended: Promise<void>[];
+  } {
     const clients: pg.Client[] = [];
     const ended: Promise<void>[] = [];
     return {
@@ -209,14 +244,20 @@ describe('the change listener', () => {
     await writer.put(prompt('steady', 'v1 {{who}}'));
     const { logger, events } = captureLogs();
     const listener = direct();
-    const registry = await replica(store({ pool: admin, table: t, logger, listener: listener.connect, reconnect: { minMs: 10, maxMs: 50 } }));
+    const registry = await replica(
+      store({ pool: admin, table: t, logger, listener: listener.connect, reconnect: { minMs: 10, maxMs: 50 } }),
+    );
     const name = new URL(db.url).pathname.slice(1);
     const edit = await session();
     const other = await session(db.adminUrl);
     await other.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS false`);
     try {
-      await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = $1`, [`LISTEN "mcp_prompt_kit.public.${t}"`]);
-      await expect.poll(() => events().filter((e) => e === 'prompt_listener_connect_failed').length, { timeout: EVENT_MS }).toBeGreaterThanOrEqual(2);
+      await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query = $1`, [
+        `LISTEN "mcp_prompt_kit.public.${t}"`,
+      ]);
+      await expect
+        .poll(() => events().filter((e) => e === 'prompt_listener_connect_failed').length, { timeout: EVENT_MS })
+        .toBeGreaterThanOrEqual(2);
       await edit.query(`UPDATE ${t} SET messages = '[{"role":"user","content":"v2 {{who}}"}]' WHERE name = 'steady'`);
       expect(await text(registry, 'steady')).toBe('v1 Ada');
     } finally {
@@ -224,7 +265,9 @@ describe('the change listener', () => {
     }
     await expect.poll(() => text(registry, 'steady'), { timeout: EVENT_MS }).toBe('v2 Ada');
     expect(await text(registry, 'steady')).toBe('v2 Ada');
-    expect(events()).toEqual(expect.arrayContaining(['prompt_listener_lost', 'prompt_listener_connect_failed', 'prompt_listener_recovered']));
+    expect(events()).toEqual(
+      expect.arrayContaining(['prompt_listener_lost', 'prompt_listener_connect_failed', 'prompt_listener_recovered']),
+    );
   });
 
   it('treats a LISTEN that fails on a fresh connection as a lost connection, and listens on the next one', async () => {
@@ -243,9 +286,14 @@ describe('the change listener', () => {
       }
       return client;
     };
-    const registry = await replica(store({ pool: admin, table: t, logger, listener: connect, reconnect: { minMs: 10, maxMs: 50 } }));
+    const registry = await replica(
+      store({ pool: admin, table: t, logger, listener: connect, reconnect: { minMs: 10, maxMs: 50 } }),
+    );
     await expect.poll(events, { timeout: EVENT_MS }).toContain('prompt_listener_recovered');
-    expect(lines).toContainEqual({ level: 'warn', fields: expect.objectContaining({ event: 'prompt_listener_lost', sqlState: '25P02' }) });
+    expect(lines).toContainEqual({
+      level: 'warn',
+      fields: expect.objectContaining({ event: 'prompt_listener_lost', sqlState: '25P02' }),
+    });
     const added = change(registry, 'after');
     await writer.put(prompt('after'));
     await added;
@@ -258,13 +306,25 @@ describe('the change listener', () => {
     await writer.migrate();
     const { logger, lines, events } = captureLogs();
     const listener = direct();
-    const registry = await replica(store({ pool: admin, table: t, logger, listener: listener.connect, heartbeatMs: 200, reconnect: { minMs: 10, maxMs: 50 } }));
+    const registry = await replica(
+      store({
+        pool: admin,
+        table: t,
+        logger,
+        listener: listener.connect,
+        heartbeatMs: 200,
+        reconnect: { minMs: 10, maxMs: 50 },
+      }),
+    );
     // The listening session falls into a failed transaction: its next `SELECT 1` is refused.
     const first = listener.clients.at(-1)!;
     await first.query('BEGIN');
     await first.query('SELECT 1 / 0').catch(() => undefined);
     await expect.poll(events, { timeout: EVENT_MS }).toContain('prompt_listener_recovered');
-    expect(lines).toContainEqual({ level: 'warn', fields: expect.objectContaining({ event: 'prompt_listener_lost', sqlState: '25P02' }) });
+    expect(lines).toContainEqual({
+      level: 'warn',
+      fields: expect.objectContaining({ event: 'prompt_listener_lost', sqlState: '25P02' }),
+    });
     expect(listener.clients.length).toBeGreaterThanOrEqual(2);
     const added = change(registry, 'after');
     await writer.put(prompt('after'));
@@ -280,7 +340,16 @@ describe('the change listener', () => {
     cleanups.push(() => relay.close());
     const { logger, events } = captureLogs();
     const listener = direct(relay.url);
-    const registry = await replica(store({ pool: admin, table: t, logger, listener: listener.connect, heartbeatMs: 300, reconnect: { minMs: 10, maxMs: 50 } }));
+    const registry = await replica(
+      store({
+        pool: admin,
+        table: t,
+        logger,
+        listener: listener.connect,
+        heartbeatMs: 300,
+        reconnect: { minMs: 10, maxMs: 50 },
+      }),
+    );
     const before = relay.accepted;
     relay.freeze();
     // Made while the listening session is silent: only the reload after reconnecting can bring it.
@@ -311,7 +380,10 @@ describe('the change listener', () => {
     open();
     await expect.poll(() => listener.ended.length, { timeout: EVENT_MS }).toBe(1);
     await listener.ended[0];
-    const { rows } = await admin.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND query LIKE $1`, [`%${t}%`]);
+    const { rows } = await admin.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND query LIKE $1`,
+      [`%${t}%`],
+    );
     expect(rows[0].n).toBe(0);
   });
 });

@@ -29,7 +29,10 @@ describeStoreContract(
       // A row written by hand on a table whose role constraint was dropped (a legacy database's state).
       corrupt: async (name) => {
         await pool.query(`ALTER TABLE ${table} DROP CONSTRAINT IF EXISTS ${table}_role_check`);
-        await pool.query(`INSERT INTO ${table} (name, messages) VALUES ($1, '[{"role":"system","content":"Be brief"}]')`, [name]);
+        await pool.query(
+          `INSERT INTO ${table} (name, messages) VALUES ($1, '[{"role":"system","content":"Be brief"}]')`,
+          [name],
+        );
       },
       close: () => store.close(),
     };

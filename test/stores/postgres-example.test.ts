@@ -12,11 +12,27 @@ import { sharedServerUrl } from './pg-database.js';
 const root = new URL('../../', import.meta.url);
 
 /** Runs a child to its end; resolves with its exit code and output whether it succeeded or not. */
-function runChild(args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<{ code: number | string | null; stdout: string; stderr: string }> {
+function runChild(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+): Promise<{ code: number | string | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, args, { cwd: fileURLToPath(root), env, timeout: timeoutMs, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : ((error as { code?: number | string }).code ?? (error as { signal?: string }).signal ?? null), stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      args,
+      { cwd: fileURLToPath(root), env, timeout: timeoutMs, killSignal: 'SIGKILL' },
+      (error, stdout, stderr) => {
+        resolve({
+          code:
+            error === null
+              ? 0
+              : ((error as { code?: number | string }).code ?? (error as { signal?: string }).signal ?? null),
+          stdout,
+          stderr,
+        });
+      },
+    );
   });
 }
 

@@ -19,7 +19,7 @@ const REPLICAS = 8;
 let db: TestDatabase;
 let admin: pg.Pool;
 let tables = 0;
-const cleanups: (() => Promise<unknown> | void)[] = [];
+const cleanups: (() => unknown)[] = [];
 
 beforeAll(async () => {
   db = await testDatabase();
@@ -56,7 +56,12 @@ async function session(app: string): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: db.url, application_name: app });
   client.on('error', () => {});
   await client.connect();
-  cleanups.push(() => client.query('ROLLBACK').catch(() => undefined).then(() => client.end()));
+  cleanups.push(() =>
+    client
+      .query('ROLLBACK')
+      .catch(() => undefined)
+      .then(() => client.end()),
+  );
   return client;
 }
 
@@ -76,7 +81,9 @@ async function waitingForLock(app: string, count = 1): Promise<void> {
     .toBeGreaterThanOrEqual(count);
 }
 
-/** Which backend named like `app` waits for a lock (and for what), checked until `work` settles; undefined if none did. */
+/**
+ * Which backend named like `app` waits for a lock (and for what), checked until `work` settles; undefined if none did.
+ */
 async function lockWaitDuring(app: string, work: Promise<unknown>): Promise<string | undefined> {
   let settled = false;
   void work.then(
@@ -98,7 +105,9 @@ async function lockWaitDuring(app: string, work: Promise<unknown>): Promise<stri
 async function outcome<T>(promise: Promise<T>): Promise<{ value: T } | { error: string }> {
   return promise.then(
     (value) => ({ value }),
-    (error: unknown) => ({ error: `${String((error as { code?: unknown }).code ?? '')} ${error instanceof Error ? error.message : String(error)}` }),
+    (error: unknown) => ({
+      error: `${String((error as { code?: unknown }).code ?? '')} ${error instanceof Error ? error.message : String(error)}`,
+    }),
   );
 }
 
@@ -127,7 +136,12 @@ async function schemaOf(table: string): Promise<{ triggers: string[]; roleCheckV
 
 function expectedSchema(table: string): { triggers: string[]; roleCheckValidated: boolean } {
   return {
-    triggers: [`after_delete ON ${table}`, `after_write ON ${table}`, `before_write ON ${table}`, `label_moved ON ${table}_labels`],
+    triggers: [
+      `after_delete ON ${table}`,
+      `after_write ON ${table}`,
+      `before_write ON ${table}`,
+      `label_moved ON ${table}_labels`,
+    ],
     roleCheckValidated: true,
   };
 }
@@ -158,7 +172,9 @@ describe('migrate() with replicas starting together', () => {
     const holder = await session(`${table}_holder`);
     await holder.query('SELECT pg_advisory_lock(hashtext($1))', [`mcp-prompt-kit:public.${table}`]);
     // Each replica reads as soon as its own migration returns, while the others may still be migrating.
-    const migrations = Promise.all(replicas.map(async (r) => ({ report: await r.store.migrate(), first: await r.store.list() })));
+    const migrations = Promise.all(
+      replicas.map(async (r) => ({ report: await r.store.migrate(), first: await r.store.list() })),
+    );
     await waitingForLock(`${app}%`, REPLICAS);
     await holder.query('SELECT pg_advisory_unlock(hashtext($1))', [`mcp-prompt-kit:public.${table}`]);
     const started = await migrations;
@@ -173,7 +189,9 @@ describe('migrate() with replicas starting together', () => {
     expect(replicas.flatMap((r) => trouble(r.lines))).toEqual([]);
     expect(await schemaOf(table)).toEqual(expectedSchema(table));
     await replicas[0]!.store.put(prompt('greet'));
-    expect(await Promise.all(replicas.map(async (r) => (await r.store.get('greet'))?.version))).toEqual(Array.from({ length: REPLICAS }, () => 1));
+    expect(await Promise.all(replicas.map(async (r) => (await r.store.get('greet'))?.version))).toEqual(
+      Array.from({ length: REPLICAS }, () => 1),
+    );
   });
 
   it(`lets ${REPLICAS} replicas migrate an up-to-date table at once with no DDL, no migration lock and no lock beyond a read's`, async () => {
@@ -185,10 +203,14 @@ describe('migrate() with replicas starting together', () => {
     // leaves a replica waiting.
     const holder = await session(`${table}_holder`);
     await holder.query('BEGIN');
-    await holder.query(`LOCK TABLE ${table}, ${table}_versions, ${table}_labels, ${table}_label_history IN EXCLUSIVE MODE`);
+    await holder.query(
+      `LOCK TABLE ${table}, ${table}_versions, ${table}_labels, ${table}_label_history IN EXCLUSIVE MODE`,
+    );
     await holder.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`mcp-prompt-kit:public.${table}`]);
 
-    const started = Promise.all(replicas.map(async (r) => ({ report: await r.store.migrate(), first: await r.store.list() })));
+    const started = Promise.all(
+      replicas.map(async (r) => ({ report: await r.store.migrate(), first: await r.store.list() })),
+    );
     expect(await lockWaitDuring(`${app}%`, started)).toBeUndefined();
     const results = await started;
     await holder.query('ROLLBACK');
@@ -221,17 +243,22 @@ describe('migrate() with replicas starting together', () => {
     await waitingForLock(`${table}_migrator`);
     // Another replica starting now migrates too (it waits for the first migration), then reads.
     const starter = replica(`${table}_starter`, table);
-    const starting = outcome(starter.store.migrate().then(async (report) => ({ report, list: await starter.store.list() })));
+    const starting = outcome(
+      starter.store.migrate().then(async (report) => ({ report, list: await starter.store.list() })),
+    );
     // A replica already running reads while the migration waits.
     const running = replica(`${table}_running`, table);
-    const reads = outcome(Promise.all([running.store.list(), running.store.get('one'), running.store.list({ label: 'latest' })]));
+    const reads = outcome(
+      Promise.all([running.store.list(), running.store.get('one'), running.store.list({ label: 'latest' })]),
+    );
     await waitingForLock(`${table}_starter`);
     await waitingForLock(`${table}_running`);
     // The second reader now wants the prompt table, queued behind the migration that waits for the first reader.
     const secondRead = outcome(second.query(`SELECT count(*)::int AS n FROM ${table}`));
     await waitingForLock(`${table}_second_reader`);
     // The first reader goes on to everything a replica reads: the migration holds nothing it needs.
-    const firstRead = await first.query(`SELECT count(*)::int AS n FROM ${table}_labels l JOIN ${table}_versions v USING (name, version)
+    const firstRead =
+      await first.query(`SELECT count(*)::int AS n FROM ${table}_labels l JOIN ${table}_versions v USING (name, version)
       UNION ALL SELECT count(*)::int FROM ${table} WHERE messages IS NULL`);
     expect(firstRead.rows.map((r) => r.n)).toEqual([2, 0]);
     await first.query('COMMIT');
@@ -239,7 +266,11 @@ describe('migrate() with replicas starting together', () => {
     const report = valueOf(await migrated);
     expect(valueOf(await secondRead).rows[0].n).toBe(2);
     await second.query('COMMIT');
-    expect(report).toMatchObject({ addedConstraint: true, constraintValidated: true, createdObjects: [`label_moved ON "public"."${table}_labels"`] });
+    expect(report).toMatchObject({
+      addedConstraint: true,
+      constraintValidated: true,
+      createdObjects: [`label_moved ON "public"."${table}_labels"`],
+    });
     const started = valueOf(await starting);
     expect(started.report).toEqual(UP_TO_DATE);
     expect(started.list.map((e) => e.name)).toEqual(['one', 'two']);
@@ -261,10 +292,15 @@ describe('migrate() on a table that lacks something', () => {
     expect(await ddlBy(`${table}_r`)).toContain('CREATE TABLE');
     await admin.query(`DELETE FROM ddl_log WHERE app = $1`, [`${table}_r`]);
     await admin.query(`DROP TRIGGER after_delete ON ${table}`);
-    await admin.query(`CREATE OR REPLACE FUNCTION ${table}_after_write() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$`);
+    await admin.query(
+      `CREATE OR REPLACE FUNCTION ${table}_after_write() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$`,
+    );
 
     const report = await s.migrate();
-    expect(report).toEqual({ ...UP_TO_DATE, createdObjects: [`"public"."${table}_after_write"()`, `after_delete ON "public"."${table}"`] });
+    expect(report).toEqual({
+      ...UP_TO_DATE,
+      createdObjects: [`"public"."${table}_after_write"()`, `after_delete ON "public"."${table}"`],
+    });
     expect(await ddlBy(`${table}_r`)).toEqual(['CREATE FUNCTION', 'CREATE TRIGGER', 'COMMENT', 'COMMENT']);
     expect(await s.migrate()).toEqual(UP_TO_DATE);
     expect(await ddlBy(`${table}_r`)).toHaveLength(4);

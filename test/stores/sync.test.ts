@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PromptError, PromptRegistry, createMemoryPromptStore, syncRegistry } from '../../src/index.js';
+import { type PromptError, PromptRegistry, createMemoryPromptStore, syncRegistry } from '../../src/index.js';
 import type { Logger, PromptStore, RegistryChangeEvent } from '../../src/index.js';
 import { nextEvent, prompt } from './contract.js';
 
@@ -23,14 +23,24 @@ function wireError(pending: Promise<unknown>): Promise<unknown> {
   );
 }
 
-function registryChange(registry: PromptRegistry, matches: (e: RegistryChangeEvent) => boolean): Promise<RegistryChangeEvent> {
+function registryChange(
+  registry: PromptRegistry,
+  matches: (e: RegistryChangeEvent) => boolean,
+): Promise<RegistryChangeEvent> {
   return nextEvent<RegistryChangeEvent>(registry.onChange.bind(registry), matches, 30_000);
 }
 
 describe('syncRegistry', () => {
   it('refuses a batch window that is negative, not a number or longer than setTimeout allows', async () => {
-    for (const [batchMs, shown] of [[-1, '-1'], [Number.NaN, 'NaN'], [2 ** 31, '2147483648'], ['5', '"5"']] as const) {
-      await expect(syncRegistry(createMemoryPromptStore([]), new PromptRegistry(), { batchMs: batchMs as number })).rejects.toThrow(
+    for (const [batchMs, shown] of [
+      [-1, '-1'],
+      [Number.NaN, 'NaN'],
+      [2 ** 31, '2147483648'],
+      ['5', '"5"'],
+    ] as const) {
+      await expect(
+        syncRegistry(createMemoryPromptStore([]), new PromptRegistry(), { batchMs: batchMs as number }),
+      ).rejects.toThrow(
         new RangeError(`syncRegistry: batchMs must be a number of milliseconds from 0 to 2147483647, got ${shown}`),
       );
     }
@@ -47,11 +57,17 @@ describe('syncRegistry', () => {
       await store.put(prompt('kept', 'new {{who}}'));
       await sync.settled();
       expect(warnings).toContain('prompt_sync_failed');
-      expect((await registry.getPrompt('kept', { who: 'x' })).messages[0]?.content).toEqual({ type: 'text', text: 'old x' });
+      expect((await registry.getPrompt('kept', { who: 'x' })).messages[0]?.content).toEqual({
+        type: 'text',
+        text: 'old x',
+      });
       const caughtUp = registryChange(registry, (e) => e.names.includes('kept'));
       store.down = false;
       await caughtUp;
-      expect((await registry.getPrompt('kept', { who: 'x' })).messages[0]?.content).toEqual({ type: 'text', text: 'new x' });
+      expect((await registry.getPrompt('kept', { who: 'x' })).messages[0]?.content).toEqual({
+        type: 'text',
+        text: 'new x',
+      });
     } finally {
       sync.close();
     }
@@ -70,7 +86,9 @@ describe('syncRegistry', () => {
       await applied;
       await sync.settled();
       expect(registry.list().prompts.map((p) => p.name)).toEqual(['also-fine', 'fine']);
-      expect(warnings).toContainEqual(expect.objectContaining({ event: 'prompt_withheld', prompt: 'undeclared', code: 'INVALID_PROMPT_DEFINITION' }));
+      expect(warnings).toContainEqual(
+        expect.objectContaining({ event: 'prompt_withheld', prompt: 'undeclared', code: 'INVALID_PROMPT_DEFINITION' }),
+      );
       expect(sync.versions.has('undeclared')).toBe(false);
       // Withheld, not unknown: the client is not blamed for the server's broken entry.
       const error = await registry.getPrompt('undeclared').catch((e: unknown) => e);
@@ -87,7 +105,10 @@ describe('syncRegistry', () => {
 
   it('ends withholding a broken entry once it is deleted from the store: its name is unknown again', async () => {
     for (const path of ['event', 'reload'] as const) {
-      const store = createMemoryPromptStore([prompt('fine'), { name: 'broken', messages: [{ role: 'user', content: '{{nobody}}' }] }]);
+      const store = createMemoryPromptStore([
+        prompt('fine'),
+        { name: 'broken', messages: [{ role: 'user', content: '{{nobody}}' }] },
+      ]);
       const registry = new PromptRegistry();
       const sync = await syncRegistry(store, registry, { batchMs: 0 });
       try {

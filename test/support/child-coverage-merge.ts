@@ -61,8 +61,14 @@ interface RecordedScript {
 
 const INLINE_MAP = /\/\/# sourceMappingURL=data:application\/json;base64,([A-Za-z0-9+/=]+)\s*$/;
 
-/** Reads every child's recording in `dir`, merges the counts of each script the children ran (by url and JavaScript). */
-export function readChildCoverage(dir: string): { processes: number; scripts: Profiler.ScriptCoverage[]; sources: Map<string, string> } {
+/**
+ * Reads every child's recording in `dir`, merges the counts of each script the children ran (by url and JavaScript).
+ */
+export function readChildCoverage(dir: string): {
+  processes: number;
+  scripts: Profiler.ScriptCoverage[];
+  sources: Map<string, string>;
+} {
   const groups = new Map<string, Profiler.ScriptCoverage[]>();
   const sources = new Map<string, string>();
   let processes = 0;
@@ -93,9 +99,20 @@ export async function convertScript(dir: string, script: Profiler.ScriptCoverage
   const code = readFileSync(join(dir, 'sources', `${hash}.js`), 'utf8');
   const inline = INLINE_MAP.exec(code);
   if (inline === null) throw new Error(`child coverage: the JavaScript run for ${url} has no inline source map`);
-  const map = JSON.parse(Buffer.from(inline[1]!, 'base64').toString('utf8')) as { version: number; sources: string[]; mappings: string; names: string[] };
+  const map = JSON.parse(Buffer.from(inline[1]!, 'base64').toString('utf8')) as {
+    version: number;
+    sources: string[];
+    mappings: string;
+    names: string[];
+  };
   map.sources = map.sources.map((source) => new URL(source, url).href);
-  const data = await convert({ code, sourceMap: map, ast: parseAstAsync(code), coverage: { url, functions: script.functions }, ignoreNode: isTsxAddition });
+  const data = await convert({
+    code,
+    sourceMap: map,
+    ast: parseAstAsync(code),
+    coverage: { url, functions: script.functions },
+    ignoreNode: isTsxAddition,
+  });
   return Object.values(data).map((file) => ('data' in file ? file.data : file) as FileCoverageData);
 }
 
@@ -105,20 +122,32 @@ export async function convertScript(dir: string, script: Profiler.ScriptCoverage
  * (`.then(s => { const e = "default"; return s[e] && ... ? s[e] : s })`).
  */
 function isTsxAddition(node: unknown): 'ignore-this-and-nested-nodes' | undefined {
-  const n = node as { type: string; id?: { name?: string }; declarations?: { id?: { name?: string } }[]; expression?: unknown; body?: unknown };
+  const n = node as {
+    type: string;
+    id?: { name?: string };
+    declarations?: { id?: { name?: string } }[];
+    expression?: unknown;
+    body?: unknown;
+  };
   const isNameCall = (e: unknown): boolean => {
     const call = e as { type?: string; callee?: { type?: string; name?: string } };
     return call.type === 'CallExpression' && call.callee?.type === 'Identifier' && HELPERS.has(call.callee.name ?? '');
   };
-  if (n.type === 'VariableDeclaration' && n.declarations?.every((d) => HELPERS.has(d.id?.name ?? '')) === true) return 'ignore-this-and-nested-nodes';
+  if (n.type === 'VariableDeclaration' && n.declarations?.every((d) => HELPERS.has(d.id?.name ?? '')) === true)
+    return 'ignore-this-and-nested-nodes';
   if (n.type === 'VariableDeclarator' && HELPERS.has(n.id?.name ?? '')) return 'ignore-this-and-nested-nodes';
   if (n.type === 'ExpressionStatement' && isNameCall(n.expression)) return 'ignore-this-and-nested-nodes';
-  if (n.type === 'StaticBlock' && Array.isArray(n.body) && n.body.every((st: { expression?: unknown }) => isNameCall(st.expression))) {
+  if (
+    n.type === 'StaticBlock' &&
+    Array.isArray(n.body) &&
+    n.body.every((st: { expression?: unknown }) => isNameCall(st.expression))
+  ) {
     return 'ignore-this-and-nested-nodes';
   }
   if (n.type === 'ArrowFunctionExpression') {
     const first = (n.body as { type?: string; body?: { declarations?: { init?: { value?: unknown } }[] }[] }).body?.[0];
-    if (first?.declarations?.length === 1 && first.declarations[0]?.init?.value === 'default') return 'ignore-this-and-nested-nodes';
+    if (first?.declarations?.length === 1 && first.declarations[0]?.init?.value === 'default')
+      return 'ignore-this-and-nested-nodes';
   }
   return undefined;
 }
@@ -161,7 +190,11 @@ function pair<T>(
   }
   // Then, until nothing more pairs: the same end when it is the only one left with that end on both sides (an `else
   // if` that tsx starts at `else`); the n-th left on a line with the n-th left on that line when both have as many.
-  const left = (entries: Record<string, T>, skip: (id: string) => boolean, key: (entry: T) => string): Map<string, string[]> => {
+  const left = (
+    entries: Record<string, T>,
+    skip: (id: string) => boolean,
+    key: (entry: T) => string,
+  ): Map<string, string[]> => {
     const groups = new Map<string, string[]>();
     for (const [id, entry] of Object.entries(entries)) {
       if (skip(id)) continue;
@@ -191,11 +224,19 @@ function pair<T>(
   return pairs;
 }
 
-/** Adds the child's hit counts to the target's entries at the same places; returns how many matched and how many did not. */
+/**
+ * Adds the child's hit counts to the target's entries at the same places; returns how many matched and how many did
+ * not.
+ */
 export function addCounts(target: FileCoverageData, child: FileCoverageData): { matched: number; unmatched: number } {
   let matched = 0;
   let unmatched = 0;
-  const add = <T extends number | number[]>(pairs: Map<string, string>, from: Record<string, T>, into: Record<string, T>, plus: (a: T, b: T) => T): void => {
+  const add = <T extends number | number[]>(
+    pairs: Map<string, string>,
+    from: Record<string, T>,
+    into: Record<string, T>,
+    plus: (a: T, b: T) => T,
+  ): void => {
     for (const [id, count] of Object.entries(from)) {
       const to = pairs.get(id);
       const current = to === undefined ? undefined : into[to];
@@ -207,7 +248,18 @@ export function addCounts(target: FileCoverageData, child: FileCoverageData): { 
     }
   };
   const sum = (a: number, b: number): number => a + b;
-  add(pair(target.statementMap, child.statementMap, [span, (r) => at(r.start)], (r) => at(r.end), (r) => `${r.start.line}`), child.s, target.s, sum);
+  add(
+    pair(
+      target.statementMap,
+      child.statementMap,
+      [span, (r) => at(r.start)],
+      (r) => at(r.end),
+      (r) => `${r.start.line}`,
+    ),
+    child.s,
+    target.s,
+    sum,
+  );
   const fnPairs = pair(
     target.fnMap,
     child.fnMap,
@@ -230,7 +282,11 @@ export function addCounts(target: FileCoverageData, child: FileCoverageData): { 
 }
 
 /** Merges the children's coverage recorded in `dir` into `map`, for the files `include` accepts. */
-export async function mergeChildCoverage(dir: string, map: MergeTarget, include: (file: string) => boolean): Promise<MergeReport> {
+export async function mergeChildCoverage(
+  dir: string,
+  map: MergeTarget,
+  include: (file: string) => boolean,
+): Promise<MergeReport> {
   const { processes, scripts } = readChildCoverage(dir);
   const report: MergeReport = { processes, files: new Set(), matched: 0, unmatched: 0, unmatchedByFile: new Map() };
   const known = new Set(map.files());
@@ -247,7 +303,8 @@ export async function mergeChildCoverage(dir: string, map: MergeTarget, include:
       const { matched, unmatched } = addCounts(map.fileCoverageFor(child.path).data, child);
       report.matched += matched;
       report.unmatched += unmatched;
-      if (unmatched > 0) report.unmatchedByFile.set(child.path, (report.unmatchedByFile.get(child.path) ?? 0) + unmatched);
+      if (unmatched > 0)
+        report.unmatchedByFile.set(child.path, (report.unmatchedByFile.get(child.path) ?? 0) + unmatched);
     }
   }
   return report;

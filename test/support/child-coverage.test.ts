@@ -31,7 +31,11 @@ async function recordingDir(): Promise<string> {
 }
 
 /** Runs `node ...args` from the repository with the recorder writing to `dir`; resolves with how it ended. */
-function runChild(dir: string, args: string[], until?: (child: ReturnType<typeof spawn>) => void): Promise<{ code: number | null; signal: string | null; stdout: string }> {
+function runChild(
+  dir: string,
+  args: string[],
+  until?: (child: ReturnType<typeof spawn>) => void,
+): Promise<{ code: number | null; signal: string | null; stdout: string }> {
   return new Promise((resolve, reject) => {
     const env = { ...process.env, [CHILD_COVERAGE_VARIABLE]: dir, NODE_OPTIONS: `--import=${RECORDER}` };
     const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'ignore'] });
@@ -45,7 +49,10 @@ function runChild(dir: string, args: string[], until?: (child: ReturnType<typeof
   });
 }
 
-/** A coverage map holding `file` with every count 0, compiled by TypeScript (not by tsx's esbuild) as vitest's is by vite. */
+/**
+ * A coverage map holding `file` with every count 0, compiled by TypeScript (not by tsx's esbuild) as vitest's is by
+ * vite.
+ */
 async function zeroMap(file: string): Promise<MergeTarget & { data: Map<string, FileCoverageData> }> {
   const path = join(ROOT, file);
   const out = ts.transpileModule(await readFile(path, 'utf8'), {
@@ -53,9 +60,19 @@ async function zeroMap(file: string): Promise<MergeTarget & { data: Map<string, 
     compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, sourceMap: true },
   });
   const code = out.outputText.replace(/\/\/# sourceMappingURL=.*$/m, '');
-  const map = JSON.parse(out.sourceMapText!) as { version: number; sources: string[]; mappings: string; names: string[] };
+  const map = JSON.parse(out.sourceMapText!) as {
+    version: number;
+    sources: string[];
+    mappings: string;
+    names: string[];
+  };
   map.sources = [pathToFileURL(path).href];
-  const converted = await convert({ code, sourceMap: map, ast: parseAstAsync(code), coverage: { url: pathToFileURL(path).href, functions: [] } });
+  const converted = await convert({
+    code,
+    sourceMap: map,
+    ast: parseAstAsync(code),
+    coverage: { url: pathToFileURL(path).href, functions: [] },
+  });
   const data = new Map(Object.values(converted).map((f) => [(f as FileCoverageData).path, f as FileCoverageData]));
   return {
     data,
@@ -68,11 +85,16 @@ async function zeroMap(file: string): Promise<MergeTarget & { data: Map<string, 
 /** Line -> hits, as istanbul counts lines: the most hits of the statements starting on it. */
 function lineHits(data: FileCoverageData): Map<number, number> {
   const lines = new Map<number, number>();
-  for (const [id, loc] of Object.entries(data.statementMap)) lines.set(loc.start.line, Math.max(lines.get(loc.start.line) ?? 0, data.s[id] ?? 0));
+  for (const [id, loc] of Object.entries(data.statementMap))
+    lines.set(loc.start.line, Math.max(lines.get(loc.start.line) ?? 0, data.s[id] ?? 0));
   return lines;
 }
 
-const sizes = (d: FileCoverageData) => [Object.keys(d.statementMap).length, Object.keys(d.fnMap).length, Object.keys(d.branchMap).length];
+const sizes = (d: FileCoverageData) => [
+  Object.keys(d.statementMap).length,
+  Object.keys(d.fnMap).length,
+  Object.keys(d.branchMap).length,
+];
 
 describe.runIf(STARTS_CHILD_PROCESSES)('coverage of child processes', { timeout: 90_000 }, () => {
   it('counts what only a child ran as covered, adds the counts of every child, and keeps the map’s places', async () => {
@@ -96,7 +118,11 @@ describe.runIf(STARTS_CHILD_PROCESSES)('coverage of child processes', { timeout:
     expect(hits.get(9)).toBe(0);
     expect(hits.get(14)).toBe(2);
     // The ternary's arms: the string version taken twice, the fallback never.
-    expect(Object.entries(merged.branchMap).filter(([, b]) => b.type === 'cond-expr').map(([id]) => merged.b[id])).toStrictEqual([[2, 0]]);
+    expect(
+      Object.entries(merged.branchMap)
+        .filter(([, b]) => b.type === 'cond-expr')
+        .map(([id]) => merged.b[id]),
+    ).toStrictEqual([[2, 0]]);
     expect(Object.values(merged.f)).toStrictEqual([2]);
   });
 
@@ -110,20 +136,27 @@ describe.runIf(STARTS_CHILD_PROCESSES)('coverage of child processes', { timeout:
     expect(report.unmatched).toBe(0);
     expect(report.matched).toBeGreaterThan(before.reduce((a, b) => a + b) / 2);
     expect(sizes(target.data.get(file)!)).toStrictEqual(before);
-    const covered = Object.values(target.data.get(file)!.b).flat().filter((n) => n > 0).length;
+    const covered = Object.values(target.data.get(file)!.b)
+      .flat()
+      .filter((n) => n > 0).length;
     expect(covered).toBeGreaterThan(0);
   });
 
   it('records nothing in a child that does not run TypeScript through tsx', async () => {
     const dir = await recordingDir();
-    expect((await runChild(dir, ['--input-type=module', '-e', "await import('node:fs'); console.log('ran')"])).stdout).toBe('ran\n');
+    expect(
+      (await runChild(dir, ['--input-type=module', '-e', "await import('node:fs'); console.log('ran')"])).stdout,
+    ).toBe('ran\n');
     expect(await readdir(dir)).toStrictEqual([]);
   });
 
   it('records a child ended by a signal it has no handler for, which still ends by that signal', async () => {
     const dir = await recordingDir();
-    const program = "const { isRecord } = await import('./src/json.ts'); console.log(isRecord({})); setInterval(() => {}, 1000);";
-    const ended = await runChild(dir, ['--import', 'tsx', '--input-type=module', '-e', program], (child) => child.kill('SIGTERM'));
+    const program =
+      "const { isRecord } = await import('./src/json.ts'); console.log(isRecord({})); setInterval(() => {}, 1000);";
+    const ended = await runChild(dir, ['--import', 'tsx', '--input-type=module', '-e', program], (child) =>
+      child.kill('SIGTERM'),
+    );
     expect(ended).toMatchObject({ code: null, signal: 'SIGTERM', stdout: 'true\n' });
     const recorded = (await readdir(dir)).filter((name) => name.endsWith('.json'));
     expect(recorded).toHaveLength(1);
@@ -133,7 +166,10 @@ describe.runIf(STARTS_CHILD_PROCESSES)('coverage of child processes', { timeout:
 });
 
 describe('adding a child’s counts to a map', () => {
-  const at = (line: number, column: number, endColumn: number) => ({ start: { line, column }, end: { line, column: endColumn } });
+  const at = (line: number, column: number, endColumn: number) => ({
+    start: { line, column },
+    end: { line, column: endColumn },
+  });
   const file = (statements: ReturnType<typeof at>[], counts: number[]): FileCoverageData => ({
     path: '/x.ts',
     statementMap: Object.fromEntries(statements.map((s, i) => [String(i), s])),
@@ -146,7 +182,8 @@ describe('adding a child’s counts to a map', () => {
 
   it('adds to the entry at the same place, pairs one that starts elsewhere on its line, and leaves out one with no counterpart', () => {
     const target = file([at(1, 0, 10), at(2, 4, 20), at(3, 0, 5)], [1, 0, 0]);
-    // Line 2's statement starts at column 2 in the child's map (another compiler's mapping); line 9 is not in the target.
+    // Line 2's statement starts at column 2 in the child's map (another compiler's mapping); line 9 is not in the
+    // target.
     const child = file([at(1, 0, 10), at(2, 2, 18), at(9, 0, 1)], [3, 5, 7]);
     expect(addCounts(target, child)).toStrictEqual({ matched: 2, unmatched: 1 });
     expect(target.s).toStrictEqual({ '0': 4, '1': 5, '2': 0 });

@@ -52,7 +52,15 @@ function folderTable(coverage: CoverageMapLike): string {
     const summary = coverage.fileCoverageFor(file).toSummary();
     const folder = folderOf(file);
     let row = folders.get(folder);
-    if (row === undefined) folders.set(folder, (row = { lines: { total: 0, covered: 0 }, branches: { total: 0, covered: 0 }, functions: { total: 0, covered: 0 } }));
+    if (row === undefined)
+      folders.set(
+        folder,
+        (row = {
+          lines: { total: 0, covered: 0 },
+          branches: { total: 0, covered: 0 },
+          functions: { total: 0, covered: 0 },
+        }),
+      );
     for (const kind of KINDS) {
       row[kind].total += summary[kind].total;
       row[kind].covered += summary[kind].covered;
@@ -61,7 +69,11 @@ function folderTable(coverage: CoverageMapLike): string {
   const names = [...folders.keys()].sort();
   const width = Math.max(6, ...names.map((n) => n.length));
   const lines = [`${'folder'.padEnd(width)}  ${KINDS.map((k) => k.padStart(9)).join('  ')}`];
-  const total = { lines: { total: 0, covered: 0 }, branches: { total: 0, covered: 0 }, functions: { total: 0, covered: 0 } };
+  const total = {
+    lines: { total: 0, covered: 0 },
+    branches: { total: 0, covered: 0 },
+    functions: { total: 0, covered: 0 },
+  };
   const format = (name: string, row: Record<(typeof KINDS)[number], Counts>): string =>
     `${name.padEnd(width)}  ${KINDS.map((k) => `${percent(row[k])}%`.padStart(9)).join('  ')}`;
   for (const name of names) {
@@ -83,7 +95,8 @@ export default class CoverageByFolder implements Reporter {
   onInit(vitest: Vitest): void {
     if (!vitest.config.coverage.enabled) return;
     this.root = vitest.config.root;
-    // Test workers (forked after this) inherit it and pass it on to their children (test/support/child-coverage-setup.ts).
+    // Test workers (forked after this) inherit it and pass it on to their children
+    // (test/support/child-coverage-setup.ts).
     this.childCoverage = mkdtempSync(join(tmpdir(), 'mcp-prompt-kit-child-coverage-'));
     process.env[CHILD_COVERAGE_VARIABLE] = this.childCoverage;
   }
@@ -103,10 +116,14 @@ export default class CoverageByFolder implements Reporter {
     const src = join(this.root, 'src') + sep;
     try {
       const report = await mergeChildCoverage(dir, coverage, (file) => file.startsWith(src) && file.endsWith('.ts'));
-      const unmatched = [...report.unmatchedByFile].map(([file, count]) => `${relative(this.root, file)} ${count}`).join(', ');
+      const unmatched = [...report.unmatchedByFile]
+        .map(([file, count]) => `${relative(this.root, file)} ${count}`)
+        .join(', ');
       process.stdout.write(
         `\nCoverage from ${report.processes} child processes: ${report.files.size} source files, ${report.matched} entries added` +
-          (report.unmatched === 0 ? '\n' : `, ${report.unmatched} without a counterpart in the run's map (${unmatched})\n`),
+          (report.unmatched === 0
+            ? '\n'
+            : `, ${report.unmatched} without a counterpart in the run's map (${unmatched})\n`),
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });

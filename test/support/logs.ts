@@ -10,5 +10,9 @@ export interface LogLine {
 export function captureLogs(): { logger: Logger; lines: LogLine[]; events: () => unknown[] } {
   const lines: LogLine[] = [];
   const at = (level: string) => (fields: Record<string, unknown>) => void lines.push({ level, fields });
-  return { logger: { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') }, lines, events: () => lines.map((l) => l.fields['event']) };
+  return {
+    logger: { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') },
+    lines,
+    events: () => lines.map((l) => l.fields['event']),
+  };
 }

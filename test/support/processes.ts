@@ -5,7 +5,10 @@
  */
 export const STARTS_CHILD_PROCESSES = process.env['MCP_PROMPT_KIT_IN_PROCESS'] !== '1';
 
-/** Where a run that measures coverage collects its child processes' coverage (set by test/support/coverage-by-folder.ts). */
+/**
+ * Where a run that measures coverage collects its child processes' coverage (set by
+ * test/support/coverage-by-folder.ts).
+ */
 export const CHILD_COVERAGE_VARIABLE = 'MCP_PROMPT_KIT_CHILD_COVERAGE';
 
 const RECORDER = new URL('./child-coverage.mjs', import.meta.url).href;
@@ -20,5 +23,8 @@ export function childCoverageEnv(): Record<string, string> {
   if (dir === undefined || dir === '') return {};
   const options = process.env['NODE_OPTIONS'] ?? '';
   const recorder = `--import=${RECORDER}`;
-  return { [CHILD_COVERAGE_VARIABLE]: dir, NODE_OPTIONS: options.includes(recorder) ? options : `${options} ${recorder}`.trim() };
+  return {
+    [CHILD_COVERAGE_VARIABLE]: dir,
+    NODE_OPTIONS: options.includes(recorder) ? options : `${options} ${recorder}`.trim(),
+  };
 }

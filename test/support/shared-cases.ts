@@ -28,7 +28,11 @@ export interface SharedCase {
 function sortedJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
     v !== null && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, (v as Record<string, unknown>)[k]]))
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, (v as Record<string, unknown>)[k]]),
+        )
       : v,
   );
 }
@@ -83,7 +87,14 @@ function renderRow(c: (typeof renderCases)[number]): SharedCase {
     sent[name] = toWire(value);
   }
   registry.add({ name: 'case', arguments: declared, messages: [{ role: 'user', content: c.template }] });
-  return { title: `render: ${c.name}`, registry, name: 'case', arguments: sent, wire: true, expected: { text: c.expected } };
+  return {
+    title: `render: ${c.name}`,
+    registry,
+    name: 'case',
+    arguments: sent,
+    wire: true,
+    expected: { text: c.expected },
+  };
 }
 
 /** Every shared row, built fresh (each with its own registry). */

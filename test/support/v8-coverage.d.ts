@@ -1,4 +1,6 @@
-/** The part of @bcoe/v8-coverage (plain JavaScript, no types of its own) that test/support/child-coverage-merge.ts uses. */
+/**
+ * The part of @bcoe/v8-coverage (plain JavaScript, no types of its own) that test/support/child-coverage-merge.ts uses.
+ */
 declare module '@bcoe/v8-coverage' {
   import type { Profiler } from 'node:inspector';
 

@@ -42,7 +42,9 @@ function failure(operation: Operation, error: unknown): PromptError {
     },
     'prompt store write failed',
   );
-  return new PromptError('INTERNAL_ERROR', `${operation.name}${subject} on ${operation.table} failed: ${reason}`, { cause: error });
+  return new PromptError('INTERNAL_ERROR', `${operation.name}${subject} on ${operation.table} failed: ${reason}`, {
+    cause: error,
+  });
 }
 
 /**
@@ -70,10 +72,10 @@ export async function inTransaction<T>(
   client.on('error', onError);
   try {
     await client.query('BEGIN');
-    await client.query(`SELECT set_config('mcp_prompt_kit.actor', $1, true), set_config('mcp_prompt_kit.labels', $2, true)`, [
-      settings.actor ?? '',
-      settings.labels ?? '',
-    ]);
+    await client.query(
+      `SELECT set_config('mcp_prompt_kit.actor', $1, true), set_config('mcp_prompt_kit.labels', $2, true)`,
+      [settings.actor ?? '', settings.labels ?? ''],
+    );
     const result = await work(client);
     await client.query('COMMIT');
     return result;

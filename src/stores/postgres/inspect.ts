@@ -44,7 +44,8 @@ export async function inspectSchema(client: PgClient, n: TableNames): Promise<Sc
   );
   const row = rows[0] ?? {};
   const columns = new Map<string, { notNull: boolean }>();
-  for (const column of row['columns'] as { name: string; notNull: boolean }[]) columns.set(column.name, { notNull: column.notNull });
+  for (const column of row['columns'] as { name: string; notNull: boolean }[])
+    columns.set(column.name, { notNull: column.notNull });
   const roleCheck = row['roleCheck'];
   return {
     schema: row['schema'] === true,
@@ -63,7 +64,10 @@ export async function inspectSchema(client: PgClient, n: TableNames): Promise<Sc
  * enabled), and whether it carries that comment. A routine missing, changed by hand since, or made by another
  * statement (an older release) is not current. Undefined `mark`: the routine does not exist.
  */
-export async function inspectRoutines(client: PgClient, defined: readonly Routine[]): Promise<{ current: boolean; mark: string | undefined }[]> {
+export async function inspectRoutines(
+  client: PgClient,
+  defined: readonly Routine[],
+): Promise<{ current: boolean; mark: string | undefined }[]> {
   const { rows } = await client.query(
     `SELECT r.found->>'comment' = r.mark AS current, r.mark
        FROM (SELECT e.ord, f.found, $2 || encode(sha256(convert_to((e.routine->>'statement') || '|' || (f.found->>'state'), 'UTF8')), 'hex') AS mark
@@ -79,7 +83,10 @@ export async function inspectRoutines(client: PgClient, defined: readonly Routin
       ORDER BY r.ord`,
     [JSON.stringify(defined), ROUTINE_MARK],
   );
-  return rows.map((r) => ({ current: r['current'] === true, mark: typeof r['mark'] === 'string' ? r['mark'] : undefined }));
+  return rows.map((r) => ({
+    current: r['current'] === true,
+    mark: typeof r['mark'] === 'string' ? r['mark'] : undefined,
+  }));
 }
 
 /** Whether some prompt rows with messages have no version yet (written before the triggers, or with them disabled). */

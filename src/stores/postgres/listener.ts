@@ -86,7 +86,10 @@ export function startListener(options: ListenerOptions): Listener {
     } catch (error) {
       if (stopped) return;
       lostOnce = true;
-      options.log.warn({ event: 'prompt_listener_connect_failed', channel: options.channel, ...failureFields(error), retryMs }, 'prompt change listener cannot connect; retrying');
+      options.log.warn(
+        { event: 'prompt_listener_connect_failed', channel: options.channel, ...failureFields(error), retryMs },
+        'prompt change listener cannot connect; retrying',
+      );
       scheduleRetry();
       return;
     }
@@ -127,7 +130,10 @@ export function startListener(options: ListenerOptions): Listener {
     }, options.heartbeatMs);
     (heartbeat as { unref?: () => void }).unref?.();
     if (lostOnce) {
-      options.log.info({ event: 'prompt_listener_recovered', channel: options.channel }, 'prompt change listener reconnected; reloading');
+      options.log.info(
+        { event: 'prompt_listener_recovered', channel: options.channel },
+        'prompt change listener reconnected; reloading',
+      );
       options.onRecovered();
     }
   };

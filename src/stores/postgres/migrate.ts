@@ -24,7 +24,14 @@ import type { SystemRolePolicy } from '../../definition/types.js';
 import { isPromptError } from '../../errors.js';
 import type { PgClient } from './types.js';
 import type { Routine, TableNames } from './schema.js';
-import { CONTENT_COLUMNS, DEFAULT_LABEL, companionTables, historyIndexStatement, routineComment, routines } from './schema.js';
+import {
+  CONTENT_COLUMNS,
+  DEFAULT_LABEL,
+  companionTables,
+  historyIndexStatement,
+  routineComment,
+  routines,
+} from './schema.js';
 import type { SchemaState } from './inspect.js';
 import { hasUnversionedRows, inspectRoutines, inspectSchema } from './inspect.js';
 import { storableDefinition } from '../definition.js';
@@ -152,7 +159,8 @@ export async function runMigration(client: PgClient, n: TableNames, options: Mig
 
   // Every lock the migration needs, at once and in the writers' order: after this it waits for no lock again.
   const alters = plan.addColumns.length > 0 || plan.legacy.length > 0 || state.roleCheck === 'missing';
-  if (plan.tableExists) await client.query(`LOCK TABLE ${n.prompts} IN ${alters ? 'ACCESS EXCLUSIVE' : 'SHARE ROW EXCLUSIVE'} MODE`);
+  if (plan.tableExists)
+    await client.query(`LOCK TABLE ${n.prompts} IN ${alters ? 'ACCESS EXCLUSIVE' : 'SHARE ROW EXCLUSIVE'} MODE`);
   for (const table of companionTables(n)) {
     if (state.tables.has(table.name)) await client.query(`LOCK TABLE ${table.name} IN SHARE ROW EXCLUSIVE MODE`);
   }
@@ -170,7 +178,8 @@ export async function runMigration(client: PgClient, n: TableNames, options: Mig
     report.addedColumns.push(column);
   }
   // New rows written by the store carry messages, not the legacy columns.
-  for (const legacy of plan.dropNotNull) await client.query(`ALTER TABLE ${n.prompts} ALTER COLUMN ${legacy} DROP NOT NULL`);
+  for (const legacy of plan.dropNotNull)
+    await client.query(`ALTER TABLE ${n.prompts} ALTER COLUMN ${legacy} DROP NOT NULL`);
   if (plan.nameIndex) {
     await client.query(`CREATE UNIQUE INDEX IF NOT EXISTS ${n.nameIndex} ON ${n.prompts} (name)`);
     report.createdObjects.push(`"${n.schema}".${n.nameIndex}`);
@@ -213,7 +222,9 @@ export async function runMigration(client: PgClient, n: TableNames, options: Mig
   if (columns.has('content')) await convertLegacyRows(client, n, columns, options, report);
 
   if (state.roleCheck === 'missing') {
-    await client.query(`ALTER TABLE ${n.prompts} ADD CONSTRAINT ${n.roleCheck} CHECK (${n.rolesValid}(messages)) NOT VALID`);
+    await client.query(
+      `ALTER TABLE ${n.prompts} ADD CONSTRAINT ${n.roleCheck} CHECK (${n.rolesValid}(messages)) NOT VALID`,
+    );
     report.addedConstraint = true;
   }
   if (state.roleCheck !== 'valid') {
@@ -256,9 +267,13 @@ async function convertLegacyRows(
     if (row['title'] !== null) record['title'] = row['title'];
     if (row['description'] !== null) record['description'] = row['description'];
     try {
-      const definition = storableDefinition(normalizeLegacyPrompt(record, { systemRole, source: `${n.display}:${name}` }));
+      const definition = storableDefinition(
+        normalizeLegacyPrompt(record, { systemRole, source: `${n.display}:${name}` }),
+      );
       const values = definitionValues(definition);
-      const sets = CONTENT_COLUMNS.map((c, i) => `${c.column} = $${i + 2}${c.type === 'jsonb' ? '::jsonb' : ''}`).join(', ');
+      const sets = CONTENT_COLUMNS.map((c, i) => `${c.column} = $${i + 2}${c.type === 'jsonb' ? '::jsonb' : ''}`).join(
+        ', ',
+      );
       await client.query(`UPDATE ${n.prompts} SET ${sets} WHERE name = $1`, [name, ...values]);
       report.converted.push({ name, messages: definition.messages.length });
     } catch (error) {

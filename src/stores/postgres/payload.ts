@@ -32,7 +32,8 @@ export function parsePayload(payload: string | undefined): StoreChangeEvent | un
   if (keys.length !== KEYS.length || keys.some((key, i) => key !== KEYS[i])) return undefined;
   const { name, version, label } = data as { name: unknown; version: unknown; label: unknown };
   if (!text(name) || !text(label)) return undefined;
-  if (version !== null && !(typeof version === 'number' && Number.isSafeInteger(version) && version >= 1)) return undefined;
+  if (version !== null && !(typeof version === 'number' && Number.isSafeInteger(version) && version >= 1))
+    return undefined;
   if (name === null) return { type: 'reset' };
   const labelled = label === null ? {} : { label };
   return version === null ? { type: 'delete', name, ...labelled } : { type: 'put', name, version, ...labelled };

@@ -20,7 +20,9 @@ export function definitionValues(definition: TemplatePromptDefinition): (string 
 }
 
 /** A row read back: a servable prompt, or the reason it cannot be served. */
-export type RowReading = { ok: true; entry: StoredPrompt } | { ok: false; name: string; version: number | null; reason: string };
+export type RowReading =
+  | { ok: true; entry: StoredPrompt }
+  | { ok: false; name: string; version: number | null; reason: string };
 
 /** Checks a row (`name`, `version` and the content columns) against the definition rules. */
 export function readRow(row: Record<string, unknown>): RowReading {

@@ -36,7 +36,9 @@ const LABEL = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
 /** Checks a label name: letters, digits, `_`, `.`, `-`, at most 63 characters. */
 export function checkLabel(label: unknown, what = 'label'): string {
   if (typeof label !== 'string' || !LABEL.test(label)) {
-    throw new RangeError(`${what} must be 1 to 63 letters, digits, '_', '.' or '-' (starting with a letter or digit), got ${JSON.stringify(label)}`);
+    throw new RangeError(
+      `${what} must be 1 to 63 letters, digits, '_', '.' or '-' (starting with a letter or digit), got ${JSON.stringify(label)}`,
+    );
   }
   return label;
 }
@@ -75,7 +77,9 @@ export function tableNames(schema: string, table: string): TableNames {
     ['table', table],
   ] as const) {
     if (typeof value !== 'string' || !IDENTIFIER.test(value)) {
-      throw new RangeError(`createPostgresPromptStore: ${what} must be a lower-case identifier ([a-z_][a-z0-9_]*, at most 40 characters), got ${JSON.stringify(value)}`);
+      throw new RangeError(
+        `createPostgresPromptStore: ${what} must be a lower-case identifier ([a-z_][a-z0-9_]*, at most 40 characters), got ${JSON.stringify(value)}`,
+      );
     }
   }
   const q = (name: string): string => `"${schema}"."${name}"`;
@@ -172,8 +176,10 @@ export const ROUTINE_MARK = 'mcp-prompt-kit definition sha256:';
 
 /** The statement that gives a routine its comment `mark` (the mark and a fingerprint). */
 export function routineComment(routine: Routine, mark: string): string {
-  if (!mark.startsWith(ROUTINE_MARK) || !/^[0-9a-f]{64}$/.test(mark.slice(ROUTINE_MARK.length))) throw new Error(`not a routine mark: ${mark}`);
-  const target = routine.kind === 'function' ? `FUNCTION ${routine.name}` : `TRIGGER ${routine.name} ON ${routine.table}`;
+  if (!mark.startsWith(ROUTINE_MARK) || !/^[0-9a-f]{64}$/.test(mark.slice(ROUTINE_MARK.length)))
+    throw new Error(`not a routine mark: ${mark}`);
+  const target =
+    routine.kind === 'function' ? `FUNCTION ${routine.name}` : `TRIGGER ${routine.name} ON ${routine.table}`;
   return `COMMENT ON ${target} IS '${mark}'`;
 }
 
@@ -189,7 +195,9 @@ export function routines(n: TableNames): Routine[] {
       VALUES (NEW.name, NEW.version, ${contentList('NEW.')}, NEW.updated_at, NEW.updated_by)`;
   return [
     fn(`${n.rolesValid}(jsonb)`, rolesValidFunction(n)),
-    fn(`${n.beforeWrite}()`, `CREATE OR REPLACE FUNCTION ${n.beforeWrite}() RETURNS trigger LANGUAGE plpgsql AS $$
+    fn(
+      `${n.beforeWrite}()`,
+      `CREATE OR REPLACE FUNCTION ${n.beforeWrite}() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'UPDATE' THEN
     IF NEW.name IS DISTINCT FROM OLD.name THEN
@@ -207,8 +215,11 @@ BEGIN
   NEW.updated_at := now();
   NEW.updated_by := ${actor};
   RETURN NEW;
-END $$`),
-    fn(`${n.afterWrite}()`, `CREATE OR REPLACE FUNCTION ${n.afterWrite}() RETURNS trigger LANGUAGE plpgsql AS $$
+END $$`,
+    ),
+    fn(
+      `${n.afterWrite}()`,
+      `CREATE OR REPLACE FUNCTION ${n.afterWrite}() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   moved text;
 BEGIN
@@ -224,14 +235,20 @@ BEGIN
   END LOOP;
   ${notify(n, 'NEW.name', 'NEW.version', `'${LATEST}'`)};
   RETURN NULL;
-END $$`),
-    fn(`${n.afterDelete}()`, `CREATE OR REPLACE FUNCTION ${n.afterDelete}() RETURNS trigger LANGUAGE plpgsql AS $$
+END $$`,
+    ),
+    fn(
+      `${n.afterDelete}()`,
+      `CREATE OR REPLACE FUNCTION ${n.afterDelete}() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   DELETE FROM ${n.labels} WHERE name = OLD.name;
   ${notify(n, 'OLD.name', 'NULL', 'NULL')};
   RETURN NULL;
-END $$`),
-    fn(`${n.labelMoved}()`, `CREATE OR REPLACE FUNCTION ${n.labelMoved}() RETURNS trigger LANGUAGE plpgsql AS $$
+END $$`,
+    ),
+    fn(
+      `${n.labelMoved}()`,
+      `CREATE OR REPLACE FUNCTION ${n.labelMoved}() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'DELETE' THEN
     INSERT INTO ${n.history} (name, label, from_version, to_version, moved_by) VALUES (OLD.name, OLD.label, OLD.version, NULL, ${actor});
@@ -242,12 +259,29 @@ BEGIN
     ${notify(n, 'NEW.name', 'NEW.version', 'NEW.label')};
   END IF;
   RETURN NULL;
-END $$`),
-    tg('before_write', n.prompts, `CREATE OR REPLACE TRIGGER before_write BEFORE INSERT OR UPDATE ON ${n.prompts} FOR EACH ROW
-      WHEN (NEW.messages IS NOT NULL) EXECUTE FUNCTION ${n.beforeWrite}()`),
-    tg('after_write', n.prompts, `CREATE OR REPLACE TRIGGER after_write AFTER INSERT OR UPDATE ON ${n.prompts} FOR EACH ROW
-      WHEN (NEW.messages IS NOT NULL) EXECUTE FUNCTION ${n.afterWrite}()`),
-    tg('after_delete', n.prompts, `CREATE OR REPLACE TRIGGER after_delete AFTER DELETE ON ${n.prompts} FOR EACH ROW EXECUTE FUNCTION ${n.afterDelete}()`),
-    tg('label_moved', n.labels, `CREATE OR REPLACE TRIGGER label_moved AFTER INSERT OR UPDATE OR DELETE ON ${n.labels} FOR EACH ROW EXECUTE FUNCTION ${n.labelMoved}()`),
+END $$`,
+    ),
+    tg(
+      'before_write',
+      n.prompts,
+      `CREATE OR REPLACE TRIGGER before_write BEFORE INSERT OR UPDATE ON ${n.prompts} FOR EACH ROW
+      WHEN (NEW.messages IS NOT NULL) EXECUTE FUNCTION ${n.beforeWrite}()`,
+    ),
+    tg(
+      'after_write',
+      n.prompts,
+      `CREATE OR REPLACE TRIGGER after_write AFTER INSERT OR UPDATE ON ${n.prompts} FOR EACH ROW
+      WHEN (NEW.messages IS NOT NULL) EXECUTE FUNCTION ${n.afterWrite}()`,
+    ),
+    tg(
+      'after_delete',
+      n.prompts,
+      `CREATE OR REPLACE TRIGGER after_delete AFTER DELETE ON ${n.prompts} FOR EACH ROW EXECUTE FUNCTION ${n.afterDelete}()`,
+    ),
+    tg(
+      'label_moved',
+      n.labels,
+      `CREATE OR REPLACE TRIGGER label_moved AFTER INSERT OR UPDATE OR DELETE ON ${n.labels} FOR EACH ROW EXECUTE FUNCTION ${n.labelMoved}()`,
+    ),
   ];
 }

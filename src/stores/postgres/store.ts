@@ -45,7 +45,10 @@ export interface PostgresPromptStoreOptions {
   label?: string;
   /** pino-style logger: served versions (info), invalid rows (error), lost and recovered connections (warn/info). */
   logger?: Logger;
-  /** How often the listener checks its connection with `SELECT 1` (default 10,000 ms); a check still unanswered at the next one counts as a lost connection. */
+  /**
+   * How often the listener checks its connection with `SELECT 1` (default 10,000 ms); a check still unanswered at the
+   * next one counts as a lost connection.
+   */
   heartbeatMs?: number;
   /** Reconnect backoff: first delay (default 100 ms), doubling up to `maxMs` (default 5,000 ms). */
   reconnect?: { minMs?: number; maxMs?: number };
@@ -88,7 +91,10 @@ export interface PromptHistory {
 
 /** A {@link PromptStore} in PostgreSQL, with versions, labels and their history. */
 export interface PostgresPromptStore extends PromptStore {
-  /** Creates or upgrades the tables, triggers and role constraint, running only the DDL that is missing (none, and no lock beyond a read's, when up to date); converts legacy rows. */
+  /**
+   * Creates or upgrades the tables, triggers and role constraint, running only the DDL that is missing (none, and no
+   * lock beyond a read's, when up to date); converts legacy rows.
+   */
   migrate(options?: MigrateOptions): Promise<MigrationReport>;
   put(definition: TemplatePromptDefinition, options?: PutOptions): Promise<StoredPrompt>;
   delete(name: string, options?: { actor?: string }): Promise<boolean>;
@@ -143,7 +149,12 @@ function positiveInteger(value: unknown, what: string, fallback: number): number
  */
 export function createPostgresPromptStore(options: PostgresPromptStoreOptions): PostgresPromptStore {
   const pool = options.pool;
-  if (pool === null || typeof pool !== 'object' || typeof pool.query !== 'function' || typeof pool.connect !== 'function') {
+  if (
+    pool === null ||
+    typeof pool !== 'object' ||
+    typeof pool.query !== 'function' ||
+    typeof pool.connect !== 'function'
+  ) {
     throw new TypeError('createPostgresPromptStore: pool must be a pg.Pool (an object with query and connect)');
   }
   const n = tableNames(options.schema ?? 'public', options.table ?? 'prompts');
@@ -152,7 +163,9 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
   const heartbeatMs = positiveInteger(options.heartbeatMs, 'heartbeatMs', 10_000);
   const retryMinMs = positiveInteger(options.reconnect?.minMs, 'reconnect.minMs', 100);
   const retryMaxMs = Math.max(retryMinMs, positiveInteger(options.reconnect?.maxMs, 'reconnect.maxMs', 5_000));
-  const connectListener = options.listener ?? ((): Promise<PgListenerClient> => pool.connect() as Promise<unknown> as Promise<PgListenerClient>);
+  const connectListener =
+    options.listener ??
+    ((): Promise<PgListenerClient> => pool.connect() as Promise<unknown> as Promise<PgListenerClient>);
   const watchers = new Set<(event: StoreChangeEvent) => void>();
   let listener: Listener | undefined;
 
@@ -174,7 +187,12 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
     const now = Date.now();
     if (foreignLoggedAt !== undefined && now - foreignLoggedAt < FOREIGN_LOG_INTERVAL_MS) return;
     log.warn(
-      { event: 'prompt_listener_foreign_payload', channel: n.channel, bytes: payload?.length ?? 0, ignored: foreignSince },
+      {
+        event: 'prompt_listener_foreign_payload',
+        channel: n.channel,
+        bytes: payload?.length ?? 0,
+        ignored: foreignSince,
+      },
       'ignored a NOTIFY payload the prompt triggers never send',
     );
     foreignLoggedAt = now;
@@ -189,7 +207,8 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
   const operation = (name: string, prompt?: string): Operation =>
     prompt === undefined ? { name, table: n.display, log } : { name, table: n.display, prompt, log };
 
-  const readLabel = (read: StoreReadOptions | undefined): string => (read?.label === undefined ? defaultLabel : checkLabel(read.label));
+  const readLabel = (read: StoreReadOptions | undefined): string =>
+    read?.label === undefined ? defaultLabel : checkLabel(read.label);
   const columns = CONTENT_COLUMNS.map((c) => c.column);
   /**
    * The rows a label serves (`latest`: the prompt table itself), optionally of one name, sorted by name. A legacy row
@@ -199,7 +218,10 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
   const selectFor = (label: string, name?: string): { text: string; params: unknown[] } => {
     if (label === LATEST) {
       const where = name === undefined ? '' : 'WHERE name = $1';
-      return { text: `SELECT name, version, ${columns.join(', ')} FROM ${n.prompts} ${where} ORDER BY name COLLATE "C"`, params: name === undefined ? [] : [name] };
+      return {
+        text: `SELECT name, version, ${columns.join(', ')} FROM ${n.prompts} ${where} ORDER BY name COLLATE "C"`,
+        params: name === undefined ? [] : [name],
+      };
     }
     const one = (alias: string): string => (name === undefined ? '' : `AND ${alias}.name = $2`);
     return {
@@ -216,7 +238,14 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
 
   const reportInvalid = (reading: { name: string; version: number | null; reason: string }, label: string): void => {
     log.error(
-      { event: 'prompt_store_invalid_row', table: n.display, prompt: reading.name, version: reading.version, label, reason: reading.reason },
+      {
+        event: 'prompt_store_invalid_row',
+        table: n.display,
+        prompt: reading.name,
+        version: reading.version,
+        label,
+        reason: reading.reason,
+      },
       'stored prompt row is invalid and is not served',
     );
   };
@@ -230,10 +259,15 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
       // locks the tables in another order can still close a cycle, and PostgreSQL then asks for the transaction again.
       for (let attempt = 1; report === undefined; attempt++) {
         try {
-          report = await inTransaction(pool, operation('migrate'), {}, (client) => runMigration(client, n, migrateOptions));
+          report = await inTransaction(pool, operation('migrate'), {}, (client) =>
+            runMigration(client, n, migrateOptions),
+          );
         } catch (error) {
           if (attempt >= MIGRATE_ATTEMPTS || !isDeadlock(error)) throw error;
-          log.warn({ event: 'prompt_store_migrate_retried', table: n.display, attempt }, 'migration deadlocked with another session; running it again');
+          log.warn(
+            { event: 'prompt_store_migrate_retried', table: n.display, attempt },
+            'migration deadlocked with another session; running it again',
+          );
         }
       }
       log.info({ event: 'prompt_store_migrated', table: n.display, ...report }, 'prompt table migrated');
@@ -252,7 +286,10 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
         reportInvalid(reading, label);
         throw invalidEntryError(name, reading.reason);
       }
-      log.info({ event: 'prompt_store_get', prompt: name, version: reading.entry.version, label }, 'prompt read from store');
+      log.info(
+        { event: 'prompt_store_get', prompt: name, version: reading.entry.version, label },
+        'prompt read from store',
+      );
       return reading.entry;
     },
 
@@ -276,7 +313,8 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
     async put(definition, putOptions = {}) {
       const checked = storableDefinition(definition);
       const labels = (putOptions.labels ?? [DEFAULT_LABEL]).map((l) => {
-        if (checkLabel(l) === LATEST) throw new RangeError(`put: 'latest' always points to the newest version; it cannot be moved`);
+        if (checkLabel(l) === LATEST)
+          throw new RangeError(`put: 'latest' always points to the newest version; it cannot be moved`);
         return l;
       });
       await ready();
@@ -359,7 +397,10 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
     async history(name) {
       const [versions, moves] = await Promise.all([
         store.versions(name),
-        pool.query(`SELECT label, from_version, to_version, moved_at, moved_by FROM ${n.history} WHERE name = $1 ORDER BY id DESC`, [name]),
+        pool.query(
+          `SELECT label, from_version, to_version, moved_at, moved_by FROM ${n.history} WHERE name = $1 ORDER BY id DESC`,
+          [name],
+        ),
       ]);
       return {
         name,
@@ -375,24 +416,31 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
     },
 
     async setLabel(name, label, version, labelOptions = {}) {
-      if (checkLabel(label) === LATEST) throw new RangeError(`setLabel: 'latest' always points to the newest version; it cannot be moved`);
+      if (checkLabel(label) === LATEST)
+        throw new RangeError(`setLabel: 'latest' always points to the newest version; it cannot be moved`);
       integerOption('setLabel', 'version', version, { min: 1 });
       await ready();
       return inTransaction(pool, operation('setLabel', name), { actor: labelOptions.actor }, async (client) => {
-        const exists = await client.query(`SELECT 1 FROM ${n.versions} v JOIN ${n.prompts} p ON p.name = v.name WHERE v.name = $1 AND v.version = $2`, [name, version]);
-        if (exists.rows.length === 0) throw new PromptError('PROMPT_NOT_FOUND', `Unknown prompt version: ${name} version ${version}`);
+        const exists = await client.query(
+          `SELECT 1 FROM ${n.versions} v JOIN ${n.prompts} p ON p.name = v.name WHERE v.name = $1 AND v.version = $2`,
+          [name, version],
+        );
+        if (exists.rows.length === 0)
+          throw new PromptError('PROMPT_NOT_FOUND', `Unknown prompt version: ${name} version ${version}`);
         const actor = `coalesce(nullif(current_setting('mcp_prompt_kit.actor', true), ''), current_user)`;
         // Exact under concurrent moves: either the row exists and is locked before it is read, or this INSERT creates
         // it (no one had it: null); a label another writer creates in between is read again once it has committed.
         for (let attempt = 1; ; attempt++) {
-          const before = await client.query(`SELECT version FROM ${n.labels} WHERE name = $1 AND label = $2 FOR UPDATE`, [name, label]);
+          const before = await client.query(
+            `SELECT version FROM ${n.labels} WHERE name = $1 AND label = $2 FOR UPDATE`,
+            [name, label],
+          );
           const previous = before.rows[0]?.['version'];
           if (previous !== undefined) {
-            await client.query(`UPDATE ${n.labels} SET version = $3, updated_at = now(), updated_by = ${actor} WHERE name = $1 AND label = $2`, [
-              name,
-              label,
-              version,
-            ]);
+            await client.query(
+              `UPDATE ${n.labels} SET version = $3, updated_at = now(), updated_by = ${actor} WHERE name = $1 AND label = $2`,
+              [name, label, version],
+            );
             return Number(previous);
           }
           const created = await client.query(
@@ -400,16 +448,21 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
             [name, label, version],
           );
           if (created.rows.length > 0) return null;
-          if (attempt === MAX_LABEL_ATTEMPTS) throw new Error(`label ${label} kept changing under concurrent writers (${attempt} attempts)`);
+          if (attempt === MAX_LABEL_ATTEMPTS)
+            throw new Error(`label ${label} kept changing under concurrent writers (${attempt} attempts)`);
         }
       });
     },
 
     async deleteLabel(name, label, labelOptions = {}) {
-      if (checkLabel(label) === LATEST) throw new RangeError(`deleteLabel: 'latest' always points to the newest version; it cannot be removed`);
+      if (checkLabel(label) === LATEST)
+        throw new RangeError(`deleteLabel: 'latest' always points to the newest version; it cannot be removed`);
       await ready();
       return inTransaction(pool, operation('deleteLabel', name), { actor: labelOptions.actor }, async (client) => {
-        const { rowCount } = await client.query(`DELETE FROM ${n.labels} WHERE name = $1 AND label = $2`, [name, label]);
+        const { rowCount } = await client.query(`DELETE FROM ${n.labels} WHERE name = $1 AND label = $2`, [
+          name,
+          label,
+        ]);
         return (rowCount ?? 0) > 0;
       });
     },
@@ -421,7 +474,10 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
       );
       const target = rows[0]?.['from_version'];
       if (target === undefined || target === null) {
-        throw new PromptError('PROMPT_NOT_FOUND', `Nothing to roll back: label ${label} of ${name} has no earlier version`);
+        throw new PromptError(
+          'PROMPT_NOT_FOUND',
+          `Nothing to roll back: label ${label} of ${name} has no earlier version`,
+        );
       }
       await store.setLabel(name, label, Number(target), rollbackOptions);
       return Number(target);
