@@ -12,7 +12,7 @@ import type { JsonSchema } from '../types.js';
 import { canonicalJson } from './canonical-json.js';
 import { isDecimalMultiple } from './numbers.js';
 import { createPatternEngine } from './regex.js';
-import type { PatternBudget } from './regex.js';
+import type { PatternBudget } from './pattern-budget.js';
 
 // ajv-formats is CommonJS whose `module.exports` is the plugin with a `.default` pointing to itself: `.default` is
 // right under Node ESM, CJS bundles and TypeScript's NodeNext view alike.

@@ -8,6 +8,7 @@
 import type { CodeOptions } from 'ajv/dist/2020.js';
 import { RE2JS } from 're2js';
 import { quote } from '../definition/raw-data.js';
+import { PatternBudget } from './pattern-budget.js';
 
 /** A pattern RE2 cannot run as ECMAScript means it (a lookaround, a backreference, ...); the message says why. */
 export class UnsupportedPatternError extends Error {}
@@ -437,43 +438,6 @@ function translate(pattern: string): { source: string; inner: string | undefined
   // A `^` or `$` in the RE2 text is an anchor: literal ones are written as \x{5E} and \x{24}.
   const whole = !translator.split && source.length >= 2 && source.startsWith('^') && source.endsWith('$');
   return { source, inner: whole ? source.slice(1, -1) : undefined };
-}
-
-/** Pattern work past a request's {@link PatternBudget}. */
-export class PatternWorkExceeded extends Error {}
-
-/**
- * The pattern work one validation may do: characters checked × the pattern's RE2 program size, a bound on the
- * engine's work whichever way it matches (docs/arguments.md). Unlimited outside {@link PatternBudget.run}.
- */
-export class PatternBudget {
-  #remaining = Number.POSITIVE_INFINITY;
-
-  /** Runs `validate` with `max` units of pattern work; a pattern check past them throws {@link PatternWorkExceeded}. */
-  run<T>(max: number, validate: () => T): T {
-    this.#remaining = max;
-    try {
-      return validate();
-    } finally {
-      this.#remaining = Number.POSITIVE_INFINITY;
-    }
-  }
-
-  /** Runs `task` without a bound; returns its result and the pattern work it took. */
-  measure<T>(task: () => T): { value: T; work: number } {
-    const start = Number.MAX_SAFE_INTEGER;
-    this.#remaining = start;
-    try {
-      const value = task();
-      return { value, work: start - this.#remaining };
-    } finally {
-      this.#remaining = Number.POSITIVE_INFINITY;
-    }
-  }
-
-  charge(units: number): void {
-    if ((this.#remaining -= units) < 0) throw new PatternWorkExceeded();
-  }
 }
 
 const UNMETERED = new PatternBudget();

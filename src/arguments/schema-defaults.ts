@@ -11,7 +11,7 @@ import { escapePointerSegment, isRecord, setOwn } from '../json.js';
 import { codePointLength } from './bounds.js';
 import { describeAjvError, showValue } from './failures.js';
 import { compilePattern } from './regex.js';
-import type { PatternBudget } from './regex.js';
+import type { PatternBudget } from './pattern-budget.js';
 import type { SchemaProblem } from './schema-limits.js';
 
 function isScalar(value: unknown): boolean {

@@ -11,7 +11,7 @@ import type { JsonSchema } from '../types.js';
 import { ROOT_ID, createAjv, rooted } from './ajv-setup.js';
 import { NonJsonValueError, canonicalJson, orderedKeyJson } from './canonical-json.js';
 import { definitionError, describeAjvError } from './failures.js';
-import { PatternBudget } from './regex.js';
+import { PatternBudget } from './pattern-budget.js';
 import { defaultProblems } from './schema-defaults.js';
 import type { DefaultWork } from './schema-defaults.js';
 import type { SchemaProblem } from './schema-limits.js';

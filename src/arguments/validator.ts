@@ -28,7 +28,7 @@ import {
   tooLongFailure,
 } from './failures.js';
 import { buildPlan, defaultLimitOf } from './plan.js';
-import { PatternWorkExceeded } from './regex.js';
+import { PatternWorkExceeded } from './pattern-budget.js';
 import type { ArgumentPlan, ArgumentSlot } from './plan.js';
 import type { DefaultWork } from './schema-defaults.js';
 import { nestingProblem } from './schema-limits.js';

@@ -1,13 +1,8 @@
 import { RE2JS } from 're2js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ArgumentValidatorCache, validatePromptArguments } from '../../src/arguments/index.js';
-import {
-  PatternBudget,
-  compilePattern,
-  createPatternEngine,
-  patternProblem,
-  translatePattern,
-} from '../../src/arguments/regex.js';
+import { PatternBudget } from '../../src/arguments/pattern-budget.js';
+import { compilePattern, createPatternEngine, patternProblem, translatePattern } from '../../src/arguments/regex.js';
 import type { PromptArgumentDefinition } from '../../src/definition/types.js';
 import type { JsonSchema } from '../../src/types.js';
 import { thrownBy } from '../support/errors.js';
