@@ -10,9 +10,8 @@ import { PromptError, echoed } from '../errors.js';
 import type { JsonSchema } from '../types.js';
 import { bareRecord, escapePointerSegment, toJsonPointer } from '../json.js';
 import { isWellFormedText } from '../encoding.js';
-import { integerOption } from '../options.js';
 import { boundedCopy, depthMessage, exceedsLimit, ILL_FORMED, longKeyMessage, valueBudget } from './bounds.js';
-import type { ValueBudget, ValueLimits } from './bounds.js';
+import type { ValueBudget } from './bounds.js';
 import type { PlanCache } from './plan-cache.js';
 import { coerceValue } from './coercion.js';
 import { InexactNumber } from './numbers.js';
@@ -28,6 +27,15 @@ import {
   tooLongFailure,
 } from './failures.js';
 import { buildPlan, defaultLimitOf } from './plan.js';
+import {
+  DEFAULT_MAX_ARGUMENTS,
+  limitOption,
+  limitsOf,
+  nameTooLong,
+  tooManyArguments,
+  tooMuchPatternWork,
+} from './request-limits.js';
+import type { RequestLimits } from './request-limits.js';
 import { PatternWorkExceeded } from './pattern-budget.js';
 import type { ArgumentPlan, ArgumentSlot } from './plan.js';
 import type { DefaultWork } from './schema-defaults.js';
@@ -67,63 +75,6 @@ function inexact(argument: string, number: InexactNumber, keyLimit: number, maxD
     keyword: 'exactNumber',
     message: pointer === '' ? number.message : `${echoed(pointer)}: ${number.message}`,
   };
-}
-
-/** Default bounds of typed (array/object) values; see {@link ArgumentValidationOptions}. */
-export const DEFAULT_MAX_DEPTH = 64;
-export const DEFAULT_MAX_ITEMS = 10_000;
-export const DEFAULT_MAX_BYTES = 1_048_576;
-/** Default bound on the pattern work of a request (characters checked × program size). */
-export const DEFAULT_MAX_PATTERN_WORK = 25_000_000;
-/** Default bound on the argument keys of a request, and on the arguments a prompt declares. */
-export const DEFAULT_MAX_ARGUMENTS = 1_000;
-
-/** {@link ValueLimits} and the bound on argument keys of one request. */
-interface RequestLimits extends ValueLimits {
-  readonly maxArguments: number;
-  readonly maxPatternWork: number;
-}
-
-function limitOption(value: number | undefined, fallback: number, name: string): number {
-  return integerOption('', `options.${name}`, value, { min: 0, default: fallback }, (message) =>
-    definitionError([{ path: `/${name}`, message }]),
-  );
-}
-
-function limitsOf(o: ArgumentValidationOptions): Omit<RequestLimits, 'maxLength'> {
-  return {
-    maxDepth: limitOption(o.maxDepth, DEFAULT_MAX_DEPTH, 'maxDepth'),
-    maxItems: limitOption(o.maxItems, DEFAULT_MAX_ITEMS, 'maxItems'),
-    maxBytes: limitOption(o.maxBytes, DEFAULT_MAX_BYTES, 'maxBytes'),
-    maxArguments: limitOption(o.maxArguments, DEFAULT_MAX_ARGUMENTS, 'maxArguments'),
-    maxPatternWork: limitOption(o.maxPatternWork, DEFAULT_MAX_PATTERN_WORK, 'maxPatternWork'),
-  };
-}
-
-function nameTooLong(name: string, limit: number): SchemaValidationDetail {
-  return {
-    argument: echoed(name),
-    keyword: 'maxLength',
-    message: `is an argument name longer than ${limit} characters (limit maxLength)`,
-  };
-}
-
-function tooManyArguments(max: number, provided: number, required: number): ArgumentValidationResult {
-  const detail = {
-    argument: '',
-    keyword: 'maxArguments',
-    message: `has more than ${max} arguments (limit maxArguments)`,
-  };
-  return { ok: false, error: schemaFailure([detail], provided, required) };
-}
-
-function tooMuchPatternWork(max: number, provided: number, required: number): ArgumentValidationResult {
-  const detail = {
-    argument: '',
-    keyword: 'maxPatternWork',
-    message: `needs more than ${max} steps of pattern matching (limit maxPatternWork)`,
-  };
-  return { ok: false, error: schemaFailure([detail], provided, required) };
 }
 
 /** Where the default of argument `name` is in the prompt definition. */
