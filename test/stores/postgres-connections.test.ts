@@ -8,11 +8,9 @@ import pg from 'pg';
 import { PromptError, PromptRegistry, syncRegistry } from '../../src/index.js';
 import type { RegistryChangeEvent } from '../../src/index.js';
 import { createPostgresPromptStore } from '../../src/stores/postgres/store.js';
-import type {
-  PgListenerClient,
-  PostgresPromptStore,
-  PostgresPromptStoreOptions,
-} from '../../src/stores/postgres/store.js';
+import type { PostgresPromptStore } from '../../src/stores/postgres/store.js';
+import type { PostgresPromptStoreOptions } from '../../src/stores/postgres/store-options.js';
+import type { PgListenerClient } from '../../src/stores/postgres/types.js';
 import { nextEvent, prompt } from './contract.js';
 import { testDatabase } from './pg-database.js';
 import { startRelay } from './pg-proxy.js';

@@ -6,7 +6,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createPostgresPromptStore } from '../../src/stores/postgres/store.js';
-import type { MigrationReport, PostgresPromptStore } from '../../src/stores/postgres/store.js';
+import type { MigrationReport } from '../../src/stores/postgres/migrate.js';
+import type { PostgresPromptStore } from '../../src/stores/postgres/store.js';
 import { prompt } from './contract.js';
 import { testDatabase } from './pg-database.js';
 import type { TestDatabase } from './pg-server.js';

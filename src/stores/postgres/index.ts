@@ -5,13 +5,7 @@
  * @module
  */
 export { createPostgresPromptStore } from './store.js';
-export type {
-  LabelMove,
-  PostgresPromptStore,
-  PostgresPromptStoreOptions,
-  PromptHistory,
-  PromptVersion,
-  PutOptions,
-} from './store.js';
+export type { LabelMove, PostgresPromptStore, PromptHistory, PromptVersion, PutOptions } from './store.js';
+export type { PostgresPromptStoreOptions } from './store-options.js';
 export type { MigrateOptions, MigrationReport } from './migrate.js';
 export type { PgListenerClient, PgNotification, PgPool, PgPoolClient, PgQueryResult, PgQueryable } from './types.js';

@@ -7,9 +7,7 @@
 import type { TemplatePromptDefinition } from '../../definition/types.js';
 import { PromptError } from '../../errors.js';
 import { setOwn } from '../../json.js';
-import { TIMEOUT_MS, integerOption } from '../../options.js';
-import type { Logger } from '../../logger.js';
-import { toSafeLogger } from '../../logger.js';
+import { integerOption } from '../../options.js';
 import type { PromptStore, StoreChangeEvent, StoreReadOptions, StoredPrompt } from '../contract.js';
 import { invalidEntryError, storableDefinition } from '../definition.js';
 import { inTransaction } from './client.js';
@@ -20,39 +18,9 @@ import type { Listener } from './listener.js';
 import { planMigration, runMigration, upToDateReport } from './migrate.js';
 import type { MigrateOptions, MigrationReport } from './migrate.js';
 import { definitionValues, readRow } from './rows.js';
-import { CONTENT_COLUMNS, DEFAULT_LABEL, LATEST, checkLabel, tableNames } from './schema.js';
-import type { PgListenerClient, PgPool } from './types.js';
-
-export type { MigrateOptions, MigrationReport } from './migrate.js';
-export type { PgListenerClient, PgNotification, PgPool, PgPoolClient, PgQueryResult, PgQueryable } from './types.js';
-
-/** Options of {@link createPostgresPromptStore}. */
-export interface PostgresPromptStoreOptions {
-  /** A `pg.Pool` (or anything with `query` and `connect`). */
-  pool: PgPool;
-  /** The prompt table (default `prompts`); `<table>_versions`, `_labels` and `_label_history` sit next to it. */
-  table?: string;
-  /** The schema (default `public`). */
-  schema?: string;
-  /**
-   * Opens the session connection used for LISTEN (default: a client checked out of `pool` for as long as someone
-   * watches, so give the pool room for it: `max` of 2 or more). LISTEN needs a session: behind a transaction-mode
-   * pooler (PgBouncer) pass a direct connection here,
-   * e.g. `async () => { const c = new pg.Client(directUrl); await c.connect(); return c; }`.
-   */
-  listener?: () => Promise<PgListenerClient>;
-  /** The label `get`/`list` read when none is given (default `production`). */
-  label?: string;
-  /** pino-style logger: served versions (info), invalid rows (error), lost and recovered connections (warn/info). */
-  logger?: Logger;
-  /**
-   * How often the listener checks its connection with `SELECT 1` (default 10,000 ms); a check still unanswered at the
-   * next one counts as a lost connection.
-   */
-  heartbeatMs?: number;
-  /** Reconnect backoff: first delay (default 100 ms), doubling up to `maxMs` (default 5,000 ms). */
-  reconnect?: { minMs?: number; maxMs?: number };
-}
+import { CONTENT_COLUMNS, DEFAULT_LABEL, LATEST, checkLabel } from './schema.js';
+import { resolveStoreOptions } from './store-options.js';
+import type { PostgresPromptStoreOptions } from './store-options.js';
 
 /** Options of {@link PostgresPromptStore.put}. */
 export interface PutOptions {
@@ -119,10 +87,6 @@ const FOREIGN_LOG_INTERVAL_MS = 60_000;
 /** How often `setLabel` reads a label again that other writers keep creating and deleting under it. */
 const MAX_LABEL_ATTEMPTS = 10;
 
-function positiveInteger(value: unknown, what: string, fallback: number): number {
-  return integerOption('createPostgresPromptStore', what, value, { ...TIMEOUT_MS, default: fallback });
-}
-
 /**
  * Creates a prompt store on a PostgreSQL table. Call `migrate()` once (any replica; concurrent runs are serialised)
  * before use. Every `put` (and every SQL INSERT or UPDATE of a prompt row) makes a new immutable version and moves the
@@ -148,24 +112,16 @@ function positiveInteger(value: unknown, what: string, fallback: number): number
  * ```
  */
 export function createPostgresPromptStore(options: PostgresPromptStoreOptions): PostgresPromptStore {
-  const pool = options.pool;
-  if (
-    pool === null ||
-    typeof pool !== 'object' ||
-    typeof pool.query !== 'function' ||
-    typeof pool.connect !== 'function'
-  ) {
-    throw new TypeError('createPostgresPromptStore: pool must be a pg.Pool (an object with query and connect)');
-  }
-  const n = tableNames(options.schema ?? 'public', options.table ?? 'prompts');
-  const defaultLabel = checkLabel(options.label ?? DEFAULT_LABEL, 'label');
-  const log = toSafeLogger(options.logger);
-  const heartbeatMs = positiveInteger(options.heartbeatMs, 'heartbeatMs', 10_000);
-  const retryMinMs = positiveInteger(options.reconnect?.minMs, 'reconnect.minMs', 100);
-  const retryMaxMs = Math.max(retryMinMs, positiveInteger(options.reconnect?.maxMs, 'reconnect.maxMs', 5_000));
-  const connectListener =
-    options.listener ??
-    ((): Promise<PgListenerClient> => pool.connect() as Promise<unknown> as Promise<PgListenerClient>);
+  const {
+    pool,
+    names: n,
+    defaultLabel,
+    log,
+    heartbeatMs,
+    retryMinMs,
+    retryMaxMs,
+    connectListener,
+  } = resolveStoreOptions(options);
   const watchers = new Set<(event: StoreChangeEvent) => void>();
   let listener: Listener | undefined;
 
