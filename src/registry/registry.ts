@@ -9,9 +9,8 @@ import { parseWithLists } from '../definition/parse.js';
 import { createDefinitionError } from '../definition/problems.js';
 import type { DefinitionErrorOptions } from '../definition/problems.js';
 import { ParsedLists } from '../definition/reuse.js';
-import type { PromptArgumentDefinition, PromptDefinition, SystemRolePolicy } from '../definition/types.js';
-import { runWithDeadline } from '../deadline.js';
-import { PromptError, echoed, errorClassName, isPromptError, toPromptError } from '../errors.js';
+import type { PromptDefinition, SystemRolePolicy } from '../definition/types.js';
+import { PromptError } from '../errors.js';
 import type { SafeLogger } from '../logger.js';
 import { toSafeLogger } from '../logger.js';
 import type { RenderEnvironment } from '../render/messages.js';
@@ -30,6 +29,8 @@ import { NameTable } from './name-table.js';
 import { TIMEOUT_MS, integerOption } from '../options.js';
 import { COUNT, OWNER, copyPartials, renderLimits } from './options.js';
 import type { ListOptions, PromptRegistryOptions, RegisterOptions, RequestContext } from './options.js';
+import { cancelled, isAborted, reportRenderError, unknownPrompt } from './request-errors.js';
+import { runCompleter } from './run-completer.js';
 import { SortedNames } from './sorted-names.js';
 
 /**
@@ -295,7 +296,7 @@ export class PromptRegistry {
       values = validateArguments(prompt, args);
     } catch (error) {
       // A client's mistake passes through; a broken schema (a server fault) is logged like a render failure.
-      return Promise.reject(this.#reportRenderError(name, error));
+      return Promise.reject(reportRenderError(this.#log, name, error));
     }
     const signal = context.signal;
     if (isAborted(signal)) return Promise.reject(cancelled(name, signal!));
@@ -333,7 +334,11 @@ export class PromptRegistry {
   #missing(name: string): PromptError {
     const reason = this.#withheld.get(name);
     if (reason === undefined) return unknownPrompt(name);
-    return this.#reportRenderError(name, new PromptError('INTERNAL_ERROR', `prompt '${name}' is withheld: ${reason}`));
+    return reportRenderError(
+      this.#log,
+      name,
+      new PromptError('INTERNAL_ERROR', `prompt '${name}' is withheld: ${reason}`),
+    );
   }
 
   #renderFailure(name: string, signal: AbortSignal | undefined, error: unknown): PromptError {
@@ -342,7 +347,7 @@ export class PromptRegistry {
       this.#log.debug({ event: 'prompt_cancelled', prompt: name }, 'prompt request cancelled');
       return cancelled(name, signal!);
     }
-    return this.#reportRenderError(name, error);
+    return reportRenderError(this.#log, name, error);
   }
 
   /**
@@ -366,78 +371,20 @@ export class PromptRegistry {
     checkCompletionInput(value, context.arguments);
     const arg = prompt.argument(argumentName);
     if (arg?.complete !== undefined) {
-      const all = await this.#runCompleter(name, argumentName, arg.complete, value, context);
+      const all = await runCompleter(
+        name,
+        argumentName,
+        arg.complete,
+        value,
+        context,
+        this.#completionTimeoutMs,
+        this.#log,
+      );
       return boundCompletionValues(all, all.length);
     }
     const declared = arg?.enum ?? schemaEnum(prompt.definition, argumentName);
     if (declared === undefined) return { values: [], total: 0, hasMore: false };
     return this.#enums.complete(declared, value);
-  }
-
-  /** Runs an argument's `complete()` under the request's signal and the completion timeout; checks what it returns. */
-  async #runCompleter(
-    name: string,
-    argumentName: string,
-    complete: NonNullable<PromptArgumentDefinition['complete']>,
-    value: string,
-    context: RequestContext,
-  ): Promise<string[]> {
-    const outer = context.signal;
-    let result: unknown;
-    try {
-      const given = Object.assign(Object.create(null) as Record<string, string>, context.arguments);
-      result = await runWithDeadline((signal) => complete(value, { promptName: name, arguments: given, signal }), {
-        signal: outer,
-        timeoutMs: this.#completionTimeoutMs,
-        timedOut: () =>
-          new PromptError(
-            'INTERNAL_ERROR',
-            `prompt '${name}' argument '${argumentName}' complete() took longer than ${this.#completionTimeoutMs} ms`,
-          ),
-        cancelled: () => cancelled(name, outer!),
-      });
-    } catch (error) {
-      if (isAborted(outer)) throw cancelled(name, outer!);
-      throw this.#reportRenderError(
-        name,
-        isPromptError(error)
-          ? error
-          : new PromptError(
-              'INTERNAL_ERROR',
-              `prompt '${name}' argument '${argumentName}' complete() threw ${errorClassName(error)}`,
-              { cause: error },
-            ),
-      );
-    }
-    if (!Array.isArray(result)) return this.#badCompletion(name, argumentName);
-    const values: string[] = new Array(result.length);
-    for (let i = 0; i < result.length; i++) {
-      const v: unknown = result[i]; // a hole reads as undefined: never null on the wire
-      if (typeof v !== 'string') return this.#badCompletion(name, argumentName);
-      values[i] = v;
-    }
-    return values;
-  }
-
-  #badCompletion(name: string, argumentName: string): never {
-    throw this.#reportRenderError(
-      name,
-      new PromptError(
-        'INTERNAL_ERROR',
-        `prompt '${name}' argument '${argumentName}' complete() must return an array of strings`,
-      ),
-    );
-  }
-
-  #reportRenderError(name: string, error: unknown): PromptError {
-    const err = toPromptError(error);
-    if (!err.exposed) {
-      this.#log.error(
-        { event: 'prompt_failed', prompt: name, code: err.code, detail: err.message },
-        'prompt request failed',
-      );
-    }
-    return err;
   }
 
   #compileBatch(
@@ -494,19 +441,6 @@ export class PromptRegistry {
     if (this.#allListings === undefined) this.#allListings = this.#names().map((n) => this.#prompts.get(n)!.listing);
     return this.#allListings;
   }
-}
-
-/** Read through a call so the compiler does not assume `aborted` stays what it was before an await. */
-function isAborted(signal: AbortSignal | undefined): boolean {
-  return signal?.aborted === true;
-}
-
-function unknownPrompt(name: string): PromptError {
-  return new PromptError('PROMPT_NOT_FOUND', `Unknown prompt: ${echoed(name)}`);
-}
-
-function cancelled(name: string, signal: AbortSignal): PromptError {
-  return new PromptError('INTERNAL_ERROR', `prompt '${name}': request cancelled`, { cause: signal.reason });
 }
 
 function definitionErrorOptions(source: string | undefined, name: string): DefinitionErrorOptions {
