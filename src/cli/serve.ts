@@ -4,6 +4,7 @@ import { isPromptError } from '../errors.js';
 import { PromptRegistry } from '../registry/registry.js';
 import { attachPrompts } from '../mcp/attach.js';
 import { attachResources } from '../mcp/resources.js';
+import type { AttachedResources } from '../mcp/resources.js';
 import { createFileAssetLoader } from '../fs/assets.js';
 import { watchPromptDirectory } from '../fs/watch.js';
 import type { PromptDirectoryChange } from '../fs/directory-state.js';
@@ -110,11 +111,17 @@ export async function serve(args: readonly string[], out: Output): Promise<numbe
   const live = new Set<McpServerType>();
   let notifyHttp: { promptsChanged(): void; resourcesChanged(): void } | undefined;
 
-  const resourcesChanged = (): void => {
+  /** With --watch, each server's resources: `resources/subscribe` is served, changed documents are reported. */
+  const subscribable = new WeakMap<McpServerType, AttachedResources>();
+  const resourcesChanged = (uris: readonly string[]): void => {
     notifyHttp?.resourcesChanged();
     for (const server of live) {
-      if (server.isConnected()) server.sendResourceListChanged();
-      else live.delete(server);
+      if (!server.isConnected()) {
+        live.delete(server);
+        continue;
+      }
+      server.sendResourceListChanged();
+      subscribable.get(server)?.updated(uris);
     }
   };
 
@@ -146,7 +153,11 @@ export async function serve(args: readonly string[], out: Output): Promise<numbe
   const factory = (): McpServerType => {
     const server = new sdk.server.McpServer({ name, version: VERSION });
     attachPrompts(server, registry);
-    if (resolver !== undefined) attachResources(server, resolver);
+    if (resolver !== undefined) {
+      // A subscription promises resources/updated: only --watch notices changes, so only it serves subscribe.
+      const attached = attachResources(server, resolver, { subscriptions: watching });
+      if (watching) subscribable.set(server, attached);
+    }
     // Without --watch nothing changes: no list_changed is ever sent, so none is promised.
     if (!watching)
       server.server.registerCapabilities({

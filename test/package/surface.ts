@@ -45,6 +45,9 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'attachResources',
     'completeFromResourceTemplates',
   ],
+  './postgres': [
+    'createPostgresPromptStore',
+  ],
   './agent': [
     'createPromptRetrievalTool',
     'toAiSdkTool',
@@ -53,8 +56,12 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'toOpenAiMessages',
     'toOpenAiTool',
   ],
-  './http': ['createFetchHandler', 'createNodeHandler', 'createOpenApiDocument', 'runCgi'],
-  './postgres': ['createPostgresPromptStore'],
+  './http': [
+    'createFetchHandler',
+    'createNodeHandler',
+    'createOpenApiDocument',
+    'runCgi',
+  ],
   './fs': [
     'DEFAULT_PROMPT_FILE_LIMITS',
     'createDirectoryPromptStore',
