@@ -45,9 +45,6 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'attachResources',
     'completeFromResourceTemplates',
   ],
-  './postgres': [
-    'createPostgresPromptStore',
-  ],
   './agent': [
     'createPromptRetrievalTool',
     'toAiSdkTool',
@@ -56,12 +53,8 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'toOpenAiMessages',
     'toOpenAiTool',
   ],
-  './http': [
-    'createFetchHandler',
-    'createNodeHandler',
-    'createOpenApiDocument',
-    'runCgi',
-  ],
+  './http': ['createFetchHandler', 'createNodeHandler', 'createOpenApiDocument', 'runCgi'],
+  './postgres': ['createPostgresPromptStore'],
   './fs': [
     'DEFAULT_PROMPT_FILE_LIMITS',
     'createDirectoryPromptStore',
