@@ -10,10 +10,13 @@ import type { LowLevelServer } from './server-shape.js';
 
 /** How many URIs one connection may subscribe to at once: the next one is refused (-32602). */
 export const MAX_SUBSCRIPTIONS = 1000;
+/** How many characters the URIs one connection subscribed to may add up to (256 Ki): the memory a connection holds. */
+export const MAX_SUBSCRIBED_CHARACTERS = 256 * 1024;
 
 /** @internal The subscriptions of one attached server. */
 export class ResourceSubscriptions {
   readonly #uris = new Set<string>();
+  #characters = 0;
 
   constructor(private readonly low: LowLevelServer) {}
 
@@ -21,23 +24,30 @@ export class ResourceSubscriptions {
     return this.#uris.size;
   }
 
-  /** Adds `uri` (already known to be readable); -32602 LIMIT_EXCEEDED past {@link MAX_SUBSCRIPTIONS}. */
+  /**
+   * Adds `uri` (already known to be readable); -32602 LIMIT_EXCEEDED past {@link MAX_SUBSCRIPTIONS} URIs or
+   * {@link MAX_SUBSCRIBED_CHARACTERS} characters.
+   */
   add(uri: string): void {
     if (this.#uris.has(uri)) return;
-    if (this.#uris.size >= MAX_SUBSCRIPTIONS) {
+    const refuse = (what: string): never => {
       throw JsonRpcError.from(
         new PromptError(
           'LIMIT_EXCEEDED',
-          `resources/subscribe: this connection already has ${MAX_SUBSCRIPTIONS} subscriptions (the limit); unsubscribe first`,
+          `resources/subscribe: ${what} (the limit for one connection); unsubscribe first`,
         ),
       );
-    }
+    };
+    if (this.#uris.size >= MAX_SUBSCRIPTIONS) refuse(`this connection already has ${MAX_SUBSCRIPTIONS} subscriptions`);
+    if (this.#characters + uri.length > MAX_SUBSCRIBED_CHARACTERS)
+      refuse(`the subscribed URIs would exceed ${MAX_SUBSCRIBED_CHARACTERS} characters`);
     this.#uris.add(uri);
+    this.#characters += uri.length;
   }
 
   /** Removes `uri` (unsubscribing from a URI not subscribed to is not an error, as in the spec's examples). */
   delete(uri: string): void {
-    this.#uris.delete(uri);
+    if (this.#uris.delete(uri)) this.#characters -= uri.length;
   }
 
   /** Sends `notifications/resources/updated` for each of `uris` subscribed to; returns how many were sent. */
@@ -60,5 +70,6 @@ export class ResourceSubscriptions {
 
   clear(): void {
     this.#uris.clear();
+    this.#characters = 0;
   }
 }

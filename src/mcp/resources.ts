@@ -55,7 +55,7 @@ export interface AttachResourcesOptions {
    * Serve `resources/subscribe` and `resources/unsubscribe` (2025-era clients) and declare `resources.subscribe`
    * (default false): then call `updated(uris)` whenever documents change, since a subscription promises
    * `notifications/resources/updated`. Subscribing checks that the URI reads (-32602 when not); at most 1,000 URIs
-   * per connection.
+   * of 256 Ki characters in all per connection.
    */
   subscriptions?: boolean;
 }

@@ -3,7 +3,7 @@ import { PromptError } from '../../src/errors.js';
 import { createFileResourceResolver } from '../../src/fs/resolver.js';
 import { attachResources } from '../../src/mcp/resources.js';
 import type { ListedResource, ResourceSource } from '../../src/mcp/resources.js';
-import { MAX_SUBSCRIPTIONS } from '../../src/mcp/resource-subscriptions.js';
+import { MAX_SUBSCRIBED_CHARACTERS, MAX_SUBSCRIPTIONS } from '../../src/mcp/resource-subscriptions.js';
 import { tempDir, writeFiles } from '../fs/temp.js';
 import { CLIENT_KINDS, createTestClient, linkedPair, waitFor, wireError } from './fixtures/clients.js';
 import type { ClientKind, TestClient } from './fixtures/clients.js';
@@ -452,6 +452,23 @@ describe('attachResources', () => {
       expect(refused.message).toContain(`already has ${MAX_SUBSCRIPTIONS} subscriptions`);
       await pair.client.unsubscribe('doc://0');
       expect(await pair.client.subscribe(`doc://${MAX_SUBSCRIPTIONS}`)).toEqual({});
+    } finally {
+      await pair.close();
+    }
+  });
+
+  it('refuses a subscription that would take the subscribed URIs past 256 Ki characters with -32602', async () => {
+    const long = (i: number) => `doc://${String(i).padStart(8000, '0')}`;
+    const fit = Math.floor(MAX_SUBSCRIBED_CHARACTERS / long(0).length);
+    const entries = Array.from({ length: fit + 1 }, (_, i) => ({ uri: long(i), name: `${i}` }));
+    const pair = await connect('v1-mcp', 'v1', memorySource(entries), { subscriptions: true });
+    try {
+      for (let i = 0; i < fit; i++) await pair.client.subscribe(long(i));
+      const refused = await wireError(pair.client.subscribe(long(fit)));
+      expect(refused.code).toBe(-32602);
+      expect(refused.message).toContain(`would exceed ${MAX_SUBSCRIBED_CHARACTERS} characters`);
+      await pair.client.unsubscribe(long(0));
+      expect(await pair.client.subscribe(long(fit))).toEqual({});
     } finally {
       await pair.close();
     }
