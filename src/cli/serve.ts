@@ -152,18 +152,13 @@ export async function serve(args: readonly string[], out: Output): Promise<numbe
 
   const factory = (): McpServerType => {
     const server = new sdk.server.McpServer({ name, version: VERSION });
-    attachPrompts(server, registry);
+    // Without --watch nothing changes: no list_changed is ever sent, so none is promised.
+    attachPrompts(server, registry, { listChanged: watching });
     if (resolver !== undefined) {
       // A subscription promises resources/updated: only --watch notices changes, so only it serves subscribe.
-      const attached = attachResources(server, resolver, { subscriptions: watching });
+      const attached = attachResources(server, resolver, { listChanged: watching, subscriptions: watching });
       if (watching) subscribable.set(server, attached);
     }
-    // Without --watch nothing changes: no list_changed is ever sent, so none is promised.
-    if (!watching)
-      server.server.registerCapabilities({
-        prompts: { listChanged: false },
-        ...(resolver === undefined ? {} : { resources: { listChanged: false } }),
-      });
     return server;
   };
 

@@ -52,6 +52,12 @@ export interface AttachResourcesOptions {
   /** How long one `listResources` or `readResource` may take (ms, default 10,000): then -32603, logged. */
   timeoutMs?: number;
   /**
+   * Declare `resources.listChanged` (default true): a promise to call `listChanged()` when the listing changes. Pass
+   * false for a source that never changes, or where no notification can reach the client; `listChanged()` then sends
+   * nothing.
+   */
+  listChanged?: boolean;
+  /**
    * Serve `resources/subscribe` and `resources/unsubscribe` (2025-era clients) and declare `resources.subscribe`
    * (default false): then call `updated(uris)` whenever documents change, since a subscription promises
    * `notifications/resources/updated`. Subscribing checks that the URI reads (-32602 when not); at most 1,000 URIs
@@ -62,7 +68,7 @@ export interface AttachResourcesOptions {
 
 /** What {@link attachResources} returns. */
 export interface AttachedResources {
-  /** Sends `notifications/resources/list_changed` (when a client is connected and initialized). */
+  /** Sends `notifications/resources/list_changed` (when declared, and a client is connected and initialized). */
   listChanged(): void;
   /**
    * Sends `notifications/resources/updated` for each of `uris` the client subscribed to (with `subscriptions: true`;
@@ -105,6 +111,10 @@ export function attachResources(
     ...TIMEOUT_MS,
     default: 10_000,
   });
+  if (options.listChanged !== undefined && typeof options.listChanged !== 'boolean') {
+    throw new TypeError(`attachResources: options.listChanged must be a boolean, got ${typeof options.listChanged}`);
+  }
+  const declared = options.listChanged !== false;
   const log = toSafeLogger(options.logger);
   const cursors = new CursorCodec();
   const timeouts = new WeakSet<PromptError>();
@@ -166,7 +176,7 @@ export function attachResources(
 
   const subscriptions = options.subscriptions === true ? new ResourceSubscriptions(low) : undefined;
   low.registerCapabilities({
-    resources: { listChanged: true, ...(subscriptions === undefined ? {} : { subscribe: true }) },
+    resources: { listChanged: declared, ...(subscriptions === undefined ? {} : { subscribe: true }) },
   });
   registerMethod(sdk, low, 'resources/list', async (params, extra) => {
     const cursor = optionalString(params, 'cursor', 1024);
@@ -222,7 +232,7 @@ export function attachResources(
   let detached = false;
   return {
     listChanged() {
-      if (!detached) sendListChanged(low);
+      if (declared && !detached) sendListChanged(low);
     },
     updated(uris) {
       return detached || subscriptions === undefined ? 0 : subscriptions.updated(uris);
