@@ -5,11 +5,7 @@
  * idle, 503), and a session with no request in flight and no stream open for `idleTimeoutMs` is closed.
  */
 import { randomUUID } from 'node:crypto';
-import type {
-  JSONRPCMessage,
-  McpServer,
-  WebStandardStreamableHTTPServerTransport,
-} from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { PromptError } from '../errors.js';
 import { errorResponse } from './http.js';
 
@@ -192,7 +188,9 @@ export class SessionTable {
       const method = session.listening === 0 ? heldMethod(message, options?.relatedRequestId) : undefined;
       if (method === undefined) return send(message, options);
       if (session.held.size === 0 && transport.sessionId !== undefined)
-        this.options.log(`session ${short(transport.sessionId)}: no GET stream open; list_changed held until one opens`);
+        this.options.log(
+          `session ${short(transport.sessionId)}: no GET stream open; list_changed held until one opens`,
+        );
       session.held.add(method);
       return Promise.resolve();
     };
