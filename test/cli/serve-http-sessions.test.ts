@@ -139,6 +139,8 @@ describe('mcp-prompt-kit serve --http: 2025-11-25 sessions', () => {
       prompts: { listChanged: false },
       resources: { listChanged: false },
     });
+    // Its subscriptions/listen stream is acknowledged with nothing honored.
+    expect(modern.honoredFilter()).toEqual({});
   });
 
   it('refuses a request without Mcp-Session-Id (400) and an unknown one (404), and ends a session on DELETE', async () => {
