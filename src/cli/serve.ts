@@ -145,14 +145,9 @@ export async function serve(args: readonly string[], out: Output): Promise<numbe
 
   const factory = (): McpServerType => {
     const server = new sdk.server.McpServer({ name, version: VERSION });
-    attachPrompts(server, registry);
-    if (resolver !== undefined) attachResources(server, resolver);
     // Without --watch nothing changes: no list_changed is ever sent, so none is promised.
-    if (!watching)
-      server.server.registerCapabilities({
-        prompts: { listChanged: false },
-        ...(resolver === undefined ? {} : { resources: { listChanged: false } }),
-      });
+    attachPrompts(server, registry, { listChanged: watching });
+    if (resolver !== undefined) attachResources(server, resolver, { listChanged: watching });
     return server;
   };
 

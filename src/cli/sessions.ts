@@ -1,11 +1,11 @@
 /**
  * 2025-era streamable HTTP sessions for `serve --http`: one SDK transport and server per `Mcp-Session-Id`, so the GET
- * stream carries `list_changed` to clients of that era. Bounded: at most `maxSessions` at once (at the limit the
- * session idle the longest makes room; when none is idle, 503), and a session with no request in flight and no stream
- * open for `idleTimeoutMs` is closed.
+ * stream carries `list_changed` to clients of that era (one sent while no GET stream is open is held and sent when one
+ * opens). Bounded: at most `maxSessions` at once (at the limit the session idle the longest makes room; when none is
+ * idle, 503), and a session with no request in flight and no stream open for `idleTimeoutMs` is closed.
  */
 import { randomUUID } from 'node:crypto';
-import type { McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, McpServer, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { PromptError } from '../errors.js';
 import { errorResponse } from './http.js';
 
@@ -32,6 +32,22 @@ interface Session {
   idleSince: number;
   idle: ReturnType<typeof setTimeout> | undefined;
   closed: boolean;
+  /** GET streams open: the only way a notification not tied to a request reaches a 2025-era client. */
+  listening: number;
+  /** list_changed notifications sent while no GET stream was open: sent when one opens. */
+  readonly held: Set<string>;
+}
+
+/** Notifications that say "list again": a later one repeats an earlier one, so one held copy of each stands for all. */
+const HELD_METHODS: ReadonlySet<string> = new Set([
+  'notifications/prompts/list_changed',
+  'notifications/resources/list_changed',
+]);
+
+/** The method of a notification to hold while no GET stream is open (undefined for anything else). */
+function heldMethod(message: JSONRPCMessage, relatedRequestId: unknown): string | undefined {
+  if (relatedRequestId !== undefined || 'id' in message || !('method' in message)) return undefined;
+  return HELD_METHODS.has(message.method) ? message.method : undefined;
 }
 
 /** A short, loggable form of a session id. */
@@ -162,8 +178,40 @@ export class SessionTable {
       idleSince: 0,
       idle: undefined,
       closed: false,
+      listening: 0,
+      held: new Set(),
+    };
+    // The SDK transport drops a notification that finds no GET stream (one sent before the client opened it, or while
+    // it reconnects): a list_changed is held instead, and sent when a stream opens.
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+      const method = session.listening === 0 ? heldMethod(message, options?.relatedRequestId) : undefined;
+      if (method === undefined) return send(message, options);
+      if (session.held.size === 0 && transport.sessionId !== undefined)
+        this.options.log(
+          `session ${short(transport.sessionId)}: no GET stream open; list_changed held until one opens`,
+        );
+      session.held.add(method);
+      return Promise.resolve();
     };
     return session;
+  }
+
+  /** A GET stream opened: counts it until it ends, and sends what was held meanwhile. */
+  #listening(session: Session): () => void {
+    session.listening++;
+    const held = [...session.held];
+    session.held.clear();
+    for (const method of held)
+      session.transport.send({ jsonrpc: '2.0', method }).catch(() => {
+        /* the stream closed again: nothing to tell */
+      });
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      session.listening--;
+    };
   }
 
   async #serve(session: Session, request: Request, parsedBody: unknown): Promise<Response> {
@@ -179,6 +227,13 @@ export class SessionTable {
     }
     // A DELETE closed the transport: the session is gone.
     if (request.method === 'DELETE' && response.ok) await this.#close(session, 'ended by the client (DELETE)');
+    if (request.method === 'GET' && response.status === 200 && response.body !== null) {
+      const stopped = this.#listening(session);
+      return tracked(response, () => {
+        stopped();
+        this.#release(session);
+      });
+    }
     return tracked(response, () => this.#release(session));
   }
 

@@ -34,6 +34,11 @@ import type { AttachableServer, DetectedServer, LowLevelServer } from './server-
 export interface AttachPromptsOptions {
   /** Quiet period before one `prompts/list_changed` goes out (ms, default 50; at least every 10 × this). */
   debounceMs?: number;
+  /**
+   * Declare `prompts.listChanged` and send `list_changed` on registry changes (default true). Pass false where no
+   * notification can reach the client (a stateless 2025-era fallback): then none is promised or sent.
+   */
+  listChanged?: boolean;
   /** Serve `completion/complete` and declare `completions` (default true). */
   completions?: boolean;
   /** Answers `ref/resource` completions from the same handler (see `completeFromResourceTemplates`). */
@@ -278,6 +283,10 @@ export function attachPrompts(
     throw new TypeError(`attachPrompts: options.completions must be a boolean, got ${typeof options.completions}`);
   }
   const completions = options.completions !== false;
+  if (options.listChanged !== undefined && typeof options.listChanged !== 'boolean') {
+    throw new TypeError(`attachPrompts: options.listChanged must be a boolean, got ${typeof options.listChanged}`);
+  }
+  const listChanged = options.listChanged !== false;
   if (options.context !== undefined && typeof options.context !== 'function') {
     throw new TypeError('attachPrompts: options.context must be a function');
   }
@@ -321,7 +330,7 @@ export function attachPrompts(
   }
 
   target.server.registerCapabilities(
-    completions ? { prompts: { listChanged: true }, completions: {} } : { prompts: { listChanged: true } },
+    completions ? { prompts: { listChanged }, completions: {} } : { prompts: { listChanged } },
   );
   const attachment = new Attachment(
     target,
@@ -346,9 +355,10 @@ export function attachPrompts(
   }
   attachedServers.add(target.server);
 
-  // The registry (often long-lived) holds the attachment only weakly; the server's handlers hold it strongly.
-  const unsubscribe = subscribeWeakly(registry, new WeakRef(attachment));
-  orphanedListeners.register(attachment, unsubscribe, attachment);
+  // The registry (often long-lived) holds the attachment only weakly; the server's handlers hold it strongly. Without
+  // list_changed there is nothing to listen for.
+  const unsubscribe = listChanged ? subscribeWeakly(registry, new WeakRef(attachment)) : () => {};
+  if (listChanged) orphanedListeners.register(attachment, unsubscribe, attachment);
 
   return () => {
     if (attachment.detached) return;

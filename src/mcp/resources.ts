@@ -50,11 +50,17 @@ export interface AttachResourcesOptions {
   logger?: Logger;
   /** How long one `listResources` or `readResource` may take (ms, default 10,000): then -32603, logged. */
   timeoutMs?: number;
+  /**
+   * Declare `resources.listChanged` (default true): a promise to call `listChanged()` when the listing changes. Pass
+   * false for a source that never changes, or where no notification can reach the client; `listChanged()` then sends
+   * nothing.
+   */
+  listChanged?: boolean;
 }
 
 /** What {@link attachResources} returns. */
 export interface AttachedResources {
-  /** Sends `notifications/resources/list_changed` (when a client is connected and initialized). */
+  /** Sends `notifications/resources/list_changed` (when declared, and a client is connected and initialized). */
   listChanged(): void;
   /** Removes the two request handlers. */
   detach(): void;
@@ -92,6 +98,10 @@ export function attachResources(
     ...TIMEOUT_MS,
     default: 10_000,
   });
+  if (options.listChanged !== undefined && typeof options.listChanged !== 'boolean') {
+    throw new TypeError(`attachResources: options.listChanged must be a boolean, got ${typeof options.listChanged}`);
+  }
+  const declared = options.listChanged !== false;
   const log = toSafeLogger(options.logger);
   const cursors = new CursorCodec();
   const timeouts = new WeakSet<PromptError>();
@@ -151,7 +161,7 @@ export function attachResources(
     return more && last !== undefined ? { resources: page, nextCursor: cursors.encode(last.uri) } : { resources: page };
   };
 
-  low.registerCapabilities({ resources: { listChanged: true } });
+  low.registerCapabilities({ resources: { listChanged: declared } });
   registerMethod(sdk, low, 'resources/list', async (params, extra) => {
     const cursor = optionalString(params, 'cursor', 1024);
     if (source.listResourcesPage !== undefined) return pageFromSource(cursor, extra);
@@ -189,7 +199,7 @@ export function attachResources(
   let detached = false;
   return {
     listChanged() {
-      if (!detached) sendListChanged(low);
+      if (declared && !detached) sendListChanged(low);
     },
     detach() {
       if (detached) return;

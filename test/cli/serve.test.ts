@@ -21,6 +21,12 @@ import { CLI_COMMAND, ROOT, runCliInProcess, startServeHttp, stderrOnFailure } f
 import type { ServedHttp } from './process.js';
 
 const DOCS = join(ROOT, 'examples/docs');
+/** The per-request envelope of a 2026-07-28 request. */
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 const open: (() => Promise<void>)[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((close) => close().catch(() => {})));
@@ -297,6 +303,110 @@ describe('mcp-prompt-kit serve --http', () => {
     // Without --watch nothing changes, so no list_changed is promised.
     expect(body.result.capabilities).toMatchObject({ prompts: { listChanged: false } });
   });
+
+  // The 2026-07-28 standard headers: MCP-Protocol-Version and Mcp-Method on every request, Mcp-Name mirroring
+  // params.name (prompts/get) or params.uri (resources/read), plain or as a =?base64?...?= sentinel.
+  const HEADER_CELLS: {
+    what: string;
+    method: string;
+    params: Record<string, unknown>;
+    headers: Record<string, string>;
+    mismatch?: RegExp;
+  }[] = [
+    {
+      what: 'matching headers',
+      method: 'prompts/get',
+      params: { name: 'greet', arguments: { who: 'Ada' } },
+      headers: { 'mcp-method': 'prompts/get', 'mcp-name': 'greet' },
+    },
+    {
+      what: 'Mcp-Name as a base64 sentinel',
+      method: 'prompts/get',
+      params: { name: 'greet', arguments: { who: 'Ada' } },
+      headers: { 'mcp-method': 'prompts/get', 'mcp-name': `=?base64?${btoa('greet')}?=` },
+    },
+    {
+      what: 'Mcp-Method naming another method',
+      method: 'prompts/get',
+      params: { name: 'greet' },
+      headers: { 'mcp-method': 'prompts/list', 'mcp-name': 'greet' },
+      mismatch: /body names method prompts\/get but the Mcp-Method header names prompts\/list/,
+    },
+    {
+      what: 'no Mcp-Method',
+      method: 'prompts/list',
+      params: {},
+      headers: {},
+      mismatch: /required Mcp-Method header is absent/,
+    },
+    {
+      what: 'Mcp-Name naming another prompt',
+      method: 'prompts/get',
+      params: { name: 'greet' },
+      headers: { 'mcp-method': 'prompts/get', 'mcp-name': 'patterns' },
+      mismatch: /params\.name="greet" but the Mcp-Name header names "patterns"/,
+    },
+    {
+      what: 'no Mcp-Name on prompts/get',
+      method: 'prompts/get',
+      params: { name: 'greet' },
+      headers: { 'mcp-method': 'prompts/get' },
+      mismatch: /required Mcp-Name header is absent/,
+    },
+    {
+      what: 'an invalid base64 sentinel',
+      method: 'prompts/get',
+      params: { name: 'greet' },
+      headers: { 'mcp-method': 'prompts/get', 'mcp-name': '=?base64?*?=' },
+      mismatch: /invalid Base64 sentinel/,
+    },
+    {
+      what: 'Mcp-Name naming another document',
+      method: 'resources/read',
+      params: { uri: 'architecture://adr/template.md' },
+      headers: { 'mcp-method': 'resources/read', 'mcp-name': 'architecture://adr/other.md' },
+      mismatch: /params\.uri="architecture:\/\/adr\/template\.md" but the Mcp-Name header/,
+    },
+    {
+      what: 'Mcp-Method on a subscriptions/listen body that names another',
+      method: 'subscriptions/listen',
+      params: { notifications: { promptsListChanged: true } },
+      headers: { 'mcp-method': 'prompts/list' },
+      mismatch: /body names method subscriptions\/listen/,
+    },
+  ];
+  for (const cell of HEADER_CELLS) {
+    it(`${cell.mismatch === undefined ? 'serves' : 'refuses with 400 and -32020 (HeaderMismatch)'} a 2026-07-28 request with ${cell.what}`, async () => {
+      stderrOnFailure(shared.stderr);
+      const response = await fetch(shared.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          ...cell.headers,
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: cell.method,
+          params: { ...cell.params, _meta: MODERN_META },
+        }),
+      });
+      const body = (await response.json()) as {
+        result?: { messages: unknown[] };
+        error?: { code: number; message: string };
+      };
+      if (cell.mismatch === undefined) {
+        expect(response.status).toBe(200);
+        expect(body.result?.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Hello Ada' } }]);
+      } else {
+        expect(response.status).toBe(400);
+        expect(body.error?.code).toBe(-32020);
+        expect(body.error?.message).toMatch(cell.mismatch);
+      }
+    });
+  }
 
   it('refuses a foreign Host header and a foreign Origin with 403, and unknown paths with 404', async () => {
     const { url } = shared;

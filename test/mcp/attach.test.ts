@@ -244,6 +244,26 @@ describe('attachPrompts: completions option', () => {
   }
 });
 
+describe('attachPrompts: listChanged option', () => {
+  for (const kind of SERVER_KINDS) {
+    it(`with listChanged: false, a ${kind} server declares prompts.listChanged false and announces no change`, async () => {
+      const { client, registry } = await connect(kind, { listChanged: false });
+      expect(client.serverCapabilities()?.['prompts']).toEqual({ listChanged: false });
+      registry.set(simplePrompt('unannounced'));
+      await settled(client, 10);
+      expect(client.listChangedCount()).toBe(0);
+      expect((await client.listPage()).prompts.map((p) => p.name)).toContain('unannounced');
+    });
+  }
+
+  it('refuses a listChanged option that is not a boolean', () => {
+    const server = createTestServer('v2-server');
+    expect(() =>
+      attachPrompts(server.attachable, createTestRegistry(), { listChanged: 'no' } as unknown as AttachPromptsOptions),
+    ).toThrow(/attachPrompts: options.listChanged must be a boolean, got string/);
+  });
+});
+
 describe('attachPrompts: detach()', () => {
   for (const kind of SERVER_KINDS) {
     it(`removes the handlers from a ${kind} server: requests then get -32601`, async () => {

@@ -402,6 +402,32 @@ describe('attachResources', () => {
     }
   });
 
+  it.each(pairings)(
+    'with listChanged: false, declares resources.listChanged false and listChanged() sends nothing (%s, %s client)',
+    async (serverKind, clientKind) => {
+      const pair = await connect(serverKind, clientKind, memorySource([{ uri: 'doc://a', name: 'a' }]), {
+        listChanged: false,
+      });
+      try {
+        expect(pair.client.serverCapabilities()?.['resources']).toEqual({ listChanged: false });
+        pair.attached.listChanged();
+        // A ping's reply comes after anything the server sent before it.
+        await pair.client.ping();
+        expect(pair.client.resourcesChangedCount()).toBe(0);
+      } finally {
+        await pair.close();
+      }
+    },
+  );
+
+  it('refuses a listChanged option that is not a boolean', () => {
+    expect(() =>
+      attachResources(createTestServer('v2-server').attachable, memorySource([]), {
+        listChanged: 1,
+      } as unknown as Parameters<typeof attachResources>[2]),
+    ).toThrow(/attachResources: options.listChanged must be a boolean, got number/);
+  });
+
   it('refuses a page size outside 1 to 10000, and a timeout that is not a positive integer', () => {
     const server = createTestServer('v2-server');
     expect(() => attachResources(server.attachable, memorySource([]), { pageSize: 0 })).toThrow(RangeError);
