@@ -17,6 +17,7 @@ import {
   hostileKey,
   hostileString,
   PROPERTY_TIMEOUT_MS,
+  expectUnchanged,
   snapshot,
   withinBudget,
 } from '../support/properties.js';
@@ -89,7 +90,7 @@ async function expectClientOutcome(r: PromptRegistry, name: string, args: unknow
         throw new Error(`client input answered ${error.rpcCode} ${error.code}: ${error.message}`);
     }
   });
-  if (snapshot(args) !== before) throw new Error('the caller’s arguments object was changed');
+  expectUnchanged(before, args, 'the caller’s arguments object');
   expectPrototypeUntouched();
 }
 

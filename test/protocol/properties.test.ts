@@ -2,7 +2,7 @@
  * Generated JSON-RPC messages, as objects and as text: `handleJsonRpc` answers each with a JSON-RPC response (or
  * nothing for a notification), a client mistake never with -32603, within the per-case CPU and heap bounds.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { handleJsonRpc } from '../../src/protocol.js';
 import { PromptRegistry } from '../../src/registry/registry.js';
 import type { JsonRpcResponse } from '../../src/types.js';
@@ -18,6 +18,8 @@ import {
   hostileString,
   hostileText,
   PROPERTY_TIMEOUT_MS,
+  expectUnchanged,
+  holds,
   snapshot,
   withinBudget,
 } from '../support/properties.js';
@@ -83,11 +85,12 @@ const message = fc.record(
 /** The response of one message is well-formed JSON-RPC and blames the client for what the client sent. */
 function expectResponse(response: JsonRpcResponse | null): void {
   if (response === null) return;
-  expect(response.jsonrpc).toBe('2.0');
+  holds(response.jsonrpc === '2.0', () => `jsonrpc is ${String(response.jsonrpc)}`);
   if ('error' in response) {
-    expect(CLIENT_ERROR_CODES).toContain(response.error.code);
-    expect(typeof response.error.message).toBe('string');
-    expect(typeof JSON.stringify(response)).toBe('string');
+    const { code, message } = response.error;
+    holds(CLIENT_ERROR_CODES.includes(code), () => `a client mistake was answered ${code}: ${String(message)}`);
+    holds(typeof message === 'string', () => `error.message is a ${typeof message}`);
+    holds(typeof JSON.stringify(response) === 'string', () => 'the response does not serialize');
   } else if (response.result !== null && typeof response.result === 'object' && 'messages' in response.result) {
     expectSpecResult(response.result);
   }
@@ -103,7 +106,7 @@ describe('handleJsonRpc over generated messages', () => {
         async (m) => {
           const before = snapshot(m);
           expectResponse(await withinBudget('handleJsonRpc(object)', () => handleJsonRpc(registry, m)));
-          expect(snapshot(m)).toBe(before);
+          expectUnchanged(before, m, 'the message');
           expectPrototypeUntouched();
         },
       );
