@@ -9,11 +9,12 @@ import { fileURLToPath } from 'node:url';
 import { onTestFailed } from 'vitest';
 import { textOutput } from '../../src/cli/output.js';
 import { runCli as runMain } from '../../src/cli/run.js';
+import { TS_NODE_ARGS } from '../support/processes.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 /** How the SDK's stdio client transport starts the command. */
-export const CLI_COMMAND = { command: process.execPath, args: ['--import', 'tsx', CLI] };
+export const CLI_COMMAND = { command: process.execPath, args: [...TS_NODE_ARGS, CLI] };
 
 export interface CliResult {
   code: number | null;

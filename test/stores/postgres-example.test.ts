@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { blocksIn } from '../readme-blocks.js';
 import { sharedServerUrl } from './pg-database.js';
+import { TS_NODE_ARGS } from '../support/processes.js';
 
 const root = new URL('../../', import.meta.url);
 
@@ -46,7 +47,7 @@ describe('the several-replicas example', () => {
     // The demo makes its own throwaway database on this run's server (or starts one when DATABASE_URL is unset).
     const env = { ...process.env, DATABASE_URL: await sharedServerUrl() };
     // Well inside the test's own timeout, so that a stuck demo fails with its output rather than a bare timeout.
-    const { code, stdout, stderr } = await runChild(['--import', 'tsx', 'examples/postgres/demo.ts'], env, 100_000);
+    const { code, stdout, stderr } = await runChild([...TS_NODE_ARGS, 'examples/postgres/demo.ts'], env, 100_000);
     const output = `exit ${String(code)}\n--- stdout\n${stdout}\n--- stderr\n${stderr}`;
     expect(code, output).toBe(0);
     for (const line of [

@@ -11,8 +11,9 @@ import { Session } from 'node:inspector';
 import { join } from 'node:path';
 
 const dir = process.env.MCP_PROMPT_KIT_CHILD_COVERAGE;
-// Only processes that load TypeScript through tsx (`node --import tsx`, or the `tsx` command's own child) run src/.
-const runsTsx = process.execArgv.some((arg) => /(^|[\\/])tsx([\\/]|$)/.test(arg));
+// Only processes that load TypeScript (`node --import tsx`, the `tsx` command's own child, or the tests' own
+// test/support/ts-register.mjs) run src/.
+const runsTsx = process.execArgv.some((arg) => /(^|[\\/])(tsx|ts-register\.mjs)([\\/]|$)/.test(arg));
 const SRC = new URL('../../src/', import.meta.url).href;
 
 if (dir !== undefined && dir !== '' && runsTsx) {
