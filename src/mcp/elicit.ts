@@ -15,8 +15,9 @@ import type { DetectedServer } from './server-shape.js';
 /** The `elicitation` option of {@link attachPrompts}. */
 export interface ElicitationOptions {
   /**
-   * The HMAC key of the `requestState` (at least 32 bytes). Default: a random key per attachPrompts call. Give the
-   * same secret to servers that must accept each other's retries (several processes behind one endpoint).
+   * The HMAC key of the `requestState` (at least 32 bytes). Default: a random key per registry and process, so
+   * every server attached to the registry here (one per request or session) accepts the others' retries. Give the
+   * same secret to servers in several processes behind one endpoint.
    */
   secret?: Uint8Array;
 }
@@ -64,6 +65,15 @@ function isAnswer(value: unknown): boolean {
   return Array.isArray(value) && value.every((v) => typeof v === 'string');
 }
 
+/** One random key per registry: servers made per request for one registry accept each other's requestState. */
+const signers = new WeakMap<PromptRegistry, RequestStateSigner>();
+
+function registrySigner(registry: PromptRegistry): RequestStateSigner {
+  let signer = signers.get(registry);
+  if (signer === undefined) signers.set(registry, (signer = new RequestStateSigner()));
+  return signer;
+}
+
 /** Asks for the missing arguments of a prompt and reads the answers of the retry. */
 export class PromptElicitation {
   readonly #signer: RequestStateSigner;
@@ -72,7 +82,7 @@ export class PromptElicitation {
     readonly registry: PromptRegistry,
     options: ElicitationOptions,
   ) {
-    this.#signer = new RequestStateSigner(options.secret);
+    this.#signer = options.secret === undefined ? registrySigner(registry) : new RequestStateSigner(options.secret);
   }
 
   /**
