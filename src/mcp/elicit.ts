@@ -94,7 +94,12 @@ export class PromptElicitation {
     const listing = this.registry.get(name);
     if (definition === undefined || listing === undefined) return undefined;
     const given = record(args);
-    const form = elicitationForm(definition, listing.arguments ?? [], (n) => given?.[n] != null, missing);
+    const form = elicitationForm(
+      definition,
+      listing.arguments ?? [],
+      (n) => given !== undefined && Object.hasOwn(given, n) && given[n] != null,
+      missing,
+    );
     if (form === undefined) return undefined;
     let message = `The prompt '${echoed(listing.title ?? name)}' needs: ${missing.join(', ')}`;
     if (message.length > MAX_MESSAGE) message = `${message.slice(0, MAX_MESSAGE - 1)}…`;

@@ -124,8 +124,12 @@ async function rawGet(
 }
 
 /** The form and requestState of a first raw request for `name`. */
-async function askedFor(handler: Handler, name: string): Promise<{ state: string; schema: unknown }> {
-  const first = await rawGet(handler, { name });
+async function askedFor(
+  handler: Handler,
+  name: string,
+  args: Record<string, string> = {},
+): Promise<{ state: string; schema: unknown }> {
+  const first = await rawGet(handler, { name, arguments: args });
   const result = first.result as {
     resultType: string;
     requestState: string;
@@ -368,6 +372,35 @@ describe("prompts/get on the 2025-11-25 era keeps today's -32602", () => {
       expect(session.asked()).toBe(0);
     } finally {
       await session.close();
+    }
+  });
+});
+
+describe('attachPrompts elicitation option', () => {
+  it('refuses a value that is not a boolean or { secret }, and a secret shorter than 32 bytes', () => {
+    const registry = createRegistry();
+    const server = () => new McpServer({ name: 'elicitation-test', version: '1.0.0' });
+    expect(() => attachPrompts(server(), registry, { elicitation: 'yes' as never })).toThrow(
+      'attachPrompts: options.elicitation must be a boolean or { secret }',
+    );
+    expect(() => attachPrompts(server(), registry, { elicitation: { secret: new Uint8Array(16) } })).toThrow(
+      'elicitation.secret must be a Uint8Array of at least 32 bytes',
+    );
+  });
+
+  it('asks for an optional argument named like an Object.prototype member', async () => {
+    const registry = new PromptRegistry();
+    registry.add({
+      name: 'odd',
+      arguments: [{ name: 'need', required: true }, { name: 'toString' }],
+      messages: [{ role: 'user', content: '{{need}}' }],
+    });
+    const handler = endpoint(registry);
+    try {
+      const { schema } = await askedFor(handler, 'odd');
+      expect(Object.keys((schema as { properties: object }).properties)).toEqual(['need', 'toString']);
+    } finally {
+      await handler.close();
     }
   });
 });
