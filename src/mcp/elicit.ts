@@ -156,6 +156,12 @@ export class PromptElicitation {
           `inputResponses.${FORM_KEY}.content.${echoed(key)} must be a string, a number, a boolean or a list of strings`,
         );
       }
+      // JSON.parse has already rounded a whole number past 2^53 (the text is gone): refused, never changed silently.
+      if (typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
+        throw invalid(
+          `inputResponses.${FORM_KEY}.content.${echoed(key)} is a whole number beyond ±${Number.MAX_SAFE_INTEGER}, which JSON numbers cannot carry exactly`,
+        );
+      }
       if (args[key] == null) args[key] = value;
     }
     return { ...p, arguments: args };

@@ -39,6 +39,15 @@ function createRegistry(): PromptRegistry {
       messages: [{ role: 'user', content: 'x' }],
     },
     { name: 'other', arguments: [{ name: 'x', required: true }], messages: [{ role: 'user', content: '{{x}}' }] },
+    {
+      name: 'choose',
+      arguments: [
+        { name: 'n', type: 'integer', enum: [1, 2, 3], required: true },
+        { name: 'tags', type: 'array', items: { enum: ['a', 'b', 'c'] }, required: true },
+        { name: 'flag', type: 'boolean', required: true },
+      ],
+      messages: [{ role: 'user', content: 'n={{n}} tags={{#tags}}{{.}};{{/tags}} flag={{flag}}' }],
+    },
   ]);
   return registry;
 }
@@ -190,6 +199,22 @@ describe('prompts/get asks for missing arguments on the 2026-07-28 era (SDK v2 c
     expect(Object.keys((seen[0]!.requestedSchema as { properties: object }).properties)).toEqual(['who', 'times']);
   });
 
+  it('reads back a number select, a multi-select and a checkbox as the typed arguments they stand for', async () => {
+    seen.length = 0;
+    answer = () => ({ action: 'accept', content: { n: '2', tags: ['a', 'c'], flag: true } });
+    const result = await client.getPrompt({ name: 'choose' });
+    expect(result.messages[0]?.content).toEqual({ type: 'text', text: 'n=2 tags=a;c; flag=true' });
+    expect(seen[0]?.requestedSchema).toEqual({
+      type: 'object',
+      properties: {
+        n: { type: 'string', enum: ['1', '2', '3'] },
+        tags: { type: 'array', items: { type: 'string', enum: ['a', 'b', 'c'] } },
+        flag: { type: 'boolean' },
+      },
+      required: ['n', 'tags', 'flag'],
+    });
+  });
+
   it('answers a declined form with the -32602 a request without the arguments gets', async () => {
     answer = () => ({ action: 'decline' });
     expect(await wireError(client.getPrompt({ name: 'greet' }))).toEqual(await todaysError(registry, 'greet'));
@@ -224,7 +249,7 @@ describe('prompts/get asks for missing arguments on the 2026-07-28 era (SDK v2 c
     });
   });
 
-  it('refuses answers the form did not ask for, and answers of a kind no form field has', async () => {
+  it('refuses answers the form did not ask for, answers of a kind no form field has, and whole numbers past 2^53', async () => {
     const { state } = await askedFor(handler, 'greet');
     const unasked = await rawGet(handler, {
       name: 'greet',
@@ -254,6 +279,14 @@ describe('prompts/get asks for missing arguments on the 2026-07-28 era (SDK v2 c
       },
     });
     expect(many.error?.message).toBe('inputResponses.arguments.content has 5000 answers; the form asked 3');
+    const huge = await rawGet(handler, {
+      name: 'greet',
+      requestState: state,
+      inputResponses: { arguments: { action: 'accept', content: { who: 'Ada', times: 9007199254740993 } } },
+    });
+    expect(huge.error?.message).toBe(
+      'inputResponses.arguments.content.times is a whole number beyond ±9007199254740991, which JSON numbers cannot carry exactly',
+    );
     const action = await rawGet(handler, {
       name: 'greet',
       requestState: state,
