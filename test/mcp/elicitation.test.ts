@@ -282,7 +282,7 @@ describe('prompts/get asks for missing arguments on the 2026-07-28 era (SDK v2 c
     const huge = await rawGet(handler, {
       name: 'greet',
       requestState: state,
-      inputResponses: { arguments: { action: 'accept', content: { who: 'Ada', times: 9007199254740993 } } },
+      inputResponses: { arguments: { action: 'accept', content: { who: 'Ada', times: 2 ** 53 + 2 } } },
     });
     expect(huge.error?.message).toBe(
       'inputResponses.arguments.content.times is a whole number beyond ±9007199254740991, which JSON numbers cannot carry exactly',
