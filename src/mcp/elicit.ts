@@ -17,7 +17,7 @@ export interface ElicitationOptions {
   /**
    * The HMAC key of the `requestState` (at least 32 bytes). Default: a random key per registry and process, so
    * every server attached to the registry here (one per request or session) accepts the others' retries. Give the
-   * same secret to servers in several processes behind one endpoint.
+   * same secret to servers in several processes behind one endpoint. It is read once: pass a new array to change it.
    */
   secret?: Uint8Array;
 }
@@ -74,6 +74,18 @@ function registrySigner(registry: PromptRegistry): RequestStateSigner {
   return signer;
 }
 
+/** One key per secret array: a factory making a server per request with the same secret imports it once. */
+const secretSigners = new WeakMap<Uint8Array, RequestStateSigner>();
+
+function secretSigner(secret: Uint8Array): RequestStateSigner {
+  let signer = secret instanceof Uint8Array ? secretSigners.get(secret) : undefined;
+  if (signer === undefined) {
+    signer = new RequestStateSigner(secret);
+    secretSigners.set(secret, signer);
+  }
+  return signer;
+}
+
 /** Asks for the missing arguments of a prompt and reads the answers of the retry. */
 export class PromptElicitation {
   readonly #signer: RequestStateSigner;
@@ -82,7 +94,7 @@ export class PromptElicitation {
     readonly registry: PromptRegistry,
     options: ElicitationOptions,
   ) {
-    this.#signer = options.secret === undefined ? registrySigner(registry) : new RequestStateSigner(options.secret);
+    this.#signer = options.secret === undefined ? registrySigner(registry) : secretSigner(options.secret);
   }
 
   /**

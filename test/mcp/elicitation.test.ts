@@ -327,6 +327,26 @@ describe('prompts/get asks for missing arguments on the 2026-07-28 era (SDK v2 c
     );
   });
 
+  it('accepts the retry on a server of another registry given the same secret, as a second process would', async () => {
+    const secret = new Uint8Array(32).fill(9);
+    const first = endpoint(createRegistry(), { elicitation: { secret } });
+    const second = endpoint(createRegistry(), { elicitation: { secret } });
+    try {
+      const { state } = await askedFor(first, 'greet');
+      const retry = await rawGet(second, {
+        name: 'greet',
+        requestState: state,
+        inputResponses: { arguments: { action: 'accept', content: { who: 'Cy' } } },
+      });
+      expect(retry.result?.['messages']).toEqual([
+        { role: 'user', content: { type: 'text', text: 'Say hello to Cy (warm, )' } },
+      ]);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
   it("answers a client that did not declare form elicitation with today's -32602", async () => {
     expect(await wireError(plain.getPrompt({ name: 'greet' }))).toEqual(await todaysError(registry, 'greet'));
     const urlOnly = await rawGet(handler, { name: 'greet' }, { elicitation: { url: {} } });
