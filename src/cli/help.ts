@@ -85,6 +85,8 @@ Options:
   --allowed-host <name>     accept this Host header name (repeatable); on loopback localhost names always are
   --allowed-origin <name>   also accept browser requests from this Origin hostname (repeatable)
   --name <name>             server name reported to clients (default mcp-prompt-kit)
+  --no-elicitation          answer a prompts/get without its required arguments with -32602 only; by default a
+                            2026-07-28 client that declared form elicitation is asked for them with a form
 ${DOCS}
 
 Over stdio, stdout carries only the protocol; logs go to stderr.

@@ -64,6 +64,7 @@ export async function serve(args: readonly string[], out: Output): Promise<numbe
     'max-sessions': { type: 'string' },
     'idle-timeout': { type: 'string' },
     name: { type: 'string' },
+    'no-elicitation': { type: 'boolean' },
   });
   const [dir] = positionals('serve', given, ['dir']) as [string];
   const docs = docsRoots('serve', values['docs'] as string[] | undefined);
@@ -81,6 +82,7 @@ export async function serve(args: readonly string[], out: Output): Promise<numbe
     DEFAULT_IDLE_TIMEOUT_MS;
   const name = (values['name'] as string | undefined) ?? 'mcp-prompt-kit';
   const watching = values['watch'] === true;
+  const elicitation = values['no-elicitation'] !== true;
   const plan =
     port === undefined
       ? undefined
@@ -153,7 +155,7 @@ export async function serve(args: readonly string[], out: Output): Promise<numbe
   const factory = (): McpServerType => {
     const server = new sdk.server.McpServer({ name, version: VERSION });
     // Without --watch nothing changes: no list_changed is ever sent, so none is promised.
-    attachPrompts(server, registry, { listChanged: watching });
+    attachPrompts(server, registry, { listChanged: watching, elicitation });
     if (resolver !== undefined) {
       // A subscription promises resources/updated: only --watch notices changes, so only it serves subscribe.
       const attached = attachResources(server, resolver, { listChanged: watching, subscriptions: watching });

@@ -20,6 +20,8 @@ import type { Logger, SafeLogger } from '../logger.js';
 import { createPromptHandlers } from '../protocol.js';
 import type { HandlerExtra, PromptHandlers, PromptMethod } from '../protocol.js';
 import type { PromptRegistry } from '../registry/registry.js';
+import { PromptElicitation, declaresFormElicitation, retryOf, servesModernEra } from './elicit.js';
+import type { ElicitationOptions } from './elicit.js';
 import { checkDebounceMs, createListChangedNotifier } from './notifier.js';
 import type { ListChangedNotifier } from './notifier.js';
 import { registerRequestHandler } from './register.js';
@@ -54,6 +56,12 @@ export interface AttachPromptsOptions {
    * they get carries a signal that aborts when the request is cancelled or the time is up.
    */
   callbackTimeoutMs?: number;
+  /**
+   * Ask for missing arguments (default true): on the 2026-07-28 era, a prompts/get without required arguments from a
+   * client that declared form elicitation gets a form to answer instead of -32602 (docs/mcp.md, "Asking for missing
+   * arguments"). `false` turns it off; `{ secret }` shares the requestState key between servers.
+   */
+  elicitation?: boolean | ElicitationOptions;
 }
 
 const DEFAULT_CALLBACK_TIMEOUT_MS = 10_000;
@@ -96,6 +104,7 @@ class Attachment {
     readonly log: SafeLogger,
     debounceMs: number,
     readonly callbackTimeoutMs: number,
+    readonly elicitation: PromptElicitation | undefined,
   ) {
     const server = target.server;
     this.notifier = createListChangedNotifier(
@@ -143,6 +152,9 @@ class Attachment {
         }
       }
       stage = 'registry';
+      if (method === 'prompts/get' && this.elicitation !== undefined && servesModernEra(this.target)) {
+        return await this.getAsking(this.elicitation, params, info.raw, extra);
+      }
       return await this.handlers[method](params, extra);
     } catch (error) {
       // Both SDKs forward a thrown error's numeric `code`, `message` and `data` to the client. A wire error thrown by
@@ -155,6 +167,37 @@ class Attachment {
         this.logFailure(method, stage, error);
       }
       throw wire;
+    }
+  }
+
+  /**
+   * prompts/get on the 2026-07-28 era: a retry gets the form's answers added to its arguments; a request missing
+   * required arguments from a client that can answer a form gets the form. Every other outcome is today's.
+   */
+  private async getAsking(
+    elicitation: PromptElicitation,
+    params: unknown,
+    raw: unknown,
+    extra: HandlerExtra,
+  ): Promise<unknown> {
+    const retry = retryOf(raw);
+    if (retry !== undefined) {
+      return await this.handlers['prompts/get'](
+        await elicitation.answered(params, retry.state, retry.responses),
+        extra,
+      );
+    }
+    try {
+      return await this.handlers['prompts/get'](params, extra);
+    } catch (error) {
+      // Only the missing-arguments error carries `missing_arguments`: the one failure a form can mend.
+      const data =
+        error instanceof JsonRpcError ? (error.data as { missing_arguments?: unknown } | undefined) : undefined;
+      if (!Array.isArray(data?.missing_arguments) || !declaresFormElicitation(raw)) throw error;
+      const p = params as { name: string; arguments?: unknown };
+      const asking = await elicitation.ask(p.name, p.arguments, data.missing_arguments as string[]);
+      if (asking === undefined) throw error;
+      return asking;
     }
   }
 
@@ -198,6 +241,22 @@ class Attachment {
     if (error instanceof PromptError && (stage === 'result' || this.#own.has(error))) fields['detail'] = error.message;
     this.log.error(fields, 'MCP request failed');
   }
+}
+
+/** The elicitation of an attachment: none for `false` and for SDK v1 servers (no 2026-07-28 era). */
+function elicitationOf(
+  registry: PromptRegistry,
+  option: AttachPromptsOptions['elicitation'],
+  target: DetectedServer,
+): PromptElicitation | undefined {
+  if (option === undefined || option === true)
+    return target.sdk === 'v2' ? new PromptElicitation(registry, {}) : undefined;
+  if (option === false) return undefined;
+  if (typeof option !== 'object' || option === null) {
+    throw new TypeError('attachPrompts: options.elicitation must be a boolean or { secret }');
+  }
+  const elicitation = new PromptElicitation(registry, option);
+  return target.sdk === 'v2' ? elicitation : undefined;
 }
 
 /**
@@ -301,6 +360,7 @@ export function attachPrompts(
       throw new TypeError('attachPrompts: options.completeResource needs completions; drop { completions: false }');
     }
   }
+  const elicitation = elicitationOf(registry, options.elicitation, target);
   if (target.server.transport !== undefined) {
     throw new Error(
       'attachPrompts: the server is already connected. Call attachPrompts() before server.connect(): the MCP SDK ' +
@@ -341,6 +401,7 @@ export function attachPrompts(
     toSafeLogger(options.logger),
     debounceMs,
     callbackTimeoutMs,
+    elicitation,
   );
   if (replaceMcpServerCompletion) target.server.removeRequestHandler('completion/complete');
   const registered: PromptMethod[] = [];

@@ -6,6 +6,7 @@
  */
 export { attachPrompts } from './attach.js';
 export type { AttachPromptsOptions, DetachPrompts } from './attach.js';
+export type { ElicitationOptions } from './elicit.js';
 export { DEFAULT_DEBOUNCE_MS } from './notifier.js';
 export type { McpAuthInfo, McpRequestInfo } from './request-info.js';
 export { completeFromResourceTemplates } from './resource-completion.js';

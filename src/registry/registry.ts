@@ -223,6 +223,18 @@ export class PromptRegistry {
   }
 
   /**
+   * The registered definition of one prompt (as parsed when it was added), or undefined.
+   *
+   * @example
+   * ```ts
+   * registry.definition('review_code')?.arguments?.[0]?.name; // 'code'
+   * ```
+   */
+  definition(name: string): PromptDefinition | undefined {
+    return this.#prompts.get(name)?.definition;
+  }
+
+  /**
    * The registered definitions, sorted by name (for tools such as the CLI and OpenAPI generator).
    *
    * @example

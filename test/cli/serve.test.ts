@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { StdioClientTransport as StdioClientV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as HttpClientV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { StreamableHTTPClientTransport as HttpClientV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV2, StreamableHTTPClientTransport as HttpClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioClientV2 } from '@modelcontextprotocol/client/stdio';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestClient, wireError } from '../mcp/fixtures/clients.js';
@@ -429,6 +429,32 @@ describe('mcp-prompt-kit serve --http', () => {
     });
   }
 
+  it('asks a 2026-07-28 client that declared form elicitation for missing arguments, then renders its answers', async () => {
+    const { url } = shared;
+    stderrOnFailure(shared.stderr);
+    const client = new ClientV2(
+      { name: 'elicitation', version: '1' },
+      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' } },
+    );
+    const asked: unknown[] = [];
+    client.setRequestHandler('elicitation/create', async (request) => {
+      asked.push(request.params);
+      return { action: 'accept', content: { who: 'Ada' } };
+    });
+    await client.connect(new HttpClientV2(new URL(url)));
+    open.push(() => client.close());
+    // Each 2026-07-28 request is served by a server of its own: the retry lands on another one, which accepts it.
+    const result = await client.getPrompt({ name: 'greet' });
+    expect(result.messages[0]?.content).toEqual({ type: 'text', text: 'Hello Ada' });
+    expect(asked).toEqual([
+      {
+        mode: 'form',
+        message: "The prompt 'greet' needs: who",
+        requestedSchema: { type: 'object', properties: { who: { type: 'string' } }, required: ['who'] },
+      },
+    ]);
+  });
+
   it('refuses a foreign Host header and a foreign Origin with 403, and unknown paths with 404', async () => {
     const { url } = shared;
     stderrOnFailure(shared.stderr);
@@ -462,5 +488,29 @@ describe('mcp-prompt-kit serve --http', () => {
     expect(await post({ host: `127.0.0.1:${port}`, origin: 'http://evil.example' })).toBe(403);
     expect(await post({ host: `localhost:${port}`, origin: `http://localhost:${port}` })).not.toBe(403);
     expect(await post({ host: `127.0.0.1:${port}` }, '/other')).toBe(404);
+  });
+});
+
+describe('mcp-prompt-kit serve --http --no-elicitation', () => {
+  it('answers a 2026-07-28 client that declared form elicitation with the -32602, asking nothing', async () => {
+    const served = await startHttp(await promptDir(), ['--docs', `architecture=${DOCS}`, '--no-elicitation']);
+    stderrOnFailure(served.stderr);
+    const client = new ClientV2(
+      { name: 'elicitation', version: '1' },
+      { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' } },
+    );
+    let asked = 0;
+    client.setRequestHandler('elicitation/create', async () => {
+      asked++;
+      return { action: 'accept', content: { who: 'Ada' } };
+    });
+    await client.connect(new HttpClientV2(new URL(served.url)));
+    open.push(() => client.close());
+    expect(await wireError(client.getPrompt({ name: 'greet' }))).toEqual({
+      code: -32602,
+      message: 'Missing required prompt arguments',
+      data: { missing_arguments: ['who'], provided_count: 0, required_count: 1 },
+    });
+    expect(asked).toBe(0);
   });
 });
