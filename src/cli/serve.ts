@@ -4,6 +4,7 @@ import { isPromptError } from '../errors.js';
 import { PromptRegistry } from '../registry/registry.js';
 import { attachPrompts } from '../mcp/attach.js';
 import { attachResources } from '../mcp/resources.js';
+import type { AttachedResources } from '../mcp/resources.js';
 import { createFileAssetLoader } from '../fs/assets.js';
 import { watchPromptDirectory } from '../fs/watch.js';
 import type { PromptDirectoryChange } from '../fs/directory-state.js';
@@ -112,11 +113,17 @@ export async function serve(args: readonly string[], out: Output): Promise<numbe
   const live = new Set<McpServerType>();
   let notifyHttp: { promptsChanged(): void; resourcesChanged(): void } | undefined;
 
-  const resourcesChanged = (): void => {
+  /** With --watch, each server's resources: `resources/subscribe` is served, changed documents are reported. */
+  const subscribable = new WeakMap<McpServerType, AttachedResources>();
+  const resourcesChanged = (uris: readonly string[]): void => {
     notifyHttp?.resourcesChanged();
     for (const server of live) {
-      if (server.isConnected()) server.sendResourceListChanged();
-      else live.delete(server);
+      if (!server.isConnected()) {
+        live.delete(server);
+        continue;
+      }
+      server.sendResourceListChanged();
+      subscribable.get(server)?.updated(uris);
     }
   };
 
@@ -149,7 +156,11 @@ export async function serve(args: readonly string[], out: Output): Promise<numbe
     const server = new sdk.server.McpServer({ name, version: VERSION });
     // Without --watch nothing changes: no list_changed is ever sent, so none is promised.
     attachPrompts(server, registry, { listChanged: watching, elicitation });
-    if (resolver !== undefined) attachResources(server, resolver, { listChanged: watching });
+    if (resolver !== undefined) {
+      // A subscription promises resources/updated: only --watch notices changes, so only it serves subscribe.
+      const attached = attachResources(server, resolver, { listChanged: watching, subscriptions: watching });
+      if (watching) subscribable.set(server, attached);
+    }
     return server;
   };
 

@@ -17,6 +17,7 @@ import { upperBound } from '../registry/sorted-names.js';
 import type { BlobResourceContents, ResourceLink, TextResourceContents } from '../types.js';
 import { runWithDeadline } from '../deadline.js';
 import { registerMethod } from './register.js';
+import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { requestSignal } from './request-info.js';
 import { detectServer, isClientInitialized } from './server-shape.js';
 import type { AttachableServer, LowLevelServer } from './server-shape.js';
@@ -56,13 +57,25 @@ export interface AttachResourcesOptions {
    * nothing.
    */
   listChanged?: boolean;
+  /**
+   * Serve `resources/subscribe` and `resources/unsubscribe` (2025-era clients) and declare `resources.subscribe`
+   * (default false): then call `updated(uris)` whenever documents change, since a subscription promises
+   * `notifications/resources/updated`. Subscribing checks that the URI reads (-32602 when not); at most 1,000 URIs
+   * of 256 Ki characters in all per connection.
+   */
+  subscriptions?: boolean;
 }
 
 /** What {@link attachResources} returns. */
 export interface AttachedResources {
   /** Sends `notifications/resources/list_changed` (when declared, and a client is connected and initialized). */
   listChanged(): void;
-  /** Removes the two request handlers. */
+  /**
+   * Sends `notifications/resources/updated` for each of `uris` the client subscribed to (with `subscriptions: true`;
+   * nothing otherwise). Returns how many were sent.
+   */
+  updated(uris: readonly string[]): number;
+  /** Removes the request handlers. */
   detach(): void;
 }
 
@@ -161,7 +174,10 @@ export function attachResources(
     return more && last !== undefined ? { resources: page, nextCursor: cursors.encode(last.uri) } : { resources: page };
   };
 
-  low.registerCapabilities({ resources: { listChanged: declared } });
+  const subscriptions = options.subscriptions === true ? new ResourceSubscriptions(low) : undefined;
+  low.registerCapabilities({
+    resources: { listChanged: declared, ...(subscriptions === undefined ? {} : { subscribe: true }) },
+  });
   registerMethod(sdk, low, 'resources/list', async (params, extra) => {
     const cursor = optionalString(params, 'cursor', 1024);
     if (source.listResourcesPage !== undefined) return pageFromSource(cursor, extra);
@@ -187,8 +203,7 @@ export function attachResources(
       : { resources: page };
   });
   registerMethod(sdk, low, 'resources/read', async (params, extra) => {
-    const uri = optionalString(params, 'uri', MAX_URI_LENGTH);
-    if (uri === undefined) throw JsonRpcError.from(new PromptError('INVALID_PARAMS', 'params.uri must be a string'));
+    const uri = requiredUri(params);
     try {
       return readResult(uri, await bounded('resources/read', extra, () => source.readResource(uri)));
     } catch (error) {
@@ -196,16 +211,41 @@ export function attachResources(
     }
   });
 
+  if (subscriptions !== undefined) {
+    registerMethod(sdk, low, 'resources/subscribe', async (params, extra) => {
+      const uri = requiredUri(params);
+      // Only what reads can be subscribed to: an unknown or denied URI is the same -32602 a read gets.
+      try {
+        readResult(uri, await bounded('resources/subscribe', extra, () => source.readResource(uri)));
+      } catch (error) {
+        return fail('resources/subscribe', uri, error, extra);
+      }
+      subscriptions.add(uri);
+      return {};
+    });
+    registerMethod(sdk, low, 'resources/unsubscribe', async (params) => {
+      subscriptions.delete(requiredUri(params));
+      return {};
+    });
+  }
+
   let detached = false;
   return {
     listChanged() {
       if (declared && !detached) sendListChanged(low);
+    },
+    updated(uris) {
+      return detached || subscriptions === undefined ? 0 : subscriptions.updated(uris);
     },
     detach() {
       if (detached) return;
       detached = true;
       low.removeRequestHandler('resources/list');
       low.removeRequestHandler('resources/read');
+      if (subscriptions === undefined) return;
+      low.removeRequestHandler('resources/subscribe');
+      low.removeRequestHandler('resources/unsubscribe');
+      subscriptions.clear();
     },
   };
 }
@@ -239,6 +279,13 @@ function sendListChanged(low: LowLevelServer): void {
   } catch {
     /* a closed transport: nothing to notify */
   }
+}
+
+/** `params.uri`: a string of at most {@link MAX_URI_LENGTH} characters, else -32602. */
+function requiredUri(params: unknown): string {
+  const uri = optionalString(params, 'uri', MAX_URI_LENGTH);
+  if (uri === undefined) throw JsonRpcError.from(new PromptError('INVALID_PARAMS', 'params.uri must be a string'));
+  return uri;
 }
 
 /** The string at `params[key]`, undefined when absent; -32602 when it is not a string or is longer than `max`. */

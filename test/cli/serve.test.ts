@@ -131,6 +131,27 @@ describe('mcp-prompt-kit serve over stdio', () => {
     });
   }
 
+  it('serve --watch serves resources/subscribe: an edit of a subscribed document reaches the client as resources/updated', async () => {
+    const dir = await promptDir();
+    const docs = await tempDir();
+    await writeFiles(docs, { 'patterns/cqrs.md': '# CQRS\n', 'patterns/retry.md': '# Retry\n' });
+    const stderr: string[] = [];
+    stderrOnFailure(() => stderr.join(''));
+    const client = createTestClient('v1');
+    await client.connect(
+      stdioTransport('v1', ['serve', dir, '--watch', '--debounce', '500', '--docs', `architecture=${docs}`], stderr),
+    );
+    open.push(() => client.close());
+    expect(client.serverCapabilities()?.['resources']).toMatchObject({ subscribe: true });
+    await client.subscribe('architecture://patterns/cqrs.md');
+    // An edit of a document nobody subscribed to is not announced as updated.
+    await writeFile(join(docs, 'patterns/retry.md'), '# Retry with backoff\n');
+    await writeFile(join(docs, 'patterns/cqrs.md'), '# CQRS, revised\n');
+    await waitFor(() => client.resourceUpdates().length >= 1, 30_000, 'notifications/resources/updated');
+    expect(new Set(client.resourceUpdates())).toEqual(new Set(['architecture://patterns/cqrs.md']));
+    expect((await client.readResource('architecture://patterns/cqrs.md')).contents[0]?.text).toBe('# CQRS, revised\n');
+  });
+
   it('writes nothing but JSON-RPC messages to stdout', async () => {
     const dir = await promptDir();
     const child = spawn(CLI_COMMAND.command, [...CLI_COMMAND.args, 'serve', dir, '--docs', `architecture=${DOCS}`], {

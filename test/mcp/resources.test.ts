@@ -3,6 +3,7 @@ import { PromptError } from '../../src/errors.js';
 import { createFileResourceResolver } from '../../src/fs/resolver.js';
 import { attachResources } from '../../src/mcp/resources.js';
 import type { ListedResource, ResourceSource } from '../../src/mcp/resources.js';
+import { MAX_SUBSCRIBED_CHARACTERS, MAX_SUBSCRIPTIONS } from '../../src/mcp/resource-subscriptions.js';
 import { tempDir, writeFiles } from '../fs/temp.js';
 import { CLIENT_KINDS, createTestClient, linkedPair, waitFor, wireError } from './fixtures/clients.js';
 import type { ClientKind, TestClient } from './fixtures/clients.js';
@@ -59,6 +60,43 @@ describe.each(pairings)('attachResources on %s with a %s client', (serverKind, c
       ]);
       const read = await pair.client.readResource('architecture://patterns/retry.md');
       expect(read.contents[0]?.text).toBe('# Retry\n');
+    } finally {
+      await pair.close();
+    }
+  });
+
+  it('serves resources/subscribe when asked: updated(uris) notifies each subscriber of its own URIs only', async () => {
+    const source = memorySource([
+      { uri: 'doc://a', name: 'a' },
+      { uri: 'doc://b', name: 'b' },
+    ]);
+    const pair = await connect(serverKind, clientKind, source, { subscriptions: true });
+    try {
+      expect(pair.client.serverCapabilities()?.['resources']).toEqual({ listChanged: true, subscribe: true });
+      expect(await pair.client.subscribe('doc://a')).toEqual({});
+      // An unknown URI is refused as a read of it is; nothing is recorded for it.
+      const unknown = await wireError(pair.client.subscribe('doc://missing'));
+      expect(unknown.code).toBe(-32602);
+      expect(unknown.message).toContain('Resource not found');
+      expect(pair.attached.updated(['doc://b', 'doc://missing'])).toBe(0);
+      expect(pair.attached.updated(['doc://a', 'doc://b', 'doc://a'])).toBe(1);
+      await pair.client.ping();
+      expect(pair.client.resourceUpdates()).toEqual(['doc://a']);
+      await pair.client.unsubscribe('doc://a');
+      expect(pair.attached.updated(['doc://a'])).toBe(0);
+      // Unsubscribing from a URI never subscribed to is accepted.
+      expect(await pair.client.unsubscribe('doc://b')).toEqual({});
+    } finally {
+      await pair.close();
+    }
+  });
+
+  it('serves no resources/subscribe unless asked, and updated() then sends nothing', async () => {
+    const pair = await connect(serverKind, clientKind, memorySource([{ uri: 'doc://a', name: 'a' }]));
+    try {
+      expect(pair.client.serverCapabilities()?.['resources']).toEqual({ listChanged: true });
+      expect((await wireError(pair.client.subscribe('doc://a'))).code).toBe(-32601);
+      expect(pair.attached.updated(['doc://a'])).toBe(0);
     } finally {
       await pair.close();
     }
@@ -399,6 +437,40 @@ describe('attachResources', () => {
     } finally {
       await client.close();
       await server.close();
+    }
+  });
+
+  it('refuses a subscription past 1000 per connection with -32602, and takes more after an unsubscribe', async () => {
+    const entries = Array.from({ length: MAX_SUBSCRIPTIONS + 1 }, (_, i) => ({ uri: `doc://${i}`, name: `${i}` }));
+    const pair = await connect('v1-mcp', 'v1', memorySource(entries), { subscriptions: true });
+    try {
+      for (let i = 0; i < MAX_SUBSCRIPTIONS; i++) await pair.client.subscribe(`doc://${i}`);
+      // The same URI again is not a new subscription.
+      await pair.client.subscribe('doc://0');
+      const refused = await wireError(pair.client.subscribe(`doc://${MAX_SUBSCRIPTIONS}`));
+      expect(refused.code).toBe(-32602);
+      expect(refused.message).toContain(`already has ${MAX_SUBSCRIPTIONS} subscriptions`);
+      await pair.client.unsubscribe('doc://0');
+      expect(await pair.client.subscribe(`doc://${MAX_SUBSCRIPTIONS}`)).toEqual({});
+    } finally {
+      await pair.close();
+    }
+  });
+
+  it('refuses a subscription that would take the subscribed URIs past 256 Ki characters with -32602', async () => {
+    const long = (i: number) => `doc://${String(i).padStart(8000, '0')}`;
+    const fit = Math.floor(MAX_SUBSCRIBED_CHARACTERS / long(0).length);
+    const entries = Array.from({ length: fit + 1 }, (_, i) => ({ uri: long(i), name: `${i}` }));
+    const pair = await connect('v1-mcp', 'v1', memorySource(entries), { subscriptions: true });
+    try {
+      for (let i = 0; i < fit; i++) await pair.client.subscribe(long(i));
+      const refused = await wireError(pair.client.subscribe(long(fit)));
+      expect(refused.code).toBe(-32602);
+      expect(refused.message).toContain(`would exceed ${MAX_SUBSCRIBED_CHARACTERS} characters`);
+      await pair.client.unsubscribe(long(0));
+      expect(await pair.client.subscribe(long(fit))).toEqual({});
+    } finally {
+      await pair.close();
     }
   });
 
