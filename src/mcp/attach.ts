@@ -20,7 +20,10 @@ import type { Logger, SafeLogger } from '../logger.js';
 import { createPromptHandlers } from '../protocol.js';
 import type { HandlerExtra, PromptHandlers, PromptMethod } from '../protocol.js';
 import type { PromptRegistry } from '../registry/registry.js';
-import { checkDebounceMs, createListChangedNotifier } from './notifier.js';
+import { announceDelayMs, checkDebounceMs, createListChangedNotifier } from './notifier.js';
+import { changeDelayOf } from '../registry/change-delay.js';
+import { checkCacheHints, speaksCacheHints, ttlFor, withCacheHints } from './cache-hints.js';
+import type { CacheHints } from './cache-hints.js';
 import type { ListChangedNotifier } from './notifier.js';
 import { registerRequestHandler } from './register.js';
 import type { SdkRequest } from './register.js';
@@ -49,6 +52,11 @@ export interface AttachPromptsOptions {
    * they get carries a signal that aborts when the request is cancelled or the time is up.
    */
   callbackTimeoutMs?: number;
+  /**
+   * `ttlMs` / `cacheScope` of `prompts/list` on the 2026-07-28 protocol, instead of the derived ones (the time
+   * changes take to be announced; `public`, `private` for authenticated requests): docs/mcp.md, "Cache hints".
+   */
+  cacheHints?: CacheHints;
 }
 
 const DEFAULT_CALLBACK_TIMEOUT_MS = 10_000;
@@ -91,6 +99,9 @@ class Attachment {
     readonly log: SafeLogger,
     debounceMs: number,
     readonly callbackTimeoutMs: number,
+    readonly cacheHints: CacheHints,
+    /** The longest a registry change may take to be announced (its feeders' delay, then the debounce). */
+    readonly announceMs: () => number,
   ) {
     const server = target.server;
     this.notifier = createListChangedNotifier(
@@ -138,7 +149,10 @@ class Attachment {
         }
       }
       stage = 'registry';
-      return await this.handlers[method](params, extra);
+      const result = await this.handlers[method](params, extra);
+      // 2026-07-28: a listing may be reused until its change could have been announced (2025 results stay as they are).
+      if (method !== 'prompts/list' || !speaksCacheHints(this.target.server)) return result;
+      return withCacheHints(result as object, this.cacheHints, ttlFor(this.announceMs()), info.authInfo);
     } catch (error) {
       // Both SDKs forward a thrown error's numeric `code`, `message` and `data` to the client. A wire error thrown by
       // the caller's own code (context, completeResource) goes out as it is; anything else goes through the error
@@ -281,6 +295,7 @@ export function attachPrompts(
   if (options.context !== undefined && typeof options.context !== 'function') {
     throw new TypeError('attachPrompts: options.context must be a function');
   }
+  const cacheHints = checkCacheHints('attachPrompts', options.cacheHints);
   if (options.logger !== undefined && (typeof options.logger !== 'object' || options.logger === null)) {
     throw new TypeError('attachPrompts: options.logger must be a pino-style logger object');
   }
@@ -332,6 +347,8 @@ export function attachPrompts(
     toSafeLogger(options.logger),
     debounceMs,
     callbackTimeoutMs,
+    cacheHints,
+    () => changeDelayOf(registry) + announceDelayMs(debounceMs),
   );
   if (replaceMcpServerCompletion) target.server.removeRequestHandler('completion/complete');
   const registered: PromptMethod[] = [];
