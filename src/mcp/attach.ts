@@ -26,6 +26,8 @@ import { checkCacheHints, speaksCacheHints, ttlFor, withCacheHints } from './cac
 import type { CacheHints } from './cache-hints.js';
 import type { ListChangedNotifier } from './notifier.js';
 import { registerRequestHandler } from './register.js';
+import { followRegistry } from './registry-hub.js';
+import type { ChangeTarget } from './registry-hub.js';
 import type { SdkRequest } from './register.js';
 import type { McpRequestInfo } from './request-info.js';
 import { checkCompleteResult, readCompleteResourceParams } from './resource-completion.js';
@@ -86,7 +88,7 @@ function checkContext(context: unknown): Readonly<Record<string, unknown>> | und
 }
 
 /** The state of one attachment. Request handlers hold it; the registry listener holds it only weakly. */
-class Attachment {
+class Attachment implements ChangeTarget {
   detached = false;
   readonly notifier: ListChangedNotifier;
 
@@ -116,6 +118,10 @@ class Attachment {
       () => !this.detached && server.transport !== undefined && isClientInitialized(server),
       debounceMs,
     );
+  }
+
+  onRegistryChange(): void {
+    this.notifier.trigger();
   }
 
   async handle(method: PromptMethod, read: () => SdkRequest): Promise<unknown> {
@@ -209,26 +215,19 @@ class Attachment {
   }
 }
 
-/**
- * Unsubscribes a registry listener once its attachment has been garbage-collected: a server created per request
- * (stateless HTTP) that is dropped without calling detach() must not leave a listener behind on a long-lived
- * registry.
- */
-const orphanedListeners = new FinalizationRegistry<() => void>((unsubscribe) => unsubscribe());
-
-/**
- * Subscribes to registry changes holding the attachment only through `ref`. A module-level function on purpose:
- * a closure created inside attachPrompts would share its scope, and with it a strong reference to the attachment.
- */
-function subscribeWeakly(registry: PromptRegistry, ref: WeakRef<Attachment>): () => void {
-  let unsubscribe: () => void = () => {};
-  unsubscribe = registry.onChange(() => {
-    const live = ref.deref();
-    if (live === undefined) unsubscribe();
-    else live.notifier.trigger();
-  });
-  return unsubscribe;
+/** The protocol handlers of a registry, built once: servers made per request share them. */
+const handlersByRegistry = new WeakMap<PromptRegistry, PromptHandlers>();
+function handlersOf(registry: PromptRegistry): PromptHandlers {
+  let handlers = handlersByRegistry.get(registry);
+  if (handlers === undefined) {
+    handlers = createPromptHandlers(registry);
+    handlersByRegistry.set(registry, handlers);
+  }
+  return handlers;
 }
+
+/** The logger of attachments given none. */
+const SILENT = toSafeLogger(undefined);
 
 /** Low-level servers with a live attachment: tells our own earlier attachPrompts() from someone else's handler. */
 const attachedServers = new WeakSet<LowLevelServer>();
@@ -340,11 +339,11 @@ export function attachPrompts(
   );
   const attachment = new Attachment(
     target,
-    createPromptHandlers(registry),
+    handlersOf(registry),
     methods,
     options.context,
     options.completeResource,
-    toSafeLogger(options.logger),
+    options.logger === undefined ? SILENT : toSafeLogger(options.logger),
     debounceMs,
     callbackTimeoutMs,
     cacheHints,
@@ -364,14 +363,12 @@ export function attachPrompts(
   attachedServers.add(target.server);
 
   // The registry (often long-lived) holds the attachment only weakly; the server's handlers hold it strongly.
-  const unsubscribe = subscribeWeakly(registry, new WeakRef(attachment));
-  orphanedListeners.register(attachment, unsubscribe, attachment);
+  const unfollow = followRegistry(registry, attachment);
 
   return () => {
     if (attachment.detached) return;
     attachment.detached = true;
-    unsubscribe();
-    orphanedListeners.unregister(attachment);
+    unfollow();
     attachment.notifier.cancel();
     for (const method of attachment.methods) target.server.removeRequestHandler(method);
     attachedServers.delete(target.server);
