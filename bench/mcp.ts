@@ -119,7 +119,7 @@ async function connect(serving: Serving, era: Era, transport: Transport): Promis
 
 const get = (client: Client) => client.getPrompt({ name: 'review_code', arguments: REVIEW_ARGS });
 
-/** The median µs of one round trip of each pairing, over rounds of every pairing in turn (as the getPrompt rows). */
+/** The median µs of one round trip of each pairing, over passes of every pairing in turn (as the getPrompt rows). */
 export async function benchMcpRoundTrips(record: RecordRow, quick: boolean): Promise<void> {
   const eras: Era[] = ['2025-11-25', '2026-07-28'];
   const transports: Transport[] = ['in memory', 'JSON wire'];
@@ -138,8 +138,8 @@ export async function benchMcpRoundTrips(record: RecordRow, quick: boolean): Pro
         throw new Error(`${name}: answers differently`);
     }
     const BATCH = 8;
-    const rounds: Map<string, number>[] = [];
-    for (let round = 0; round < (quick ? 1 : 3); round++) {
+    const passes: Map<string, number>[] = [];
+    for (let pass = 0; pass < (quick ? 1 : 3); pass++) {
       const bench = new Bench({ time: quick ? 300 : 1000, warmupTime: 200 });
       for (const [name, { client }] of connected) {
         bench.add(name, async () => {
@@ -147,12 +147,12 @@ export async function benchMcpRoundTrips(record: RecordRow, quick: boolean): Pro
         });
       }
       await bench.run();
-      rounds.push(
+      passes.push(
         new Map(bench.tasks.map((t) => [t.name, (t.result?.latency.p50 ?? Number.NaN) * 1000] as [string, number])),
       );
     }
     const median = (values: number[]): number => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-    const micros = (name: string): number => median(rounds.map((r) => r.get(name)!)) / BATCH;
+    const micros = (name: string): number => median(passes.map((r) => r.get(name)!)) / BATCH;
     for (const transport of transports) {
       for (const era of eras) {
         const ours = micros(`ours ${era} ${transport}`);
