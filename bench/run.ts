@@ -6,6 +6,8 @@
  * - registering 10,000 prompts of one shape (time, heap per prompt) vs the SDK.
  * - registering 10,000 prompts with distinct ~1 KB templates vs mustache's own parse of the same templates.
  * - one list page at 10,000 prompts vs at 100; a full listing of 10,000 vs the SDK's prompts/list.
+ * - prompts/get round trips with the SDK v2 client, both protocol eras, in memory and over the JSON wire, vs the
+ *   SDK's registerPrompt on the same transport (bench/mcp.ts).
  * - hostile requests: the worst amplifying templates and changed-number bodies vs a 1 MiB render (bench/amplify.ts).
  * - PostgreSQL: loading 1,000 rows (rows/s) and change-to-served latency across replicas (bench/postgres.ts).
  *
@@ -621,6 +623,11 @@ if (wants('amplify')) {
   // Hostile requests: amplifying templates and changed-number bodies (see bench/amplify.ts).
   const { benchAmplification } = await import('./amplify.js');
   await benchAmplification(record, quick);
+}
+if (wants('mcp')) {
+  // SDK v2 client round trips, both protocol eras, in memory and over the JSON wire: see bench/mcp.ts.
+  const { benchMcpRoundTrips } = await import('./mcp.js');
+  await benchMcpRoundTrips(record, quick);
 }
 if (wants('http')) {
   const { benchHttp } = await import('./http.js');

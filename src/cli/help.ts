@@ -87,6 +87,10 @@ Options:
   --name <name>             server name reported to clients (default mcp-prompt-kit)
   --no-elicitation          answer a prompts/get without its required arguments with -32602 only; by default a
                             2026-07-28 client that declared form elicitation is asked for them with a form
+  --cache-ttl <ms>          2026-07-28 cache hint (ttlMs) of every list, read and server/discover result, instead
+                            of the derived ones (without --watch: 3600000 for prompts and discover, 0 for documents;
+                            with --watch: how long a change may take to be announced). Up to 86400000
+  --cache-scope <scope>     public (default: listings do not vary per caller) or private
 ${DOCS}
 
 Over stdio, stdout carries only the protocol; logs go to stderr.

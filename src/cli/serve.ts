@@ -5,6 +5,8 @@ import { PromptRegistry } from '../registry/registry.js';
 import { attachPrompts } from '../mcp/attach.js';
 import { attachResources } from '../mcp/resources.js';
 import type { AttachedResources } from '../mcp/resources.js';
+import { MAX_CACHE_TTL_MS } from '../mcp/cache-hints.js';
+import type { CacheHints, CacheScope } from '../mcp/cache-hints.js';
 import { createFileAssetLoader } from '../fs/assets.js';
 import { watchPromptDirectory } from '../fs/watch.js';
 import type { PromptDirectoryChange } from '../fs/directory-state.js';
@@ -24,6 +26,11 @@ type StdioSdk = typeof import('@modelcontextprotocol/server/stdio');
 const DEFAULT_MAX_SESSIONS = 100;
 /** A session without requests or open streams for this long is closed (`--idle-timeout`, ms). */
 const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
+/**
+ * The TTL of what never changes while serve runs (prompts without --watch, server/discover): a restart with other
+ * files is announced to nobody, so an hour bounds how long a client keeps the old listing.
+ */
+const STATIC_TTL_MS = 3_600_000;
 
 async function loadSdk(): Promise<{ server: ServerSdk; stdio: StdioSdk }> {
   try {
@@ -65,6 +72,8 @@ export async function serve(args: readonly string[], out: Output): Promise<numbe
     'idle-timeout': { type: 'string' },
     name: { type: 'string' },
     'no-elicitation': { type: 'boolean' },
+    'cache-ttl': { type: 'string' },
+    'cache-scope': { type: 'string' },
   });
   const [dir] = positionals('serve', given, ['dir']) as [string];
   const docs = docsRoots('serve', values['docs'] as string[] | undefined);
@@ -81,6 +90,14 @@ export async function serve(args: readonly string[], out: Output): Promise<numbe
     integerOption('serve', 'idle-timeout', values['idle-timeout'] as string | undefined, 1, 2 ** 31 - 1) ??
     DEFAULT_IDLE_TIMEOUT_MS;
   const name = (values['name'] as string | undefined) ?? 'mcp-prompt-kit';
+  const cacheTtlMs = integerOption(
+    'serve',
+    'cache-ttl',
+    values['cache-ttl'] as string | undefined,
+    0,
+    MAX_CACHE_TTL_MS,
+  );
+  const cacheScope = cacheScopeOption(values['cache-scope'] as string | undefined);
   const watching = values['watch'] === true;
   const elicitation = values['no-elicitation'] !== true;
   const plan =
@@ -152,13 +169,31 @@ export async function serve(args: readonly string[], out: Output): Promise<numbe
     for (const definition of registry.definitions()) known.add(definition.name);
   }
 
+  // Cache hints (docs/mcp.md, "Cache hints"): what never changes while serving may be kept for STATIC_TTL_MS; with
+  // --watch, attachPrompts derives the prompts' TTL from the watcher, and a document change is announced within two
+  // windows; without it, documents are read as they are on disk and no change is announced (TTL 0).
+  const hints = (derivedTtlMs: number | undefined): CacheHints => {
+    const ttlMs = cacheTtlMs ?? derivedTtlMs;
+    return { ...(ttlMs === undefined ? {} : { ttlMs }), ...(cacheScope === undefined ? {} : { cacheScope }) };
+  };
+  const promptHints = hints(watching ? undefined : STATIC_TTL_MS);
+  const resourceHints = hints(watching ? 2 * debounceMs : 0);
+  const discoverHint = { ttlMs: cacheTtlMs ?? STATIC_TTL_MS, cacheScope: cacheScope ?? 'public' } as const;
+
   const factory = (): McpServerType => {
-    const server = new sdk.server.McpServer({ name, version: VERSION });
+    const server = new sdk.server.McpServer(
+      { name, version: VERSION },
+      { cacheHints: { 'server/discover': discoverHint } },
+    );
     // Without --watch nothing changes: no list_changed is ever sent, so none is promised.
-    attachPrompts(server, registry, { listChanged: watching, elicitation });
+    attachPrompts(server, registry, { listChanged: watching, elicitation, cacheHints: promptHints });
     if (resolver !== undefined) {
       // A subscription promises resources/updated: only --watch notices changes, so only it serves subscribe.
-      const attached = attachResources(server, resolver, { listChanged: watching, subscriptions: watching });
+      const attached = attachResources(server, resolver, {
+        listChanged: watching,
+        subscriptions: watching,
+        cacheHints: resourceHints,
+      });
       if (watching) subscribable.set(server, attached);
     }
     return server;
@@ -200,6 +235,12 @@ export async function serve(args: readonly string[], out: Output): Promise<numbe
   await watcher?.close();
   for (const close of closers) await close().catch(() => {});
   return 0;
+}
+
+/** `--cache-scope`: public or private. */
+function cacheScopeOption(value: string | undefined): CacheScope | undefined {
+  if (value === undefined || value === 'public' || value === 'private') return value;
+  throw new UsageError(`serve: --cache-scope must be public or private, got '${value}'`);
 }
 
 /** The prompts that would not be served as they are: files left out, and prompts embedding documents nothing serves. */

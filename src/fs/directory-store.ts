@@ -333,6 +333,8 @@ export function createDirectoryPromptStore(
 
   return {
     dir,
+    // A write is seen within one window and applied once it has stood still for another.
+    changeDelayMs: 2 * debounceMs,
     async get(name) {
       const snapshot = await read();
       const entry = snapshot.valid.get(name);

@@ -16,6 +16,7 @@ import type { FileResourceResolver } from './resolver.js';
 import type { ScanResult } from './scan.js';
 import { TreeWatcher } from './tree-watcher.js';
 import { DocumentWatcher } from './watch-documents.js';
+import { declareChangeDelay } from '../registry/change-delay.js';
 
 /** Windows a reload waits for files still being written before it applies the others. */
 const MAX_DEFERRED = 5;
@@ -211,7 +212,11 @@ export function watchPromptDirectory(
         }, pollMs)
       : undefined;
 
+  // A change is applied within the window that sees it, or up to MAX_DEFERRED windows later while the file is still
+  // being written; without change events, the next poll sees it first.
+  const undeclare = declareChangeDelay(registry, (MAX_DEFERRED + 1) * debounceMs + pollMs);
   const close = async (): Promise<void> => {
+    undeclare();
     closed = true;
     if (poll !== undefined) clearInterval(poll);
     tree.close();

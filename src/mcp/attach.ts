@@ -22,9 +22,14 @@ import type { HandlerExtra, PromptHandlers, PromptMethod } from '../protocol.js'
 import type { PromptRegistry } from '../registry/registry.js';
 import { PromptElicitation, declaresFormElicitation, retryOf, servesModernEra } from './elicit.js';
 import type { ElicitationOptions } from './elicit.js';
-import { checkDebounceMs, createListChangedNotifier } from './notifier.js';
+import { announceDelayMs, checkDebounceMs, createListChangedNotifier } from './notifier.js';
+import { changeDelayOf } from '../registry/change-delay.js';
+import { checkCacheHints, speaksCacheHints, ttlFor, withCacheHints } from './cache-hints.js';
+import type { CacheHints } from './cache-hints.js';
 import type { ListChangedNotifier } from './notifier.js';
 import { registerRequestHandler } from './register.js';
+import { followRegistry } from './registry-hub.js';
+import type { ChangeTarget } from './registry-hub.js';
 import type { SdkRequest } from './register.js';
 import type { McpRequestInfo } from './request-info.js';
 import { checkCompleteResult, readCompleteResourceParams } from './resource-completion.js';
@@ -62,6 +67,11 @@ export interface AttachPromptsOptions {
    * arguments"). `false` turns it off; `{ secret }` shares the requestState key between servers.
    */
   elicitation?: boolean | ElicitationOptions;
+  /**
+   * `ttlMs` / `cacheScope` of `prompts/list` on the 2026-07-28 protocol, instead of the derived ones (the time
+   * changes take to be announced; `public`, `private` for authenticated requests): docs/mcp.md, "Cache hints".
+   */
+  cacheHints?: CacheHints;
 }
 
 const DEFAULT_CALLBACK_TIMEOUT_MS = 10_000;
@@ -91,7 +101,7 @@ function checkContext(context: unknown): Readonly<Record<string, unknown>> | und
 }
 
 /** The state of one attachment. Request handlers hold it; the registry listener holds it only weakly. */
-class Attachment {
+class Attachment implements ChangeTarget {
   detached = false;
   readonly notifier: ListChangedNotifier;
 
@@ -105,6 +115,9 @@ class Attachment {
     debounceMs: number,
     readonly callbackTimeoutMs: number,
     readonly elicitation: PromptElicitation | undefined,
+    readonly cacheHints: CacheHints,
+    /** The longest a registry change may take to be announced (its feeders' delay, then the debounce). */
+    readonly announceMs: () => number,
   ) {
     const server = target.server;
     this.notifier = createListChangedNotifier(
@@ -119,6 +132,10 @@ class Attachment {
       () => !this.detached && server.transport !== undefined && isClientInitialized(server),
       debounceMs,
     );
+  }
+
+  onRegistryChange(): void {
+    this.notifier.trigger();
   }
 
   async handle(method: PromptMethod, read: () => SdkRequest): Promise<unknown> {
@@ -155,7 +172,10 @@ class Attachment {
       if (method === 'prompts/get' && this.elicitation !== undefined && servesModernEra(this.target)) {
         return await this.getAsking(this.elicitation, params, info.raw, extra);
       }
-      return await this.handlers[method](params, extra);
+      const result = await this.handlers[method](params, extra);
+      // 2026-07-28: a listing may be reused until its change could have been announced (2025 results stay as they are).
+      if (method !== 'prompts/list' || !speaksCacheHints(this.target.server)) return result;
+      return withCacheHints(result as object, this.cacheHints, ttlFor(this.announceMs()), info.authInfo);
     } catch (error) {
       // Both SDKs forward a thrown error's numeric `code`, `message` and `data` to the client. A wire error thrown by
       // the caller's own code (context, completeResource) goes out as it is; anything else goes through the error
@@ -259,26 +279,19 @@ function elicitationOf(
   return target.sdk === 'v2' ? elicitation : undefined;
 }
 
-/**
- * Unsubscribes a registry listener once its attachment has been garbage-collected: a server created per request
- * (stateless HTTP) that is dropped without calling detach() must not leave a listener behind on a long-lived
- * registry.
- */
-const orphanedListeners = new FinalizationRegistry<() => void>((unsubscribe) => unsubscribe());
-
-/**
- * Subscribes to registry changes holding the attachment only through `ref`. A module-level function on purpose:
- * a closure created inside attachPrompts would share its scope, and with it a strong reference to the attachment.
- */
-function subscribeWeakly(registry: PromptRegistry, ref: WeakRef<Attachment>): () => void {
-  let unsubscribe: () => void = () => {};
-  unsubscribe = registry.onChange(() => {
-    const live = ref.deref();
-    if (live === undefined) unsubscribe();
-    else live.notifier.trigger();
-  });
-  return unsubscribe;
+/** The protocol handlers of a registry, built once: servers made per request share them. */
+const handlersByRegistry = new WeakMap<PromptRegistry, PromptHandlers>();
+function handlersOf(registry: PromptRegistry): PromptHandlers {
+  let handlers = handlersByRegistry.get(registry);
+  if (handlers === undefined) {
+    handlers = createPromptHandlers(registry);
+    handlersByRegistry.set(registry, handlers);
+  }
+  return handlers;
 }
+
+/** The logger of attachments given none. */
+const SILENT = toSafeLogger(undefined);
 
 /** Low-level servers with a live attachment: tells our own earlier attachPrompts() from someone else's handler. */
 const attachedServers = new WeakSet<LowLevelServer>();
@@ -349,6 +362,7 @@ export function attachPrompts(
   if (options.context !== undefined && typeof options.context !== 'function') {
     throw new TypeError('attachPrompts: options.context must be a function');
   }
+  const cacheHints = checkCacheHints('attachPrompts', options.cacheHints);
   if (options.logger !== undefined && (typeof options.logger !== 'object' || options.logger === null)) {
     throw new TypeError('attachPrompts: options.logger must be a pino-style logger object');
   }
@@ -394,14 +408,16 @@ export function attachPrompts(
   );
   const attachment = new Attachment(
     target,
-    createPromptHandlers(registry),
+    handlersOf(registry),
     methods,
     options.context,
     options.completeResource,
-    toSafeLogger(options.logger),
+    options.logger === undefined ? SILENT : toSafeLogger(options.logger),
     debounceMs,
     callbackTimeoutMs,
     elicitation,
+    cacheHints,
+    () => changeDelayOf(registry) + announceDelayMs(debounceMs),
   );
   if (replaceMcpServerCompletion) target.server.removeRequestHandler('completion/complete');
   const registered: PromptMethod[] = [];
@@ -418,14 +434,12 @@ export function attachPrompts(
 
   // The registry (often long-lived) holds the attachment only weakly; the server's handlers hold it strongly. Without
   // list_changed there is nothing to listen for.
-  const unsubscribe = listChanged ? subscribeWeakly(registry, new WeakRef(attachment)) : () => {};
-  if (listChanged) orphanedListeners.register(attachment, unsubscribe, attachment);
+  const unfollow = listChanged ? followRegistry(registry, attachment) : () => {};
 
   return () => {
     if (attachment.detached) return;
     attachment.detached = true;
-    unsubscribe();
-    orphanedListeners.unregister(attachment);
+    unfollow();
     attachment.notifier.cancel();
     for (const method of attachment.methods) target.server.removeRequestHandler(method);
     attachedServers.delete(target.server);

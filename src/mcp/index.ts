@@ -8,6 +8,8 @@ export { attachPrompts } from './attach.js';
 export type { AttachPromptsOptions, DetachPrompts } from './attach.js';
 export type { ElicitationOptions } from './elicit.js';
 export { DEFAULT_DEBOUNCE_MS } from './notifier.js';
+export { MAX_CACHE_TTL_MS } from './cache-hints.js';
+export type { CacheHints, CacheScope } from './cache-hints.js';
 export type { McpAuthInfo, McpRequestInfo } from './request-info.js';
 export { completeFromResourceTemplates } from './resource-completion.js';
 export type {

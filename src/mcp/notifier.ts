@@ -25,7 +25,7 @@ export function createListChangedNotifier(
   isReady: () => boolean,
   quietMs: number,
 ): ListChangedNotifier {
-  const maxWaitMs = Math.min(quietMs * MAX_WAIT_FACTOR, MAX_TIMER_MS);
+  const maxWaitMs = announceDelayMs(quietMs);
   let timer: ReturnType<typeof setTimeout> | undefined;
   /** When the oldest change not yet announced happened (undefined: nothing pending). */
   let firstChangeAt: number | undefined;
@@ -53,6 +53,11 @@ export function createListChangedNotifier(
     },
     cancel: clear,
   };
+}
+
+/** The longest a change waits for its notification with this quiet period: one burst's maximum wait. */
+export function announceDelayMs(quietMs: number): number {
+  return Math.min(quietMs * MAX_WAIT_FACTOR, MAX_TIMER_MS);
 }
 
 /** A debounce option: milliseconds from 0 to 2^31 - 1 (the largest `setTimeout` delay); 50 when absent. */

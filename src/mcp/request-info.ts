@@ -88,3 +88,9 @@ export function requestSignal(sdk: SdkVersion, extra: unknown): AbortSignal | un
   const e = record(extra);
   return signalOf(sdk === 'v1' ? e?.['signal'] : record(e?.['mcpReq'])?.['signal']);
 }
+
+/** The request's validated auth info from either SDK's handler extra (v1 `extra.authInfo`, v2 `ctx.http.authInfo`). */
+export function requestAuthInfo(sdk: SdkVersion, extra: unknown): McpAuthInfo | undefined {
+  const e = record(extra);
+  return authInfoOf(sdk === 'v1' ? e?.['authInfo'] : record(e?.['http'])?.['authInfo']);
+}

@@ -18,7 +18,9 @@ import type { BlobResourceContents, ResourceLink, TextResourceContents } from '.
 import { runWithDeadline } from '../deadline.js';
 import { registerMethod } from './register.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
-import { requestSignal } from './request-info.js';
+import { requestAuthInfo, requestSignal } from './request-info.js';
+import { checkCacheHints, speaksCacheHints, ttlFor, withCacheHints } from './cache-hints.js';
+import type { CacheHints } from './cache-hints.js';
 import { detectServer, isClientInitialized } from './server-shape.js';
 import type { AttachableServer, LowLevelServer } from './server-shape.js';
 
@@ -41,6 +43,12 @@ export interface ResourceSource {
     | Promise<{ resources: readonly ListedResource[]; more: boolean }>;
   /** `resources/read`: throws PromptError RESOURCE_NOT_FOUND / RESOURCE_DENIED / LIMIT_EXCEEDED (-32602). */
   readResource(uri: string): { contents: ResourceContents[] } | Promise<{ contents: ResourceContents[] }>;
+  /**
+   * The longest time, in milliseconds, between a change of the listing or of a document and the `listChanged()` call
+   * that announces it (`Infinity` or absent: changes are not announced). Bounds the `ttlMs` of the 2026-07-28
+   * protocol (docs/mcp.md, "Cache hints"): absent, results are sent as immediately stale (`ttlMs: 0`).
+   */
+  readonly changeDelayMs?: number;
 }
 
 /** Options of {@link attachResources}. */
@@ -64,6 +72,12 @@ export interface AttachResourcesOptions {
    * of 256 Ki characters in all per connection.
    */
   subscriptions?: boolean;
+  /**
+   * `ttlMs` / `cacheScope` of `resources/list` and `resources/read` on the 2026-07-28 protocol, instead of the
+   * derived ones (the source's `changeDelayMs`, else 0; `public`, `private` for authenticated requests): docs/mcp.md,
+   * "Cache hints".
+   */
+  cacheHints?: CacheHints;
 }
 
 /** What {@link attachResources} returns. */
@@ -115,8 +129,16 @@ export function attachResources(
     throw new TypeError(`attachResources: options.listChanged must be a boolean, got ${typeof options.listChanged}`);
   }
   const declared = options.listChanged !== false;
+  const cacheHints = checkCacheHints('attachResources', options.cacheHints);
   const log = toSafeLogger(options.logger);
   const cursors = new CursorCodec();
+  /** A 2026-07-28 result carries the hints; a 2025 one is sent as it is. */
+  const hinted = <T extends object>(result: T, extra: unknown): T => {
+    if (!speaksCacheHints(low)) return result;
+    const delay = source.changeDelayMs;
+    const ttlMs = ttlFor(typeof delay === 'number' ? delay : Infinity);
+    return withCacheHints(result, cacheHints, ttlMs, requestAuthInfo(sdk, extra));
+  };
   const timeouts = new WeakSet<PromptError>();
   /** Waits for the source until it answers, the request is cancelled or `timeoutMs` passes. */
   const bounded = <T>(method: string, extra: unknown, call: () => T | PromiseLike<T>): Promise<T> =>
@@ -180,7 +202,7 @@ export function attachResources(
   });
   registerMethod(sdk, low, 'resources/list', async (params, extra) => {
     const cursor = optionalString(params, 'cursor', 1024);
-    if (source.listResourcesPage !== undefined) return pageFromSource(cursor, extra);
+    if (source.listResourcesPage !== undefined) return hinted(await pageFromSource(cursor, extra), extra);
     let all: readonly ListedResource[];
     try {
       all = listedResources(await bounded('resources/list', extra, () => source.listResources()));
@@ -198,14 +220,18 @@ export function attachResources(
     }
     const page = sorted.slice(start, start + pageSize).map((entry) => ({ ...entry }));
     const last = page[page.length - 1];
-    return start + pageSize < sorted.length && last !== undefined
-      ? { resources: page, nextCursor: cursors.encode(last.uri) }
-      : { resources: page };
+    return hinted(
+      start + pageSize < sorted.length && last !== undefined
+        ? { resources: page, nextCursor: cursors.encode(last.uri) }
+        : { resources: page },
+      extra,
+    );
   });
   registerMethod(sdk, low, 'resources/read', async (params, extra) => {
     const uri = requiredUri(params);
     try {
-      return readResult(uri, await bounded('resources/read', extra, () => source.readResource(uri)));
+      const result = readResult(uri, await bounded('resources/read', extra, () => source.readResource(uri)));
+      return hinted(result, extra);
     } catch (error) {
       return fail('resources/read', uri, error, extra);
     }

@@ -65,4 +65,9 @@ export interface PromptStore {
   delete(name: string): Promise<boolean>;
   /** Subscribes to changes; returns the function that unsubscribes. */
   watch(callback: (event: StoreChangeEvent) => void): () => void;
+  /**
+   * The longest time, in milliseconds, between a change by any writer and its `watch` event while the store answers
+   * (absent: unknown). {@link syncRegistry} passes it on, so that `attachPrompts` claims no longer a cache lifetime.
+   */
+  readonly changeDelayMs?: number;
 }

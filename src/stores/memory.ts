@@ -43,6 +43,8 @@ export function createMemoryPromptStore(initial: readonly TemplatePromptDefiniti
   for (const definition of initial) write(definition);
 
   return {
+    // Every write goes through this object, and watchers hear of it in the same call.
+    changeDelayMs: 0,
     async get(name) {
       const entry = entries.get(name);
       return entry === undefined ? undefined : copyStored(entry);

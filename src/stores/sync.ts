@@ -9,6 +9,7 @@ import type { Logger } from '../logger.js';
 import { DELAY_MS, integerOption } from '../options.js';
 import { toSafeLogger } from '../logger.js';
 import type { PromptRegistry } from '../registry/registry.js';
+import { declareChangeDelay } from '../registry/change-delay.js';
 import type { PromptStore, StoreChangeEvent, StoredPrompt } from './contract.js';
 
 /** Options of {@link syncRegistry}. */
@@ -238,6 +239,10 @@ export async function syncRegistry(
     unwatch();
     throw error;
   }
+  // A change reaches the registry once the store reports it and one batch window has passed (unbounded when the
+  // store does not say how soon it reports).
+  const storeDelay = typeof store.changeDelayMs === 'number' ? store.changeDelayMs : Infinity;
+  const undeclare = declareChangeDelay(registry, storeDelay + batchMs);
 
   return {
     label,
@@ -255,6 +260,7 @@ export async function syncRegistry(
     },
     close() {
       closed = true;
+      undeclare();
       unwatch();
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;

@@ -323,6 +323,69 @@ describe('mcp-prompt-kit serve --http', () => {
     expect(body.result.supportedVersions).toContain('2026-07-28');
     // Without --watch nothing changes, so no list_changed is promised.
     expect(body.result.capabilities).toMatchObject({ prompts: { listChanged: false } });
+    expect(body.result).toMatchObject({ ttlMs: 3_600_000, cacheScope: 'public' });
+  });
+
+  /** The cache fields of prompts/list, resources/list, resources/read and server/discover as a client sees them. */
+  async function cacheHintsOf(client: TestClient, modern = true): Promise<Record<string, unknown>[]> {
+    const read = { uri: 'architecture://patterns/outbox.md' };
+    const results = [
+      await client.raw('prompts/list', {}),
+      await client.raw('resources/list', {}),
+      await client.raw('resources/read', read),
+      ...(modern ? [await client.raw('server/discover', {})] : []),
+    ] as Record<string, unknown>[];
+    return results.map((r) => ({ ttlMs: r['ttlMs'], cacheScope: r['cacheScope'] }));
+  }
+
+  it('hints an hour for prompts and server/discover without --watch, and 0 for documents read from disk', async () => {
+    stderrOnFailure(shared.stderr);
+    const modern = createTestClient('v2', { modern: true });
+    await modern.connect(new HttpClientV2(new URL(shared.url)));
+    open.push(() => modern.close());
+    const hour = { ttlMs: 3_600_000, cacheScope: 'public' };
+    const live = { ttlMs: 0, cacheScope: 'public' };
+    expect(await cacheHintsOf(modern)).toEqual([hour, live, live, hour]);
+    const legacy = createTestClient('v2');
+    await legacy.connect(new HttpClientV2(new URL(shared.url)));
+    open.push(() => legacy.close());
+    const none = { ttlMs: undefined, cacheScope: undefined };
+    expect(await cacheHintsOf(legacy, false)).toEqual([none, none, none]);
+  });
+
+  it('derives the hints from --debounce with --watch, and --cache-ttl / --cache-scope override them', async () => {
+    const [watched, overridden] = await Promise.all([
+      promptDir().then((dir) =>
+        startHttp(dir, ['--docs', `architecture=${DOCS}`, '--watch', '--debounce', '20', '--cache-scope', 'private']),
+      ),
+      promptDir().then((dir) => startHttp(dir, ['--docs', `architecture=${DOCS}`, '--cache-ttl', '1000'])),
+    ]);
+    stderrOnFailure(() => watched.stderr() + overridden.stderr());
+    const clients = [createTestClient('v2', { modern: true }), createTestClient('v2', { modern: true })];
+    await clients[0]!.connect(new HttpClientV2(new URL(watched.url)));
+    await clients[1]!.connect(new HttpClientV2(new URL(overridden.url)));
+    for (const client of clients) open.push(() => client.close());
+    // Prompts: 6 watch windows then 10 × 50 ms of notifier debounce; documents: 2 watch windows.
+    expect(await cacheHintsOf(clients[0]!)).toEqual([
+      { ttlMs: 6 * 20 + 500, cacheScope: 'private' },
+      { ttlMs: 40, cacheScope: 'private' },
+      { ttlMs: 40, cacheScope: 'private' },
+      { ttlMs: 3_600_000, cacheScope: 'private' },
+    ]);
+    expect(await cacheHintsOf(clients[1]!)).toEqual(Array(4).fill({ ttlMs: 1000, cacheScope: 'public' }));
+  });
+
+  it('refuses a --cache-ttl or --cache-scope it cannot send, exit 2', async () => {
+    const dir = await promptDir();
+    expect(await runCliInProcess(['serve', dir, '--cache-ttl', '-5'])).toMatchObject({
+      code: 2,
+      stderr: "mcp-prompt-kit serve: --cache-ttl must be an integer from 0 to 86400000, got '-5'\n",
+    });
+    expect(await runCliInProcess(['serve', dir, '--cache-ttl', '86400001'])).toMatchObject({ code: 2 });
+    expect(await runCliInProcess(['serve', dir, '--cache-scope', 'shared'])).toMatchObject({
+      code: 2,
+      stderr: "mcp-prompt-kit serve: --cache-scope must be public or private, got 'shared'\n",
+    });
   });
 
   // The 2026-07-28 standard headers: MCP-Protocol-Version and Mcp-Method on every request, Mcp-Name mirroring

@@ -13,12 +13,13 @@ const run = promisify(execFile);
 
 describe('attachPrompts: memory', () => {
   for (const sdk of ['v1', 'v2']) {
-    it(`lets SDK ${sdk} servers that were never detached be garbage-collected, and drops their registry listeners`, async () => {
+    it(`lets SDK ${sdk} servers that were never detached be garbage-collected, and shares one registry listener that forgets them`, async () => {
       const { stdout } = await run(process.execPath, ['--expose-gc', ...TS_NODE_ARGS, PROBE, sdk], {
         timeout: 120_000,
       });
-      // 50 attachments subscribed; once their servers are collected, none of their listeners is left on the registry.
-      expect(JSON.parse(stdout)).toEqual({ alive: 0, listeners: 0, subscribed: 50 });
+      // One listener for every attachment; once their servers are collected it follows none of them, and 1,000 more
+      // dropped servers leave it holding no more than its sweep threshold.
+      expect(JSON.parse(stdout)).toEqual({ alive: 0, listeners: 1, subscribed: 1, followers: 0, swept: true });
     });
   }
 });

@@ -40,6 +40,7 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
   ],
   './mcp': [
     'DEFAULT_DEBOUNCE_MS',
+    'MAX_CACHE_TTL_MS',
     'attachFunctions',
     'attachPrompts',
     'attachResources',

@@ -116,6 +116,12 @@ describe('createPostgresPromptStore', () => {
     expect(() => createPostgresPromptStore({ pool: {} as pg.Pool })).toThrow(/pool must be a pg.Pool/);
     expect(() => createPostgresPromptStore({ pool: poolA, reconnect: { minMs: 0 } })).toThrow(/reconnect.minMs/);
   });
+
+  it('says how soon a change reaches watchers: two heartbeats to notice a dead listener, then the longest reconnect', () => {
+    expect(createPostgresPromptStore({ pool: poolA }).changeDelayMs).toBe(2 * 10_000 + 5_000);
+    const tuned = createPostgresPromptStore({ pool: poolA, heartbeatMs: 2_000, reconnect: { maxMs: 1_000 } });
+    expect(tuned.changeDelayMs).toBe(2 * 2_000 + 1_000);
+  });
 });
 
 describe('migrate()', () => {

@@ -207,6 +207,9 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
   };
 
   const store: PostgresPromptStore = {
+    // NOTIFY arrives at once; a connection that died silently is noticed within two heartbeats, listened again within
+    // the longest reconnect wait, and everything is then read again.
+    changeDelayMs: 2 * heartbeatMs + retryMaxMs,
     async migrate(migrateOptions = {}) {
       // An up-to-date table is only read (catalogs and rows, as any read): replicas starting together pass at once.
       const pending = await inTransaction(pool, operation('migrate'), {}, (client) => planMigration(client, n));
