@@ -131,6 +131,17 @@ function denied(uri: string, why: string): PromptError {
   });
 }
 
+/** @internal The resolver's limits when its options leave them out. */
+export const DEFAULT_RESOLVER_LIMITS = Object.freeze({
+  maxDocumentBytes: 1_048_576,
+  maxTotalBytes: 1_048_576,
+  maxMatches: 50,
+  maxListed: 10_000,
+  maxWalked: DEFAULT_MAX_WALKED,
+  maxCacheBytes: 32 * 1_048_576,
+  indexTtlMs: 2_000,
+});
+
 function positive(value: number | undefined, fallback: number, name: string): number {
   return integerOption('createFileResourceResolver', name, value, { min: 1, default: fallback });
 }
@@ -187,15 +198,16 @@ export function createFileResourceResolver(options: FileResourceResolverOptions)
       throw new TypeError(`createFileResourceResolver: the directory of '${scheme}' must be a non-empty string`);
     roots[scheme] = dir;
   }
-  const maxDocumentBytes = positive(options.maxDocumentBytes, 1_048_576, 'maxDocumentBytes');
-  const maxTotalBytes = positive(options.maxTotalBytes, 1_048_576, 'maxTotalBytes');
-  const maxMatches = positive(options.maxMatches, 50, 'maxMatches');
-  const maxListed = positive(options.maxListed, 10_000, 'maxListed');
-  const maxCacheBytes = positive(options.maxCacheBytes, 32 * 1_048_576, 'maxCacheBytes');
-  const maxWalked = positive(options.maxWalked, DEFAULT_MAX_WALKED, 'maxWalked');
+  const d = DEFAULT_RESOLVER_LIMITS;
+  const maxDocumentBytes = positive(options.maxDocumentBytes, d.maxDocumentBytes, 'maxDocumentBytes');
+  const maxTotalBytes = positive(options.maxTotalBytes, d.maxTotalBytes, 'maxTotalBytes');
+  const maxMatches = positive(options.maxMatches, d.maxMatches, 'maxMatches');
+  const maxListed = positive(options.maxListed, d.maxListed, 'maxListed');
+  const maxCacheBytes = positive(options.maxCacheBytes, d.maxCacheBytes, 'maxCacheBytes');
+  const maxWalked = positive(options.maxWalked, d.maxWalked, 'maxWalked');
   const indexTtlMs = integerOption('createFileResourceResolver', 'indexTtlMs', options.indexTtlMs, {
     min: 0,
-    default: 2_000,
+    default: d.indexTtlMs,
   });
   const log = toSafeLogger(options.logger);
   const mimeTypes = options.mimeTypes;
