@@ -7,14 +7,14 @@ import { join } from 'node:path';
 import { isPromptError, PromptError } from '../errors.js';
 import { matchResourcePattern } from '../render/pattern.js';
 import { echoed } from '../errors.js';
-import { integerOption } from '../options.js';
 import { isWellFormedText } from '../encoding.js';
 import type { ResourceResolver } from '../resources.js';
 import type { BlobResourceContents, TextResourceContents } from '../types.js';
 import { relativePathProblem } from './confine.js';
 import { openConfined, readStable } from './open-file.js';
 import { isTextMimeType, mimeTypeOf } from './mime.js';
-import { DEFAULT_MAX_WALKED, fingerprint, scanTree } from './scan.js';
+import { fingerprint, scanTree } from './scan.js';
+import { resolverLimits } from './resolver-limits.js';
 import { upperBound } from '../registry/sorted-names.js';
 import { toSafeLogger } from '../logger.js';
 import type { Logger } from '../logger.js';
@@ -131,21 +131,6 @@ function denied(uri: string, why: string): PromptError {
   });
 }
 
-/** @internal The resolver's limits when its options leave them out. */
-export const DEFAULT_RESOLVER_LIMITS = Object.freeze({
-  maxDocumentBytes: 1_048_576,
-  maxTotalBytes: 1_048_576,
-  maxMatches: 50,
-  maxListed: 10_000,
-  maxWalked: DEFAULT_MAX_WALKED,
-  maxCacheBytes: 32 * 1_048_576,
-  indexTtlMs: 2_000,
-});
-
-function positive(value: number | undefined, fallback: number, name: string): number {
-  return integerOption('createFileResourceResolver', name, value, { min: 1, default: fallback });
-}
-
 /** Splits `scheme://path` (path still percent-encoded); undefined when it is not one. */
 function splitUri(uri: string): { scheme: string; path: string } | undefined {
   const at = uri.indexOf('://');
@@ -198,17 +183,8 @@ export function createFileResourceResolver(options: FileResourceResolverOptions)
       throw new TypeError(`createFileResourceResolver: the directory of '${scheme}' must be a non-empty string`);
     roots[scheme] = dir;
   }
-  const d = DEFAULT_RESOLVER_LIMITS;
-  const maxDocumentBytes = positive(options.maxDocumentBytes, d.maxDocumentBytes, 'maxDocumentBytes');
-  const maxTotalBytes = positive(options.maxTotalBytes, d.maxTotalBytes, 'maxTotalBytes');
-  const maxMatches = positive(options.maxMatches, d.maxMatches, 'maxMatches');
-  const maxListed = positive(options.maxListed, d.maxListed, 'maxListed');
-  const maxCacheBytes = positive(options.maxCacheBytes, d.maxCacheBytes, 'maxCacheBytes');
-  const maxWalked = positive(options.maxWalked, d.maxWalked, 'maxWalked');
-  const indexTtlMs = integerOption('createFileResourceResolver', 'indexTtlMs', options.indexTtlMs, {
-    min: 0,
-    default: d.indexTtlMs,
-  });
+  const { maxDocumentBytes, maxTotalBytes, maxMatches, maxListed, maxCacheBytes, maxWalked, indexTtlMs } =
+    resolverLimits(options);
   const log = toSafeLogger(options.logger);
   const mimeTypes = options.mimeTypes;
   const extensions = [...(options.extensions ?? ['.md'])];

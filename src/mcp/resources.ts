@@ -66,7 +66,8 @@ export interface AttachedResources {
   detach(): void;
 }
 
-const MAX_URI_LENGTH = 8192;
+/** @internal Longest resource URI a client may ask for. */
+export const MAX_URI_LENGTH = 8192;
 /** @internal The page size and read timeout of {@link attachResources} when its options leave them out. */
 export const DEFAULT_RESOURCES_OPTIONS = Object.freeze({ pageSize: 100, timeoutMs: 10_000 });
 
