@@ -3,13 +3,14 @@
  * numeric option of every options type is either in the table or named here as not a limit (a type error otherwise),
  * every fixed bound is the exported constant of the file the table names, and the policy's links hold.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETRIEVAL_LIMITS } from '../src/agent/tool.js';
 import type { PromptRetrievalToolOptions } from '../src/agent/tool.js';
-import { MAX_LISTED_PROMPTS, MAX_LIST_PAGES } from '../src/agent/listing.js';
+import { MAX_LISTED_ARGUMENTS, MAX_LISTED_PROMPTS, MAX_LIST_PAGES, MAX_PROMPT_NAME } from '../src/agent/listing.js';
+import { MAX_DETAILS } from '../src/arguments/failures.js';
 import { MAX_ARGUMENTS, MAX_ARGUMENTS_TEXT, MAX_PARAMS_TEXT } from '../src/agent/params.js';
 import { DEFAULT_MAX_LENGTH } from '../src/arguments/plan.js';
 import { limitsOf } from '../src/arguments/request-limits.js';
@@ -52,6 +53,7 @@ import {
 import { DEFAULT_COMPLETION_TIMEOUT_MS, renderLimits } from '../src/registry/options.js';
 import type { PromptRegistryOptions } from '../src/registry/options.js';
 import { MAX_VALUE_DEPTH } from '../src/render/limits.js';
+import { MAX_PARTIAL_DEPTH, MAX_PARTIAL_INCLUSIONS, MAX_SECTION_DEPTH } from '../src/render/parse.js';
 import type { RenderLimits } from '../src/render/limits.js';
 import { DEFAULT_STORE_TIMING } from '../src/stores/postgres/store-options.js';
 import type { PostgresPromptStoreOptions } from '../src/stores/postgres/store-options.js';
@@ -166,6 +168,10 @@ const FIXED: Record<string, { value: number; file: string }> = {
   MAX_COMPILED_KEYWORDS: { value: MAX_COMPILED_KEYWORDS, file: 'src/arguments/schema-limits.ts' },
   MAX_EXPANDED_SUBSCHEMAS: { value: MAX_EXPANDED_SUBSCHEMAS, file: 'src/arguments/schema-limits.ts' },
   MAX_CHECK_STEPS: { value: MAX_CHECK_STEPS, file: 'src/arguments/schema-limits.ts' },
+  MAX_SECTION_DEPTH: { value: MAX_SECTION_DEPTH, file: 'src/render/parse.ts' },
+  MAX_PARTIAL_DEPTH: { value: MAX_PARTIAL_DEPTH, file: 'src/render/parse.ts' },
+  MAX_PARTIAL_INCLUSIONS: { value: MAX_PARTIAL_INCLUSIONS, file: 'src/render/parse.ts' },
+  MAX_DETAILS: { value: MAX_DETAILS, file: 'src/arguments/failures.ts' },
   MAX_VALUE_DEPTH: { value: MAX_VALUE_DEPTH, file: 'src/render/limits.ts' },
   MAX_COMPLETION_VALUES: { value: MAX_COMPLETION_VALUES, file: 'src/registry/completion.ts' },
   MAX_COMPLETION_BYTES: { value: MAX_COMPLETION_BYTES, file: 'src/registry/completion.ts' },
@@ -182,9 +188,38 @@ const FIXED: Record<string, { value: number; file: string }> = {
   MAX_ARGUMENTS_TEXT: { value: MAX_ARGUMENTS_TEXT, file: 'src/agent/params.ts' },
   MAX_LISTED_PROMPTS: { value: MAX_LISTED_PROMPTS, file: 'src/agent/listing.ts' },
   MAX_LIST_PAGES: { value: MAX_LIST_PAGES, file: 'src/agent/listing.ts' },
+  MAX_LISTED_ARGUMENTS: { value: MAX_LISTED_ARGUMENTS, file: 'src/agent/listing.ts' },
+  MAX_PROMPT_NAME: { value: MAX_PROMPT_NAME, file: 'src/agent/listing.ts' },
   MAX_ECHOED: { value: MAX_ECHOED, file: 'src/errors.ts' },
   MAX_CLIENT_TEXT: { value: MAX_CLIENT_TEXT, file: 'src/errors.ts' },
 };
+
+/**
+ * Exported bounds that shape an answer or a setting rather than bound a request's work, so not in the table: how many
+ * allowed values and problems a message lists, how many problems an error carries, how much of a name the agent tool
+ * shows, the largest timer a timeout option accepts, and how often a steady stream of changes still notifies.
+ */
+const NOT_LISTED = new Set([
+  'MAX_LISTED_VALUES',
+  'MAX_LISTED_PROBLEMS',
+  'MAX_CARRIED_PROBLEMS',
+  'MAX_SHOWN_NAME',
+  'MAX_TIMER_MS',
+  'MAX_WAIT_FACTOR',
+]);
+
+/** Every `export const MAX_…` / `MIN_…` under src/, by name, with its file. */
+function exportedBounds(): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const file of readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' })) {
+    if (!file.endsWith('.ts')) continue;
+    const text = readFileSync(join(ROOT, 'src', file), 'utf8');
+    for (const m of text.matchAll(/^export const ((?:MAX|MIN)_[A-Z0-9_]+) =/gm)) {
+      out.set(m[1]!, `src/${file.split('\\').join('/')}`);
+    }
+  }
+  return out;
+}
 
 /** The body rows of the first table under a heading, as trimmed cells. */
 function tableRows(heading: string): string[][] {
@@ -274,6 +309,15 @@ describe('SECURITY.md', () => {
       expect(row.file, row.name).toBe(fixed.file);
       expect(readFileSync(join(ROOT, row.file), 'utf8')).toMatch(new RegExp(`export const ${row.name} =`));
     }
+  });
+
+  it('lists every bound src/ exports as a constant, unless it is named here as not bounding a request', () => {
+    const listed = new Set(fixedRows.map((r) => r.name));
+    const missing = [...exportedBounds()]
+      .filter(([name]) => !listed.has(name) && !NOT_LISTED.has(name))
+      .map(([name, file]) => `${name} (${file})`);
+    expect(missing).toEqual([]);
+    for (const name of NOT_LISTED) expect(exportedBounds().has(name), `${name} is still exported`).toBe(true);
   });
 
   it('quotes in what a client gets past a limit only the limit itself', () => {
