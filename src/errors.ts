@@ -338,10 +338,10 @@ export class JsonRpcError extends Error {
   }
 }
 
-/** Longest piece of client input (a name, a URI) quoted in an error message. */
-const MAX_ECHOED = 128;
-/** Longest message, and longest string in `data`, of an error a client sees. */
-const MAX_CLIENT_TEXT = 1_024;
+/** @internal Longest piece of client input (a name, a URI) quoted in an error message. */
+export const MAX_ECHOED = 128;
+/** @internal Longest message, and longest string in `data`, of an error a client sees. */
+export const MAX_CLIENT_TEXT = 1_024;
 /** Nesting of error data walked for long strings (the library's error data is at most three deep). */
 const MAX_DATA_DEPTH = 8;
 

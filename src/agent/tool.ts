@@ -81,6 +81,14 @@ interface IntegrationState {
   unsubscribe?: () => void;
 }
 
+/** @internal The tool's bounds when its options leave them out. */
+export const DEFAULT_RETRIEVAL_LIMITS = Object.freeze({
+  timeoutMs: 10_000,
+  maxDescriptionLength: 4_000,
+  maxResultLength: 100_000,
+  maxMessages: 100,
+});
+
 /**
  * Creates the `retrieve_mcp_prompt` tool over an agent's MCP integrations. Its description lists each integration's
  * prompts and arguments (kept current on `list_changed`); `execute` validates the call, asks the integration, and
@@ -104,14 +112,23 @@ interface IntegrationState {
 export function createPromptRetrievalTool(options: PromptRetrievalToolOptions): PromptRetrievalTool {
   const owner = 'createPromptRetrievalTool';
   const log = toSafeLogger(options.logger);
-  const timeoutMs = integerOption(owner, 'timeoutMs', options.timeoutMs, { ...TIMEOUT_MS, default: 10_000 });
+  const timeoutMs = integerOption(owner, 'timeoutMs', options.timeoutMs, {
+    ...TIMEOUT_MS,
+    default: DEFAULT_RETRIEVAL_LIMITS.timeoutMs,
+  });
   const maxDescription = integerOption(owner, 'maxDescriptionLength', options.maxDescriptionLength, {
     min: 1,
-    default: 4000,
+    default: DEFAULT_RETRIEVAL_LIMITS.maxDescriptionLength,
   });
   const limits = {
-    maxResultLength: integerOption(owner, 'maxResultLength', options.maxResultLength, { min: 1000, default: 100_000 }),
-    maxMessages: integerOption(owner, 'maxMessages', options.maxMessages, { min: 1, default: 100 }),
+    maxResultLength: integerOption(owner, 'maxResultLength', options.maxResultLength, {
+      min: 1000,
+      default: DEFAULT_RETRIEVAL_LIMITS.maxResultLength,
+    }),
+    maxMessages: integerOption(owner, 'maxMessages', options.maxMessages, {
+      min: 1,
+      default: DEFAULT_RETRIEVAL_LIMITS.maxMessages,
+    }),
   };
   const states = new Map<string, IntegrationState>();
   for (const [id, integration] of Object.entries(options.integrations)) {

@@ -23,9 +23,9 @@ type ServerSdk = typeof import('@modelcontextprotocol/server');
 type StdioSdk = typeof import('@modelcontextprotocol/server/stdio');
 
 /** Sessions of 2025-era HTTP clients held at once (`--max-sessions`). */
-const DEFAULT_MAX_SESSIONS = 100;
+export const DEFAULT_MAX_SESSIONS = 100;
 /** A session without requests or open streams for this long is closed (`--idle-timeout`, ms). */
-const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
+export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 /**
  * The TTL of what never changes while serve runs (prompts without --watch, server/discover): a restart with other
  * files is announced to nobody, so an hour bounds how long a client keeps the old listing.

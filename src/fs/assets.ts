@@ -4,6 +4,9 @@ import type { AssetLoader } from '../resources.js';
 import { integerOption } from '../options.js';
 import { openConfined, readStable } from './open-file.js';
 
+/** @internal The largest asset when the options leave `maxBytes` out. */
+export const DEFAULT_MAX_ASSET_BYTES = 1_048_576;
+
 /** Options of {@link createFileAssetLoader}. */
 export interface FileAssetLoaderOptions {
   /** Largest asset, in bytes (default 1 MiB); a larger one is LIMIT_EXCEEDED. */
@@ -22,7 +25,10 @@ export interface FileAssetLoaderOptions {
  * ```
  */
 export function createFileAssetLoader(root: string, options: FileAssetLoaderOptions = {}): AssetLoader {
-  const maxBytes = integerOption('createFileAssetLoader', 'maxBytes', options.maxBytes, { min: 0, default: 1_048_576 });
+  const maxBytes = integerOption('createFileAssetLoader', 'maxBytes', options.maxBytes, {
+    min: 0,
+    default: DEFAULT_MAX_ASSET_BYTES,
+  });
   return {
     async read(path) {
       const found = await openConfined(root, path);

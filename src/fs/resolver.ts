@@ -7,14 +7,14 @@ import { join } from 'node:path';
 import { isPromptError, PromptError } from '../errors.js';
 import { matchResourcePattern } from '../render/pattern.js';
 import { echoed } from '../errors.js';
-import { integerOption } from '../options.js';
 import { isWellFormedText } from '../encoding.js';
 import type { ResourceResolver } from '../resources.js';
 import type { BlobResourceContents, TextResourceContents } from '../types.js';
 import { relativePathProblem } from './confine.js';
 import { openConfined, readStable } from './open-file.js';
 import { isTextMimeType, mimeTypeOf } from './mime.js';
-import { DEFAULT_MAX_WALKED, fingerprint, scanTree } from './scan.js';
+import { fingerprint, scanTree } from './scan.js';
+import { resolverLimits } from './resolver-limits.js';
 import { upperBound } from '../registry/sorted-names.js';
 import { toSafeLogger } from '../logger.js';
 import type { Logger } from '../logger.js';
@@ -131,10 +131,6 @@ function denied(uri: string, why: string): PromptError {
   });
 }
 
-function positive(value: number | undefined, fallback: number, name: string): number {
-  return integerOption('createFileResourceResolver', name, value, { min: 1, default: fallback });
-}
-
 /** Splits `scheme://path` (path still percent-encoded); undefined when it is not one. */
 function splitUri(uri: string): { scheme: string; path: string } | undefined {
   const at = uri.indexOf('://');
@@ -187,16 +183,8 @@ export function createFileResourceResolver(options: FileResourceResolverOptions)
       throw new TypeError(`createFileResourceResolver: the directory of '${scheme}' must be a non-empty string`);
     roots[scheme] = dir;
   }
-  const maxDocumentBytes = positive(options.maxDocumentBytes, 1_048_576, 'maxDocumentBytes');
-  const maxTotalBytes = positive(options.maxTotalBytes, 1_048_576, 'maxTotalBytes');
-  const maxMatches = positive(options.maxMatches, 50, 'maxMatches');
-  const maxListed = positive(options.maxListed, 10_000, 'maxListed');
-  const maxCacheBytes = positive(options.maxCacheBytes, 32 * 1_048_576, 'maxCacheBytes');
-  const maxWalked = positive(options.maxWalked, DEFAULT_MAX_WALKED, 'maxWalked');
-  const indexTtlMs = integerOption('createFileResourceResolver', 'indexTtlMs', options.indexTtlMs, {
-    min: 0,
-    default: 2_000,
-  });
+  const { maxDocumentBytes, maxTotalBytes, maxMatches, maxListed, maxCacheBytes, maxWalked, indexTtlMs } =
+    resolverLimits(options);
   const log = toSafeLogger(options.logger);
   const mimeTypes = options.mimeTypes;
   const extensions = [...(options.extensions ?? ['.md'])];

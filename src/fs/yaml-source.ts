@@ -14,11 +14,11 @@ import { maskText, quotedStandIns, readPlain, readQuoted, wellIndented } from '.
 import type { StandIn } from './yaml-quoted.js';
 import { checkYamlShape } from './yaml-shape.js';
 
-/** Most alias expansions one document may use (a "billion laughs" file is refused, not expanded). */
-const MAX_ALIAS_COUNT = 100;
+/** @internal Most alias expansions one document may use (a "billion laughs" file is refused, not expanded). */
+export const MAX_ALIAS_COUNT = 100;
 
-/** Deepest nesting read (the definition parser's own limit is 256 levels). */
-const MAX_DEPTH = 256;
+/** @internal Deepest nesting read (the definition parser's own limit is 256 levels). */
+export const MAX_DEPTH = 256;
 
 /** The default most nodes of one YAML text (keys, values and entries); see `PromptFileLimits.maxYamlNodes`. */
 export const DEFAULT_MAX_YAML_NODES = 10_000;

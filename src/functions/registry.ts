@@ -54,6 +54,9 @@ interface Entry {
   readonly validator: CompiledArgumentValidator;
 }
 
+/** @internal How long `run` may take when `timeoutMs` is left out. */
+export const DEFAULT_FUNCTION_TIMEOUT_MS = 60_000;
+
 const RESULTS: readonly FunctionResults[] = ['one', 'many', 'none'];
 
 /**
@@ -97,7 +100,7 @@ export class FunctionRegistry {
     this.#log = toSafeLogger(options.logger);
     this.#timeoutMs = integerOption('FunctionRegistry', 'timeoutMs', options.timeoutMs, {
       ...TIMEOUT_MS,
-      default: 60_000,
+      default: DEFAULT_FUNCTION_TIMEOUT_MS,
     });
   }
 

@@ -83,6 +83,13 @@ export interface CoreResponse {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** @internal The body limits of the HTTP handlers and CGI when their options leave them out. */
+export const DEFAULT_HTTP_LIMITS = Object.freeze({
+  maxBodyBytes: 1_048_576,
+  bodyTimeoutMs: 10_000,
+  maxInFlightBodyBytes: 64 * 1_048_576,
+});
+
 /** @internal The request core: route, read, answer; never throws. */
 export interface HttpCore {
   /** Whether `path` (below the base path) is one of ours; the node handler calls `next()` for the others. */
@@ -102,10 +109,15 @@ interface Context {
 export function createHttpCore(source: HttpSource, options: HttpHandlerOptions = {}): HttpCore {
   const sources = toSources(source);
   const basePath = normalizeBasePath(options.basePath);
-  const maxBodyBytes = positive(options.maxBodyBytes, 1024 * 1024, 'maxBodyBytes');
-  const bodyTimeoutMs = positive(options.bodyTimeoutMs, 10_000, 'bodyTimeoutMs', 'milliseconds');
+  const maxBodyBytes = positive(options.maxBodyBytes, DEFAULT_HTTP_LIMITS.maxBodyBytes, 'maxBodyBytes');
+  const bodyTimeoutMs = positive(
+    options.bodyTimeoutMs,
+    DEFAULT_HTTP_LIMITS.bodyTimeoutMs,
+    'bodyTimeoutMs',
+    'milliseconds',
+  );
   const budget = new BodyBudget(
-    positive(options.maxInFlightBodyBytes, 64 * 1024 * 1024, 'maxInFlightBodyBytes'),
+    positive(options.maxInFlightBodyBytes, DEFAULT_HTTP_LIMITS.maxInFlightBodyBytes, 'maxInFlightBodyBytes'),
     Math.ceil(bodyTimeoutMs / 1000),
   );
   const gate = createGate(options.allowedHosts, options.allowedOrigins);

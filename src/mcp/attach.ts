@@ -74,7 +74,8 @@ export interface AttachPromptsOptions {
   cacheHints?: CacheHints;
 }
 
-const DEFAULT_CALLBACK_TIMEOUT_MS = 10_000;
+/** @internal How long a registry callback may take when `callbackTimeoutMs` is left out. */
+export const DEFAULT_CALLBACK_TIMEOUT_MS = 10_000;
 
 /** Removes what {@link attachPrompts} added: the request handlers, the registry subscription and pending timers. */
 export type DetachPrompts = () => void;

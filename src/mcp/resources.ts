@@ -93,7 +93,10 @@ export interface AttachedResources {
   detach(): void;
 }
 
-const MAX_URI_LENGTH = 8192;
+/** @internal Longest resource URI a client may ask for. */
+export const MAX_URI_LENGTH = 8192;
+/** @internal The page size and read timeout of {@link attachResources} when its options leave them out. */
+export const DEFAULT_RESOURCES_OPTIONS = Object.freeze({ pageSize: 100, timeoutMs: 10_000 });
 
 /**
  * Serves `source` as the server's `resources/list` (paginated, sorted by URI) and `resources/read`, and declares the
@@ -119,11 +122,11 @@ export function attachResources(
   const pageSize = integerOption('attachResources', 'pageSize', options.pageSize, {
     min: 1,
     max: 10_000,
-    default: 100,
+    default: DEFAULT_RESOURCES_OPTIONS.pageSize,
   });
   const timeoutMs = integerOption('attachResources', 'timeoutMs', options.timeoutMs, {
     ...TIMEOUT_MS,
-    default: 10_000,
+    default: DEFAULT_RESOURCES_OPTIONS.timeoutMs,
   });
   if (options.listChanged !== undefined && typeof options.listChanged !== 'boolean') {
     throw new TypeError(`attachResources: options.listChanged must be a boolean, got ${typeof options.listChanged}`);

@@ -73,6 +73,9 @@ export interface RequestContext {
 /** @internal The name the registry's option errors start with. */
 export const OWNER = 'PromptRegistry';
 
+/** @internal How long an argument's `complete()` may take when `completionTimeoutMs` is left out. */
+export const DEFAULT_COMPLETION_TIMEOUT_MS = 10_000;
+
 /** @internal A count option of the registry: a positive integer. */
 export const COUNT: OptionRange = { min: 1 };
 

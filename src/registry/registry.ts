@@ -27,7 +27,7 @@ import { CursorCodec } from './cursor.js';
 import { EnumCompletions, schemaEnum } from './enum-completion.js';
 import { NameTable } from './name-table.js';
 import { TIMEOUT_MS, integerOption } from '../options.js';
-import { COUNT, OWNER, copyPartials, renderLimits } from './options.js';
+import { COUNT, DEFAULT_COMPLETION_TIMEOUT_MS, OWNER, copyPartials, renderLimits } from './options.js';
 import type { ListOptions, PromptRegistryOptions, RegisterOptions, RequestContext } from './options.js';
 import { cancelled, isAborted, reportRenderError, unknownPrompt } from './request-errors.js';
 import { runCompleter } from './run-completer.js';
@@ -77,7 +77,7 @@ export class PromptRegistry {
     this.#systemRole = options.systemRole ?? 'reject';
     this.#completionTimeoutMs = integerOption(OWNER, 'completionTimeoutMs', options.completionTimeoutMs, {
       ...TIMEOUT_MS,
-      default: 10_000,
+      default: DEFAULT_COMPLETION_TIMEOUT_MS,
     });
     const partials = options.partials === undefined ? undefined : copyPartials(options.partials);
     const limits = renderLimits(options.limits);

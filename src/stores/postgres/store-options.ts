@@ -51,6 +51,9 @@ export interface ResolvedStoreOptions {
   connectListener: () => Promise<PgListenerClient>;
 }
 
+/** @internal The listener's timing when the options leave it out. */
+export const DEFAULT_STORE_TIMING = Object.freeze({ heartbeatMs: 10_000, reconnectMinMs: 100, reconnectMaxMs: 5_000 });
+
 function positiveInteger(value: unknown, what: string, fallback: number): number {
   return integerOption('createPostgresPromptStore', what, value, { ...TIMEOUT_MS, default: fallback });
 }
@@ -69,9 +72,12 @@ export function resolveStoreOptions(options: PostgresPromptStoreOptions): Resolv
   const names = tableNames(options.schema ?? 'public', options.table ?? 'prompts');
   const defaultLabel = checkLabel(options.label ?? DEFAULT_LABEL, 'label');
   const log = toSafeLogger(options.logger);
-  const heartbeatMs = positiveInteger(options.heartbeatMs, 'heartbeatMs', 10_000);
-  const retryMinMs = positiveInteger(options.reconnect?.minMs, 'reconnect.minMs', 100);
-  const retryMaxMs = Math.max(retryMinMs, positiveInteger(options.reconnect?.maxMs, 'reconnect.maxMs', 5_000));
+  const heartbeatMs = positiveInteger(options.heartbeatMs, 'heartbeatMs', DEFAULT_STORE_TIMING.heartbeatMs);
+  const retryMinMs = positiveInteger(options.reconnect?.minMs, 'reconnect.minMs', DEFAULT_STORE_TIMING.reconnectMinMs);
+  const retryMaxMs = Math.max(
+    retryMinMs,
+    positiveInteger(options.reconnect?.maxMs, 'reconnect.maxMs', DEFAULT_STORE_TIMING.reconnectMaxMs),
+  );
   const connectListener =
     options.listener ??
     ((): Promise<PgListenerClient> => pool.connect() as Promise<unknown> as Promise<PgListenerClient>);
