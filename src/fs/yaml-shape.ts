@@ -35,6 +35,10 @@ function isBreakOrEnd(c: number): boolean {
   return Number.isNaN(c) || c === LF || c === CR;
 }
 
+function isBlankChar(c: number): boolean {
+  return c === SPACE || c === TAB;
+}
+
 function isBlank(c: number): boolean {
   return c === SPACE || c === TAB || isBreakOrEnd(c);
 }
@@ -98,6 +102,7 @@ function scan(
     return e;
   };
   let i = 0;
+  const marks: Marks = { colon: nextOf(text, ':'), hash: nextOf(text, '#'), cr: nextOf(text, '\r') };
 
   const endOfLine = (from: number): number => {
     const lf = text.indexOf('\n', from);
@@ -119,9 +124,19 @@ function scan(
       const run = block.run;
       for (;;) {
         run.lastIndex = i;
-        if (run.exec(text) === null) break;
+        if (!run.test(text)) break;
         i = run.lastIndex;
       }
+      if (i >= n) break;
+    }
+    if (plain !== undefined && plain > 0 && flow === 0) {
+      // The lines a plain scalar plainly goes on over, skipped a few indexOf calls a line.
+      const lines = plainLines(text, i, plain, marks);
+      if (lines.lastText !== -1 && run !== undefined) {
+        run.end = textEnd(lines.lastText);
+        run.lines++;
+      }
+      i = lines.next;
       if (i >= n) break;
     }
     // The start of a line.
@@ -291,6 +306,63 @@ function scan(
   }
   closeRun();
   return longQuoted;
+}
+
+/** The next offset of `char` at or after an offset (the text's length if none): found once, kept until passed. */
+type NextOf = (from: number) => number;
+
+/** A {@link NextOf} for `char` in `text`, for offsets that only grow (each search starts where the last ended). */
+function nextOf(text: string, char: string): NextOf {
+  let at = -2;
+  return (from) => {
+    if (at !== -1 && at < from) at = text.indexOf(char, from);
+    return at === -1 ? text.length : at;
+  };
+}
+
+/** Where the lines a plain scalar goes on over stop, and the end of the last one with text (-1 if none). */
+interface PlainLines {
+  next: number;
+  lastText: number;
+}
+
+/**
+ * The whole lines from the line start `from` a plain scalar (block context) goes on over, as the loop in
+ * {@link scan} would read them one by one: blank, or at least `indent` spaces then text starting with no tab or `#`,
+ * with no `: `, no ` #` and no CR but before its break. A few indexOf calls a line (their marks kept, so each
+ * character is searched once); the first other line is left to the loop.
+ */
+function plainLines(text: string, from: number, indent: number, marks: Marks): PlainLines {
+  let s = from;
+  let lastText = -1;
+  for (;;) {
+    let k = s;
+    while (text.charCodeAt(k) === SPACE) k++;
+    const c = text.charCodeAt(k);
+    if (c === LF || (c === CR && text.charCodeAt(k + 1) === LF)) {
+      s = text.indexOf('\n', k) + 1;
+      continue;
+    }
+    if (k - s < indent || c === TAB || c === 0x23 || c === CR || Number.isNaN(c)) break;
+    const lf = text.indexOf('\n', k);
+    if (lf === -1 || marks.cr(k) < lf - 1) break;
+    let at = marks.colon(k);
+    while (at < lf && !isBlank(text.charCodeAt(at + 1))) at = marks.colon(at + 1);
+    if (at < lf) break;
+    at = marks.hash(k);
+    while (at < lf && !isBlankChar(text.charCodeAt(at - 1))) at = marks.hash(at + 1);
+    if (at < lf) break;
+    lastText = lf;
+    s = lf + 1;
+  }
+  return { next: s, lastText };
+}
+
+/** The next `:`, `#` and CR of a text (see {@link nextOf}). */
+interface Marks {
+  colon: NextOf;
+  hash: NextOf;
+  cr: NextOf;
 }
 
 /** Runs of characters that cannot end a plain scalar (block context, flow context). */

@@ -325,6 +325,31 @@ describe('YAML prompt files: long plain scalars', () => {
     }
   });
 
+  it('finds the extent of a plain scalar of many short lines (colons and hashes inside words, CRLF, blank lines) as the YAML library reads it', () => {
+    const words = ['a', 'bb', 'c:d', 'e#f', 'g\th', ':i', '---', '...', 'j: k', 'l #m', '#n', '\to'];
+    for (let w = 0; w < words.length; w++) {
+      for (const eol of ['\n', '\r\n']) {
+        const lines = Array.from({ length: 400 }, (_, i) => (i % 7 === 3 ? '' : i === 200 ? words[w]! : words[i % 2]!));
+        const head = 'a:\n  x:';
+        const text = `${head}${eol}${lines.map((l) => (l === '' ? '' : `    ${l}`)).join(eol)}${eol}b: 1${eol}`;
+        const library = parseDocument(text);
+        const ours = parseYamlSource(text);
+        const label = JSON.stringify(words[w]) + JSON.stringify(eol);
+        if (library.errors.length > 0) {
+          expect('value' in ours, label).toBe(false);
+          continue;
+        }
+        expect('value' in ours ? ours.value : ours, label).toEqual(library.toJS());
+        const scalar = (library.contents as { items: { value: { items: { value: { range: number[] } }[] } }[] })
+          .items[0]!.value.items[0]!.value;
+        const shape = checkYamlShape(text, { maxNodes: 100, maxDepth: 256, maxAliases: 100 });
+        const plain = 'longPlain' in shape ? shape.longPlain : [];
+        // One scalar, over every line up to where the library ends it (its range ends after its last line's text).
+        expect(plain, label).toEqual([[scalar.range[0]!, scalar.range[1]!]]);
+      }
+    }
+  });
+
   it('reads long plain scalars over several lines exactly as the YAML library does', () => {
     const next = random(23);
     const prefixes = [
