@@ -299,6 +299,12 @@ function shapesAt(bytes: number): YamlShape[] {
       shortFolded,
     );
     add(
+      'many short lines at column 0: double-quoted string (refused)',
+      `content: "${short.join('\n')}"\nname: shaped\nmessages:\n  - role: user\n    content: hi\n`,
+      undefined,
+      shortFolded,
+    );
+    add(
       'many short lines: block scalar |',
       `name: shaped\nmessages:\n  - role: user\n    content: |\n${short.map((l) => `      ${l}\n`).join('')}`,
       undefined,

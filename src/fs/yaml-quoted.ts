@@ -215,20 +215,45 @@ const MARKER = /^(?:---|\.\.\.)(?=[ \t\r]|$)/;
 
 /**
  * The stand-in of a quoted scalar: single-quoted, each line reduced to its leading blanks and one `x` (a document
- * marker kept), so the parser sees the same lines and indentation (and reports the same indentation errors).
+ * marker kept), each distinct line once, so the parser sees the same kinds of lines and indentation (and reports the
+ * same first indentation error).
  */
 function standIn(text: string, start: number, end: number): string {
   if (wellIndented(text, start, end)) return "'x'";
-  const lines = text.slice(start + 1, end - 1).split('\n');
-  const out = lines.map((line, i) => {
-    const cr = line.endsWith('\r') && i < lines.length - 1 ? '\r' : '';
-    const body = cr === '' ? line : line.slice(0, -1);
-    if (i === 0) return body === '' ? cr : `x${cr}`;
-    const lead = /^[ \t]*/.exec(body)![0];
-    const rest = body.slice(lead.length);
-    if (rest === '') return `${lead}${cr}`;
-    return `${lead}${MARKER.exec(rest)?.[0] ?? ''}x${cr}`;
-  });
+  const to = end - 1;
+  const out: string[] = [];
+  // A run of lines of one kind becomes two (the last line kept): the parser reads the lines of a run alike, and a
+  // line it refuses would otherwise be refused (an error built) once per line.
+  let previous: string | number | undefined;
+  let repeats = 0;
+  let s = start + 1;
+  for (let i = 0; ; i++) {
+    let lf = text.indexOf('\n', s);
+    const last = lf === -1 || lf >= to;
+    if (last) lf = to;
+    const cr = !last && lf > s && text.charCodeAt(lf - 1) === 0x0d ? '\r' : '';
+    const bodyEnd = lf - cr.length;
+    let k = s;
+    let tabs = false;
+    for (let c = text.charCodeAt(k); k < bodyEnd && (c === 0x20 || c === 0x09); c = text.charCodeAt(++k)) {
+      if (c === 0x09) tabs = true;
+    }
+    const blank = k === bodyEnd;
+    const c = text.charCodeAt(k);
+    const marker = !blank && (c === 0x2d || c === 0x2e) ? (MARKER.exec(text.slice(k, bodyEnd))?.[0] ?? '') : '';
+    // The line's kind: its leading blanks, blank or not, its marker, its CR.
+    const kind = tabs
+      ? `${text.slice(s, k)}|${blank}|${marker}|${cr}`
+      : ((k - s) * 2 + (blank ? 1 : 0)) * 8 + (marker === '---' ? 2 : marker === '' ? 0 : 4) + (cr === '' ? 0 : 1);
+    repeats = kind === previous ? repeats + 1 : 0;
+    previous = kind;
+    if (i === 0 || last || repeats < 2) {
+      if (i === 0) out.push(blank && k === s ? cr : `x${cr}`);
+      else out.push(blank ? `${text.slice(s, k)}${cr}` : `${text.slice(s, k)}${marker}x${cr}`);
+    }
+    if (last) break;
+    s = lf + 1;
+  }
   return `'${out.join('\n')}'`;
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { formatDiagnostic, loadPromptDirectory } from '../../src/fs/index.js';
 import { findBlockScalar } from '../../src/fs/yaml-block.js';
-import { wellIndented } from '../../src/fs/yaml-quoted.js';
+import { quotedStandIns, wellIndented } from '../../src/fs/yaml-quoted.js';
 import { checkYamlShape } from '../../src/fs/yaml-shape.js';
 import { parseYamlSource } from '../../src/fs/yaml-source.js';
 import { tempDir, writeFiles } from './temp.js';
@@ -280,6 +280,22 @@ describe('YAML prompt files: long quoted strings', () => {
       if (library.errors.length > 0) expect('value' in ours, JSON.stringify(text)).toBe(false);
       else expect('value' in ours ? ours.value : ours, JSON.stringify(text)).toEqual(library.toJS());
     }
+  });
+
+  it('hands the parser one stand-in line per run of alike lines of a quoted string it refuses', () => {
+    const body = Array.from({ length: 3_000 }, (_, i) => ['a', 'bb', 'ccc'][i % 3]).join('\n');
+    const text = `content: "${body}"\nname: p\n`;
+    const start = text.indexOf('"');
+    const end = text.indexOf('"', start + 1) + 1;
+    const [stretch] = quotedStandIns(text, [[start, end]]);
+    // Two lines of the run (the first among them), then the last line: not one line (and one parser error) per line.
+    expect(stretch?.standIn).toBe("'x\nx\nx'");
+    const ours = parseYamlSource(text);
+    const library = parseDocument(text);
+    expect(library.errors.length).toBeGreaterThan(0);
+    expect(ours).toMatchObject({ line: 1, column: 10 });
+    expect(library.errors[0]?.message).toContain('Missing closing');
+    expect('message' in ours ? ours.message : '').toContain('Missing closing');
   });
 
   it('keeps the lines and columns of everything after a long string', async () => {
