@@ -298,6 +298,13 @@ function shapesAt(bytes: number): YamlShape[] {
       undefined,
       shortFolded,
     );
+    add('many comment lines', `${HEAD}${'# a note\n'.repeat(Math.floor(bytes / 9))}`, undefined, 'hi');
+    add(
+      'many blank lines',
+      `name: shaped\nmessages:\n  - role: user\n${'\n'.repeat(Math.floor(bytes))}    content: hi\n`,
+      undefined,
+      'hi',
+    );
     add(
       'many short lines at column 0: double-quoted string (refused)',
       `content: "${short.join('\n')}"\nname: shaped\nmessages:\n  - role: user\n    content: hi\n`,

@@ -53,25 +53,35 @@ function isFlowIndicator(c: number): boolean {
  */
 export type YamlShape =
   | { problem: YamlShapeProblem }
-  | { problem?: undefined; longQuoted: [number, number][]; blocks: number[]; longPlain: [number, number][] };
+  | {
+      problem?: undefined;
+      longQuoted: [number, number][];
+      blocks: number[];
+      longPlain: [number, number][];
+      /** Runs of whole lines, blank or comments, outside any scalar (block context): the parser need not see them. */
+      quiet: [number, number][];
+    };
 
 /** Checks `text` against `limits` in one pass. */
 export function checkYamlShape(text: string, limits: YamlShapeLimits): YamlShape {
   const blocks: number[] = [];
   const longPlain: [number, number][] = [];
-  const problem = scan(text, limits, blocks, longPlain);
-  return 'message' in problem ? { problem } : { longQuoted: problem, blocks, longPlain };
+  const quiet: [number, number][] = [];
+  const problem = scan(text, limits, blocks, longPlain, quiet);
+  return 'message' in problem ? { problem } : { longQuoted: problem, blocks, longPlain, quiet };
 }
 
 /**
  * Scans `text`; the offsets of untagged block scalar indicators go to `blocks`, the extents of long untagged plain
- * scalars over several lines (block context) to `longPlain`.
+ * scalars over several lines (block context) to `longPlain`, the runs of blank and comment lines outside scalars to
+ * `quietLines`.
  */
 function scan(
   text: string,
   limits: YamlShapeLimits,
   blocks: number[],
   longPlain: [number, number][],
+  quietLines: [number, number][],
 ): YamlShapeProblem | [number, number][] {
   const n = text.length;
   const longQuoted: [number, number][] = [];
@@ -102,6 +112,14 @@ function scan(
     return e;
   };
   let i = 0;
+  /** Blank lines after a plain scalar's line, left out only if the line after them ends the scalar. */
+  let pending: number | undefined;
+  /** Adds the whole lines `text.slice(from, to)` to the lines the YAML library need not see (runs merged). */
+  const quiet = (from: number, to: number): void => {
+    const last = quietLines[quietLines.length - 1];
+    if (last !== undefined && last[1] === from) last[1] = to;
+    else quietLines.push([from, to]);
+  };
   const marks: Marks = { colon: nextOf(text, ':'), hash: nextOf(text, '#'), cr: nextOf(text, '\r') };
 
   const endOfLine = (from: number): number => {
@@ -136,7 +154,20 @@ function scan(
         run.end = textEnd(lines.lastText);
         run.lines++;
       }
+      if (lines.lastText !== -1) pending = undefined;
+      else if (lines.next > i) pending ??= i;
       i = lines.next;
+      if (i >= n) break;
+    }
+    if (flow === 0 && block === undefined && plain === undefined) {
+      // Blank and comment lines outside any scalar, skipped natively (in bounded runs) and left out of the parse.
+      const from = i;
+      for (;;) {
+        QUIET_LINES.lastIndex = i;
+        if (!QUIET_LINES.test(text)) break;
+        i = QUIET_LINES.lastIndex;
+      }
+      if (i > from) quiet(from, i);
       if (i >= n) break;
     }
     // The start of a line.
@@ -144,8 +175,15 @@ function scan(
     while (j < n && text.charCodeAt(j) === SPACE) j++;
     const indent = j - i;
     const first = text.charCodeAt(j);
+    // Whether this line, blank or a comment, may be left out of what the YAML library parses (outside any scalar).
+    const quietable = flow === 0 && block === undefined && plain === undefined;
     if (isBreakOrEnd(first)) {
-      i = endOfLine(j);
+      const next = endOfLine(j);
+      if (flow === 0 && block === undefined && next <= n && (first === LF || text.charCodeAt(j + 1) === LF)) {
+        if (plain === undefined) quiet(i, next);
+        else pending ??= i; // blank lines after a plain scalar's line: left out if the next line ends it
+      }
+      i = next;
       continue;
     }
     if (block !== undefined) {
@@ -166,6 +204,8 @@ function scan(
         (flow === 0 && (indent < plain || (indent === 0 && isMarker(text, j))));
       const open = plain;
       plain = undefined;
+      if (pending !== undefined && ends) quiet(pending, i);
+      pending = undefined;
       if (!ends) {
         k = plainEnd(text, j, flow > 0);
         if (run !== undefined && text.charCodeAt(k) !== 0x3a) {
@@ -191,7 +231,9 @@ function scan(
       }
     }
     if (k === j && (first === 0x23 /* # */ || (indent === 0 && first === 0x25)) /* % directive */) {
-      i = endOfLine(j);
+      const next = endOfLine(j);
+      if (first === 0x23 && quietable && next <= n) quiet(i, next);
+      i = next;
       continue;
     }
     if (flow === 0 && k === j) {
@@ -340,7 +382,12 @@ function plainLines(text: string, from: number, indent: number, marks: Marks): P
     while (text.charCodeAt(k) === SPACE) k++;
     const c = text.charCodeAt(k);
     if (c === LF || (c === CR && text.charCodeAt(k + 1) === LF)) {
-      s = text.indexOf('\n', k) + 1;
+      // Blank lines, natively (in bounded runs).
+      for (;;) {
+        BLANK_LINES.lastIndex = s;
+        if (!BLANK_LINES.test(text)) break;
+        s = BLANK_LINES.lastIndex;
+      }
       continue;
     }
     if (k - s < indent || c === TAB || c === 0x23 || c === CR || Number.isNaN(c)) break;
@@ -364,6 +411,12 @@ interface Marks {
   hash: NextOf;
   cr: NextOf;
 }
+
+/** Whole blank or comment lines (spaces, then a comment or nothing, then a line break), up to 256 at a time. */
+const QUIET_LINES = /(?: *(?:#[^\n]*)?\r?\n){1,256}/y;
+
+/** Whole blank lines, up to 256 at a time. */
+const BLANK_LINES = /(?: *\r?\n){1,256}/y;
 
 /** Runs of characters that cannot end a plain scalar (block context, flow context). */
 const BLOCK_PLAIN_RUN = /[^\n\r#:]*/y;

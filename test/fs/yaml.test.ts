@@ -5,6 +5,7 @@ import { findBlockScalar } from '../../src/fs/yaml-block.js';
 import { quotedStandIns, wellIndented } from '../../src/fs/yaml-quoted.js';
 import { checkYamlShape } from '../../src/fs/yaml-shape.js';
 import { parseYamlSource } from '../../src/fs/yaml-source.js';
+import type { YamlSource } from '../../src/fs/yaml-source.js';
 import { tempDir, writeFiles } from './temp.js';
 
 async function lines(files: Record<string, string>, options = {}): Promise<{ lines: string[]; names: string[] }> {
@@ -185,6 +186,78 @@ describe('YAML prompt files: bounded shape', () => {
   it('refuses an implicit key longer than 1024 characters', async () => {
     const { lines: found } = await lines({ 'key.yaml': `${HEAD}_meta:\n  "${'k'.repeat(2_000)}": 1\n` });
     expect(found).toEqual(['key.yaml:4:3: invalid YAML: a mapping key longer than 1024 characters']);
+  });
+});
+
+describe('YAML prompt files: blank and comment lines', () => {
+  it('leaves runs of blank and comment lines outside scalars out of what the YAML library parses', () => {
+    const text = `name: p\n${'# note\n\n'.repeat(500)}messages:\n  - role: user\n${'\n'.repeat(500)}    content: hi\n`;
+    const shape = checkYamlShape(text, { maxNodes: 100, maxDepth: 256, maxAliases: 100 });
+    const quiet = 'quiet' in shape ? shape.quiet : [];
+    const first = text.indexOf('#');
+    // After the comment line that ends the plain scalar `p` (kept), the rest of the run; the blank lines after `user`
+    // (a plain scalar the `content:` line ends).
+    expect(quiet).toEqual([
+      [first + '# note\n'.length, text.indexOf('messages')],
+      [text.indexOf('user') + 5, text.indexOf('    content')],
+    ]);
+    expect(parseYamlSource(text)).toMatchObject({ value: parseDocument(text).toJS() });
+    expect((parseYamlSource(text) as YamlSource).locate('/messages/0/content')).toEqual({ line: 1504, column: 5 });
+  });
+
+  it('reads texts with blank and comment lines exactly as the YAML library does', () => {
+    const next = random(41);
+    const pieces = [
+      'a: 1',
+      'b:',
+      '  c: 2',
+      '- x',
+      '  - y',
+      'k: plain',
+      '  more',
+      '    deeper',
+      'l: |',
+      '  text',
+      '   more text',
+      'm: >+',
+      'n: "quoted',
+      '  rest"',
+      'o: [1,',
+      '  2]',
+      '? key',
+      ': value',
+      '---',
+      '...',
+      '  # indented note',
+      '\t',
+      '#',
+      '',
+      '   ',
+      'p: &a 1',
+      'q: *a',
+      'r: !!str x',
+    ];
+    let read = 0;
+    for (let n = 0; n < 1_500; n++) {
+      const lines: string[] = [];
+      const count = 3 + Math.floor(next() * 12);
+      for (let i = 0; i < count; i++) {
+        const r = next();
+        lines.push(r < 0.25 ? '' : r < 0.4 ? '# c' : pieces[Math.floor(next() * pieces.length)]!);
+      }
+      const eol = next() < 0.1 ? '\r\n' : '\n';
+      const text = lines.join(eol) + eol;
+      const library = parseDocument(text, { uniqueKeys: false, schema: 'core', merge: false, strict: true });
+      const ours = parseYamlSource(text);
+      if (library.errors.length > 0) {
+        expect('value' in ours, JSON.stringify(text)).toBe(false);
+        continue;
+      }
+      if (!('value' in ours)) continue; // refused for its own reasons (duplicate keys, unknown tags)
+      read++;
+      expect(ours.value, JSON.stringify(text)).toEqual(library.toJS());
+    }
+    expect(read).toBeGreaterThan(300);
   });
 });
 
