@@ -298,6 +298,12 @@ function shapesAt(bytes: number): YamlShape[] {
       undefined,
       shortFolded,
     );
+    const many = Array.from({ length: Math.floor(bytes / 305) }, () => 'x'.repeat(300));
+    add(
+      'flow list of long quoted strings on one line',
+      `${HEAD}_meta: [${many.map((m) => `"${m}"`).join(', ')}]\n`,
+      many,
+    );
     add('many comment lines', `${HEAD}${'# a note\n'.repeat(Math.floor(bytes / 9))}`, undefined, 'hi');
     add(
       'many blank lines',

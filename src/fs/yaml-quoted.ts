@@ -47,6 +47,7 @@ const CONTROL = /[\x00-\x1f]/;
  * it become one space. Undefined otherwise (the general reading applies).
  */
 function foldUniform(text: string, from: number, to: number): string | undefined {
+  if (!hasBreak(text, from, to)) return text.slice(from, to);
   let indent = -1;
   for (let lf = text.indexOf('\n', from); lf !== -1 && lf < to; lf = text.indexOf('\n', lf + 1)) {
     const before = text.charCodeAt(lf - 1);
@@ -71,6 +72,14 @@ function readDoubleFast(text: string, from: number, to: number): string | undefi
   if (!body.includes('\\')) return body.includes('\r') ? undefined : foldUniform(text, from, to);
   if (CONTROL.test(body) || NOT_JSON_ESCAPE.test(body)) return undefined;
   return JSON.parse(`"${body}"`) as string;
+}
+
+/**
+ * Whether `text.slice(from, to)` holds a line break, searched in that stretch only (an indexOf from `from` would run
+ * on to the end of the line, and many scalars on one long line would make that quadratic).
+ */
+function hasBreak(text: string, from: number, to: number): boolean {
+  return to > from && text.slice(from, to).includes('\n');
 }
 
 /** The value of `length` hex digits at `from`, or NaN. */
@@ -109,7 +118,7 @@ export function readQuoted(text: string, start: number, end: number): { value: s
   const single = text[start] === "'";
   const escape = single ? "'" : '\\';
   // The next line break and the next escape at or after `i` (found with indexOf, kept until passed).
-  let nextBreak = -2;
+  let nextBreak = hasBreak(text, start, end) ? -2 : -1;
   let nextEscape = -2;
   let i = start + 1;
   for (;;) {
@@ -263,6 +272,7 @@ function standIn(text: string, start: number, end: number): string {
  * a plain scalar, whose lines may also sit at its own indentation when it is first on its line (the lexer's rule).
  */
 export function wellIndented(text: string, start: number, end: number, plain = false): boolean {
+  if (!hasBreak(text, start, end)) return true; // one line: no continuation line to check
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
   let base = lineStart;
   for (;;) {

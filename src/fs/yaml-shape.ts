@@ -120,7 +120,12 @@ function scan(
     if (last !== undefined && last[1] === from) last[1] = to;
     else quietLines.push([from, to]);
   };
-  const marks: Marks = { colon: nextOf(text, ':'), hash: nextOf(text, '#'), cr: nextOf(text, '\r') };
+  const marks: Marks = {
+    colon: nextOf(text, ':'),
+    hash: nextOf(text, '#'),
+    cr: nextOf(text, '\r'),
+    backslash: nextOf(text, '\\'),
+  };
 
   const endOfLine = (from: number): number => {
     const lf = text.indexOf('\n', from);
@@ -299,7 +304,7 @@ function scan(
       } else if (c === 0x22 /* " */ || c === 0x27 /* ' */) {
         if (++nodes > limits.maxNodes) return tooMany(k);
         const start = k;
-        k = closingQuote(text, k, c);
+        k = closingQuote(text, k, c, marks.backslash);
         if (k > n) return longQuoted; // unterminated: the parser reports it
         if (
           k - start >= LONG_QUOTED &&
@@ -405,11 +410,12 @@ function plainLines(text: string, from: number, indent: number, marks: Marks): P
   return { next: s, lastText };
 }
 
-/** The next `:`, `#` and CR of a text (see {@link nextOf}). */
+/** The next `:`, `#`, CR and backslash of a text (see {@link nextOf}). */
 interface Marks {
   colon: NextOf;
   hash: NextOf;
   cr: NextOf;
+  backslash: NextOf;
 }
 
 /** Whole blank or comment lines (spaces, then a comment or nothing, then a line break), up to 256 at a time. */
@@ -450,19 +456,19 @@ function plainEnd(text: string, from: number, inFlow: boolean): number {
 }
 
 /** The offset after the closing quote of the quoted scalar opening at `at` (past the text's end when unterminated). */
-function closingQuote(text: string, at: number, quote: number): number {
+function closingQuote(text: string, at: number, quote: number, backslashes: NextOf): number {
   const n = text.length;
   const q = quote === 0x22 ? '"' : "'";
   let k = at + 1;
-  let backslash = quote === 0x22 ? text.indexOf('\\', k) : -1;
+  let backslash = quote === 0x22 ? backslashes(k) : -1;
   let close = -2;
   for (;;) {
     if (close < k) close = text.indexOf(q, k);
     if (close === -1) return n + 1;
-    if (backslash !== -1 && backslash < close) {
+    if (backslash !== -1 && backslash < n && backslash < close) {
       // An escape: the character after the backslash is taken as is.
       k = backslash + 2;
-      backslash = text.indexOf('\\', k);
+      backslash = backslashes(k);
       continue;
     }
     if (quote === 0x27 && text.charCodeAt(close + 1) === 0x27) {

@@ -371,6 +371,14 @@ describe('YAML prompt files: long quoted strings', () => {
     expect('message' in ours ? ours.message : '').toContain('Missing closing');
   });
 
+  it('reads many long quoted strings on one line (with and without escapes) as the YAML library does', () => {
+    const items = Array.from({ length: 300 }, (_, i) =>
+      i % 3 === 0 ? `"${'x'.repeat(300)}"` : i % 3 === 1 ? `'${'y'.repeat(300)}'` : `"${'z\\t'.repeat(100)}\\x41"`,
+    );
+    const text = `list: [${items.join(', ')}]\nafter: "${'w'.repeat(300)}\n  two"\n`;
+    expect(parseYamlSource(text)).toMatchObject({ value: parseDocument(text).toJS() });
+  });
+
   it('keeps the lines and columns of everything after a long string', async () => {
     const long = `"${'word '.repeat(100)}\n  ${'more '.repeat(100)}"`;
     const { lines: found } = await lines({
