@@ -312,7 +312,7 @@ function shapesAt(bytes: number): YamlShape[] {
       'hi',
     );
     add(
-      'many short lines at column 0: double-quoted string (refused)',
+      'many short lines at column 0: double-quoted string',
       `content: "${short.join('\n')}"\nname: shaped\nmessages:\n  - role: user\n    content: hi\n`,
       undefined,
       shortFolded,
