@@ -194,6 +194,13 @@ function shapesAt(bytes: number): YamlShape[] {
       meta[`key${i}`] = i;
     }
     add('wide mapping', y, meta);
+    const spreadMeta: Record<string, number> = {};
+    let spread = `${HEAD}_meta:\n`;
+    for (let i = 0; i < count(12); i++) {
+      spread += `  k${i}:\n    ${i % 10}\n`;
+      spreadMeta[`k${i}`] = i % 10;
+    }
+    add('many tiny keys, key and value one per line', spread, spreadMeta);
     add('wide mapping, duplicate last key', `${y}  key0: 0\n`, meta);
   }
   {
@@ -275,6 +282,52 @@ function shapesAt(bytes: number): YamlShape[] {
       `name: shaped\nmessages:\n  - role: user\n    content:\n      ${lines.join('\n      ')}\n`,
       undefined,
       folded,
+    );
+    // Many very short lines (1-3 characters): the work per line, not per byte, is what they stress.
+    const short = Array.from({ length: Math.floor(bytes / 9) }, (_, i) => ['a', 'bb', 'ccc'][i % 3]!);
+    const shortFolded = short.join(' ');
+    add(
+      'many short lines: plain string below its key',
+      `name: shaped\nmessages:\n  - role: user\n    content:\n${short.map((l) => `      ${l}\n`).join('')}`,
+      undefined,
+      shortFolded,
+    );
+    add(
+      'many short lines: double-quoted string',
+      `name: shaped\nmessages:\n  - role: user\n    content: "${short.join('\n      ')}"\n`,
+      undefined,
+      shortFolded,
+    );
+    const many = Array.from({ length: Math.floor(bytes / 305) }, () => 'x'.repeat(300));
+    add(
+      'flow list of long quoted strings on one line',
+      `${HEAD}_meta: [${many.map((m) => `"${m}"`).join(', ')}]\n`,
+      many,
+    );
+    add('many comment lines', `${HEAD}${'# a note\n'.repeat(Math.floor(bytes / 9))}`, undefined, 'hi');
+    add(
+      'many blank lines',
+      `name: shaped\nmessages:\n  - role: user\n${'\n'.repeat(Math.floor(bytes))}    content: hi\n`,
+      undefined,
+      'hi',
+    );
+    add(
+      'many short lines at column 0: double-quoted string',
+      `content: "${short.join('\n')}"\nname: shaped\nmessages:\n  - role: user\n    content: hi\n`,
+      undefined,
+      shortFolded,
+    );
+    add(
+      'many short lines: block scalar |',
+      `name: shaped\nmessages:\n  - role: user\n    content: |\n${short.map((l) => `      ${l}\n`).join('')}`,
+      undefined,
+      `${short.join('\n')}\n`,
+    );
+    add(
+      'many short lines: block scalar >',
+      `name: shaped\nmessages:\n  - role: user\n    content: >\n${short.map((l) => `      ${l}\n`).join('')}`,
+      undefined,
+      `${shortFolded}\n`,
     );
     const block = lines.map((l) => `      ${l}\n`).join('');
     const literal = lines.join('\n');

@@ -89,7 +89,7 @@ export function findBlockScalar(text: string, at: number): BlockScalar | undefin
   const lineRun = new RegExp(`(?: {${need}}[^\\n]*\\n| *\\r?\\n){1,256}`, 'y');
   for (;;) {
     lineRun.lastIndex = s;
-    if (lineRun.exec(text) === null) break;
+    if (!lineRun.test(text)) break;
     s = lineRun.lastIndex;
   }
   if (s > contentStart) {

@@ -47,6 +47,7 @@ const CONTROL = /[\x00-\x1f]/;
  * it become one space. Undefined otherwise (the general reading applies).
  */
 function foldUniform(text: string, from: number, to: number): string | undefined {
+  if (!hasBreak(text, from, to)) return text.slice(from, to);
   let indent = -1;
   for (let lf = text.indexOf('\n', from); lf !== -1 && lf < to; lf = text.indexOf('\n', lf + 1)) {
     const before = text.charCodeAt(lf - 1);
@@ -71,6 +72,14 @@ function readDoubleFast(text: string, from: number, to: number): string | undefi
   if (!body.includes('\\')) return body.includes('\r') ? undefined : foldUniform(text, from, to);
   if (CONTROL.test(body) || NOT_JSON_ESCAPE.test(body)) return undefined;
   return JSON.parse(`"${body}"`) as string;
+}
+
+/**
+ * Whether `text.slice(from, to)` holds a line break, searched in that stretch only (an indexOf from `from` would run
+ * on to the end of the line, and many scalars on one long line would make that quadratic).
+ */
+function hasBreak(text: string, from: number, to: number): boolean {
+  return to > from && text.slice(from, to).includes('\n');
 }
 
 /** The value of `length` hex digits at `from`, or NaN. */
@@ -109,7 +118,7 @@ export function readQuoted(text: string, start: number, end: number): { value: s
   const single = text[start] === "'";
   const escape = single ? "'" : '\\';
   // The next line break and the next escape at or after `i` (found with indexOf, kept until passed).
-  let nextBreak = -2;
+  let nextBreak = hasBreak(text, start, end) ? -2 : -1;
   let nextEscape = -2;
   let i = start + 1;
   for (;;) {
@@ -215,20 +224,45 @@ const MARKER = /^(?:---|\.\.\.)(?=[ \t\r]|$)/;
 
 /**
  * The stand-in of a quoted scalar: single-quoted, each line reduced to its leading blanks and one `x` (a document
- * marker kept), so the parser sees the same lines and indentation (and reports the same indentation errors).
+ * marker kept), each distinct line once, so the parser sees the same kinds of lines and indentation (and reports the
+ * same first indentation error).
  */
 function standIn(text: string, start: number, end: number): string {
   if (wellIndented(text, start, end)) return "'x'";
-  const lines = text.slice(start + 1, end - 1).split('\n');
-  const out = lines.map((line, i) => {
-    const cr = line.endsWith('\r') && i < lines.length - 1 ? '\r' : '';
-    const body = cr === '' ? line : line.slice(0, -1);
-    if (i === 0) return body === '' ? cr : `x${cr}`;
-    const lead = /^[ \t]*/.exec(body)![0];
-    const rest = body.slice(lead.length);
-    if (rest === '') return `${lead}${cr}`;
-    return `${lead}${MARKER.exec(rest)?.[0] ?? ''}x${cr}`;
-  });
+  const to = end - 1;
+  const out: string[] = [];
+  // A run of lines of one kind becomes two (the last line kept): the parser reads the lines of a run alike, and a
+  // line it refuses would otherwise be refused (an error built) once per line.
+  let previous: string | number | undefined;
+  let repeats = 0;
+  let s = start + 1;
+  for (let i = 0; ; i++) {
+    let lf = text.indexOf('\n', s);
+    const last = lf === -1 || lf >= to;
+    if (last) lf = to;
+    const cr = !last && lf > s && text.charCodeAt(lf - 1) === 0x0d ? '\r' : '';
+    const bodyEnd = lf - cr.length;
+    let k = s;
+    let tabs = false;
+    for (let c = text.charCodeAt(k); k < bodyEnd && (c === 0x20 || c === 0x09); c = text.charCodeAt(++k)) {
+      if (c === 0x09) tabs = true;
+    }
+    const blank = k === bodyEnd;
+    const c = text.charCodeAt(k);
+    const marker = !blank && (c === 0x2d || c === 0x2e) ? (MARKER.exec(text.slice(k, bodyEnd))?.[0] ?? '') : '';
+    // The line's kind: its leading blanks, blank or not, its marker, its CR.
+    const kind = tabs
+      ? `${text.slice(s, k)}|${blank}|${marker}|${cr}`
+      : ((k - s) * 2 + (blank ? 1 : 0)) * 8 + (marker === '---' ? 2 : marker === '' ? 0 : 4) + (cr === '' ? 0 : 1);
+    repeats = kind === previous ? repeats + 1 : 0;
+    previous = kind;
+    if (i === 0 || last || repeats < 2) {
+      if (i === 0) out.push(blank && k === s ? cr : `x${cr}`);
+      else out.push(blank ? `${text.slice(s, k)}${cr}` : `${text.slice(s, k)}${marker}x${cr}`);
+    }
+    if (last) break;
+    s = lf + 1;
+  }
   return `'${out.join('\n')}'`;
 }
 
@@ -238,6 +272,7 @@ function standIn(text: string, start: number, end: number): string {
  * a plain scalar, whose lines may also sit at its own indentation when it is first on its line (the lexer's rule).
  */
 export function wellIndented(text: string, start: number, end: number, plain = false): boolean {
+  if (!hasBreak(text, start, end)) return true; // one line: no continuation line to check
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
   let base = lineStart;
   for (;;) {

@@ -35,6 +35,10 @@ function isBreakOrEnd(c: number): boolean {
   return Number.isNaN(c) || c === LF || c === CR;
 }
 
+function isBlankChar(c: number): boolean {
+  return c === SPACE || c === TAB;
+}
+
 function isBlank(c: number): boolean {
   return c === SPACE || c === TAB || isBreakOrEnd(c);
 }
@@ -49,25 +53,35 @@ function isFlowIndicator(c: number): boolean {
  */
 export type YamlShape =
   | { problem: YamlShapeProblem }
-  | { problem?: undefined; longQuoted: [number, number][]; blocks: number[]; longPlain: [number, number][] };
+  | {
+      problem?: undefined;
+      longQuoted: [number, number][];
+      blocks: number[];
+      longPlain: [number, number][];
+      /** Runs of whole lines, blank or comments, outside any scalar (block context): the parser need not see them. */
+      quiet: [number, number][];
+    };
 
 /** Checks `text` against `limits` in one pass. */
 export function checkYamlShape(text: string, limits: YamlShapeLimits): YamlShape {
   const blocks: number[] = [];
   const longPlain: [number, number][] = [];
-  const problem = scan(text, limits, blocks, longPlain);
-  return 'message' in problem ? { problem } : { longQuoted: problem, blocks, longPlain };
+  const quiet: [number, number][] = [];
+  const problem = scan(text, limits, blocks, longPlain, quiet);
+  return 'message' in problem ? { problem } : { longQuoted: problem, blocks, longPlain, quiet };
 }
 
 /**
  * Scans `text`; the offsets of untagged block scalar indicators go to `blocks`, the extents of long untagged plain
- * scalars over several lines (block context) to `longPlain`.
+ * scalars over several lines (block context) to `longPlain`, the runs of blank and comment lines outside scalars to
+ * `quietLines`.
  */
 function scan(
   text: string,
   limits: YamlShapeLimits,
   blocks: number[],
   longPlain: [number, number][],
+  quietLines: [number, number][],
 ): YamlShapeProblem | [number, number][] {
   const n = text.length;
   const longQuoted: [number, number][] = [];
@@ -98,6 +112,20 @@ function scan(
     return e;
   };
   let i = 0;
+  /** Blank lines after a plain scalar's line, left out only if the line after them ends the scalar. */
+  let pending: number | undefined;
+  /** Adds the whole lines `text.slice(from, to)` to the lines the YAML library need not see (runs merged). */
+  const quiet = (from: number, to: number): void => {
+    const last = quietLines[quietLines.length - 1];
+    if (last !== undefined && last[1] === from) last[1] = to;
+    else quietLines.push([from, to]);
+  };
+  const marks: Marks = {
+    colon: nextOf(text, ':'),
+    hash: nextOf(text, '#'),
+    cr: nextOf(text, '\r'),
+    backslash: nextOf(text, '\\'),
+  };
 
   const endOfLine = (from: number): number => {
     const lf = text.indexOf('\n', from);
@@ -119,9 +147,32 @@ function scan(
       const run = block.run;
       for (;;) {
         run.lastIndex = i;
-        if (run.exec(text) === null) break;
+        if (!run.test(text)) break;
         i = run.lastIndex;
       }
+      if (i >= n) break;
+    }
+    if (plain !== undefined && plain > 0 && flow === 0) {
+      // The lines a plain scalar plainly goes on over, skipped a few indexOf calls a line.
+      const lines = plainLines(text, i, plain, marks);
+      if (lines.lastText !== -1 && run !== undefined) {
+        run.end = textEnd(lines.lastText);
+        run.lines++;
+      }
+      if (lines.lastText !== -1) pending = undefined;
+      else if (lines.next > i) pending ??= i;
+      i = lines.next;
+      if (i >= n) break;
+    }
+    if (flow === 0 && block === undefined && plain === undefined) {
+      // Blank and comment lines outside any scalar, skipped natively (in bounded runs) and left out of the parse.
+      const from = i;
+      for (;;) {
+        QUIET_LINES.lastIndex = i;
+        if (!QUIET_LINES.test(text)) break;
+        i = QUIET_LINES.lastIndex;
+      }
+      if (i > from) quiet(from, i);
       if (i >= n) break;
     }
     // The start of a line.
@@ -129,8 +180,15 @@ function scan(
     while (j < n && text.charCodeAt(j) === SPACE) j++;
     const indent = j - i;
     const first = text.charCodeAt(j);
+    // Whether this line, blank or a comment, may be left out of what the YAML library parses (outside any scalar).
+    const quietable = flow === 0 && block === undefined && plain === undefined;
     if (isBreakOrEnd(first)) {
-      i = endOfLine(j);
+      const next = endOfLine(j);
+      if (flow === 0 && block === undefined && next <= n && (first === LF || text.charCodeAt(j + 1) === LF)) {
+        if (plain === undefined) quiet(i, next);
+        else pending ??= i; // blank lines after a plain scalar's line: left out if the next line ends it
+      }
+      i = next;
       continue;
     }
     if (block !== undefined) {
@@ -151,6 +209,8 @@ function scan(
         (flow === 0 && (indent < plain || (indent === 0 && isMarker(text, j))));
       const open = plain;
       plain = undefined;
+      if (pending !== undefined && ends) quiet(pending, i);
+      pending = undefined;
       if (!ends) {
         k = plainEnd(text, j, flow > 0);
         if (run !== undefined && text.charCodeAt(k) !== 0x3a) {
@@ -176,7 +236,9 @@ function scan(
       }
     }
     if (k === j && (first === 0x23 /* # */ || (indent === 0 && first === 0x25)) /* % directive */) {
-      i = endOfLine(j);
+      const next = endOfLine(j);
+      if (first === 0x23 && quietable && next <= n) quiet(i, next);
+      i = next;
       continue;
     }
     if (flow === 0 && k === j) {
@@ -242,7 +304,7 @@ function scan(
       } else if (c === 0x22 /* " */ || c === 0x27 /* ' */) {
         if (++nodes > limits.maxNodes) return tooMany(k);
         const start = k;
-        k = closingQuote(text, k, c);
+        k = closingQuote(text, k, c, marks.backslash);
         if (k > n) return longQuoted; // unterminated: the parser reports it
         if (
           k - start >= LONG_QUOTED &&
@@ -293,6 +355,75 @@ function scan(
   return longQuoted;
 }
 
+/** The next offset of `char` at or after an offset (the text's length if none): found once, kept until passed. */
+type NextOf = (from: number) => number;
+
+/** A {@link NextOf} for `char` in `text`, for offsets that only grow (each search starts where the last ended). */
+function nextOf(text: string, char: string): NextOf {
+  let at = -2;
+  return (from) => {
+    if (at !== -1 && at < from) at = text.indexOf(char, from);
+    return at === -1 ? text.length : at;
+  };
+}
+
+/** Where the lines a plain scalar goes on over stop, and the end of the last one with text (-1 if none). */
+interface PlainLines {
+  next: number;
+  lastText: number;
+}
+
+/**
+ * The whole lines from the line start `from` a plain scalar (block context) goes on over, as the loop in
+ * {@link scan} would read them one by one: blank, or at least `indent` spaces then text starting with no tab or `#`,
+ * with no `: `, no ` #` and no CR but before its break. A few indexOf calls a line (their marks kept, so each
+ * character is searched once); the first other line is left to the loop.
+ */
+function plainLines(text: string, from: number, indent: number, marks: Marks): PlainLines {
+  let s = from;
+  let lastText = -1;
+  for (;;) {
+    let k = s;
+    while (text.charCodeAt(k) === SPACE) k++;
+    const c = text.charCodeAt(k);
+    if (c === LF || (c === CR && text.charCodeAt(k + 1) === LF)) {
+      // Blank lines, natively (in bounded runs).
+      for (;;) {
+        BLANK_LINES.lastIndex = s;
+        if (!BLANK_LINES.test(text)) break;
+        s = BLANK_LINES.lastIndex;
+      }
+      continue;
+    }
+    if (k - s < indent || c === TAB || c === 0x23 || c === CR || Number.isNaN(c)) break;
+    const lf = text.indexOf('\n', k);
+    if (lf === -1 || marks.cr(k) < lf - 1) break;
+    let at = marks.colon(k);
+    while (at < lf && !isBlank(text.charCodeAt(at + 1))) at = marks.colon(at + 1);
+    if (at < lf) break;
+    at = marks.hash(k);
+    while (at < lf && !isBlankChar(text.charCodeAt(at - 1))) at = marks.hash(at + 1);
+    if (at < lf) break;
+    lastText = lf;
+    s = lf + 1;
+  }
+  return { next: s, lastText };
+}
+
+/** The next `:`, `#`, CR and backslash of a text (see {@link nextOf}). */
+interface Marks {
+  colon: NextOf;
+  hash: NextOf;
+  cr: NextOf;
+  backslash: NextOf;
+}
+
+/** Whole blank or comment lines (spaces, then a comment or nothing, then a line break), up to 256 at a time. */
+const QUIET_LINES = /(?: *(?:#[^\n]*)?\r?\n){1,256}/y;
+
+/** Whole blank lines, up to 256 at a time. */
+const BLANK_LINES = /(?: *\r?\n){1,256}/y;
+
 /** Runs of characters that cannot end a plain scalar (block context, flow context). */
 const BLOCK_PLAIN_RUN = /[^\n\r#:]*/y;
 const FLOW_PLAIN_RUN = /[^\n\r#:,[\]{}]*/y;
@@ -325,19 +456,19 @@ function plainEnd(text: string, from: number, inFlow: boolean): number {
 }
 
 /** The offset after the closing quote of the quoted scalar opening at `at` (past the text's end when unterminated). */
-function closingQuote(text: string, at: number, quote: number): number {
+function closingQuote(text: string, at: number, quote: number, backslashes: NextOf): number {
   const n = text.length;
   const q = quote === 0x22 ? '"' : "'";
   let k = at + 1;
-  let backslash = quote === 0x22 ? text.indexOf('\\', k) : -1;
+  let backslash = quote === 0x22 ? backslashes(k) : -1;
   let close = -2;
   for (;;) {
     if (close < k) close = text.indexOf(q, k);
     if (close === -1) return n + 1;
-    if (backslash !== -1 && backslash < close) {
+    if (backslash !== -1 && backslash < n && backslash < close) {
       // An escape: the character after the backslash is taken as is.
       k = backslash + 2;
-      backslash = text.indexOf('\\', k);
+      backslash = backslashes(k);
       continue;
     }
     if (quote === 0x27 && text.charCodeAt(close + 1) === 0x27) {

@@ -222,16 +222,63 @@ export function parseYamlSource(
     if (wellIndented(text, start, end, true))
       plains.push({ start, end, standIn: 'x', value: readPlain(text, start, end) });
   }
-  return (
-    (blocks.length > 0 || plains.length > 0
-      ? parseMasked(text, placeOriginal, maxNodes, quoted, blocks, plains)
-      : undefined) ?? parseMasked(text, placeOriginal, maxNodes, quoted, [], [])!
-  );
+  // Runs of blank and comment lines outside scalars: left out (the library spends microseconds on each line).
+  const taken = [...quoted.map((q) => q.stretch), ...blocks, ...plains].sort((a, b) => a.start - b.start);
+  const quiet = shape.quiet.filter(([start, end]) => !overlaps(taken, start, end));
+  let parsed: YamlSource | SourceSyntaxError | undefined;
+  if (blocks.length > 0 || plains.length > 0)
+    parsed = parseMasked(text, placeOriginal, maxNodes, quoted, blocks, plains, quiet);
+  if (parsed === undefined && quiet.length > 0)
+    parsed = parseMasked(text, placeOriginal, maxNodes, quoted, [], [], quiet);
+  return parsed ?? parseMasked(text, placeOriginal, maxNodes, quoted, [], [], [])!;
+}
+
+/** Whether `[start, end)` overlaps one of `stretches` (sorted by start, not overlapping). */
+function overlaps(stretches: readonly StandIn[], start: number, end: number): boolean {
+  let lo = 0;
+  let hi = stretches.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (stretches[mid]!.end <= start) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < stretches.length && stretches[lo]!.start < end;
+}
+
+/** Whether a scalar of the tree holds a left-out line: an offset of `quietAt` (sorted) in (its start, its end]. */
+function spansQuiet(root: YamlNode | null, quietAt: readonly number[]): boolean {
+  if (root === null || quietAt.length === 0) return false;
+  const inside = (range: readonly number[] | null | undefined): boolean => {
+    if (range === undefined || range === null) return false;
+    let lo = 0;
+    let hi = quietAt.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (quietAt[mid]! <= range[0]!) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < quietAt.length && quietAt[lo]! <= range[1]!;
+  };
+  const stack: YamlNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (isScalar(node) && inside(node.range)) return true;
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        if (isScalar(pair.key) && inside(pair.key.range)) return true;
+        if (pair.value !== null && pair.value !== undefined) stack.push(pair.value as YamlNode);
+      }
+    } else if (isSeq(node)) {
+      for (const item of node.items) if (item !== null && item !== undefined) stack.push(item as YamlNode);
+    }
+  }
+  return false;
 }
 
 /**
- * Parses `text` with the listed scalars replaced by stand-ins. Undefined when a block scalar's stand-in was not read
- * as ours (or the text has a problem while block stand-ins are in it): the caller parses again without them.
+ * Parses `text` with the listed scalars replaced by stand-ins and the `quiet` lines left out. Undefined when a block
+ * scalar's stand-in was not read as ours (or the text has a problem while block stand-ins are in it), or a left-out
+ * line was inside a scalar: the caller parses again without them.
  */
 function parseMasked(
   text: string,
@@ -240,21 +287,28 @@ function parseMasked(
   quoted: readonly { stretch: StandIn; value: string }[],
   blocks: readonly BlockScalar[],
   plains: readonly PlainScalar[],
+  quiet: readonly (readonly [number, number])[],
 ): YamlSource | SourceSyntaxError | undefined {
-  const entries: { stretch: StandIn; restore: Restore }[] = quoted.map(({ stretch, value }) => ({
+  const entries: { stretch: StandIn; restore?: Restore }[] = quoted.map(({ stretch, value }) => ({
     stretch,
     restore: { value },
   }));
   for (const block of blocks) entries.push({ stretch: block, restore: { block, verified: false } });
   for (const plain of plains) entries.push({ stretch: plain, restore: { plain: plain.value, verified: false } });
+  for (const [start, end] of quiet) entries.push({ stretch: { start, end, standIn: '' } });
   const checked = blocks.length + plains.length;
-  if (checked > 0) entries.sort((a, b) => a.stretch.start - b.stretch.start);
+  if (checked > 0 || quiet.length > 0) entries.sort((a, b) => a.stretch.start - b.stretch.start);
   const masked = maskText(
     text,
     entries.map((e) => e.stretch),
   );
   const standIns = new Map<number, Restore>();
-  for (let i = 0; i < entries.length; i++) standIns.set(masked.standIns[i]!, entries[i]!.restore);
+  const quietAt: number[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    const restore = entries[i]!.restore;
+    if (restore === undefined) quietAt.push(masked.standIns[i]!);
+    else standIns.set(masked.standIns[i]!, restore);
+  }
   const place = (offset: number): SourcePosition => placeOriginal(masked.original(offset));
   const doc = parseDocument(masked.text, {
     prettyErrors: false,
@@ -268,6 +322,8 @@ function parseMasked(
   if (first !== undefined && checked > 0) return undefined;
   if (first !== undefined) return { message: `invalid YAML: ${shortMessage(first.message)}`, ...place(first.pos[0]) };
   const keys = keyProblem(doc.contents as YamlNode | null, maxNodes, standIns, text);
+  // A left-out line the library read inside a scalar: the text is parsed again with every line in it.
+  if (keys === undefined && spansQuiet(doc.contents as YamlNode | null, quietAt)) return undefined;
   if (checked > 0) {
     if (keys !== undefined) return undefined;
     for (const r of standIns.values()) if ('verified' in r && !r.verified) return undefined;

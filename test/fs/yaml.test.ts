@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { formatDiagnostic, loadPromptDirectory } from '../../src/fs/index.js';
 import { findBlockScalar } from '../../src/fs/yaml-block.js';
-import { wellIndented } from '../../src/fs/yaml-quoted.js';
+import { quotedStandIns, wellIndented } from '../../src/fs/yaml-quoted.js';
 import { checkYamlShape } from '../../src/fs/yaml-shape.js';
 import { parseYamlSource } from '../../src/fs/yaml-source.js';
+import type { YamlSource } from '../../src/fs/yaml-source.js';
 import { tempDir, writeFiles } from './temp.js';
 
 async function lines(files: Record<string, string>, options = {}): Promise<{ lines: string[]; names: string[] }> {
@@ -188,6 +189,78 @@ describe('YAML prompt files: bounded shape', () => {
   });
 });
 
+describe('YAML prompt files: blank and comment lines', () => {
+  it('leaves runs of blank and comment lines outside scalars out of what the YAML library parses', () => {
+    const text = `name: p\n${'# note\n\n'.repeat(500)}messages:\n  - role: user\n${'\n'.repeat(500)}    content: hi\n`;
+    const shape = checkYamlShape(text, { maxNodes: 100, maxDepth: 256, maxAliases: 100 });
+    const quiet = 'quiet' in shape ? shape.quiet : [];
+    const first = text.indexOf('#');
+    // After the comment line that ends the plain scalar `p` (kept), the rest of the run; the blank lines after `user`
+    // (a plain scalar the `content:` line ends).
+    expect(quiet).toEqual([
+      [first + '# note\n'.length, text.indexOf('messages')],
+      [text.indexOf('user') + 5, text.indexOf('    content')],
+    ]);
+    expect(parseYamlSource(text)).toMatchObject({ value: parseDocument(text).toJS() });
+    expect((parseYamlSource(text) as YamlSource).locate('/messages/0/content')).toEqual({ line: 1504, column: 5 });
+  });
+
+  it('reads texts with blank and comment lines exactly as the YAML library does', () => {
+    const next = random(41);
+    const pieces = [
+      'a: 1',
+      'b:',
+      '  c: 2',
+      '- x',
+      '  - y',
+      'k: plain',
+      '  more',
+      '    deeper',
+      'l: |',
+      '  text',
+      '   more text',
+      'm: >+',
+      'n: "quoted',
+      '  rest"',
+      'o: [1,',
+      '  2]',
+      '? key',
+      ': value',
+      '---',
+      '...',
+      '  # indented note',
+      '\t',
+      '#',
+      '',
+      '   ',
+      'p: &a 1',
+      'q: *a',
+      'r: !!str x',
+    ];
+    let read = 0;
+    for (let n = 0; n < 1_500; n++) {
+      const lines: string[] = [];
+      const count = 3 + Math.floor(next() * 12);
+      for (let i = 0; i < count; i++) {
+        const r = next();
+        lines.push(r < 0.25 ? '' : r < 0.4 ? '# c' : pieces[Math.floor(next() * pieces.length)]!);
+      }
+      const eol = next() < 0.1 ? '\r\n' : '\n';
+      const text = lines.join(eol) + eol;
+      const library = parseDocument(text, { uniqueKeys: false, schema: 'core', merge: false, strict: true });
+      const ours = parseYamlSource(text);
+      if (library.errors.length > 0) {
+        expect('value' in ours, JSON.stringify(text)).toBe(false);
+        continue;
+      }
+      if (!('value' in ours)) continue; // refused for its own reasons (duplicate keys, unknown tags)
+      read++;
+      expect(ours.value, JSON.stringify(text)).toEqual(library.toJS());
+    }
+    expect(read).toBeGreaterThan(300);
+  });
+});
+
 describe('YAML prompt files: long quoted strings', () => {
   const pieces = [
     'word',
@@ -282,6 +355,30 @@ describe('YAML prompt files: long quoted strings', () => {
     }
   });
 
+  it('hands the parser one stand-in line per run of alike lines of a quoted string it refuses', () => {
+    const body = Array.from({ length: 3_000 }, (_, i) => ['a', 'bb', 'ccc'][i % 3]).join('\n');
+    const text = `content: "${body}"\nname: p\n`;
+    const start = text.indexOf('"');
+    const end = text.indexOf('"', start + 1) + 1;
+    const [stretch] = quotedStandIns(text, [[start, end]]);
+    // Two lines of the run (the first among them), then the last line: not one line (and one parser error) per line.
+    expect(stretch?.standIn).toBe("'x\nx\nx'");
+    const ours = parseYamlSource(text);
+    const library = parseDocument(text);
+    expect(library.errors.length).toBeGreaterThan(0);
+    expect(ours).toMatchObject({ line: 1, column: 10 });
+    expect(library.errors[0]?.message).toContain('Missing closing');
+    expect('message' in ours ? ours.message : '').toContain('Missing closing');
+  });
+
+  it('reads many long quoted strings on one line (with and without escapes) as the YAML library does', () => {
+    const items = Array.from({ length: 300 }, (_, i) =>
+      i % 3 === 0 ? `"${'x'.repeat(300)}"` : i % 3 === 1 ? `'${'y'.repeat(300)}'` : `"${'z\\t'.repeat(100)}\\x41"`,
+    );
+    const text = `list: [${items.join(', ')}]\nafter: "${'w'.repeat(300)}\n  two"\n`;
+    expect(parseYamlSource(text)).toMatchObject({ value: parseDocument(text).toJS() });
+  });
+
   it('keeps the lines and columns of everything after a long string', async () => {
     const long = `"${'word '.repeat(100)}\n  ${'more '.repeat(100)}"`;
     const { lines: found } = await lines({
@@ -322,6 +419,31 @@ describe('YAML prompt files: long plain scalars', () => {
       expect(shape.problem, head).toBeUndefined();
       expect('longPlain' in shape ? shape.longPlain : [], head).toEqual([[head.length, head.length + body.length]]);
       expect(wellIndented(text, head.length, head.length + body.length, true), head).toBe(true);
+    }
+  });
+
+  it('finds the extent of a plain scalar of many short lines (colons and hashes inside words, CRLF, blank lines) as the YAML library reads it', () => {
+    const words = ['a', 'bb', 'c:d', 'e#f', 'g\th', ':i', '---', '...', 'j: k', 'l #m', '#n', '\to'];
+    for (let w = 0; w < words.length; w++) {
+      for (const eol of ['\n', '\r\n']) {
+        const lines = Array.from({ length: 400 }, (_, i) => (i % 7 === 3 ? '' : i === 200 ? words[w]! : words[i % 2]!));
+        const head = 'a:\n  x:';
+        const text = `${head}${eol}${lines.map((l) => (l === '' ? '' : `    ${l}`)).join(eol)}${eol}b: 1${eol}`;
+        const library = parseDocument(text);
+        const ours = parseYamlSource(text);
+        const label = JSON.stringify(words[w]) + JSON.stringify(eol);
+        if (library.errors.length > 0) {
+          expect('value' in ours, label).toBe(false);
+          continue;
+        }
+        expect('value' in ours ? ours.value : ours, label).toEqual(library.toJS());
+        const scalar = (library.contents as { items: { value: { items: { value: { range: number[] } }[] } }[] })
+          .items[0]!.value.items[0]!.value;
+        const shape = checkYamlShape(text, { maxNodes: 100, maxDepth: 256, maxAliases: 100 });
+        const plain = 'longPlain' in shape ? shape.longPlain : [];
+        // One scalar, over every line up to where the library ends it (its range ends after its last line's text).
+        expect(plain, label).toEqual([[scalar.range[0]!, scalar.range[1]!]]);
+      }
     }
   });
 
