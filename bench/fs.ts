@@ -27,7 +27,8 @@ export type RecordRow = (
   baselineName: string,
 ) => void;
 
-function median(values: number[]): number {
+/** The middle value of `values` (the upper one of an even count). */
+export function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)]!;
 }

@@ -6,18 +6,10 @@
  */
 import type pg from 'pg';
 import { startTestDatabase } from '../test/stores/pg-server.js';
+import type { RecordRow } from './fs.js';
 
 type Core = typeof import('../src/index.js');
 type Postgres = typeof import('../src/stores/postgres/store.js');
-type Record = (
-  metric: string,
-  ours: number,
-  baseline: number,
-  unit: string,
-  target: string,
-  ok: boolean,
-  baselineName: string,
-) => void;
 
 const ROWS = 1_000;
 const EDITS = 100;
@@ -27,7 +19,13 @@ function percentile(values: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
 }
 
-async function benchLoad(core: Core, postgres: Postgres, pool: pg.Pool, record: Record, runs: number): Promise<void> {
+async function benchLoad(
+  core: Core,
+  postgres: Postgres,
+  pool: pg.Pool,
+  record: RecordRow,
+  runs: number,
+): Promise<void> {
   const store = postgres.createPostgresPromptStore({ pool, table: 'bench_load' });
   await store.migrate();
   await pool.query(`INSERT INTO bench_load (name, description, arguments, messages)
@@ -84,7 +82,13 @@ async function notifyRoundTrips(a: pg.Pool, b: pg.Pool, count: number): Promise<
   return times;
 }
 
-async function benchPropagation(core: Core, postgres: Postgres, a: pg.Pool, b: pg.Pool, record: Record): Promise<void> {
+async function benchPropagation(
+  core: Core,
+  postgres: Postgres,
+  a: pg.Pool,
+  b: pg.Pool,
+  record: RecordRow,
+): Promise<void> {
   const writer = postgres.createPostgresPromptStore({ pool: a, table: 'bench_edits' });
   await writer.migrate();
   await writer.put({
@@ -145,7 +149,7 @@ async function benchPropagation(core: Core, postgres: Postgres, a: pg.Pool, b: p
 }
 
 /** Runs the PostgreSQL rows with the built entries; starts and stops its own server. */
-export async function benchPostgres(core: Core, postgres: Postgres, record: Record, quick: boolean): Promise<void> {
+export async function benchPostgres(core: Core, postgres: Postgres, record: RecordRow, quick: boolean): Promise<void> {
   const db = await startTestDatabase();
   try {
     const a = db.pool({ max: 4 });
