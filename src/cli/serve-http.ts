@@ -33,7 +33,7 @@ export interface ServeHttpOptions {
 export interface ServingHttp {
   url: string;
   /** Publishes changes to the 2026-era subscriptions/listen streams. */
-  notify: { promptsChanged(): void; resourcesChanged(): void };
+  notify: { promptsChanged(): void; resourcesChanged(): void; resourceUpdated(uri: string): void };
   close(): Promise<void>;
 }
 

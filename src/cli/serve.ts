@@ -128,12 +128,13 @@ export async function serve(args: readonly string[], out: Output): Promise<numbe
   let registry = opened.registry;
   /** Servers that live as long as a connection (stdio) or a session (2025-era HTTP): told of document changes. */
   const live = new Set<McpServerType>();
-  let notifyHttp: { promptsChanged(): void; resourcesChanged(): void } | undefined;
+  let notifyHttp: { promptsChanged(): void; resourcesChanged(): void; resourceUpdated(uri: string): void } | undefined;
 
   /** With --watch, each server's resources: `resources/subscribe` is served, changed documents are reported. */
   const subscribable = new WeakMap<McpServerType, AttachedResources>();
   const resourcesChanged = (uris: readonly string[]): void => {
     notifyHttp?.resourcesChanged();
+    for (const uri of uris) notifyHttp?.resourceUpdated(uri);
     for (const server of live) {
       if (!server.isConnected()) {
         live.delete(server);

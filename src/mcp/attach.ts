@@ -24,7 +24,7 @@ import { PromptElicitation, declaresFormElicitation, retryOf, servesModernEra } 
 import type { ElicitationOptions } from './elicit.js';
 import { announceDelayMs, checkDebounceMs, createListChangedNotifier } from './notifier.js';
 import { changeDelayOf } from '../registry/change-delay.js';
-import { checkCacheHints, speaksCacheHints, ttlFor, withCacheHints } from './cache-hints.js';
+import { checkCacheHints, ttlFor, withCacheHints } from './cache-hints.js';
 import type { CacheHints } from './cache-hints.js';
 import type { ListChangedNotifier } from './notifier.js';
 import { registerRequestHandler } from './register.js';
@@ -34,7 +34,7 @@ import type { SdkRequest } from './register.js';
 import type { McpRequestInfo } from './request-info.js';
 import { checkCompleteResult, readCompleteResourceParams } from './resource-completion.js';
 import type { CompleteResource } from './resource-completion.js';
-import { detectServer, isClientInitialized } from './server-shape.js';
+import { detectServer, isClientInitialized, speaksModernEra } from './server-shape.js';
 import type { AttachableServer, DetectedServer, LowLevelServer } from './server-shape.js';
 
 /** Options of {@link attachPrompts} (the "attachPrompts options" table of docs/mcp.md says more). */
@@ -175,7 +175,7 @@ class Attachment implements ChangeTarget {
       }
       const result = await this.handlers[method](params, extra);
       // 2026-07-28: a listing may be reused until its change could have been announced (2025 results stay as they are).
-      if (method !== 'prompts/list' || !speaksCacheHints(this.target.server)) return result;
+      if (method !== 'prompts/list' || !speaksModernEra(this.target.server)) return result;
       return withCacheHints(result as object, this.cacheHints, ttlFor(this.announceMs()), info.authInfo);
     } catch (error) {
       // Both SDKs forward a thrown error's numeric `code`, `message` and `data` to the client. A wire error thrown by

@@ -8,7 +8,6 @@
 import { isRecord } from '../json.js';
 import { integerOption, shownValue } from '../options.js';
 import type { McpAuthInfo } from './request-info.js';
-import type { LowLevelServer } from './server-shape.js';
 
 /** Who may keep a cached result: any cache (`public`) or only the client that asked (`private`). */
 export type CacheScope = 'public' | 'private';
@@ -28,7 +27,6 @@ export interface CacheHints {
 export const MAX_CACHE_TTL_MS = 86_400_000;
 
 /** The first protocol revision with cache hints. */
-const FIRST_HINTED_REVISION = '2026-07-28';
 
 /** @internal Checks a `cacheHints` option of `owner`: a copy with only valid fields, or a RangeError/TypeError. */
 export function checkCacheHints(owner: string, value: unknown): CacheHints {
@@ -55,12 +53,6 @@ export function checkCacheHints(owner: string, value: unknown): CacheHints {
     hints.cacheScope = scope;
   }
   return hints;
-}
-
-/** @internal Whether the server's connection speaks a revision with cache hints (2026-07-28 or later). */
-export function speaksCacheHints(server: LowLevelServer): boolean {
-  const version = server.getNegotiatedProtocolVersion?.();
-  return typeof version === 'string' && version >= FIRST_HINTED_REVISION;
 }
 
 /**

@@ -10,6 +10,7 @@ import { PromptError, echoed } from '../errors.js';
 import { isPlainObject, isRecord } from '../json.js';
 import type { PromptRegistry } from '../registry/registry.js';
 import { RequestStateSigner } from './request-state.js';
+import { speaksModernEra } from './server-shape.js';
 import type { DetectedServer } from './server-shape.js';
 
 /** The `elicitation` option of {@link attachPrompts}. */
@@ -25,7 +26,6 @@ export interface ElicitationOptions {
 /** The key of the one input request (the form) in an input-required result. */
 export const FORM_KEY = 'arguments';
 const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
-const FIRST_MODERN_VERSION = '2026-07-28';
 const MAX_MESSAGE = 1_000;
 
 function record(value: unknown): Record<string, unknown> | undefined {
@@ -38,9 +38,7 @@ function invalid(message: string): PromptError {
 
 /** Whether the server serves this connection on the 2026-07-28 era or later (SDK v2 only). */
 export function servesModernEra(target: DetectedServer): boolean {
-  if (target.sdk !== 'v2') return false;
-  const version = target.server.getNegotiatedProtocolVersion?.();
-  return typeof version === 'string' && version >= FIRST_MODERN_VERSION;
+  return target.sdk === 'v2' && speaksModernEra(target.server);
 }
 
 /** Whether the request's envelope declares form elicitation (`elicitation: {}` means form, as the spec says). */

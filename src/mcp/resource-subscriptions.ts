@@ -1,11 +1,12 @@
 /**
  * `resources/subscribe` and `resources/unsubscribe` for {@link attachResources}: the URIs one connection (or session)
- * subscribed to, and `notifications/resources/updated` for those among the URIs its owner reports changed.
+ * subscribed to, and `notifications/resources/updated` for those among the URIs its owner reports changed (on the
+ * 2026-07-28 era, for all of them: the SDK's `subscriptions/listen` router filters).
  *
  * @module
  */
 import { JsonRpcError, PromptError } from '../errors.js';
-import { isClientInitialized } from './server-shape.js';
+import { isClientInitialized, speaksModernEra } from './server-shape.js';
 import type { LowLevelServer } from './server-shape.js';
 
 /** How many URIs one connection may subscribe to at once: the next one is refused (-32602). */
@@ -50,14 +51,19 @@ export class ResourceSubscriptions {
     if (this.#uris.delete(uri)) this.#characters -= uri.length;
   }
 
-  /** Sends `notifications/resources/updated` for each of `uris` subscribed to; returns how many were sent. */
+  /**
+   * Sends `notifications/resources/updated` for each of `uris` subscribed to; returns how many were sent. On a
+   * 2026-07-28 connection every URI goes out: the SDK delivers each only to the `subscriptions/listen` streams whose
+   * `resourceSubscriptions` name it, and drops the rest.
+   */
   updated(uris: readonly string[]): number {
     const low = this.low as unknown as { sendResourceUpdated?: (params: { uri: string }) => Promise<void> | void };
     if (typeof low.sendResourceUpdated !== 'function' || this.low.transport === undefined) return 0;
     if (!isClientInitialized(this.low)) return 0;
+    const everyUri = speaksModernEra(this.low);
     let sent = 0;
     for (const uri of new Set(uris)) {
-      if (!this.#uris.has(uri)) continue;
+      if (!everyUri && !this.#uris.has(uri)) continue;
       sent++;
       try {
         void Promise.resolve(low.sendResourceUpdated.call(this.low, { uri })).catch(() => undefined);

@@ -19,9 +19,9 @@ import { runWithDeadline } from '../deadline.js';
 import { registerMethod } from './register.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { requestAuthInfo, requestSignal } from './request-info.js';
-import { checkCacheHints, speaksCacheHints, ttlFor, withCacheHints } from './cache-hints.js';
+import { checkCacheHints, ttlFor, withCacheHints } from './cache-hints.js';
 import type { CacheHints } from './cache-hints.js';
-import { detectServer, isClientInitialized } from './server-shape.js';
+import { detectServer, isClientInitialized, speaksModernEra } from './server-shape.js';
 import type { AttachableServer, LowLevelServer } from './server-shape.js';
 
 /** One entry of `resources/list` (an MCP `Resource`). */
@@ -67,7 +67,8 @@ export interface AttachResourcesOptions {
   listChanged?: boolean;
   /**
    * Serve `resources/subscribe` and `resources/unsubscribe` (2025-era clients) and declare `resources.subscribe`
-   * (default false): then call `updated(uris)` whenever documents change, since a subscription promises
+   * (default false; on the 2026-07-28 era it lets `subscriptions/listen` streams ask for `resourceSubscriptions`):
+   * then call `updated(uris)` whenever documents change, since a subscription promises
    * `notifications/resources/updated`. Subscribing checks that the URI reads (-32602 when not); at most 1,000 URIs
    * of 256 Ki characters in all per connection.
    */
@@ -137,7 +138,7 @@ export function attachResources(
   const cursors = new CursorCodec();
   /** A 2026-07-28 result carries the hints; a 2025 one is sent as it is. */
   const hinted = <T extends object>(result: T, extra: unknown): T => {
-    if (!speaksCacheHints(low)) return result;
+    if (!speaksModernEra(low)) return result;
     const delay = source.changeDelayMs;
     const ttlMs = ttlFor(typeof delay === 'number' ? delay : Infinity);
     return withCacheHints(result, cacheHints, ttlMs, requestAuthInfo(sdk, extra));

@@ -101,3 +101,12 @@ export function isClientInitialized(server: LowLevelServer): boolean {
   }
   return server.getClientCapabilities?.() !== undefined || server.getNegotiatedProtocolVersion?.() !== undefined;
 }
+
+/** The first protocol revision of the 2026 era: discover instead of initialize, cache hints, subscriptions/listen. */
+const FIRST_MODERN_REVISION = '2026-07-28';
+
+/** Whether the server's connection speaks the 2026-07-28 revision or later (SDK v2 only; v1 has no such era). */
+export function speaksModernEra(server: LowLevelServer): boolean {
+  const version = server.getNegotiatedProtocolVersion?.();
+  return typeof version === 'string' && version >= FIRST_MODERN_REVISION;
+}

@@ -3,7 +3,9 @@
  * table: stdio and streamable HTTP, each with the 2025-11-25 era (v1 and v2 clients: unsolicited notifications, on
  * the session's GET stream over HTTP) and the 2026-07-28 era (v2 client: the `subscriptions/listen` stream). Every
  * case edits a prompt file and a document, sees `notifications/prompts/list_changed` and
- * `notifications/resources/list_changed`, then gets the new text. One HTTP server serves all the HTTP cases.
+ * `notifications/resources/list_changed` and `notifications/resources/updated` for the document it subscribed to
+ * (2026: through the stream's `resourceSubscriptions`), then gets the new text. One HTTP server serves all the HTTP
+ * cases.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -83,7 +85,7 @@ class InPlaceStdioClientV2 extends StdioClientV2 {}
 
 /** Connects a client of the case to a fresh stdio child or to the shared HTTP server; `stderr` gets the server's. */
 async function connect(c: Case): Promise<{ client: TestClient; stderr: () => string }> {
-  const client = createTestClient(c.kind, { modern: c.era === '2026-07-28' });
+  const client = createTestClient(c.kind, c.era === '2026-07-28' ? { modern: true, resourceSubscriptions: [DOC] } : {});
   if (c.transport === 'http') {
     const url = new URL(http.url);
     await client.connect(c.kind === 'v1' ? new HttpClientV1(url) : new HttpClientV2(url));
@@ -110,7 +112,7 @@ async function promptText(client: TestClient): Promise<string | undefined> {
   return content?.type === 'text' ? content.text : undefined;
 }
 
-describe('mcp-prompt-kit serve --watch: list_changed on every transport and era', () => {
+describe('mcp-prompt-kit serve --watch: list_changed and resources/updated on every transport and era', () => {
   for (const [i, c] of CASES.entries()) {
     it(`reaches an SDK ${c.kind} client over ${c.transport}, ${c.era} era, through ${c.via}`, async () => {
       const { client, stderr } = await connect(c);
@@ -120,7 +122,12 @@ describe('mcp-prompt-kit serve --watch: list_changed on every transport and era'
         resources: { listChanged: true },
       });
       if (c.era === '2026-07-28')
-        expect(client.honoredFilter()).toEqual({ promptsListChanged: true, resourcesListChanged: true });
+        expect(client.honoredFilter()).toEqual({
+          promptsListChanged: true,
+          resourcesListChanged: true,
+          resourceSubscriptions: [DOC],
+        });
+      else await client.subscribe(DOC);
       const before = await promptText(client);
       expect(before).toMatch(/^(Hello|Case \d) Ada$/);
 
@@ -129,9 +136,11 @@ describe('mcp-prompt-kit serve --watch: list_changed on every transport and era'
       await waitFor(() => client.listChangedCount() >= 1, 30_000, 'notifications/prompts/list_changed');
       expect(await promptText(client)).toBe(`Case ${i} Ada`);
 
-      // A document edit under --docs: resources/list_changed, then resources/read has the new text.
+      // A document edit under --docs: resources/list_changed and resources/updated for the subscribed URI (through
+      // resources/subscribe, or the stream's resourceSubscriptions), then resources/read has the new text.
       await writeFile(join(docs, 'guide.md'), `# Guide, case ${i}\n`);
       await waitFor(() => client.resourcesChangedCount() >= 1, 30_000, 'notifications/resources/list_changed');
+      await waitFor(() => client.resourceUpdates().includes(DOC), 30_000, 'notifications/resources/updated');
       expect((await client.readResource(DOC)).contents[0]?.text).toBe(`# Guide, case ${i}\n`);
     });
   }
