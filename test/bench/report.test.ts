@@ -44,7 +44,11 @@ describe('bench results', () => {
   it('writes every number to JSON beside the Markdown table and the SVG chart', () => {
     const base = writeResults(dir, rows, info);
     expect(base).toBe(join(dir, '2026-11-26-node20'));
-    expect(readdirSync(dir).sort()).toEqual(['2026-11-26-node20.json', '2026-11-26-node20.md', '2026-11-26-node20.svg']);
+    expect(readdirSync(dir).sort()).toEqual([
+      '2026-11-26-node20.json',
+      '2026-11-26-node20.md',
+      '2026-11-26-node20.svg',
+    ]);
     const json = JSON.parse(readFileSync(`${base}.json`, 'utf8')) as { started: string; rows: ResultRow[] };
     expect(json.started).toBe('2026-11-26T10:00:00.000Z');
     expect(json.rows).toEqual(rows);
