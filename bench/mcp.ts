@@ -19,7 +19,7 @@ import {
   REVIEW_USER_TEMPLATE,
   reviewCodeDefinition,
 } from './fixtures.js';
-import type { RecordRow } from './fs.js';
+import { type RecordRow, median } from './fs.js';
 
 const core = (await import(new URL('../dist/index.js', import.meta.url).href)) as typeof import('../src/index.js');
 const mcp = (await import(new URL('../dist/mcp.js', import.meta.url).href)) as typeof import('../src/mcp/index.js');
@@ -151,7 +151,6 @@ export async function benchMcpRoundTrips(record: RecordRow, quick: boolean): Pro
         new Map(bench.tasks.map((t) => [t.name, (t.result?.latency.p50 ?? Number.NaN) * 1000] as [string, number])),
       );
     }
-    const median = (values: number[]): number => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     const micros = (name: string): number => median(passes.map((r) => r.get(name)!)) / BATCH;
     for (const transport of transports) {
       for (const era of eras) {
@@ -183,5 +182,85 @@ export async function benchMcpRoundTrips(record: RecordRow, quick: boolean): Pro
     }
   } finally {
     for (const [, c] of connected) await c.close().catch(() => {});
+  }
+}
+
+/** The same round trip on SDK v1 (`@modelcontextprotocol/sdk`): its client and server over its in-memory pair. */
+export async function benchMcpV1RoundTrips(record: RecordRow, quick: boolean): Promise<void> {
+  const { McpServer: McpServerV1 } = await import('@modelcontextprotocol/sdk/server/mcp.js');
+  const { Client: ClientV1 } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { InMemoryTransport: PairV1 } = await import('@modelcontextprotocol/sdk/inMemory.js');
+  const argsSchema = { code: z.string().max(10_000), language: z.enum(LANGUAGES), focus: z.string().optional() };
+  const registry = new core.PromptRegistry();
+  registry.add(reviewCodeDefinition());
+  const servers = {
+    ours: () => {
+      const server = new McpServerV1({ name: 'bench', version: '1.0.0' });
+      mcp.attachPrompts(server, registry);
+      return server;
+    },
+    sdk: () => {
+      const server = new McpServerV1({ name: 'bench', version: '1.0.0' });
+      server.registerPrompt('review_code', { description: 'Review code', argsSchema }, (args) => ({
+        messages: [
+          {
+            role: 'user',
+            content: { type: 'text', text: Mustache.render(REVIEW_USER_TEMPLATE, args, undefined, noEscape) },
+          },
+          {
+            role: 'assistant',
+            content: { type: 'text', text: Mustache.render(REVIEW_ASSISTANT_TEMPLATE, args, undefined, noEscape) },
+          },
+        ],
+      }));
+      return server;
+    },
+  };
+  const clients = new Map<string, InstanceType<typeof ClientV1>>();
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    for (const [name, make] of Object.entries(servers)) {
+      const [clientSide, serverSide] = PairV1.createLinkedPair();
+      const server = make();
+      await server.connect(serverSide);
+      const client = new ClientV1({ name: 'bench', version: '1.0.0' });
+      await client.connect(clientSide);
+      clients.set(name, client);
+      closers.push(async () => {
+        await client.close();
+        await server.close();
+      });
+    }
+    const expected = JSON.stringify((await registry.getPrompt('review_code', REVIEW_ARGS)).messages);
+    for (const [name, client] of clients) {
+      const got = await client.getPrompt({ name: 'review_code', arguments: REVIEW_ARGS });
+      if (JSON.stringify(got.messages) !== expected) throw new Error(`SDK v1 ${name}: answers differently`);
+    }
+    const BATCH = 8;
+    const passes: Map<string, number>[] = [];
+    for (let pass = 0; pass < (quick ? 1 : 3); pass++) {
+      const bench = new Bench({ time: quick ? 300 : 1000, warmupTime: 200 });
+      for (const [name, client] of clients) {
+        bench.add(name, async () => {
+          for (let k = 0; k < BATCH; k++) await client.getPrompt({ name: 'review_code', arguments: REVIEW_ARGS });
+        });
+      }
+      await bench.run();
+      passes.push(new Map(bench.tasks.map((t) => [t.name, (t.result?.latency.p50 ?? Number.NaN) * 1000])));
+    }
+    const micros = (name: string): number => median(passes.map((r) => r.get(name)!)) / BATCH;
+    const ours = micros('ours');
+    const sdk = micros('sdk');
+    record(
+      'prompts/get round trip, SDK v1 client and server, in memory (median)',
+      ours,
+      sdk,
+      'µs',
+      '<= 1.1x SDK registerPrompt',
+      ours <= 1.1 * sdk,
+      'SDK v1 registerPrompt',
+    );
+  } finally {
+    for (const close of closers) await close().catch(() => {});
   }
 }

@@ -14,7 +14,6 @@
  * Results are printed and written to bench/results/<date>-node<major>.md.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +36,7 @@ import {
   sameShapeCatalogue,
 } from './fixtures.js';
 import { benchPromptFiles, benchReload, benchResourceIndex, benchYamlShapes, median } from './fs.js';
+import { type ResultRow, markdownTable, writeResults } from './report.js';
 
 // Measure the shipped build (dist/, built by `npm run bench`), typed by the sources it is built from.
 const distEntry = new URL('../dist/index.js', import.meta.url).href;
@@ -51,8 +51,7 @@ const ROUNDS = quick ? 1 : 2;
 const PROCESSES = 5;
 const N = 10_000;
 
-type Row = { metric: string; ours: string; baseline: string; ratio: string; target: string; met: string };
-const rows: Row[] = [];
+const rows: ResultRow[] = [];
 function record(
   metric: string,
   ours: number,
@@ -62,17 +61,7 @@ function record(
   ok: boolean,
   baselineName: string,
 ): void {
-  rows.push({
-    metric,
-    ours: `${fmt(ours)} ${unit}`,
-    baseline: `${baselineName}: ${fmt(baseline)} ${unit}`,
-    ratio: `${(ours / baseline).toFixed(2)}x`,
-    target,
-    met: ok ? 'yes' : 'NO',
-  });
-}
-function fmt(n: number): string {
-  return n >= 100 ? n.toFixed(0) : n >= 1 ? n.toFixed(2) : n.toPrecision(3);
+  rows.push({ metric, ours, baseline, baselineName, unit, ratio: ours / baseline, target, met: ok });
 }
 
 function heapUsed(): number {
@@ -318,13 +307,13 @@ function sdkExtra(): unknown {
 }
 
 // ---------------------------------------------------------------- registration
-function timeAndHeap<T>(build: () => T): { ms: number; bytesPerItem: number; value: T } {
+function timeAndHeap<T>(build: () => T, count = N): { ms: number; bytesPerItem: number; value: T } {
   const before = heapUsed();
   const start = performance.now();
   const value = build();
   const ms = performance.now() - start;
   const after = heapUsed();
-  return { ms, bytesPerItem: (after - before) / N, value };
+  return { ms, bytesPerItem: (after - before) / count, value };
 }
 
 function benchRegistration(): void {
@@ -387,6 +376,24 @@ function benchRegistration(): void {
     '<= 1.2 KB',
     oB <= 1.2 * 1024,
     'SDK',
+  );
+  // Memory per prompt stays flat as the catalogue grows tenfold (no per-registry structure grows faster than n).
+  const big = quick ? 50_000 : 100_000;
+  const bigDefs = sameShapeCatalogue(big);
+  const hundred = timeAndHeap(() => {
+    const registry = new PromptRegistry();
+    registry.add(bigDefs);
+    return registry;
+  }, big);
+  if (hundred.value.size !== big) throw new Error('registration lost prompts');
+  record(
+    `register ${big.toLocaleString('en')} same-shape prompts (heap/prompt)`,
+    hundred.bytesPerItem / 1024,
+    oB / 1024,
+    'KB',
+    '<= 1.2x at 10,000',
+    hundred.bytesPerItem <= 1.2 * oB,
+    'at 10,000',
   );
 }
 
@@ -587,8 +594,9 @@ if (wants('amplify')) {
 }
 if (wants('mcp')) {
   // SDK v2 client round trips, both protocol eras, in memory and over the JSON wire: see bench/mcp.ts.
-  const { benchMcpRoundTrips } = await import('./mcp.js');
+  const { benchMcpRoundTrips, benchMcpV1RoundTrips } = await import('./mcp.js');
   await benchMcpRoundTrips(record, quick);
+  await benchMcpV1RoundTrips(record, quick);
 }
 if (wants('http')) {
   const { benchHttp } = await import('./http.js');
@@ -607,20 +615,16 @@ if (wants('postgres')) {
   );
 }
 
-const header = '| metric | ours | baseline | ratio | target | met |\n|---|---|---|---|---|---|';
-const table = [
-  header,
-  ...rows.map((r) => `| ${r.metric} | ${r.ours} | ${r.baseline} | ${r.ratio} | ${r.target} | ${r.met} |`),
-].join('\n');
-console.log(`\n${table}\n`);
+console.log(`\n${markdownTable(rows)}\n`);
 if (!quick && only === undefined) {
-  const dir = join(dirname(fileURLToPath(import.meta.url)), 'results');
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${started.toISOString().slice(0, 10)}-node${process.versions.node.split('.')[0]}.md`);
-  writeFileSync(
-    file,
-    `# Benchmark ${started.toISOString()}\n\nnode ${process.version}; ${cpus()[0]?.model ?? 'cpu'} x${cpus().length}; ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM; ${process.platform}/${process.arch}\n\n${table}\n`,
-  );
-  console.log(`written to ${file}`);
+  const base = writeResults(join(dirname(fileURLToPath(import.meta.url)), 'results'), rows, {
+    started,
+    node: process.version,
+    cpu: cpus()[0]?.model ?? 'cpu',
+    cpus: cpus().length,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    platform: `${process.platform}/${process.arch}`,
+  });
+  console.log(`written to ${base}.{md,json,svg}`);
 }
-if (rows.some((r) => r.met === 'NO')) process.exitCode = 1;
+if (rows.some((r) => !r.met)) process.exitCode = 1;
