@@ -1,6 +1,7 @@
 /**
  * A TCP relay on 127.0.0.1 in front of PostgreSQL, for connections that stop answering without closing (a frozen
- * server, a dropped route): `freeze()` stops relaying on every open connection while new ones still go through.
+ * server, a dropped route): `freeze()` stops relaying on every open connection while new ones still go through;
+ * `kill()` closes every open connection at once (a restarted proxy), while new ones still go through.
  */
 import { connect, createServer } from 'node:net';
 import type { Socket } from 'node:net';
@@ -13,6 +14,8 @@ export interface Relay {
   readonly accepted: number;
   /** Stops relaying on the connections open now (they stay open, silent). */
   freeze(): void;
+  /** Closes the connections open now, both ends; returns how many there were. */
+  kill(): number;
   close(): Promise<void>;
 }
 
@@ -49,6 +52,15 @@ export async function startRelay(url: string): Promise<Relay> {
         client.pause();
         upstream.pause();
       }
+    },
+    kill() {
+      let killed = 0;
+      for (const [client, upstream] of pairs.splice(0)) {
+        if (!client.destroyed) killed++;
+        client.destroy();
+        upstream.destroy();
+      }
+      return killed;
     },
     async close() {
       for (const socket of sockets) socket.destroy();
