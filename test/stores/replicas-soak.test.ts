@@ -28,6 +28,10 @@ describe('replicas following one PostgreSQL store under load', () => {
     // Both kills closed live connections of replica b (its pool's and its listener's).
     expect(report.kills.map((k) => k.how)).toEqual(['relay dropped', 'server terminated']);
     expect(report.kills.every((k) => k.connections > 0)).toBe(true);
+    // Its listener noticed each loss and listened again (then read everything again).
+    const b = report.replicas.find((r) => r.name === 'b')!;
+    expect(b.events.listenerLost).toBeGreaterThanOrEqual(2);
+    expect(b.events.listenerRecovered).toBeGreaterThanOrEqual(2);
     // The replicas moved while the gets ran, and both end at the last version of every prompt.
     expect(report.servedVersions).toBeGreaterThan(8);
     for (const replica of report.replicas) {

@@ -6,7 +6,7 @@
  */
 import pg from 'pg';
 import { PromptRegistry, syncRegistry } from '../../src/index.js';
-import type { GetPromptResult, RegistrySync } from '../../src/index.js';
+import type { GetPromptResult, Logger, RegistrySync } from '../../src/index.js';
 import { createPostgresPromptStore } from '../../src/stores/postgres/store.js';
 import type { PostgresPromptStore } from '../../src/stores/postgres/store.js';
 import { percentile, prng } from '../support/schedule.js';
@@ -36,6 +36,8 @@ export interface ReplicaReport {
   final: Record<string, number | undefined>;
   /** What a last get of each prompt answers: `<name> ok` when it is exactly the final version. */
   answers: string[];
+  /** The listener losing its connection and listening again, and the sync retrying a failed read. */
+  events: { listenerLost: number; listenerRecovered: number; syncRetries: number };
   /** Milliseconds from a version's commit to the replica serving it (or a newer one), per edit. */
   delay: { edits: number; p50: number | undefined; p99: number | undefined; max: number | undefined };
 }
@@ -77,6 +79,15 @@ const rendering = (name: string, version: number): string =>
     messages: [{ role: 'user', content: { type: 'text', text: template(name, version).replace('{{who}}', WHO) } }],
   });
 
+/** A logger that counts each event it is given. */
+function counting(counts: Map<string, number>): Logger {
+  const at = (fields: Record<string, unknown>): void => {
+    const event = String(fields['event']);
+    counts.set(event, (counts.get(event) ?? 0) + 1);
+  };
+  return { info: at, warn: at, error: at };
+}
+
 /** A pool that reports nothing it cannot handle: a killed idle connection is an `error` event on it. */
 function pool(url: string, application: string): pg.Pool {
   const created = new pg.Pool({ connectionString: url, max: 3, application_name: application });
@@ -101,10 +112,11 @@ export async function runReplicasSoak(options: ReplicasSoakOptions): Promise<Rep
     };
     cleanups.unshift(() => Promise.allSettled(Object.values(pools).map((p) => p.end())));
     const timing = { heartbeatMs: 1_000, reconnect: { minMs: 50, maxMs: 1_000 } };
+    const counts = { a: new Map<string, number>(), b: new Map<string, number>() };
     const stores: Record<'writer' | 'a' | 'b', PostgresPromptStore> = {
       writer: createPostgresPromptStore({ pool: pools.writer, table: TABLE, ...timing }),
-      a: createPostgresPromptStore({ pool: pools.a, table: TABLE, ...timing }),
-      b: createPostgresPromptStore({ pool: pools.b, table: TABLE, ...timing }),
+      a: createPostgresPromptStore({ pool: pools.a, table: TABLE, ...timing, logger: counting(counts.a) }),
+      b: createPostgresPromptStore({ pool: pools.b, table: TABLE, ...timing, logger: counting(counts.b) }),
     };
     for (const store of Object.values(stores)) cleanups.unshift(() => store.close());
     await stores.writer.migrate();
@@ -135,7 +147,7 @@ export async function runReplicasSoak(options: ReplicasSoakOptions): Promise<Rep
     const replicas: Replica[] = [];
     for (const name of ['a', 'b'] as const) {
       const registry = new PromptRegistry();
-      const sync = await syncRegistry(stores[name], registry);
+      const sync = await syncRegistry(stores[name], registry, { logger: counting(counts[name]) });
       cleanups.unshift(() => sync.close());
       const replica: Replica = { name, registry, sync, waiting: new Map(), delays: [] };
       registry.onChange(() => queueMicrotask(() => record(replica)));
@@ -163,11 +175,22 @@ export async function runReplicasSoak(options: ReplicasSoakOptions): Promise<Rep
     const backwards: string[] = [];
     const seen = new Set<string>();
     let done = 0;
+    // The gets follow the edits: (k + 1)/(edits + 1) of them may run once k edits are committed.
+    let editsDone = 0;
+    let writing = true;
+    const waiters: (() => void)[] = [];
+    const edited = (): void => {
+      for (const wake of waiters.splice(0)) wake();
+    };
+    const mayGet = (): boolean =>
+      !writing || done < Math.floor(((editsDone + 1) * 2 * options.gets) / (options.edits + 1));
     const loops = replicas.flatMap((replica) =>
       [0, 1].map(async (loop) => {
         const last = new Map<string, number>();
         let ticket = loop;
         while (done < 2 * options.gets) {
+          while (!mayGet()) await new Promise<void>((resolve) => waiters.push(resolve));
+          if (done >= 2 * options.gets) break;
           done++;
           const name = PROMPTS[ticket++ % PROMPTS.length]!;
           let answer: string;
@@ -187,7 +210,7 @@ export async function runReplicasSoak(options: ReplicasSoakOptions): Promise<Rep
             backwards.push(`${replica.name} ${name}: v${version} after v${last.get(name)}`);
           last.set(name, version);
           // A get answers from memory: yield to the I/O the replicas wait for, as a server between requests does.
-          if (ticket % 8 === 0) await new Promise((resolve) => setImmediate(resolve));
+          await new Promise((resolve) => setImmediate(resolve));
         }
       }),
     );
@@ -230,15 +253,18 @@ export async function runReplicasSoak(options: ReplicasSoakOptions): Promise<Rep
 
     const writer = (async () => {
       for (let i = 1; i <= options.edits; i++) {
-        const due = Math.floor((i * options.gets) / (options.edits + 1));
-        await waitFor(() => done >= 2 * due, waitMs, `${due} gets per replica`);
         if (killAt.has(i)) await kill();
         // Bursts of edits to one prompt, and edits to several: some wait for both replicas to serve them.
         const name = PROMPTS[Math.floor(random() * PROMPTS.length)]!;
         await publishWatched(name);
         if (random() < 0.2) await caughtUp(`both replicas to serve edit ${i}`);
+        editsDone++;
+        edited();
       }
-    })();
+    })().finally(() => {
+      writing = false;
+      edited();
+    });
     await Promise.all([...loops, writer]);
 
     // The end: one more version of every prompt, and both replicas serving all of them.
@@ -256,8 +282,14 @@ export async function runReplicasSoak(options: ReplicasSoakOptions): Promise<Rep
           answers.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
         }
       }
+      const count = counts[replica.name as 'a' | 'b'];
       reports.push({
         name: replica.name,
+        events: {
+          listenerLost: count.get('prompt_listener_lost') ?? 0,
+          listenerRecovered: count.get('prompt_listener_recovered') ?? 0,
+          syncRetries: count.get('prompt_sync_failed') ?? 0,
+        },
         final: Object.fromEntries(PROMPTS.map((name) => [name, servedVersion(replica, name)])),
         answers,
         delay: {
