@@ -3,7 +3,7 @@
  *
  *   npm run soak                                   # both: files (10,000 gets per transport, 200 rewrites), replicas
  *   npm run soak -- files --gets 2000 --rewrites 60
- *   npm run soak -- replicas --edits 300 --gets 20000 --schedule 3
+ *   npm run soak -- replicas --edits 300 --gets 20000 --kills 6 --schedule 3
  *
  * Exits 1 when a guarantee does not hold (a failed get, a response that is no version written, a replica that does
  * not converge), printing what was seen; prints a JSON report either way. Uses DATABASE_URL's server when set, else
@@ -22,6 +22,7 @@ const { values, positionals } = parseArgs({
     gets: { type: 'string' },
     rewrites: { type: 'string', default: '200' },
     edits: { type: 'string', default: '200' },
+    kills: { type: 'string', default: '2' },
     schedule: { type: 'string', default: '1' },
     'debounce-ms': { type: 'string', default: '20' },
   },
@@ -90,6 +91,7 @@ if (which.includes('replicas')) {
       url: db.url,
       gets: count('gets', values.gets, 10_000),
       edits: count('edits', values.edits, 200),
+      kills: count('kills', values.kills, 2),
       schedule,
     });
     const problems = replicasProblems(report);

@@ -12,8 +12,8 @@ export interface Relay {
   url: string;
   /** Connections accepted so far. */
   readonly accepted: number;
-  /** Stops relaying on the connections open now (they stay open, silent). */
-  freeze(): void;
+  /** Stops relaying on the connections open now (they stay open, silent); returns how many there were. */
+  freeze(): number;
   /** Closes the connections open now, both ends; returns how many there were. */
   kill(): number;
   close(): Promise<void>;
@@ -46,12 +46,15 @@ export async function startRelay(url: string): Promise<Relay> {
       return accepted;
     },
     freeze() {
+      let frozen = 0;
       for (const [client, upstream] of pairs.splice(0)) {
+        if (!client.destroyed) frozen++;
         client.unpipe(upstream);
         upstream.unpipe(client);
         client.pause();
         upstream.pause();
       }
+      return frozen;
     },
     kill() {
       let killed = 0;

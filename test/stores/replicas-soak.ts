@@ -23,7 +23,10 @@ export interface ReplicasSoakOptions {
   edits: number;
   /** Which edit schedule: the PRNG's start state. */
   schedule: number;
-  /** How many times replica b's connections are killed (default 2: once by the relay, once by the server). */
+  /**
+   * How many times replica b's connections fail (default 2): dropped by the relay, terminated by the server, frozen by
+   * the relay (open and silent), in turn.
+   */
   kills?: number;
   /** How long to wait for a replica to catch up (default 30 s: only a broken build reaches it). */
   waitMs?: number;
@@ -53,7 +56,7 @@ export interface ReplicasSoakReport {
   backwards: string[];
   servedVersions: number;
   /** Each kill of replica b's connections: how, and how many connections it closed. */
-  kills: { how: 'relay dropped' | 'server terminated'; connections: number }[];
+  kills: { how: 'relay dropped' | 'server terminated' | 'relay frozen'; connections: number }[];
   /** The last version of every prompt. */
   expected: Record<string, number>;
   replicas: ReplicaReport[];
@@ -88,9 +91,12 @@ function counting(counts: Map<string, number>): Logger {
   return { info: at, warn: at, error: at };
 }
 
-/** A pool that reports nothing it cannot handle: a killed idle connection is an `error` event on it. */
+/**
+ * A pool that reports nothing it cannot handle (a killed idle connection is an `error` event on it), whose queries give
+ * up on a connection that went silent.
+ */
 function pool(url: string, application: string): pg.Pool {
-  const created = new pg.Pool({ connectionString: url, max: 3, application_name: application });
+  const created = new pg.Pool({ connectionString: url, max: 3, application_name: application, query_timeout: 5_000 });
   created.on('error', () => {});
   return created;
 }
@@ -220,8 +226,12 @@ export async function runReplicasSoak(options: ReplicasSoakOptions): Promise<Rep
       Array.from({ length: kills }, (_, i) => Math.floor(((i + 1) * options.edits) / (kills + 1))),
     );
     const kill = async (): Promise<void> => {
-      if (killed.length % 2 === 0) {
+      if (killed.length % 3 === 0) {
         killed.push({ how: 'relay dropped', connections: relay.kill() });
+        return;
+      }
+      if (killed.length % 3 === 2) {
+        killed.push({ how: 'relay frozen', connections: relay.freeze() });
         return;
       }
       const { rows } = await pools.writer.query(
