@@ -24,6 +24,7 @@ function within<T>(promise: Promise<T>, ms: number, what: string, late?: (value:
       timedOut = true;
       reject(new Error(`${what} unanswered for ${ms} ms`));
     }, ms);
+    (timer as { unref?: () => void }).unref?.();
   });
   promise.then(
     (value) => {
