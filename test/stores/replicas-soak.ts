@@ -226,6 +226,12 @@ export async function runReplicasSoak(options: ReplicasSoakOptions): Promise<Rep
       Array.from({ length: kills }, (_, i) => Math.floor(((i + 1) * options.edits) / (kills + 1))),
     );
     const kill = async (): Promise<void> => {
+      // Each failure hits a listening replica: b has listened again after the one before.
+      await waitFor(
+        () => (counts.b.get('prompt_listener_recovered') ?? 0) >= killed.length,
+        waitMs,
+        'replica b to listen again',
+      );
       if (killed.length % 3 === 0) {
         killed.push({ how: 'relay dropped', connections: relay.kill() });
         return;
