@@ -1,6 +1,7 @@
 /**
  * A TCP relay on 127.0.0.1 in front of PostgreSQL, for connections that stop answering without closing (a frozen
- * server, a dropped route): `freeze()` stops relaying on every open connection while new ones still go through.
+ * server, a dropped route): `freeze()` stops relaying on every open connection while new ones still go through;
+ * `kill()` closes every open connection at once (a restarted proxy), while new ones still go through.
  */
 import { connect, createServer } from 'node:net';
 import type { Socket } from 'node:net';
@@ -11,8 +12,10 @@ export interface Relay {
   url: string;
   /** Connections accepted so far. */
   readonly accepted: number;
-  /** Stops relaying on the connections open now (they stay open, silent). */
-  freeze(): void;
+  /** Stops relaying on the connections open now (they stay open, silent); returns how many there were. */
+  freeze(): number;
+  /** Closes the connections open now, both ends; returns how many there were. */
+  kill(): number;
   close(): Promise<void>;
 }
 
@@ -43,12 +46,24 @@ export async function startRelay(url: string): Promise<Relay> {
       return accepted;
     },
     freeze() {
+      let frozen = 0;
       for (const [client, upstream] of pairs.splice(0)) {
+        if (!client.destroyed) frozen++;
         client.unpipe(upstream);
         upstream.unpipe(client);
         client.pause();
         upstream.pause();
       }
+      return frozen;
+    },
+    kill() {
+      let killed = 0;
+      for (const [client, upstream] of pairs.splice(0)) {
+        if (!client.destroyed) killed++;
+        client.destroy();
+        upstream.destroy();
+      }
+      return killed;
     },
     async close() {
       for (const socket of sockets) socket.destroy();

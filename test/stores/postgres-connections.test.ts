@@ -357,6 +357,75 @@ describe('the change listener', () => {
     await expect.poll(() => text(registry, 'steady'), { timeout: EVENT_MS }).toBe('v2 Ada');
   });
 
+  it('gives up on a LISTEN that never answers (a session frozen before it listens) and listens on a new one', async () => {
+    const t = freshTable();
+    const writer = store({ pool: admin, table: t });
+    await writer.migrate();
+    await writer.put(prompt('steady', 'v1 {{who}}'));
+    const relay = await startRelay(db.url);
+    cleanups.push(() => relay.close());
+    const { logger, events } = captureLogs();
+    const listener = direct(relay.url);
+    let sessions = 0;
+    const s = store({
+      pool: admin,
+      table: t,
+      logger,
+      // The first session goes silent once connected: its LISTEN is sent and never answered.
+      listener: async () => {
+        const client = await listener.connect();
+        if (++sessions === 1) relay.freeze();
+        return client;
+      },
+      heartbeatMs: 300,
+      reconnect: { minMs: 10, maxMs: 50 },
+    });
+    // Reads wait for the first LISTEN to finish: they would wait forever for one that is never answered.
+    const registry = await replica(s);
+    expect(events()).toContain('prompt_listener_lost');
+    await expect.poll(events, { timeout: EVENT_MS }).toContain('prompt_listener_recovered');
+    expect(sessions).toBe(2);
+    const changed = change(registry, 'steady');
+    await writer.put(prompt('steady', 'v2 {{who}}'));
+    await changed;
+    expect(await text(registry, 'steady')).toBe('v2 Ada');
+  });
+
+  it('gives up on a connection attempt that never completes, listens on a new one, and closes the late session', async () => {
+    const t = freshTable();
+    const writer = store({ pool: admin, table: t });
+    await writer.migrate();
+    await writer.put(prompt('steady', 'v1 {{who}}'));
+    const { logger, events } = captureLogs();
+    const listener = direct();
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let late: Promise<PgListenerClient> | undefined;
+    const s = store({
+      pool: admin,
+      table: t,
+      logger,
+      // The first attempt completes only when the test says so, long after the store gave up on it.
+      listener: () => {
+        if (late !== undefined) return listener.connect();
+        late = gate.then(() => listener.connect());
+        return late;
+      },
+      heartbeatMs: 300,
+      reconnect: { minMs: 10, maxMs: 50 },
+    });
+    const registry = await replica(s);
+    expect(events()).toContain('prompt_listener_connect_failed');
+    await expect.poll(events, { timeout: EVENT_MS }).toContain('prompt_listener_recovered');
+    open();
+    const lateClient = await late!;
+    await listener.ended[listener.clients.indexOf(lateClient as pg.Client)];
+    const changed = change(registry, 'steady');
+    await writer.put(prompt('steady', 'v2 {{who}}'));
+    await changed;
+    expect(await text(registry, 'steady')).toBe('v2 Ada');
+  });
+
   it('closes a session that connects after the store stopped listening', async () => {
     const t = freshTable();
     const writer = store({ pool: admin, table: t });

@@ -15,6 +15,26 @@ function failureFields(error: unknown): Record<string, unknown> {
   return state === undefined ? { error: errorClassName(error) } : { error: errorClassName(error), sqlState: state };
 }
 
+/** Settles as `promise` does, or rejects once `ms` pass first (`late` then gets what `promise` resolves to). */
+function within<T>(promise: Promise<T>, ms: number, what: string, late?: (value: T) => void): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timedOut = false;
+  const expiry = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      timedOut = true;
+      reject(new Error(`${what} unanswered for ${ms} ms`));
+    }, ms);
+    (timer as { unref?: () => void }).unref?.();
+  });
+  promise.then(
+    (value) => {
+      if (timedOut) late?.(value);
+    },
+    () => undefined,
+  );
+  return Promise.race([promise, expiry]).finally(() => clearTimeout(timer));
+}
+
 /** @internal Options of {@link startListener}. */
 export interface ListenerOptions {
   connect: () => Promise<PgListenerClient>;
@@ -23,7 +43,10 @@ export interface ListenerOptions {
   /** Listening again after a loss: changes may have been missed. */
   onRecovered: () => void;
   log: SafeLogger;
-  /** A `SELECT 1` on the session this often notices a connection that died silently. */
+  /**
+   * A `SELECT 1` on the session this often notices a connection that died silently; connecting and LISTEN that take
+   * longer count as a lost connection too.
+   */
   heartbeatMs: number;
   retryMinMs: number;
   retryMaxMs: number;
@@ -82,7 +105,8 @@ export function startListener(options: ListenerOptions): Listener {
   const attempt = async (): Promise<void> => {
     let next: PgListenerClient;
     try {
-      next = await options.connect();
+      // A server that stops answering while we connect: give up after a heartbeat, and close a session that comes late.
+      next = await within(options.connect(), options.heartbeatMs, 'connecting', (late) => void dispose(late));
     } catch (error) {
       if (stopped) return;
       lostOnce = true;
@@ -105,7 +129,8 @@ export function startListener(options: ListenerOptions): Listener {
       if (client === next && message.channel === options.channel) options.onPayload(message.payload);
     });
     try {
-      await next.query(`LISTEN "${options.channel}"`);
+      // A session that went silent before it listens never answers: given up after a heartbeat, as a listening one.
+      await within(next.query(`LISTEN "${options.channel}"`), options.heartbeatMs, 'LISTEN');
     } catch (error) {
       lost(next, error);
       return;

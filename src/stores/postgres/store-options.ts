@@ -32,7 +32,7 @@ export interface PostgresPromptStoreOptions {
   logger?: Logger;
   /**
    * How often the listener checks its connection with `SELECT 1` (default 10,000 ms); a check still unanswered at the
-   * next one counts as a lost connection.
+   * next one counts as a lost connection, and so does connecting or `LISTEN` taking longer than this.
    */
   heartbeatMs?: number;
   /** Reconnect backoff: first delay (default 100 ms), doubling up to `maxMs` (default 5,000 ms). */
