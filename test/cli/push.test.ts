@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresPromptStore } from '../../src/stores/postgres/store.js';
 import type { PostgresPromptStore } from '../../src/stores/postgres/store.js';
 import { loadPg } from '../../src/cli/database.js';
+import { blocksIn } from '../readme-blocks.js';
 import { testDatabase } from '../stores/pg-database.js';
 import type { TestDatabase } from '../stores/pg-server.js';
 import { runCli, runCliInProcess } from './process.js';
@@ -311,6 +312,27 @@ describe('push', () => {
     expect(bad.stderr).toContain('--label must be 1 to 63 letters');
     const http = await runCliInProcess(['push', dir, '--database', 'http://example.com/']);
     expect(http.stderr).toContain('must start with postgres:// or postgresql://');
+  });
+
+  it('runs the commands docs/replicas.md shows, the database from DATABASE_URL', async () => {
+    const { db, store } = await database();
+    const pulled = mkdtempSync(join(tmpdir(), 'mpk-pulled-'));
+    dirs.push(pulled);
+    const lines = blocksIn('docs/replicas.md', 'From a repository to the store', 'sh')
+      .flatMap((b) => b.code.split('\n'))
+      .filter((line) => line.startsWith('npx mcp-prompt-kit '));
+    expect(lines.map((l) => l.split(' ')[2])).toEqual(['push', 'push', 'pull']);
+    for (const line of lines) {
+      const args = line
+        .split(' ')
+        .slice(2)
+        .map((w) => (w === 'pulled-prompts' ? pulled : w));
+      const { code, stdout, stderr } = await runCli(args, { env: { ...process.env, DATABASE_URL: db.url } });
+      expect(code, `${line}\n${stdout}${stderr}`).toBe(0);
+      expect(stdout).not.toContain(':password@');
+    }
+    expect((await store.list({ label: 'staging' })).length).toBeGreaterThan(2);
+    expect((await store.history('review-code-against-patterns')).labelMoves[0]?.movedBy).toBe('ci');
   });
 
   it('says how to install pg when it is missing', async () => {
