@@ -12,8 +12,8 @@ export class DatabaseFailure extends Error {
   override readonly name = 'DatabaseFailure';
 }
 
-/** How long a connection attempt may take before the command gives up on the database. */
-const CONNECT_TIMEOUT_MS = 10_000;
+/** How long a connection attempt, and each request, may take by default before the command gives up. */
+export const DEFAULT_DATABASE_TIMEOUT_MS = 60_000;
 
 /** The URL from `--database`, else DATABASE_URL; checked to be a postgres: URL. */
 export function databaseUrl(command: string, given: string | undefined, env: NodeJS.ProcessEnv): string {
@@ -92,10 +92,18 @@ export interface OpenedDatabase {
 export async function openDatabase(
   command: string,
   url: string,
-  options: { table?: string | undefined; schema?: string | undefined },
+  options: { table?: string | undefined; schema?: string | undefined; timeoutMs?: number | undefined },
 ): Promise<OpenedDatabase> {
   const pg = await loadPg(command);
-  const pool = new pg.Pool({ connectionString: url, max: 2, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  // A server that stops answering (a frozen host, a dropped route) fails the request after the timeout: never a hang.
+  const timeoutMs = options.timeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS;
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 2,
+    connectionTimeoutMillis: timeoutMs,
+    query_timeout: timeoutMs,
+    keepAlive: true,
+  });
   // An idle client the server drops is reported here; the next query gets a new one.
   pool.on('error', () => {});
   let store: PostgresPromptStore;

@@ -23,6 +23,7 @@ Exit codes: 0 success, 1 failure (errors found, render failed), 2 usage mistake,
 
 const DATABASE = `  --database <url>     the PostgreSQL database (default: the DATABASE_URL variable; never shown with its password)
   --table <name>       the prompt table (default prompts); --schema <name> its schema (default public)
+  --timeout <ms>       give up on a connection attempt or request after this long (default 60000): exit 3
   --json               print the report as JSON`;
 
 const DOCS = `  --docs <scheme=dir>  serve {{resource:scheme://...}} documents from dir (repeatable)`;

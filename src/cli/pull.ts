@@ -18,7 +18,7 @@ import { openDirectory } from './commands.js';
 import { databaseUrl, openDatabase } from './database.js';
 import { sameContent, storedFields } from './drift.js';
 import type { Output } from './output.js';
-import { DATABASE_OPTIONS, labelOption, readLabel } from './push.js';
+import { DATABASE_OPTIONS, databaseOptions, labelOption, readLabel } from './push.js';
 
 interface PulledFile {
   name: string;
@@ -79,10 +79,7 @@ export async function pull(
   const force = values['force'] === true;
   const json = values['json'] === true;
 
-  const db = await openDatabase('pull', url, {
-    table: values['table'] as string | undefined,
-    schema: values['schema'] as string | undefined,
-  });
+  const db = await openDatabase('pull', url, databaseOptions('pull', values));
   let read: Awaited<ReturnType<typeof readLabel>>;
   try {
     read = await readLabel(db.store, label);

@@ -8,7 +8,7 @@ import type { StoredPrompt } from '../stores/contract.js';
 import { storableDefinition } from '../stores/definition.js';
 import type { PostgresPromptStore } from '../stores/postgres/store.js';
 import { LATEST, checkLabel } from '../stores/postgres/schema.js';
-import { UsageError, parseCommand, positionals } from './args.js';
+import { UsageError, integerOption, parseCommand, positionals } from './args.js';
 import { openDirectory } from './commands.js';
 import { databaseUrl, isMissingTable, openDatabase } from './database.js';
 import type { OpenedDatabase } from './database.js';
@@ -23,7 +23,20 @@ export const DATABASE_OPTIONS = {
   table: { type: 'string' },
   schema: { type: 'string' },
   json: { type: 'boolean' },
+  timeout: { type: 'string' },
 } as const;
+
+/** The database options of a command, checked. */
+export function databaseOptions(
+  command: string,
+  values: Record<string, unknown>,
+): { table: string | undefined; schema: string | undefined; timeoutMs: number | undefined } {
+  return {
+    table: values['table'] as string | undefined,
+    schema: values['schema'] as string | undefined,
+    timeoutMs: integerOption(command, 'timeout', values['timeout'] as string | undefined, 1, 3_600_000),
+  };
+}
 
 /** The label option, checked (default production). */
 export function labelOption(command: string, value: unknown): string {
@@ -111,10 +124,7 @@ export async function push(
   }
   const definitions = opened.registry.definitions().map((d) => storableDefinition(d));
 
-  const db = await openDatabase('push', url, {
-    table: values['table'] as string | undefined,
-    schema: values['schema'] as string | undefined,
-  });
+  const db = await openDatabase('push', url, databaseOptions('push', values));
   const report: PushReport = {
     dir,
     database: db.shown,

@@ -147,6 +147,20 @@ describe('pull', () => {
     expect(JSON.parse(readFileSync(join(dir, 'review-code.json'), 'utf8'))).toMatchObject({ name: 'review-code' });
   });
 
+  it('fails with exit 3 when the database is unreachable, and refuses a format it does not write', async () => {
+    const dir = tempDir();
+    const down = await runCli(['pull', dir, '--timeout', '5000'], {
+      env: { ...process.env, DATABASE_URL: 'postgres://reader:pull-Secret9@127.0.0.1:1/prompts' },
+    });
+    expect(down.code).toBe(3);
+    expect(down.stderr).toContain('postgres://reader:***@127.0.0.1:1/prompts');
+    expect(down.stdout + down.stderr).not.toContain('pull-Secret9');
+    const toml = await pull(dir, '--format', 'toml');
+    expect(toml.code).toBe(2);
+    expect(toml.stderr).toContain('--format must be json or yaml');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('reads another label, and says so when the database has no prompt table', async () => {
     await store.put({ name: 'staged', messages: [{ role: 'user', content: 'S' }] }, { labels: ['staging'] });
     const dir = tempDir();

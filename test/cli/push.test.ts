@@ -13,6 +13,7 @@ import { createPostgresPromptStore } from '../../src/stores/postgres/store.js';
 import type { PostgresPromptStore } from '../../src/stores/postgres/store.js';
 import { loadPg } from '../../src/cli/database.js';
 import { blocksIn } from '../readme-blocks.js';
+import { startRelay } from '../stores/pg-proxy.js';
 import { testDatabase } from '../stores/pg-database.js';
 import type { TestDatabase } from '../stores/pg-server.js';
 import { runCli, runCliInProcess } from './process.js';
@@ -270,6 +271,31 @@ describe('push', () => {
     const again = await runCli(['push', dir, '--json'], { env: { ...process.env, DATABASE_URL: db.url } });
     expect(again.code, again.stderr).toBe(0);
     expect(names(await store.list())).toEqual(['alpha', 'greet']);
+  });
+
+  it('gives up on a server that stops answering mid-push after --timeout, with nothing applied', async () => {
+    const { db, pool, store } = await database();
+    await store.migrate();
+    const dir = promptDir({ 'alpha.json': prompt('alpha', 'A'), 'greet.json': prompt('greet', 'Hello') });
+    const holder = await pool.connect();
+    await holder.query(`SELECT pg_advisory_lock(hashtext('mcp-prompt-kit:public.prompts:greet'))`);
+    const relay = await startRelay(db.url);
+    try {
+      const running = runCli(['push', dir, '--database', relay.url, '--timeout', '2000', '--json']);
+      await lockWaiter(pool);
+      // The push's connection goes silent (no answer, no close); new connections still go through.
+      relay.freeze();
+      const { code, stdout, stderr } = await running;
+      expect(code, stderr).toBe(3);
+      expect(stderr).toMatch(/timeout/i);
+      expect(stderr).toContain('nothing was applied (the transaction rolled back)');
+      expect(JSON.parse(stdout)).toMatchObject({ applied: false });
+    } finally {
+      await holder.query('SELECT pg_advisory_unlock_all()');
+      holder.release();
+      await relay.close();
+    }
+    expect(await store.list({ label: 'latest' })).toEqual([]);
   });
 
   it('fails with exit 3 when the database is unreachable, never showing its password', async () => {
