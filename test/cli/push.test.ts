@@ -298,6 +298,33 @@ describe('push', () => {
     expect(await store.list({ label: 'latest' })).toEqual([]);
   });
 
+  it('says it could not check what was applied when the database goes away mid-push, and a second push converges', async () => {
+    const { db, pool, store } = await database();
+    await store.migrate();
+    const dir = promptDir({ 'alpha.json': prompt('alpha', 'A'), 'greet.json': prompt('greet', 'Hello') });
+    const holder = await pool.connect();
+    await holder.query(`SELECT pg_advisory_lock(hashtext('mcp-prompt-kit:public.prompts:greet'))`);
+    const relay = await startRelay(db.url);
+    try {
+      const running = runCli(['push', dir, '--database', relay.url]);
+      await lockWaiter(pool);
+      // Every connection through the relay is cut, and no new one gets through.
+      await relay.close();
+      const { code, stdout, stderr } = await running;
+      expect(code, stderr).toBe(3);
+      expect(stderr).toContain('could not read the label again to check what was applied');
+      expect(stderr).toContain('run push again, it converges');
+      expect(stdout).toContain('2 new version(s) not written');
+    } finally {
+      await holder.query('SELECT pg_advisory_unlock_all()');
+      holder.release();
+    }
+    const again = await runCli(['push', dir, '--database', db.url, '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ applied: true, versionsWritten: 2 });
+    expect(names(await store.list())).toEqual(['alpha', 'greet']);
+  });
+
   it('fails with exit 3 when the database is unreachable, never showing its password', async () => {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
