@@ -127,6 +127,33 @@ export function isPlainObject(value: object): boolean {
   return proto === Object.prototype || proto === null;
 }
 
+/**
+ * Whether two JSON values are equal, whatever the order of their objects' keys (a database's jsonb reorders them).
+ * Walks both with an explicit stack: no recursion limit however deep.
+ */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  const stack: [unknown, unknown][] = [[a, b]];
+  while (stack.length > 0) {
+    const [x, y] = stack.pop()!;
+    if (x === y) continue;
+    if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
+    if (Array.isArray(x) !== Array.isArray(y)) return false;
+    if (Array.isArray(x)) {
+      const other = y as unknown[];
+      if (x.length !== other.length) return false;
+      for (let i = 0; i < x.length; i++) stack.push([x[i], other[i]]);
+      continue;
+    }
+    const xKeys = Object.keys(x);
+    if (xKeys.length !== Object.keys(y).length) return false;
+    for (const key of xKeys) {
+      if (!Object.hasOwn(y, key)) return false;
+      stack.push([(x as Record<string, unknown>)[key], (y as Record<string, unknown>)[key]]);
+    }
+  }
+  return true;
+}
+
 /** Sets an own enumerable property, even when the key is `__proto__` (the prototype is never changed). */
 export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
   if (key === '__proto__') {

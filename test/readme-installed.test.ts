@@ -360,7 +360,10 @@ describe('the README and docs/ in a fresh project with the packed package', () =
           }
           return;
         }
-        const result = await run(bin(), args, project);
+        // push and pull talk to the run's database (the reader's DATABASE_URL).
+        const env =
+          args[0] === 'push' || args[0] === 'pull' ? childEnv({ DATABASE_URL: (await database()).url }) : childEnv();
+        const result = await run(bin(), args, project, env);
         expect(result.code, `${command.text}:\n${result.stdout}${result.stderr}`).toBe(0);
       },
       120_000,

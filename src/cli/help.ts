@@ -10,13 +10,21 @@ Commands:
   render <dir> <name>  render one prompt with arguments
   serve <dir>          serve the prompts over MCP (stdio, or streamable HTTP with --http)
   openapi <dir>        print the OpenAPI 3.1 document of the prompts over HTTP (mcp-prompt-kit/http)
+  push <dir>           publish the prompts to a label of a PostgreSQL store (only what changed) and show the drift
+  pull <dir>           write the prompts a label of a PostgreSQL store serves as files
 
 Options:
   -h, --help           show help (also after a command: mcp-prompt-kit serve --help)
   -v, --version        show the version
 
-Exit codes: 0 success, 1 failure (errors found, render failed), 2 usage mistake.
+Exit codes: 0 success, 1 failure (errors found, render failed), 2 usage mistake, 3 database unreachable or failed
+(push, pull).
 `;
+
+const DATABASE = `  --database <url>     the PostgreSQL database (default: the DATABASE_URL variable; never shown with its password)
+  --table <name>       the prompt table (default prompts); --schema <name> its schema (default public)
+  --timeout <ms>       give up on a connection attempt or request after this long (default 60000): exit 3
+  --json               print the report as JSON`;
 
 const DOCS = `  --docs <scheme=dir>  serve {{resource:scheme://...}} documents from dir (repeatable)`;
 
@@ -63,6 +71,39 @@ Options:
   --server-url <url>   servers[0].url
   --base-path <path>   the handlers' basePath
 ${DOCS}
+`,
+  push: `Usage: mcp-prompt-kit push <dir> [--database <url>] [--label production] [--dry-run] [--prune] [--actor name] [--json]
+
+Publishes the prompts under <dir> to a label of the PostgreSQL store (mcp-prompt-kit/postgres; needs the pg package).
+The directory is loaded as 'check' loads it: any error, and nothing is written (exit 1, file:line:col on stderr).
+Each prompt is compared with the version the label points at: an equal one is left alone; a changed or new one gets a
+new version (or, if the newest version already has its content, the label moves to that), and the label moves to
+it. All writes are one transaction: all are committed or none is. Prints the drift: prompts added, changed (per
+field) and unchanged, and those under the label that the directory does not have. Creates the tables when missing.
+A second push with no change writes nothing. On a database failure exits 3, saying what was applied (nothing, or
+everything when only the commit's answer was lost): run it again, it converges.
+
+Options:
+  --label <label>      the label to publish to (default production)
+  --dry-run            print what would be written, write nothing
+  --prune              remove the label from prompts the directory no longer has (their versions and history stay)
+  --actor <name>       recorded as who made the change (default: the database user)
+${DATABASE}
+`,
+  pull: `Usage: mcp-prompt-kit pull <dir> [--database <url>] [--label production] [--format json|yaml] [--force] [--json]
+
+Writes the prompts a label of the PostgreSQL store serves into <dir> (created if missing), one file per prompt, so
+that 'push' of the directory changes nothing. A prompt the directory already defines is written to its own file (in
+that file's format), and only when its content differs; a new one to <name>.json (or .yaml). Each file is written
+atomically and only once the loader has read it back as exactly the stored prompt. A file in the way that is not the
+prompt's own (another prompt, not a prompt file, or one that does not load) is left alone unless --force; prompts of
+the directory that the label does not serve are left alone. Exits 1 when a prompt was not written.
+
+Options:
+  --label <label>      the label to read (default production; latest: the newest versions)
+  --format <format>    json (default) or yaml, for new files
+  --force              replace a file in the way
+${DATABASE}
 `,
   serve: `Usage: mcp-prompt-kit serve <dir> [--docs scheme=dir]... [--watch] [--http <port> [--host 127.0.0.1]]
 

@@ -1,9 +1,12 @@
 /** The command line as a function: arguments and output streams in, exit code out (the process entry is main.ts). */
 import { ServeFailure, UsageError } from './args.js';
 import { check, list, openapi, render } from './commands.js';
+import { DatabaseFailure } from './database.js';
 import { COMMAND_HELP, MAIN_HELP } from './help.js';
 import { processOutput } from './output.js';
 import type { Output } from './output.js';
+import { pull } from './pull.js';
+import { push } from './push.js';
 import { serve } from './serve.js';
 import { VERSION } from './version.js';
 
@@ -11,6 +14,8 @@ const COMMANDS: Readonly<Record<string, (args: readonly string[], out: Output) =
   check,
   list,
   openapi,
+  pull,
+  push,
   render,
   serve,
 };
@@ -29,7 +34,7 @@ export async function runCli(argv: readonly string[], out: Output = processOutpu
   const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (run === undefined) {
     out.stderr(
-      `mcp-prompt-kit: unknown command '${command}' (commands: check, list, openapi, render, serve; see --help)`,
+      `mcp-prompt-kit: unknown command '${command}' (commands: ${Object.keys(COMMANDS).join(', ')}; see --help)`,
     );
     return 2;
   }
@@ -43,6 +48,10 @@ export async function runCli(argv: readonly string[], out: Output = processOutpu
     if (error instanceof UsageError) {
       out.stderr(`mcp-prompt-kit ${error.message}`);
       return 2;
+    }
+    if (error instanceof DatabaseFailure) {
+      out.stderr(`mcp-prompt-kit ${command}: ${error.message}`);
+      return 3;
     }
     if (error instanceof ServeFailure) {
       out.stderr(`mcp-prompt-kit serve: ${error.message}`);

@@ -1,8 +1,6 @@
 /** A prompt directory as a PromptStore: one version per prompt, atomic file writes, changes from any writer. */
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { basename, join, posix } from 'node:path';
-import { stringify } from 'yaml';
-import { createDefinitionError } from '../definition/problems.js';
+import { mkdir, rm, stat } from 'node:fs/promises';
+import { join, posix } from 'node:path';
 import { escapeControlCharacters } from '../encoding.js';
 import type { PromptDefinition, TemplatePromptDefinition } from '../definition/types.js';
 import type { Logger } from '../logger.js';
@@ -14,8 +12,9 @@ import { WindowedJob } from './debounce.js';
 import { formatDiagnostic } from './diagnostics.js';
 import { fileContext, pickUnique, readPromptFiles, scanPromptDirectory } from './load.js';
 import type { LoadPromptDirectoryOptions } from './load.js';
-import { promptFileFormat, readPromptFile } from './prompt-file.js';
-import type { ParsedPromptFile, PromptFileFormat } from './prompt-file.js';
+import { promptFileFormat } from './prompt-file.js';
+import { pathsRelativeTo, serializePromptFile, writePromptFile } from './prompt-file-write.js';
+import type { ParsedPromptFile } from './prompt-file.js';
 import { fingerprint } from './scan.js';
 import { SettleCheck } from './settle.js';
 import { TreeWatcher } from './tree-watcher.js';
@@ -76,33 +75,6 @@ function nameOf(p: ParsedPromptFile): string {
   return base.slice(0, base.lastIndexOf('.'));
 }
 
-/** Image/audio paths are relative to the directory in a definition, relative to their file on disk. */
-function pathsRelativeTo(definition: TemplatePromptDefinition, rel: string): TemplatePromptDefinition {
-  const base = posix.dirname(rel);
-  if (base === '.') return definition;
-  const messages = definition.messages.map((m) =>
-    typeof m.content === 'object' && 'path' in m.content && typeof m.content.path === 'string'
-      ? { ...m, content: { ...m.content, path: posix.relative(base, m.content.path) } }
-      : m,
-  );
-  return { ...definition, messages } as TemplatePromptDefinition;
-}
-
-/** The file text of a definition in a format (JSON is the only one that keeps every value's type exactly). */
-function serialize(format: PromptFileFormat, definition: TemplatePromptDefinition): string {
-  if (format === 'json') return `${JSON.stringify(definition, null, 2)}\n`;
-  if (format === 'yaml') return stringify(definition);
-  // One user text message can be the body; anything else stays in the front matter.
-  const only = definition.messages.length === 1 ? definition.messages[0] : undefined;
-  const content = only?.role === 'user' ? only.content : undefined;
-  const text = typeof content === 'object' && content.type === 'text' ? content.text : undefined;
-  if (text !== undefined && text !== '' && text === text.trim()) {
-    const { messages: _body, ...front } = definition;
-    return `---\n${stringify(front)}---\n${text}\n`;
-  }
-  return `---\n${stringify(definition)}---\n`;
-}
-
 /**
  * Creates a {@link PromptStore} over a prompt directory (JSON, YAML and Markdown files, as
  * {@link loadPromptDirectory} reads them). A directory has no history: every prompt is at version 1 under every
@@ -142,7 +114,6 @@ export function createDirectoryPromptStore(
   const watchers = new Set<(event: StoreChangeEvent) => void>();
   let session: Session | undefined;
   let knownDirs: string[] = [];
-  let temps = 0;
   let closed = false;
 
   const read = async (): Promise<Snapshot> => {
@@ -292,36 +263,20 @@ export function createDirectoryPromptStore(
   /** Writes `text` to `rel` atomically once the loader accepts it; returns what the loader read. */
   const save = async (rel: string, text: string, name: string): Promise<PromptDefinition> => {
     const target = join(dir, rel);
-    await mkdir(join(dir, posix.dirname(rel)), { recursive: true });
-    const temp = join(dir, posix.dirname(rel), `.${basename(rel)}.${process.pid}.${++temps}.tmp`);
-    try {
-      await writeFile(temp, text);
-      const written = await stat(temp);
-      const checked = await readPromptFile({ rel, path: temp, stats: written }, context);
-      if (checked.definition === undefined) {
-        const problems = checked.diagnostics.map((d) => ({ path: d.pointer ?? '', message: d.message }));
-        throw createDefinitionError(
-          problems.length > 0 ? problems : [{ path: '', message: 'the file does not load' }],
-          { name },
-        );
-      }
-      await rename(temp, target);
-      // Our own write is whole (it was renamed into place): read back at once, not after a window.
-      const now = await stat(target).catch(() => undefined);
-      if (
-        now !== undefined &&
-        now.dev === written.dev &&
-        now.ino === written.ino &&
-        now.size === written.size &&
-        now.mtimeMs === written.mtimeMs
-      ) {
-        files.set(rel, { version: fingerprint(now), parsed: checked, good: checked });
-        onDisk.add(rel);
-      }
-      return checked.definition;
-    } finally {
-      await rm(temp, { force: true });
+    const { parsed: checked, stats: written } = await writePromptFile(context, rel, text, name);
+    // Our own write is whole (it was renamed into place): read back at once, not after a window.
+    const now = await stat(target).catch(() => undefined);
+    if (
+      now !== undefined &&
+      now.dev === written.dev &&
+      now.ino === written.ino &&
+      now.size === written.size &&
+      now.mtimeMs === written.mtimeMs
+    ) {
+      files.set(rel, { version: fingerprint(now), parsed: checked, good: checked });
+      onDisk.add(rel);
     }
+    return checked.definition;
   };
 
   /** A free file name for a new prompt. */
@@ -361,7 +316,7 @@ export function createDirectoryPromptStore(
         snapshot.invalid.get(definition.name)?.rel ??
         newFile(definition.name);
       const format = promptFileFormat(rel) ?? 'json';
-      const saved = await save(rel, serialize(format, pathsRelativeTo(definition, rel)), definition.name);
+      const saved = await save(rel, serializePromptFile(format, pathsRelativeTo(definition, rel)), definition.name);
       session?.known?.set(definition.name, JSON.stringify(saved));
       emit({ type: 'put', name: definition.name, version: 1 });
       return stored(definition.name, saved);

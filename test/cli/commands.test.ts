@@ -248,7 +248,7 @@ describe('mcp-prompt-kit usage', () => {
     const help = await runCliInProcess(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Usage: mcp-prompt-kit <command> \[options\]/);
-    for (const command of ['check', 'list', 'openapi', 'render', 'serve']) {
+    for (const command of ['check', 'list', 'openapi', 'pull', 'push', 'render', 'serve']) {
       const commandHelp = await runCliInProcess([command, '--help']);
       expect(commandHelp.code).toBe(0);
       expect(commandHelp.stdout).toMatch(new RegExp(`^Usage: mcp-prompt-kit ${command} <dir>`));
@@ -260,7 +260,7 @@ describe('mcp-prompt-kit usage', () => {
   const mistakes: [string[], string][] = [
     [
       ['frobnicate'],
-      "mcp-prompt-kit: unknown command 'frobnicate' (commands: check, list, openapi, render, serve; see --help)",
+      "mcp-prompt-kit: unknown command 'frobnicate' (commands: check, list, openapi, pull, push, render, serve; see --help)",
     ],
     [['check'], 'mcp-prompt-kit check: missing <dir>'],
     [['check', 'a', 'b'], "mcp-prompt-kit check: unexpected argument 'b'"],

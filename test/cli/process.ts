@@ -34,12 +34,13 @@ export async function runCliInProcess(args: readonly string[]): Promise<CliResul
 /** Runs the command as a child process to completion (killed after `timeoutMs`). */
 export function runCli(
   args: readonly string[],
-  options: { timeoutMs?: number; stdin?: string } = {},
+  options: { timeoutMs?: number; stdin?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(CLI_COMMAND.command, [...CLI_COMMAND.args, ...args], {
       cwd: ROOT,
       stdio: ['pipe', 'pipe', 'pipe'],
+      ...(options.env === undefined ? {} : { env: options.env }),
     });
     let stdout = '';
     let stderr = '';

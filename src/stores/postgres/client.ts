@@ -8,6 +8,7 @@
 import { PromptError, errorClassName, isPromptError } from '../../errors.js';
 import type { SafeLogger } from '../../logger.js';
 import type { PgPool, PgPoolClient, PgQueryable } from './types.js';
+import { setWriteSettings } from './writes.js';
 
 /** @internal What an operation is, for its error message and log entry. */
 export interface Operation {
@@ -72,10 +73,7 @@ export async function inTransaction<T>(
   client.on('error', onError);
   try {
     await client.query('BEGIN');
-    await client.query(
-      `SELECT set_config('mcp_prompt_kit.actor', $1, true), set_config('mcp_prompt_kit.labels', $2, true)`,
-      [settings.actor ?? '', settings.labels ?? ''],
-    );
+    await setWriteSettings(client, settings);
     const result = await work(client);
     await client.query('COMMIT');
     return result;

@@ -5,7 +5,14 @@
  * @module
  */
 export { createPostgresPromptStore } from './store.js';
-export type { LabelMove, PostgresPromptStore, PromptHistory, PromptVersion, PutOptions } from './store.js';
+export type {
+  LabelMove,
+  PostgresPromptStore,
+  PromptHistory,
+  PromptTransaction,
+  PromptVersion,
+  PutOptions,
+} from './store.js';
 export type { PostgresPromptStoreOptions } from './store-options.js';
 export type { MigrateOptions, MigrationReport } from './migrate.js';
 export type { PgListenerClient, PgNotification, PgPool, PgPoolClient, PgQueryResult, PgQueryable } from './types.js';

@@ -17,8 +17,9 @@ import { parsePayload } from './payload.js';
 import type { Listener } from './listener.js';
 import { planMigration, runMigration, upToDateReport } from './migrate.js';
 import type { MigrateOptions, MigrationReport } from './migrate.js';
-import { definitionValues, readRow } from './rows.js';
+import { readRow } from './rows.js';
 import { CONTENT_COLUMNS, DEFAULT_LABEL, LATEST, checkLabel } from './schema.js';
+import { labelSetting, moveLabel, removeLabel, setWriteSettings, writePrompt } from './writes.js';
 import { resolveStoreOptions } from './store-options.js';
 import type { PostgresPromptStoreOptions } from './store-options.js';
 
@@ -57,6 +58,13 @@ export interface PromptHistory {
   labelMoves: LabelMove[];
 }
 
+/** The writes of {@link PostgresPromptStore.transaction}: the store's own, on the transaction's connection. */
+export interface PromptTransaction {
+  put(definition: TemplatePromptDefinition, options?: PutOptions): Promise<StoredPrompt>;
+  setLabel(name: string, label: string, version: number, options?: { actor?: string }): Promise<number | null>;
+  deleteLabel(name: string, label: string, options?: { actor?: string }): Promise<boolean>;
+}
+
 /** A {@link PromptStore} in PostgreSQL, with versions, labels and their history. */
 export interface PostgresPromptStore extends PromptStore {
   /**
@@ -76,6 +84,21 @@ export interface PostgresPromptStore extends PromptStore {
   setLabel(name: string, label: string, version: number, options?: { actor?: string }): Promise<number | null>;
   /** Removes a label from a prompt (replicas following it drop the prompt); returns whether it existed. */
   deleteLabel(name: string, label: string, options?: { actor?: string }): Promise<boolean>;
+  /**
+   * Runs `work` in one transaction: the writes it makes through `tx` are committed together, or (when one fails, or
+   * the connection is lost) none is, and it rejects with an INTERNAL_ERROR PromptError naming the step that failed.
+   * `actor` is recorded for every step that names none. Replicas hear of the changes once they are committed.
+   *
+   * @example
+   * ```ts
+   * await store.transaction(async (tx) => {
+   *   const { version } = await tx.put({ name: 'greet', messages: [{ role: 'user', content: 'Hi' }] }, { labels: [] });
+   *   await tx.setLabel('greet', 'staging', version);
+   *   await tx.deleteLabel('farewell', 'staging');
+   * }, { actor: 'ci' });
+   * ```
+   */
+  transaction<T>(work: (tx: PromptTransaction) => Promise<T>, options?: { actor?: string }): Promise<T>;
   /** Moves a label back to where it pointed before its last move; returns the version it now points to. */
   rollback(name: string, label?: string, options?: { actor?: string }): Promise<number>;
   /** Stops listening. The pool is yours to end. */
@@ -84,8 +107,28 @@ export interface PostgresPromptStore extends PromptStore {
 
 /** A foreign NOTIFY payload is logged at most this often. */
 const FOREIGN_LOG_INTERVAL_MS = 60_000;
-/** How often `setLabel` reads a label again that other writers keep creating and deleting under it. */
-const MAX_LABEL_ATTEMPTS = 10;
+
+/** The labels a put moves, checked (`latest` cannot be moved). */
+function putLabels(options: PutOptions): readonly string[] {
+  return (options.labels ?? [DEFAULT_LABEL]).map((l) => {
+    if (checkLabel(l) === LATEST)
+      throw new RangeError(`put: 'latest' always points to the newest version; it cannot be moved`);
+    return l;
+  });
+}
+
+/** Checks a label move's label and version. */
+function checkMovable(what: string, label: string, version: number): void {
+  if (checkLabel(label) === LATEST)
+    throw new RangeError(`${what}: 'latest' always points to the newest version; it cannot be moved`);
+  integerOption(what, 'version', version, { min: 1 });
+}
+
+/** Checks a label to remove. */
+function checkRemovable(label: string): void {
+  if (checkLabel(label) === LATEST)
+    throw new RangeError(`deleteLabel: 'latest' always points to the newest version; it cannot be removed`);
+}
 
 /**
  * Creates a prompt store on a PostgreSQL table. Call `migrate()` once (any replica; concurrent runs are serialised)
@@ -271,23 +314,12 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
 
     async put(definition, putOptions = {}) {
       const checked = storableDefinition(definition);
-      const labels = (putOptions.labels ?? [DEFAULT_LABEL]).map((l) => {
-        if (checkLabel(l) === LATEST)
-          throw new RangeError(`put: 'latest' always points to the newest version; it cannot be moved`);
-        return l;
-      });
+      const labels = putLabels(putOptions);
       await ready();
-      const values = definitionValues(checked);
-      const placeholders = CONTENT_COLUMNS.map((c, i) => `$${i + 2}${c.type === 'jsonb' ? '::jsonb' : ''}`).join(', ');
-      const settings = { actor: putOptions.actor, labels: labels.length === 0 ? '-' : labels.join(',') };
-      const version = await inTransaction(pool, operation('put', checked.name), settings, async (client) => {
-        const { rows } = await client.query(
-          `INSERT INTO ${n.prompts} (name, ${columns.join(', ')}) VALUES ($1, ${placeholders})
-           ON CONFLICT (name) DO UPDATE SET ${columns.map((c) => `${c} = EXCLUDED.${c}`).join(', ')} RETURNING version`,
-          [checked.name, ...values],
-        );
-        return Number(rows[0]!['version']);
-      });
+      const settings = { actor: putOptions.actor, labels: labelSetting(labels) };
+      const version = await inTransaction(pool, operation('put', checked.name), settings, (client) =>
+        writePrompt(client, n, checked),
+      );
       return { name: checked.name, version, definition: checked };
     },
 
@@ -375,54 +407,61 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
     },
 
     async setLabel(name, label, version, labelOptions = {}) {
-      if (checkLabel(label) === LATEST)
-        throw new RangeError(`setLabel: 'latest' always points to the newest version; it cannot be moved`);
-      integerOption('setLabel', 'version', version, { min: 1 });
+      checkMovable('setLabel', label, version);
       await ready();
-      return inTransaction(pool, operation('setLabel', name), { actor: labelOptions.actor }, async (client) => {
-        const exists = await client.query(
-          `SELECT 1 FROM ${n.versions} v JOIN ${n.prompts} p ON p.name = v.name WHERE v.name = $1 AND v.version = $2`,
-          [name, version],
-        );
-        if (exists.rows.length === 0)
-          throw new PromptError('PROMPT_NOT_FOUND', `Unknown prompt version: ${name} version ${version}`);
-        const actor = `coalesce(nullif(current_setting('mcp_prompt_kit.actor', true), ''), current_user)`;
-        // Exact under concurrent moves: either the row exists and is locked before it is read, or this INSERT creates
-        // it (no one had it: null); a label another writer creates in between is read again once it has committed.
-        for (let attempt = 1; ; attempt++) {
-          const before = await client.query(
-            `SELECT version FROM ${n.labels} WHERE name = $1 AND label = $2 FOR UPDATE`,
-            [name, label],
-          );
-          const previous = before.rows[0]?.['version'];
-          if (previous !== undefined) {
-            await client.query(
-              `UPDATE ${n.labels} SET version = $3, updated_at = now(), updated_by = ${actor} WHERE name = $1 AND label = $2`,
-              [name, label, version],
-            );
-            return Number(previous);
-          }
-          const created = await client.query(
-            `INSERT INTO ${n.labels} (name, label, version, updated_by) VALUES ($1, $2, $3, ${actor}) ON CONFLICT (name, label) DO NOTHING RETURNING version`,
-            [name, label, version],
-          );
-          if (created.rows.length > 0) return null;
-          if (attempt === MAX_LABEL_ATTEMPTS)
-            throw new Error(`label ${label} kept changing under concurrent writers (${attempt} attempts)`);
-        }
-      });
+      return inTransaction(pool, operation('setLabel', name), { actor: labelOptions.actor }, (client) =>
+        moveLabel(client, n, name, label, version),
+      );
     },
 
     async deleteLabel(name, label, labelOptions = {}) {
-      if (checkLabel(label) === LATEST)
-        throw new RangeError(`deleteLabel: 'latest' always points to the newest version; it cannot be removed`);
+      checkRemovable(label);
       await ready();
-      return inTransaction(pool, operation('deleteLabel', name), { actor: labelOptions.actor }, async (client) => {
-        const { rowCount } = await client.query(`DELETE FROM ${n.labels} WHERE name = $1 AND label = $2`, [
-          name,
-          label,
-        ]);
-        return (rowCount ?? 0) > 0;
+      return inTransaction(pool, operation('deleteLabel', name), { actor: labelOptions.actor }, (client) =>
+        removeLabel(client, n, name, label),
+      );
+    },
+
+    async transaction(work, transactionOptions = {}) {
+      await ready();
+      // One operation record for the whole transaction: each step names itself, so a failure says which one failed.
+      const step: Operation = operation('transaction');
+      const actor = transactionOptions.actor;
+      return inTransaction(pool, step, { actor }, async (client) => {
+        let open = true;
+        const at = (name: string, prompt: string): void => {
+          // The connection goes back to the pool when `work` settles: a step after that would run outside it.
+          if (!open) throw new Error(`transaction: ${name} called after the transaction ended`);
+          step.name = `transaction (${name})`;
+          step.prompt = prompt;
+        };
+        const tx: PromptTransaction = {
+          async put(definition, putOptions = {}) {
+            const checked = storableDefinition(definition);
+            const labels = putLabels(putOptions);
+            at('put', checked.name);
+            await setWriteSettings(client, { actor: putOptions.actor ?? actor, labels: labelSetting(labels) });
+            const version = await writePrompt(client, n, checked);
+            return { name: checked.name, version, definition: checked };
+          },
+          async setLabel(name, label, version, labelOptions = {}) {
+            checkMovable('setLabel', label, version);
+            at('setLabel', name);
+            await setWriteSettings(client, { actor: labelOptions.actor ?? actor });
+            return moveLabel(client, n, name, label, version);
+          },
+          async deleteLabel(name, label, labelOptions = {}) {
+            checkRemovable(label);
+            at('deleteLabel', name);
+            await setWriteSettings(client, { actor: labelOptions.actor ?? actor });
+            return removeLabel(client, n, name, label);
+          },
+        };
+        try {
+          return await work(tx);
+        } finally {
+          open = false;
+        }
       });
     },
 
