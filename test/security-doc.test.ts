@@ -142,7 +142,12 @@ const SETTABLE: Record<string, Record<string, number | typeof NOT_A_LIMIT>> = {
   // Delays before a reload: how soon a change is served, not a bound on a request.
   watchPromptDirectory: options<WatchPromptDirectoryOptions>({ debounceMs: NOT_A_LIMIT, pollIntervalMs: NOT_A_LIMIT }),
   createDirectoryPromptStore: options<DirectoryPromptStoreOptions>({ debounceMs: NOT_A_LIMIT }),
-  syncRegistry: options<SyncRegistryOptions>({ batchMs: NOT_A_LIMIT }),
+  syncRegistry: options<SyncRegistryOptions>({
+    batchMs: NOT_A_LIMIT,
+    snapshotAfterMs: NOT_A_LIMIT,
+    snapshotIntervalMs: NOT_A_LIMIT,
+    reconcileMs: NOT_A_LIMIT,
+  }),
   createPromptRetrievalTool: options<PromptRetrievalToolOptions>({ ...DEFAULT_RETRIEVAL_LIMITS }),
   createPostgresPromptStore: {
     ...options<PostgresPromptStoreOptions>({ heartbeatMs: DEFAULT_STORE_TIMING.heartbeatMs }),
