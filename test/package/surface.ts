@@ -56,7 +56,7 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'toOpenAiMessages',
     'toOpenAiTool',
   ],
-  './http': ['createFetchHandler', 'createNodeHandler', 'createOpenApiDocument', 'runCgi'],
+  './http': ['createFetchHandler', 'createNodeHandler', 'createOpenApiDocument', 'createReadinessHandler', 'runCgi'],
   './postgres': ['createPostgresPromptStore'],
   './fs': [
     'DEFAULT_PROMPT_FILE_LIMITS',
