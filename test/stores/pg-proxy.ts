@@ -1,6 +1,8 @@
 /**
  * A TCP relay on 127.0.0.1 in front of PostgreSQL, for connections that stop answering without closing (a frozen
- * server, a dropped route): `freeze()` stops relaying on every open connection while new ones still go through.
+ * server, a dropped route): `freeze()` stops relaying on every open connection while new ones still go through; and
+ * for a database that is down: `refuse()` drops every connection and refuses new ones (nothing listens on the port)
+ * until `accept()` listens on the same port again.
  */
 import { connect, createServer } from 'node:net';
 import type { Socket } from 'node:net';
@@ -13,6 +15,10 @@ export interface Relay {
   readonly accepted: number;
   /** Stops relaying on the connections open now (they stay open, silent). */
   freeze(): void;
+  /** Closes every connection and stops listening: connecting is refused (ECONNREFUSED). */
+  refuse(): Promise<void>;
+  /** Listens again on the same port. */
+  accept(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -34,9 +40,14 @@ export async function startRelay(url: string): Promise<Relay> {
     pairs.push([client, upstream]);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
   const relayed = new URL(url);
   relayed.hostname = '127.0.0.1';
-  relayed.port = String((server.address() as AddressInfo).port);
+  relayed.port = String(port);
+  const stopListening = async (): Promise<void> => {
+    for (const socket of sockets) socket.destroy();
+    if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
   return {
     url: relayed.toString(),
     get accepted() {
@@ -50,9 +61,10 @@ export async function startRelay(url: string): Promise<Relay> {
         upstream.pause();
       }
     },
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+    refuse: stopListening,
+    async accept() {
+      if (!server.listening) await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     },
+    close: stopListening,
   };
 }

@@ -8,7 +8,14 @@ import type { TemplatePromptDefinition } from '../../definition/types.js';
 import { PromptError } from '../../errors.js';
 import { setOwn } from '../../json.js';
 import { integerOption } from '../../options.js';
-import type { PromptStore, StoreChangeEvent, StoreReadOptions, StoredPrompt } from '../contract.js';
+import type {
+  PromptStore,
+  StoreChangeEvent,
+  StoreReadOptions,
+  StoreRevisions,
+  StoreRevisionsOptions,
+  StoredPrompt,
+} from '../contract.js';
 import { invalidEntryError, storableDefinition } from '../definition.js';
 import { inTransaction } from './client.js';
 import type { Operation } from './client.js';
@@ -78,6 +85,13 @@ export interface PostgresPromptStore extends PromptStore {
   deleteLabel(name: string, label: string, options?: { actor?: string }): Promise<boolean>;
   /** Moves a label back to where it pointed before its last move; returns the version it now points to. */
   rollback(name: string, label?: string, options?: { actor?: string }): Promise<number>;
+  /**
+   * The names and versions a label serves with their fingerprint, in one statement (no definitions read); no rows when
+   * the fingerprint is still `since`. What `syncRegistry`'s reconcile reads.
+   */
+  revisions(options?: StoreRevisionsOptions): Promise<StoreRevisions>;
+  /** Whether the LISTEN session is connected (false before the first watcher, and while it reconnects). */
+  isListening(): boolean;
   /** Stops listening. The pool is yours to end. */
   close(): Promise<void>;
 }
