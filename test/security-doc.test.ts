@@ -29,6 +29,8 @@ import { MAX_CLIENT_TEXT, MAX_ECHOED } from '../src/errors.js';
 import { DEFAULT_MAX_ASSET_BYTES } from '../src/fs/assets.js';
 import type { FileAssetLoaderOptions } from '../src/fs/assets.js';
 import type { DirectoryPromptStoreOptions } from '../src/fs/directory-store.js';
+import { DEFAULT_MAX_SNAPSHOT_BYTES } from '../src/fs/snapshot-file.js';
+import type { FileSnapshotOptions } from '../src/fs/snapshot-file.js';
 import { fileContext } from '../src/fs/load.js';
 import type { PromptFileLimits } from '../src/fs/prompt-file.js';
 import { DEFAULT_RESOLVER_LIMITS } from '../src/fs/resolver-limits.js';
@@ -132,6 +134,7 @@ const SETTABLE: Record<string, Record<string, number | typeof NOT_A_LIMIT>> = {
   'HTTP handlers, CGI': options<HttpHandlerOptions>({ ...DEFAULT_HTTP_LIMITS }),
   createFileResourceResolver: options<FileResourceResolverOptions>({ ...DEFAULT_RESOLVER_LIMITS }),
   createFileAssetLoader: options<FileAssetLoaderOptions>({ maxBytes: DEFAULT_MAX_ASSET_BYTES }),
+  createFileSnapshot: options<FileSnapshotOptions>({ maxBytes: DEFAULT_MAX_SNAPSHOT_BYTES }),
   'prompt files': prefixed('limits', {
     maxFileBytes: resolvedFiles.maxFileBytes,
     maxTemplateBytes: resolvedFiles.maxTemplateBytes,
