@@ -314,4 +314,41 @@ describe('syncRegistry', () => {
       );
     }
   });
+
+  it('reads everything in one query when a reconcile finds more names changed than it reads one by one', async () => {
+    const store = lossy(createMemoryPromptStore([prompt('first')]));
+    const registry = new PromptRegistry();
+    const sync = await syncRegistry(store, registry, { batchMs: 0, reconcileMs: 20 });
+    try {
+      store.deaf = true;
+      const repaired = registryChange(registry, (e) => e.names.includes('bulk-59'));
+      for (let i = 0; i < 60; i++) await store.put(prompt(`bulk-${i}`));
+      await repaired;
+      expect(registry.list().prompts).toHaveLength(61);
+      expect(store.gets).toEqual([]);
+      expect(store.lists).toBe(2);
+    } finally {
+      sync.close();
+    }
+  });
+
+  it('does not read a withheld entry again at each reconcile while its version stays', async () => {
+    const store = lossy(createMemoryPromptStore([prompt('fine')]));
+    const registry = new PromptRegistry();
+    const logs = captureLogs();
+    const sync = await syncRegistry(store, registry, { batchMs: 0, reconcileMs: 10, logger: logs.logger });
+    try {
+      store.deaf = true;
+      // Valid to store, refused by the registry: the placeholder names no declared argument.
+      await store.put({ name: 'refused', messages: [{ role: 'user', content: 'Hello {{nobody}}' }] });
+      await vi.waitFor(() => expect(logs.events()).toContain('prompt_withheld'), { timeout: 10_000 });
+      await store.put(prompt('later'));
+      await vi.waitFor(() => expect(registry.has('later')).toBe(true), { timeout: 10_000 });
+      // Read once when it appeared; the reconcile that found 'later' did not read it again.
+      expect(store.gets.filter((n) => n === 'refused')).toEqual(['refused']);
+      expect(await wireError(registry.getPrompt('refused'))).toEqual({ code: -32603, message: 'Internal error' });
+    } finally {
+      sync.close();
+    }
+  });
 });
