@@ -93,6 +93,14 @@ describe('the readiness route of the HTTP handlers', () => {
     const response = await handler(new Request('http://localhost/readyz'));
     expect(response.status).toBe(503);
     expect(await response.json()).toMatchObject({ ready: false, reasons: ['lag 1500 ms exceeds 1000 ms'] });
+    const head = await handler(new Request('http://localhost/readyz', { method: 'HEAD' }));
+    expect([head.status, await head.text()]).toEqual([503, '']);
+    const post = await handler(new Request('http://localhost/readyz', { method: 'POST' }));
+    expect([post.status, post.headers.get('allow'), await post.json()]).toEqual([
+      405,
+      'GET, HEAD',
+      { error: 'Method not allowed: POST; allowed: GET, HEAD' },
+    ]);
     const failing = createReadinessHandler({
       sync: {
         health: () => {

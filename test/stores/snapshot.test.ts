@@ -84,6 +84,26 @@ describe('the snapshot document', () => {
     });
   });
 
+  it('refuses a snapshot whose checksum holds but whose entries are not prompts of their names', async () => {
+    const cases: [unknown, RegExp][] = [
+      [
+        [{ name: 'greet', version: 'one', definition: prompt('greet') }],
+        /^prompts\[0\] is not \{ name, version, definition \}/,
+      ],
+      [[{ name: 'greet', version: 1, definition: prompt('other') }], /^prompts\[0\]: definition is named "other"/],
+    ];
+    for (const [prompts, reason] of cases) {
+      const reading = await decodeSnapshot(await encodeSnapshot(null, prompts as never, new Date(0)), null);
+      expect(!reading.ok && reading.reason).toMatch(reason);
+    }
+    const text = await encodeSnapshot(null, [], new Date(0));
+    const reading = await decodeSnapshot(
+      text.replace('"body":{"label":null,"prompts":[]}', '"body":{"label":1}'),
+      null,
+    );
+    expect(!reading.ok && reading.reason).toBe('body is not { label, prompts }');
+  });
+
   it('refuses a snapshot whose checksum holds but whose definition is not valid', async () => {
     const bad = [
       { name: 'greet', version: 1, definition: { name: 'greet', messages: [{ role: 'system', content: 'x' }] } },
