@@ -502,6 +502,8 @@ export async function syncRegistry(
     if (snapshotTimer !== undefined) clearTimeout(snapshotTimer);
   };
 
+  /** The first read had not answered within snapshotAfterMs. */
+  const late = Symbol('late');
   const firstRead = new Promise<unknown>((resolve) => {
     onFirstRead = resolve;
   });
@@ -512,9 +514,9 @@ export async function syncRegistry(
     snapshot === undefined
       ? await firstRead
       : await new Promise<unknown>((resolve) => {
-          const late = setTimeout(() => resolve('timeout'), snapshotAfterMs);
+          const wait = setTimeout(() => resolve(late), snapshotAfterMs);
           void firstRead.then((result) => {
-            clearTimeout(late);
+            clearTimeout(wait);
             resolve(result);
           });
         });
@@ -531,12 +533,12 @@ export async function syncRegistry(
           event: 'prompt_sync_from_snapshot',
           snapshot: snapshot?.describe,
           prompts: prompts.length,
-          error: outcome === 'timeout' ? 'timeout' : errorClassName(outcome),
+          error: outcome === late ? 'timeout' : errorClassName(outcome),
         },
         'prompt store unreachable at start: serving the last-known-good snapshot until it answers',
       );
     } else {
-      const error = outcome === 'timeout' ? await firstRead : outcome;
+      const error = outcome === late ? await firstRead : outcome;
       if (error !== null) {
         stop();
         throw error;
