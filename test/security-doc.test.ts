@@ -29,6 +29,8 @@ import { MAX_CLIENT_TEXT, MAX_ECHOED } from '../src/errors.js';
 import { DEFAULT_MAX_ASSET_BYTES } from '../src/fs/assets.js';
 import type { FileAssetLoaderOptions } from '../src/fs/assets.js';
 import type { DirectoryPromptStoreOptions } from '../src/fs/directory-store.js';
+import { DEFAULT_MAX_SNAPSHOT_BYTES } from '../src/fs/snapshot-file.js';
+import type { FileSnapshotOptions } from '../src/fs/snapshot-file.js';
 import { fileContext } from '../src/fs/load.js';
 import type { PromptFileLimits } from '../src/fs/prompt-file.js';
 import { DEFAULT_RESOLVER_LIMITS } from '../src/fs/resolver-limits.js';
@@ -132,6 +134,7 @@ const SETTABLE: Record<string, Record<string, number | typeof NOT_A_LIMIT>> = {
   'HTTP handlers, CGI': options<HttpHandlerOptions>({ ...DEFAULT_HTTP_LIMITS }),
   createFileResourceResolver: options<FileResourceResolverOptions>({ ...DEFAULT_RESOLVER_LIMITS }),
   createFileAssetLoader: options<FileAssetLoaderOptions>({ maxBytes: DEFAULT_MAX_ASSET_BYTES }),
+  createFileSnapshot: options<FileSnapshotOptions>({ maxBytes: DEFAULT_MAX_SNAPSHOT_BYTES }),
   'prompt files': prefixed('limits', {
     maxFileBytes: resolvedFiles.maxFileBytes,
     maxTemplateBytes: resolvedFiles.maxTemplateBytes,
@@ -142,7 +145,12 @@ const SETTABLE: Record<string, Record<string, number | typeof NOT_A_LIMIT>> = {
   // Delays before a reload: how soon a change is served, not a bound on a request.
   watchPromptDirectory: options<WatchPromptDirectoryOptions>({ debounceMs: NOT_A_LIMIT, pollIntervalMs: NOT_A_LIMIT }),
   createDirectoryPromptStore: options<DirectoryPromptStoreOptions>({ debounceMs: NOT_A_LIMIT }),
-  syncRegistry: options<SyncRegistryOptions>({ batchMs: NOT_A_LIMIT }),
+  syncRegistry: options<SyncRegistryOptions>({
+    batchMs: NOT_A_LIMIT,
+    snapshotAfterMs: NOT_A_LIMIT,
+    snapshotIntervalMs: NOT_A_LIMIT,
+    reconcileMs: NOT_A_LIMIT,
+  }),
   createPromptRetrievalTool: options<PromptRetrievalToolOptions>({ ...DEFAULT_RETRIEVAL_LIMITS }),
   createPostgresPromptStore: {
     ...options<PostgresPromptStoreOptions>({ heartbeatMs: DEFAULT_STORE_TIMING.heartbeatMs }),

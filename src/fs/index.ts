@@ -26,3 +26,5 @@ export type { PromptDirectoryChange } from './directory-state.js';
 export type { PromptDirectoryWatcher, WatchPromptDirectoryOptions } from './watch.js';
 export { createDirectoryPromptStore } from './directory-store.js';
 export type { DirectoryPromptStore, DirectoryPromptStoreOptions } from './directory-store.js';
+export { createFileSnapshot } from './snapshot-file.js';
+export type { FileSnapshotOptions } from './snapshot-file.js';

@@ -11,4 +11,6 @@ export type { CgiIo } from './cgi.js';
 export { createOpenApiDocument } from './openapi.js';
 export type { OpenApiOptions } from './openapi.js';
 export type { HttpHandlerOptions } from './router.js';
+export { createReadinessHandler } from './readiness.js';
+export type { HealthSource, ReadinessOptions } from './readiness.js';
 export type { HttpSource } from './sources.js';

@@ -19,6 +19,8 @@ import { toSources } from './sources.js';
 import type { HttpSource, Sources } from './sources.js';
 import type { OpenApiOptions } from './openapi.js';
 import { parseJsonBody } from '../json-body.js';
+import { readinessAnswer, resolveReadiness } from './readiness.js';
+import type { ReadinessOptions, ResolvedReadiness } from './readiness.js';
 
 /** Options of the HTTP handlers and CGI. */
 export interface HttpHandlerOptions {
@@ -50,6 +52,11 @@ export interface HttpHandlerOptions {
   logger?: Logger;
   /** Title and version of `GET /openapi.json` (defaults: "mcp-prompt-kit API", "1.0.0"). */
   openapi?: Partial<Omit<OpenApiOptions, 'basePath'>>;
+  /**
+   * A readiness route from a sync's health (`{ sync }`, see `createReadinessHandler`): `GET /readyz` answers 200 while
+   * the replica serves a known-good set, 503 once closed or past `maxLagMs` / `maxDegradedMs`, with the health as JSON.
+   */
+  readiness?: ReadinessOptions;
 }
 
 /** @internal A request as the core sees it. */
@@ -129,6 +136,14 @@ export function createHttpCore(source: HttpSource, options: HttpHandlerOptions =
     bodyTimeoutMs,
   };
 
+  const readiness =
+    options.readiness === undefined ? undefined : resolveReadiness('mcp-prompt-kit/http', options.readiness);
+  if (readiness !== undefined && routeOf(readiness.path) !== undefined)
+    throw new RangeError(`mcp-prompt-kit/http: readiness.path ${readiness.path} is already a route of the handler`);
+  const route = (path: string | undefined): Route | undefined =>
+    readiness !== undefined && path !== undefined && trimSlash(path) === readiness.path
+      ? { kind: 'readiness' }
+      : routeOf(path);
   const owns = (path: string): boolean => route(stripBase(path, basePath)) !== undefined;
 
   const handle = async (request: CoreRequest): Promise<CoreResponse> => {
@@ -141,7 +156,7 @@ export function createHttpCore(source: HttpSource, options: HttpHandlerOptions =
       checkHost(gate, request.host, request.loopback);
       checkOrigin(gate, request.origin, request.host);
       if (found === undefined) throw new PromptError('METHOD_NOT_FOUND', `Not found: ${echoed(request.path)}`);
-      const allowed = allowedMethods(found, sources);
+      const allowed = allowedMethods(found, sources, readiness);
       if (allowed.length === 0) throw new PromptError('METHOD_NOT_FOUND', `Not found: ${echoed(request.path)}`);
       if (!allowed.includes(request.method)) {
         response = errorJson(
@@ -151,6 +166,8 @@ export function createHttpCore(source: HttpSource, options: HttpHandlerOptions =
           ),
         );
         response.headers['allow'] = allowed.join(', ');
+      } else if (found.kind === 'readiness') {
+        response = readinessAnswer(readiness!);
       } else {
         // HEAD is GET without the body.
         response = json(200, await serve(found, head ? { ...request, method: 'GET' } : request, context, lease));
@@ -172,11 +189,16 @@ type Route =
   | { kind: 'prompt'; name: string }
   | { kind: 'functions' }
   | { kind: 'function'; name: string }
-  | { kind: 'openapi' };
+  | { kind: 'openapi' }
+  | { kind: 'readiness' };
 
-function route(path: string | undefined): Route | undefined {
+function trimSlash(path: string): string {
+  return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
+function routeOf(path: string | undefined): Route | undefined {
   if (path === undefined) return undefined;
-  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  const trimmed = trimSlash(path);
   if (trimmed === '/prompts') return { kind: 'prompts' };
   if (trimmed === '/functions') return { kind: 'functions' };
   if (trimmed === '/openapi.json') return { kind: 'openapi' };
@@ -191,7 +213,7 @@ function route(path: string | undefined): Route | undefined {
   return m[1] === 'prompts' ? { kind: 'prompt', name } : { kind: 'function', name };
 }
 
-function allowedMethods(found: Route, sources: Sources): string[] {
+function allowedMethods(found: Route, sources: Sources, readiness: ResolvedReadiness | undefined): string[] {
   switch (found.kind) {
     case 'prompts':
       return sources.prompts === undefined ? [] : ['GET', 'HEAD'];
@@ -203,10 +225,17 @@ function allowedMethods(found: Route, sources: Sources): string[] {
       return sources.functions === undefined ? [] : ['POST'];
     case 'openapi':
       return ['GET', 'HEAD'];
+    case 'readiness':
+      return readiness === undefined ? [] : ['GET', 'HEAD'];
   }
 }
 
-async function serve(found: Route, request: CoreRequest, context: Context, lease: BodyLease): Promise<unknown> {
+async function serve(
+  found: Exclude<Route, { kind: 'readiness' }>,
+  request: CoreRequest,
+  context: Context,
+  lease: BodyLease,
+): Promise<unknown> {
   const { sources, openapi } = context;
   switch (found.kind) {
     case 'prompts': {

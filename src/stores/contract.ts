@@ -29,6 +29,28 @@ export interface StoreReadOptions {
   onInvalid?: (name: string, reason: string) => void;
 }
 
+/** Options of {@link PromptStore.revisions}. */
+export interface StoreRevisionsOptions {
+  /** Which label's entries (as for `list`). */
+  label?: string;
+  /** The fingerprint a reader already has: when the store still serves exactly that, `entries` is left out. */
+  since?: string;
+}
+
+/** What a label serves, as names and versions only: a cheap check that a reader is up to date. */
+export interface StoreRevisions {
+  /**
+   * Identifies what the label serves: equal fingerprints mean the same names at the same versions. Opaque; compare
+   * for equality only.
+   */
+  fingerprint: string;
+  /**
+   * Every name the label serves (invalid entries included) and its version, read at the same instant as the
+   * fingerprint; absent when the fingerprint equals `since`.
+   */
+  entries?: { name: string; version: number }[];
+}
+
 /**
  * A change seen by a store's watcher: a prompt was written or deleted (by this process or another writer), or
  * `reset`: the watcher may have missed changes (a lost connection, an overflowing file watcher) and the reader should
@@ -70,4 +92,11 @@ export interface PromptStore {
    * (absent: unknown). {@link syncRegistry} passes it on, so that `attachPrompts` claims no longer a cache lifetime.
    */
   readonly changeDelayMs?: number;
+  /**
+   * Optional: the names and versions a label serves, with a fingerprint (one cheap read, no definitions), so that
+   * {@link syncRegistry} can check periodically that nothing was missed and read again only what differs.
+   */
+  revisions?(options?: StoreRevisionsOptions): Promise<StoreRevisions>;
+  /** Optional: whether the change feed is connected now (false while a lost connection is re-established). */
+  isListening?(): boolean;
 }

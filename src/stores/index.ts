@@ -4,7 +4,16 @@
  *
  * @module
  */
-export type { PromptStore, StoreChangeEvent, StoreReadOptions, StoredPrompt } from './contract.js';
+export type {
+  PromptStore,
+  StoreChangeEvent,
+  StoreReadOptions,
+  StoreRevisions,
+  StoreRevisionsOptions,
+  StoredPrompt,
+} from './contract.js';
 export { createMemoryPromptStore } from './memory.js';
 export { syncRegistry } from './sync.js';
-export type { RegistrySync, SyncRegistryOptions } from './sync.js';
+export type { RegistrySync, RegistrySyncHealth, SyncRegistryOptions } from './sync.js';
+export { SNAPSHOT_FORMAT, SNAPSHOT_FORMAT_VERSION } from './snapshot.js';
+export type { RegistrySnapshotStorage } from './snapshot.js';

@@ -23,6 +23,8 @@ import { compareNames, copyStored, storableDefinition } from './definition.js';
  */
 export function createMemoryPromptStore(initial: readonly TemplatePromptDefinition[] = []): PromptStore {
   const entries = new Map<string, StoredPrompt>();
+  /** Bumped by every change: what `revisions` reports as the fingerprint. */
+  let revision = 0;
   const watchers = new Set<(event: StoreChangeEvent) => void>();
   const emit = (event: StoreChangeEvent): void => {
     for (const watcher of [...watchers]) {
@@ -38,6 +40,7 @@ export function createMemoryPromptStore(initial: readonly TemplatePromptDefiniti
     const version = (entries.get(definition.name)?.version ?? 0) + 1;
     const entry = { name: definition.name, version, definition };
     entries.set(entry.name, entry);
+    revision++;
     return entry;
   };
   for (const definition of initial) write(definition);
@@ -52,6 +55,14 @@ export function createMemoryPromptStore(initial: readonly TemplatePromptDefiniti
     async list() {
       return [...entries.values()].sort(compareNames).map(copyStored);
     },
+    async revisions(options = {}) {
+      const fingerprint = String(revision);
+      if (options.since === fingerprint) return { fingerprint };
+      return {
+        fingerprint,
+        entries: [...entries.values()].sort(compareNames).map((e) => ({ name: e.name, version: e.version })),
+      };
+    },
     async put(definition) {
       const entry = write(definition);
       emit({ type: 'put', name: entry.name, version: entry.version });
@@ -59,6 +70,7 @@ export function createMemoryPromptStore(initial: readonly TemplatePromptDefiniti
     },
     async delete(name) {
       if (!entries.delete(name)) return false;
+      revision++;
       emit({ type: 'delete', name });
       return true;
     },

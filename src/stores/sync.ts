@@ -11,6 +11,8 @@ import { toSafeLogger } from '../logger.js';
 import type { PromptRegistry } from '../registry/registry.js';
 import { declareChangeDelay } from '../registry/change-delay.js';
 import type { PromptStore, StoreChangeEvent, StoredPrompt } from './contract.js';
+import { decodeSnapshot, encodeSnapshot } from './snapshot.js';
+import type { RegistrySnapshotStorage } from './snapshot.js';
 
 /** Options of {@link syncRegistry}. */
 export interface SyncRegistryOptions {
@@ -20,6 +22,48 @@ export interface SyncRegistryOptions {
   batchMs?: number;
   /** pino-style logger: each applied prompt (name, version, label) at info, withheld entries at warn. */
   logger?: Logger;
+  /**
+   * Where to keep a last-known-good snapshot of what the registry serves (`createFileSnapshot(path)` from
+   * `mcp-prompt-kit/fs`). It is saved after changes read from the store (never from a failed read), and when the
+   * store cannot be read at start (or has not answered within `snapshotAfterMs`) the registry is filled from it at
+   * once; the sync keeps retrying and catches up when the store answers. A snapshot that is corrupt, truncated, of
+   * another format or label is logged (`prompt_snapshot_unusable`) and ignored.
+   */
+  snapshot?: RegistrySnapshotStorage;
+  /** How long the first read of the store may take before the snapshot is served instead (default 500 ms). */
+  snapshotAfterMs?: number;
+  /** Saves of the snapshot are at least this far apart; the changes in between are saved together (default 1,000). */
+  snapshotIntervalMs?: number;
+  /**
+   * How often to check that the registry serves what the store does (default 10,000 ms; 0: never), with a store that
+   * has `revisions` (PostgreSQL, memory): one cheap read of names and versions, then only what differs is read. This
+   * bounds how stale a replica can be when a change notification is lost.
+   */
+  reconcileMs?: number;
+}
+
+/** The state of a {@link RegistrySync}, for health checks and readiness endpoints (times: epoch milliseconds). */
+export interface RegistrySyncHealth {
+  /** `ok`: following the store; `degraded`: serving what it has while the store or its change feed is away. */
+  status: 'ok' | 'degraded' | 'closed';
+  /** Where the served set came from: the store, or (until the store answers) the snapshot. */
+  source: 'store' | 'snapshot';
+  /** Whether the store's change feed is connected (true for stores that do not say). */
+  listening: boolean;
+  /** How many prompts this sync serves. */
+  prompts: number;
+  /** The last prompt version the sync put into the registry, and when. */
+  lastApplied: { prompt: string; version: number; at: number } | null;
+  /** When the registry was last confirmed to serve what the store does (a full read or a reconcile). */
+  lastCheckedAt: number | null;
+  /** How long the oldest change seen (or the reload owed since a failed read) has been waiting; 0 when none. */
+  lagMs: number;
+  /** Since when the status has been `degraded` (null when it is not). */
+  degradedSince: number | null;
+  /** The last failed read: the error's class and code (a SQLSTATE, `ECONNREFUSED`), never its message. */
+  lastError: { error: string; code: string | null; at: number } | null;
+  /** When the snapshot was last saved (null: never, or no snapshot configured). */
+  snapshotSavedAt: number | null;
 }
 
 /** A running synchronisation; see {@link syncRegistry}. */
@@ -32,6 +76,8 @@ export interface RegistrySync {
   reload(): Promise<void>;
   /** Resolves once every change seen so far has been applied (or given up until the next reload). */
   settled(): Promise<void>;
+  /** Where the sync stands: source, change feed, last applied version, lag, since when degraded, last error. */
+  health(): RegistrySyncHealth;
   /** Stops following the store; the registry keeps the prompts it has. */
   close(): void;
 }
@@ -40,19 +86,28 @@ const RETRY_MIN_MS = 100;
 const RETRY_MAX_MS = 5_000;
 /** Above this many changed names in one batch, everything is read again in one query instead. */
 const MAX_NAMED_READS = 50;
+const DEFAULT_RECONCILE_MS = 10_000;
+
+/** The code of a failed read for health and logs: a string `code` (SQLSTATE, errno name), never the message. */
+function errorCode(error: unknown): string | null {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && /^[A-Za-z0-9_]{1,40}$/.test(code) ? code : null;
+}
 
 /**
  * Loads every prompt of `store` into `registry`, then follows the store's changes: each burst of changes becomes one
  * `registry.set` plus at most one `registry.remove` (so one `list_changed` per burst once debounced by
  * attachPrompts). Deleted prompts, and entries that turned invalid, are removed from the registry; an entry the
  * registry refuses is withheld and logged. When the store cannot be read (a lost connection) the registry keeps
- * serving the last good set and the sync retries with backoff; a `reset` from the store reloads everything.
- * Rejects when the first load fails. Only prompts this sync added are ever removed.
+ * serving the last good set and the sync retries with backoff; a `reset` from the store reloads everything, and a
+ * periodic reconcile (`reconcileMs`) repairs a change whose notification was lost. Rejects when the first load fails
+ * and no usable `snapshot` was given. Only prompts this sync added are ever removed.
  *
  * @example
  * ```ts
  * const registry = new PromptRegistry();
  * const sync = await syncRegistry(createMemoryPromptStore(), registry, { label: 'production' });
+ * sync.health().status; // 'ok'
  * sync.close();
  * ```
  */
@@ -63,17 +118,72 @@ export async function syncRegistry(
 ): Promise<RegistrySync> {
   const label = options.label;
   const batchMs = integerOption('syncRegistry', 'batchMs', options.batchMs, { ...DELAY_MS, default: 10 });
+  const snapshotAfterMs = integerOption('syncRegistry', 'snapshotAfterMs', options.snapshotAfterMs, {
+    ...DELAY_MS,
+    default: 500,
+  });
+  const snapshotIntervalMs = integerOption('syncRegistry', 'snapshotIntervalMs', options.snapshotIntervalMs, {
+    ...DELAY_MS,
+    default: 1_000,
+  });
+  const reconcileMs = integerOption('syncRegistry', 'reconcileMs', options.reconcileMs, {
+    ...DELAY_MS,
+    default: DEFAULT_RECONCILE_MS,
+  });
+  const snapshot = options.snapshot;
+  if (
+    snapshot !== undefined &&
+    (typeof snapshot !== 'object' ||
+      snapshot === null ||
+      typeof snapshot.load !== 'function' ||
+      typeof snapshot.save !== 'function')
+  ) {
+    throw new TypeError('syncRegistry: snapshot must have load() and save(text) (see createFileSnapshot)');
+  }
   const log = toSafeLogger(options.logger);
   const reads = label === undefined ? {} : { label };
   const versions = new Map<string, number>();
   /** The definition (as JSON) this sync last put into the registry, by name. */
   const applied = new Map<string, string>();
+  /** What this sync serves, by name: what a snapshot saves. */
+  const served = new Map<string, StoredPrompt>();
   const pending = new Set<string>();
   let reloadPending = false;
+  let reconcilePending = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<void> | undefined;
   let retryMs = RETRY_MIN_MS;
   let closed = false;
+  /** The store's fingerprint of what the registry is known to match (undefined: compare names and versions). */
+  let fingerprint: string | undefined;
+  /** The version last listed for each withheld name (read again only when it moves). */
+  const withheldVersions = new Map<string, number>();
+
+  // Health.
+  let source: 'store' | 'snapshot' = 'store';
+  let readFromStore = false;
+  let snapshotSince: number | undefined;
+  let failingSince: number | undefined;
+  let notListeningSince: number | undefined;
+  let pendingSince: number | undefined;
+  let lastApplied: RegistrySyncHealth['lastApplied'] = null;
+  let lastCheckedAt: number | null = null;
+  let lastError: RegistrySyncHealth['lastError'] = null;
+  let snapshotSavedAt: number | null = null;
+  /** Called once with the outcome of the first full read (null: it succeeded). */
+  let onFirstRead: ((error: unknown) => void) | undefined;
+
+  const listening = (): boolean => {
+    let now: boolean;
+    try {
+      now = store.isListening?.() ?? true;
+    } catch {
+      now = false;
+    }
+    if (now) notListeningSince = undefined;
+    else notListeningSince ??= Date.now();
+    return now;
+  };
 
   const relevant = (event: StoreChangeEvent): boolean =>
     event.type === 'reset' || event.label === undefined || event.label === (label ?? event.label);
@@ -89,6 +199,7 @@ export async function syncRegistry(
 
   const onEvent = (event: StoreChangeEvent): void => {
     if (!relevant(event)) return;
+    pendingSince ??= Date.now();
     // Bounded whatever arrives: past MAX_NAMED_READS names, one reload covers them all (and any that follow).
     if (event.type === 'reset') reloadPending = true;
     else if (!reloadPending) pending.add(event.name);
@@ -99,8 +210,8 @@ export async function syncRegistry(
     schedule(batchMs);
   };
 
-  /** Applies one batch: every prompt in `entries` is set, every owned name in `gone` removed. */
-  const apply = (entries: StoredPrompt[], gone: readonly string[]): void => {
+  /** Applies one batch: every prompt in `entries` is set, every owned name in `gone` removed; whether it changed. */
+  const apply = (entries: StoredPrompt[], gone: readonly string[]): boolean => {
     // Compared by content, not version: a store without history reports the same version after an edit.
     const changed = entries.filter(
       (e) => applied.get(e.name) !== JSON.stringify(e.definition) || !registry.has(e.name),
@@ -108,8 +219,9 @@ export async function syncRegistry(
     const refused = new Set(setAll(changed));
     // A prompt whose current version the registry refuses is withdrawn rather than served stale.
     const removals = [...gone, ...refused].filter(
-      (name) => (applied.delete(name) && versions.delete(name)) || withheldNames.delete(name),
+      (name) => (applied.delete(name) && versions.delete(name) && served.delete(name)) || withheldNames.delete(name),
     );
+    for (const name of gone) withheldVersions.delete(name);
     if (removals.length > 0) registry.remove(removals);
     // Withheld names answer -32603 (a server fault), not "Unknown prompt", until the entry is valid or deleted;
     // a prompt of that name from another source stays as it is.
@@ -122,13 +234,17 @@ export async function syncRegistry(
     for (const e of changed) {
       if (refused.has(e.name)) continue;
       withheldNames.delete(e.name);
+      withheldVersions.delete(e.name);
       versions.set(e.name, e.version);
       applied.set(e.name, JSON.stringify(e.definition));
+      served.set(e.name, e);
+      lastApplied = { prompt: e.name, version: e.version, at: Date.now() };
       log.info(
         { event: 'prompt_synced', prompt: e.name, version: e.version, label: label ?? null },
         'prompt synced from store',
       );
     }
+    return changed.length > 0 || removals.length > 0;
   };
 
   /** Sets every entry in one call; when that batch fails, one by one, and returns the names the registry refused. */
@@ -170,20 +286,28 @@ export async function syncRegistry(
     );
   };
 
-  const loadAll = async (): Promise<void> => {
+  const loadAll = async (): Promise<boolean> => {
     const invalid = new Map<string, string>();
     const entries = await store.list({ ...reads, onInvalid: (name, reason) => invalid.set(name, reason) });
+    if (closed) return false;
     for (const [name, reason] of invalid) withheld.set(name, reason);
     const present = new Set(entries.map((e) => e.name));
-    apply(
+    const changed = apply(
       entries,
       [...versions.keys(), ...withheldNames].filter((name) => !present.has(name)),
     );
+    const first = !readFromStore;
+    readFromStore = true;
+    source = 'store';
+    snapshotSince = undefined;
+    lastCheckedAt = Date.now();
+    if (changed || first) snapshotChanged();
+    return changed;
   };
 
-  const loadSome = async (names: string[]): Promise<void> => {
+  const loadSome = async (names: readonly string[], removed: readonly string[] = []): Promise<boolean> => {
     const found: StoredPrompt[] = [];
-    const gone: string[] = [];
+    const gone: string[] = [...removed];
     for (const name of names) {
       try {
         const entry = await store.get(name, reads);
@@ -196,7 +320,44 @@ export async function syncRegistry(
         withhold(name, error);
       }
     }
-    apply(found, gone);
+    if (closed) return false;
+    const changed = apply(found, gone);
+    if (changed) snapshotChanged();
+    return changed;
+  };
+
+  /**
+   * Checks the registry against the store's names and versions (one cheap read) and reads only what differs: a
+   * change whose notification was lost is served at the latest one `reconcileMs` later.
+   */
+  const reconcile = async (): Promise<void> => {
+    if (store.revisions === undefined) return;
+    const read = await store.revisions({ ...reads, ...(fingerprint === undefined ? {} : { since: fingerprint }) });
+    if (closed) return;
+    if (read.entries === undefined) {
+      lastCheckedAt = Date.now();
+      return;
+    }
+    const listed = new Map(read.entries.map((e) => [e.name, e.version]));
+    const differing = [...listed]
+      .filter(([name, version]) => versions.get(name) !== version && withheldVersions.get(name) !== version)
+      .map(([name]) => name);
+    const gone = [...versions.keys(), ...withheldNames].filter((name) => !listed.has(name));
+    if (differing.length === 0 && gone.length === 0) {
+      fingerprint = read.fingerprint;
+      lastCheckedAt = Date.now();
+      return;
+    }
+    log.warn(
+      { event: 'prompt_sync_reconciled', label: label ?? null, changed: differing.length, removed: gone.length },
+      'reconcile found changes the change feed did not report; reading them',
+    );
+    if (differing.length > MAX_NAMED_READS) await loadAll();
+    else await loadSome(differing, gone);
+    for (const name of differing) if (withheldNames.has(name)) withheldVersions.set(name, listed.get(name)!);
+    // What was read may be newer than the listing: compare names and versions again next time.
+    fingerprint = undefined;
+    lastCheckedAt = Date.now();
   };
 
   /** Applies what is pending, one batch at a time; concurrent callers share the run in progress. */
@@ -209,40 +370,194 @@ export async function syncRegistry(
 
   const drain = async (): Promise<void> => {
     await Promise.resolve();
-    while (!closed && (reloadPending || pending.size > 0)) {
+    while (!closed && (reloadPending || pending.size > 0 || reconcilePending)) {
       const reload = reloadPending;
       const names = [...pending];
+      const check = reconcilePending && !reload && names.length === 0;
       reloadPending = false;
       pending.clear();
+      if (check) reconcilePending = false;
       try {
         // A large burst (a bulk SQL import) is cheaper to read in one query than name by name.
-        await (reload || names.length > MAX_NAMED_READS ? loadAll() : loadSome(names));
+        if (check) await reconcile();
+        else if (reload || names.length > MAX_NAMED_READS) {
+          await loadAll();
+          reconcilePending = false;
+        } else await loadSome(names);
+        // Changes seen outside a reconcile may be newer than the fingerprint known: list names again next time.
+        if (!check) fingerprint = undefined;
         retryMs = RETRY_MIN_MS;
+        failingSince = undefined;
+        const callback = onFirstRead;
+        onFirstRead = undefined;
+        callback?.(null);
       } catch (error) {
         // Keep serving the last good set; read everything again once the store answers.
         log.warn(
-          { event: 'prompt_sync_failed', error: errorClassName(error), retryMs },
+          { event: 'prompt_sync_failed', error: errorClassName(error), code: errorCode(error), retryMs },
           'prompt store unreadable; retrying',
         );
+        const now = Date.now();
+        lastError = { error: errorClassName(error), code: errorCode(error), at: now };
+        failingSince ??= now;
+        pendingSince ??= now;
         reloadPending = true;
         schedule(retryMs);
         retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
+        const callback = onFirstRead;
+        onFirstRead = undefined;
+        callback?.(error);
         return;
       }
     }
+    if (!reloadPending && pending.size === 0) pendingSince = undefined;
   };
 
-  const unwatch = store.watch(onEvent);
-  try {
-    await loadAll();
-  } catch (error) {
+  // The snapshot: saved after changes read from the store, at most once per snapshotIntervalMs.
+  let snapshotDirty = false;
+  let snapshotSaving = false;
+  let snapshotTimer: ReturnType<typeof setTimeout> | undefined;
+  let snapshotLastSave = Number.NEGATIVE_INFINITY;
+
+  const snapshotChanged = (): void => {
+    if (snapshot === undefined || !readFromStore) return;
+    snapshotDirty = true;
+    scheduleSnapshot();
+  };
+
+  const scheduleSnapshot = (): void => {
+    if (closed || snapshotSaving || snapshotTimer !== undefined || !snapshotDirty) return;
+    const wait = Math.max(0, snapshotLastSave + snapshotIntervalMs - Date.now());
+    snapshotTimer = setTimeout(() => {
+      snapshotTimer = undefined;
+      void saveSnapshot();
+    }, wait);
+    (snapshotTimer as { unref?: () => void }).unref?.();
+  };
+
+  const saveSnapshot = async (): Promise<void> => {
+    if (snapshot === undefined || !snapshotDirty || closed) return;
+    snapshotDirty = false;
+    snapshotSaving = true;
+    const prompts = [...served.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    try {
+      await snapshot.save(await encodeSnapshot(label ?? null, prompts, new Date()));
+      snapshotSavedAt = Date.now();
+      log.debug(
+        { event: 'prompt_snapshot_saved', snapshot: snapshot.describe, prompts: prompts.length },
+        'registry snapshot saved',
+      );
+    } catch (error) {
+      snapshotDirty = true;
+      log.warn(
+        { event: 'prompt_snapshot_save_failed', snapshot: snapshot.describe, error: errorClassName(error) },
+        'registry snapshot could not be saved; the previous one stays',
+      );
+    } finally {
+      snapshotSaving = false;
+      snapshotLastSave = Date.now();
+      scheduleSnapshot();
+    }
+  };
+
+  /** The snapshot's prompts, or undefined (logged) when there is none or it cannot be used. */
+  const loadSnapshot = async (): Promise<StoredPrompt[] | undefined> => {
+    if (snapshot === undefined) return undefined;
+    let text: string | undefined;
+    try {
+      text = await snapshot.load();
+    } catch (error) {
+      log.warn(
+        {
+          event: 'prompt_snapshot_unusable',
+          snapshot: snapshot.describe,
+          reason: error instanceof Error ? error.message : errorClassName(error),
+        },
+        'registry snapshot cannot be read; ignored',
+      );
+      return undefined;
+    }
+    if (text === undefined) return undefined;
+    const reading = await decodeSnapshot(text, label ?? null);
+    if (!reading.ok) {
+      log.warn(
+        { event: 'prompt_snapshot_unusable', snapshot: snapshot.describe, reason: reading.reason },
+        'registry snapshot is unusable; ignored',
+      );
+      return undefined;
+    }
+    return reading.snapshot.prompts;
+  };
+
+  let reconcileTimer: ReturnType<typeof setInterval> | undefined;
+  let undeclare: () => void = () => {};
+  let unwatch: () => void = () => {};
+  const stop = (): void => {
+    closed = true;
+    undeclare();
     unwatch();
-    throw error;
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    if (reconcileTimer !== undefined) clearInterval(reconcileTimer);
+    if (snapshotTimer !== undefined) clearTimeout(snapshotTimer);
+  };
+
+  /** The first read had not answered within snapshotAfterMs. */
+  const late = Symbol('late');
+  const firstRead = new Promise<unknown>((resolve) => {
+    onFirstRead = resolve;
+  });
+  unwatch = store.watch(onEvent);
+  reloadPending = true;
+  void flush();
+  const outcome =
+    snapshot === undefined
+      ? await firstRead
+      : await new Promise<unknown>((resolve) => {
+          const wait = setTimeout(() => resolve(late), snapshotAfterMs);
+          void firstRead.then((result) => {
+            clearTimeout(wait);
+            resolve(result);
+          });
+        });
+  if (outcome !== null) {
+    const prompts = await loadSnapshot();
+    if (readFromStore) {
+      // The store answered while the snapshot was read: what it said is newer.
+    } else if (prompts !== undefined) {
+      apply(prompts, []);
+      source = 'snapshot';
+      snapshotSince = Date.now();
+      log.warn(
+        {
+          event: 'prompt_sync_from_snapshot',
+          snapshot: snapshot?.describe,
+          prompts: prompts.length,
+          error: outcome === late ? 'timeout' : errorClassName(outcome),
+        },
+        'prompt store unreachable at start: serving the last-known-good snapshot until it answers',
+      );
+    } else {
+      const error = outcome === late ? await firstRead : outcome;
+      if (error !== null) {
+        stop();
+        throw error;
+      }
+    }
   }
   // A change reaches the registry once the store reports it and one batch window has passed (unbounded when the
-  // store does not say how soon it reports).
+  // store does not say how soon it reports); a reconcile bounds it too, when the store can be reconciled.
   const storeDelay = typeof store.changeDelayMs === 'number' ? store.changeDelayMs : Infinity;
-  const undeclare = declareChangeDelay(registry, storeDelay + batchMs);
+  const reconciles = reconcileMs > 0 && typeof store.revisions === 'function';
+  undeclare = declareChangeDelay(registry, Math.min(storeDelay, reconciles ? reconcileMs : Infinity) + batchMs);
+  if (reconciles) {
+    reconcileTimer = setInterval(() => {
+      reconcilePending = true;
+      listening();
+      void flush();
+    }, reconcileMs);
+    (reconcileTimer as { unref?: () => void }).unref?.();
+  }
 
   return {
     label,
@@ -258,12 +573,26 @@ export async function syncRegistry(
       }
       await flush();
     },
+    health() {
+      const now = Date.now();
+      const feed = closed ? false : listening();
+      const since = [failingSince, snapshotSince, notListeningSince].filter((t): t is number => t !== undefined);
+      const degraded = !closed && since.length > 0;
+      return {
+        status: closed ? 'closed' : degraded ? 'degraded' : 'ok',
+        source,
+        listening: feed,
+        prompts: served.size,
+        lastApplied,
+        lastCheckedAt,
+        lagMs: pendingSince === undefined ? 0 : now - pendingSince,
+        degradedSince: degraded ? Math.min(...since) : null,
+        lastError,
+        snapshotSavedAt,
+      };
+    },
     close() {
-      closed = true;
-      undeclare();
-      unwatch();
-      if (timer !== undefined) clearTimeout(timer);
-      timer = undefined;
+      stop();
     },
   };
 }

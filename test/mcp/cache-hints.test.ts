@@ -158,7 +158,8 @@ describe('cache hints on the 2026-07-28 era', () => {
     const third = await inMemory({ registry: fromFiles, prompts: { debounceMs: 20 } });
     expect((await raw(third, 'prompts/list'))['ttlMs']).toBe(2 * 25 + 15 + 200);
 
-    const { changeDelayMs: _bounded, ...unbounded } = createMemoryPromptStore([greet]);
+    // Neither a reported delay nor a reconcile (which would bound it by reconcileMs) bounds this store's.
+    const { changeDelayMs: _bounded, revisions: _reconciled, ...unbounded } = createMemoryPromptStore([greet]);
     const other = new PromptRegistry();
     const otherSync = await syncRegistry(unbounded as PromptStore, other);
     closers.push(() => otherSync.close());

@@ -32,6 +32,8 @@ export interface StoreContractOptions {
   versions: 'history' | 'single';
   /** The fixture has `corrupt` (the store can hold entries that break the rules): run the invalid-entry case. */
   corruptible: boolean;
+  /** The store has `revisions` (syncRegistry can reconcile it): run the revisions case. */
+  reconcilable?: boolean;
   /** How long to wait for a watcher event (default 2,000 ms). */
   eventTimeoutMs?: number;
 }
@@ -93,6 +95,28 @@ export function describeStoreContract(
       ]);
       expect(got?.definition.description).toBe('The greet prompt');
     });
+
+    it.runIf(options.reconcilable === true)(
+      'reports the names and versions it serves and a fingerprint that moves with them',
+      async () => {
+        expect(store.revisions).toBeTypeOf('function');
+        const revisions = store.revisions!.bind(store);
+        const empty = await revisions();
+        expect(empty.entries).toEqual([]);
+        const b = await store.put(prompt('b'));
+        const a = await store.put(prompt('a'));
+        const listed = await revisions();
+        expect(listed.entries).toEqual([
+          { name: 'a', version: a.version },
+          { name: 'b', version: b.version },
+        ]);
+        expect(listed.fingerprint).not.toBe(empty.fingerprint);
+        expect(await revisions({ since: listed.fingerprint })).toEqual({ fingerprint: listed.fingerprint });
+        await store.delete('b');
+        const deleted = await revisions({ since: listed.fingerprint });
+        expect(deleted.entries).toEqual([{ name: 'a', version: a.version }]);
+      },
+    );
 
     it('answers undefined for a prompt it does not have', async () => {
       expect(await store.get('missing')).toBeUndefined();

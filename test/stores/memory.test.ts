@@ -5,6 +5,7 @@ import { describeStoreContract, prompt } from './contract.js';
 describeStoreContract('in-memory store', async () => ({ store: createMemoryPromptStore(), close: async () => {} }), {
   versions: 'history',
   corruptible: false,
+  reconcilable: true,
 });
 
 describe('the in-memory store', () => {

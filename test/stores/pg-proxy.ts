@@ -1,7 +1,9 @@
 /**
  * A TCP relay on 127.0.0.1 in front of PostgreSQL, for connections that stop answering without closing (a frozen
  * server, a dropped route): `freeze()` stops relaying on every open connection while new ones still go through;
- * `kill()` closes every open connection at once (a restarted proxy), while new ones still go through.
+ * `kill()` closes every open connection at once (a restarted proxy), while new ones still go through; and for a
+ * database that is down: `refuse()` drops every connection and refuses new ones (nothing listens on the port) until
+ * `accept()` listens on the same port again.
  */
 import { connect, createServer } from 'node:net';
 import type { Socket } from 'node:net';
@@ -16,6 +18,10 @@ export interface Relay {
   freeze(): number;
   /** Closes the connections open now, both ends; returns how many there were. */
   kill(): number;
+  /** Closes every connection and stops listening: connecting is refused (ECONNREFUSED). */
+  refuse(): Promise<void>;
+  /** Listens again on the same port. */
+  accept(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -37,9 +43,14 @@ export async function startRelay(url: string): Promise<Relay> {
     pairs.push([client, upstream]);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
   const relayed = new URL(url);
   relayed.hostname = '127.0.0.1';
-  relayed.port = String((server.address() as AddressInfo).port);
+  relayed.port = String(port);
+  const stopListening = async (): Promise<void> => {
+    for (const socket of sockets) socket.destroy();
+    if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
   return {
     url: relayed.toString(),
     get accepted() {
@@ -65,9 +76,10 @@ export async function startRelay(url: string): Promise<Relay> {
       }
       return killed;
     },
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+    refuse: stopListening,
+    async accept() {
+      if (!server.listening) await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     },
+    close: stopListening,
   };
 }

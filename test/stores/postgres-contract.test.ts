@@ -37,5 +37,5 @@ describeStoreContract(
       close: () => store.close(),
     };
   },
-  { versions: 'history', corruptible: true },
+  { versions: 'history', corruptible: true, reconcilable: true },
 );

@@ -1,7 +1,28 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type PromptError, PromptRegistry, createMemoryPromptStore, syncRegistry } from '../../src/index.js';
 import type { Logger, PromptStore, RegistryChangeEvent } from '../../src/index.js';
+import { changeDelayOf } from '../../src/registry/change-delay.js';
+import { captureLogs } from '../support/logs.js';
 import { nextEvent, prompt } from './contract.js';
+
+/** A memory store whose change notifications are lost while `deaf` is true; counts reads of definitions. */
+function lossy(store: PromptStore): PromptStore & { deaf: boolean; gets: string[]; lists: number } {
+  const wrapped = {
+    deaf: false,
+    gets: [] as string[],
+    lists: 0,
+    get: (name: string) => (wrapped.gets.push(name), store.get(name)),
+    list: () => (wrapped.lists++, store.list()),
+    revisions: store.revisions!.bind(store),
+    put: store.put.bind(store),
+    delete: store.delete.bind(store),
+    watch: (callback: Parameters<PromptStore['watch']>[0]) =>
+      store.watch((event) => {
+        if (!wrapped.deaf) callback(event);
+      }),
+  };
+  return wrapped;
+}
 
 /** A memory store whose reads fail while `down` is true, as a store behind a lost connection does. */
 function unreliable(store: PromptStore): PromptStore & { down: boolean } {
@@ -167,5 +188,167 @@ describe('syncRegistry', () => {
     const store = unreliable(createMemoryPromptStore());
     store.down = true;
     await expect(syncRegistry(store, new PromptRegistry())).rejects.toThrow('connection refused');
+  });
+
+  it('repairs changes whose notifications were lost at the next reconcile, reading only the names that differ', async () => {
+    const store = lossy(createMemoryPromptStore([prompt('same'), prompt('edited', 'old {{who}}'), prompt('deleted')]));
+    const registry = new PromptRegistry();
+    const logs = captureLogs();
+    const sync = await syncRegistry(store, registry, { batchMs: 0, reconcileMs: 20, logger: logs.logger });
+    try {
+      expect(store.lists).toBe(1);
+      store.deaf = true;
+      const repaired = registryChange(registry, (e) => e.names.includes('added'));
+      await store.put(prompt('edited', 'new {{who}}'));
+      await store.delete('deleted');
+      await store.put(prompt('added'));
+      await repaired;
+      await sync.settled();
+      expect(registry.list().prompts.map((p) => p.name)).toEqual(['added', 'edited', 'same']);
+      expect((await registry.getPrompt('edited', { who: 'x' })).messages[0]?.content).toEqual({
+        type: 'text',
+        text: 'new x',
+      });
+      // No full reload: only the two names whose versions moved were read.
+      expect(store.lists).toBe(1);
+      expect([...new Set(store.gets)].sort()).toEqual(['added', 'edited']);
+      expect(logs.lines.find((l) => l.fields['event'] === 'prompt_sync_reconciled')?.fields).toEqual({
+        event: 'prompt_sync_reconciled',
+        label: null,
+        changed: 2,
+        removed: 1,
+      });
+    } finally {
+      sync.close();
+    }
+  });
+
+  it('reads nothing at a reconcile that finds the store unchanged', async () => {
+    const store = lossy(createMemoryPromptStore([prompt('a')]));
+    let checks = 0;
+    const revisions = store.revisions!;
+    store.revisions = async (options) => {
+      checks++;
+      return revisions(options);
+    };
+    const sync = await syncRegistry(store, new PromptRegistry(), { reconcileMs: 5 });
+    try {
+      const before = sync.health().lastCheckedAt!;
+      await vi.waitFor(() => expect(checks).toBeGreaterThan(3), { timeout: 10_000 });
+      expect(store.gets).toEqual([]);
+      expect(store.lists).toBe(1);
+      expect(sync.health().lastCheckedAt).toBeGreaterThanOrEqual(before);
+    } finally {
+      sync.close();
+    }
+  });
+
+  it('declares the reconcile interval as its change delay when the store reports more slowly, or never', async () => {
+    const registry = new PromptRegistry();
+    const slow = { ...createMemoryPromptStore(), changeDelayMs: 25_000 };
+    const sync = await syncRegistry(slow, registry, { batchMs: 10 });
+    expect(changeDelayOf(registry)).toBe(10_010);
+    sync.close();
+    const off = await syncRegistry(slow, registry, { batchMs: 10, reconcileMs: 0 });
+    expect(changeDelayOf(registry)).toBe(25_010);
+    off.close();
+    const fast = await syncRegistry(createMemoryPromptStore(), registry, { batchMs: 10 });
+    expect(changeDelayOf(registry)).toBe(10);
+    fast.close();
+    // A store that cannot be reconciled keeps the delay it reports.
+    const { revisions: _, ...plain } = slow;
+    const unreconciled = await syncRegistry(plain, registry, { batchMs: 10 });
+    expect(changeDelayOf(registry)).toBe(25_010);
+    unreconciled.close();
+  });
+
+  it('reports its health: ok, degraded while the store cannot be read or its feed is down, closed', async () => {
+    const base = unreliable(createMemoryPromptStore([prompt('a')]));
+    let feed = true;
+    const store: PromptStore & { down: boolean } = Object.assign(base, { isListening: () => feed });
+    const sync = await syncRegistry(store, new PromptRegistry(), { batchMs: 0, reconcileMs: 0 });
+    try {
+      expect(sync.health()).toEqual({
+        status: 'ok',
+        source: 'store',
+        listening: true,
+        prompts: 1,
+        lastApplied: { prompt: 'a', version: 1, at: expect.any(Number) },
+        lastCheckedAt: expect.any(Number),
+        lagMs: 0,
+        degradedSince: null,
+        lastError: null,
+        snapshotSavedAt: null,
+      });
+      feed = false;
+      expect(sync.health()).toMatchObject({ status: 'degraded', listening: false, degradedSince: expect.any(Number) });
+      feed = true;
+      expect(sync.health()).toMatchObject({ status: 'ok', degradedSince: null });
+
+      store.down = true;
+      await store.put(prompt('b'));
+      await sync.settled();
+      const degraded = sync.health();
+      expect(degraded).toMatchObject({
+        status: 'degraded',
+        prompts: 1,
+        lastError: { error: 'Error', code: null, at: expect.any(Number) },
+      });
+      expect(degraded.lagMs).toBeGreaterThanOrEqual(0);
+      expect(degraded.degradedSince).toBe(degraded.lastError!.at);
+      store.down = false;
+      await vi.waitFor(() => expect(sync.health()).toMatchObject({ status: 'ok', prompts: 2, lagMs: 0 }), {
+        timeout: 30_000,
+      });
+      expect(sync.health().lastApplied).toMatchObject({ prompt: 'b', version: 1 });
+    } finally {
+      sync.close();
+    }
+    expect(sync.health()).toMatchObject({ status: 'closed', listening: false, degradedSince: null });
+  });
+
+  it('refuses a reconcile interval, snapshot wait or snapshot interval that is not a delay', async () => {
+    for (const option of ['reconcileMs', 'snapshotAfterMs', 'snapshotIntervalMs'] as const) {
+      await expect(syncRegistry(createMemoryPromptStore([]), new PromptRegistry(), { [option]: -1 })).rejects.toThrow(
+        new RangeError(`syncRegistry: ${option} must be a number of milliseconds from 0 to 2147483647, got -1`),
+      );
+    }
+  });
+
+  it('reads everything in one query when a reconcile finds more names changed than it reads one by one', async () => {
+    const store = lossy(createMemoryPromptStore([prompt('first')]));
+    const registry = new PromptRegistry();
+    const sync = await syncRegistry(store, registry, { batchMs: 0, reconcileMs: 20 });
+    try {
+      store.deaf = true;
+      const repaired = registryChange(registry, (e) => e.names.includes('bulk-59'));
+      for (let i = 0; i < 60; i++) await store.put(prompt(`bulk-${i}`));
+      await repaired;
+      expect(registry.list().prompts).toHaveLength(61);
+      expect(store.gets).toEqual([]);
+      expect(store.lists).toBe(2);
+    } finally {
+      sync.close();
+    }
+  });
+
+  it('does not read a withheld entry again at each reconcile while its version stays', async () => {
+    const store = lossy(createMemoryPromptStore([prompt('fine')]));
+    const registry = new PromptRegistry();
+    const logs = captureLogs();
+    const sync = await syncRegistry(store, registry, { batchMs: 0, reconcileMs: 10, logger: logs.logger });
+    try {
+      store.deaf = true;
+      // Valid to store, refused by the registry: the placeholder names no declared argument.
+      await store.put({ name: 'refused', messages: [{ role: 'user', content: 'Hello {{nobody}}' }] });
+      await vi.waitFor(() => expect(logs.events()).toContain('prompt_withheld'), { timeout: 10_000 });
+      await store.put(prompt('later'));
+      await vi.waitFor(() => expect(registry.has('later')).toBe(true), { timeout: 10_000 });
+      // Read once when it appeared; the reconcile that found 'later' did not read it again.
+      expect(store.gets.filter((n) => n === 'refused')).toEqual(['refused']);
+      expect(await wireError(registry.getPrompt('refused'))).toEqual({ code: -32603, message: 'Internal error' });
+    } finally {
+      sync.close();
+    }
   });
 });

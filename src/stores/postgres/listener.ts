@@ -56,6 +56,8 @@ export interface ListenerOptions {
 export interface Listener {
   /** Resolves once the first attempt to listen has finished, whatever its outcome. */
   readonly started: Promise<void>;
+  /** Whether the session is connected and has run LISTEN (false while a lost connection is re-established). */
+  readonly listening: boolean;
   stop(): Promise<void>;
 }
 
@@ -67,6 +69,7 @@ export function startListener(options: ListenerOptions): Listener {
   let retry: ReturnType<typeof setTimeout> | undefined;
   let retryMs = options.retryMinMs;
   let lostOnce = false;
+  let listening = false;
 
   const dispose = async (target: PgListenerClient): Promise<void> => {
     try {
@@ -80,6 +83,7 @@ export function startListener(options: ListenerOptions): Listener {
   const lost = (target: PgListenerClient, error: unknown): void => {
     if (client !== target) return;
     client = undefined;
+    listening = false;
     if (heartbeat !== undefined) clearInterval(heartbeat);
     heartbeat = undefined;
     void dispose(target);
@@ -136,6 +140,7 @@ export function startListener(options: ListenerOptions): Listener {
       return;
     }
     if (client !== next) return;
+    listening = true;
     retryMs = options.retryMinMs;
     let unanswered = false;
     heartbeat = setInterval(() => {
@@ -166,8 +171,12 @@ export function startListener(options: ListenerOptions): Listener {
   const started = attempt();
   return {
     started,
+    get listening() {
+      return listening;
+    },
     async stop() {
       stopped = true;
+      listening = false;
       if (retry !== undefined) clearTimeout(retry);
       if (heartbeat !== undefined) clearInterval(heartbeat);
       const current = client;

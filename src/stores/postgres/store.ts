@@ -8,7 +8,14 @@ import type { TemplatePromptDefinition } from '../../definition/types.js';
 import { PromptError } from '../../errors.js';
 import { setOwn } from '../../json.js';
 import { integerOption } from '../../options.js';
-import type { PromptStore, StoreChangeEvent, StoreReadOptions, StoredPrompt } from '../contract.js';
+import type {
+  PromptStore,
+  StoreChangeEvent,
+  StoreReadOptions,
+  StoreRevisions,
+  StoreRevisionsOptions,
+  StoredPrompt,
+} from '../contract.js';
 import { invalidEntryError, storableDefinition } from '../definition.js';
 import { inTransaction } from './client.js';
 import type { Operation } from './client.js';
@@ -101,6 +108,13 @@ export interface PostgresPromptStore extends PromptStore {
   transaction<T>(work: (tx: PromptTransaction) => Promise<T>, options?: { actor?: string }): Promise<T>;
   /** Moves a label back to where it pointed before its last move; returns the version it now points to. */
   rollback(name: string, label?: string, options?: { actor?: string }): Promise<number>;
+  /**
+   * The names and versions a label serves with their fingerprint, in one statement (no definitions read); no rows when
+   * the fingerprint is still `since`. What `syncRegistry`'s reconcile reads.
+   */
+  revisions(options?: StoreRevisionsOptions): Promise<StoreRevisions>;
+  /** Whether the LISTEN session is connected (false before the first watcher, and while it reconnects). */
+  isListening(): boolean;
   /** Stops listening. The pool is yours to end. */
   close(): Promise<void>;
 }
@@ -235,6 +249,29 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
     };
   };
 
+  /**
+   * What `revisions` reads: the names and versions a label serves (as `selectFor`, without the definitions), with a
+   * fingerprint of them all, in one statement (one snapshot); the rows only when the fingerprint is not `since`.
+   */
+  const revisionsQuery = (label: string, since: string | undefined): { text: string; params: unknown[] } => {
+    const served =
+      label === LATEST
+        ? `SELECT name, version FROM ${n.prompts}`
+        : `SELECT l.name, l.version FROM ${n.labels} l WHERE l.label = $2
+           UNION ALL
+           SELECT p.name, p.version FROM ${n.prompts} p
+             WHERE p.messages IS NULL AND NOT EXISTS (SELECT 1 FROM ${n.labels} l WHERE l.name = p.name AND l.label = $2)`;
+    return {
+      text: `WITH served AS (${served}),
+        summary AS (
+          SELECT count(*) || ':' || md5(coalesce(string_agg(name || ':' || coalesce(version::text, '-'), ','
+            ORDER BY name COLLATE "C"), '')) AS fingerprint FROM served)
+        SELECT s.fingerprint, v.name, v.version FROM summary s
+          LEFT JOIN served v ON s.fingerprint IS DISTINCT FROM $1::text ORDER BY v.name COLLATE "C"`,
+      params: label === LATEST ? [since ?? null] : [since ?? null, label],
+    };
+  };
+
   const reportInvalid = (reading: { name: string; version: number | null; reason: string }, label: string): void => {
     log.error(
       {
@@ -310,6 +347,24 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
         }
       }
       return entries;
+    },
+
+    async revisions(read = {}) {
+      const label = readLabel(read);
+      const query = revisionsQuery(label, read.since);
+      const { rows } = await pool.query(query.text, query.params);
+      const fingerprint = String(rows[0]?.['fingerprint']);
+      if (fingerprint === read.since) return { fingerprint };
+      const entries: { name: string; version: number }[] = [];
+      for (const row of rows) {
+        // A legacy row not converted yet has no version: 0, never a version a reader holds.
+        if (typeof row['name'] === 'string') entries.push({ name: row['name'], version: Number(row['version'] ?? 0) });
+      }
+      return { fingerprint, entries };
+    },
+
+    isListening() {
+      return listener?.listening ?? false;
     },
 
     async put(definition, putOptions = {}) {
