@@ -19,6 +19,8 @@ import { toSources } from './sources.js';
 import type { HttpSource, Sources } from './sources.js';
 import type { OpenApiOptions } from './openapi.js';
 import { parseJsonBody } from '../json-body.js';
+import { operationsOf } from '../telemetry/telemetry.js';
+import type { OperationInfo, Telemetry } from '../telemetry/telemetry.js';
 
 /** Options of the HTTP handlers and CGI. */
 export interface HttpHandlerOptions {
@@ -50,6 +52,11 @@ export interface HttpHandlerOptions {
   logger?: Logger;
   /** Title and version of `GET /openapi.json` (defaults: "mcp-prompt-kit API", "1.0.0"). */
   openapi?: Partial<Omit<OpenApiOptions, 'basePath'>>;
+  /**
+   * OpenTelemetry (from `createTelemetry`): a SERVER span and a duration per prompt and function request, joined to
+   * the caller's trace from the `traceparent` header (docs/telemetry.md).
+   */
+  telemetry?: Telemetry;
 }
 
 /** @internal A request as the core sees it. */
@@ -65,6 +72,8 @@ export interface CoreRequest {
   origin: string | undefined;
   /** Whether the connection arrived at a loopback address (false when the transport cannot tell). */
   loopback: boolean;
+  /** A request header by its lower-case name (trace propagation reads `traceparent`, `tracestate`, `baggage`). */
+  header?: (name: string) => string | undefined;
   /** Where a framework mounted the handler (Express's `req.baseUrl`), for the OpenAPI document's paths. */
   mountPath?: string;
   /**
@@ -122,6 +131,7 @@ export function createHttpCore(source: HttpSource, options: HttpHandlerOptions =
   );
   const gate = createGate(options.allowedHosts, options.allowedOrigins);
   const log = toSafeLogger(options.logger);
+  const ops = operationsOf('mcp-prompt-kit/http', options.telemetry);
   const context: Context = {
     sources,
     openapi: { title: 'mcp-prompt-kit API', version: '1.0.0', ...options.openapi, basePath },
@@ -153,7 +163,14 @@ export function createHttpCore(source: HttpSource, options: HttpHandlerOptions =
         response.headers['allow'] = allowed.join(', ');
       } else {
         // HEAD is GET without the body.
-        response = json(200, await serve(found, head ? { ...request, method: 'GET' } : request, context, lease));
+        const served = head ? { ...request, method: 'GET' } : request;
+        const operation = ops === undefined ? undefined : operationOf(found, served.method, sources);
+        response = json(
+          200,
+          await (operation === undefined
+            ? serve(found, served, context, lease)
+            : ops!.run(operation, served.header, () => serve(found, served, context, lease))),
+        );
       }
     } catch (error) {
       response = errorJson(error, log, found?.kind ?? 'unknown');
@@ -189,6 +206,37 @@ function route(path: string | undefined): Route | undefined {
     return undefined;
   }
   return m[1] === 'prompts' ? { kind: 'prompt', name } : { kind: 'function', name };
+}
+
+/** The MCP operation an HTTP request is, for telemetry; undefined for the routes that are none (OpenAPI, one entry). */
+function operationOf(found: Route, method: string, sources: Sources): OperationInfo | undefined {
+  const base = { transport: 'tcp', http: true } as const;
+  switch (found.kind) {
+    case 'prompts':
+      return { ...base, method: 'prompts/list' };
+    case 'prompt': {
+      if (method !== 'POST') return undefined;
+      const known = sources.prompts!.has(found.name);
+      const info: OperationInfo = { ...base, method: 'prompts/get', promptName: found.name };
+      if (!known) return info;
+      info.target = found.name;
+      const served = sources.prompts!.servedVersion(found.name);
+      if (served !== undefined) {
+        info.version = served.version;
+        info.label = served.label;
+      }
+      return info;
+    }
+    case 'functions':
+      return { ...base, method: 'tools/list' };
+    case 'function': {
+      const info: OperationInfo = { ...base, method: 'tools/call', toolName: found.name };
+      if (sources.functions!.has(found.name)) info.target = found.name;
+      return info;
+    }
+    case 'openapi':
+      return undefined;
+  }
 }
 
 function allowedMethods(found: Route, sources: Sources): string[] {

@@ -28,6 +28,8 @@ export interface RegistrySync {
   readonly label: string | undefined;
   /** The version of each prompt this sync put into the registry, by name. */
   readonly versions: ReadonlyMap<string, number>;
+  /** Milliseconds the oldest change seen but not yet applied has waited (0 when caught up): the sync lag. */
+  readonly lagMs: number;
   /** Loads everything again and applies it as one batch. */
   reload(): Promise<void>;
   /** Resolves once every change seen so far has been applied (or given up until the next reload). */
@@ -74,6 +76,8 @@ export async function syncRegistry(
   let running: Promise<void> | undefined;
   let retryMs = RETRY_MIN_MS;
   let closed = false;
+  /** When the oldest change not yet applied was seen (undefined: caught up). */
+  let behindSince: number | undefined;
 
   const relevant = (event: StoreChangeEvent): boolean =>
     event.type === 'reset' || event.label === undefined || event.label === (label ?? event.label);
@@ -89,6 +93,7 @@ export async function syncRegistry(
 
   const onEvent = (event: StoreChangeEvent): void => {
     if (!relevant(event)) return;
+    behindSince ??= Date.now();
     // Bounded whatever arrives: past MAX_NAMED_READS names, one reload covers them all (and any that follow).
     if (event.type === 'reset') reloadPending = true;
     else if (!reloadPending) pending.add(event.name);
@@ -136,7 +141,7 @@ export async function syncRegistry(
     if (entries.length === 0) return [];
     const definitions: TemplatePromptDefinition[] = entries.map((e) => e.definition);
     const byName = new Map(entries.map((e) => [e.name, e.version]));
-    const options = { version: (name: string) => byName.get(name) };
+    const options = { version: (name: string) => byName.get(name), ...reads };
     try {
       registry.set(definitions, options);
       return [];
@@ -144,7 +149,7 @@ export async function syncRegistry(
       const refused: string[] = [];
       for (const e of entries) {
         try {
-          registry.set(e.definition, { version: e.version });
+          registry.set(e.definition, { version: e.version, ...reads });
         } catch (error) {
           refused.push(e.name);
           withhold(e.name, error);
@@ -209,6 +214,7 @@ export async function syncRegistry(
 
   const drain = async (): Promise<void> => {
     await Promise.resolve();
+    const seen = Date.now();
     while (!closed && (reloadPending || pending.size > 0)) {
       const reload = reloadPending;
       const names = [...pending];
@@ -230,6 +236,10 @@ export async function syncRegistry(
         return;
       }
     }
+    // Caught up with everything seen before this run began (later changes keep their own start).
+    if (!closed && !reloadPending && pending.size === 0 && behindSince !== undefined && behindSince <= seen) {
+      behindSince = undefined;
+    }
   };
 
   const unwatch = store.watch(onEvent);
@@ -247,6 +257,9 @@ export async function syncRegistry(
   return {
     label,
     versions,
+    get lagMs() {
+      return behindSince === undefined ? 0 : Math.max(0, Date.now() - behindSince);
+    },
     async reload() {
       reloadPending = true;
       await flush();
