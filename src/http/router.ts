@@ -164,7 +164,7 @@ export function createHttpCore(source: HttpSource, options: HttpHandlerOptions =
       } else {
         // HEAD is GET without the body.
         const served = head ? { ...request, method: 'GET' } : request;
-        const operation = ops === undefined ? undefined : operationOf(found, served.method, sources);
+        const operation = ops === undefined || !ops.live() ? undefined : operationOf(found, served.method, sources);
         response = json(
           200,
           await (operation === undefined

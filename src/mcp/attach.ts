@@ -157,20 +157,24 @@ class Attachment implements ChangeTarget {
     }
     const { params, info: raw } = request;
     const target = this.target;
-    const info: OperationInfo = { method, ...requestFields(target.sdk, target.server, raw.raw) };
+    const info: OperationInfo = { method };
     const name = method === 'prompts/list' ? undefined : namedTarget(method, params);
     if (name !== undefined) {
       info.promptName = name;
-      if (registry.has(name)) {
-        info.target = name;
-        const served = method === 'prompts/get' ? registry.servedVersion(name) : undefined;
-        if (served !== undefined) {
-          info.version = served.version;
-          info.label = served.label;
-        }
-      }
+      if (registry.has(name)) info.target = name;
     }
-    return ops.run(info, metaFields(target.sdk, params, raw.raw), () => this.handle(method, () => request));
+    const details = (): Partial<OperationInfo> => {
+      const more = requestFields(target.sdk, target.server, raw.raw);
+      const served = method === 'prompts/get' && info.target !== undefined ? registry.servedVersion(name!) : undefined;
+      return served === undefined ? more : { ...more, version: served.version, label: served.label };
+    };
+    return ops.run(
+      info,
+      metaFields(target.sdk, params, raw.raw),
+      () => this.handle(method, () => request),
+      undefined,
+      details,
+    );
   }
 
   async handle(method: PromptMethod, read: () => SdkRequest): Promise<unknown> {
@@ -460,7 +464,7 @@ export function attachPrompts(
   try {
     for (const method of methods) {
       registerRequestHandler(target.sdk, target.server, method, (m, read) =>
-        ops === undefined ? attachment.handle(m, read) : attachment.traced(ops, registry, m, read),
+        ops === undefined || !ops.live() ? attachment.handle(m, read) : attachment.traced(ops, registry, m, read),
       );
       registered.push(method);
     }

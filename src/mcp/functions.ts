@@ -266,7 +266,8 @@ export function attachFunctions(
     for (const method of methods) {
       // register.ts speaks the prompt methods' type; the registration itself is the same for any method name.
       registerRequestHandler(target.sdk, target.server, method as unknown as PromptMethod, (m, read) => {
-        if (ops === undefined || method !== 'tools/call') return handle(m as unknown as ToolMethod, read);
+        if (ops === undefined || method !== 'tools/call' || !ops.live())
+          return handle(m as unknown as ToolMethod, read);
         let request: SdkRequest;
         try {
           request = read();

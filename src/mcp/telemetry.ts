@@ -97,14 +97,21 @@ export function tracedHandler(
 ): (params: unknown, extra: unknown) => Promise<unknown> {
   if (ops === undefined) return handle;
   return (params, extra) => {
+    if (!ops.live()) return handle(params, extra);
     let info: OperationInfo;
     let fields: FieldReader | undefined;
     try {
-      info = { ...describe(params), method, ...requestFields(sdk, server, extra) };
+      info = { ...describe(params), method };
       fields = metaFields(sdk, params, extra);
     } catch {
       return handle(params, extra);
     }
-    return ops.run(info, fields, () => handle(params, extra), outcome);
+    return ops.run(
+      info,
+      fields,
+      () => handle(params, extra),
+      outcome,
+      () => requestFields(sdk, server, extra),
+    );
   };
 }

@@ -91,6 +91,8 @@ export interface TelemetryGetter<Carrier> {
 export interface OpenTelemetryApi {
   trace: TelemetryTracerProvider & {
     setSpan(context: TelemetryContext, span: TelemetrySpan): TelemetryContext;
+    /** The global provider: a proxy whose delegate is the API's no-op provider until an SDK registers one. */
+    getTracerProvider?(): TelemetryTracerProvider & { getDelegate?(): unknown };
   };
   metrics: TelemetryMeterProvider;
   context: {
@@ -105,4 +107,8 @@ export interface OpenTelemetryApi {
   propagation: {
     extract<Carrier>(context: TelemetryContext, carrier: Carrier, getter?: TelemetryGetter<Carrier>): TelemetryContext;
   };
+  /** The API's no-op meter (what `api.metrics` hands out while no SDK is registered). */
+  createNoopMeter?(): unknown;
+  /** The API's proxy provider class: a fresh one's delegate is the API's no-op tracer provider. */
+  ProxyTracerProvider?: new () => { getDelegate(): unknown };
 }

@@ -99,12 +99,22 @@ export type OutcomeOf<T> = (result: T) => Failure | undefined;
 
 /** @internal What an adapter runs its operations through. */
 export interface Operations {
+  /**
+   * Serves one operation inside its span. `details` adds what only a recorded operation needs (request id, session,
+   * store version, ...): it is not called while the API is a no-op.
+   */
   run<T>(
     info: OperationInfo,
     fields: FieldReader | undefined,
     serve: () => Promise<T>,
     outcome?: OutcomeOf<T>,
+    details?: () => Partial<OperationInfo>,
   ): Promise<T>;
+  /**
+   * Whether anything would be recorded now: false while no OpenTelemetry SDK is registered (and no logger given),
+   * when adapters serve without describing the operation at all.
+   */
+  live(): boolean;
 }
 
 const GETTER: TelemetryGetter<FieldReader> = {
@@ -151,10 +161,23 @@ class OperationRecorder implements Operations {
   readonly #failures: TelemetryCounter;
   readonly #log: SafeLogger;
   readonly #logs: boolean;
+  /** Whether durations are measured: a meter that records, or a logger. */
+  readonly #timed: boolean;
+  /** Whether the tracer may record (an SDK's provider is registered, or one was given). */
+  readonly #tracing: () => boolean = () => true;
 
   constructor(options: TelemetryOptions, meter: ReturnType<TelemetryMeterProvider['getMeter']>) {
     this.#api = options.api;
-    this.#tracer = (options.tracerProvider ?? options.api.trace).getTracer(SCOPE_NAME);
+    const api = options.api;
+    const provider = options.tracerProvider ?? api.trace.getTracerProvider?.() ?? api.trace;
+    this.#tracer = provider.getTracer(SCOPE_NAME);
+    // The global provider is a proxy: while its delegate is the API's no-op provider, no span can record.
+    const proxy = provider as { getDelegate?: () => unknown };
+    if (options.tracerProvider === undefined && typeof proxy.getDelegate === 'function') {
+      const Proxy = api.ProxyTracerProvider;
+      const noop = typeof Proxy === 'function' ? new Proxy().getDelegate() : undefined;
+      if (noop !== undefined) this.#tracing = () => proxy.getDelegate!() !== noop;
+    }
     this.#duration = meter.createHistogram(METRIC.duration, {
       description: 'MCP request duration as observed on the receiver, from receipt until the result is sent.',
       unit: 's',
@@ -166,6 +189,13 @@ class OperationRecorder implements Operations {
     });
     this.#log = toSafeLogger(options.logger);
     this.#logs = options.logger !== undefined;
+    // The API hands out its no-op meter while no SDK is registered: then nothing is timed or counted.
+    const noop = typeof options.api.createNoopMeter === 'function' ? options.api.createNoopMeter() : undefined;
+    this.#timed = meter !== noop || this.#logs;
+  }
+
+  live(): boolean {
+    return this.#timed || this.#tracing();
   }
 
   run<T>(
@@ -173,13 +203,15 @@ class OperationRecorder implements Operations {
     fields: FieldReader | undefined,
     serve: () => Promise<T>,
     outcome?: OutcomeOf<T>,
+    details?: () => Partial<OperationInfo>,
   ): Promise<T> {
-    const started = now();
+    const started = this.#timed ? now() : 0;
+    const api = this.#api;
     let span: ReturnType<TelemetryTracer['startSpan']> | undefined;
-    let context: TelemetryContext | undefined;
+    let parent: TelemetryContext | undefined;
+    let recording = false;
     try {
-      const api = this.#api;
-      let parent = api.context.active();
+      parent = api.context.active();
       if (fields !== undefined && hasPropagation(fields)) parent = api.propagation.extract(parent, fields, GETTER);
       const target = info.target;
       span = this.#tracer.startSpan(
@@ -187,12 +219,28 @@ class OperationRecorder implements Operations {
         { kind: SPAN_KIND_SERVER, attributes: { [ATTR.method]: info.method } },
         parent,
       );
-      if (span.isRecording()) {
+      recording = span.isRecording();
+    } catch {
+      span = undefined; // a broken tracer never breaks a request
+    }
+    if (!recording && !this.#timed) {
+      // The API's no-op (no SDK registered, or a span sampled out and no meter): nothing to wait for.
+      try {
+        span?.end();
+      } catch {
+        /* a broken tracer never breaks a request */
+      }
+      return serve();
+    }
+    let context: TelemetryContext | undefined;
+    try {
+      if (details !== undefined) Object.assign(info, details());
+      if (recording && span !== undefined && parent !== undefined) {
         setSpanAttributes(span, info);
         context = api.trace.setSpan(parent, span);
       }
     } catch {
-      span = undefined; // a broken tracer never breaks a request
+      /* a broken SDK never breaks a request */
     }
     let pending: Promise<T>;
     try {
@@ -224,7 +272,7 @@ class OperationRecorder implements Operations {
     started: number,
     failure: Failure | undefined,
   ): void {
-    const seconds = (now() - started) / 1000;
+    const seconds = this.#timed ? (now() - started) / 1000 : 0;
     try {
       if (span !== undefined) {
         if (info.http === true && span.isRecording()) {
@@ -249,7 +297,7 @@ class OperationRecorder implements Operations {
         attributes[ATTR.errorType] = failure.errorType;
         if (failure.rpcCode !== undefined) attributes[ATTR.statusCode] = failure.rpcCode;
       }
-      this.#duration.record(seconds, attributes);
+      if (this.#timed) this.#duration.record(seconds, attributes);
       // Counted for targets the server has only: unknown names sent by a client never become metric series.
       if (failure?.code !== undefined && VALIDATION_CODES.has(failure.code) && info.target !== undefined) {
         this.#failures.add(1, {
