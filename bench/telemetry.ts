@@ -2,8 +2,11 @@
  * Telemetry cost (`BENCH_ONLY=telemetry`): prompts/get through attachPrompts' SDK v1 handler (no transport: the
  * adapter's own work is all that is timed) and through the fetch handler, without telemetry, with telemetry wired
  * but no OpenTelemetry SDK registered (the API's no-op), and with the SDK recording every span into an in-memory
- * exporter and every duration into a metric reader.
+ * exporter and every duration into a metric reader; each variant in fresh processes of its own.
  */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import * as api from '@opentelemetry/api';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
@@ -40,16 +43,17 @@ function fetchHandler(telemetry: Telemetry | undefined): (request: Request) => P
   return http.createFetchHandler(registry, { allowedHosts: ['*'], ...(telemetry === undefined ? {} : { telemetry }) });
 }
 
-export async function benchTelemetry(record: RecordRow, quick: boolean): Promise<void> {
+/** One variant's µs per call (sdk handler, fetch handler), measured alone in this process. */
+async function measureVariant(variant: number, quick: boolean): Promise<[number, number]> {
   const exporter = new InMemorySpanExporter();
   const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   const reader = new PullReader();
   const meterProvider = new MeterProvider({ readers: [reader] });
-  const variants: [string, Telemetry | undefined][] = [
-    ['without telemetry', undefined],
-    ['telemetry, no SDK', core.createTelemetry({ api })],
-    ['telemetry, SDK + in-memory exporter', core.createTelemetry({ api, tracerProvider, meterProvider })],
-  ];
+  const telemetry = [
+    undefined,
+    core.createTelemetry({ api }),
+    core.createTelemetry({ api, tracerProvider, meterProvider }),
+  ][variant];
   const request = { method: 'prompts/get', params: { name: 'review_code', arguments: REVIEW_ARGS } };
   const extra = {
     signal: new AbortController().signal,
@@ -58,48 +62,66 @@ export async function benchTelemetry(record: RecordRow, quick: boolean): Promise
     sendRequest: async () => ({}),
   };
   const body = JSON.stringify(REVIEW_ARGS);
-  const BATCH = 64;
-  const passes: Map<string, number>[] = [];
-  for (let pass = 0; pass < (quick ? 1 : 5); pass++) {
+  const sdk = sdkHandler(telemetry);
+  const fetch = fetchHandler(telemetry);
+  const samples: [number, number][] = [];
+  for (let pass = 0; pass < (quick ? 1 : 2); pass++) {
     const bench = new Bench({ time: quick ? 300 : 800, warmupTime: 200 });
-    for (const [name, telemetry] of variants) {
-      const handle = sdkHandler(telemetry);
-      bench.add(`sdk handler: ${name}`, async () => {
-        for (let k = 0; k < BATCH; k++) await handle(request, extra);
-        exporter.reset();
-      });
-    }
-    for (const [name, telemetry] of variants) {
-      const handle = fetchHandler(telemetry);
-      bench.add(`fetch handler: ${name}`, async () => {
-        for (let k = 0; k < 8; k++) {
-          await handle(
-            new Request('http://127.0.0.1/prompts/review_code', {
-              method: 'POST',
-              headers: { 'content-type': 'application/json' },
-              body,
-            }),
-          );
-        }
-        exporter.reset();
-      });
-    }
+    bench.add('sdk', async () => {
+      for (let k = 0; k < SDK_BATCH; k++) await sdk(request, extra);
+      exporter.reset();
+    });
+    bench.add('fetch', async () => {
+      for (let k = 0; k < FETCH_BATCH; k++) {
+        await fetch(
+          new Request('http://127.0.0.1/prompts/review_code', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body,
+          }),
+        );
+      }
+      exporter.reset();
+    });
     await bench.run();
-    passes.push(
-      new Map(bench.tasks.map((t) => [t.name, (t.result?.latency.p50 ?? Number.NaN) * 1000] as [string, number])),
-    );
     await reader.collect(); // the metric reader drains what was recorded, as an exporter would
+    const [a, b] = bench.tasks.map((t) => (t.result?.latency.p50 ?? Number.NaN) * 1000);
+    samples.push([a! / SDK_BATCH, b! / FETCH_BATCH]);
   }
-  const t = new Map([...passes[0]!.keys()].map((name) => [name, median(passes.map((p) => p.get(name)!))]));
-  for (const [where, perCall] of [
-    ['sdk handler', BATCH],
-    ['fetch handler', 8],
-  ] as const) {
-    const base = t.get(`${where}: without telemetry`)! / perCall;
-    const noSdk = t.get(`${where}: telemetry, no SDK`)! / perCall;
-    const sdk = t.get(`${where}: telemetry, SDK + in-memory exporter`)! / perCall;
+  return [median(samples.map((x) => x[0])), median(samples.map((x) => x[1]))];
+}
+
+const SDK_BATCH = 64;
+const FETCH_BATCH = 8;
+const VARIANTS = ['without telemetry', 'telemetry, no SDK', 'telemetry, SDK + in-memory exporter'] as const;
+
+/**
+ * Each variant in fresh processes of its own (in production a process runs one of them; sharing a process would let
+ * V8's type feedback of one variant slow another), five rounds of all three in turn, the fastest process per variant.
+ */
+export async function benchTelemetry(record: RecordRow, quick: boolean): Promise<void> {
+  const results: [number, number][][] = [[], [], []];
+  for (let round = 0; round < (quick ? 1 : 5); round++) {
+    for (let v = 0; v < VARIANTS.length; v++) {
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        [...process.execArgv, fileURLToPath(import.meta.url)],
+        {
+          env: { ...process.env, BENCH_TELEMETRY_CHILD: String(v), BENCH_QUICK: quick ? '1' : '0' },
+          maxBuffer: 1 << 20,
+        },
+      );
+      results[v]!.push(JSON.parse(stdout.trim().split('\n').pop()!) as [number, number]);
+    }
+  }
+  // The fastest process per variant: on a shared, loaded machine the slower ones measure their neighbours.
+  const per = results.map((r) => [Math.min(...r.map((x) => x[0])), Math.min(...r.map((x) => x[1]))] as const);
+  for (const [i, where] of ['attachPrompts (SDK v1 handler)', 'createFetchHandler'].entries()) {
+    const base = per[0]![i]!;
+    const noSdk = per[1]![i]!;
+    const sdk = per[2]![i]!;
     record(
-      `prompts/get via ${where === 'sdk handler' ? 'attachPrompts (SDK v1 handler)' : 'createFetchHandler'}, telemetry without an SDK`,
+      `prompts/get via ${where}, telemetry without an SDK`,
       noSdk,
       base,
       'µs',
@@ -108,7 +130,7 @@ export async function benchTelemetry(record: RecordRow, quick: boolean): Promise
       'without telemetry',
     );
     record(
-      `prompts/get via ${where === 'sdk handler' ? 'attachPrompts (SDK v1 handler)' : 'createFetchHandler'}, telemetry with the SDK (in-memory exporter)`,
+      `prompts/get via ${where}, telemetry with the SDK (in-memory exporter)`,
       sdk,
       base,
       'µs',
@@ -118,7 +140,13 @@ export async function benchTelemetry(record: RecordRow, quick: boolean): Promise
     );
   }
   console.log(
-    'telemetry µs per call:',
-    Object.fromEntries([...t].map(([k, v]) => [k, +(v / (k.startsWith('sdk') ? BATCH : 8)).toFixed(3)])),
+    'telemetry µs per call [sdk handler, fetch handler] per process:',
+    Object.fromEntries(VARIANTS.map((name, v) => [name, results[v]!.map((x) => x.map((n) => +n.toFixed(3)))])),
   );
+}
+
+if (process.env['BENCH_TELEMETRY_CHILD'] !== undefined) {
+  const variant = Number(process.env['BENCH_TELEMETRY_CHILD']);
+  console.log(JSON.stringify(await measureVariant(variant, process.env['BENCH_QUICK'] === '1')));
+  process.exit(0);
 }

@@ -21,6 +21,7 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'createMemoryPromptStore',
     'createMemoryResourceResolver',
     'createPromptHandlers',
+    'createTelemetry',
     'defineFunction',
     'definePrompt',
     'errorResponseFor',
@@ -46,6 +47,7 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'attachResources',
     'completeFromResourceTemplates',
   ],
+  './postgres': ['createPostgresPromptStore'],
   './agent': [
     'createPromptRetrievalTool',
     'toAiSdkTool',
@@ -55,7 +57,6 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'toOpenAiTool',
   ],
   './http': ['createFetchHandler', 'createNodeHandler', 'createOpenApiDocument', 'runCgi'],
-  './postgres': ['createPostgresPromptStore'],
   './fs': [
     'DEFAULT_PROMPT_FILE_LIMITS',
     'createDirectoryPromptStore',
