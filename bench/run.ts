@@ -9,6 +9,7 @@
  * - prompts/get round trips with the SDK v2 client, both protocol eras, in memory and over the JSON wire, vs the
  *   SDK's registerPrompt on the same transport (bench/mcp.ts).
  * - hostile requests: the worst amplifying templates and changed-number bodies vs a 1 MiB render (bench/amplify.ts).
+ * - telemetry: prompts/get without telemetry, with it but no OpenTelemetry SDK, and with the SDK (bench/telemetry.ts).
  * - PostgreSQL: loading 1,000 rows (rows/s) and change-to-served latency across replicas (bench/postgres.ts).
  *
  * Results are printed and written to bench/results/<date>-node<major>.md.
@@ -601,6 +602,11 @@ if (wants('mcp')) {
 if (wants('http')) {
   const { benchHttp } = await import('./http.js');
   await benchHttp(record, quick);
+}
+if (wants('telemetry')) {
+  // OpenTelemetry cost: no telemetry vs telemetry without an SDK vs with the SDK recording (bench/telemetry.ts).
+  const { benchTelemetry } = await import('./telemetry.js');
+  await benchTelemetry(record, quick);
 }
 if (wants('postgres')) {
   // PostgreSQL store (starts its own embedded server): see bench/postgres.ts.

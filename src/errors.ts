@@ -289,6 +289,15 @@ export function errorClassName(error: unknown): string {
   return 'Object';
 }
 
+/** The table code each JsonRpcError made by {@link JsonRpcError.from} was mapped from (for telemetry). */
+const mappedCodes = new WeakMap<Error, PromptErrorCode>();
+
+/** @internal The table code behind an error: a PromptError's own, or the one a JsonRpcError was mapped from. */
+export function tableCodeOf(error: unknown): PromptErrorCode | undefined {
+  if (isPromptError(error)) return error.code;
+  return error instanceof Error ? mappedCodes.get(error) : undefined;
+}
+
 /**
  * A wire error with a numeric JSON-RPC code. The official SDKs (v1 and v2) forward `code`, `message` and `data`
  * of a thrown error intact, so handlers throw this.
@@ -319,8 +328,11 @@ export class JsonRpcError extends Error {
    */
   static from(error: unknown): JsonRpcError {
     if (error instanceof JsonRpcError) return error;
-    const wire = toPromptError(error).toJsonRpcError();
-    return new JsonRpcError(wire.code, wire.message, wire.data);
+    const mapped = toPromptError(error);
+    const wire = mapped.toJsonRpcError();
+    const result = new JsonRpcError(wire.code, wire.message, wire.data);
+    mappedCodes.set(result, mapped.code);
+    return result;
   }
 
   /**

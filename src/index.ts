@@ -167,3 +167,25 @@ export type {
   FunctionResults,
   SuccessBody,
 } from './functions/index.js';
+// Server telemetry: OpenTelemetry spans and metrics per MCP operation (the API module is passed in, never imported).
+export { createTelemetry } from './telemetry/index.js';
+export type {
+  OpenTelemetryApi,
+  SyncLagSource,
+  Telemetry,
+  TelemetryAttributeValue,
+  TelemetryAttributes,
+  TelemetryContext,
+  TelemetryCounter,
+  TelemetryGetter,
+  TelemetryHistogram,
+  TelemetryInstrumentOptions,
+  TelemetryMeter,
+  TelemetryMeterProvider,
+  TelemetryObservableGauge,
+  TelemetryObservableResult,
+  TelemetryOptions,
+  TelemetrySpan,
+  TelemetryTracer,
+  TelemetryTracerProvider,
+} from './telemetry/index.js';

@@ -42,6 +42,8 @@ export async function runCgi(source: HttpSource, io: CgiIo = {}, options: HttpHa
       host: env['HTTP_HOST'],
       origin: env['HTTP_ORIGIN'],
       loopback: isLoopbackAddress(env['SERVER_ADDR']),
+      // RFC 3875: each request header is a meta-variable HTTP_<NAME>, upper case, dashes as underscores.
+      header: (name) => env[`HTTP_${name.toUpperCase().replace(/-/g, '_')}`],
       readBody: async (limit, timeoutMs, lease) => ({
         bytes: await readCgiBody(stdin, env['CONTENT_LENGTH'], limit, timeoutMs, lease),
       }),

@@ -42,6 +42,7 @@ export function createFetchHandler(
         host: request.headers.get('host') ?? url.host,
         origin: request.headers.get('origin') ?? undefined,
         loopback: isLoopbackAddress(localAddressOf(env)),
+        header: (name) => request.headers.get(name) ?? undefined,
         readBody: (limit, timeoutMs, lease) => readStream(request, limit, timeoutMs, lease),
       });
     } catch (error) {

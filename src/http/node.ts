@@ -52,6 +52,10 @@ export function createNodeHandler(
         host: req.headers.host,
         origin: req.headers.origin,
         loopback: isLoopbackAddress(req.socket?.localAddress),
+        header: (name) => {
+          const value = req.headers[name];
+          return Array.isArray(value) ? value.join(',') : value;
+        },
         mountPath: (req as ExpressishRequest).baseUrl ?? '',
         readBody: (limit, timeoutMs, lease) => readBody(req, limit, timeoutMs, lease),
       });

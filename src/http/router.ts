@@ -21,6 +21,8 @@ import type { OpenApiOptions } from './openapi.js';
 import { parseJsonBody } from '../json-body.js';
 import { readinessAnswer, resolveReadiness } from './readiness.js';
 import type { ReadinessOptions, ResolvedReadiness } from './readiness.js';
+import { operationsOf } from '../telemetry/telemetry.js';
+import type { OperationInfo, Telemetry } from '../telemetry/telemetry.js';
 
 /** Options of the HTTP handlers and CGI. */
 export interface HttpHandlerOptions {
@@ -57,6 +59,11 @@ export interface HttpHandlerOptions {
    * the replica serves a known-good set, 503 once closed or past `maxLagMs` / `maxDegradedMs`, with the health as JSON.
    */
   readiness?: ReadinessOptions;
+  /**
+   * OpenTelemetry (from `createTelemetry`): a SERVER span and a duration per prompt and function request, joined to
+   * the caller's trace from the `traceparent` header (docs/telemetry.md).
+   */
+  telemetry?: Telemetry;
 }
 
 /** @internal A request as the core sees it. */
@@ -72,6 +79,8 @@ export interface CoreRequest {
   origin: string | undefined;
   /** Whether the connection arrived at a loopback address (false when the transport cannot tell). */
   loopback: boolean;
+  /** A request header by its lower-case name (trace propagation reads `traceparent`, `tracestate`, `baggage`). */
+  header?: (name: string) => string | undefined;
   /** Where a framework mounted the handler (Express's `req.baseUrl`), for the OpenAPI document's paths. */
   mountPath?: string;
   /**
@@ -129,6 +138,7 @@ export function createHttpCore(source: HttpSource, options: HttpHandlerOptions =
   );
   const gate = createGate(options.allowedHosts, options.allowedOrigins);
   const log = toSafeLogger(options.logger);
+  const ops = operationsOf('mcp-prompt-kit/http', options.telemetry);
   const context: Context = {
     sources,
     openapi: { title: 'mcp-prompt-kit API', version: '1.0.0', ...options.openapi, basePath },
@@ -170,7 +180,14 @@ export function createHttpCore(source: HttpSource, options: HttpHandlerOptions =
         response = readinessAnswer(readiness!);
       } else {
         // HEAD is GET without the body.
-        response = json(200, await serve(found, head ? { ...request, method: 'GET' } : request, context, lease));
+        const served = head ? { ...request, method: 'GET' } : request;
+        const operation = ops === undefined || !ops.live() ? undefined : operationOf(found, served.method, sources);
+        response = json(
+          200,
+          await (operation === undefined
+            ? serve(found, served, context, lease)
+            : ops!.run(operation, served.header, () => serve(found, served, context, lease))),
+        );
       }
     } catch (error) {
       response = errorJson(error, log, found?.kind ?? 'unknown');
@@ -211,6 +228,38 @@ function routeOf(path: string | undefined): Route | undefined {
     return undefined;
   }
   return m[1] === 'prompts' ? { kind: 'prompt', name } : { kind: 'function', name };
+}
+
+/** The MCP operation an HTTP request is, for telemetry; undefined for the routes that are none (OpenAPI, one entry). */
+function operationOf(found: Route, method: string, sources: Sources): OperationInfo | undefined {
+  const base = { transport: 'tcp', http: true } as const;
+  switch (found.kind) {
+    case 'prompts':
+      return { ...base, method: 'prompts/list' };
+    case 'prompt': {
+      if (method !== 'POST') return undefined;
+      const known = sources.prompts!.has(found.name);
+      const info: OperationInfo = { ...base, method: 'prompts/get', promptName: found.name };
+      if (!known) return info;
+      info.target = found.name;
+      const served = sources.prompts!.servedVersion(found.name);
+      if (served !== undefined) {
+        info.version = served.version;
+        info.label = served.label;
+      }
+      return info;
+    }
+    case 'functions':
+      return { ...base, method: 'tools/list' };
+    case 'function': {
+      const info: OperationInfo = { ...base, method: 'tools/call', toolName: found.name };
+      if (sources.functions!.has(found.name)) info.target = found.name;
+      return info;
+    }
+    case 'openapi':
+    case 'readiness':
+      return undefined;
+  }
 }
 
 function allowedMethods(found: Route, sources: Sources, readiness: ResolvedReadiness | undefined): string[] {

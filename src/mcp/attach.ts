@@ -35,6 +35,9 @@ import type { McpRequestInfo } from './request-info.js';
 import { checkCompleteResult, readCompleteResourceParams } from './resource-completion.js';
 import type { CompleteResource } from './resource-completion.js';
 import { detectServer, isClientInitialized, speaksModernEra } from './server-shape.js';
+import { operationsOf } from '../telemetry/telemetry.js';
+import type { OperationInfo, Operations, Telemetry } from '../telemetry/telemetry.js';
+import { metaFields, namedTarget, requestFields } from './telemetry.js';
 import type { AttachableServer, DetectedServer, LowLevelServer } from './server-shape.js';
 
 /** Options of {@link attachPrompts} (the "attachPrompts options" table of docs/mcp.md says more). */
@@ -72,6 +75,11 @@ export interface AttachPromptsOptions {
    * changes take to be announced; `public`, `private` for authenticated requests): docs/mcp.md, "Cache hints".
    */
   cacheHints?: CacheHints;
+  /**
+   * OpenTelemetry (from `createTelemetry`): a SERVER span and a duration per request, joined to the client's trace
+   * from `params._meta` (docs/telemetry.md).
+   */
+  telemetry?: Telemetry;
 }
 
 /** @internal How long a registry callback may take when `callbackTimeoutMs` is left out. */
@@ -137,6 +145,36 @@ class Attachment implements ChangeTarget {
 
   onRegistryChange(): void {
     this.notifier.trigger();
+  }
+
+  /** Serves one request inside its telemetry operation (span, duration, validation failures). */
+  traced(ops: Operations, registry: PromptRegistry, method: PromptMethod, read: () => SdkRequest): Promise<unknown> {
+    let request: SdkRequest;
+    try {
+      request = read();
+    } catch {
+      return this.handle(method, read); // answered (and logged) like any other fault
+    }
+    const { params, info: raw } = request;
+    const target = this.target;
+    const info: OperationInfo = { method };
+    const name = method === 'prompts/list' ? undefined : namedTarget(method, params);
+    if (name !== undefined) {
+      info.promptName = name;
+      if (registry.has(name)) info.target = name;
+    }
+    const details = (): Partial<OperationInfo> => {
+      const more = requestFields(target.sdk, target.server, raw.raw);
+      const served = method === 'prompts/get' && info.target !== undefined ? registry.servedVersion(name!) : undefined;
+      return served === undefined ? more : { ...more, version: served.version, label: served.label };
+    };
+    return ops.run(
+      info,
+      metaFields(target.sdk, params, raw.raw),
+      () => this.handle(method, () => request),
+      undefined,
+      details,
+    );
   }
 
   async handle(method: PromptMethod, read: () => SdkRequest): Promise<unknown> {
@@ -367,6 +405,7 @@ export function attachPrompts(
   if (options.logger !== undefined && (typeof options.logger !== 'object' || options.logger === null)) {
     throw new TypeError('attachPrompts: options.logger must be a pino-style logger object');
   }
+  const ops = operationsOf('attachPrompts', options.telemetry);
   if (options.completeResource !== undefined) {
     if (typeof options.completeResource !== 'function') {
       throw new TypeError('attachPrompts: options.completeResource must be a function');
@@ -424,7 +463,9 @@ export function attachPrompts(
   const registered: PromptMethod[] = [];
   try {
     for (const method of methods) {
-      registerRequestHandler(target.sdk, target.server, method, (m, read) => attachment.handle(m, read));
+      registerRequestHandler(target.sdk, target.server, method, (m, read) =>
+        ops === undefined || !ops.live() ? attachment.handle(m, read) : attachment.traced(ops, registry, m, read),
+      );
       registered.push(method);
     }
   } catch (error) {

@@ -4,7 +4,9 @@
  *
  * @module
  */
-import { JsonRpcError, isPromptError } from '../errors.js';
+import { JsonRpcError, isPromptError, tableCodeOf } from '../errors.js';
+import { operationsOf } from '../telemetry/telemetry.js';
+import type { Failure, OperationInfo, Telemetry } from '../telemetry/telemetry.js';
 import type { FunctionListing, SuccessBody } from '../functions/types.js';
 import { functionNotFound } from '../functions/registry.js';
 import type { FunctionRegistry } from '../functions/registry.js';
@@ -16,6 +18,7 @@ import type { CallToolResult, ErrorResponseBody } from '../response.js';
 import type { JsonSchema } from '../types.js';
 import { isRecord } from '../json.js';
 import { registerRequestHandler } from './register.js';
+import { tracedHandler } from './telemetry.js';
 import type { SdkRequest } from './register.js';
 import { detectServer } from './server-shape.js';
 import type { AttachableServer } from './server-shape.js';
@@ -28,6 +31,8 @@ export interface AttachFunctionsOptions {
    * result `{"result": GetPromptResult}`). Errors are tool results `{"error": …}` like the functions'.
    */
   prompts?: PromptRegistry;
+  /** OpenTelemetry (from `createTelemetry`): a SERVER span and a duration per `tools/call` (docs/telemetry.md). */
+  telemetry?: Telemetry;
 }
 
 /** Removes what {@link attachFunctions} added: the `tools/list` and `tools/call` handlers. */
@@ -83,6 +88,23 @@ function textResult(body: SuccessBody | ErrorResponseBody, isError: boolean, str
   return result;
 }
 
+/** The table code behind each failed tool result this adapter made (for telemetry). */
+const failedWith = new WeakMap<CallToolResult, string>();
+
+function errorResult(error: unknown, structured: boolean): CallToolResult {
+  const result = textResult(errorBody(error), true, structured);
+  const code = tableCodeOf(error);
+  if (code !== undefined) failedWith.set(result, code);
+  return result;
+}
+
+/** How a tools/call that answered still failed: a result with `isError` is `error.type` `tool_error`. */
+function toolOutcome(result: unknown): Failure | undefined {
+  const r = result as CallToolResult | undefined;
+  if (r?.isError !== true) return undefined;
+  return { errorType: 'tool_error', code: failedWith.get(r) };
+}
+
 /** The error body of a failed call: a JsonRpcError from the prompt handlers is already client-safe. */
 function errorBody(error: unknown): ErrorResponseBody {
   if (error instanceof JsonRpcError && !isPromptError(error)) return buildErrorResponse(error.message, error.data);
@@ -124,7 +146,7 @@ class FunctionTools {
       const body = await this.functions.call(name, args, signal === undefined ? {} : { signal });
       return textResult(body, false, true);
     } catch (error) {
-      return textResult(errorBody(error), true, !listing.declaredOutput);
+      return errorResult(error, !listing.declaredOutput);
     }
   }
 
@@ -144,7 +166,7 @@ class FunctionTools {
       // The same JSON round trip as a function's body: exactly what an HTTP client would get.
       return textResult(JSON.parse(JSON.stringify(body)) as SuccessBody, false, true);
     } catch (error) {
-      return textResult(errorBody(error), true, true);
+      return errorResult(error, true);
     }
   }
 }
@@ -218,8 +240,16 @@ export function attachFunctions(
       );
     }
   }
+  const ops = operationsOf('attachFunctions', options.telemetry);
   target.server.registerCapabilities({ tools: {} });
   const tools = new FunctionTools(functions, prompts);
+  /** The tool a tools/call names: a known one is the span's and the metric's target. */
+  const describeCall = (params: unknown): Partial<OperationInfo> => {
+    const name = (params as { name?: unknown } | undefined)?.name;
+    if (typeof name !== 'string') return {};
+    const known = functions.has(name) || (prompts !== undefined && (name === LIST_PROMPTS || name === GET_PROMPT));
+    return known ? { toolName: name, target: name } : { toolName: name };
+  };
   const handle = async (method: ToolMethod, read: () => SdkRequest): Promise<unknown> => {
     try {
       const { params, info } = read();
@@ -229,13 +259,23 @@ export function attachFunctions(
       throw JsonRpcError.from(error);
     }
   };
+  const traceCall = (params: unknown, raw: unknown, serve: () => Promise<unknown>): Promise<unknown> =>
+    tracedHandler(ops, target.sdk, target.server, 'tools/call', describeCall, serve, toolOutcome)(params, raw);
   const registered: ToolMethod[] = [];
   try {
     for (const method of methods) {
       // register.ts speaks the prompt methods' type; the registration itself is the same for any method name.
-      registerRequestHandler(target.sdk, target.server, method as unknown as PromptMethod, (m, read) =>
-        handle(m as unknown as ToolMethod, read),
-      );
+      registerRequestHandler(target.sdk, target.server, method as unknown as PromptMethod, (m, read) => {
+        if (ops === undefined || method !== 'tools/call' || !ops.live())
+          return handle(m as unknown as ToolMethod, read);
+        let request: SdkRequest;
+        try {
+          request = read();
+        } catch {
+          return handle('tools/call', read);
+        }
+        return traceCall(request.params, request.info.raw, () => handle('tools/call', () => request));
+      });
       registered.push(method);
     }
   } catch (error) {

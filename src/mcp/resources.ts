@@ -17,6 +17,9 @@ import { upperBound } from '../registry/sorted-names.js';
 import type { BlobResourceContents, ResourceLink, TextResourceContents } from '../types.js';
 import { runWithDeadline } from '../deadline.js';
 import { registerMethod } from './register.js';
+import { tracedHandler } from './telemetry.js';
+import { operationsOf } from '../telemetry/telemetry.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import { ResourceSubscriptions } from './resource-subscriptions.js';
 import { requestAuthInfo, requestSignal } from './request-info.js';
 import { checkCacheHints, ttlFor, withCacheHints } from './cache-hints.js';
@@ -79,6 +82,8 @@ export interface AttachResourcesOptions {
    * "Cache hints".
    */
   cacheHints?: CacheHints;
+  /** OpenTelemetry (from `createTelemetry`): a SERVER span and a duration per `resources/read` (docs/telemetry.md). */
+  telemetry?: Telemetry;
 }
 
 /** What {@link attachResources} returns. */
@@ -135,6 +140,7 @@ export function attachResources(
   const declared = options.listChanged !== false;
   const cacheHints = checkCacheHints('attachResources', options.cacheHints);
   const log = toSafeLogger(options.logger);
+  const ops = operationsOf('attachResources', options.telemetry);
   const cursors = new CursorCodec();
   /** A 2026-07-28 result carries the hints; a 2025 one is sent as it is. */
   const hinted = <T extends object>(result: T, extra: unknown): T => {
@@ -231,15 +237,24 @@ export function attachResources(
       extra,
     );
   });
-  registerMethod(sdk, low, 'resources/read', async (params, extra) => {
-    const uri = requiredUri(params);
-    try {
-      const result = readResult(uri, await bounded('resources/read', extra, () => source.readResource(uri)));
-      return hinted(result, extra);
-    } catch (error) {
-      return fail('resources/read', uri, error, extra);
-    }
-  });
+  const readUri = (params: unknown): { resourceUri?: string } => {
+    const uri = (params as { uri?: unknown } | undefined)?.uri;
+    return typeof uri === 'string' && uri.length <= MAX_URI_LENGTH ? { resourceUri: uri } : {};
+  };
+  registerMethod(
+    sdk,
+    low,
+    'resources/read',
+    tracedHandler(ops, sdk, low, 'resources/read', readUri, async (params, extra) => {
+      const uri = requiredUri(params);
+      try {
+        const result = readResult(uri, await bounded('resources/read', extra, () => source.readResource(uri)));
+        return hinted(result, extra);
+      } catch (error) {
+        return fail('resources/read', uri, error, extra);
+      }
+    }),
+  );
 
   if (subscriptions !== undefined) {
     registerMethod(sdk, low, 'resources/subscribe', async (params, extra) => {

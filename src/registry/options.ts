@@ -59,6 +59,8 @@ export interface RegisterOptions {
   source?: string;
   /** The version being registered (one for the batch, or per name), logged with each get it serves. */
   version?: string | number | ((name: string) => string | number | undefined);
+  /** The store label the definitions were read under (`syncRegistry` gives it): reported with the version. */
+  label?: string;
 }
 
 /** Caller context for {@link PromptRegistry.getPrompt} and {@link PromptRegistry.complete}. */

@@ -62,6 +62,8 @@ export class PromptRegistry {
   readonly #systemRole: SystemRolePolicy;
   readonly #completionTimeoutMs: number;
   readonly #versions = new Map<string, string | number>();
+  /** The store label each prompt was registered under (by syncRegistry), by name. */
+  readonly #labels = new Map<string, string>();
   /** Prompts withheld because their source is broken: name -> reason (logged, never sent). */
   readonly #withheld = new Map<string, string>();
   readonly #logServed: boolean;
@@ -170,6 +172,7 @@ export class PromptRegistry {
     for (const name of list) {
       this.#withheld.delete(name);
       this.#versions.delete(name);
+      this.#labels.delete(name);
       const old = this.#prompts.get(name);
       if (old === undefined) continue;
       this.#prompts.delete(name);
@@ -196,6 +199,23 @@ export class PromptRegistry {
   withhold(name: string, reason: string): void {
     this.remove(name);
     this.#withheld.set(name, reason);
+  }
+
+  /**
+   * The version (and store label) a prompt was registered with, as `add`/`set` were given them (`syncRegistry` gives
+   * the store's); undefined for a prompt registered without a version, or not registered.
+   *
+   * @example
+   * ```ts
+   * registry.set({ name: 'greet', messages: [{ role: 'user', content: 'Hello' }] }, { version: 3, label: 'production' });
+   * registry.servedVersion('greet'); // { version: 3, label: 'production' }
+   * ```
+   */
+  servedVersion(name: string): { version: string | number; label?: string } | undefined {
+    const version = this.#versions.get(name);
+    if (version === undefined || !this.#prompts.has(name)) return undefined;
+    const label = this.#labels.get(name);
+    return label === undefined ? { version } : { version, label };
   }
 
   /**
@@ -435,6 +455,8 @@ export class PromptRegistry {
       const version = typeof options.version === 'function' ? options.version(c.name) : options.version;
       if (version === undefined) this.#versions.delete(c.name);
       else this.#versions.set(c.name, version);
+      if (options.label === undefined) this.#labels.delete(c.name);
+      else this.#labels.set(c.name, options.label);
       const old = this.#prompts.get(c.name);
       this.#prompts.set(c.name, c);
       if (old === undefined) added.push(c.name);

@@ -72,6 +72,8 @@ export interface RegistrySync {
   readonly label: string | undefined;
   /** The version of each prompt this sync put into the registry, by name. */
   readonly versions: ReadonlyMap<string, number>;
+  /** Milliseconds the oldest change seen but not yet applied has waited (0 when caught up): the sync lag. */
+  readonly lagMs: number;
   /** Loads everything again and applies it as one batch. */
   reload(): Promise<void>;
   /** Resolves once every change seen so far has been applied (or given up until the next reload). */
@@ -252,7 +254,7 @@ export async function syncRegistry(
     if (entries.length === 0) return [];
     const definitions: TemplatePromptDefinition[] = entries.map((e) => e.definition);
     const byName = new Map(entries.map((e) => [e.name, e.version]));
-    const options = { version: (name: string) => byName.get(name) };
+    const options = { version: (name: string) => byName.get(name), ...reads };
     try {
       registry.set(definitions, options);
       return [];
@@ -260,7 +262,7 @@ export async function syncRegistry(
       const refused: string[] = [];
       for (const e of entries) {
         try {
-          registry.set(e.definition, { version: e.version });
+          registry.set(e.definition, { version: e.version, ...reads });
         } catch (error) {
           refused.push(e.name);
           withhold(e.name, error);
@@ -562,6 +564,9 @@ export async function syncRegistry(
   return {
     label,
     versions,
+    get lagMs() {
+      return pendingSince === undefined ? 0 : Math.max(0, Date.now() - pendingSince);
+    },
     async reload() {
       reloadPending = true;
       await flush();
@@ -585,7 +590,7 @@ export async function syncRegistry(
         prompts: served.size,
         lastApplied,
         lastCheckedAt,
-        lagMs: pendingSince === undefined ? 0 : now - pendingSince,
+        lagMs: pendingSince === undefined ? 0 : Math.max(0, now - pendingSince),
         degradedSince: degraded ? Math.min(...since) : null,
         lastError,
         snapshotSavedAt,

@@ -23,6 +23,7 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'createMemoryPromptStore',
     'createMemoryResourceResolver',
     'createPromptHandlers',
+    'createTelemetry',
     'defineFunction',
     'definePrompt',
     'errorResponseFor',
@@ -48,6 +49,7 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'attachResources',
     'completeFromResourceTemplates',
   ],
+  './postgres': ['createPostgresPromptStore'],
   './agent': [
     'createPromptRetrievalTool',
     'toAiSdkTool',
@@ -57,7 +59,6 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'toOpenAiTool',
   ],
   './http': ['createFetchHandler', 'createNodeHandler', 'createOpenApiDocument', 'createReadinessHandler', 'runCgi'],
-  './postgres': ['createPostgresPromptStore'],
   './fs': [
     'DEFAULT_PROMPT_FILE_LIMITS',
     'createDirectoryPromptStore',
