@@ -60,6 +60,7 @@ import { MAX_VALUE_DEPTH } from '../src/render/limits.js';
 import { MAX_PARTIAL_DEPTH, MAX_PARTIAL_INCLUSIONS, MAX_SECTION_DEPTH } from '../src/render/parse.js';
 import type { RenderLimits } from '../src/render/limits.js';
 import { DEFAULT_STORE_TIMING } from '../src/stores/postgres/store-options.js';
+import { DEFAULT_READ_TIMEOUT_MS } from '../src/stores/sync.js';
 import type { PostgresPromptStoreOptions } from '../src/stores/postgres/store-options.js';
 import type { SyncRegistryOptions } from '../src/stores/sync.js';
 import { anchors, links, section } from './readme-blocks.js';
@@ -150,6 +151,7 @@ const SETTABLE: Record<string, Record<string, number | typeof NOT_A_LIMIT>> = {
     snapshotAfterMs: NOT_A_LIMIT,
     snapshotIntervalMs: NOT_A_LIMIT,
     reconcileMs: NOT_A_LIMIT,
+    readTimeoutMs: DEFAULT_READ_TIMEOUT_MS,
   }),
   createPromptRetrievalTool: options<PromptRetrievalToolOptions>({ ...DEFAULT_RETRIEVAL_LIMITS }),
   createPostgresPromptStore: {

@@ -40,6 +40,12 @@ export interface SyncRegistryOptions {
    * bounds how stale a replica can be when a change notification is lost.
    */
   reconcileMs?: number;
+  /**
+   * How long one read of the store may take (default 30,000 ms): a read that has not answered by then counts as
+   * failed (logged, retried with backoff) and its answer, if it ever comes, is dropped, so a connection that went
+   * silent mid-query cannot stop the sync.
+   */
+  readTimeoutMs?: number;
 }
 
 /** The state of a {@link RegistrySync}, for health checks and readiness endpoints (times: epoch milliseconds). */
@@ -88,6 +94,17 @@ const RETRY_MIN_MS = 100;
 const RETRY_MAX_MS = 5_000;
 /** Above this many changed names in one batch, everything is read again in one query instead. */
 const MAX_NAMED_READS = 50;
+/** @internal How long one read of the store may take unless `readTimeoutMs` says otherwise. */
+export const DEFAULT_READ_TIMEOUT_MS = 30_000;
+
+/** A store read that did not answer within `readTimeoutMs`: retried like any failed read. */
+class StoreReadTimeout extends Error {
+  readonly code = 'SYNC_READ_TIMEOUT';
+  constructor(what: string, ms: number) {
+    super(`syncRegistry: ${what} did not answer within ${ms} ms (readTimeoutMs)`);
+    this.name = 'StoreReadTimeout';
+  }
+}
 const DEFAULT_RECONCILE_MS = 10_000;
 
 /** The code of a failed read for health and logs: a string `code` (SQLSTATE, errno name), never the message. */
@@ -132,6 +149,20 @@ export async function syncRegistry(
     ...DELAY_MS,
     default: DEFAULT_RECONCILE_MS,
   });
+  const readTimeoutMs = integerOption('syncRegistry', 'readTimeoutMs', options.readTimeoutMs, {
+    ...DELAY_MS,
+    default: DEFAULT_READ_TIMEOUT_MS,
+  });
+  /** `read`, or a StoreReadTimeout once readTimeoutMs passed (0: no limit). */
+  const bounded = <T>(what: string, read: Promise<T>): Promise<T> => {
+    if (readTimeoutMs === 0) return read;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new StoreReadTimeout(what, readTimeoutMs)), readTimeoutMs);
+    });
+    read.catch(() => undefined);
+    return Promise.race([read, late]).finally(() => clearTimeout(timer));
+  };
   const snapshot = options.snapshot;
   if (
     snapshot !== undefined &&
@@ -290,7 +321,10 @@ export async function syncRegistry(
 
   const loadAll = async (): Promise<boolean> => {
     const invalid = new Map<string, string>();
-    const entries = await store.list({ ...reads, onInvalid: (name, reason) => invalid.set(name, reason) });
+    const entries = await bounded(
+      'store.list()',
+      store.list({ ...reads, onInvalid: (name, reason) => invalid.set(name, reason) }),
+    );
     if (closed) return false;
     for (const [name, reason] of invalid) withheld.set(name, reason);
     const present = new Set(entries.map((e) => e.name));
@@ -312,7 +346,7 @@ export async function syncRegistry(
     const gone: string[] = [...removed];
     for (const name of names) {
       try {
-        const entry = await store.get(name, reads);
+        const entry = await bounded('store.get()', store.get(name, reads));
         if (entry === undefined) gone.push(name);
         else found.push(entry);
       } catch (error) {
@@ -334,7 +368,10 @@ export async function syncRegistry(
    */
   const reconcile = async (): Promise<void> => {
     if (store.revisions === undefined) return;
-    const read = await store.revisions({ ...reads, ...(fingerprint === undefined ? {} : { since: fingerprint }) });
+    const read = await bounded(
+      'store.revisions()',
+      store.revisions({ ...reads, ...(fingerprint === undefined ? {} : { since: fingerprint }) }),
+    );
     if (closed) return;
     if (read.entries === undefined) {
       lastCheckedAt = Date.now();

@@ -94,6 +94,45 @@ describe('syncRegistry', () => {
     }
   });
 
+  it('gives up on a store read that never answers, keeps serving, and catches up once reads answer again', async () => {
+    const base = createMemoryPromptStore([prompt('kept', 'old {{who}}')]);
+    let silent = false;
+    const hung: Promise<never>[] = [];
+    const hang = <T>(read: () => Promise<T>): Promise<T> => {
+      if (!silent) return read();
+      const never = new Promise<never>(() => {});
+      hung.push(never);
+      return never;
+    };
+    const store: PromptStore = {
+      get: (name, options) => hang(() => base.get(name, options)),
+      list: (options) => hang(() => base.list(options)),
+      put: base.put.bind(base),
+      delete: base.delete.bind(base),
+      watch: base.watch.bind(base),
+    };
+    const registry = new PromptRegistry();
+    const logs = captureLogs();
+    const sync = await syncRegistry(store, registry, { batchMs: 0, readTimeoutMs: 50, logger: logs.logger });
+    try {
+      silent = true;
+      await base.put(prompt('kept', 'new {{who}}'));
+      await vi.waitFor(() => expect(sync.health().lastError).toMatchObject({ code: 'SYNC_READ_TIMEOUT' }), {
+        timeout: 30_000,
+      });
+      expect(hung.length).toBeGreaterThan(0);
+      expect(logs.events()).toContain('prompt_sync_failed');
+      expect((await registry.getPrompt('kept', { who: 'x' })).messages[0]?.content).toMatchObject({ text: 'old x' });
+      const caughtUp = registryChange(registry, (e) => e.names.includes('kept'));
+      silent = false;
+      await caughtUp;
+      expect((await registry.getPrompt('kept', { who: 'x' })).messages[0]?.content).toMatchObject({ text: 'new x' });
+      expect(sync.health()).toMatchObject({ status: 'ok', degradedSince: null });
+    } finally {
+      sync.close();
+    }
+  });
+
   it('withholds a prompt the registry refuses and applies the rest of the batch', async () => {
     const store = createMemoryPromptStore([prompt('fine')]);
     const registry = new PromptRegistry();
