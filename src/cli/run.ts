@@ -4,6 +4,7 @@ import { check, list, openapi, render } from './commands.js';
 import { COMMAND_HELP, MAIN_HELP } from './help.js';
 import { processOutput } from './output.js';
 import type { Output } from './output.js';
+import { preview } from './preview.js';
 import { serve } from './serve.js';
 import { VERSION } from './version.js';
 
@@ -11,6 +12,7 @@ const COMMANDS: Readonly<Record<string, (args: readonly string[], out: Output) =
   check,
   list,
   openapi,
+  preview,
   render,
   serve,
 };
@@ -29,7 +31,7 @@ export async function runCli(argv: readonly string[], out: Output = processOutpu
   const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (run === undefined) {
     out.stderr(
-      `mcp-prompt-kit: unknown command '${command}' (commands: check, list, openapi, render, serve; see --help)`,
+      `mcp-prompt-kit: unknown command '${command}' (commands: check, list, openapi, preview, render, serve; see --help)`,
     );
     return 2;
   }
@@ -45,7 +47,7 @@ export async function runCli(argv: readonly string[], out: Output = processOutpu
       return 2;
     }
     if (error instanceof ServeFailure) {
-      out.stderr(`mcp-prompt-kit serve: ${error.message}`);
+      out.stderr(`mcp-prompt-kit ${command}: ${error.message}`);
       return 1;
     }
     out.stderr(

@@ -51,6 +51,13 @@ export class DirectoryState {
 
   constructor(readonly registry: PromptRegistry) {}
 
+  /** The file a served prompt comes from (`file` as diagnostics name it, `rel` to the directory). */
+  source(name: string): { file: string; rel: string } | undefined {
+    const wanted = this.served.get(name);
+    if (wanted === undefined) return undefined;
+    return { file: this.files.get(wanted.rel)?.file ?? wanted.rel, rel: wanted.rel };
+  }
+
   /** The definition each name should have: per file its newly parsed or last good version; the first file wins. */
   #wanted(): Map<string, Wanted> {
     const ordered = [...this.files.keys()].sort().map((rel) => {
@@ -231,7 +238,7 @@ export async function loadPromptDirectoryInto(
   const diagnostics = state.diagnostics();
   if (scan.truncated) diagnostics.push(truncatedDiagnostic(context));
   const sources = new Map<string, string>();
-  for (const [name, wanted] of state.served) sources.set(name, state.files.get(wanted.rel)?.file ?? wanted.rel);
+  for (const name of state.served.keys()) sources.set(name, state.source(name)!.file);
   const failed = new Set(diagnostics.filter((d) => d.severity === 'error').map((d) => d.file));
   const leftOut: LeftOutFile[] = [];
   for (const p of parsed) {

@@ -273,9 +273,40 @@ export async function readPromptFile(scanned: ScannedFile, context: PromptFileCo
     return parsed;
   }
   parsed.version = fingerprint(read.stats);
-  const bytes = read.bytes;
-  let text = bytes.toString('utf8');
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  return parseInto(parsed, format, read.bytes.toString('utf8'), context);
+}
+
+/**
+ * @internal Checks the text of a prompt file that is not read from the directory (a version from git): the same
+ * diagnostics as {@link readPromptFile}, named after `rel` under the directory.
+ */
+export async function parsePromptText(
+  rel: string,
+  text: string,
+  context: PromptFileContext,
+): Promise<ParsedPromptFile> {
+  const file = posix.join(context.dir.split('\\').join('/'), rel);
+  const parsed: ParsedPromptFile = { rel, file, diagnostics: [] };
+  const format = promptFileFormat(rel);
+  if (format === undefined) return parsed;
+  const size = Buffer.byteLength(text, 'utf8');
+  if (size > context.limits.maxFileBytes) {
+    parsed.diagnostics.push(
+      diagnostic(file, `file is ${size} bytes, over the ${context.limits.maxFileBytes}-byte limit for a prompt file`),
+    );
+    return parsed;
+  }
+  return parseInto(parsed, format, text, context);
+}
+
+async function parseInto(
+  parsed: ParsedPromptFile,
+  format: PromptFileFormat,
+  given: string,
+  context: PromptFileContext,
+): Promise<ParsedPromptFile> {
+  const file = parsed.file;
+  const text = given.charCodeAt(0) === 0xfeff ? given.slice(1) : given;
   const source = parseByFormat(format, text, context.limits);
   if ('noFrontMatter' in source) {
     parsed.diagnostics.push({
