@@ -4,7 +4,7 @@
  */
 
 /** The page (its script and style are separate requests, so the page's CSP allows no inline code). */
-export const PAGE_HTML = String.raw`<!doctype html>
+export const PAGE_HTML = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -29,7 +29,7 @@ export const PAGE_HTML = String.raw`<!doctype html>
 `;
 
 /** The page's style. */
-export const PAGE_CSS = String.raw`:root { color-scheme: light dark; --fg: #1d2329; --muted: #5d6873; --bg: #f7f8fa; --panel: #fff; --line: #d9dee3; --accent: #2957c4; --bad: #b3261e; --good: #1e7a3c; --add: #e6f4ea; --del: #fce8e6; font: 14px/1.45 system-ui, sans-serif; }
+export const PAGE_CSS = `:root { color-scheme: light dark; --fg: #1d2329; --muted: #5d6873; --bg: #f7f8fa; --panel: #fff; --line: #d9dee3; --accent: #2957c4; --bad: #b3261e; --good: #1e7a3c; --add: #e6f4ea; --del: #fce8e6; font: 14px/1.45 system-ui, sans-serif; }
 @media (prefers-color-scheme: dark) { :root { --fg: #e4e7eb; --muted: #9aa5b1; --bg: #15181c; --panel: #1d2126; --line: #343a42; --accent: #7ea2ff; --bad: #ff8a80; --good: #7bd88f; --add: #173b24; --del: #4a1f1c; } }
 * { box-sizing: border-box; }
 body { margin: 0; color: var(--fg); background: var(--bg); }
@@ -51,27 +51,32 @@ nav input[type=search] { width: 100%; padding: .4rem .5rem; }
 .tags { font-size: .8rem; padding-left: .4rem; }
 .badge { font-size: .7rem; border-radius: 3px; padding: 0 .3rem; }
 .badge.error { background: var(--bad); color: #fff; }
-#detail { padding: 1rem 1.4rem; max-width: 62rem; }
+#detail { padding: 1rem 1.4rem; max-width: 90rem; }
+.columns { display: grid; grid-template-columns: minmax(18rem, 1fr) minmax(20rem, 1.3fr); gap: 1.2rem; align-items: start; }
+@media (max-width: 60rem) { .columns { grid-template-columns: 1fr; } }
+.results { min-width: 0; }
+.results h3 { margin: .4rem 0; font-size: 1rem; }
 article header { display: flex; flex-wrap: wrap; align-items: baseline; gap: .6rem; }
 article h2 { margin: 0; }
 .file { flex-basis: 100%; margin: 0; font-size: .8rem; font-family: ui-monospace, monospace; }
 .diagnostics { border: 1px solid var(--bad); border-radius: 6px; padding: .4rem .8rem; margin: .6rem 0; }
 .diagnostic { font-family: ui-monospace, monospace; white-space: pre-wrap; }
 .diagnostic.error { color: var(--bad); }
-form { display: grid; gap: .7rem; margin: 1rem 0; padding: 1rem; background: var(--panel); border: 1px solid var(--line); border-radius: 6px; }
+form { display: grid; gap: .7rem; margin: 0; padding: 1rem; background: var(--panel); border: 1px solid var(--line); border-radius: 6px; }
 .field { display: grid; gap: .2rem; }
 .field label { font-weight: 600; display: flex; gap: .5rem; align-items: baseline; }
 .field label code { font-weight: 400; color: var(--muted); }
 .required { color: var(--bad); font-weight: 400; font-size: .8rem; }
 .field .description { margin: 0; font-size: .85rem; }
 .field input:not([type=checkbox]), .field select, .field textarea { width: 100%; padding: .35rem .45rem; font: inherit; }
+.field input[type=checkbox] { justify-self: start; width: 1.1rem; height: 1.1rem; }
 .field textarea { font-family: ui-monospace, monospace; resize: vertical; }
 .field-error { margin: 0; color: var(--bad); font-size: .85rem; }
 .field-error:empty { display: none; }
 .field.invalid input, .field.invalid select, .field.invalid textarea { outline: 2px solid var(--bad); }
 button#render { justify-self: start; padding: .4rem 1.2rem; background: var(--accent); color: #fff; border: 0; border-radius: 4px; font: inherit; cursor: pointer; }
 .toolbar { display: flex; align-items: center; justify-content: space-between; }
-#messages { list-style: none; padding: 0; display: grid; gap: .6rem; }
+#messages { list-style: none; padding: 0; margin: .4rem 0; display: grid; gap: .6rem; }
 .message { background: var(--panel); border: 1px solid var(--line); border-left: 4px solid var(--accent); border-radius: 6px; padding: .5rem .8rem; }
 .message.role-assistant { border-left-color: var(--good); }
 .role { font-size: .75rem; text-transform: uppercase; letter-spacing: .05em; color: var(--muted); }
@@ -462,7 +467,9 @@ function buildDetail(prompt) {
     ]),
     prompt.description ? el('p', { class: 'description', id: 'prompt-description', text: prompt.description }) : null,
     el('section', { id: 'diagnostics', class: 'diagnostics', role: 'alert' }),
+    el('div', { class: 'columns' }, [
     buildForm(prompt),
+    el('div', { class: 'results' }, [
     el('section', { id: 'output', hidden: true }, [
       el('div', { class: 'toolbar' }, [
         el('h3', { text: 'Messages' }),
@@ -475,6 +482,8 @@ function buildDetail(prompt) {
     ]),
     el('section', { id: 'diffs', hidden: true }),
     el('section', { id: 'cases', hidden: true }),
+    ]),
+    ]),
   ]);
   $('detail').replaceChildren(article);
   showDiagnostics(prompt);

@@ -10,6 +10,7 @@ import type { ResourceResolver } from '../../resources.js';
 import type { GetPromptResult, JsonRpcErrorObject } from '../../types.js';
 import { createFileAssetLoader } from '../../fs/assets.js';
 import type { PromptFileDiagnostic } from '../../fs/diagnostics.js';
+import { posix } from 'node:path';
 import { formatDiagnostic } from '../../fs/diagnostics.js';
 import type { PromptDirectoryChange } from '../../fs/directory-state.js';
 import { fileContext } from '../../fs/load.js';
@@ -38,6 +39,7 @@ export interface ListedPrompt {
   title?: string;
   description?: string;
   tags: string[];
+  /** Its file, relative to the directory (POSIX). */
   file?: string;
   /** Errors of its file: the prompt shown is its last good version. */
   broken: boolean;
@@ -86,8 +88,10 @@ export interface PreviewStateOptions {
 
 const NO_DOCUMENTS: ResourceResolver = { read: () => undefined, list: () => [] };
 
-function shown(d: PromptFileDiagnostic): ShownDiagnostic {
-  const out: ShownDiagnostic = { text: formatDiagnostic(d), file: d.file, severity: d.severity };
+/** A diagnostic named relative to the previewed directory (the page shows the directory's files, not the path to it). */
+function shown(d: PromptFileDiagnostic, prefix: string): ShownDiagnostic {
+  const file = prefix !== '' && d.file.startsWith(prefix) ? d.file.slice(prefix.length) : d.file;
+  const out: ShownDiagnostic = { text: formatDiagnostic({ ...d, file }), file, severity: d.severity };
   if (d.line !== undefined) out.line = d.line;
   if (d.column !== undefined) out.column = d.column;
   return out;
@@ -104,6 +108,8 @@ function outcomeText(outcome: Outcome, name: string): string {
 export class PreviewState {
   readonly registry: PromptRegistry;
   readonly #dir: string;
+  /** What diagnostics put before a file's path relative to the directory (`prompts/`). */
+  readonly #prefix: string;
   readonly #resources: ResourceResolver;
   #watcher: PromptDirectoryWatcher | undefined;
   #version = 0;
@@ -115,6 +121,8 @@ export class PreviewState {
 
   private constructor(dir: string, resources: ResourceResolver) {
     this.#dir = dir;
+    const joined = posix.join(dir.split('\\').join('/'), '.');
+    this.#prefix = joined === '.' ? '' : `${joined.replace(/\/$/, '')}/`;
     this.#resources = resources;
     this.registry = new PromptRegistry({ assets: createFileAssetLoader(dir), resources });
   }
@@ -173,7 +181,7 @@ export class PreviewState {
     if (definition.title !== undefined) entry.title = definition.title;
     if (definition.description !== undefined) entry.description = definition.description;
     if (source !== undefined) {
-      entry.file = source.file;
+      entry.file = source.rel;
       entry.broken = failing.has(source.file);
     }
     return entry;
@@ -185,8 +193,8 @@ export class PreviewState {
     const failing = new Set(diagnostics.filter((d) => d.severity === 'error').map((d) => d.file));
     const definitions = this.registry.definitions().sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const prompts = definitions.map((d) => this.#listed(d, failing));
-    const owned = new Set(prompts.map((p) => p.file));
-    const problems = diagnostics.filter((d) => !owned.has(d.file)).map(shown);
+    const owned = new Set(this.registry.definitions().map((d) => this.#watcher?.source(d.name)?.file));
+    const problems = diagnostics.filter((d) => !owned.has(d.file)).map((d) => shown(d, this.#prefix));
     return { version: this.#version, prompts, problems };
   }
 
@@ -198,10 +206,11 @@ export class PreviewState {
     const diagnostics = this.#diagnostics();
     const failing = new Set(diagnostics.filter((d) => d.severity === 'error').map((d) => d.file));
     const entry = this.#listed(definition, failing);
+    const file = this.#watcher?.source(name)?.file;
     return {
       ...entry,
       fields: previewFields(definition, listing.arguments ?? []),
-      diagnostics: diagnostics.filter((d) => d.file === entry.file).map(shown),
+      diagnostics: diagnostics.filter((d) => d.file === file).map((d) => shown(d, this.#prefix)),
     };
   }
 

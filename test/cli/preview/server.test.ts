@@ -1,0 +1,264 @@
+/** The preview page's server over plain HTTP: who may talk to it, and what its JSON requests answer. */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPreview } from '../../../src/cli/preview.js';
+import type { RunningPreview } from '../../../src/cli/preview.js';
+import { MAX_BODY_BYTES } from '../../../src/cli/preview/server.js';
+import { runCliInProcess } from '../process.js';
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** One raw request (node:http, so Host and Origin are exactly what the test says). */
+function send(
+  origin: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string; firstChunkOnly?: boolean } = {},
+): Promise<Answer> {
+  const url = new URL(path, origin);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method: options.method ?? 'GET',
+        headers: options.headers,
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          body += chunk;
+          if (options.firstChunkOnly === true) {
+            res.destroy();
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
+          }
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+const PROMPT = `
+name: greet
+title: Greet someone
+description: Says hello
+tags: [demo]
+arguments:
+  - name: who
+    required: true
+    pattern: "^[A-Za-z]+$"
+    description: Whom to greet
+  - name: tone
+    enum: [warm, dry]
+    default: warm
+  - name: times
+    type: integer
+    minimum: 1
+    maximum: 5
+  - name: shout
+    type: boolean
+messages:
+  - role: user
+    content: "Hello {{who}} ({{tone}})"
+`;
+
+describe('preview server', () => {
+  let dir: string;
+  let preview: RunningPreview;
+  let origin: string;
+  let host: string;
+  let token: string;
+  const auth = (): Record<string, string> => ({ host, 'x-preview-token': token });
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    send(origin, path, {
+      method: 'POST',
+      headers: { ...auth(), origin, 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mpk-preview-'));
+    await writeFile(join(dir, 'greet.yaml'), PROMPT);
+    await writeFile(join(dir, 'broken.yaml'), 'name: broken\nmessages: [\n');
+    preview = await startPreview({ dir, debounceMs: 20 });
+    origin = preview.server.origin;
+    host = new URL(origin).host;
+    token = preview.server.token;
+  });
+  afterAll(async () => {
+    await preview?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('prints a URL on loopback whose token has at least 128 random bits', () => {
+    const url = new URL(preview.server.url);
+    expect(url.hostname).toBe('127.0.0.1');
+    const given = url.searchParams.get('token')!;
+    expect(Buffer.from(given, 'base64url').length).toBeGreaterThanOrEqual(16);
+    expect(given).toBe(token);
+  });
+
+  it('serves the page with the token in the query, and sets a cookie that later requests may carry instead', async () => {
+    const page = await send(origin, `/?token=${token}`, { headers: { host } });
+    expect(page.status).toBe(200);
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    const cookie = String(page.headers['set-cookie']).split(';', 1)[0]!;
+    expect(cookie).toContain(token);
+    const listing = await send(origin, '/api/listing', { headers: { host, cookie } });
+    expect(listing.status).toBe(200);
+  });
+
+  it('refuses a request without the token, or with a wrong one', async () => {
+    const none = await send(origin, '/', { headers: { host } });
+    expect(none.status).toBe(403);
+    expect(JSON.parse(none.body).error.message).toMatch(/Missing preview token/);
+    const wrong = await send(origin, '/api/listing', { headers: { host, 'x-preview-token': `${token.slice(1)}x` } });
+    expect(wrong.status).toBe(403);
+    expect(JSON.parse(wrong.body).error.message).toMatch(/Wrong preview token/);
+    const short = await send(origin, '/api/listing?token=abc', { headers: { host } });
+    expect(short.status).toBe(403);
+  });
+
+  it('refuses a Host other than the bound host and port (DNS rebinding), even with the token', async () => {
+    const port = new URL(origin).port;
+    for (const bad of [
+      `evil.example:${port}`,
+      '127.0.0.1',
+      `127.0.0.1:${Number(port) + 1}`,
+      `localhost.evil:${port}`,
+    ]) {
+      const answer = await send(origin, '/api/listing', { headers: { host: bad, 'x-preview-token': token } });
+      expect(answer.status, bad).toBe(403);
+      expect(JSON.parse(answer.body).error.message).toMatch(/Host not allowed/);
+    }
+    const localhost = await send(origin, '/api/listing', {
+      headers: { host: `localhost:${port}`, 'x-preview-token': token },
+    });
+    expect(localhost.status).toBe(200);
+  });
+
+  it('refuses a cross-origin request, a POST without Origin, and a cross-site fetch', async () => {
+    const cross = await post('/api/render', { name: 'greet' }, { origin: 'http://evil.example' });
+    expect(cross.status).toBe(403);
+    expect(JSON.parse(cross.body).error.message).toMatch(/Origin not allowed/);
+    const otherPort = await post('/api/render', { name: 'greet' }, { origin: 'http://127.0.0.1:1' });
+    expect(otherPort.status).toBe(403);
+    const noOrigin = await send(origin, '/api/render', {
+      method: 'POST',
+      headers: { ...auth(), 'content-type': 'application/json' },
+      body: '{"name":"greet"}',
+    });
+    expect(noOrigin.status).toBe(403);
+    expect(JSON.parse(noOrigin.body).error.message).toMatch(/Missing Origin/);
+    const site = await send(origin, '/api/listing', { headers: { ...auth(), 'sec-fetch-site': 'cross-site' } });
+    expect(site.status).toBe(403);
+  });
+
+  it('sends no CORS headers, not even to a preflight', async () => {
+    const preflight = await send(origin, '/api/render', {
+      method: 'OPTIONS',
+      headers: { ...auth(), origin, 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.status).toBe(405);
+    const listing = await send(origin, '/api/listing', { headers: { ...auth(), origin } });
+    for (const answer of [preflight, listing]) {
+      expect(Object.keys(answer.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
+    }
+  });
+
+  it('opens the event stream only with a same-origin Origin or Sec-Fetch-Site', async () => {
+    const bare = await send(origin, '/api/events', { headers: auth() });
+    expect(bare.status).toBe(403);
+    const cross = await send(origin, '/api/events', { headers: { ...auth(), origin: 'http://evil.example' } });
+    expect(cross.status).toBe(403);
+    const same = await send(origin, '/api/events', {
+      headers: { ...auth(), 'sec-fetch-site': 'same-origin' },
+      firstChunkOnly: true,
+    });
+    expect(same.status).toBe(200);
+    expect(same.headers['content-type']).toBe('text/event-stream');
+    expect(same.body).toContain('"type":"hello"');
+  });
+
+  it('refuses a body over the limit with 413, and one that is not JSON with 415 or 400', async () => {
+    const big = await send(origin, '/api/render', {
+      method: 'POST',
+      headers: { ...auth(), origin, 'content-type': 'application/json', 'content-length': String(MAX_BODY_BYTES + 1) },
+      body: 'x'.repeat(MAX_BODY_BYTES + 1),
+    });
+    expect(big.status).toBe(413);
+    const text = await post('/api/render', {}, { 'content-type': 'text/plain' });
+    expect(text.status).toBe(415);
+    const broken = await send(origin, '/api/render', {
+      method: 'POST',
+      headers: { ...auth(), origin, 'content-type': 'application/json' },
+      body: '{"name":',
+    });
+    expect(broken.status).toBe(400);
+    const shape = await post('/api/render', { name: 'greet', arguments: { who: 1 } });
+    expect(shape.status).toBe(400);
+    expect(JSON.parse(shape.body).error.message).toBe('arguments.who must be a string');
+  });
+
+  it('lists prompts with their tags, and a file that serves no prompt as a problem with file:line:col', async () => {
+    const listing = JSON.parse((await send(origin, '/api/listing', { headers: auth() })).body);
+    expect(listing.prompts.map((p: { name: string }) => p.name)).toEqual(['greet']);
+    expect(listing.prompts[0].tags).toEqual(['demo']);
+    expect(listing.problems[0].text).toMatch(/broken\.yaml:\d+:\d+: /);
+  });
+
+  it('describes the form from the argument schema: select, integer, boolean, pattern, default', async () => {
+    const prompt = JSON.parse((await send(origin, '/api/prompt?name=greet', { headers: auth() })).body);
+    const byName = Object.fromEntries(prompt.fields.map((f: { name: string }) => [f.name, f]));
+    expect(byName.who).toMatchObject({ control: 'text', required: true, pattern: '^[A-Za-z]+$' });
+    expect(byName.tone).toMatchObject({ control: 'select', options: ['warm', 'dry'], default: 'warm' });
+    expect(byName.times).toMatchObject({ control: 'integer', minimum: 1, maximum: 5 });
+    expect(byName.shout).toMatchObject({ control: 'boolean', required: false });
+    const unknown = await send(origin, '/api/prompt?name=nope', { headers: auth() });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('renders as prompts/get does, and answers a -32602 with its data', async () => {
+    const ok = JSON.parse((await post('/api/render', { name: 'greet', arguments: { who: 'Ada' } })).body);
+    expect(ok.result.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Hello Ada (warm)' } }]);
+    const missing = JSON.parse((await post('/api/render', { name: 'greet', arguments: {} })).body);
+    expect(missing.error.code).toBe(-32602);
+    expect(missing.error.data.missing_arguments).toEqual(['who']);
+    const invalid = JSON.parse(
+      (await post('/api/render', { name: 'greet', arguments: { who: 'Ada', times: '9' } })).body,
+    );
+    expect(invalid.error.data.details[0].argument).toBe('times');
+  });
+
+  it('suggests completions for an argument from its declared values', async () => {
+    const answer = JSON.parse(
+      (await post('/api/complete', { name: 'greet', argument: 'tone', value: 'd', arguments: {} })).body,
+    );
+    expect(answer.values).toEqual(['dry']);
+  });
+});
+
+describe('preview command', () => {
+  it('refuses a host other machines can reach unless --allow-remote says so', async () => {
+    const result = await runCliInProcess(['preview', 'examples/prompts', '--host', '0.0.0.0']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/not a loopback address.*--allow-remote/);
+  });
+
+  it('names a bad --port', async () => {
+    const result = await runCliInProcess(['preview', 'examples/prompts', '--port', '70000']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--port must be');
+  });
+});
