@@ -78,7 +78,7 @@ Options:
   --port <n>           port to listen on (default 0: any free port)
   --host <host>        interface to bind (default 127.0.0.1); off loopback only with --allow-remote
   --allow-remote       allow a --host other machines can reach (the token is still required)
-  --debounce <ms>      changes within this window are applied together (default 50)
+  --debounce <ms>      changes within this window are applied together (default 30)
 ${DOCS}
 `,
   serve: `Usage: mcp-prompt-kit serve <dir> [--docs scheme=dir]... [--watch] [--http <port> [--host 127.0.0.1]]

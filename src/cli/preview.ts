@@ -8,6 +8,9 @@ import { startPreviewServer } from './preview/server.js';
 import type { ExtraRoutes, PreviewServer } from './preview/server.js';
 import { PreviewState } from './preview/state.js';
 
+/** Changes within this window are applied together (a save usually settles within one). */
+export const DEFAULT_DEBOUNCE_MS = 30;
+
 /** Options of {@link startPreview}. */
 export interface PreviewOptions {
   dir: string;
@@ -53,7 +56,7 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
     state = await PreviewState.open({
       dir: options.dir,
       resolver,
-      debounceMs: options.debounceMs ?? 50,
+      debounceMs: options.debounceMs ?? DEFAULT_DEBOUNCE_MS,
       onEvent: (event) => server?.events.send(event),
     });
   } catch (error) {
@@ -112,7 +115,8 @@ export async function preview(args: readonly string[], out: Output): Promise<num
   const [dir] = positionals('preview', given, ['dir']) as [string];
   const docs = docsRoots('preview', values['docs'] as string[] | undefined);
   const port = integerOption('preview', 'port', values['port'] as string | undefined, 0, 65_535) ?? 0;
-  const debounceMs = integerOption('preview', 'debounce', values['debounce'] as string | undefined, 0, 60_000) ?? 50;
+  const debounceMs =
+    integerOption('preview', 'debounce', values['debounce'] as string | undefined, 0, 60_000) ?? DEFAULT_DEBOUNCE_MS;
   const log = (line: string): void => out.stderr(`mcp-prompt-kit: ${line}`);
   const running = await startPreview({
     dir,

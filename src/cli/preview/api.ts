@@ -44,10 +44,16 @@ export function promptRequest(state: PreviewState, query: URLSearchParams): unkn
   return prompt;
 }
 
-/** `POST /api/render` `{name, arguments}`: the rendering with its diffs. */
+/** `POST /api/render` `{name, arguments}`: the messages, or the error. */
 export function renderRequest(state: PreviewState, given: unknown): Promise<unknown> {
   const b = body(given);
   return state.render(name(b['name'], 'name'), stringArguments(b['arguments']));
+}
+
+/** `POST /api/diff` `{name, arguments}`: the rendering diffed against the previous and the git HEAD version. */
+export async function diffRequest(state: PreviewState, given: unknown): Promise<unknown> {
+  const b = body(given);
+  return { diffs: await state.diffs(name(b['name'], 'name'), stringArguments(b['arguments'])) };
 }
 
 /** `POST /api/complete` `{name, argument, value, arguments}`: the suggestions. */

@@ -101,7 +101,7 @@ const params = new URLSearchParams(location.search);
 const token = params.get('token') || sessionStorage.getItem('preview-token') || '';
 if (params.has('token')) {
   sessionStorage.setItem('preview-token', token);
-  history.replaceState(null, '', location.pathname);
+  history.replaceState(null, '', location.pathname + location.hash);
 }
 
 const view = {
@@ -198,9 +198,18 @@ function renderListing() {
   );
 }
 
-async function refreshListing() {
-  view.listing = await api('/api/listing');
+// The listing is rebuilt only when it changed (an edit of one prompt's text leaves it as it was).
+let listingText = '';
+function applyListing(listing) {
+  const text = JSON.stringify(listing);
+  view.listing = listing;
+  if (text === listingText) return;
+  listingText = text;
   renderListing();
+}
+
+async function refreshListing() {
+  applyListing(await api('/api/listing'));
 }
 
 // ---- the form ----
@@ -411,7 +420,6 @@ function showOutput(response) {
     messages.replaceChildren(...items);
     $('result-description').textContent = r.description || '';
   }
-  showDiffs(response.diffs || []);
   applyRaw();
 }
 
@@ -435,15 +443,26 @@ function showDiffs(diffs) {
 }
 
 let renderSeq = 0;
-async function submit() {
+function renderRequest() {
+  return api('/api/render', { name: view.open.name, arguments: formArguments() }).catch((error) => ({
+    error: error.rpc || { code: 0, message: error.message },
+  }));
+}
+
+// Shows a rendering (the one given, or a fresh one), then its diffs once they come (they may wait for git).
+async function submit(pending) {
   if (!view.open) return;
   const seq = ++renderSeq;
   const name = view.open.name;
+  const body = { name, arguments: formArguments() };
+  const response = await (pending || renderRequest());
+  if (seq !== renderSeq || !view.open || view.open.name !== name) return;
+  showOutput(response);
   try {
-    const response = await api('/api/render', { name, arguments: formArguments() });
-    if (seq === renderSeq && view.open && view.open.name === name) showOutput(response);
-  } catch (error) {
-    if (seq === renderSeq) showOutput({ error: error.rpc || { code: 0, message: error.message }, diffs: [] });
+    const answer = await api('/api/diff', body);
+    if (seq === renderSeq) showDiffs(answer.diffs);
+  } catch {
+    if (seq === renderSeq) showDiffs([]);
   }
 }
 
@@ -522,6 +541,8 @@ async function openPrompt(name) {
 // it with the typed values; a submitted form renders again.
 async function refreshOpen() {
   if (!view.open) return;
+  // The rendering is asked for at once, with the fields as they are: a change that keeps the fields needs no second trip.
+  const pending = view.submitted ? renderRequest() : null;
   let prompt;
   try {
     prompt = await api('/api/prompt?name=' + encodeURIComponent(view.open.name));
@@ -536,28 +557,52 @@ async function refreshOpen() {
   header.querySelector('h2').textContent = prompt.title || prompt.name;
   const description = $('prompt-description');
   if (description) description.textContent = prompt.description || '';
-  if (key !== view.fieldsKey) {
+  const sameFields = key === view.fieldsKey;
+  if (!sameFields) {
     view.fieldsKey = key;
     $('form').replaceWith(buildForm(prompt));
   }
   showDiagnostics(prompt);
   if (window.previewCases) window.previewCases(prompt);
-  if (view.submitted) await submit();
+  if (view.submitted) await submit(sameFields ? pending : null);
 }
 
 // ---- live updates ----
-let updates = Promise.resolve();
+// One update at a time; events that arrive meanwhile are folded into one more.
+let updating = false;
+let latest = 0;
+async function update() {
+  if (updating) return;
+  updating = true;
+  try {
+    let done = -1;
+    while (done !== latest) {
+      done = latest;
+      // The open prompt first: it is what the author is looking at.
+      const listing = api('/api/listing');
+      listing.catch(() => {});
+      await refreshOpen();
+      applyListing(await listing);
+      document.body.dataset.version = String(done);
+    }
+  } catch (error) {
+    setStatus(error.message, 'error');
+  } finally {
+    updating = false;
+  }
+}
+
 function connect() {
   const source = new EventSource('/api/events');
+  let first = true;
   source.onopen = () => setStatus('live', 'live');
   source.onerror = () => setStatus('reconnecting…', 'warn');
   source.onmessage = (message) => {
     const event = JSON.parse(message.data);
-    updates = updates.then(async () => {
-      await refreshListing();
-      await refreshOpen();
-      document.body.dataset.version = String(event.version);
-    }).catch((error) => setStatus(error.message, 'error'));
+    latest = event.version;
+    // The hello of a reconnect may follow changes the page missed.
+    if (event.type !== 'hello' || !first) update();
+    first = false;
   };
 }
 

@@ -9,7 +9,7 @@ import { PromptError, toPromptError } from '../../errors.js';
 import { parseJsonBody } from '../../json-body.js';
 import { BodyBudget } from '../../http/budget.js';
 import { checkDeclaredLength, collectBody } from '../../http/body.js';
-import { completeRequest, promptRequest, renderRequest } from './api.js';
+import { completeRequest, diffRequest, promptRequest, renderRequest } from './api.js';
 import { EventHub } from './events.js';
 import { checkRequest, createPreviewGate, tokenCookie } from './guard.js';
 import type { PreviewGate } from './guard.js';
@@ -123,6 +123,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
   const posts: Record<string, (body: unknown) => Promise<unknown>> = {
     ...options.routes,
     render: (body) => renderRequest(state, body),
+    diff: (body) => diffRequest(state, body),
     complete: (body) => completeRequest(state, body),
   };
 

@@ -69,9 +69,6 @@ export interface RenderDiff {
   changed: boolean;
 }
 
-/** What the page gets for a submitted form. */
-export type PreviewRendering = Outcome & { diffs: RenderDiff[] };
-
 /** What the state tells the page about. */
 export type PreviewEvent =
   | { type: 'change'; version: number; set: string[]; removed: string[] }
@@ -244,10 +241,17 @@ export class PreviewState {
     return parsed.definition;
   }
 
-  /** The messages (or error) for `args`, with diffs against the previous version and git HEAD when there are. */
-  async render(name: string, args: Record<string, string>): Promise<PreviewRendering> {
-    const outcome = await this.#outcome(this.registry, name, args);
-    const text = outcomeText(outcome, name);
+  /** The messages (or the error) prompts/get gives for `args`. */
+  render(name: string, args: Record<string, string>): Promise<Outcome> {
+    return this.#outcome(this.registry, name, args);
+  }
+
+  /**
+   * The rendering for `args` diffed against the prompt's previous version and its git HEAD version, when there are
+   * (a separate request: a git child process never holds up the messages).
+   */
+  async diffs(name: string, args: Record<string, string>): Promise<RenderDiff[]> {
+    const text = outcomeText(await this.#outcome(this.registry, name, args), name);
     const diffs: RenderDiff[] = [];
     const bases: [RenderDiff['against'], PromptDefinition | undefined][] = [
       ['previous', this.#previous.get(name)],
@@ -264,7 +268,7 @@ export class PreviewState {
       const lines = diffLines(outcomeText(base, name), text);
       diffs.push({ against, lines, changed: lines.some((l) => l.op !== ' ') });
     }
-    return { ...outcome, diffs };
+    return diffs;
   }
 
   /** Completion suggestions for one argument (the prompt's completer, or its enum). */
