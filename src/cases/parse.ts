@@ -42,8 +42,11 @@ export interface ParsePromptCasesOptions {
   declaredArguments?: readonly string[];
   /** Most cases (default {@link DEFAULT_MAX_CASES}); more is one problem and no case is read. */
   maxCases?: number;
-  /** Names cases already read (from another file of the same prompt): a repeat is a problem. */
-  takenNames?: ReadonlyMap<string, string>;
+  /**
+   * Case names already read (from another file of the same prompt) with where: a repeat is a problem. Filled in with
+   * the names read here.
+   */
+  takenNames?: Map<string, string>;
   /** The file the cases are written in, copied onto each case. */
   file?: string;
   /** Places a pointer in the file, copied onto each case as its line and column. */
@@ -93,7 +96,13 @@ export function parsePromptCases(input: unknown, options: ParsePromptCasesOption
     problems.add(path, `${input.length} cases, over the limit of ${max} cases for one prompt`);
     return { cases, problems: problems.list };
   }
-  const names = new Map<string, string>(options.takenNames ?? []);
+  const names = options.takenNames ?? new Map<string, string>();
+  // Where a name was first used: file:line:col when placed (clickable), else its pointer.
+  const where = (at: string): string => {
+    const place = options.locate?.(at);
+    if (place === undefined) return at;
+    return `${options.file ?? 'line'}${options.file === undefined ? ' ' : ':'}${place.line}:${place.column}`;
+  };
   const declared = options.declaredArguments === undefined ? undefined : new Set(options.declaredArguments);
   for (let i = 0; i < input.length; i++) {
     const at = childPointer(path, i);
@@ -105,7 +114,7 @@ export function parsePromptCases(input: unknown, options: ParsePromptCasesOption
       problems.add(childPointer(at, 'name'), `duplicate case name ${quote(read.name)} (first at ${first})`);
       continue;
     }
-    names.set(read.name, at);
+    names.set(read.name, where(at));
     if (problems.list.length + problems.dropped !== before) continue;
     read.pointer = at;
     if (options.file !== undefined) read.file = options.file;
@@ -198,10 +207,10 @@ function readArguments(
     for (const key of Object.keys(value)) {
       if (!declared.has(key)) {
         const known = [...declared];
-        const hint = unknownKeyMessage(key, known).replace(/^unknown property/, 'argument');
+        const hint = / \(did you mean .*\)$/.exec(unknownKeyMessage(key, known))?.[0] ?? '';
         p.add(
           childPointer(at, key),
-          `${hint} is not declared by the prompt${known.length === 0 ? ' (it declares no arguments)' : ''}`,
+          `argument ${quote(key)} is not declared by the prompt${known.length === 0 ? ' (it declares no arguments)' : hint}`,
         );
       }
     }

@@ -67,6 +67,8 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'createFileAssetLoader',
     'createFileResourceResolver',
     'formatDiagnostic',
+    'isCasesFileName',
+    'loadPromptCases',
     'loadPromptDirectory',
     'promptFileFormat',
     'watchPromptDirectory',
