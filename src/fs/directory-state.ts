@@ -5,6 +5,7 @@ import type { PromptDefinition } from '../definition/types.js';
 import type { Logger } from '../logger.js';
 import type { PromptRegistry } from '../registry/registry.js';
 import type { PromptFileDiagnostic } from './diagnostics.js';
+import type { PromptCaseSuite } from '../cases/types.js';
 import { fileContext, pickUnique, readPromptFiles, scanPromptDirectory, truncatedDiagnostic } from './load.js';
 import type { LoadPromptDirectoryOptions } from './load.js';
 import { definitionDiagnostics } from './prompt-file.js';
@@ -220,6 +221,8 @@ export interface LoadedIntoRegistry {
   sources: Map<string, string>;
   /** Files with an error that serve no prompt. */
   leftOut: LeftOutFile[];
+  /** The example cases of the served prompts, in file order. */
+  cases: PromptCaseSuite[];
 }
 
 /**
@@ -245,5 +248,11 @@ export async function loadPromptDirectoryInto(
     if (state.files.get(p.rel)?.good !== undefined || !failed.has(p.file)) continue;
     leftOut.push(p.rawName === undefined ? { file: p.file } : { file: p.file, name: p.rawName });
   }
-  return { diagnostics, files: scan.files.length, sources, leftOut };
+  const servedRels = new Map([...state.served.values()].map((w) => [w.rel, w.definition.name]));
+  const cases: PromptCaseSuite[] = [];
+  for (const p of parsed) {
+    const name = servedRels.get(p.rel);
+    if (name !== undefined && p.cases !== undefined) cases.push({ ...p.cases, prompt: name });
+  }
+  return { diagnostics, files: scan.files.length, sources, leftOut, cases };
 }

@@ -89,7 +89,9 @@ function pathsRelativeTo(definition: TemplatePromptDefinition, rel: string): Tem
 }
 
 /** The file text of a definition in a format (JSON is the only one that keeps every value's type exactly). */
-function serialize(format: PromptFileFormat, definition: TemplatePromptDefinition): string {
+function serialize(format: PromptFileFormat, given: TemplatePromptDefinition, cases: unknown): string {
+  // A file's example cases are not part of the prompt: a rewrite keeps them after the definition's fields.
+  const definition = (cases === undefined ? given : { ...given, cases }) as TemplatePromptDefinition;
   if (format === 'json') return `${JSON.stringify(definition, null, 2)}\n`;
   if (format === 'yaml') return stringify(definition);
   // One user text message can be the body; anything else stays in the front matter.
@@ -361,7 +363,9 @@ export function createDirectoryPromptStore(
         snapshot.invalid.get(definition.name)?.rel ??
         newFile(definition.name);
       const format = promptFileFormat(rel) ?? 'json';
-      const saved = await save(rel, serialize(format, pathsRelativeTo(definition, rel)), definition.name);
+      const entry = files.get(rel);
+      const cases = entry?.parsed.rawCases ?? entry?.good?.rawCases;
+      const saved = await save(rel, serialize(format, pathsRelativeTo(definition, rel), cases), definition.name);
       session?.known?.set(definition.name, JSON.stringify(saved));
       emit({ type: 'put', name: definition.name, version: 1 });
       return stored(definition.name, saved);

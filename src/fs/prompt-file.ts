@@ -8,6 +8,9 @@ import { isPromptError } from '../errors.js';
 import { DEFAULT_RENDER_LIMITS } from '../render/limits.js';
 import type { InvalidDefinitionData, PromptDefinition, SystemRolePolicy } from '../definition/types.js';
 import { isRecord } from '../json.js';
+import type { PromptCaseSuite } from '../cases/types.js';
+import { readCases } from './cases.js';
+import type { InlineCases } from './cases.js';
 import { resolveConfined } from './confine.js';
 import type { PromptFileDiagnostic, SourcePosition } from './diagnostics.js';
 import { parseJsonSource } from './json-source.js';
@@ -86,6 +89,10 @@ export interface ParsedPromptFile {
   locate?: (pointer: string) => SourcePosition | undefined;
   /** The version (fingerprint) of the bytes read, when the file was read. */
   version?: string;
+  /** The prompt's example cases (its own `cases` and its cases files), when it has any; never part of the definition. */
+  cases?: PromptCaseSuite;
+  /** The file's own `cases` value as written (kept when the file is rewritten). */
+  rawCases?: unknown;
 }
 
 type Locate = (pointer: string) => SourcePosition | undefined;
@@ -321,6 +328,22 @@ async function parseInto(
   }
   parsed.locate = source.locate;
   if (isRecord(source.value) && typeof source.value['name'] === 'string') parsed.rawName = source.value['name'];
+  // Example cases are the file's, not the prompt's: taken out before the definition is read, never served.
+  let value = source.value;
+  let inline: InlineCases | undefined;
+  if (isRecord(value) && Object.hasOwn(value, 'cases')) {
+    const { cases, ...rest } = value;
+    inline = { value: cases, locate: source.locate };
+    parsed.rawCases = cases;
+    value = rest;
+  }
+  const withCases = async (definition: PromptDefinition | undefined): Promise<ParsedPromptFile> => {
+    const read = await readCases(scanned.path, file, inline, definition, context.limits);
+    parsed.diagnostics.push(...read.diagnostics);
+    const name = definition?.name ?? parsed.rawName;
+    if (read.cases.length > 0 && name !== undefined) parsed.cases = { prompt: name, file, cases: read.cases };
+    return parsed;
+  };
   let definition: PromptDefinition;
   try {
     const options: { source: string; locate: Locate; systemRole?: SystemRolePolicy } = {
@@ -328,13 +351,14 @@ async function parseInto(
       locate: source.locate,
     };
     if (context.systemRole !== undefined) options.systemRole = context.systemRole;
-    definition = parsePromptDefinition(source.value, options);
+    definition = parsePromptDefinition(value, options);
   } catch (error) {
     parsed.diagnostics.push(...definitionDiagnostics(file, error, source.locate));
-    return parsed;
+    return withCases(undefined);
   }
   checkStaticLimits(parsed, definition, context.limits, source.locate);
   definition = await resolveAssetPaths(parsed, definition, context.dir, source.locate);
+  // Problems with cases come after: they fail `check` and `test`, never what the prompt serves.
   if (!parsed.diagnostics.some((d) => d.severity === 'error')) parsed.definition = definition;
-  return parsed;
+  return withCases(definition);
 }

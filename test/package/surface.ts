@@ -5,6 +5,8 @@
  */
 export const SURFACE: Readonly<Record<string, readonly string[]>> = {
   '.': [
+    'CASE_KEYS',
+    'DEFAULT_MAX_CASES',
     'DEFAULT_RENDER_LIMITS',
     'ERROR_TABLE',
     'FunctionRegistry',
@@ -30,12 +32,15 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'isPromptError',
     'matchResourcePattern',
     'normalizeLegacyPrompt',
+    'parsePromptCases',
     'parsePromptDefinition',
     'promptDefinitionSchema',
     'promptNameProblem',
+    'runPromptCases',
     'syncRegistry',
     'toCallToolResult',
     'toPromptError',
+    'unifiedDiff',
     'validatePromptArguments',
   ],
   './mcp': [
@@ -46,6 +51,7 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'attachResources',
     'completeFromResourceTemplates',
   ],
+  './postgres': ['createPostgresPromptStore'],
   './agent': [
     'createPromptRetrievalTool',
     'toAiSdkTool',
@@ -55,13 +61,14 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'toOpenAiTool',
   ],
   './http': ['createFetchHandler', 'createNodeHandler', 'createOpenApiDocument', 'runCgi'],
-  './postgres': ['createPostgresPromptStore'],
   './fs': [
     'DEFAULT_PROMPT_FILE_LIMITS',
     'createDirectoryPromptStore',
     'createFileAssetLoader',
     'createFileResourceResolver',
     'formatDiagnostic',
+    'isCasesFileName',
+    'loadPromptCases',
     'loadPromptDirectory',
     'promptFileFormat',
     'watchPromptDirectory',
