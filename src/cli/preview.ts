@@ -6,6 +6,7 @@ import { boundAddress, isLoopbackAddress } from './hosts.js';
 import type { Output } from './output.js';
 import { startPreviewServer } from './preview/server.js';
 import type { ExtraRoutes, PreviewServer } from './preview/server.js';
+import { casesRoute } from './preview/cases.js';
 import { PreviewState } from './preview/state.js';
 
 /** Changes within this window are applied together (a save usually settles within one). */
@@ -63,7 +64,9 @@ export async function startPreview(options: PreviewOptions): Promise<RunningPrev
     if (isPromptError(error)) throw new UsageError(`preview: ${error.message}`);
     throw error;
   }
-  const routes: ExtraRoutes = {};
+  const routes: ExtraRoutes = {
+    cases: casesRoute(options.dir, state.registry, (name) => state.sourceOf(name)),
+  };
   try {
     server = await startPreviewServer({
       state,

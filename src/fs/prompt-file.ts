@@ -280,7 +280,7 @@ export async function readPromptFile(scanned: ScannedFile, context: PromptFileCo
     return parsed;
   }
   parsed.version = fingerprint(read.stats);
-  return parseInto(parsed, format, read.bytes.toString('utf8'), context);
+  return parseInto(parsed, format, read.bytes.toString('utf8'), context, scanned.path);
 }
 
 /**
@@ -303,7 +303,7 @@ export async function parsePromptText(
     );
     return parsed;
   }
-  return parseInto(parsed, format, text, context);
+  return parseInto(parsed, format, text, context, undefined);
 }
 
 async function parseInto(
@@ -311,6 +311,8 @@ async function parseInto(
   format: PromptFileFormat,
   given: string,
   context: PromptFileContext,
+  /** The file on disk (its cases files lie beside it); undefined for text from elsewhere: no cases are read. */
+  path: string | undefined,
 ): Promise<ParsedPromptFile> {
   const file = parsed.file;
   const text = given.charCodeAt(0) === 0xfeff ? given.slice(1) : given;
@@ -338,7 +340,8 @@ async function parseInto(
     value = rest;
   }
   const withCases = async (definition: PromptDefinition | undefined): Promise<ParsedPromptFile> => {
-    const read = await readCases(scanned.path, file, inline, definition, context.limits);
+    if (path === undefined) return parsed;
+    const read = await readCases(path, file, inline, definition, context.limits);
     parsed.diagnostics.push(...read.diagnostics);
     const name = definition?.name ?? parsed.rawName;
     if (read.cases.length > 0 && name !== undefined) parsed.cases = { prompt: name, file, cases: read.cases };

@@ -51,7 +51,9 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'attachResources',
     'completeFromResourceTemplates',
   ],
-  './postgres': ['createPostgresPromptStore'],
+  './postgres': [
+    'createPostgresPromptStore',
+  ],
   './agent': [
     'createPromptRetrievalTool',
     'toAiSdkTool',
@@ -60,7 +62,12 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'toOpenAiMessages',
     'toOpenAiTool',
   ],
-  './http': ['createFetchHandler', 'createNodeHandler', 'createOpenApiDocument', 'runCgi'],
+  './http': [
+    'createFetchHandler',
+    'createNodeHandler',
+    'createOpenApiDocument',
+    'runCgi',
+  ],
   './fs': [
     'DEFAULT_PROMPT_FILE_LIMITS',
     'createDirectoryPromptStore',

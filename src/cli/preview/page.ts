@@ -93,6 +93,13 @@ img.image { max-width: 100%; max-height: 20rem; }
 #cases td, #cases th { text-align: left; border-bottom: 1px solid var(--line); padding: .3rem .4rem; vertical-align: top; }
 .pass { color: var(--good); }
 .fail { color: var(--bad); }
+#run-cases { padding: .25rem .8rem; font: inherit; cursor: pointer; }
+.case-diff { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: .3rem; }
+.case-diff .add { background: var(--add); display: block; }
+.case-diff .del { background: var(--del); display: block; }
+.case-diff .same { display: block; }
+.case-diff .meta { display: block; color: var(--muted); }
+.failure { margin: .2rem 0; }
 `;
 
 /** The page's script (an ES module). */
@@ -466,6 +473,64 @@ async function submit(pending) {
   }
 }
 
+// ---- cases ----
+// Which prompts' cases were run: they run again after each change of the prompt.
+const casesRun = new Set();
+
+function diffBlock(text) {
+  return el('pre', { class: 'case-diff' }, text.split('\n').map((line) =>
+    el('span', { class: /^(\+\+\+|---|@@) /.test(line) ? 'meta' : line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : 'same', text: line + '\n' })));
+}
+
+function showCases(answer) {
+  const r = answer.report;
+  const body = $('cases-body');
+  const rows = r.results.map((c) =>
+    el('tr', { class: 'case', 'data-case': c.case, 'data-status': c.status }, [
+      el('td', { text: c.case }),
+      el('td', { class: c.status === 'pass' ? 'pass' : 'fail', text: c.status }),
+      el('td', null, [
+        c.line !== undefined ? el('div', { class: 'muted', text: 'line ' + c.line + (c.column !== undefined ? ':' + c.column : '') }) : null,
+        ...c.failures.map((f) => el('div', { class: 'failure' }, [
+          el('span', { text: f.message }),
+          f.diff ? diffBlock(f.diff) : null,
+        ])),
+      ]),
+    ]),
+  );
+  body.replaceChildren(
+    el('p', { id: 'cases-summary', class: r.failed + r.errored > 0 ? 'fail' : 'pass',
+      text: r.total === 0 ? 'No cases for this prompt.' : r.passed + ' of ' + r.total + ' passed' + (r.failed ? ', ' + r.failed + ' failed' : '') + (r.errored ? ', ' + r.errored + ' could not run' : '') }),
+    answer.problems.length ? el('ul', null, answer.problems.map((p) => el('li', { class: 'diagnostic error', text: p }))) : null,
+    r.total ? el('table', null, [el('thead', null, [el('tr', null, [el('th', { text: 'case' }), el('th', { text: 'result' }), el('th', { text: '' })])]), el('tbody', null, rows)]) : null,
+  );
+}
+
+async function runCases(name) {
+  casesRun.add(name);
+  const button = $('run-cases');
+  if (button) button.disabled = true;
+  try {
+    const answer = await api('/api/cases', { name });
+    if (view.open && view.open.name === name) showCases(answer);
+  } catch (error) {
+    $('cases-body').replaceChildren(el('p', { class: 'error', text: error.message }));
+  } finally {
+    if (button) button.disabled = false;
+  }
+}
+
+function casesPanel(prompt) {
+  const section = $('cases');
+  if (!section.firstChild) {
+    const button = el('button', { type: 'button', id: 'run-cases', text: 'Run cases' });
+    button.addEventListener('click', () => runCases(view.open.name));
+    section.append(el('div', { class: 'toolbar' }, [el('h3', { text: 'Cases' }), button]), el('div', { id: 'cases-body' }));
+  }
+  section.hidden = false;
+  if (casesRun.has(prompt.name)) runCases(prompt.name);
+}
+
 // ---- the open prompt ----
 function showDiagnostics(prompt) {
   const box = $('diagnostics');
@@ -533,7 +598,7 @@ async function openPrompt(name) {
   view.submitted = false;
   if (switching) history.replaceState(null, '', '#' + encodeURIComponent(name));
   buildDetail(prompt);
-  if (window.previewCases) window.previewCases(prompt);
+  casesPanel(prompt);
   renderListing();
 }
 
@@ -563,7 +628,7 @@ async function refreshOpen() {
     $('form').replaceWith(buildForm(prompt));
   }
   showDiagnostics(prompt);
-  if (window.previewCases) window.previewCases(prompt);
+  casesPanel(prompt);
   if (view.submitted) await submit(sameFields ? pending : null);
 }
 

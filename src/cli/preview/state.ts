@@ -163,6 +163,11 @@ export class PreviewState {
     return this.#version;
   }
 
+  /** The file a served prompt comes from (as diagnostics name it). */
+  sourceOf(name: string): string | undefined {
+    return this.#watcher?.source(name)?.file;
+  }
+
   /** Stops watching. */
   async close(): Promise<void> {
     await this.#watcher?.close();

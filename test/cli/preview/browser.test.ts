@@ -61,6 +61,17 @@ ${extra}messages:
     content: "${template}"
 `;
 
+const CASES = `cases:
+  - name: names the language
+    arguments: { code: x, language: go }
+    contains: go code
+  - name: says Review first
+    arguments: { code: x, language: go }
+    messages:
+      - role: user
+        content: { type: text, text: "Review this go code: x (focus: )" }
+`;
+
 const HOSTILE = `name: hostile
 title: "<img src=x onerror=\\"document.body.dataset.owned='yes'\\">"
 description: "<script>document.body.dataset.owned='yes'</script>"
@@ -82,6 +93,7 @@ describe('preview page in Chromium', () => {
     dir = await mkdtemp(join(tmpdir(), 'mpk-preview-browser-'));
     await writeFile(join(dir, 'review.yaml'), REVIEW('Review this {{language}} code: {{code}} (focus: {{focus}})'));
     await writeFile(join(dir, 'hostile.yaml'), HOSTILE);
+    await writeFile(join(dir, 'review.cases.yaml'), CASES);
     await writeFile(
       join(dir, 'other.json'),
       JSON.stringify({ name: 'other', tags: ['misc'], messages: [{ role: 'user', content: 'Other' }] }),
@@ -177,16 +189,32 @@ describe('preview page in Chromium', () => {
     expect(await page.locator('.field[data-arg="language"] select').inputValue()).toBe('python');
   });
 
+  it('runs the cases beside the prompt from the page, and again after an edit', async () => {
+    await page.click('#run-cases');
+    await expect.poll(() => page.locator('#cases-summary').textContent(), WAIT).toBe('1 of 2 passed, 1 failed');
+    const failing = page.locator('.case[data-case="says Review first"]');
+    expect(await failing.getAttribute('data-status')).toBe('fail');
+    const added = await failing.locator('.case-diff .add').allTextContents();
+    expect(added.filter((line) => line.includes('Please review this go code: x (focus: )'))).toHaveLength(1);
+    expect(added.filter((line) => line.startsWith('+++'))).toEqual([]);
+    expect(await page.locator('.case[data-case="names the language"]').getAttribute('data-status')).toBe('pass');
+    await writeFile(
+      join(dir, 'review.yaml'),
+      REVIEW('Review this {{language}} code: {{code}} (focus: {{focus}})', '  - name: audience\n'),
+    );
+    await expect.poll(() => page.locator('#cases-summary').textContent(), WAIT).toBe('2 of 2 passed');
+  });
+
   it('shows a broken edit as file:line:col where the prompt is, keeps the last good version, and clears it when fixed', async () => {
     await writeFile(join(dir, 'review.yaml'), 'name: review\nmessages: [\n  - role: user\n');
     const diagnostics = page.locator('#diagnostics');
     await expect.poll(() => diagnostics.textContent(), WAIT).toMatch(/review\.yaml:\d+:\d+: /);
     expect(await diagnostics.textContent()).toContain('last good version');
-    expect(await page.locator('.prompt-link[data-name="review"] .badge.error').count()).toBe(1);
+    await page.locator('.prompt-link[data-name="review"] .badge.error').waitFor(WAIT);
     await page.click('#render');
     await expect
       .poll(() => page.locator('#messages .message').allTextContents(), WAIT)
-      .toEqual(['userPlease review this python code: let x = 1; (focus: naming)']);
+      .toEqual(['userReview this python code: let x = 1; (focus: naming)']);
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: SCREENSHOT, fullPage: false });
     await writeFile(join(dir, 'review.yaml'), REVIEW('Fixed: {{code}}'));
