@@ -51,9 +51,7 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'attachResources',
     'completeFromResourceTemplates',
   ],
-  './postgres': [
-    'createPostgresPromptStore',
-  ],
+  './postgres': ['createPostgresPromptStore'],
   './agent': [
     'createPromptRetrievalTool',
     'toAiSdkTool',
@@ -62,12 +60,7 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'toOpenAiMessages',
     'toOpenAiTool',
   ],
-  './http': [
-    'createFetchHandler',
-    'createNodeHandler',
-    'createOpenApiDocument',
-    'runCgi',
-  ],
+  './http': ['createFetchHandler', 'createNodeHandler', 'createOpenApiDocument', 'runCgi'],
   './fs': [
     'DEFAULT_PROMPT_FILE_LIMITS',
     'createDirectoryPromptStore',
