@@ -1,4 +1,5 @@
 /** The preview page's server over plain HTTP: who may talk to it, and what its JSON requests answer. */
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -7,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPreview } from '../../../src/cli/preview.js';
 import type { RunningPreview } from '../../../src/cli/preview.js';
 import { MAX_BODY_BYTES } from '../../../src/cli/preview/server.js';
+import { waitFor } from '../../support/wait.js';
 import { runCliInProcess } from '../process.js';
 
 interface Answer {
@@ -246,6 +248,111 @@ describe('preview server', () => {
       (await post('/api/complete', { name: 'greet', argument: 'tone', value: 'd', arguments: {} })).body,
     );
     expect(answer.values).toEqual(['dry']);
+  });
+});
+
+/** Reads an event stream until `until` holds for the text so far (then closes it). */
+function streamUntil(
+  origin: string,
+  headers: Record<string, string>,
+  until: (text: string) => boolean,
+): {
+  opened: Promise<void>;
+  done: Promise<string>;
+} {
+  const url = new URL('/api/events', origin);
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  const done = new Promise<string>((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, path: url.pathname, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        text += chunk;
+        if (text.includes('"hello"')) open();
+        if (until(text)) {
+          res.destroy();
+          resolve(text);
+        }
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  return { opened, done };
+}
+
+describe('preview live updates and diffs', () => {
+  let dir: string;
+  let preview: RunningPreview;
+  let headers: Record<string, string>;
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: dir });
+  const post = (path: string, body: unknown) =>
+    send(preview.server.origin, path, {
+      method: 'POST',
+      headers: { ...headers, origin: preview.server.origin, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const edit = async (content: string) => {
+    const before = preview.state.version;
+    await writeFile(join(dir, 'greet.yaml'), content);
+    await waitFor(() => preview.state.version > before, 30_000, 'the edit to reach the page state');
+  };
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mpk-preview-git-'));
+    await writeFile(join(dir, 'greet.yaml'), PROMPT);
+    git('init', '-q');
+    git('add', '.');
+    git('commit', '-qm', 'prompts');
+    preview = await startPreview({ dir, debounceMs: 20 });
+    headers = { host: new URL(preview.server.origin).host, 'x-preview-token': preview.server.token };
+  });
+  afterAll(async () => {
+    await preview?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('pushes a change event to the page when a prompt file is saved', async () => {
+    const stream = streamUntil(preview.server.origin, { ...headers, origin: preview.server.origin }, (text) =>
+      text.includes('"type":"change"'),
+    );
+    await stream.opened;
+    await writeFile(join(dir, 'greet.yaml'), PROMPT.replace('Hello', 'Hi'));
+    expect(await stream.done).toContain('"set":["greet"]');
+  });
+
+  it('diffs the rendering against the previous version and against git HEAD', async () => {
+    await edit(PROMPT.replace('Hello', 'Howdy'));
+    const args = { name: 'greet', arguments: { who: 'Ada' } };
+    const { diffs } = JSON.parse((await post('/api/diff', args)).body);
+    const changed = (d: { lines: { op: string; text: string }[] }) =>
+      d.lines.filter((l) => l.op !== ' ').map((l) => `${l.op}${l.text}`);
+    expect(diffs.map((d: { against: string }) => d.against)).toEqual(['previous', 'git HEAD']);
+    expect(changed(diffs[0])).toEqual(['-1. User: Hi Ada (warm)', '+1. User: Howdy Ada (warm)']);
+    expect(changed(diffs[1])).toEqual(['-1. User: Hello Ada (warm)', '+1. User: Howdy Ada (warm)']);
+  });
+
+  it('diffs an error as text: the same -32602 at HEAD and now is no change', async () => {
+    const { diffs } = JSON.parse((await post('/api/diff', { name: 'greet', arguments: {} })).body);
+    expect(diffs[1].changed).toBe(false);
+    expect(diffs[1].lines[0].text).toBe('Error -32602: Missing required prompt arguments');
+  });
+
+  it('runs the cases of a prompt and names their problems with file:line:col', async () => {
+    await writeFile(
+      join(dir, 'greet.cases.yaml'),
+      'cases:\n  - name: greets\n    arguments: { who: Ada }\n    contains: Ada\n  - name: typo\n    arguments: { whom: x }\n',
+    );
+    const answer = JSON.parse((await post('/api/cases', { name: 'greet' })).body);
+    expect(answer.report.results.map((r: { case: string; status: string }) => [r.case, r.status])).toEqual([
+      ['greets', 'pass'],
+    ]);
+    expect(answer.problems).toHaveLength(1);
+    expect(answer.problems[0]).toMatch(/greet\.cases\.yaml:\d+:\d+: .*whom/);
+    const bad = await post('/api/cases', { prompt: 'greet' });
+    expect(bad.status).toBe(400);
   });
 });
 
