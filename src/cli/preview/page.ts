@@ -139,6 +139,11 @@ function el(tag, props, children) {
 
 const $ = (id) => document.getElementById(id);
 
+// Replaces a node's children with the given ones, leaving out the absent (null, false) ones.
+function fill(node, ...children) {
+  node.replaceChildren(...children.filter(Boolean));
+}
+
 async function api(path, body) {
   const init = { headers: { 'x-preview-token': token }, cache: 'no-store' };
   if (body !== undefined) {
@@ -196,11 +201,11 @@ function renderListing() {
     const tags = p.tags.length ? el('span', { class: 'tags', text: p.tags.map((t) => '#' + t).join(' ') }) : null;
     items.push(el('li', null, [button, tags]));
   }
-  list.replaceChildren(...items);
+  fill(list, ...items);
   $('count').textContent = items.length + ' of ' + view.listing.prompts.length + ' prompt(s)';
   const problems = $('problems');
   problems.hidden = view.listing.problems.length === 0;
-  problems.querySelector('ul').replaceChildren(
+  fill(problems.querySelector('ul'),
     ...view.listing.problems.map((d) => el('li', { class: 'diagnostic ' + d.severity, text: d.text })),
   );
 }
@@ -282,9 +287,9 @@ function attachCompletion(field, input, list) {
           value: input.value,
           arguments: formArguments(),
         });
-        list.replaceChildren(...answer.values.map((v) => el('option', { value: v })));
+        fill(list, ...answer.values.map((v) => el('option', { value: v })));
       } catch {
-        list.replaceChildren();
+        fill(list);
       }
     }, 120);
   });
@@ -409,22 +414,22 @@ function showOutput(response) {
   if ('error' in response) {
     const e = response.error;
     error.hidden = false;
-    error.replaceChildren(
+    fill(error,
       el('strong', { text: 'Error ' + e.code + ': ' + e.message }),
       e.data !== undefined ? el('pre', { text: JSON.stringify(e.data, null, 2) }) : null,
     );
-    messages.replaceChildren();
+    fill(messages);
     showFieldErrors(e);
   } else {
     error.hidden = true;
-    error.replaceChildren();
+    fill(error);
     showFieldErrors(null);
     const r = response.result;
     const items = (r.messages || []).map((m) => {
       const contents = Array.isArray(m.content) ? m.content : [m.content];
       return el('li', { class: 'message role-' + m.role }, [el('div', { class: 'role', text: m.role }), ...contents.map(block)]);
     });
-    messages.replaceChildren(...items);
+    fill(messages, ...items);
     $('result-description').textContent = r.description || '';
   }
   applyRaw();
@@ -438,7 +443,7 @@ function applyRaw() {
 function showDiffs(diffs) {
   const section = $('diffs');
   section.hidden = diffs.length === 0;
-  section.replaceChildren(
+  fill(section,
     el('h3', { text: 'Diff' }),
     ...diffs.map((d) =>
       el('details', { class: 'diff', open: d.changed, 'data-against': d.against }, [
@@ -498,7 +503,7 @@ function showCases(answer) {
       ]),
     ]),
   );
-  body.replaceChildren(
+  fill(body,
     el('p', { id: 'cases-summary', class: r.failed + r.errored > 0 ? 'fail' : 'pass',
       text: r.total === 0 ? 'No cases for this prompt.' : r.passed + ' of ' + r.total + ' passed' + (r.failed ? ', ' + r.failed + ' failed' : '') + (r.errored ? ', ' + r.errored + ' could not run' : '') }),
     answer.problems.length ? el('ul', null, answer.problems.map((p) => el('li', { class: 'diagnostic error', text: p }))) : null,
@@ -528,6 +533,11 @@ function casesPanel(prompt) {
     section.append(el('div', { class: 'toolbar' }, [el('h3', { text: 'Cases' }), button]), el('div', { id: 'cases-body' }));
   }
   section.hidden = false;
+  // A broken file's cases cannot be read (nor its prompt's new version run): they run again once it is fixed.
+  if (prompt.broken) {
+    fill($('cases-body'), el('p', { class: 'muted', text: 'The file has errors: its cases run again once it is fixed.' }));
+    return;
+  }
   if (casesRun.has(prompt.name)) runCases(prompt.name);
 }
 
@@ -535,7 +545,7 @@ function casesPanel(prompt) {
 function showDiagnostics(prompt) {
   const box = $('diagnostics');
   box.hidden = prompt.diagnostics.length === 0;
-  box.replaceChildren(
+  fill(box,
     prompt.broken ? el('p', { text: 'The file has errors: showing its last good version.' }) : null,
     el('ul', null, prompt.diagnostics.map((d) => el('li', { class: 'diagnostic ' + d.severity, text: d.text }))),
   );

@@ -210,6 +210,11 @@ describe('preview page in Chromium', () => {
     const diagnostics = page.locator('#diagnostics');
     await expect.poll(() => diagnostics.textContent(), WAIT).toMatch(/review\.yaml:\d+:\d+: /);
     expect(await diagnostics.textContent()).toContain('last good version');
+    expect(await page.locator('#cases-body').textContent()).toBe(
+      'The file has errors: its cases run again once it is fixed.',
+    );
+    // Nothing absent is ever written out as text.
+    expect(await page.locator('#detail').textContent()).not.toMatch(/null|undefined/);
     await page.locator('.prompt-link[data-name="review"] .badge.error').waitFor(WAIT);
     await page.click('#render');
     await expect
@@ -222,6 +227,8 @@ describe('preview page in Chromium', () => {
       .poll(() => page.locator('#messages .message').allTextContents(), WAIT)
       .toEqual(['userFixed: let x = 1;']);
     expect(await diagnostics.isHidden()).toBe(true);
+    // The fixed prompt's cases run again: its new text fails both.
+    await expect.poll(() => page.locator('#cases-summary').textContent(), WAIT).toBe('0 of 2 passed, 2 failed');
   });
 
   it('puts prompt text and arguments into the page as text, never as markup', async () => {
