@@ -1,7 +1,8 @@
 /** The preview page's server over plain HTTP: who may talk to it, and what its JSON requests answer. */
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -361,6 +362,19 @@ describe('preview command', () => {
     const result = await runCliInProcess(['preview', 'examples/prompts', '--host', '0.0.0.0']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/not a loopback address.*--allow-remote/);
+  });
+
+  it('fails with exit 1 naming the address when the port is taken', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = String((taken.address() as AddressInfo).port);
+      const result = await runCliInProcess(['preview', 'examples/prompts', '--port', port]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`mcp-prompt-kit preview: cannot listen on 127.0.0.1:${port} (EADDRINUSE)`);
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 
   it('names a bad --port', async () => {
