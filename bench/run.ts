@@ -588,6 +588,11 @@ if (wants('fs')) {
 }
 if (wants('fs') || wants('fs-yaml')) await benchYamlShapes(record, quick);
 if (wants('fs') || wants('fs-index')) await benchResourceIndex(record, quick);
+if (wants('preview')) {
+  // The preview page's refresh latency in headless Chromium (needs chromium): see bench/preview.ts.
+  const { benchPreview } = await import('./preview.js');
+  await benchPreview(record, quick);
+}
 if (wants('amplify')) {
   // Hostile requests: amplifying templates and changed-number bodies (see bench/amplify.ts).
   const { benchAmplification } = await import('./amplify.js');

@@ -3,8 +3,11 @@
  * and only the files an import, the bin or the registry page needs — no source maps, tests, fixtures or sources.
  */
 
-/** The packed (gzipped) size budget, in bytes: 400 kB as npm prints sizes (1 kB = 1000 bytes). */
-export const MAX_PACKED_BYTES = 400_000;
+/**
+ * The packed (gzipped) size budget, in bytes: 420 kB as npm prints sizes (1 kB = 1000 bytes). It was 400 kB until the
+ * `preview` command's page (HTML, CSS and script, about 9 kB packed) and the example cases shipped.
+ */
+export const MAX_PACKED_BYTES = 420_000;
 
 /** The files a published package needs: the manifest, README and licence, the built JS and declarations, the schema. */
 const ALLOWED = [

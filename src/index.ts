@@ -189,3 +189,23 @@ export type {
   TelemetryTracer,
   TelemetryTracerProvider,
 } from './telemetry/index.js';
+// Example cases beside a prompt: read, run against a registry, diff expected and actual.
+export { CASE_KEYS, DEFAULT_MAX_CASES, parsePromptCases, runPromptCases, unifiedDiff } from './cases/index.js';
+export type {
+  DiffOptions,
+  ParsePromptCasesOptions,
+  ParsedPromptCases,
+  PromptCase,
+  PromptCaseActualError,
+  PromptCaseCheck,
+  PromptCaseErrorExpectation,
+  PromptCaseExpectations,
+  PromptCaseFailure,
+  PromptCaseReport,
+  PromptCaseResult,
+  PromptCaseStatus,
+  PromptCaseSuite,
+  PromptCaseTarget,
+  PromptCaseText,
+  RunPromptCasesOptions,
+} from './cases/index.js';

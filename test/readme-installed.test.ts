@@ -360,6 +360,19 @@ describe('the README and docs/ in a fresh project with the packed package', () =
           }
           return;
         }
+        if (args[0] === 'preview') {
+          // A page on a free port: its URL carries the token; the page answers with it.
+          const outcome = await startOrFinish(bin(), args, childEnv());
+          expect('url' in outcome, JSON.stringify(outcome)).toBe(true);
+          if (!('url' in outcome)) return;
+          try {
+            const page = await fetch(outcome.url);
+            expect(`${page.status} ${await page.text()}`).toMatch(/^200 .*<title>mcp-prompt-kit preview<\/title>/s);
+          } finally {
+            await stop(outcome.child);
+          }
+          return;
+        }
         // push and pull talk to the run's database (the reader's DATABASE_URL).
         const env =
           args[0] === 'push' || args[0] === 'pull' ? childEnv({ DATABASE_URL: (await database()).url }) : childEnv();

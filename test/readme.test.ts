@@ -134,7 +134,13 @@ describe('the README and the docs/ pages', () => {
     const ci = readFileSync(join(ROOT, '.ci/run'), 'utf8')
       .split('\n')
       .filter((l) => l.trim() !== '' && !l.startsWith('#') && !/^(set|cd) /.test(l));
-    expect(ci).toEqual(['npm ci', 'npm test']);
+    // The preview page's browser tests need Debian's Chromium, which the README's test line names too.
+    expect(ci).toEqual([
+      'command -v chromium || (apt-get update && apt-get install -y chromium)',
+      'npm ci',
+      'npm test',
+    ]);
+    expect(section('Install')).toMatch(/^npm ci && npm test +#.*Chromium/m);
   });
 });
 

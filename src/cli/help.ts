@@ -12,6 +12,7 @@ Commands:
   openapi <dir>        print the OpenAPI 3.1 document of the prompts over HTTP (mcp-prompt-kit/http)
   push <dir>           publish the prompts to a label of a PostgreSQL store (only what changed) and show the drift
   pull <dir>           write the prompts a label of a PostgreSQL store serves as files
+  preview <dir>        a local page that renders the prompts from a form, live as the files change
 
 Options:
   -h, --help           show help (also after a command: mcp-prompt-kit serve --help)
@@ -104,6 +105,22 @@ Options:
   --format <format>    json (default) or yaml, for new files
   --force              replace a file in the way
 ${DATABASE}
+`,
+  preview: `Usage: mcp-prompt-kit preview <dir> [--port <n>] [--host 127.0.0.1] [--docs scheme=dir]... [--debounce <ms>]
+
+Serves one local page for writing prompts: the prompts (filter by name or #tag), a form per prompt built from its
+argument schema (selects, typed numbers and booleans, defaults, format/pattern hints, completions), the messages as
+prompts/get returns them (or the -32602 on the offending fields), a raw-JSON toggle, and a diff of the rendering
+against the previous version of the prompt and against git HEAD. Saving a file (or a document it embeds) updates
+the page without losing what is typed; a broken edit shows its file:line:col while the last good version stays.
+Prints the page's URL on stdout: it carries a random token every request needs. Runs until Ctrl-C.
+
+Options:
+  --port <n>           port to listen on (default 0: any free port)
+  --host <host>        interface to bind (default 127.0.0.1); off loopback only with --allow-remote
+  --allow-remote       allow a --host other machines can reach (the token is still required)
+  --debounce <ms>      changes within this window are applied together (default 30)
+${DOCS}
 `,
   serve: `Usage: mcp-prompt-kit serve <dir> [--docs scheme=dir]... [--watch] [--http <port> [--host 127.0.0.1]]
 

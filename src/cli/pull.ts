@@ -3,14 +3,14 @@
  * changes nothing. Files are written atomically and only when their content differs; a file that is not the prompt's
  * own is never replaced without --force.
  */
-import { lstat, mkdir } from 'node:fs/promises';
+import { lstat, mkdir, readFile } from 'node:fs/promises';
 import { posix } from 'node:path';
 import type { PromptDefinition, TemplatePromptDefinition } from '../definition/types.js';
 import { isPromptError } from '../errors.js';
 import { isRecord } from '../json.js';
 import { formatDiagnostic } from '../fs/diagnostics.js';
 import { fileContext } from '../fs/load.js';
-import { promptFileFormat } from '../fs/prompt-file.js';
+import { parsePromptText, promptFileFormat } from '../fs/prompt-file.js';
 import type { PromptFileFormat } from '../fs/prompt-file.js';
 import { pathsRelativeTo, serializePromptFile, writePromptFile } from '../fs/prompt-file-write.js';
 import { UsageError, parseCommand, positionals } from './args.js';
@@ -146,9 +146,12 @@ export async function pull(
     }
     const file = posix.join(root, rel);
     const fileFormat = promptFileFormat(rel) ?? format;
+    // A prompt's own file keeps its example cases: they are the file's, not the stored prompt's.
+    const cases = own === undefined ? undefined : await casesOf(rel, posix.join(dir, rel), context);
     const text = serializePromptFile(
       fileFormat,
       pathsRelativeTo(storedFields(entry.definition) as unknown as TemplatePromptDefinition, rel),
+      cases,
     );
     try {
       await writePromptFile(context, rel, text, entry.name, (back) =>
@@ -165,6 +168,15 @@ export async function pull(
   report.dirOnly.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   printReport(report, out, json);
   return report.refused.length > 0 ? 1 : 0;
+}
+
+/** The `cases` value a prompt file holds as written (undefined when it has none or cannot be read). */
+async function casesOf(rel: string, path: string, context: ReturnType<typeof fileContext>): Promise<unknown> {
+  try {
+    return (await parsePromptText(rel, await readFile(path, 'utf8'), context)).rawCases;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Why a file was not written: the loader's problems, or the file system's error code. */

@@ -7,6 +7,7 @@ import { processOutput } from './output.js';
 import type { Output } from './output.js';
 import { pull } from './pull.js';
 import { push } from './push.js';
+import { preview } from './preview.js';
 import { serve } from './serve.js';
 import { VERSION } from './version.js';
 
@@ -16,6 +17,7 @@ const COMMANDS: Readonly<Record<string, (args: readonly string[], out: Output) =
   openapi,
   pull,
   push,
+  preview,
   render,
   serve,
 };
@@ -54,7 +56,7 @@ export async function runCli(argv: readonly string[], out: Output = processOutpu
       return 3;
     }
     if (error instanceof ServeFailure) {
-      out.stderr(`mcp-prompt-kit serve: ${error.message}`);
+      out.stderr(`mcp-prompt-kit ${command}: ${error.message}`);
       return 1;
     }
     out.stderr(

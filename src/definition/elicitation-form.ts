@@ -241,8 +241,8 @@ export function formField(
   };
 }
 
-/** The keywords an argument entry declares, as a schema (the `inputSchema` property of the same name wins). */
-function argumentSchema(
+/** @internal The keywords an argument entry declares, as a schema (the `inputSchema` property of the same name wins). */
+export function argumentSchema(
   declared: PromptArgumentDefinition | undefined,
   property: unknown,
 ): Readonly<Record<string, unknown>> {

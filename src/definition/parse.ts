@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { declaredArgumentNames, parsePromptCases } from '../cases/parse.js';
 import { childPointer, describeType, isRecord, ownValue } from '../json.js';
 import type { Icon } from '../types.js';
 import { promptNameProblem } from './names.js';
@@ -27,7 +28,10 @@ export interface ParsePromptDefinitionOptions {
   locate?: LocatePointer;
 }
 
-/** The properties a definition may have (`$schema` lets editors autocomplete; `render` is programmatic only). */
+/**
+ * The properties a definition may have (`$schema` lets editors autocomplete; `render` is programmatic only; `cases`
+ * are checked and left out: they are example cases, not part of the prompt).
+ */
 export const DEFINITION_KEYS: readonly string[] = Object.freeze([
   '$schema',
   'name',
@@ -40,6 +44,7 @@ export const DEFINITION_KEYS: readonly string[] = Object.freeze([
   'inputSchema',
   'messages',
   'render',
+  'cases',
 ]);
 
 const ICON_KEYS: readonly string[] = ['src', 'mimeType', 'sizes', 'theme'];
@@ -138,6 +143,16 @@ export function checkPromptDefinition(
       '/messages',
       "messages is required (a non-empty array of message templates), unless a 'render' function is given",
     );
+  }
+
+  if (ownValue(input, 'cases') !== undefined) {
+    const args = out['arguments'] as readonly { name: string }[] | undefined;
+    const declared = declaredArgumentNames({
+      ...(args === undefined ? {} : { arguments: args }),
+      ...(inputSchema === undefined ? {} : { inputSchema }),
+    });
+    const cases = parsePromptCases(input['cases'], { declaredArguments: declared });
+    r.problems.push(...cases.problems);
   }
 
   const result: DefinitionCheck = { problems: r.problems };

@@ -9,6 +9,8 @@
  *
  * @module
  */
+import { DEFAULT_MAX_CASES } from '../cases/parse.js';
+import { ERROR_TABLE } from '../errors.js';
 import type { JsonSchema } from '../types.js';
 import { ARGUMENT_NAME_PATTERN, MAX_NAME_LENGTH, PROMPT_NAME_PATTERN, RESERVED_ARGUMENT_NAMES } from './names.js';
 
@@ -112,6 +114,77 @@ const contentBlock: Schema = {
   })),
 };
 
+const caseText: Schema = {
+  anyOf: [
+    { type: 'string' },
+    {
+      type: 'object',
+      required: ['text'],
+      additionalProperties: false,
+      properties: { text: { type: 'string' }, message: { type: 'integer', minimum: 0 } },
+    },
+  ],
+};
+const caseTexts: Schema = { anyOf: [caseText, { type: 'array', items: caseText }] };
+const caseTextsRef: Schema = { $ref: '#/definitions/caseTexts' };
+const errorCodeRef: Schema = { $ref: '#/definitions/errorCode' };
+const errorCode: Schema = {
+  anyOf: [
+    { enum: [...new Set(Object.values(ERROR_TABLE).map((e) => e.rpcCode))].sort() },
+    { enum: Object.keys(ERROR_TABLE) },
+  ],
+};
+
+/** One example case (the parser also checks: unique names, arguments the prompt declares). */
+const exampleCase: Schema = {
+  type: 'object',
+  required: ['name'],
+  additionalProperties: false,
+  properties: {
+    name: { type: 'string', pattern: '\\S' },
+    arguments: { type: 'object' },
+    messages: {
+      type: 'array',
+      description: 'The exact rendered messages (a snapshot; `test --update` writes it).',
+      items: {
+        type: 'object',
+        required: ['role', 'content'],
+        additionalProperties: false,
+        properties: {
+          role: { enum: ['user', 'assistant'] },
+          content: {
+            anyOf: [
+              { type: 'string' },
+              { type: 'object', required: ['type'], properties: { type: { type: 'string' } } },
+            ],
+          },
+        },
+      },
+    },
+    contains: caseTextsRef,
+    notContains: caseTextsRef,
+    error: {
+      anyOf: [
+        errorCodeRef,
+        {
+          type: 'object',
+          required: ['code'],
+          additionalProperties: false,
+          properties: {
+            code: errorCodeRef,
+            message: { type: 'string' },
+            missing_arguments: { type: 'array', items: { type: 'string' } },
+          },
+        },
+      ],
+    },
+  },
+  not: {
+    required: ['error'],
+    anyOf: [{ required: ['messages'] }, { required: ['contains'] }, { required: ['notContains'] }],
+  },
+};
+
 /** The published JSON Schema of a prompt definition file (draft-07). Deeply frozen. */
 export const promptDefinitionSchema: JsonSchema = deepFreeze({
   $schema: 'http://json-schema.org/draft-07/schema#',
@@ -142,9 +215,18 @@ export const promptDefinitionSchema: JsonSchema = deepFreeze({
       description: 'A full JSON Schema for the arguments object; wins over per-argument keywords.',
     },
     messages: { type: 'array', minItems: 1, items: { $ref: '#/definitions/message' } },
+    cases: {
+      type: 'array',
+      description: 'Example cases run by `mcp-prompt-kit test` (never served).',
+      maxItems: DEFAULT_MAX_CASES,
+      items: { $ref: '#/definitions/case' },
+    },
   },
   definitions: {
     meta,
+    case: exampleCase,
+    caseTexts,
+    errorCode,
     icon: {
       type: 'object',
       required: ['src'],

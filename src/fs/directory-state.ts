@@ -5,6 +5,7 @@ import type { PromptDefinition } from '../definition/types.js';
 import type { Logger } from '../logger.js';
 import type { PromptRegistry } from '../registry/registry.js';
 import type { PromptFileDiagnostic } from './diagnostics.js';
+import type { PromptCaseSuite } from '../cases/types.js';
 import { fileContext, pickUnique, readPromptFiles, scanPromptDirectory, truncatedDiagnostic } from './load.js';
 import type { LoadPromptDirectoryOptions } from './load.js';
 import { definitionDiagnostics } from './prompt-file.js';
@@ -50,6 +51,13 @@ export class DirectoryState {
   duplicates: PromptFileDiagnostic[] = [];
 
   constructor(readonly registry: PromptRegistry) {}
+
+  /** The file a served prompt comes from (`file` as diagnostics name it, `rel` to the directory). */
+  source(name: string): { file: string; rel: string } | undefined {
+    const wanted = this.served.get(name);
+    if (wanted === undefined) return undefined;
+    return { file: this.files.get(wanted.rel)?.file ?? wanted.rel, rel: wanted.rel };
+  }
 
   /** The definition each name should have: per file its newly parsed or last good version; the first file wins. */
   #wanted(): Map<string, Wanted> {
@@ -213,6 +221,8 @@ export interface LoadedIntoRegistry {
   sources: Map<string, string>;
   /** Files with an error that serve no prompt. */
   leftOut: LeftOutFile[];
+  /** The example cases of the served prompts, in file order. */
+  cases: PromptCaseSuite[];
 }
 
 /**
@@ -231,12 +241,18 @@ export async function loadPromptDirectoryInto(
   const diagnostics = state.diagnostics();
   if (scan.truncated) diagnostics.push(truncatedDiagnostic(context));
   const sources = new Map<string, string>();
-  for (const [name, wanted] of state.served) sources.set(name, state.files.get(wanted.rel)?.file ?? wanted.rel);
+  for (const name of state.served.keys()) sources.set(name, state.source(name)!.file);
   const failed = new Set(diagnostics.filter((d) => d.severity === 'error').map((d) => d.file));
   const leftOut: LeftOutFile[] = [];
   for (const p of parsed) {
     if (state.files.get(p.rel)?.good !== undefined || !failed.has(p.file)) continue;
     leftOut.push(p.rawName === undefined ? { file: p.file } : { file: p.file, name: p.rawName });
   }
-  return { diagnostics, files: scan.files.length, sources, leftOut };
+  const servedRels = new Map([...state.served.values()].map((w) => [w.rel, w.definition.name]));
+  const cases: PromptCaseSuite[] = [];
+  for (const p of parsed) {
+    const name = servedRels.get(p.rel);
+    if (name !== undefined && p.cases !== undefined) cases.push({ ...p.cases, prompt: name });
+  }
+  return { diagnostics, files: scan.files.length, sources, leftOut, cases };
 }

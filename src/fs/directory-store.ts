@@ -316,7 +316,13 @@ export function createDirectoryPromptStore(
         snapshot.invalid.get(definition.name)?.rel ??
         newFile(definition.name);
       const format = promptFileFormat(rel) ?? 'json';
-      const saved = await save(rel, serializePromptFile(format, pathsRelativeTo(definition, rel)), definition.name);
+      const entry = files.get(rel);
+      const cases = entry?.parsed.rawCases ?? entry?.good?.rawCases;
+      const saved = await save(
+        rel,
+        serializePromptFile(format, pathsRelativeTo(definition, rel), cases),
+        definition.name,
+      );
       session?.known?.set(definition.name, JSON.stringify(saved));
       emit({ type: 'put', name: definition.name, version: 1 });
       return stored(definition.name, saved);

@@ -4,6 +4,8 @@
 import type { PromptDefinition, SystemRolePolicy } from '../definition/types.js';
 import { PromptError } from '../errors.js';
 import { integerOption } from '../options.js';
+import type { PromptCaseSuite } from '../cases/types.js';
+import { isCasesFileName } from './cases.js';
 import type { PromptFileDiagnostic } from './diagnostics.js';
 import { DEFAULT_PROMPT_FILE_LIMITS, promptFileFormat, readPromptFile } from './prompt-file.js';
 import type { ParsedPromptFile, PromptFileContext, PromptFileLimits } from './prompt-file.js';
@@ -33,6 +35,11 @@ export interface LoadedPromptDirectory {
   files: PromptFileEntry[];
   /** Every problem found, in file order; files with an error are left out of `definitions`. */
   diagnostics: PromptFileDiagnostic[];
+  /**
+   * The example cases of the loaded prompts (a file's `cases` and `<base>.cases.yaml`/`.json` beside it), in file
+   * order; never part of the definitions.
+   */
+  cases: PromptCaseSuite[];
 }
 
 /** @internal The options with defaults applied; `owner` (the public function) is named when a limit is refused. */
@@ -52,7 +59,7 @@ export function fileContext(dir: string, options: LoadPromptDirectoryOptions, ow
 export async function scanPromptDirectory(context: PromptFileContext): Promise<ScanResult> {
   try {
     return await scanTree(context.dir, {
-      acceptFile: (name) => promptFileFormat(name) !== undefined,
+      acceptFile: (name) => promptFileFormat(name) !== undefined && !isCasesFileName(name),
       maxFiles: context.limits.maxFiles,
     });
   } catch (error) {
@@ -123,6 +130,19 @@ export function pickUnique(
   return { winners, diagnostics };
 }
 
+/** @internal The case suites of the files that won their prompt's name, in file order. */
+export function servedCases(
+  parsed: readonly ParsedPromptFile[],
+  winners: ReadonlyMap<string, { file: string }>,
+): PromptCaseSuite[] {
+  const out: PromptCaseSuite[] = [];
+  for (const p of parsed) {
+    if (p.cases === undefined || p.definition === undefined) continue;
+    if (winners.get(p.definition.name)?.file === p.file) out.push(p.cases);
+  }
+  return out;
+}
+
 /**
  * Loads every prompt file under `dir`: `.json` (the published definition schema), `.yaml`/`.yml` (the same fields)
  * and `.md` (YAML front matter; the body is one user message). Recursive and sorted by path; hidden files and
@@ -156,5 +176,31 @@ export async function loadPromptDirectory(
     definitions.push(winner.definition);
     files.push({ name, file: winner.file });
   }
-  return { definitions, files, diagnostics };
+  return { definitions, files, diagnostics, cases: servedCases(parsed, winners) };
+}
+
+/** The result of {@link loadPromptCases}. */
+export interface LoadedPromptCases {
+  /** The cases of each loaded prompt that has any, in file order. */
+  suites: PromptCaseSuite[];
+  /** Every problem of the directory, those of cases included (`/cases/1/arguments/x` with its line). */
+  diagnostics: PromptFileDiagnostic[];
+}
+
+/**
+ * Reads the example cases of every prompt under `dir`: a prompt file's `cases`, and `<base>.cases.yaml` (`.yml`,
+ * `.json`) beside it. Run them with `runPromptCases` against a registry serving the same directory.
+ *
+ * @example
+ * ```ts
+ * const { suites, diagnostics } = await loadPromptCases('prompts');
+ * const report = await runPromptCases(registry, suites);
+ * ```
+ */
+export async function loadPromptCases(
+  dir: string,
+  options: LoadPromptDirectoryOptions = {},
+): Promise<LoadedPromptCases> {
+  const loaded = await loadPromptDirectory(dir, options);
+  return { suites: loaded.cases, diagnostics: loaded.diagnostics };
 }

@@ -24,7 +24,13 @@ export function pathsRelativeTo(definition: TemplatePromptDefinition, rel: strin
 }
 
 /** @internal The file text of a definition in a format (JSON is the only one that keeps every value's type exactly). */
-export function serializePromptFile(format: PromptFileFormat, definition: TemplatePromptDefinition): string {
+export function serializePromptFile(
+  format: PromptFileFormat,
+  given: TemplatePromptDefinition,
+  cases?: unknown,
+): string {
+  // A file's example cases are not part of the prompt: a rewrite keeps them after the definition's fields.
+  const definition = (cases === undefined ? given : { ...given, cases }) as TemplatePromptDefinition;
   if (format === 'json') return `${JSON.stringify(definition, null, 2)}\n`;
   if (format === 'yaml') return stringify(definition);
   // One user text message can be the body; anything else stays in the front matter.

@@ -8,6 +8,9 @@ import { isPromptError } from '../errors.js';
 import { DEFAULT_RENDER_LIMITS } from '../render/limits.js';
 import type { InvalidDefinitionData, PromptDefinition, SystemRolePolicy } from '../definition/types.js';
 import { isRecord } from '../json.js';
+import type { PromptCaseSuite } from '../cases/types.js';
+import { readCases } from './cases.js';
+import type { InlineCases } from './cases.js';
 import { resolveConfined } from './confine.js';
 import type { PromptFileDiagnostic, SourcePosition } from './diagnostics.js';
 import { parseJsonSource } from './json-source.js';
@@ -86,6 +89,10 @@ export interface ParsedPromptFile {
   locate?: (pointer: string) => SourcePosition | undefined;
   /** The version (fingerprint) of the bytes read, when the file was read. */
   version?: string;
+  /** The prompt's example cases (its own `cases` and its cases files), when it has any; never part of the definition. */
+  cases?: PromptCaseSuite;
+  /** The file's own `cases` value as written (kept when the file is rewritten). */
+  rawCases?: unknown;
 }
 
 type Locate = (pointer: string) => SourcePosition | undefined;
@@ -273,9 +280,42 @@ export async function readPromptFile(scanned: ScannedFile, context: PromptFileCo
     return parsed;
   }
   parsed.version = fingerprint(read.stats);
-  const bytes = read.bytes;
-  let text = bytes.toString('utf8');
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  return parseInto(parsed, format, read.bytes.toString('utf8'), context, scanned.path);
+}
+
+/**
+ * @internal Checks the text of a prompt file that is not read from the directory (a version from git): the same
+ * diagnostics as {@link readPromptFile}, named after `rel` under the directory.
+ */
+export async function parsePromptText(
+  rel: string,
+  text: string,
+  context: PromptFileContext,
+): Promise<ParsedPromptFile> {
+  const file = posix.join(context.dir.split('\\').join('/'), rel);
+  const parsed: ParsedPromptFile = { rel, file, diagnostics: [] };
+  const format = promptFileFormat(rel);
+  if (format === undefined) return parsed;
+  const size = Buffer.byteLength(text, 'utf8');
+  if (size > context.limits.maxFileBytes) {
+    parsed.diagnostics.push(
+      diagnostic(file, `file is ${size} bytes, over the ${context.limits.maxFileBytes}-byte limit for a prompt file`),
+    );
+    return parsed;
+  }
+  return parseInto(parsed, format, text, context, undefined);
+}
+
+async function parseInto(
+  parsed: ParsedPromptFile,
+  format: PromptFileFormat,
+  given: string,
+  context: PromptFileContext,
+  /** The file on disk (its cases files lie beside it); undefined for text from elsewhere: no cases are read. */
+  path: string | undefined,
+): Promise<ParsedPromptFile> {
+  const file = parsed.file;
+  const text = given.charCodeAt(0) === 0xfeff ? given.slice(1) : given;
   const source = parseByFormat(format, text, context.limits);
   if ('noFrontMatter' in source) {
     parsed.diagnostics.push({
@@ -290,6 +330,23 @@ export async function readPromptFile(scanned: ScannedFile, context: PromptFileCo
   }
   parsed.locate = source.locate;
   if (isRecord(source.value) && typeof source.value['name'] === 'string') parsed.rawName = source.value['name'];
+  // Example cases are the file's, not the prompt's: taken out before the definition is read, never served.
+  let value = source.value;
+  let inline: InlineCases | undefined;
+  if (isRecord(value) && Object.hasOwn(value, 'cases')) {
+    const { cases, ...rest } = value;
+    inline = { value: cases, locate: source.locate };
+    parsed.rawCases = cases;
+    value = rest;
+  }
+  const withCases = async (definition: PromptDefinition | undefined): Promise<ParsedPromptFile> => {
+    if (path === undefined) return parsed;
+    const read = await readCases(path, file, inline, definition, context.limits);
+    parsed.diagnostics.push(...read.diagnostics);
+    const name = definition?.name ?? parsed.rawName;
+    if (read.cases.length > 0 && name !== undefined) parsed.cases = { prompt: name, file, cases: read.cases };
+    return parsed;
+  };
   let definition: PromptDefinition;
   try {
     const options: { source: string; locate: Locate; systemRole?: SystemRolePolicy } = {
@@ -297,13 +354,14 @@ export async function readPromptFile(scanned: ScannedFile, context: PromptFileCo
       locate: source.locate,
     };
     if (context.systemRole !== undefined) options.systemRole = context.systemRole;
-    definition = parsePromptDefinition(source.value, options);
+    definition = parsePromptDefinition(value, options);
   } catch (error) {
     parsed.diagnostics.push(...definitionDiagnostics(file, error, source.locate));
-    return parsed;
+    return withCases(undefined);
   }
   checkStaticLimits(parsed, definition, context.limits, source.locate);
   definition = await resolveAssetPaths(parsed, definition, context.dir, source.locate);
+  // Problems with cases come after: they fail `check` and `test`, never what the prompt serves.
   if (!parsed.diagnostics.some((d) => d.severity === 'error')) parsed.definition = definition;
-  return parsed;
+  return withCases(definition);
 }

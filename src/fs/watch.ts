@@ -29,6 +29,8 @@ export interface WatchPromptDirectoryOptions extends LoadPromptDirectoryOptions 
   resources?: FileResourceResolver;
   /** Called once for each new diagnostic (a file that stops parsing, a duplicate name, the directory disappearing). */
   onDiagnostic?: (diagnostic: PromptFileDiagnostic) => void;
+  /** Called with every current diagnostic whenever that set changes (a file breaks, or is fixed). */
+  onDiagnosticsChange?: (diagnostics: readonly PromptFileDiagnostic[]) => void;
   /** Called after each reload that changed the registry (not for the initial load). */
   onChange?: (change: PromptDirectoryChange) => void;
   /** Called with the URIs of documents added, changed or removed under the resolver's roots. */
@@ -47,6 +49,11 @@ export interface PromptDirectoryWatcher {
   close(): Promise<void>;
   /** The current diagnostics (every file's problems, duplicates, a missing directory). */
   readonly diagnostics: readonly PromptFileDiagnostic[];
+  /**
+   * The file a served prompt comes from: `file` as diagnostics name it, `rel` relative to the directory (POSIX).
+   * `undefined` for a name the watcher does not serve.
+   */
+  source(name: string): { file: string; rel: string } | undefined;
 }
 
 function log(
@@ -122,7 +129,9 @@ export function watchPromptDirectory(
       log(logger, 'warn', { event: 'prompt_file_diagnostic', file: d.file, line: d.line }, key);
       safely(() => options.onDiagnostic?.(d));
     }
+    const differs = keys.size !== reported.size || [...keys].some((k) => !reported.has(k));
     reported = keys;
+    if (differs && loaded) safely(() => options.onDiagnosticsChange?.(next.slice()));
   };
 
   const reload = async (): Promise<void> => {
@@ -240,5 +249,6 @@ export function watchPromptDirectory(
     get diagnostics() {
       return current.slice();
     },
+    source: (name) => state.source(name),
   };
 }

@@ -82,7 +82,7 @@ describe('docs/cli.md: the command line', () => {
     .flatMap((b) => b.split('\n'))
     .filter((line) => line.startsWith('npx mcp-prompt-kit '));
 
-  it('documents check, list, render, serve (stdio and HTTP) and openapi', () => {
+  it('documents check, list, render, serve (stdio and HTTP), openapi and preview', () => {
     expect(commands.map((c) => c.split(' ').slice(2, 3)[0])).toEqual([
       'check',
       'list',
@@ -91,10 +91,11 @@ describe('docs/cli.md: the command line', () => {
       'serve',
       'serve',
       'openapi',
+      'preview',
     ]);
   });
 
-  for (const line of commands.filter((c) => !c.includes(' serve '))) {
+  for (const line of commands.filter((c) => !c.includes(' serve ') && !c.includes(' preview '))) {
     it(`runs: ${line}`, async () => {
       const result = await runCliInProcess(shellWords(line).slice(2));
       expect(result.code, result.stderr).toBe(0);
@@ -120,6 +121,24 @@ describe('docs/cli.md: the command line', () => {
     stderrOnFailure(() => stderr);
     const url = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+  });
+
+  it('serves the page with the documented preview command, only with the printed token', async () => {
+    const line = commands.find((c) => c.includes(' preview '))!;
+    const child = spawn(CLI_COMMAND.command, [...CLI_COMMAND.args, ...shellWords(line).slice(2)], { cwd: ROOT });
+    cleanup.push(async () => void child.kill('SIGTERM'));
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    stderrOnFailure(() => stderr);
+    const url = await new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve));
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{43}$/);
+    const page = await fetch(url);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<title>mcp-prompt-kit preview</title>');
+    const listing = await fetch(new URL('/api/listing', url), { headers: { cookie: page.headers.get('set-cookie')! } });
+    const names = ((await listing.json()) as { prompts: { name: string }[] }).prompts.map((p) => p.name);
+    expect(names).toContain('review-code-against-patterns');
+    expect((await fetch(new URL('/api/listing', url))).status).toBe(403);
   });
 
   it('shows a stdio client configuration whose arguments start the server', async () => {

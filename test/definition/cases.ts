@@ -84,9 +84,48 @@ export const validCases: ValidCase[] = [
   { title: 'an empty text', definition: content({ type: 'text', text: '' }) },
   { title: 'an untyped argument with a string default', definition: arg({ default: 'x' }) },
   { title: 'an enum argument with null and booleans', definition: arg({ enum: [null, true, 'x', 1] }) },
+  {
+    title: 'example cases with every kind of expectation',
+    definition: def({
+      arguments: [{ name: 'who' }],
+      cases: [
+        { name: 'snapshot', arguments: { who: 'Ada' }, messages: [{ role: 'user', content: 'Hello' }] },
+        { name: 'text', contains: ['Hello', { text: 'Hello', message: 0 }], notContains: 'Bye' },
+        { name: 'error', arguments: { nope: 1 }, error: { code: -32602, message: 'x', missing_arguments: [] } },
+        { name: 'error code', error: 'PROMPT_ARGUMENT_INVALID' },
+      ],
+    }),
+  },
 ];
 
 export const invalidCases: InvalidCase[] = [
+  {
+    title: 'a case with an unknown key, a case that is not an object, and an unknown error code',
+    definition: def({ cases: [{ name: 'a', expect: 1 }, 'b', { name: 'c', error: 'NOPE' }] }),
+    paths: ['/cases/0/expect', '/cases/1', '/cases/2/error'],
+  },
+  {
+    title: 'a case that expects an error and messages at once',
+    definition: def({ cases: [{ name: 'a', error: -32602, contains: 'x' }] }),
+    paths: ['/cases/0/contains'],
+  },
+  {
+    title: 'cases that are not a list',
+    definition: def({ cases: { name: 'a' } }),
+    paths: ['/cases'],
+  },
+  {
+    title: 'two cases with one name',
+    definition: def({ cases: [{ name: 'a' }, { name: 'a' }] }),
+    paths: ['/cases/1/name'],
+    parserOnly: true,
+  },
+  {
+    title: 'a case passing an argument the prompt does not declare',
+    definition: def({ arguments: [{ name: 'who' }], cases: [{ name: 'a', arguments: { whom: 'x' } }] }),
+    paths: ['/cases/0/arguments/whom'],
+    parserOnly: true,
+  },
   {
     title: "role 'system'",
     definition: { name: 'p', messages: [{ role: 'system', content: 'x' }] },

@@ -197,6 +197,31 @@ describe('watchPromptDirectory', () => {
     expect(await text('a')).toBe('good');
   });
 
+  it('reports every change of its diagnostics: a file breaking, and its fix back to the same version', async () => {
+    const seen: string[][] = [];
+    const { dir, watcher } = await watched(
+      { 'a.json': json('a', 'same') },
+      { onDiagnosticsChange: (all) => seen.push(all.map((d) => d.file)) },
+    );
+    expect(seen).toEqual([]);
+    await writeFile(join(dir, 'a.json'), '{"name": "a", "messages": [');
+    await waitFor(() => seen.length === 1, 30_000, 'the broken file');
+    expect(seen[0]).toEqual([join(dir, 'a.json')]);
+    // Back to the version still served: no registry change, but the diagnostic is gone.
+    await writeFile(join(dir, 'a.json'), json('a', 'same'));
+    await waitFor(() => seen.length === 2, 30_000, 'the fix');
+    expect(seen[1]).toEqual([]);
+    expect(watcher.diagnostics).toEqual([]);
+  });
+
+  it('names the file each served prompt comes from, relative to the directory too', async () => {
+    const { dir, watcher } = await watched({ 'sub/b.yaml': 'name: b\nmessages: [{role: user, content: bee}]\n' });
+    expect(watcher.source('b')).toEqual({ file: join(dir, 'sub/b.yaml'), rel: 'sub/b.yaml' });
+    expect(watcher.source('missing')).toBeUndefined();
+    await rename(join(dir, 'sub/b.yaml'), join(dir, 'c.yaml'));
+    await waitFor(() => watcher.source('b')?.rel === 'c.yaml', 30_000, 'the rename');
+  });
+
   it('removes the prompt of a deleted file', async () => {
     const { dir, registry, changes } = await watched({ 'a.json': json('a', 'x'), 'b.json': json('b', 'y') });
     await rm(join(dir, 'b.json'));

@@ -5,6 +5,8 @@
  */
 export const SURFACE: Readonly<Record<string, readonly string[]>> = {
   '.': [
+    'CASE_KEYS',
+    'DEFAULT_MAX_CASES',
     'DEFAULT_RENDER_LIMITS',
     'ERROR_TABLE',
     'FunctionRegistry',
@@ -33,12 +35,15 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'isPromptError',
     'matchResourcePattern',
     'normalizeLegacyPrompt',
+    'parsePromptCases',
     'parsePromptDefinition',
     'promptDefinitionSchema',
     'promptNameProblem',
+    'runPromptCases',
     'syncRegistry',
     'toCallToolResult',
     'toPromptError',
+    'unifiedDiff',
     'validatePromptArguments',
   ],
   './mcp': [
@@ -66,6 +71,8 @@ export const SURFACE: Readonly<Record<string, readonly string[]>> = {
     'createFileResourceResolver',
     'createFileSnapshot',
     'formatDiagnostic',
+    'isCasesFileName',
+    'loadPromptCases',
     'loadPromptDirectory',
     'promptFileFormat',
     'watchPromptDirectory',
