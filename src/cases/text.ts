@@ -51,6 +51,6 @@ function write(value: unknown, path: string, out: string[]): void {
  */
 export function diffText(value: unknown): string {
   const out: string[] = [];
-  write(value, '', out);
+  write(value, 'messages', out);
   return out.join('\n');
 }

@@ -10,12 +10,13 @@ Commands:
   render <dir> <name>  render one prompt with arguments
   serve <dir>          serve the prompts over MCP (stdio, or streamable HTTP with --http)
   openapi <dir>        print the OpenAPI 3.1 document of the prompts over HTTP (mcp-prompt-kit/http)
+  test <dir>           run the example cases beside the prompts; exit 1 on a failure (for CI)
 
 Options:
   -h, --help           show help (also after a command: mcp-prompt-kit serve --help)
   -v, --version        show the version
 
-Exit codes: 0 success, 1 failure (errors found, render failed), 2 usage mistake.
+Exit codes: 0 success, 1 failure (errors found, render failed, a case failed), 2 usage mistake.
 `;
 
 const DOCS = `  --docs <scheme=dir>  serve {{resource:scheme://...}} documents from dir (repeatable)`;
@@ -62,6 +63,21 @@ Options:
   --version <text>     info.version (default "1.0.0")
   --server-url <url>   servers[0].url
   --base-path <path>   the handlers' basePath
+${DOCS}
+`,
+  test: `Usage: mcp-prompt-kit test <dir> [--update] [--reporter default|junit] [--output <file>] [--filter <text>] [--docs scheme=dir]...
+
+Runs every example case of the prompts under <dir> (a prompt file's \`cases\`, or <name>.cases.yaml / .cases.json
+beside it) through prompts/get, without a model or network. Prints each case that failed with a diff of expected
+(-) and actual (+), then a summary line. Exits 0 when all pass, 1 when one fails, 2 on a usage mistake or when the
+directory has errors (as 'check' reports them).
+
+Options:
+  --update             rewrite the messages snapshot of each case whose snapshot differs (or that has no
+                       expectation yet), in place: only that case's messages change; the write is atomic
+  --reporter <name>    default, or junit: JUnit XML for CI on stdout (or in --output)
+  --output <file>      write the JUnit XML to this file (the default report still goes to stdout)
+  --filter <text>      run only the cases whose <prompt>/<case name> contains this text
 ${DOCS}
 `,
   serve: `Usage: mcp-prompt-kit serve <dir> [--docs scheme=dir]... [--watch] [--http <port> [--host 127.0.0.1]]

@@ -5,6 +5,7 @@ import { COMMAND_HELP, MAIN_HELP } from './help.js';
 import { processOutput } from './output.js';
 import type { Output } from './output.js';
 import { serve } from './serve.js';
+import { test } from './test.js';
 import { VERSION } from './version.js';
 
 const COMMANDS: Readonly<Record<string, (args: readonly string[], out: Output) => Promise<number>>> = {
@@ -13,6 +14,7 @@ const COMMANDS: Readonly<Record<string, (args: readonly string[], out: Output) =
   openapi,
   render,
   serve,
+  test,
 };
 
 /** Runs the command line; resolves with the exit code. Never throws for a user mistake. */
@@ -29,7 +31,7 @@ export async function runCli(argv: readonly string[], out: Output = processOutpu
   const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (run === undefined) {
     out.stderr(
-      `mcp-prompt-kit: unknown command '${command}' (commands: check, list, openapi, render, serve; see --help)`,
+      `mcp-prompt-kit: unknown command '${command}' (commands: check, list, openapi, render, serve, test; see --help)`,
     );
     return 2;
   }
