@@ -10,6 +10,7 @@
  *   SDK's registerPrompt on the same transport (bench/mcp.ts).
  * - hostile requests: the worst amplifying templates and changed-number bodies vs a 1 MiB render (bench/amplify.ts).
  * - PostgreSQL: loading 1,000 rows (rows/s) and change-to-served latency across replicas (bench/postgres.ts).
+ * - example cases: 1,000 through runPromptCases and through the whole `test` command vs getPrompt (bench/cases.ts).
  *
  * Results are printed and written to bench/results/<date>-node<major>.md.
  */
@@ -580,6 +581,16 @@ if (wants('fs')) {
 }
 if (wants('fs') || wants('fs-yaml')) await benchYamlShapes(record, quick);
 if (wants('fs') || wants('fs-index')) await benchResourceIndex(record, quick);
+if (wants('cases')) {
+  // Example cases: runPromptCases and the whole `test` command vs getPrompt of the same requests (bench/cases.ts).
+  const { benchCases } = await import('./cases.js');
+  await benchCases(
+    (await import(distEntry)) as typeof import('../src/index.js'),
+    (await import(new URL('../dist/fs.js', import.meta.url).href)) as typeof import('../src/fs/index.js'),
+    record,
+    quick,
+  );
+}
 if (wants('amplify')) {
   // Hostile requests: amplifying templates and changed-number bodies (see bench/amplify.ts).
   const { benchAmplification } = await import('./amplify.js');

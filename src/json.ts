@@ -253,3 +253,29 @@ function copyContainer(value: object, at: string, budget: JsonDataBudget, ancest
   ancestors.pop();
   return budget.freeze === true ? Object.freeze(copy) : copy;
 }
+
+/**
+ * Whether two JSON values are equal as data (object key order does not matter), without serializing either; depth is
+ * the caller's to bound (values from parsed files and renders are).
+ */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ra = a as Record<string, unknown>;
+  const rb = b as Record<string, unknown>;
+  let count = 0;
+  for (const key in ra) {
+    if (!Object.hasOwn(ra, key)) continue;
+    if (ra[key] === undefined) continue;
+    count++;
+    if (!Object.hasOwn(rb, key) || !jsonEqual(ra[key], rb[key])) return false;
+  }
+  for (const key in rb) if (Object.hasOwn(rb, key) && rb[key] !== undefined) count--;
+  return count === 0;
+}
