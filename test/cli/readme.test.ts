@@ -97,7 +97,7 @@ describe('docs/cli.md: the command line', () => {
     .flatMap((b) => b.split('\n'))
     .filter((line) => line.startsWith('npx mcp-prompt-kit '));
 
-  it('documents check, list, render, serve (stdio and HTTP) and openapi', () => {
+  it('documents check, list, render, serve (stdio and HTTP), openapi and test', () => {
     expect(commands.map((c) => c.split(' ').slice(2, 3)[0])).toEqual([
       'check',
       'list',
@@ -106,6 +106,7 @@ describe('docs/cli.md: the command line', () => {
       'serve',
       'serve',
       'openapi',
+      'test',
     ]);
   });
 
