@@ -36,6 +36,8 @@ describe('parsePromptCases', () => {
         { name: 'y', contains: [{ text: 'a', message: -1 }] },
         { name: 'z', messages: [{ role: 'system', content: 'x' }] },
         { name: 'w', error: { message: 'x' } },
+        { name: 'v', error: { code: 'PROMPT_NOT_FOUND', message: 1, missing_arguments: 'a' } },
+        { name: 'u', error: true, arguments: 'x' },
       ],
       { path: '/list' },
     );
@@ -52,6 +54,13 @@ describe('parsePromptCases', () => {
         path: '/list/4/error/code',
         message: 'code is required (-32602, or an error code such as PROMPT_ARGUMENT_MISSING)',
       },
+      { path: '/list/5/error/message', message: 'message must be a string (got a number)' },
+      { path: '/list/5/error/missing_arguments', message: 'missing_arguments must be a list of argument names' },
+      {
+        path: '/list/6/error',
+        message: 'an error code is a JSON-RPC code (-32602) or an error code name (got a boolean)',
+      },
+      { path: '/list/6/arguments', message: 'arguments must be an object of argument values (got a string)' },
     ]);
   });
 
