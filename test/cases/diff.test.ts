@@ -52,4 +52,19 @@ describe('unifiedDiff', () => {
     // Past maxEdits the texts are one replaced block: every expected line out, every actual line in.
     expect(out[2]).toBe('@@ -1,50000 +1,50000 @@');
   });
+
+  it('cuts each long line of a failed snapshot, so a report stays small whatever the prompt renders', async () => {
+    const { PromptRegistry } = await import('../../src/registry/registry.js');
+    const { parsePromptCases, runPromptCases } = await import('../../src/index.js');
+    const registry = new PromptRegistry();
+    registry.add({ name: 'p', arguments: [{ name: 't' }], messages: [{ role: 'user', content: 'x\n{{t}}' }] });
+    const long = 'y'.repeat(9_000);
+    const { cases } = parsePromptCases([
+      { name: 'c', arguments: { t: long }, messages: [{ role: 'user', content: 'x' }] },
+    ]);
+    const report = await runPromptCases(registry, [{ prompt: 'p', cases }]);
+    const failure = report.results[0]!.failures[0]!;
+    expect(failure.diff!.length).toBeLessThan(5_000);
+    expect(failure.diff).toContain('… (9000 characters)');
+  });
 });
