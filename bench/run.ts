@@ -11,6 +11,7 @@
  * - hostile requests: the worst amplifying templates and changed-number bodies vs a 1 MiB render (bench/amplify.ts).
  * - telemetry: prompts/get without telemetry, with it but no OpenTelemetry SDK, and with the SDK (bench/telemetry.ts).
  * - PostgreSQL: loading 1,000 rows (rows/s) and change-to-served latency across replicas (bench/postgres.ts).
+ * - example cases: 1,000 through runPromptCases and through the whole `test` command vs getPrompt (bench/cases.ts).
  *
  * Results are printed and written to bench/results/<date>-node<major>.md.
  */
@@ -592,6 +593,16 @@ if (wants('preview')) {
   // The preview page's refresh latency in headless Chromium (needs chromium): see bench/preview.ts.
   const { benchPreview } = await import('./preview.js');
   await benchPreview(record, quick);
+}
+if (wants('cases')) {
+  // Example cases: runPromptCases and the whole `test` command vs getPrompt of the same requests (bench/cases.ts).
+  const { benchCases } = await import('./cases.js');
+  await benchCases(
+    (await import(distEntry)) as typeof import('../src/index.js'),
+    (await import(new URL('../dist/fs.js', import.meta.url).href)) as typeof import('../src/fs/index.js'),
+    record,
+    quick,
+  );
 }
 if (wants('amplify')) {
   // Hostile requests: amplifying templates and changed-number bodies (see bench/amplify.ts).

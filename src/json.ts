@@ -128,8 +128,9 @@ export function isPlainObject(value: object): boolean {
 }
 
 /**
- * Whether two JSON values are equal, whatever the order of their objects' keys (a database's jsonb reorders them).
- * Walks both with an explicit stack: no recursion limit however deep.
+ * Whether two JSON values are equal as data, whatever the order of their objects' keys (a database's jsonb reorders
+ * them; a key whose value is undefined counts as absent), without serializing either. Walks both with an explicit
+ * stack: no recursion limit however deep.
  */
 export function jsonEqual(a: unknown, b: unknown): boolean {
   const stack: [unknown, unknown][] = [[a, b]];
@@ -144,12 +145,17 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
       for (let i = 0; i < x.length; i++) stack.push([x[i], other[i]]);
       continue;
     }
-    const xKeys = Object.keys(x);
-    if (xKeys.length !== Object.keys(y).length) return false;
-    for (const key of xKeys) {
-      if (!Object.hasOwn(y, key)) return false;
-      stack.push([(x as Record<string, unknown>)[key], (y as Record<string, unknown>)[key]]);
+    const rx = x as Record<string, unknown>;
+    const ry = y as Record<string, unknown>;
+    let count = 0;
+    for (const key of Object.keys(rx)) {
+      if (rx[key] === undefined) continue;
+      count++;
+      if (!Object.hasOwn(ry, key)) return false;
+      stack.push([rx[key], ry[key]]);
     }
+    for (const key of Object.keys(ry)) if (ry[key] !== undefined) count--;
+    if (count !== 0) return false;
   }
   return true;
 }

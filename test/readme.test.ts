@@ -66,6 +66,7 @@ const CLAIMS: { page: string; heading: string; lang: string; test: string }[] = 
     test: 'test/readme.test.ts',
   },
   { page: 'docs/cli.md', heading: 'Command line', lang: 'json', test: 'test/cli/readme.test.ts' },
+  { page: 'docs/cli.md', heading: 'Example cases', lang: 'yaml', test: 'test/cli/readme.test.ts' },
   { page: 'docs/agents.md', heading: 'Agents', lang: 'json', test: 'test/readme.test.ts' },
   { page: 'docs/prompts.md', heading: 'Prompt definitions', lang: 'text', test: 'test/readme.test.ts' },
 ];

@@ -4,9 +4,8 @@
  *
  * @module
  */
-import { canonicalJson } from '../arguments/canonical-json.js';
 import { JSON_RPC_ERROR_CODES, toPromptError } from '../errors.js';
-import { isRecord } from '../json.js';
+import { isRecord, jsonEqual } from '../json.js';
 import type { GetPromptResult, PromptMessage } from '../types.js';
 import { unifiedDiff } from './diff.js';
 import { diffText } from './text.js';
@@ -166,7 +165,7 @@ function judge(c: PromptCase, outcome: { messages: PromptMessage[] } | { error: 
       actual: diffText(messages),
     });
   }
-  if (expect.messages !== undefined && canonicalJson(expect.messages) !== canonicalJson(messages)) {
+  if (expect.messages !== undefined && !jsonEqual(expect.messages, messages)) {
     const expectedText = diffText(expect.messages);
     const actualText = diffText(messages);
     failures.push({

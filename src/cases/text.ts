@@ -9,6 +9,11 @@ import { isRecord } from '../json.js';
 /** Longest line kept of one value (longer ones end with a count of the characters left out). */
 const MAX_VALUE_CHARS = 2_000;
 
+/** A line of text cut to {@link MAX_VALUE_CHARS}, saying how long it was. */
+function cut(line: string): string {
+  return line.length > MAX_VALUE_CHARS ? `${line.slice(0, MAX_VALUE_CHARS)}… (${line.length} characters)` : line;
+}
+
 function leaf(value: unknown): string {
   const json = JSON.stringify(value) ?? String(value);
   return json.length > MAX_VALUE_CHARS ? `${json.slice(0, MAX_VALUE_CHARS)}… (${json.length} characters)` : json;
@@ -38,7 +43,7 @@ function write(value: unknown, path: string, out: string[]): void {
   }
   if (typeof value === 'string' && value.includes('\n')) {
     out.push(`${path}: |`);
-    for (const line of value.split('\n')) out.push(`  ${line}`);
+    for (const line of value.split('\n')) out.push(`  ${cut(line)}`);
     return;
   }
   out.push(`${path}: ${leaf(value)}`);
@@ -51,6 +56,6 @@ function write(value: unknown, path: string, out: string[]): void {
  */
 export function diffText(value: unknown): string {
   const out: string[] = [];
-  write(value, '', out);
+  write(value, 'messages', out);
   return out.join('\n');
 }

@@ -1,4 +1,5 @@
 /** The `check`, `list`, `render` and `openapi` commands. */
+import type { PromptCaseSuite } from '../cases/types.js';
 import { isPromptError } from '../errors.js';
 import { PromptRegistry } from '../registry/registry.js';
 import { formatPromptResult } from '../response.js';
@@ -35,6 +36,8 @@ export interface OpenedDirectory {
   sources: Map<string, string>;
   /** Files with an error that serve no prompt. */
   leftOut: LeftOutFile[];
+  /** The example cases of the served prompts, in file order. */
+  cases: PromptCaseSuite[];
 }
 
 /**

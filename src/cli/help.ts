@@ -13,13 +13,14 @@ Commands:
   push <dir>           publish the prompts to a label of a PostgreSQL store (only what changed) and show the drift
   pull <dir>           write the prompts a label of a PostgreSQL store serves as files
   preview <dir>        a local page that renders the prompts from a form, live as the files change
+  test <dir>           run the example cases beside the prompts; exit 1 on a failure (for CI)
 
 Options:
   -h, --help           show help (also after a command: mcp-prompt-kit serve --help)
   -v, --version        show the version
 
-Exit codes: 0 success, 1 failure (errors found, render failed), 2 usage mistake, 3 database unreachable or failed
-(push, pull).
+Exit codes: 0 success, 1 failure (errors found, render failed, a case failed), 2 usage mistake, 3 database
+unreachable or failed (push, pull).
 `;
 
 const DATABASE = `  --database <url>     the PostgreSQL database (default: the DATABASE_URL variable; never shown with its password)
@@ -120,6 +121,21 @@ Options:
   --host <host>        interface to bind (default 127.0.0.1); off loopback only with --allow-remote
   --allow-remote       allow a --host other machines can reach (the token is still required)
   --debounce <ms>      changes within this window are applied together (default 30)
+${DOCS}
+`,
+  test: `Usage: mcp-prompt-kit test <dir> [--update] [--reporter default|junit] [--output <file>] [--filter <text>] [--docs scheme=dir]...
+
+Runs every example case of the prompts under <dir> (a prompt file's \`cases\`, or <name>.cases.yaml / .cases.json
+beside it) through prompts/get, without a model or network. Prints each case that failed with a diff of expected
+(-) and actual (+), then a summary line. Exits 0 when all pass, 1 when one fails, 2 on a usage mistake or when the
+directory has errors (as 'check' reports them).
+
+Options:
+  --update             rewrite the messages snapshot of each case whose snapshot differs (or that has no
+                       expectation yet), in place: only that case's messages change; the write is atomic
+  --reporter <name>    default, or junit: JUnit XML for CI on stdout (or in --output)
+  --output <file>      write the JUnit XML to this file (the default report still goes to stdout)
+  --filter <text>      run only the cases whose <prompt>/<case name> contains this text
 ${DOCS}
 `,
   serve: `Usage: mcp-prompt-kit serve <dir> [--docs scheme=dir]... [--watch] [--http <port> [--host 127.0.0.1]]

@@ -9,6 +9,7 @@ import { pull } from './pull.js';
 import { push } from './push.js';
 import { preview } from './preview.js';
 import { serve } from './serve.js';
+import { test } from './test.js';
 import { VERSION } from './version.js';
 
 const COMMANDS: Readonly<Record<string, (args: readonly string[], out: Output) => Promise<number>>> = {
@@ -20,6 +21,7 @@ const COMMANDS: Readonly<Record<string, (args: readonly string[], out: Output) =
   preview,
   render,
   serve,
+  test,
 };
 
 /** Runs the command line; resolves with the exit code. Never throws for a user mistake. */

@@ -244,10 +244,17 @@ function cacheScopeOption(value: string | undefined): CacheScope | undefined {
   throw new UsageError(`serve: --cache-scope must be public or private, got '${value}'`);
 }
 
+function isCasePointer(pointer: string | undefined): boolean {
+  return pointer === '/cases' || pointer?.startsWith('/cases/') === true;
+}
+
 /** The prompts that would not be served as they are: files left out, and prompts embedding documents nothing serves. */
 function refusedPrompts(opened: OpenedDirectory, problems: readonly PromptFileDiagnostic[]): string[] {
   const refused = opened.leftOut.map((f) => (f.name === undefined ? f.file : `${f.name} (${f.file})`));
-  const failing = new Set(problems.filter((d) => d.severity === 'error').map((d) => d.file));
+  // A problem with a file's example cases fails check and test, never what is served.
+  const failing = new Set(
+    problems.filter((d) => d.severity === 'error' && !isCasePointer(d.pointer)).map((d) => d.file),
+  );
   for (const [name, file] of opened.sources) if (failing.has(file)) refused.push(`${name} (${file})`);
   return refused;
 }

@@ -1,6 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
+import { promptDefinitionSchema } from '../../src/index.js';
 import {
   createDirectoryPromptStore,
   formatDiagnostic,
@@ -163,5 +165,16 @@ describe('cases in prompt files', () => {
     expect(diagnostics).toEqual([]);
     expect(suites[0]!.cases.map((c) => c.name)).toEqual(['greets Ada']);
     await writeFile(join(dir, 'unused'), '');
+  });
+
+  it("the examples' JSON prompt files, cases included, match the published JSON Schema", async () => {
+    const validate = new Ajv({ allErrors: true }).compile(promptDefinitionSchema);
+    for (const name of ['explain_error.json', 'write_commit_message.json']) {
+      const data = JSON.parse(await readFile(new URL(`../../examples/prompts/${name}`, import.meta.url), 'utf8')) as {
+        cases?: unknown[];
+      };
+      expect(data.cases?.length, name).toBeGreaterThan(0);
+      expect(validate(data), JSON.stringify(validate.errors)).toBe(true);
+    }
   });
 });

@@ -44,6 +44,30 @@ describe('runPromptCases', () => {
     expect(report.results[0]).toMatchObject({ prompt: 'greet', case: 'snapshot', status: 'pass', failures: [] });
   });
 
+  it('fails a snapshot with a key more or less than the rendered messages', async () => {
+    const report = await runPromptCases(
+      registry(),
+      suite([
+        {
+          name: 'extra key',
+          arguments: { who: 'Ada', tone: 'warm' },
+          messages: [
+            { role: 'user', content: { type: 'text', text: 'Hello Ada\nBe warm.', annotations: { priority: 1 } } },
+            { role: 'assistant', content: 'Sure.' },
+          ],
+        },
+        {
+          name: 'one message short',
+          arguments: { who: 'Ada', tone: 'warm' },
+          messages: [{ role: 'user', content: 'Hello Ada\nBe warm.' }],
+        },
+      ]),
+    );
+    expect(report.results.map((r) => r.status)).toEqual(['fail', 'fail']);
+    expect(report.results[0]!.failures[0]!.diff).toContain('-messages[0].content.annotations.priority: 1');
+    expect(report.results[1]!.failures[0]!.diff).toContain('+messages[1].role: "assistant"');
+  });
+
   it('fails a changed snapshot with a unified diff pointing at the changed line', async () => {
     const report = await runPromptCases(
       registry(),

@@ -260,7 +260,7 @@ describe('mcp-prompt-kit usage', () => {
   const mistakes: [string[], string][] = [
     [
       ['frobnicate'],
-      "mcp-prompt-kit: unknown command 'frobnicate' (commands: check, list, openapi, preview, pull, push, render, serve; see --help)",
+      "mcp-prompt-kit: unknown command 'frobnicate' (commands: check, list, openapi, preview, pull, push, render, serve, test; see --help)",
     ],
     [['check'], 'mcp-prompt-kit check: missing <dir>'],
     [['check', 'a', 'b'], "mcp-prompt-kit check: unexpected argument 'b'"],

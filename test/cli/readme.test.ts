@@ -78,11 +78,26 @@ describe('docs/files.md: prompt files, file resources, hot reload', () => {
 });
 
 describe('docs/cli.md: the command line', () => {
+  it('shows examples/prompts/review_code.cases.yaml verbatim as the cases format, and the examples pass', async () => {
+    const source = readFileSync(join(ROOT, 'examples/prompts/review_code.cases.yaml'), 'utf8');
+    expect(blocks('docs/cli.md', 'Example cases', 'yaml')).toEqual([source]);
+    const result = await runCliInProcess([
+      'test',
+      join(ROOT, 'examples/prompts'),
+      '--docs',
+      `architecture=${join(ROOT, 'examples/docs')}`,
+      '--docs',
+      `docs=${join(ROOT, 'examples/style')}`,
+    ]);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toMatch(/^\d+ case\(s\): \d+ passed, 0 failed\n$/);
+  });
+
   const commands = blocks('docs/cli.md', 'Command line', 'sh')
     .flatMap((b) => b.split('\n'))
     .filter((line) => line.startsWith('npx mcp-prompt-kit '));
 
-  it('documents check, list, render, serve (stdio and HTTP), openapi and preview', () => {
+  it('documents check, list, render, serve (stdio and HTTP), openapi, preview and test', () => {
     expect(commands.map((c) => c.split(' ').slice(2, 3)[0])).toEqual([
       'check',
       'list',
@@ -92,6 +107,7 @@ describe('docs/cli.md: the command line', () => {
       'serve',
       'openapi',
       'preview',
+      'test',
     ]);
   });
 

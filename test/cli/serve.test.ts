@@ -577,3 +577,20 @@ describe('mcp-prompt-kit serve --http --no-elicitation', () => {
     expect(asked).toBe(0);
   });
 });
+
+describe('mcp-prompt-kit serve with example cases', () => {
+  it('starts and serves a prompt whose example cases have a problem, printing the problem', async () => {
+    const dir = await tempDir();
+    await writeFiles(dir, {
+      'greet.yaml': 'name: greet\nmessages: [{ role: user, content: hi }]\ncases:\n  - name: c\n    contans: hi\n',
+    });
+    const served = await startHttp(dir);
+    stderrOnFailure(served.stderr);
+    const client = createTestClient('v1');
+    await client.connect(new HttpClientV1(new URL(served.url)));
+    open.push(() => client.close());
+    expect((await client.listPage()).prompts.map((p) => p.name)).toEqual(['greet']);
+    expect(served.stderr()).toContain(`${join(dir, 'greet.yaml')}:5:5: /cases/0/contans: unknown property 'contans'`);
+    expect(served.stderr()).not.toContain('not starting');
+  });
+});
