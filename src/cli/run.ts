@@ -38,7 +38,7 @@ export async function runCli(argv: readonly string[], out: Output = processOutpu
   const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
   if (run === undefined) {
     out.stderr(
-      `mcp-prompt-kit: unknown command '${command}' (commands: ${Object.keys(COMMANDS).join(', ')}; see --help)`,
+      `mcp-prompt-kit: unknown command '${command}' (commands: ${Object.keys(COMMANDS).sort().join(', ')}; see --help)`,
     );
     return 2;
   }

@@ -10,8 +10,10 @@ import { isRecord } from '../json.js';
 import type { PromptFileDiagnostic, SourcePosition } from './diagnostics.js';
 import { parseJsonSource } from './json-source.js';
 import { openForReading, readStable } from './open-file.js';
-import type { PromptFileLimits } from './prompt-file.js';
 import { parseYamlSource } from './yaml-source.js';
+
+/** The prompt file limits a cases file is read with (the prompt file's own). */
+type CasesFileLimits = { readonly maxFileBytes: number; readonly maxYamlNodes: number };
 
 /** A cases file's name: `<base>.cases.yaml`, `.cases.yml` or `.cases.json` (not a prompt file). */
 const CASES_FILE = /\.cases\.(?:ya?ml|json)$/i;
@@ -69,7 +71,7 @@ function problemDiagnostics(
 async function readCasesFile(
   path: string,
   file: string,
-  limits: PromptFileLimits,
+  limits: CasesFileLimits,
 ): Promise<{ value: unknown; path: string; locate: Locate } | PromptFileDiagnostic | undefined> {
   let handle: Awaited<ReturnType<typeof openForReading>>;
   try {
@@ -128,7 +130,7 @@ export async function readCases(
   promptFile: string,
   inline: InlineCases | undefined,
   definition: PromptDefinition | undefined,
-  limits: PromptFileLimits,
+  limits: CasesFileLimits,
 ): Promise<ReadCases> {
   const diagnostics: PromptFileDiagnostic[] = [];
   const cases: PromptCase[] = [];

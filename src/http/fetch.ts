@@ -3,8 +3,10 @@ import { checkDeclaredLength, collectBody } from './body.js';
 import type { RequestBody } from './body.js';
 import type { BodyLease } from './budget.js';
 import { isLoopbackAddress } from './gate.js';
-import { createHttpCore, transportError } from './router.js';
-import type { CoreResponse, HttpHandlerOptions } from './router.js';
+import { transportError } from './core-response.js';
+import type { CoreResponse } from './core-response.js';
+import { createHttpCore } from './router.js';
+import type { HttpHandlerOptions } from './router.js';
 import type { HttpSource } from './sources.js';
 
 /**

@@ -8,7 +8,7 @@ import { PromptError, echoed } from '../errors.js';
 import { isRecord } from '../json.js';
 import { MAX_TIMER_MS, integerOption } from '../options.js';
 import type { RegistrySyncHealth } from '../stores/sync.js';
-import { transportError } from './router.js';
+import { transportError } from './core-response.js';
 
 /** What readiness is read from: a {@link RegistrySync} (anything with `health()`). */
 export interface HealthSource {

@@ -2,12 +2,13 @@
  * The HTTP request core shared by the fetch handler, the node handler and CGI: routes, body rules and the error
  * table, on a transport-neutral request. No `node:` imports: it runs on edge runtimes too.
  */
-import { PromptError, echoed, errorClassName, toPromptError } from '../errors.js';
+import { PromptError, echoed } from '../errors.js';
 import { isRecord } from '../json.js';
 import { MAX_TIMER_MS, integerOption } from '../options.js';
 import { toSafeLogger } from '../logger.js';
-import type { Logger, SafeLogger } from '../logger.js';
-import { buildErrorResponse } from '../response.js';
+import type { Logger } from '../logger.js';
+import { errorJson, json } from './core-response.js';
+import type { CoreResponse } from './core-response.js';
 import { utf8ByteLength } from '../render/limits.js';
 import { bodyTooLarge } from './body.js';
 import type { RequestBody } from './body.js';
@@ -89,15 +90,6 @@ export interface CoreRequest {
    */
   readBody(limit: number, timeoutMs: number, lease: BodyLease): Promise<RequestBody>;
 }
-
-/** @internal A response as the core gives it: a JSON body (empty for HEAD). */
-export interface CoreResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** @internal The body limits of the HTTP handlers and CGI when their options leave them out. */
 export const DEFAULT_HTTP_LIMITS = Object.freeze({
@@ -381,32 +373,6 @@ function serializeParsed(value: unknown): string | undefined {
     if (error instanceof RangeError) return undefined;
     throw new PromptError('PARSE_ERROR', 'Invalid JSON body: the parsed body is not JSON data');
   }
-}
-
-function json(status: number, value: unknown): CoreResponse {
-  return { status, headers: { 'content-type': JSON_TYPE }, body: JSON.stringify(value) };
-}
-
-/** Any error as JSON through the one table; 5xx are logged (route and class only). */
-function errorJson(error: unknown, log?: SafeLogger, routeKind?: string): CoreResponse {
-  const e = toPromptError(error);
-  if (e.httpStatus >= 500 && log !== undefined) {
-    log.error(
-      { event: 'http_request_failed', route: routeKind, code: e.code, error: errorClassName(error) },
-      'HTTP request failed',
-    );
-  }
-  const body = buildErrorResponse(e.clientMessage, e.exposed ? e.data : undefined);
-  try {
-    return json(e.httpStatus, body);
-  } catch {
-    return json(e.httpStatus, buildErrorResponse(e.clientMessage));
-  }
-}
-
-/** @internal The error response for a failure outside the core (the transport itself). */
-export function transportError(error: unknown): CoreResponse {
-  return errorJson(error);
 }
 
 function stripBase(path: string, basePath: string): string | undefined {

@@ -106,8 +106,8 @@ describe('docs/cli.md: the command line', () => {
       'serve',
       'serve',
       'openapi',
-      'preview',
       'test',
+      'preview',
     ]);
   });
 

@@ -98,6 +98,10 @@ export interface PostgresPromptStore extends PromptStore {
    *
    * @example
    * ```ts
+   * import pg from 'pg';
+   * import { createPostgresPromptStore } from 'mcp-prompt-kit/postgres';
+   *
+   * const store = createPostgresPromptStore({ pool: new pg.Pool({ connectionString: process.env.DATABASE_URL }) });
    * await store.transaction(async (tx) => {
    *   const { version } = await tx.put({ name: 'greet', messages: [{ role: 'user', content: 'Hi' }] }, { labels: [] });
    *   await tx.setLabel('greet', 'staging', version);
