@@ -5,90 +5,15 @@
  */
 import type { TemplatePromptDefinition } from '../definition/types.js';
 import { errorClassName, isPromptError } from '../errors.js';
-import type { Logger } from '../logger.js';
 import { DELAY_MS, integerOption } from '../options.js';
 import { toSafeLogger } from '../logger.js';
 import type { PromptRegistry } from '../registry/registry.js';
 import { declareChangeDelay } from '../registry/change-delay.js';
 import type { PromptStore, StoreChangeEvent, StoredPrompt } from './contract.js';
-import { decodeSnapshot, encodeSnapshot } from './snapshot.js';
-import type { RegistrySnapshotStorage } from './snapshot.js';
+import { SnapshotKeeper } from './snapshot-keeper.js';
+import type { RegistrySync, RegistrySyncHealth, SyncRegistryOptions } from './sync-types.js';
 
-/** Options of {@link syncRegistry}. */
-export interface SyncRegistryOptions {
-  /** The label the registry follows (default: the store's default, `production` for PostgreSQL). */
-  label?: string;
-  /** Changes arriving within this many milliseconds are applied as one batch (default 10). */
-  batchMs?: number;
-  /** pino-style logger: each applied prompt (name, version, label) at info, withheld entries at warn. */
-  logger?: Logger;
-  /**
-   * Where to keep a last-known-good snapshot of what the registry serves (`createFileSnapshot(path)` from
-   * `mcp-prompt-kit/fs`). It is saved after changes read from the store (never from a failed read), and when the
-   * store cannot be read at start (or has not answered within `snapshotAfterMs`) the registry is filled from it at
-   * once; the sync keeps retrying and catches up when the store answers. A snapshot that is corrupt, truncated, of
-   * another format or label is logged (`prompt_snapshot_unusable`) and ignored.
-   */
-  snapshot?: RegistrySnapshotStorage;
-  /** How long the first read of the store may take before the snapshot is served instead (default 500 ms). */
-  snapshotAfterMs?: number;
-  /** Saves of the snapshot are at least this far apart; the changes in between are saved together (default 1,000). */
-  snapshotIntervalMs?: number;
-  /**
-   * How often to check that the registry serves what the store does (default 10,000 ms; 0: never), with a store that
-   * has `revisions` (PostgreSQL, memory): one cheap read of names and versions, then only what differs is read. This
-   * bounds how stale a replica can be when a change notification is lost.
-   */
-  reconcileMs?: number;
-  /**
-   * How long one read of the store may take (default 30,000 ms): a read that has not answered by then counts as
-   * failed (logged, retried with backoff) and its answer, if it ever comes, is dropped, so a connection that went
-   * silent mid-query cannot stop the sync.
-   */
-  readTimeoutMs?: number;
-}
-
-/** The state of a {@link RegistrySync}, for health checks and readiness endpoints (times: epoch milliseconds). */
-export interface RegistrySyncHealth {
-  /** `ok`: following the store; `degraded`: serving what it has while the store or its change feed is away. */
-  status: 'ok' | 'degraded' | 'closed';
-  /** Where the served set came from: the store, or (until the store answers) the snapshot. */
-  source: 'store' | 'snapshot';
-  /** Whether the store's change feed is connected (true for stores that do not say). */
-  listening: boolean;
-  /** How many prompts this sync serves. */
-  prompts: number;
-  /** The last prompt version the sync put into the registry, and when. */
-  lastApplied: { prompt: string; version: number; at: number } | null;
-  /** When the registry was last confirmed to serve what the store does (a full read or a reconcile). */
-  lastCheckedAt: number | null;
-  /** How long the oldest change seen (or the reload owed since a failed read) has been waiting; 0 when none. */
-  lagMs: number;
-  /** Since when the status has been `degraded` (null when it is not). */
-  degradedSince: number | null;
-  /** The last failed read: the error's class and code (a SQLSTATE, `ECONNREFUSED`), never its message. */
-  lastError: { error: string; code: string | null; at: number } | null;
-  /** When the snapshot was last saved (null: never, or no snapshot configured). */
-  snapshotSavedAt: number | null;
-}
-
-/** A running synchronisation; see {@link syncRegistry}. */
-export interface RegistrySync {
-  /** The label followed, as given (undefined: the store's default). */
-  readonly label: string | undefined;
-  /** The version of each prompt this sync put into the registry, by name. */
-  readonly versions: ReadonlyMap<string, number>;
-  /** Milliseconds the oldest change seen but not yet applied has waited (0 when caught up): the sync lag. */
-  readonly lagMs: number;
-  /** Loads everything again and applies it as one batch. */
-  reload(): Promise<void>;
-  /** Resolves once every change seen so far has been applied (or given up until the next reload). */
-  settled(): Promise<void>;
-  /** Where the sync stands: source, change feed, last applied version, lag, since when degraded, last error. */
-  health(): RegistrySyncHealth;
-  /** Stops following the store; the registry keeps the prompts it has. */
-  close(): void;
-}
+export type { RegistrySync, RegistrySyncHealth, SyncRegistryOptions };
 
 const RETRY_MIN_MS = 100;
 const RETRY_MAX_MS = 5_000;
@@ -202,7 +127,6 @@ export async function syncRegistry(
   let lastApplied: RegistrySyncHealth['lastApplied'] = null;
   let lastCheckedAt: number | null = null;
   let lastError: RegistrySyncHealth['lastError'] = null;
-  let snapshotSavedAt: number | null = null;
   /** Called once with the outcome of the first full read (null: it succeeded). */
   let onFirstRead: ((error: unknown) => void) | undefined;
 
@@ -452,80 +376,12 @@ export async function syncRegistry(
     if (!reloadPending && pending.size === 0) pendingSince = undefined;
   };
 
-  // The snapshot: saved after changes read from the store, at most once per snapshotIntervalMs.
-  let snapshotDirty = false;
-  let snapshotSaving = false;
-  let snapshotTimer: ReturnType<typeof setTimeout> | undefined;
-  let snapshotLastSave = Number.NEGATIVE_INFINITY;
-
+  const keeper =
+    snapshot === undefined
+      ? undefined
+      : new SnapshotKeeper(snapshot, { label: label ?? null, intervalMs: snapshotIntervalMs, log, served });
   const snapshotChanged = (): void => {
-    if (snapshot === undefined || !readFromStore) return;
-    snapshotDirty = true;
-    scheduleSnapshot();
-  };
-
-  const scheduleSnapshot = (): void => {
-    if (closed || snapshotSaving || snapshotTimer !== undefined || !snapshotDirty) return;
-    const wait = Math.max(0, snapshotLastSave + snapshotIntervalMs - Date.now());
-    snapshotTimer = setTimeout(() => {
-      snapshotTimer = undefined;
-      void saveSnapshot();
-    }, wait);
-    (snapshotTimer as { unref?: () => void }).unref?.();
-  };
-
-  const saveSnapshot = async (): Promise<void> => {
-    if (snapshot === undefined || !snapshotDirty || closed) return;
-    snapshotDirty = false;
-    snapshotSaving = true;
-    const prompts = [...served.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    try {
-      await snapshot.save(await encodeSnapshot(label ?? null, prompts, new Date()));
-      snapshotSavedAt = Date.now();
-      log.debug(
-        { event: 'prompt_snapshot_saved', snapshot: snapshot.describe, prompts: prompts.length },
-        'registry snapshot saved',
-      );
-    } catch (error) {
-      snapshotDirty = true;
-      log.warn(
-        { event: 'prompt_snapshot_save_failed', snapshot: snapshot.describe, error: errorClassName(error) },
-        'registry snapshot could not be saved; the previous one stays',
-      );
-    } finally {
-      snapshotSaving = false;
-      snapshotLastSave = Date.now();
-      scheduleSnapshot();
-    }
-  };
-
-  /** The snapshot's prompts, or undefined (logged) when there is none or it cannot be used. */
-  const loadSnapshot = async (): Promise<StoredPrompt[] | undefined> => {
-    if (snapshot === undefined) return undefined;
-    let text: string | undefined;
-    try {
-      text = await snapshot.load();
-    } catch (error) {
-      log.warn(
-        {
-          event: 'prompt_snapshot_unusable',
-          snapshot: snapshot.describe,
-          reason: error instanceof Error ? error.message : errorClassName(error),
-        },
-        'registry snapshot cannot be read; ignored',
-      );
-      return undefined;
-    }
-    if (text === undefined) return undefined;
-    const reading = await decodeSnapshot(text, label ?? null);
-    if (!reading.ok) {
-      log.warn(
-        { event: 'prompt_snapshot_unusable', snapshot: snapshot.describe, reason: reading.reason },
-        'registry snapshot is unusable; ignored',
-      );
-      return undefined;
-    }
-    return reading.snapshot.prompts;
+    if (readFromStore) keeper?.changed();
   };
 
   let reconcileTimer: ReturnType<typeof setInterval> | undefined;
@@ -538,7 +394,7 @@ export async function syncRegistry(
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
     if (reconcileTimer !== undefined) clearInterval(reconcileTimer);
-    if (snapshotTimer !== undefined) clearTimeout(snapshotTimer);
+    keeper?.close();
   };
 
   /** The first read had not answered within snapshotAfterMs. */
@@ -560,7 +416,7 @@ export async function syncRegistry(
           });
         });
   if (outcome !== null) {
-    const prompts = await loadSnapshot();
+    const prompts = await keeper?.load();
     if (readFromStore) {
       // The store answered while the snapshot was read: what it said is newer.
     } else if (prompts !== undefined) {
@@ -630,7 +486,7 @@ export async function syncRegistry(
         lagMs: pendingSince === undefined ? 0 : Math.max(0, now - pendingSince),
         degradedSince: degraded ? Math.min(...since) : null,
         lastError,
-        snapshotSavedAt,
+        snapshotSavedAt: keeper?.savedAt ?? null,
       };
     },
     close() {
