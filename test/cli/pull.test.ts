@@ -122,6 +122,22 @@ describe('pull', () => {
     expect(readdirSync(dir).filter((f) => f.startsWith('plain'))).toEqual([]);
   });
 
+  it('keeps the example cases of a file it rewrites: they are the file’s, not the stored prompt’s', async () => {
+    const dir = tempDir();
+    const cases = [{ name: 'renders the value', contains: 'key: value' }];
+    writeFileSync(
+      join(dir, 'plain.json'),
+      JSON.stringify({ name: 'plain.one', messages: [{ role: 'user', content: 'old text' }], cases }),
+    );
+    const { code, stderr } = await pull(dir);
+    expect(code, stderr).toBe(0);
+    const written = JSON.parse(readFileSync(join(dir, 'plain.json'), 'utf8')) as Record<string, unknown>;
+    expect(written['messages']).toEqual([{ role: 'user', content: { type: 'text', text: 'key: value' } }]);
+    expect(written['cases']).toEqual(cases);
+    const tested = await runCli(['test', dir]);
+    expect(tested.code, tested.stdout + tested.stderr).toBe(0);
+  });
+
   it('never replaces a file that is not the prompt’s own without --force', async () => {
     const dir = tempDir();
     const other = '{"name": "other", "messages": [{"role": "user", "content": "mine"}]}';
