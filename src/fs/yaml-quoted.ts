@@ -44,22 +44,30 @@ const CONTROL = /[\x00-\x1f]/;
 /**
  * The lines of a scalar's body folded in one native replacement, when every line after the first has the same
  * indentation (spaces) before its text and no line ends in blanks or is blank: each break and the indentation after
- * it become one space. Undefined otherwise (the general reading applies).
+ * it become one space. Undefined otherwise (the general reading applies). Checked by one native search, not a loop
+ * per line.
  */
 function foldUniform(text: string, from: number, to: number): string | undefined {
-  if (!hasBreak(text, from, to)) return text.slice(from, to);
-  let indent = -1;
-  for (let lf = text.indexOf('\n', from); lf !== -1 && lf < to; lf = text.indexOf('\n', lf + 1)) {
-    const before = text.charCodeAt(lf - 1);
-    if (before === 0x20 || before === 0x09 || before === 0x0d) return undefined;
-    let k = lf + 1;
-    while (k < to && text.charCodeAt(k) === 0x20) k++;
-    const c = text.charCodeAt(k);
-    if (c === 0x09 || c === 0x0a || c === 0x0d || (indent !== -1 && k - lf - 1 !== indent)) return undefined;
-    indent = k - lf - 1;
-  }
   const body = text.slice(from, to);
-  return indent === -1 ? body : body.replaceAll(`\n${' '.repeat(indent)}`, ' ');
+  const lf = body.indexOf('\n');
+  if (lf === -1) return body;
+  let k = lf + 1;
+  while (body.charCodeAt(k) === 0x20) k++;
+  const indent = k - lf - 1;
+  if (irregularFold(indent).test(body)) return undefined;
+  return body.replaceAll(`\n${' '.repeat(indent)}`, ' ');
+}
+
+/** Per indentation: a line ending in blanks, or a break not followed by exactly that indentation then text. */
+const irregularFolds = new Map<number, RegExp>();
+
+function irregularFold(indent: number): RegExp {
+  let found = irregularFolds.get(indent);
+  if (found === undefined) {
+    found = new RegExp(`[ \\t\\r]\\n|\\n(?! {${indent}}(?:[^ \\t\\n\\r]|$))`);
+    if (irregularFolds.size < 256) irregularFolds.set(indent, found);
+  }
+  return found;
 }
 
 /**
@@ -211,6 +219,19 @@ export function readPlain(text: string, start: number, end: number): string {
   return value + text.slice(i, end);
 }
 
+/**
+ * The stand-in of a long plain scalar over several lines whose next lines are indented at least `indent` spaces: its
+ * first character (and an `x` when its second is not blank, as the lexer's rule for a scalar first on its line
+ * looks), then one line of `indent` spaces and an `x`. Whether the lexer goes on over a line depends on its
+ * indentation only, so the library reads the stand-in as one scalar exactly when it reads every line of the original
+ * into it (the caller checks the stand-in's extent and value: see {@link readPlain}).
+ */
+export function plainStandIn(text: string, start: number, indent: number): string {
+  const second = text.charCodeAt(start + 1);
+  const blank = second === 0x20 || second === 0x09 || second === 0x0a || second === 0x0d || Number.isNaN(second);
+  return `${text[start] ?? ''}${blank ? '' : 'x'}\n${' '.repeat(indent)}x`;
+}
+
 /** A text with long quoted scalars replaced by short stand-ins, and the way back to the original offsets. */
 export interface MaskedText {
   text: string;
@@ -223,12 +244,13 @@ export interface MaskedText {
 const MARKER = /^(?:---|\.\.\.)(?=[ \t\r]|$)/;
 
 /**
- * The stand-in of a quoted scalar: single-quoted, each line reduced to its leading blanks and one `x` (a document
+ * The stand-in of a quoted scalar: quoted as it is (the parser's messages name the quote), each line reduced to its leading blanks and one `x` (a document
  * marker kept), each distinct line once, so the parser sees the same kinds of lines and indentation (and reports the
  * same first indentation error).
  */
 function standIn(text: string, start: number, end: number): string {
-  if (wellIndented(text, start, end)) return "'x'";
+  const quote = text[start] === '"' ? '"' : "'";
+  if (wellIndented(text, start, end)) return `${quote}x${quote}`;
   const to = end - 1;
   const out: string[] = [];
   // A run of lines of one kind becomes two (the last line kept): the parser reads the lines of a run alike, and a
@@ -263,15 +285,14 @@ function standIn(text: string, start: number, end: number): string {
     if (last) break;
     s = lf + 1;
   }
-  return `'${out.join('\n')}'`;
+  return `${quote}${out.join('\n')}${quote}`;
 }
 
 /**
- * Whether every continuation line of the scalar is indented (with spaces) past the node its first line opens (past
- * any `- ` entries): then the parser accepts its lines whatever they hold, and a one-line stand-in will do. `plain`:
- * a plain scalar, whose lines may also sit at its own indentation when it is first on its line (the lexer's rule).
+ * Whether every continuation line of the quoted scalar is indented (with spaces) past the node its first line opens
+ * (past any `- ` entries): then the parser accepts its lines whatever they hold, and a one-line stand-in will do.
  */
-export function wellIndented(text: string, start: number, end: number, plain = false): boolean {
+export function wellIndented(text: string, start: number, end: number): boolean {
   if (!hasBreak(text, start, end)) return true; // one line: no continuation line to check
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
   let base = lineStart;
@@ -280,17 +301,20 @@ export function wellIndented(text: string, start: number, end: number, plain = f
     if (text[base] === '-' && text[base + 1] === ' ') base++;
     else break;
   }
-  // A plain scalar first on its line (two characters or more there) goes on over lines at its own indentation.
-  const own = plain && base === start && !/[\s]/.test(text[start + 1] ?? ' ');
-  const need = base - lineStart + (own ? 0 : 1);
-  for (let lf = text.indexOf('\n', start); lf !== -1 && lf < end; lf = text.indexOf('\n', lf + 1)) {
-    let k = lf + 1;
-    while (k < end && text.charCodeAt(k) === 0x20) k++;
-    const c = text.charCodeAt(k);
-    if (c === 0x0a || c === 0x0d) continue; // a blank line
-    if (k - (lf + 1) < need || c === 0x09) return false;
+  const need = base - lineStart + 1;
+  return !shortLine(need).test(text.slice(start, end));
+}
+
+/** Per indentation: a line, not blank, indented with fewer spaces, or whose text starts with a tab. */
+const shortLines = new Map<number, RegExp>();
+
+function shortLine(indent: number): RegExp {
+  let found = shortLines.get(indent);
+  if (found === undefined) {
+    found = new RegExp(`\\n(?! *(?:[\\n\\r]|$))(?! {${indent}})|\\n *\\t`);
+    if (shortLines.size < 256) shortLines.set(indent, found);
   }
-  return true;
+  return found;
 }
 
 /** A stretch of text and the short text that stands in for it. */

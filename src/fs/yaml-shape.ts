@@ -57,7 +57,8 @@ export type YamlShape =
       problem?: undefined;
       longQuoted: [number, number][];
       blocks: number[];
-      longPlain: [number, number][];
+      /** Long plain scalars over several lines: start, end, and the least indentation of their lines after the first. */
+      longPlain: [number, number, number][];
       /** Runs of whole lines, blank or comments, outside any scalar (block context): the parser need not see them. */
       quiet: [number, number][];
     };
@@ -65,7 +66,7 @@ export type YamlShape =
 /** Checks `text` against `limits` in one pass. */
 export function checkYamlShape(text: string, limits: YamlShapeLimits): YamlShape {
   const blocks: number[] = [];
-  const longPlain: [number, number][] = [];
+  const longPlain: [number, number, number][] = [];
   const quiet: [number, number][] = [];
   const problem = scan(text, limits, blocks, longPlain, quiet);
   return 'message' in problem ? { problem } : { longQuoted: problem, blocks, longPlain, quiet };
@@ -80,7 +81,7 @@ function scan(
   text: string,
   limits: YamlShapeLimits,
   blocks: number[],
-  longPlain: [number, number][],
+  longPlain: [number, number, number][],
   quietLines: [number, number][],
 ): YamlShapeProblem | [number, number][] {
   const n = text.length;
@@ -95,10 +96,14 @@ function scan(
   let block: { parent: number; content: number | undefined; run?: RegExp } | undefined;
   /** A plain scalar that reached the end of its line: the indentation its next lines need to go on (0 in flow). */
   let plain: number | undefined;
-  /** The open plain scalar's start and the end of its text so far (block context, untagged), and its lines. */
-  let run: { start: number; end: number; lines: number } | undefined;
+  /**
+   * The open plain scalar's start and the end of its text so far (block context, untagged), its lines, and the least
+   * indentation of its lines after the first that hold text.
+   */
+  let run: { start: number; end: number; lines: number; indent: number } | undefined;
   const closeRun = (): void => {
-    if (run !== undefined && run.lines > 1 && run.end - run.start >= LONG_QUOTED) longPlain.push([run.start, run.end]);
+    if (run !== undefined && run.lines > 1 && run.end - run.start >= LONG_QUOTED)
+      longPlain.push([run.start, run.end, run.indent]);
     run = undefined;
   };
   /** The end of a plain scalar's text ending at `k` (its trailing blanks left out). */
@@ -158,6 +163,7 @@ function scan(
       if (lines.lastText !== -1 && run !== undefined) {
         run.end = textEnd(lines.lastText);
         run.lines++;
+        if (lines.indent < run.indent) run.indent = lines.indent;
       }
       if (lines.lastText !== -1) pending = undefined;
       else if (lines.next > i) pending ??= i;
@@ -216,6 +222,7 @@ function scan(
         if (run !== undefined && text.charCodeAt(k) !== 0x3a) {
           run.end = textEnd(k);
           run.lines++;
+          if (indent < run.indent) run.indent = indent;
         }
         if (isBreakOrEnd(text.charCodeAt(k))) {
           plain = open;
@@ -345,7 +352,7 @@ function scan(
         if (isBreakOrEnd(text.charCodeAt(k))) {
           plain = flow > 0 ? 0 : goOn;
           const tagged = taggedAt >= 0 && start - taggedAt <= 64 && /^\s*$/.test(text.slice(taggedAt, start));
-          if (flow === 0 && !tagged) run = { start, end: textEnd(k), lines: 1 };
+          if (flow === 0 && !tagged) run = { start, end: textEnd(k), lines: 1, indent: Number.MAX_SAFE_INTEGER };
         }
       }
     }
@@ -371,6 +378,8 @@ function nextOf(text: string, char: string): NextOf {
 interface PlainLines {
   next: number;
   lastText: number;
+  /** The least indentation of the lines with text (MAX_SAFE_INTEGER if none). */
+  indent: number;
 }
 
 /**
@@ -382,6 +391,7 @@ interface PlainLines {
 function plainLines(text: string, from: number, indent: number, marks: Marks): PlainLines {
   let s = from;
   let lastText = -1;
+  let least = Number.MAX_SAFE_INTEGER;
   for (;;) {
     let k = s;
     while (text.charCodeAt(k) === SPACE) k++;
@@ -405,9 +415,10 @@ function plainLines(text: string, from: number, indent: number, marks: Marks): P
     while (at < lf && !isBlankChar(text.charCodeAt(at - 1))) at = marks.hash(at + 1);
     if (at < lf) break;
     lastText = lf;
+    if (k - s < least) least = k - s;
     s = lf + 1;
   }
-  return { next: s, lastText };
+  return { next: s, lastText, indent: least };
 }
 
 /** The next `:`, `#`, CR and backslash of a text (see {@link nextOf}). */

@@ -10,7 +10,7 @@ import type { SourcePosition } from './diagnostics.js';
 import type { SourceSyntaxError } from './json-source.js';
 import { findBlockScalar, readBlockScalar } from './yaml-block.js';
 import type { BlockScalar } from './yaml-block.js';
-import { maskText, quotedStandIns, readPlain, readQuoted, wellIndented } from './yaml-quoted.js';
+import { maskText, plainStandIn, quotedStandIns, readPlain, readQuoted } from './yaml-quoted.js';
 import type { StandIn } from './yaml-quoted.js';
 import { checkYamlShape } from './yaml-shape.js';
 
@@ -80,11 +80,14 @@ function shortMessage(message: string): string {
 
 /**
  * What a stand-in (by its offset in the parsed text) stands for: a quoted scalar's value, a block scalar to read, or
- * a plain scalar's value (its stand-in, `x`, must be read as one whole scalar).
+ * a plain scalar's value (its stand-in must be read as one whole scalar, to the value ours reads for it).
  */
-type Restore = { value: string } | { block: BlockScalar; verified: boolean } | { plain: string; verified: boolean };
+type Restore =
+  | { value: string }
+  | { block: BlockScalar; verified: boolean }
+  | { plain: string; standIn: string; verified: boolean };
 
-/** A plain scalar over several lines read here: its extent (stand-in `x`) and value. */
+/** A plain scalar over several lines read here: its extent, stand-in and value. */
 interface PlainScalar extends StandIn {
   value: string;
 }
@@ -103,7 +106,8 @@ function restore(node: Scalar, standIns: ReadonlyMap<number, Restore>, text: str
     return;
   }
   if ('plain' in found) {
-    if (range[1] !== range[0] + 1 || node.value !== 'x') return;
+    const { standIn } = found;
+    if (range[1] !== range[0] + standIn.length || node.value !== readPlain(standIn, 0, standIn.length)) return;
     node.value = found.plain;
     found.verified = true;
     return;
@@ -216,12 +220,10 @@ export function parseYamlSource(
     if (blocks.length > 0 && blocks[blocks.length - 1]!.end > block.start) continue;
     blocks.push(block);
   }
-  // Long plain scalars over lines indented past their node: a one-line stand-in, checked as the block ones are.
+  // Long plain scalars over several lines: a two-line stand-in, checked as the block ones are.
   const plains: PlainScalar[] = [];
-  for (const [start, end] of shape.longPlain) {
-    if (wellIndented(text, start, end, true))
-      plains.push({ start, end, standIn: 'x', value: readPlain(text, start, end) });
-  }
+  for (const [start, end, indent] of shape.longPlain)
+    plains.push({ start, end, standIn: plainStandIn(text, start, indent), value: readPlain(text, start, end) });
   // Runs of blank and comment lines outside scalars: left out (the library spends microseconds on each line).
   const taken = [...quoted.map((q) => q.stretch), ...blocks, ...plains].sort((a, b) => a.start - b.start);
   const quiet = shape.quiet.filter(([start, end]) => !overlaps(taken, start, end));
@@ -294,7 +296,8 @@ function parseMasked(
     restore: { value },
   }));
   for (const block of blocks) entries.push({ stretch: block, restore: { block, verified: false } });
-  for (const plain of plains) entries.push({ stretch: plain, restore: { plain: plain.value, verified: false } });
+  for (const plain of plains)
+    entries.push({ stretch: plain, restore: { plain: plain.value, standIn: plain.standIn, verified: false } });
   for (const [start, end] of quiet) entries.push({ stretch: { start, end, standIn: '' } });
   const checked = blocks.length + plains.length;
   if (checked > 0 || quiet.length > 0) entries.sort((a, b) => a.stretch.start - b.stretch.start);

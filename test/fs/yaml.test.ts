@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { formatDiagnostic, loadPromptDirectory } from '../../src/fs/index.js';
 import { findBlockScalar } from '../../src/fs/yaml-block.js';
-import { quotedStandIns, wellIndented } from '../../src/fs/yaml-quoted.js';
+import { plainStandIn, quotedStandIns } from '../../src/fs/yaml-quoted.js';
 import { checkYamlShape } from '../../src/fs/yaml-shape.js';
 import { parseYamlSource } from '../../src/fs/yaml-source.js';
 import type { YamlSource } from '../../src/fs/yaml-source.js';
@@ -362,7 +362,7 @@ describe('YAML prompt files: long quoted strings', () => {
     const end = text.indexOf('"', start + 1) + 1;
     const [stretch] = quotedStandIns(text, [[start, end]]);
     // Two lines of the run (the first among them), then the last line: not one line (and one parser error) per line.
-    expect(stretch?.standIn).toBe("'x\nx\nx'");
+    expect(stretch?.standIn).toBe('"x\nx\nx"');
     const ours = parseYamlSource(text);
     const library = parseDocument(text);
     expect(library.errors.length).toBeGreaterThan(0);
@@ -417,8 +417,11 @@ describe('YAML prompt files: long plain scalars', () => {
       const text = `${head}${body}   # note\nb: 1\n`;
       const shape = checkYamlShape(text, { maxNodes: 100, maxDepth: 256, maxAliases: 100 });
       expect(shape.problem, head).toBeUndefined();
-      expect('longPlain' in shape ? shape.longPlain : [], head).toEqual([[head.length, head.length + body.length]]);
-      expect(wellIndented(text, head.length, head.length + body.length, true), head).toBe(true);
+      const indent = sep.length - 1;
+      expect('longPlain' in shape ? shape.longPlain : [], head).toEqual([
+        [head.length, head.length + body.length, indent],
+      ]);
+      expect(plainStandIn(text, head.length, indent), head).toBe(`lx\n${' '.repeat(indent)}x`);
     }
   });
 
@@ -442,7 +445,10 @@ describe('YAML prompt files: long plain scalars', () => {
         const shape = checkYamlShape(text, { maxNodes: 100, maxDepth: 256, maxAliases: 100 });
         const plain = 'longPlain' in shape ? shape.longPlain : [];
         // One scalar, over every line up to where the library ends it (its range ends after its last line's text).
-        expect(plain, label).toEqual([[scalar.range[0]!, scalar.range[1]!]]);
+        expect(
+          plain.map(([start, end]) => [start, end]),
+          label,
+        ).toEqual([[scalar.range[0]!, scalar.range[1]!]]);
       }
     }
   });
@@ -457,6 +463,8 @@ describe('YAML prompt files: long plain scalars', () => {
       '- ',
       '',
       'a:\n  ',
+      'a:\n  x:\n      ',
+      'a:\n  - x:\n      ',
       '? ',
       'a: &n ',
       'a: !!str ',
@@ -504,7 +512,8 @@ describe('YAML prompt files: long plain scalars', () => {
         length += line.length + 1;
       }
       const after = ['', 'y: after\n', '- after\n', '# end\n'][Math.floor(next() * 4)]!;
-      const text = `${prefix}first${lines.map((l) => `\n${l}`).join('')}\n${after}`;
+      const first = ['first', 'f', 'f x', 'f\tx'][Math.floor(next() * 4)]!;
+      const text = `${prefix}${first}${lines.map((l) => `\n${l}`).join('')}\n${after}`;
       const ours = parseYamlSource(text);
       const library = parseDocument(text);
       if (library.errors.length > 0) expect('value' in ours, JSON.stringify(text)).toBe(false);
@@ -514,6 +523,18 @@ describe('YAML prompt files: long plain scalars', () => {
       }
     }
     expect(read).toBeGreaterThan(100);
+  });
+});
+
+describe('YAML prompt files: plain scalars of many short lines', () => {
+  it('reads a plain scalar of 100,000 one-character lines below its key through a two-line stand-in, equal to the yaml library', () => {
+    const words = Array.from({ length: 100_000 }, (_, i) => 'abc'[i % 3]!);
+    const text = `a:\n  x:\n${words.map((w) => `      ${w}\n`).join('')}b: 1\n`;
+    const shape = checkYamlShape(text, { maxNodes: 100, maxDepth: 256, maxAliases: 100 });
+    const plain = 'longPlain' in shape ? shape.longPlain : [];
+    expect(plain).toEqual([[text.indexOf('a\n', 8), text.lastIndexOf('\nb: 1') - 1 + 1, 6]]);
+    expect(plainStandIn(text, plain[0]![0], plain[0]![2])).toBe('a\n      x');
+    expect(parseYamlSource(text)).toMatchObject({ value: parseDocument(text).toJS() });
   });
 });
 
