@@ -232,6 +232,42 @@ export function plainStandIn(text: string, start: number, indent: number): strin
   return `${text[start] ?? ''}${blank ? '' : 'x'}\n${' '.repeat(indent)}x`;
 }
 
+/**
+ * The least indentation (spaces) of the lines with text after the first of `text.slice(start, end)`: each native
+ * search finds the next line indented less than the least so far, from where the last one was found (one pass in
+ * all; after 64 such lines, one line at a time).
+ */
+export function leastIndent(text: string, start: number, end: number): number {
+  const body = text.slice(start, end);
+  let least = -1;
+  let at = 0;
+  for (let steps = 0; least !== 0; steps++) {
+    const lines = least === -1 || steps > 64 ? TEXT_LINE : lessIndented(least);
+    lines.lastIndex = at;
+    const found = lines.exec(body);
+    if (found === null) break;
+    const indent = found[1]!.length;
+    if (least === -1 || indent < least) least = indent;
+    at = found.index + 1;
+  }
+  return Math.max(least, 0);
+}
+
+/** A line with text after a break: its indentation captured. */
+const TEXT_LINE = /\n( *)[^ \r\n]/g;
+
+/** Per indentation: a line with text indented less. */
+const lessIndentedLines = new Map<number, RegExp>();
+
+function lessIndented(indent: number): RegExp {
+  let found = lessIndentedLines.get(indent);
+  if (found === undefined) {
+    found = new RegExp(`\\n( {0,${indent - 1}})[^ \\r\\n]`, 'g');
+    if (lessIndentedLines.size < 256) lessIndentedLines.set(indent, found);
+  }
+  return found;
+}
+
 /** A text with long quoted scalars replaced by short stand-ins, and the way back to the original offsets. */
 export interface MaskedText {
   text: string;

@@ -35,10 +35,6 @@ function isBreakOrEnd(c: number): boolean {
   return Number.isNaN(c) || c === LF || c === CR;
 }
 
-function isBlankChar(c: number): boolean {
-  return c === SPACE || c === TAB;
-}
-
 function isBlank(c: number): boolean {
   return c === SPACE || c === TAB || isBreakOrEnd(c);
 }
@@ -57,8 +53,7 @@ export type YamlShape =
       problem?: undefined;
       longQuoted: [number, number][];
       blocks: number[];
-      /** Long plain scalars over several lines: start, end, and the least indentation of their lines after the first. */
-      longPlain: [number, number, number][];
+      longPlain: [number, number][];
       /** Runs of whole lines, blank or comments, outside any scalar (block context): the parser need not see them. */
       quiet: [number, number][];
     };
@@ -66,7 +61,7 @@ export type YamlShape =
 /** Checks `text` against `limits` in one pass. */
 export function checkYamlShape(text: string, limits: YamlShapeLimits): YamlShape {
   const blocks: number[] = [];
-  const longPlain: [number, number, number][] = [];
+  const longPlain: [number, number][] = [];
   const quiet: [number, number][] = [];
   const problem = scan(text, limits, blocks, longPlain, quiet);
   return 'message' in problem ? { problem } : { longQuoted: problem, blocks, longPlain, quiet };
@@ -81,7 +76,7 @@ function scan(
   text: string,
   limits: YamlShapeLimits,
   blocks: number[],
-  longPlain: [number, number, number][],
+  longPlain: [number, number][],
   quietLines: [number, number][],
 ): YamlShapeProblem | [number, number][] {
   const n = text.length;
@@ -96,14 +91,10 @@ function scan(
   let block: { parent: number; content: number | undefined; run?: RegExp } | undefined;
   /** A plain scalar that reached the end of its line: the indentation its next lines need to go on (0 in flow). */
   let plain: number | undefined;
-  /**
-   * The open plain scalar's start and the end of its text so far (block context, untagged), its lines, and the least
-   * indentation of its lines after the first that hold text.
-   */
-  let run: { start: number; end: number; lines: number; indent: number } | undefined;
+  /** The open plain scalar's start and the end of its text so far (block context, untagged), and its lines. */
+  let run: { start: number; end: number; lines: number } | undefined;
   const closeRun = (): void => {
-    if (run !== undefined && run.lines > 1 && run.end - run.start >= LONG_QUOTED)
-      longPlain.push([run.start, run.end, run.indent]);
+    if (run !== undefined && run.lines > 1 && run.end - run.start >= LONG_QUOTED) longPlain.push([run.start, run.end]);
     run = undefined;
   };
   /** The end of a plain scalar's text ending at `k` (its trailing blanks left out). */
@@ -125,12 +116,8 @@ function scan(
     if (last !== undefined && last[1] === from) last[1] = to;
     else quietLines.push([from, to]);
   };
-  const marks: Marks = {
-    colon: nextOf(text, ':'),
-    hash: nextOf(text, '#'),
-    cr: nextOf(text, '\r'),
-    backslash: nextOf(text, '\\'),
-  };
+  /** The next backslash (found once, kept until passed). */
+  const backslashes = nextOf(text, '\\');
 
   const endOfLine = (from: number): number => {
     const lf = text.indexOf('\n', from);
@@ -159,11 +146,10 @@ function scan(
     }
     if (plain !== undefined && plain > 0 && flow === 0) {
       // The lines a plain scalar plainly goes on over, skipped a few indexOf calls a line.
-      const lines = plainLines(text, i, plain, marks);
+      const lines = plainLines(text, i, plain);
       if (lines.lastText !== -1 && run !== undefined) {
         run.end = textEnd(lines.lastText);
         run.lines++;
-        if (lines.indent < run.indent) run.indent = lines.indent;
       }
       if (lines.lastText !== -1) pending = undefined;
       else if (lines.next > i) pending ??= i;
@@ -222,7 +208,6 @@ function scan(
         if (run !== undefined && text.charCodeAt(k) !== 0x3a) {
           run.end = textEnd(k);
           run.lines++;
-          if (indent < run.indent) run.indent = indent;
         }
         if (isBreakOrEnd(text.charCodeAt(k))) {
           plain = open;
@@ -311,7 +296,7 @@ function scan(
       } else if (c === 0x22 /* " */ || c === 0x27 /* ' */) {
         if (++nodes > limits.maxNodes) return tooMany(k);
         const start = k;
-        k = closingQuote(text, k, c, marks.backslash);
+        k = closingQuote(text, k, c, backslashes);
         if (k > n) return longQuoted; // unterminated: the parser reports it
         if (
           k - start >= LONG_QUOTED &&
@@ -352,7 +337,7 @@ function scan(
         if (isBreakOrEnd(text.charCodeAt(k))) {
           plain = flow > 0 ? 0 : goOn;
           const tagged = taggedAt >= 0 && start - taggedAt <= 64 && /^\s*$/.test(text.slice(taggedAt, start));
-          if (flow === 0 && !tagged) run = { start, end: textEnd(k), lines: 1, indent: Number.MAX_SAFE_INTEGER };
+          if (flow === 0 && !tagged) run = { start, end: textEnd(k), lines: 1 };
         }
       }
     }
@@ -378,62 +363,53 @@ function nextOf(text: string, char: string): NextOf {
 interface PlainLines {
   next: number;
   lastText: number;
-  /** The least indentation of the lines with text (MAX_SAFE_INTEGER if none). */
-  indent: number;
 }
 
 /**
  * The whole lines from the line start `from` a plain scalar (block context) goes on over, as the loop in
  * {@link scan} would read them one by one: blank, or at least `indent` spaces then text starting with no tab or `#`,
- * with no `: `, no ` #` and no CR but before its break. A few indexOf calls a line (their marks kept, so each
- * character is searched once); the first other line is left to the loop.
+ * with no `: `, no ` #` and no CR but before its break. Matched natively in bounded runs; the first other line is left
+ * to the loop.
  */
-function plainLines(text: string, from: number, indent: number, marks: Marks): PlainLines {
+function plainLines(text: string, from: number, indent: number): PlainLines {
+  const lines = plainLineRun(indent);
   let s = from;
-  let lastText = -1;
-  let least = Number.MAX_SAFE_INTEGER;
   for (;;) {
-    let k = s;
-    while (text.charCodeAt(k) === SPACE) k++;
-    const c = text.charCodeAt(k);
-    if (c === LF || (c === CR && text.charCodeAt(k + 1) === LF)) {
-      // Blank lines, natively (in bounded runs).
-      for (;;) {
-        BLANK_LINES.lastIndex = s;
-        if (!BLANK_LINES.test(text)) break;
-        s = BLANK_LINES.lastIndex;
-      }
-      continue;
-    }
-    if (k - s < indent || c === TAB || c === 0x23 || c === CR || Number.isNaN(c)) break;
-    const lf = text.indexOf('\n', k);
-    if (lf === -1 || marks.cr(k) < lf - 1) break;
-    let at = marks.colon(k);
-    while (at < lf && !isBlank(text.charCodeAt(at + 1))) at = marks.colon(at + 1);
-    if (at < lf) break;
-    at = marks.hash(k);
-    while (at < lf && !isBlankChar(text.charCodeAt(at - 1))) at = marks.hash(at + 1);
-    if (at < lf) break;
-    lastText = lf;
-    if (k - s < least) least = k - s;
-    s = lf + 1;
+    lines.lastIndex = s;
+    if (!lines.test(text)) break;
+    s = lines.lastIndex;
   }
-  return { next: s, lastText, indent: least };
+  // The last line with text among them: back over the blank lines at their end.
+  let e = s;
+  while (e > from) {
+    const lineStart = text.lastIndexOf('\n', e - 2) + 1;
+    let k = lineStart;
+    while (text.charCodeAt(k) === SPACE) k++;
+    if (k < e - 1 && !(k === e - 2 && text.charCodeAt(k) === CR)) return { next: s, lastText: e - 1 };
+    e = lineStart;
+  }
+  return { next: s, lastText: -1 };
 }
 
-/** The next `:`, `#`, CR and backslash of a text (see {@link nextOf}). */
-interface Marks {
-  colon: NextOf;
-  hash: NextOf;
-  cr: NextOf;
-  backslash: NextOf;
+/** Per indentation: up to 256 whole lines a plain scalar goes on over (see {@link plainLines}). */
+const plainLineRuns = new Map<number, RegExp>();
+
+function plainLineRun(indent: number): RegExp {
+  let found = plainLineRuns.get(indent);
+  if (found === undefined) {
+    const text = '(?:[^:#\\r\\n]|:(?=[^ \\t\\r\\n])|(?<![ \\t])#)';
+    found = new RegExp(
+      `(?: *\\r?\\n| {${indent}} *(?:[^ \\t#\\r\\n:]|:(?=[^ \\t\\r\\n]))${text}*\\r?\\n){1,256}`,
+      'y',
+    );
+    if (plainLineRuns.size < 256) plainLineRuns.set(indent, found);
+  }
+  return found;
 }
 
 /** Whole blank or comment lines (spaces, then a comment or nothing, then a line break), up to 256 at a time. */
 const QUIET_LINES = /(?: *(?:#[^\n]*)?\r?\n){1,256}/y;
 
-/** Whole blank lines, up to 256 at a time. */
-const BLANK_LINES = /(?: *\r?\n){1,256}/y;
 
 /** Runs of characters that cannot end a plain scalar (block context, flow context). */
 const BLOCK_PLAIN_RUN = /[^\n\r#:]*/y;

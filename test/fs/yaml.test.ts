@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { formatDiagnostic, loadPromptDirectory } from '../../src/fs/index.js';
 import { findBlockScalar } from '../../src/fs/yaml-block.js';
-import { plainStandIn, quotedStandIns } from '../../src/fs/yaml-quoted.js';
+import { leastIndent, plainStandIn, quotedStandIns } from '../../src/fs/yaml-quoted.js';
 import { checkYamlShape } from '../../src/fs/yaml-shape.js';
 import { parseYamlSource } from '../../src/fs/yaml-source.js';
 import type { YamlSource } from '../../src/fs/yaml-source.js';
@@ -418,9 +418,8 @@ describe('YAML prompt files: long plain scalars', () => {
       const shape = checkYamlShape(text, { maxNodes: 100, maxDepth: 256, maxAliases: 100 });
       expect(shape.problem, head).toBeUndefined();
       const indent = sep.length - 1;
-      expect('longPlain' in shape ? shape.longPlain : [], head).toEqual([
-        [head.length, head.length + body.length, indent],
-      ]);
+      expect('longPlain' in shape ? shape.longPlain : [], head).toEqual([[head.length, head.length + body.length]]);
+      expect(leastIndent(text, head.length, head.length + body.length), head).toBe(indent);
       expect(plainStandIn(text, head.length, indent), head).toBe(`lx\n${' '.repeat(indent)}x`);
     }
   });
@@ -445,10 +444,7 @@ describe('YAML prompt files: long plain scalars', () => {
         const shape = checkYamlShape(text, { maxNodes: 100, maxDepth: 256, maxAliases: 100 });
         const plain = 'longPlain' in shape ? shape.longPlain : [];
         // One scalar, over every line up to where the library ends it (its range ends after its last line's text).
-        expect(
-          plain.map(([start, end]) => [start, end]),
-          label,
-        ).toEqual([[scalar.range[0]!, scalar.range[1]!]]);
+        expect(plain, label).toEqual([[scalar.range[0]!, scalar.range[1]!]]);
       }
     }
   });
@@ -532,8 +528,9 @@ describe('YAML prompt files: plain scalars of many short lines', () => {
     const text = `a:\n  x:\n${words.map((w) => `      ${w}\n`).join('')}b: 1\n`;
     const shape = checkYamlShape(text, { maxNodes: 100, maxDepth: 256, maxAliases: 100 });
     const plain = 'longPlain' in shape ? shape.longPlain : [];
-    expect(plain).toEqual([[text.indexOf('a\n', 8), text.lastIndexOf('\nb: 1') - 1 + 1, 6]]);
-    expect(plainStandIn(text, plain[0]![0], plain[0]![2])).toBe('a\n      x');
+    expect(plain).toEqual([[text.indexOf('a\n', 8), text.lastIndexOf('\nb: 1')]]);
+    expect(leastIndent(text, plain[0]![0], plain[0]![1])).toBe(6);
+    expect(plainStandIn(text, plain[0]![0], 6)).toBe('a\n      x');
     expect(parseYamlSource(text)).toMatchObject({ value: parseDocument(text).toJS() });
   });
 });
