@@ -271,6 +271,8 @@ function lineShape(
   to: number,
   indent: number,
 ): 'exact' | 'indented' | 'short blank' | 'less' {
+  // Every line exact: found by one native search; otherwise the lines are looked at one by one.
+  if (!notExact(indent).test(text.slice(from, to))) return 'exact';
   let shape: 'exact' | 'indented' | 'short blank' = 'exact';
   for (let lf = text.indexOf('\n', from); lf !== -1 && lf < to; lf = text.indexOf('\n', lf + 1)) {
     let k = lf + 1;
@@ -286,6 +288,18 @@ function lineShape(
     }
   }
   return shape;
+}
+
+/** Per indentation: a line break not followed by exactly that indentation and a character other than a blank. */
+const notExactLines = new Map<number, RegExp>();
+
+function notExact(indent: number): RegExp {
+  let found = notExactLines.get(indent);
+  if (found === undefined) {
+    found = new RegExp(`\\n(?! {${indent}}[^ \\t\\n])`);
+    if (notExactLines.size < 256) notExactLines.set(indent, found);
+  }
+  return found;
 }
 
 /**

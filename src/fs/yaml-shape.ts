@@ -379,19 +379,20 @@ function plainLines(text: string, from: number, indent: number): PlainLines {
     if (!lines.test(text)) break;
     s = lines.lastIndex;
   }
-  // The last line with text among them: back over the blank lines at their end.
-  let e = s;
-  while (e > from) {
-    const lineStart = text.lastIndexOf('\n', e - 2) + 1;
-    let k = lineStart;
-    while (text.charCodeAt(k) === SPACE) k++;
-    if (k < e - 1 && !(k === e - 2 && text.charCodeAt(k) === CR)) return { next: s, lastText: e - 1 };
-    e = lineStart;
+  // Runs end after a line with text; the blank lines after the last one follow.
+  const lastText = s > from ? s - 1 : -1;
+  for (;;) {
+    BLANK_LINES.lastIndex = s;
+    if (!BLANK_LINES.test(text)) break;
+    s = BLANK_LINES.lastIndex;
   }
-  return { next: s, lastText: -1 };
+  return { next: s, lastText };
 }
 
-/** Per indentation: up to 256 whole lines a plain scalar goes on over (see {@link plainLines}). */
+/**
+ * Per indentation: up to 256 whole lines with text a plain scalar goes on over, each after any blank lines (see
+ * {@link plainLines}).
+ */
 const plainLineRuns = new Map<number, RegExp>();
 
 function plainLineRun(indent: number): RegExp {
@@ -399,7 +400,7 @@ function plainLineRun(indent: number): RegExp {
   if (found === undefined) {
     const text = '(?:[^:#\\r\\n]|:(?=[^ \\t\\r\\n])|(?<![ \\t])#)';
     found = new RegExp(
-      `(?: *\\r?\\n| {${indent}} *(?:[^ \\t#\\r\\n:]|:(?=[^ \\t\\r\\n]))${text}*\\r?\\n){1,256}`,
+      `(?:(?: *\\r?\\n)* {${indent}} *(?:[^ \\t#\\r\\n:]|:(?=[^ \\t\\r\\n]))${text}*\\r?\\n){1,256}`,
       'y',
     );
     if (plainLineRuns.size < 256) plainLineRuns.set(indent, found);
@@ -409,6 +410,9 @@ function plainLineRun(indent: number): RegExp {
 
 /** Whole blank or comment lines (spaces, then a comment or nothing, then a line break), up to 256 at a time. */
 const QUIET_LINES = /(?: *(?:#[^\n]*)?\r?\n){1,256}/y;
+
+/** Whole blank lines, up to 256 at a time. */
+const BLANK_LINES = /(?: *\r?\n){1,256}/y;
 
 
 /** Runs of characters that cannot end a plain scalar (block context, flow context). */
