@@ -306,13 +306,21 @@ function shapesAt(bytes: number): YamlShape[] {
       `${HEAD}_meta: [${many.map((m) => `"${m}"`).join(', ')}]\n`,
       many,
     );
-    add('many comment lines', `${HEAD}${'# a note\n'.repeat(Math.floor(bytes / 9))}`, undefined, 'hi');
+    // The JSON twins of these hold as many blank lines (JSON has no comments): the same bytes to read and skip.
+    const padded = (lines: number): void => {
+      const last = shapes[shapes.length - 1]!;
+      last.json = `{${'\n'.repeat(lines)}${last.json.slice(1)}`;
+    };
+    const notes = Math.floor(bytes / 9);
+    add('many comment lines (JSON twin: as many blank lines)', `${HEAD}${'# a note\n'.repeat(notes)}`, undefined, 'hi');
+    padded(notes * 9);
     add(
-      'many blank lines',
+      'many blank lines (JSON twin: as many blank lines)',
       `name: shaped\nmessages:\n  - role: user\n${'\n'.repeat(Math.floor(bytes))}    content: hi\n`,
       undefined,
       'hi',
     );
+    padded(Math.floor(bytes));
     add(
       'many short lines at column 0: double-quoted string',
       `content: "${short.join('\n')}"\nname: shaped\nmessages:\n  - role: user\n    content: hi\n`,

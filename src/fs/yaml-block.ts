@@ -6,6 +6,8 @@
  * stand-in is checked against ours (same extent, same value), so a case read differently falls back to the library.
  */
 
+import { lineBreaks } from './yaml-quoted.js';
+
 /** Block scalars at least this long (source characters, header included) are read here. */
 export const LONG_BLOCK = 256;
 
@@ -336,18 +338,17 @@ function readRegular(
   const region = text.slice(from + trimIndent, end);
   if (region.includes('\r')) return undefined;
   const lines = lineShape(text, from + trimIndent, end, trimIndent);
-  const pad = `\n${' '.repeat(trimIndent)}`;
   let value: string;
   if (header.mode === '>') {
     if (lines !== 'exact' || region.charCodeAt(0) <= 0x20) return undefined;
-    value = region.replaceAll(pad, ' ');
+    value = region.replace(lineBreaks(trimIndent), ' ');
   } else {
     // A line less indented than the first, not blank: the library reports it.
     if (lines === 'less' && !indented) return undefined;
     value =
       lines === 'less' || lines === 'short blank'
         ? region.replace(new RegExp(`\\n {0,${trimIndent}}`, 'g'), '\n')
-        : region.replaceAll(pad, '\n');
+        : region.replace(lineBreaks(trimIndent), '\n');
   }
   if (header.chomp === '+') {
     const kept = value + '\n'.repeat(trailing);

@@ -48,14 +48,34 @@ const CONTROL = /[\x00-\x1f]/;
  * per line.
  */
 function foldUniform(text: string, from: number, to: number): string | undefined {
+  return foldUniformly(text, from, to)?.value;
+}
+
+/** {@link foldUniform}, with the indentation of the lines after the first (undefined for one line). */
+function foldUniformly(text: string, from: number, to: number): { value: string; indent?: number } | undefined {
   const body = text.slice(from, to);
   const lf = body.indexOf('\n');
-  if (lf === -1) return body;
+  if (lf === -1) return { value: body };
   let k = lf + 1;
   while (body.charCodeAt(k) === 0x20) k++;
   const indent = k - lf - 1;
   if (irregularFold(indent).test(body)) return undefined;
-  return body.replaceAll(`\n${' '.repeat(indent)}`, ' ');
+  return { value: body.replace(lineBreaks(indent), ' '), indent };
+}
+
+/**
+ * Per indentation: a line break and that many spaces, global (a replacement by a regular expression builds its result
+ * in one buffer; `replaceAll` with a string concatenates piece by piece).
+ */
+const lineBreakRuns = new Map<number, RegExp>();
+
+export function lineBreaks(indent: number): RegExp {
+  let found = lineBreakRuns.get(indent);
+  if (found === undefined) {
+    found = new RegExp(`\\n {${indent}}`, 'g');
+    if (lineBreakRuns.size < 256) lineBreakRuns.set(indent, found);
+  }
+  return found;
 }
 
 /** Per indentation: a line ending in blanks, or a break not followed by exactly that indentation then text. */
@@ -117,9 +137,7 @@ export function readQuoted(text: string, start: number, end: number): { value: s
   const fast =
     text[start] === '"'
       ? readDoubleFast(text, from, to)
-      : text.slice(from, to).includes("'")
-        ? undefined
-        : foldUniform(text, from, to);
+      : (foldUniform(text, from, to) ?? foldLines(text.slice(from, to)))?.replace(QUOTE_PAIRS, "'");
   if (fast !== undefined) return { value: fast };
   let value = '';
   const last = end - 1; // the closing quote
@@ -190,34 +208,49 @@ export function readQuoted(text: string, start: number, end: number): { value: s
 
 /**
  * The value of the plain scalar `text.slice(start, end)` over several lines (its extent as the lexer reads it): each
- * line without its leading and trailing blanks, one line break a space, n + 1 breaks n newlines.
+ * line without its leading and trailing blanks, one line break a space, n + 1 breaks n newlines. Undefined if it
+ * starts or ends with a blank (not an extent the shape scan gives).
  */
-export function readPlain(text: string, start: number, end: number): string {
-  const uniform = foldUniform(text, start, end);
-  if (uniform !== undefined) return uniform;
-  let value = '';
-  let i = start;
-  for (let lf = text.indexOf('\n', i); lf !== -1 && lf < end; lf = text.indexOf('\n', i)) {
-    let e = lf;
-    while (
-      e > i &&
-      (text.charCodeAt(e - 1) === 0x20 || text.charCodeAt(e - 1) === 0x09 || text.charCodeAt(e - 1) === 0x0d)
-    )
-      e--;
-    value += text.slice(i, e);
-    let breaks = 0;
-    let k = lf;
-    for (;;) {
-      const c = text.charCodeAt(k);
-      if (c === 0x0a) breaks++;
-      else if (c !== 0x20 && c !== 0x09 && c !== 0x0d) break;
-      k++;
-    }
-    value += breaks === 1 ? ' ' : '\n'.repeat(breaks - 1);
-    i = k;
-  }
-  return value + text.slice(i, end);
+export function readPlain(text: string, start: number, end: number): string | undefined {
+  return readPlainLines(text, start, end)?.value;
 }
+
+/**
+ * {@link readPlain}, with the indentation of the lines after the first when it is one (then it is their least: no
+ * other search is needed for the stand-in).
+ */
+export function readPlainLines(
+  text: string,
+  start: number,
+  end: number,
+): { value: string; indent?: number } | undefined {
+  const uniform = foldUniformly(text, start, end);
+  if (uniform !== undefined) return uniform;
+  const value = foldLines(text.slice(start, end));
+  return value === undefined ? undefined : { value };
+}
+
+/**
+ * `body` folded as a plain or quoted scalar's lines are, by two native replacements: a line break between two lines
+ * with text (the blanks around it included) becomes a space, n + 1 breaks (blank lines) n newlines. Undefined when the
+ * body starts or ends with a blank or a break (a quoted scalar's first and last lines keep some blanks: the general
+ * reading applies).
+ */
+function foldLines(body: string): string | undefined {
+  if (body === '' || isBlankCode(body.charCodeAt(0)) || isBlankCode(body.charCodeAt(body.length - 1))) return undefined;
+  return body.replace(ONE_BREAK, ' ').replace(BREAKS, (run) => '\n'.repeat(run.split('\n').length - 2));
+}
+
+function isBlankCode(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+}
+
+const QUOTE_PAIRS = /''/g;
+
+/** One line break between two lines with text, with the blanks around it. */
+const ONE_BREAK = /(?<=[^ \t\r\n])[ \t]*\r?\n[ \t]*(?=[^ \t\r\n])/g;
+/** Two line breaks or more (blank lines) between two lines with text, with the blanks around them. */
+const BREAKS = /(?<=[^ \t\r\n])[ \t]*\r?\n(?:[ \t]*\r?\n)+[ \t]*(?=[^ \t\r\n])/g;
 
 /**
  * The stand-in of a long plain scalar over several lines whose next lines are indented at least `indent` spaces: its

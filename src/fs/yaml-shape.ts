@@ -390,8 +390,8 @@ function plainLines(text: string, from: number, indent: number): PlainLines {
 }
 
 /**
- * Per indentation: up to 256 whole lines with text a plain scalar goes on over, each after any blank lines (see
- * {@link plainLines}).
+ * Per indentation: up to 256 whole lines with text a plain scalar goes on over, each after any blank lines (taken
+ * whole, never given back one by one: see {@link plainLines}).
  */
 const plainLineRuns = new Map<number, RegExp>();
 
@@ -400,7 +400,7 @@ function plainLineRun(indent: number): RegExp {
   if (found === undefined) {
     const text = '(?:[^:#\\r\\n]|:(?=[^ \\t\\r\\n])|(?<![ \\t])#)';
     found = new RegExp(
-      `(?:(?: *\\r?\\n)* {${indent}} *(?:[^ \\t#\\r\\n:]|:(?=[^ \\t\\r\\n]))${text}*\\r?\\n){1,256}`,
+      `(?:(?=((?: *\\r?\\n)*))\\1 {${indent}} *(?:[^ \\t#\\r\\n:]|:(?=[^ \\t\\r\\n]))${text}*\\r?\\n){1,256}`,
       'y',
     );
     if (plainLineRuns.size < 256) plainLineRuns.set(indent, found);
@@ -413,7 +413,6 @@ const QUIET_LINES = /(?: *(?:#[^\n]*)?\r?\n){1,256}/y;
 
 /** Whole blank lines, up to 256 at a time. */
 const BLANK_LINES = /(?: *\r?\n){1,256}/y;
-
 
 /** Runs of characters that cannot end a plain scalar (block context, flow context). */
 const BLOCK_PLAIN_RUN = /[^\n\r#:]*/y;

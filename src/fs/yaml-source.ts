@@ -10,7 +10,15 @@ import type { SourcePosition } from './diagnostics.js';
 import type { SourceSyntaxError } from './json-source.js';
 import { findBlockScalar, readBlockScalar } from './yaml-block.js';
 import type { BlockScalar } from './yaml-block.js';
-import { leastIndent, maskText, plainStandIn, quotedStandIns, readPlain, readQuoted } from './yaml-quoted.js';
+import {
+  leastIndent,
+  maskText,
+  plainStandIn,
+  quotedStandIns,
+  readPlain,
+  readPlainLines,
+  readQuoted,
+} from './yaml-quoted.js';
 import type { StandIn } from './yaml-quoted.js';
 import { checkYamlShape } from './yaml-shape.js';
 
@@ -223,8 +231,10 @@ export function parseYamlSource(
   // Long plain scalars over several lines: a two-line stand-in, checked as the block ones are.
   const plains: PlainScalar[] = [];
   for (const [start, end] of shape.longPlain) {
-    const standIn = plainStandIn(text, start, leastIndent(text, start, end));
-    plains.push({ start, end, standIn, value: readPlain(text, start, end) });
+    const read = readPlainLines(text, start, end);
+    if (read === undefined) continue;
+    const standIn = plainStandIn(text, start, read.indent ?? leastIndent(text, start, end));
+    plains.push({ start, end, standIn, value: read.value });
   }
   // Runs of blank and comment lines outside scalars: left out (the library spends microseconds on each line).
   const taken = [...quoted.map((q) => q.stretch), ...blocks, ...plains].sort((a, b) => a.start - b.start);
