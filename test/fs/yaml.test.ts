@@ -523,6 +523,27 @@ describe('YAML prompt files: long plain scalars', () => {
 });
 
 describe('YAML prompt files: plain scalars of many short lines', () => {
+  it("finds the least indentation of a plain scalar's lines however often it drops, as a loop over the lines would", () => {
+    const next = random(5);
+    for (let n = 0; n < 20; n++) {
+      const indents = Array.from({ length: 300 }, (_, i) => (n % 2 === 0 ? 300 - i : Math.floor(next() * 90)));
+      const body = `first\n${indents.map((k) => `${' '.repeat(k)}w${next() < 0.1 ? '\n' : ''}`).join('\n')}`;
+      const text = `x: ${body}\n`;
+      expect(leastIndent(text, 3, 3 + body.length)).toBe(Math.min(...indents));
+    }
+  });
+
+  it('names the quote a long quoted string misses, as the YAML library does', () => {
+    for (const quote of ['"', "'"]) {
+      const body = Array.from({ length: 300 }, (_, i) => ['a', 'bb', 'ccc'][i % 3]).join('\n');
+      const text = `content: ${quote}${body}${quote}\nname: p\n`;
+      const ours = parseYamlSource(text);
+      const library = parseDocument(text);
+      expect(library.errors[0]?.message).toContain(`Missing closing ${quote}quote`);
+      expect('message' in ours ? ours.message : '').toContain(`Missing closing ${quote}quote`);
+    }
+  });
+
   it('reads a plain scalar of 100,000 one-character lines below its key through a two-line stand-in, equal to the yaml library', () => {
     const words = Array.from({ length: 100_000 }, (_, i) => 'abc'[i % 3]!);
     const text = `a:\n  x:\n${words.map((w) => `      ${w}\n`).join('')}b: 1\n`;
