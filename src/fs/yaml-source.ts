@@ -2,7 +2,7 @@
  * YAML prompt files and front matter: core schema, data only, unique keys, bounded shape and aliases, pointer
  * positions.
  */
-import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Pair, Scalar, YAMLMap, Node as YamlNode } from 'yaml';
 import { unescapePointerSegment } from '../json.js';
 import { LineIndex } from './diagnostics.js';
@@ -191,6 +191,58 @@ function keyProblem(
 }
 
 /**
+ * The alias at which the document, its aliases expanded, first holds more than `maxNodes` nodes (an alias of a large
+ * collection repeated is as large as its copies to whoever reads the value). One pass in document order: an alias
+ * names the last node before it with that anchor (the library's rule), whose expanded size is known by then.
+ */
+function aliasProblem(
+  root: YamlNode | null,
+  maxNodes: number,
+): { message: string; node: YamlNode; first?: YamlNode } | undefined {
+  if (root === null) return undefined;
+  const sizes = new Map<YamlNode, number>();
+  const anchors = new Map<string, YamlNode>();
+  let count = 0;
+  const stack: { node: YamlNode; before: number }[] = [{ node: root, before: -1 }];
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    const node = top.node;
+    if (isAlias(node)) {
+      stack.pop();
+      const source = anchors.get(node.source);
+      if (source === undefined) continue; // unresolved: toJS reports it
+      const size = sizes.get(source);
+      if (size === undefined) return { message: `the alias *${node.source} is inside the node it names`, node };
+      count = Math.min(count + size, maxNodes + 1);
+      if (count > maxNodes)
+        return { message: `aliases that expand to more than ${maxNodes} YAML nodes (keys, values and entries)`, node };
+      continue;
+    }
+    const anchor = (node as { anchor?: string }).anchor;
+    if (top.before === -1 && anchor !== undefined) anchors.set(anchor, node);
+    if (top.before === -1 && (isMap(node) || isSeq(node))) {
+      top.before = count;
+      const children: YamlNode[] = [];
+      if (isMap(node)) {
+        for (const pair of node.items) {
+          if (pair.key !== null && pair.key !== undefined) children.push(pair.key as YamlNode);
+          if (pair.value !== null && pair.value !== undefined) children.push(pair.value as YamlNode);
+        }
+      } else {
+        for (const item of node.items) if (item !== null && item !== undefined) children.push(item as YamlNode);
+      }
+      for (let c = children.length - 1; c >= 0; c--) stack.push({ node: children[c]!, before: -1 });
+      continue;
+    }
+    stack.pop();
+    const before = top.before === -1 ? count : top.before;
+    count = Math.min(count + 1, maxNodes + 1);
+    sizes.set(node, count - before);
+  }
+  return undefined;
+}
+
+/**
  * Parses YAML text; `lineOffset` shifts reported lines (front matter starts after the opening `---`). The text's
  * shape is checked first, in linear time (at most `maxNodes` nodes, 256 levels, 100 aliases); duplicate keys are
  * found with one map per mapping (the YAML library's own check is quadratic in a mapping's size).
@@ -336,7 +388,9 @@ function parseMasked(
   const first = doc.errors[0] ?? doc.warnings.find((w) => w.code === 'TAG_RESOLVE_FAILED');
   if (first !== undefined && checked > 0) return undefined;
   if (first !== undefined) return { message: `invalid YAML: ${shortMessage(first.message)}`, ...place(first.pos[0]) };
-  const keys = keyProblem(doc.contents as YamlNode | null, maxNodes, standIns, text);
+  const keys =
+    keyProblem(doc.contents as YamlNode | null, maxNodes, standIns, text) ??
+    (doc.errors.length === 0 ? aliasProblem(doc.contents as YamlNode | null, maxNodes) : undefined);
   // A left-out line the library read inside a scalar: the text is parsed again with every line in it.
   if (keys === undefined && spansQuiet(doc.contents as YamlNode | null, quietAt)) return undefined;
   if (checked > 0) {

@@ -83,6 +83,22 @@ describe('YAML prompt files: bounded shape', () => {
     ]);
   });
 
+  it('refuses aliases of a large node that expand past maxYamlNodes, at the alias that crosses the limit', () => {
+    const keys = Array.from({ length: 40 }, (_, i) => `    k${i}: ${i}\n`).join('');
+    const copies = '    - *b\n'.repeat(5);
+    const text = `meta:\n  base: &b\n${keys}  copies:\n${copies}`;
+    // 81 nodes for the base mapping: the 2nd copy crosses 200, the 1st does not.
+    const ours = parseYamlSource(text, 0, 200);
+    expect(ours).toMatchObject({ line: 45, column: 7 });
+    expect('message' in ours ? ours.message : '').toContain('aliases that expand to more than 200 YAML nodes');
+    expect(parseYamlSource(text, 0, 1_000)).toMatchObject({ value: parseDocument(text).toJS() });
+  });
+
+  it('refuses an alias inside the node it names', () => {
+    const ours = parseYamlSource('a: &x\n  b: 1\n  c: *x\n');
+    expect('message' in ours ? ours.message : '').toContain('the alias *x is inside the node it names');
+  });
+
   it('finds a duplicate key in a wide mapping, naming both lines', async () => {
     const keys = Array.from({ length: 4_000 }, (_, i) => `  k${i}: ${i}\n`).join('');
     const { lines: found } = await lines({
