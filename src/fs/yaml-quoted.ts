@@ -45,13 +45,8 @@ const CONTROL = /[\x00-\x1f]/;
  * The lines of a scalar's body folded in one native replacement, when every line after the first has the same
  * indentation (spaces) before its text and no line ends in blanks or is blank: each break and the indentation after
  * it become one space. Undefined otherwise (the general reading applies). Checked by one native search, not a loop
- * per line.
+ * per line. With the value, the indentation of the lines after the first (undefined for one line).
  */
-function foldUniform(text: string, from: number, to: number): string | undefined {
-  return foldUniformly(text, from, to)?.value;
-}
-
-/** {@link foldUniform}, with the indentation of the lines after the first (undefined for one line). */
 function foldUniformly(text: string, from: number, to: number): { value: string; indent?: number } | undefined {
   const body = text.slice(from, to);
   const lf = body.indexOf('\n');
@@ -95,11 +90,11 @@ function irregularFold(indent: number): RegExp {
  * whose escapes all mean the same in JSON (JSON.parse), or lines without escapes at one indentation (one
  * replacement). Undefined otherwise (the general reading applies).
  */
-function readDoubleFast(text: string, from: number, to: number): string | undefined {
+function readDoubleFast(text: string, from: number, to: number): { value: string; indent?: number } | undefined {
   const body = text.slice(from, to);
-  if (!body.includes('\\')) return body.includes('\r') ? undefined : foldUniform(text, from, to);
+  if (!body.includes('\\')) return body.includes('\r') ? undefined : foldUniformly(text, from, to);
   if (CONTROL.test(body) || NOT_JSON_ESCAPE.test(body)) return undefined;
-  return JSON.parse(`"${body}"`) as string;
+  return { value: JSON.parse(`"${body}"`) as string };
 }
 
 /**
@@ -131,14 +126,22 @@ function isWhite(c: string | undefined): boolean {
  * The value of the quoted scalar `text.slice(start, end)` (quotes included, double or single), or its first
  * problem. The rules are the YAML library's, so a long scalar reads exactly as a short one does.
  */
-export function readQuoted(text: string, start: number, end: number): { value: string } | QuotedProblem {
+export function readQuoted(
+  text: string,
+  start: number,
+  end: number,
+): { value: string; indent?: number } | QuotedProblem {
   const from = start + 1;
   const to = end - 1;
-  const fast =
-    text[start] === '"'
-      ? readDoubleFast(text, from, to)
-      : (foldUniform(text, from, to) ?? foldLines(text.slice(from, to)))?.replace(QUOTE_PAIRS, "'");
-  if (fast !== undefined) return { value: fast };
+  if (text[start] === '"') {
+    const fast = readDoubleFast(text, from, to);
+    if (fast !== undefined) return fast;
+  } else {
+    const uniform = foldUniformly(text, from, to);
+    if (uniform !== undefined) return { value: uniform.value.replace(QUOTE_PAIRS, "'"), indent: uniform.indent };
+    const folded = foldLines(text.slice(from, to));
+    if (folded !== undefined) return { value: folded.replace(QUOTE_PAIRS, "'") };
+  }
   let value = '';
   const last = end - 1; // the closing quote
   const single = text[start] === "'";
@@ -317,9 +320,10 @@ const MARKER = /^(?:---|\.\.\.)(?=[ \t\r]|$)/;
  * marker kept), each distinct line once, so the parser sees the same kinds of lines and indentation (and reports the
  * same first indentation error).
  */
-function standIn(text: string, start: number, end: number): string {
+function standIn(text: string, start: number, end: number, indent: number | undefined): string {
   const quote = text[start] === '"' ? '"' : "'";
-  if (wellIndented(text, start, end)) return `${quote}x${quote}`;
+  const well = indent === undefined ? wellIndented(text, start, end) : indent >= continuationIndent(text, start);
+  if (well) return `${quote}x${quote}`;
   const to = end - 1;
   const out: string[] = [];
   // A run of lines of one kind becomes two (the last line kept): the parser reads the lines of a run alike, and a
@@ -363,6 +367,11 @@ function standIn(text: string, start: number, end: number): string {
  */
 export function wellIndented(text: string, start: number, end: number): boolean {
   if (!hasBreak(text, start, end)) return true; // one line: no continuation line to check
+  return !shortLine(continuationIndent(text, start)).test(text.slice(start, end));
+}
+
+/** The least indentation of a quoted scalar's next lines for {@link wellIndented}: past the node its first line opens. */
+function continuationIndent(text: string, start: number): number {
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
   let base = lineStart;
   for (;;) {
@@ -370,8 +379,7 @@ export function wellIndented(text: string, start: number, end: number): boolean 
     if (text[base] === '-' && text[base + 1] === ' ') base++;
     else break;
   }
-  const need = base - lineStart + 1;
-  return !shortLine(need).test(text.slice(start, end));
+  return base - lineStart + 1;
 }
 
 /** Per indentation: a line, not blank, indented with fewer spaces, or whose text starts with a tab. */
@@ -393,9 +401,16 @@ export interface StandIn {
   standIn: string;
 }
 
-/** The stand-ins of long quoted scalars (start, end). */
-export function quotedStandIns(text: string, scalars: readonly (readonly [number, number])[]): StandIn[] {
-  return scalars.map(([start, end]) => ({ start, end, standIn: standIn(text, start, end) }));
+/**
+ * The stand-ins of long quoted scalars (start, end); `indents`: per scalar, the one indentation of its next lines when
+ * {@link readQuoted} found them all alike (then no other search of its lines is needed).
+ */
+export function quotedStandIns(
+  text: string,
+  scalars: readonly (readonly [number, number])[],
+  indents: readonly (number | undefined)[] = [],
+): StandIn[] {
+  return scalars.map(([start, end], i) => ({ start, end, standIn: standIn(text, start, end, indents[i]) }));
 }
 
 /** `text` with each listed stretch (sorted, not overlapping) replaced by its stand-in. */

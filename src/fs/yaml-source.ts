@@ -261,14 +261,18 @@ export function parseYamlSource(
   const shape = checkYamlShape(text, { maxNodes, maxDepth: MAX_DEPTH, maxAliases: MAX_ALIAS_COUNT });
   if (shape.problem !== undefined) return located(placeOriginal, shape.problem);
   // Long quoted scalars are read here (linear); the parser sees short stand-ins.
-  const quoted: { stretch: StandIn; value: string }[] = [];
-  const stretches = quotedStandIns(text, shape.longQuoted);
-  for (let i = 0; i < shape.longQuoted.length; i++) {
-    const [start, end] = shape.longQuoted[i]!;
+  const values: string[] = [];
+  const indents: (number | undefined)[] = [];
+  for (const [start, end] of shape.longQuoted) {
     const read = readQuoted(text, start, end);
     if (!('value' in read)) return located(placeOriginal, read);
-    quoted.push({ stretch: stretches[i]!, value: read.value });
+    values.push(read.value);
+    indents.push(read.indent);
   }
+  const quoted = quotedStandIns(text, shape.longQuoted, indents).map((stretch, i) => ({
+    stretch,
+    value: values[i]!,
+  }));
   // Long block scalars too, unless they overlap a quoted one (then the library reads them).
   const blocks: BlockScalar[] = [];
   let q = 0;
