@@ -365,7 +365,7 @@ function standIn(text: string, start: number, end: number, indent: number | unde
  * Whether every continuation line of the quoted scalar is indented (with spaces) past the node its first line opens
  * (past any `- ` entries): then the parser accepts its lines whatever they hold, and a one-line stand-in will do.
  */
-export function wellIndented(text: string, start: number, end: number): boolean {
+function wellIndented(text: string, start: number, end: number): boolean {
   if (!hasBreak(text, start, end)) return true; // one line: no continuation line to check
   return !shortLine(continuationIndent(text, start)).test(text.slice(start, end));
 }
