@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseDocument } from 'yaml';
 
 const distFs = new URL('../dist/fs.js', import.meta.url).href;
 const distCore = new URL('../dist/index.js', import.meta.url).href;
@@ -305,13 +306,21 @@ function shapesAt(bytes: number): YamlShape[] {
       `${HEAD}_meta: [${many.map((m) => `"${m}"`).join(', ')}]\n`,
       many,
     );
-    add('many comment lines', `${HEAD}${'# a note\n'.repeat(Math.floor(bytes / 9))}`, undefined, 'hi');
+    // The JSON twins of these hold as many blank lines (JSON has no comments): the same bytes to read and skip.
+    const padded = (lines: number): void => {
+      const last = shapes[shapes.length - 1]!;
+      last.json = `{${'\n'.repeat(lines)}${last.json.slice(1)}`;
+    };
+    const notes = Math.floor(bytes / 9);
+    add('many comment lines (JSON twin: as many blank lines)', `${HEAD}${'# a note\n'.repeat(notes)}`, undefined, 'hi');
+    padded(notes * 9);
     add(
-      'many blank lines',
+      'many blank lines (JSON twin: as many blank lines)',
       `name: shaped\nmessages:\n  - role: user\n${'\n'.repeat(Math.floor(bytes))}    content: hi\n`,
       undefined,
       'hi',
     );
+    padded(Math.floor(bytes));
     add(
       'many short lines at column 0: double-quoted string',
       `content: "${short.join('\n')}"\nname: shaped\nmessages:\n  - role: user\n    content: hi\n`,
@@ -329,6 +338,56 @@ function shapesAt(bytes: number): YamlShape[] {
       `name: shaped\nmessages:\n  - role: user\n    content: >\n${short.map((l) => `      ${l}\n`).join('')}`,
       undefined,
       `${shortFolded}\n`,
+    );
+    // Paragraphs of a plain string: blank lines between runs of lines (each blank line is a line break).
+    const paragraphs = lines.map((l, i) => (i % 4 === 3 ? `${l}\n` : l));
+    add(
+      'long multi-line plain string, paragraphs with blank lines',
+      `name: shaped\nmessages:\n  - role: user\n    content:\n      ${paragraphs.join('\n      ')}\n`,
+      undefined,
+      lines.map((l, i) => (i % 4 === 3 ? `${l}\n` : i === lines.length - 1 ? l : `${l} `)).join(''),
+    );
+    // A folded block scalar with more-indented lines (kept with their breaks, not folded).
+    const indented = lines.map((l, i) => (i % 3 === 1 ? `  ${l}` : l));
+    add(
+      'long block scalar > with more-indented lines',
+      `name: shaped\nmessages:\n  - role: user\n    content: >\n${indented.map((l) => `      ${l}\n`).join('')}`,
+      undefined,
+      parseDocument(`c: >\n${indented.map((l) => `  ${l}\n`).join('')}`).toJS().c as string,
+    );
+    // Escapes JSON does not have (\e \N \_ \x41 \U0001F600 and an escaped line break).
+    const escapeCount = Math.floor(bytes / 40);
+    const yamlEscapes = Array.from(
+      { length: escapeCount },
+      (_, i) => `e\\e n\\N s\\_ x\\x41 u\\U0001F600 ${i}${i % 2 === 0 && i < escapeCount - 1 ? '\\' : ''}`,
+    );
+    add(
+      'long double-quoted string with YAML-only escapes over lines',
+      `name: shaped\nmessages:\n  - role: user\n    content: "${yamlEscapes.join('\n      ')}"\n`,
+      undefined,
+      parseDocument(`c: "${yamlEscapes.join('\n  ')}"\n`).toJS().c as string,
+    );
+    // Single-quoted runs of doubled quotes ('' is one quote).
+    const quotes = "it''s ''quoted'' ".repeat(Math.floor(bytes / 17));
+    add(
+      "long single-quoted string of '' runs",
+      `name: shaped\nmessages:\n  - role: user\n    content: '${quotes}'\n`,
+      undefined,
+      quotes.replaceAll("''", "'"),
+    );
+    // Many short lines whose indentation goes up and down (no two alike next to each other).
+    const wavy = short.map((l, i) => `${' '.repeat(6 + (i % 5))}${l}\n`).join('');
+    add(
+      'many short lines of varying indentation: plain string below its key',
+      `name: shaped\nmessages:\n  - role: user\n    content:\n${wavy}`,
+      undefined,
+      shortFolded,
+    );
+    add(
+      'many short lines of varying indentation: block scalar |',
+      `name: shaped\nmessages:\n  - role: user\n    content: |\n${wavy}`,
+      undefined,
+      `${short.map((l, i) => `${' '.repeat(i % 5)}${l}`).join('\n')}\n`,
     );
     const block = lines.map((l) => `      ${l}\n`).join('');
     const literal = lines.join('\n');

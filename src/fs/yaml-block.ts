@@ -6,6 +6,8 @@
  * stand-in is checked against ours (same extent, same value), so a case read differently falls back to the library.
  */
 
+import { lineBreaks } from './yaml-quoted.js';
+
 /** Block scalars at least this long (source characters, header included) are read here. */
 export const LONG_BLOCK = 256;
 
@@ -271,6 +273,8 @@ function lineShape(
   to: number,
   indent: number,
 ): 'exact' | 'indented' | 'short blank' | 'less' {
+  // Every line exact: found by one native search; otherwise the lines are looked at one by one.
+  if (!notExact(indent).test(text.slice(from, to))) return 'exact';
   let shape: 'exact' | 'indented' | 'short blank' = 'exact';
   for (let lf = text.indexOf('\n', from); lf !== -1 && lf < to; lf = text.indexOf('\n', lf + 1)) {
     let k = lf + 1;
@@ -286,6 +290,18 @@ function lineShape(
     }
   }
   return shape;
+}
+
+/** Per indentation: a line break not followed by exactly that indentation and a character other than a blank. */
+const notExactLines = new Map<number, RegExp>();
+
+function notExact(indent: number): RegExp {
+  let found = notExactLines.get(indent);
+  if (found === undefined) {
+    found = new RegExp(`\\n(?! {${indent}}[^ \\t\\n])`);
+    if (notExactLines.size < 256) notExactLines.set(indent, found);
+  }
+  return found;
 }
 
 /**
@@ -322,18 +338,17 @@ function readRegular(
   const region = text.slice(from + trimIndent, end);
   if (region.includes('\r')) return undefined;
   const lines = lineShape(text, from + trimIndent, end, trimIndent);
-  const pad = `\n${' '.repeat(trimIndent)}`;
   let value: string;
   if (header.mode === '>') {
     if (lines !== 'exact' || region.charCodeAt(0) <= 0x20) return undefined;
-    value = region.replaceAll(pad, ' ');
+    value = region.replace(lineBreaks(trimIndent), ' ');
   } else {
     // A line less indented than the first, not blank: the library reports it.
     if (lines === 'less' && !indented) return undefined;
     value =
       lines === 'less' || lines === 'short blank'
         ? region.replace(new RegExp(`\\n {0,${trimIndent}}`, 'g'), '\n')
-        : region.replaceAll(pad, '\n');
+        : region.replace(lineBreaks(trimIndent), '\n');
   }
   if (header.chomp === '+') {
     const kept = value + '\n'.repeat(trailing);

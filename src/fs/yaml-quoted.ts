@@ -44,22 +44,45 @@ const CONTROL = /[\x00-\x1f]/;
 /**
  * The lines of a scalar's body folded in one native replacement, when every line after the first has the same
  * indentation (spaces) before its text and no line ends in blanks or is blank: each break and the indentation after
- * it become one space. Undefined otherwise (the general reading applies).
+ * it become one space. Undefined otherwise (the general reading applies). Checked by one native search, not a loop
+ * per line. With the value, the indentation of the lines after the first (undefined for one line).
  */
-function foldUniform(text: string, from: number, to: number): string | undefined {
-  if (!hasBreak(text, from, to)) return text.slice(from, to);
-  let indent = -1;
-  for (let lf = text.indexOf('\n', from); lf !== -1 && lf < to; lf = text.indexOf('\n', lf + 1)) {
-    const before = text.charCodeAt(lf - 1);
-    if (before === 0x20 || before === 0x09 || before === 0x0d) return undefined;
-    let k = lf + 1;
-    while (k < to && text.charCodeAt(k) === 0x20) k++;
-    const c = text.charCodeAt(k);
-    if (c === 0x09 || c === 0x0a || c === 0x0d || (indent !== -1 && k - lf - 1 !== indent)) return undefined;
-    indent = k - lf - 1;
-  }
+function foldUniformly(text: string, from: number, to: number): { value: string; indent?: number } | undefined {
   const body = text.slice(from, to);
-  return indent === -1 ? body : body.replaceAll(`\n${' '.repeat(indent)}`, ' ');
+  const lf = body.indexOf('\n');
+  if (lf === -1) return { value: body };
+  let k = lf + 1;
+  while (body.charCodeAt(k) === 0x20) k++;
+  const indent = k - lf - 1;
+  if (irregularFold(indent).test(body)) return undefined;
+  return { value: body.replace(lineBreaks(indent), ' '), indent };
+}
+
+/**
+ * Per indentation: a line break and that many spaces, global (a replacement by a regular expression builds its result
+ * in one buffer; `replaceAll` with a string concatenates piece by piece).
+ */
+const lineBreakRuns = new Map<number, RegExp>();
+
+export function lineBreaks(indent: number): RegExp {
+  let found = lineBreakRuns.get(indent);
+  if (found === undefined) {
+    found = new RegExp(`\\n {${indent}}`, 'g');
+    if (lineBreakRuns.size < 256) lineBreakRuns.set(indent, found);
+  }
+  return found;
+}
+
+/** Per indentation: a line ending in blanks, or a break not followed by exactly that indentation then text. */
+const irregularFolds = new Map<number, RegExp>();
+
+function irregularFold(indent: number): RegExp {
+  let found = irregularFolds.get(indent);
+  if (found === undefined) {
+    found = new RegExp(`[ \\t\\r]\\n|\\n(?! {${indent}}(?:[^ \\t\\n\\r]|$))`);
+    if (irregularFolds.size < 256) irregularFolds.set(indent, found);
+  }
+  return found;
 }
 
 /**
@@ -67,11 +90,11 @@ function foldUniform(text: string, from: number, to: number): string | undefined
  * whose escapes all mean the same in JSON (JSON.parse), or lines without escapes at one indentation (one
  * replacement). Undefined otherwise (the general reading applies).
  */
-function readDoubleFast(text: string, from: number, to: number): string | undefined {
+function readDoubleFast(text: string, from: number, to: number): { value: string; indent?: number } | undefined {
   const body = text.slice(from, to);
-  if (!body.includes('\\')) return body.includes('\r') ? undefined : foldUniform(text, from, to);
+  if (!body.includes('\\')) return body.includes('\r') ? undefined : foldUniformly(text, from, to);
   if (CONTROL.test(body) || NOT_JSON_ESCAPE.test(body)) return undefined;
-  return JSON.parse(`"${body}"`) as string;
+  return { value: JSON.parse(`"${body}"`) as string };
 }
 
 /**
@@ -103,16 +126,22 @@ function isWhite(c: string | undefined): boolean {
  * The value of the quoted scalar `text.slice(start, end)` (quotes included, double or single), or its first
  * problem. The rules are the YAML library's, so a long scalar reads exactly as a short one does.
  */
-export function readQuoted(text: string, start: number, end: number): { value: string } | QuotedProblem {
+export function readQuoted(
+  text: string,
+  start: number,
+  end: number,
+): { value: string; indent?: number } | QuotedProblem {
   const from = start + 1;
   const to = end - 1;
-  const fast =
-    text[start] === '"'
-      ? readDoubleFast(text, from, to)
-      : text.slice(from, to).includes("'")
-        ? undefined
-        : foldUniform(text, from, to);
-  if (fast !== undefined) return { value: fast };
+  if (text[start] === '"') {
+    const fast = readDoubleFast(text, from, to);
+    if (fast !== undefined) return fast;
+  } else {
+    const uniform = foldUniformly(text, from, to);
+    if (uniform !== undefined) return { value: uniform.value.replace(QUOTE_PAIRS, "'"), indent: uniform.indent };
+    const folded = foldLines(text.slice(from, to));
+    if (folded !== undefined) return { value: folded.replace(QUOTE_PAIRS, "'") };
+  }
   let value = '';
   const last = end - 1; // the closing quote
   const single = text[start] === "'";
@@ -182,33 +211,97 @@ export function readQuoted(text: string, start: number, end: number): { value: s
 
 /**
  * The value of the plain scalar `text.slice(start, end)` over several lines (its extent as the lexer reads it): each
- * line without its leading and trailing blanks, one line break a space, n + 1 breaks n newlines.
+ * line without its leading and trailing blanks, one line break a space, n + 1 breaks n newlines. Undefined if it
+ * starts or ends with a blank (not an extent the shape scan gives).
  */
-export function readPlain(text: string, start: number, end: number): string {
-  const uniform = foldUniform(text, start, end);
+export function readPlain(text: string, start: number, end: number): string | undefined {
+  return readPlainLines(text, start, end)?.value;
+}
+
+/**
+ * {@link readPlain}, with the indentation of the lines after the first when it is one (then it is their least: no
+ * other search is needed for the stand-in).
+ */
+export function readPlainLines(
+  text: string,
+  start: number,
+  end: number,
+): { value: string; indent?: number } | undefined {
+  const uniform = foldUniformly(text, start, end);
   if (uniform !== undefined) return uniform;
-  let value = '';
-  let i = start;
-  for (let lf = text.indexOf('\n', i); lf !== -1 && lf < end; lf = text.indexOf('\n', i)) {
-    let e = lf;
-    while (
-      e > i &&
-      (text.charCodeAt(e - 1) === 0x20 || text.charCodeAt(e - 1) === 0x09 || text.charCodeAt(e - 1) === 0x0d)
-    )
-      e--;
-    value += text.slice(i, e);
-    let breaks = 0;
-    let k = lf;
-    for (;;) {
-      const c = text.charCodeAt(k);
-      if (c === 0x0a) breaks++;
-      else if (c !== 0x20 && c !== 0x09 && c !== 0x0d) break;
-      k++;
-    }
-    value += breaks === 1 ? ' ' : '\n'.repeat(breaks - 1);
-    i = k;
+  const value = foldLines(text.slice(start, end));
+  return value === undefined ? undefined : { value };
+}
+
+/**
+ * `body` folded as a plain or quoted scalar's lines are, by two native replacements: a line break between two lines
+ * with text (the blanks around it included) becomes a space, n + 1 breaks (blank lines) n newlines. Undefined when the
+ * body starts or ends with a blank or a break (a quoted scalar's first and last lines keep some blanks: the general
+ * reading applies).
+ */
+function foldLines(body: string): string | undefined {
+  if (body === '' || isBlankCode(body.charCodeAt(0)) || isBlankCode(body.charCodeAt(body.length - 1))) return undefined;
+  return body.replace(ONE_BREAK, ' ').replace(BREAKS, (run) => '\n'.repeat(run.split('\n').length - 2));
+}
+
+function isBlankCode(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+}
+
+const QUOTE_PAIRS = /''/g;
+
+/** One line break between two lines with text, with the blanks around it. */
+const ONE_BREAK = /(?<=[^ \t\r\n])[ \t]*\r?\n[ \t]*(?=[^ \t\r\n])/g;
+/** Two line breaks or more (blank lines) between two lines with text, with the blanks around them. */
+const BREAKS = /(?<=[^ \t\r\n])[ \t]*\r?\n(?:[ \t]*\r?\n)+[ \t]*(?=[^ \t\r\n])/g;
+
+/**
+ * The stand-in of a long plain scalar over several lines whose next lines are indented at least `indent` spaces: its
+ * first character (and an `x` when its second is not blank, as the lexer's rule for a scalar first on its line
+ * looks), then one line of `indent` spaces and an `x`. Whether the lexer goes on over a line depends on its
+ * indentation only, so the library reads the stand-in as one scalar exactly when it reads every line of the original
+ * into it (the caller checks the stand-in's extent and value: see {@link readPlain}).
+ */
+export function plainStandIn(text: string, start: number, indent: number): string {
+  const second = text.charCodeAt(start + 1);
+  const blank = second === 0x20 || second === 0x09 || second === 0x0a || second === 0x0d || Number.isNaN(second);
+  return `${text[start] ?? ''}${blank ? '' : 'x'}\n${' '.repeat(indent)}x`;
+}
+
+/**
+ * The least indentation (spaces) of the lines with text after the first of `text.slice(start, end)`: each native
+ * search finds the next line indented less than the least so far, from where the last one was found (one pass in
+ * all; after 64 such lines, one line at a time).
+ */
+export function leastIndent(text: string, start: number, end: number): number {
+  const body = text.slice(start, end);
+  let least = -1;
+  let at = 0;
+  for (let steps = 0; least !== 0; steps++) {
+    const lines = least === -1 || steps > 64 ? TEXT_LINE : lessIndented(least);
+    lines.lastIndex = at;
+    const found = lines.exec(body);
+    if (found === null) break;
+    const indent = found[1]!.length;
+    if (least === -1 || indent < least) least = indent;
+    at = found.index + 1;
   }
-  return value + text.slice(i, end);
+  return Math.max(least, 0);
+}
+
+/** A line with text after a break: its indentation captured. */
+const TEXT_LINE = /\n( *)[^ \r\n]/g;
+
+/** Per indentation: a line with text indented less. */
+const lessIndentedLines = new Map<number, RegExp>();
+
+function lessIndented(indent: number): RegExp {
+  let found = lessIndentedLines.get(indent);
+  if (found === undefined) {
+    found = new RegExp(`\\n( {0,${indent - 1}})[^ \\r\\n]`, 'g');
+    if (lessIndentedLines.size < 256) lessIndentedLines.set(indent, found);
+  }
+  return found;
 }
 
 /** A text with long quoted scalars replaced by short stand-ins, and the way back to the original offsets. */
@@ -223,12 +316,14 @@ export interface MaskedText {
 const MARKER = /^(?:---|\.\.\.)(?=[ \t\r]|$)/;
 
 /**
- * The stand-in of a quoted scalar: single-quoted, each line reduced to its leading blanks and one `x` (a document
+ * The stand-in of a quoted scalar: quoted as it is (the parser's messages name the quote), each line reduced to its leading blanks and one `x` (a document
  * marker kept), each distinct line once, so the parser sees the same kinds of lines and indentation (and reports the
  * same first indentation error).
  */
-function standIn(text: string, start: number, end: number): string {
-  if (wellIndented(text, start, end)) return "'x'";
+function standIn(text: string, start: number, end: number, indent: number | undefined): string {
+  const quote = text[start] === '"' ? '"' : "'";
+  const well = indent === undefined ? wellIndented(text, start, end) : indent >= continuationIndent(text, start);
+  if (well) return `${quote}x${quote}`;
   const to = end - 1;
   const out: string[] = [];
   // A run of lines of one kind becomes two (the last line kept): the parser reads the lines of a run alike, and a
@@ -263,16 +358,20 @@ function standIn(text: string, start: number, end: number): string {
     if (last) break;
     s = lf + 1;
   }
-  return `'${out.join('\n')}'`;
+  return `${quote}${out.join('\n')}${quote}`;
 }
 
 /**
- * Whether every continuation line of the scalar is indented (with spaces) past the node its first line opens (past
- * any `- ` entries): then the parser accepts its lines whatever they hold, and a one-line stand-in will do. `plain`:
- * a plain scalar, whose lines may also sit at its own indentation when it is first on its line (the lexer's rule).
+ * Whether every continuation line of the quoted scalar is indented (with spaces) past the node its first line opens
+ * (past any `- ` entries): then the parser accepts its lines whatever they hold, and a one-line stand-in will do.
  */
-export function wellIndented(text: string, start: number, end: number, plain = false): boolean {
+function wellIndented(text: string, start: number, end: number): boolean {
   if (!hasBreak(text, start, end)) return true; // one line: no continuation line to check
+  return !shortLine(continuationIndent(text, start)).test(text.slice(start, end));
+}
+
+/** The least indentation of a quoted scalar's next lines for {@link wellIndented}: past the node its first line opens. */
+function continuationIndent(text: string, start: number): number {
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
   let base = lineStart;
   for (;;) {
@@ -280,17 +379,19 @@ export function wellIndented(text: string, start: number, end: number, plain = f
     if (text[base] === '-' && text[base + 1] === ' ') base++;
     else break;
   }
-  // A plain scalar first on its line (two characters or more there) goes on over lines at its own indentation.
-  const own = plain && base === start && !/[\s]/.test(text[start + 1] ?? ' ');
-  const need = base - lineStart + (own ? 0 : 1);
-  for (let lf = text.indexOf('\n', start); lf !== -1 && lf < end; lf = text.indexOf('\n', lf + 1)) {
-    let k = lf + 1;
-    while (k < end && text.charCodeAt(k) === 0x20) k++;
-    const c = text.charCodeAt(k);
-    if (c === 0x0a || c === 0x0d) continue; // a blank line
-    if (k - (lf + 1) < need || c === 0x09) return false;
+  return base - lineStart + 1;
+}
+
+/** Per indentation: a line, not blank, indented with fewer spaces, or whose text starts with a tab. */
+const shortLines = new Map<number, RegExp>();
+
+function shortLine(indent: number): RegExp {
+  let found = shortLines.get(indent);
+  if (found === undefined) {
+    found = new RegExp(`\\n(?! *(?:[\\n\\r]|$))(?! {${indent}})|\\n *\\t`);
+    if (shortLines.size < 256) shortLines.set(indent, found);
   }
-  return true;
+  return found;
 }
 
 /** A stretch of text and the short text that stands in for it. */
@@ -300,9 +401,16 @@ export interface StandIn {
   standIn: string;
 }
 
-/** The stand-ins of long quoted scalars (start, end). */
-export function quotedStandIns(text: string, scalars: readonly (readonly [number, number])[]): StandIn[] {
-  return scalars.map(([start, end]) => ({ start, end, standIn: standIn(text, start, end) }));
+/**
+ * The stand-ins of long quoted scalars (start, end); `indents`: per scalar, the one indentation of its next lines when
+ * {@link readQuoted} found them all alike (then no other search of its lines is needed).
+ */
+export function quotedStandIns(
+  text: string,
+  scalars: readonly (readonly [number, number])[],
+  indents: readonly (number | undefined)[] = [],
+): StandIn[] {
+  return scalars.map(([start, end], i) => ({ start, end, standIn: standIn(text, start, end, indents[i]) }));
 }
 
 /** `text` with each listed stretch (sorted, not overlapping) replaced by its stand-in. */

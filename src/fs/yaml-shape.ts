@@ -35,10 +35,6 @@ function isBreakOrEnd(c: number): boolean {
   return Number.isNaN(c) || c === LF || c === CR;
 }
 
-function isBlankChar(c: number): boolean {
-  return c === SPACE || c === TAB;
-}
-
 function isBlank(c: number): boolean {
   return c === SPACE || c === TAB || isBreakOrEnd(c);
 }
@@ -120,12 +116,8 @@ function scan(
     if (last !== undefined && last[1] === from) last[1] = to;
     else quietLines.push([from, to]);
   };
-  const marks: Marks = {
-    colon: nextOf(text, ':'),
-    hash: nextOf(text, '#'),
-    cr: nextOf(text, '\r'),
-    backslash: nextOf(text, '\\'),
-  };
+  /** The next backslash (found once, kept until passed). */
+  const backslashes = nextOf(text, '\\');
 
   const endOfLine = (from: number): number => {
     const lf = text.indexOf('\n', from);
@@ -154,7 +146,7 @@ function scan(
     }
     if (plain !== undefined && plain > 0 && flow === 0) {
       // The lines a plain scalar plainly goes on over, skipped a few indexOf calls a line.
-      const lines = plainLines(text, i, plain, marks);
+      const lines = plainLines(text, i, plain);
       if (lines.lastText !== -1 && run !== undefined) {
         run.end = textEnd(lines.lastText);
         run.lines++;
@@ -304,7 +296,7 @@ function scan(
       } else if (c === 0x22 /* " */ || c === 0x27 /* ' */) {
         if (++nodes > limits.maxNodes) return tooMany(k);
         const start = k;
-        k = closingQuote(text, k, c, marks.backslash);
+        k = closingQuote(text, k, c, backslashes);
         if (k > n) return longQuoted; // unterminated: the parser reports it
         if (
           k - start >= LONG_QUOTED &&
@@ -376,46 +368,44 @@ interface PlainLines {
 /**
  * The whole lines from the line start `from` a plain scalar (block context) goes on over, as the loop in
  * {@link scan} would read them one by one: blank, or at least `indent` spaces then text starting with no tab or `#`,
- * with no `: `, no ` #` and no CR but before its break. A few indexOf calls a line (their marks kept, so each
- * character is searched once); the first other line is left to the loop.
+ * with no `: `, no ` #` and no CR but before its break. Matched natively in bounded runs; the first other line is left
+ * to the loop.
  */
-function plainLines(text: string, from: number, indent: number, marks: Marks): PlainLines {
+function plainLines(text: string, from: number, indent: number): PlainLines {
+  const lines = plainLineRun(indent);
   let s = from;
-  let lastText = -1;
   for (;;) {
-    let k = s;
-    while (text.charCodeAt(k) === SPACE) k++;
-    const c = text.charCodeAt(k);
-    if (c === LF || (c === CR && text.charCodeAt(k + 1) === LF)) {
-      // Blank lines, natively (in bounded runs).
-      for (;;) {
-        BLANK_LINES.lastIndex = s;
-        if (!BLANK_LINES.test(text)) break;
-        s = BLANK_LINES.lastIndex;
-      }
-      continue;
-    }
-    if (k - s < indent || c === TAB || c === 0x23 || c === CR || Number.isNaN(c)) break;
-    const lf = text.indexOf('\n', k);
-    if (lf === -1 || marks.cr(k) < lf - 1) break;
-    let at = marks.colon(k);
-    while (at < lf && !isBlank(text.charCodeAt(at + 1))) at = marks.colon(at + 1);
-    if (at < lf) break;
-    at = marks.hash(k);
-    while (at < lf && !isBlankChar(text.charCodeAt(at - 1))) at = marks.hash(at + 1);
-    if (at < lf) break;
-    lastText = lf;
-    s = lf + 1;
+    lines.lastIndex = s;
+    if (!lines.test(text)) break;
+    s = lines.lastIndex;
+  }
+  // Runs end after a line with text; the blank lines after the last one follow.
+  const lastText = s > from ? s - 1 : -1;
+  for (;;) {
+    BLANK_LINES.lastIndex = s;
+    if (!BLANK_LINES.test(text)) break;
+    s = BLANK_LINES.lastIndex;
   }
   return { next: s, lastText };
 }
 
-/** The next `:`, `#`, CR and backslash of a text (see {@link nextOf}). */
-interface Marks {
-  colon: NextOf;
-  hash: NextOf;
-  cr: NextOf;
-  backslash: NextOf;
+/**
+ * Per indentation: up to 256 whole lines with text a plain scalar goes on over, each after any blank lines (taken
+ * whole, never given back one by one: see {@link plainLines}).
+ */
+const plainLineRuns = new Map<number, RegExp>();
+
+function plainLineRun(indent: number): RegExp {
+  let found = plainLineRuns.get(indent);
+  if (found === undefined) {
+    const text = '(?:[^:#\\r\\n]|:(?=[^ \\t\\r\\n])|(?<![ \\t])#)';
+    found = new RegExp(
+      `(?:(?=((?: *\\r?\\n)*))\\1 {${indent}} *(?:[^ \\t#\\r\\n:]|:(?=[^ \\t\\r\\n]))${text}*\\r?\\n){1,256}`,
+      'y',
+    );
+    if (plainLineRuns.size < 256) plainLineRuns.set(indent, found);
+  }
+  return found;
 }
 
 /** Whole blank or comment lines (spaces, then a comment or nothing, then a line break), up to 256 at a time. */

@@ -2,7 +2,7 @@
  * YAML prompt files and front matter: core schema, data only, unique keys, bounded shape and aliases, pointer
  * positions.
  */
-import { isMap, isScalar, isSeq, parseDocument } from 'yaml';
+import { isAlias, isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import type { Pair, Scalar, YAMLMap, Node as YamlNode } from 'yaml';
 import { unescapePointerSegment } from '../json.js';
 import { LineIndex } from './diagnostics.js';
@@ -10,7 +10,15 @@ import type { SourcePosition } from './diagnostics.js';
 import type { SourceSyntaxError } from './json-source.js';
 import { findBlockScalar, readBlockScalar } from './yaml-block.js';
 import type { BlockScalar } from './yaml-block.js';
-import { maskText, quotedStandIns, readPlain, readQuoted, wellIndented } from './yaml-quoted.js';
+import {
+  leastIndent,
+  maskText,
+  plainStandIn,
+  quotedStandIns,
+  readPlain,
+  readPlainLines,
+  readQuoted,
+} from './yaml-quoted.js';
 import type { StandIn } from './yaml-quoted.js';
 import { checkYamlShape } from './yaml-shape.js';
 
@@ -80,11 +88,14 @@ function shortMessage(message: string): string {
 
 /**
  * What a stand-in (by its offset in the parsed text) stands for: a quoted scalar's value, a block scalar to read, or
- * a plain scalar's value (its stand-in, `x`, must be read as one whole scalar).
+ * a plain scalar's value (its stand-in must be read as one whole scalar, to the value ours reads for it).
  */
-type Restore = { value: string } | { block: BlockScalar; verified: boolean } | { plain: string; verified: boolean };
+type Restore =
+  | { value: string }
+  | { block: BlockScalar; verified: boolean }
+  | { plain: string; standIn: string; verified: boolean };
 
-/** A plain scalar over several lines read here: its extent (stand-in `x`) and value. */
+/** A plain scalar over several lines read here: its extent, stand-in and value. */
 interface PlainScalar extends StandIn {
   value: string;
 }
@@ -103,7 +114,8 @@ function restore(node: Scalar, standIns: ReadonlyMap<number, Restore>, text: str
     return;
   }
   if ('plain' in found) {
-    if (range[1] !== range[0] + 1 || node.value !== 'x') return;
+    const { standIn } = found;
+    if (range[1] !== range[0] + standIn.length || node.value !== readPlain(standIn, 0, standIn.length)) return;
     node.value = found.plain;
     found.verified = true;
     return;
@@ -179,6 +191,58 @@ function keyProblem(
 }
 
 /**
+ * The alias at which the document, its aliases expanded, first holds more than `maxNodes` nodes (an alias of a large
+ * collection repeated is as large as its copies to whoever reads the value). One pass in document order: an alias
+ * names the last node before it with that anchor (the library's rule), whose expanded size is known by then.
+ */
+function aliasProblem(
+  root: YamlNode | null,
+  maxNodes: number,
+): { message: string; node: YamlNode; first?: YamlNode } | undefined {
+  if (root === null) return undefined;
+  const sizes = new Map<YamlNode, number>();
+  const anchors = new Map<string, YamlNode>();
+  let count = 0;
+  const stack: { node: YamlNode; before: number }[] = [{ node: root, before: -1 }];
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1]!;
+    const node = top.node;
+    if (isAlias(node)) {
+      stack.pop();
+      const source = anchors.get(node.source);
+      if (source === undefined) continue; // unresolved: toJS reports it
+      const size = sizes.get(source);
+      if (size === undefined) return { message: `the alias *${node.source} is inside the node it names`, node };
+      count = Math.min(count + size, maxNodes + 1);
+      if (count > maxNodes)
+        return { message: `aliases that expand to more than ${maxNodes} YAML nodes (keys, values and entries)`, node };
+      continue;
+    }
+    const anchor = (node as { anchor?: string }).anchor;
+    if (top.before === -1 && anchor !== undefined) anchors.set(anchor, node);
+    if (top.before === -1 && (isMap(node) || isSeq(node))) {
+      top.before = count;
+      const children: YamlNode[] = [];
+      if (isMap(node)) {
+        for (const pair of node.items) {
+          if (pair.key !== null && pair.key !== undefined) children.push(pair.key as YamlNode);
+          if (pair.value !== null && pair.value !== undefined) children.push(pair.value as YamlNode);
+        }
+      } else {
+        for (const item of node.items) if (item !== null && item !== undefined) children.push(item as YamlNode);
+      }
+      for (let c = children.length - 1; c >= 0; c--) stack.push({ node: children[c]!, before: -1 });
+      continue;
+    }
+    stack.pop();
+    const before = top.before === -1 ? count : top.before;
+    count = Math.min(count + 1, maxNodes + 1);
+    sizes.set(node, count - before);
+  }
+  return undefined;
+}
+
+/**
  * Parses YAML text; `lineOffset` shifts reported lines (front matter starts after the opening `---`). The text's
  * shape is checked first, in linear time (at most `maxNodes` nodes, 256 levels, 100 aliases); duplicate keys are
  * found with one map per mapping (the YAML library's own check is quadratic in a mapping's size).
@@ -197,14 +261,18 @@ export function parseYamlSource(
   const shape = checkYamlShape(text, { maxNodes, maxDepth: MAX_DEPTH, maxAliases: MAX_ALIAS_COUNT });
   if (shape.problem !== undefined) return located(placeOriginal, shape.problem);
   // Long quoted scalars are read here (linear); the parser sees short stand-ins.
-  const quoted: { stretch: StandIn; value: string }[] = [];
-  const stretches = quotedStandIns(text, shape.longQuoted);
-  for (let i = 0; i < shape.longQuoted.length; i++) {
-    const [start, end] = shape.longQuoted[i]!;
+  const values: string[] = [];
+  const indents: (number | undefined)[] = [];
+  for (const [start, end] of shape.longQuoted) {
     const read = readQuoted(text, start, end);
     if (!('value' in read)) return located(placeOriginal, read);
-    quoted.push({ stretch: stretches[i]!, value: read.value });
+    values.push(read.value);
+    indents.push(read.indent);
   }
+  const quoted = quotedStandIns(text, shape.longQuoted, indents).map((stretch, i) => ({
+    stretch,
+    value: values[i]!,
+  }));
   // Long block scalars too, unless they overlap a quoted one (then the library reads them).
   const blocks: BlockScalar[] = [];
   let q = 0;
@@ -216,11 +284,13 @@ export function parseYamlSource(
     if (blocks.length > 0 && blocks[blocks.length - 1]!.end > block.start) continue;
     blocks.push(block);
   }
-  // Long plain scalars over lines indented past their node: a one-line stand-in, checked as the block ones are.
+  // Long plain scalars over several lines: a two-line stand-in, checked as the block ones are.
   const plains: PlainScalar[] = [];
   for (const [start, end] of shape.longPlain) {
-    if (wellIndented(text, start, end, true))
-      plains.push({ start, end, standIn: 'x', value: readPlain(text, start, end) });
+    const read = readPlainLines(text, start, end);
+    if (read === undefined) continue;
+    const standIn = plainStandIn(text, start, read.indent ?? leastIndent(text, start, end));
+    plains.push({ start, end, standIn, value: read.value });
   }
   // Runs of blank and comment lines outside scalars: left out (the library spends microseconds on each line).
   const taken = [...quoted.map((q) => q.stretch), ...blocks, ...plains].sort((a, b) => a.start - b.start);
@@ -294,7 +364,8 @@ function parseMasked(
     restore: { value },
   }));
   for (const block of blocks) entries.push({ stretch: block, restore: { block, verified: false } });
-  for (const plain of plains) entries.push({ stretch: plain, restore: { plain: plain.value, verified: false } });
+  for (const plain of plains)
+    entries.push({ stretch: plain, restore: { plain: plain.value, standIn: plain.standIn, verified: false } });
   for (const [start, end] of quiet) entries.push({ stretch: { start, end, standIn: '' } });
   const checked = blocks.length + plains.length;
   if (checked > 0 || quiet.length > 0) entries.sort((a, b) => a.stretch.start - b.stretch.start);
@@ -321,7 +392,9 @@ function parseMasked(
   const first = doc.errors[0] ?? doc.warnings.find((w) => w.code === 'TAG_RESOLVE_FAILED');
   if (first !== undefined && checked > 0) return undefined;
   if (first !== undefined) return { message: `invalid YAML: ${shortMessage(first.message)}`, ...place(first.pos[0]) };
-  const keys = keyProblem(doc.contents as YamlNode | null, maxNodes, standIns, text);
+  const keys =
+    keyProblem(doc.contents as YamlNode | null, maxNodes, standIns, text) ??
+    (doc.errors.length === 0 ? aliasProblem(doc.contents as YamlNode | null, maxNodes) : undefined);
   // A left-out line the library read inside a scalar: the text is parsed again with every line in it.
   if (keys === undefined && spansQuiet(doc.contents as YamlNode | null, quietAt)) return undefined;
   if (checked > 0) {

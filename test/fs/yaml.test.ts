@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { formatDiagnostic, loadPromptDirectory } from '../../src/fs/index.js';
 import { findBlockScalar } from '../../src/fs/yaml-block.js';
-import { quotedStandIns, wellIndented } from '../../src/fs/yaml-quoted.js';
+import { leastIndent, plainStandIn, quotedStandIns } from '../../src/fs/yaml-quoted.js';
 import { checkYamlShape } from '../../src/fs/yaml-shape.js';
 import { parseYamlSource } from '../../src/fs/yaml-source.js';
 import type { YamlSource } from '../../src/fs/yaml-source.js';
@@ -81,6 +81,22 @@ describe('YAML prompt files: bounded shape', () => {
     expect(found).toEqual([
       'many.yaml:106:5: invalid YAML: more than 100 aliases: the file is refused rather than expanded',
     ]);
+  });
+
+  it('refuses aliases of a large node that expand past maxYamlNodes, at the alias that crosses the limit', () => {
+    const keys = Array.from({ length: 40 }, (_, i) => `    k${i}: ${i}\n`).join('');
+    const copies = '    - *b\n'.repeat(5);
+    const text = `meta:\n  base: &b\n${keys}  copies:\n${copies}`;
+    // 81 nodes for the base mapping: the 2nd copy crosses 200, the 1st does not.
+    const ours = parseYamlSource(text, 0, 200);
+    expect(ours).toMatchObject({ line: 45, column: 7 });
+    expect('message' in ours ? ours.message : '').toContain('aliases that expand to more than 200 YAML nodes');
+    expect(parseYamlSource(text, 0, 1_000)).toMatchObject({ value: parseDocument(text).toJS() });
+  });
+
+  it('refuses an alias inside the node it names', () => {
+    const ours = parseYamlSource('a: &x\n  b: 1\n  c: *x\n');
+    expect('message' in ours ? ours.message : '').toContain('the alias *x is inside the node it names');
   });
 
   it('finds a duplicate key in a wide mapping, naming both lines', async () => {
@@ -362,7 +378,7 @@ describe('YAML prompt files: long quoted strings', () => {
     const end = text.indexOf('"', start + 1) + 1;
     const [stretch] = quotedStandIns(text, [[start, end]]);
     // Two lines of the run (the first among them), then the last line: not one line (and one parser error) per line.
-    expect(stretch?.standIn).toBe("'x\nx\nx'");
+    expect(stretch?.standIn).toBe('"x\nx\nx"');
     const ours = parseYamlSource(text);
     const library = parseDocument(text);
     expect(library.errors.length).toBeGreaterThan(0);
@@ -417,8 +433,10 @@ describe('YAML prompt files: long plain scalars', () => {
       const text = `${head}${body}   # note\nb: 1\n`;
       const shape = checkYamlShape(text, { maxNodes: 100, maxDepth: 256, maxAliases: 100 });
       expect(shape.problem, head).toBeUndefined();
+      const indent = sep.length - 1;
       expect('longPlain' in shape ? shape.longPlain : [], head).toEqual([[head.length, head.length + body.length]]);
-      expect(wellIndented(text, head.length, head.length + body.length, true), head).toBe(true);
+      expect(leastIndent(text, head.length, head.length + body.length), head).toBe(indent);
+      expect(plainStandIn(text, head.length, indent), head).toBe(`lx\n${' '.repeat(indent)}x`);
     }
   });
 
@@ -457,6 +475,8 @@ describe('YAML prompt files: long plain scalars', () => {
       '- ',
       '',
       'a:\n  ',
+      'a:\n  x:\n      ',
+      'a:\n  - x:\n      ',
       '? ',
       'a: &n ',
       'a: !!str ',
@@ -504,7 +524,8 @@ describe('YAML prompt files: long plain scalars', () => {
         length += line.length + 1;
       }
       const after = ['', 'y: after\n', '- after\n', '# end\n'][Math.floor(next() * 4)]!;
-      const text = `${prefix}first${lines.map((l) => `\n${l}`).join('')}\n${after}`;
+      const first = ['first', 'f', 'f x', 'f\tx'][Math.floor(next() * 4)]!;
+      const text = `${prefix}${first}${lines.map((l) => `\n${l}`).join('')}\n${after}`;
       const ours = parseYamlSource(text);
       const library = parseDocument(text);
       if (library.errors.length > 0) expect('value' in ours, JSON.stringify(text)).toBe(false);
@@ -514,6 +535,40 @@ describe('YAML prompt files: long plain scalars', () => {
       }
     }
     expect(read).toBeGreaterThan(100);
+  });
+});
+
+describe('YAML prompt files: plain scalars of many short lines', () => {
+  it("finds the least indentation of a plain scalar's lines however often it drops, as a loop over the lines would", () => {
+    const next = random(5);
+    for (let n = 0; n < 20; n++) {
+      const indents = Array.from({ length: 300 }, (_, i) => (n % 2 === 0 ? 300 - i : Math.floor(next() * 90)));
+      const body = `first\n${indents.map((k) => `${' '.repeat(k)}w${next() < 0.1 ? '\n' : ''}`).join('\n')}`;
+      const text = `x: ${body}\n`;
+      expect(leastIndent(text, 3, 3 + body.length)).toBe(Math.min(...indents));
+    }
+  });
+
+  it('names the quote a long quoted string misses, as the YAML library does', () => {
+    for (const quote of ['"', "'"]) {
+      const body = Array.from({ length: 300 }, (_, i) => ['a', 'bb', 'ccc'][i % 3]).join('\n');
+      const text = `content: ${quote}${body}${quote}\nname: p\n`;
+      const ours = parseYamlSource(text);
+      const library = parseDocument(text);
+      expect(library.errors[0]?.message).toContain(`Missing closing ${quote}quote`);
+      expect('message' in ours ? ours.message : '').toContain(`Missing closing ${quote}quote`);
+    }
+  });
+
+  it('reads a plain scalar of 100,000 one-character lines below its key through a two-line stand-in, equal to the yaml library', () => {
+    const words = Array.from({ length: 100_000 }, (_, i) => 'abc'[i % 3]!);
+    const text = `a:\n  x:\n${words.map((w) => `      ${w}\n`).join('')}b: 1\n`;
+    const shape = checkYamlShape(text, { maxNodes: 100, maxDepth: 256, maxAliases: 100 });
+    const plain = 'longPlain' in shape ? shape.longPlain : [];
+    expect(plain).toEqual([[text.indexOf('a\n', 8), text.lastIndexOf('\nb: 1')]]);
+    expect(leastIndent(text, plain[0]![0], plain[0]![1])).toBe(6);
+    expect(plainStandIn(text, plain[0]![0], 6)).toBe('a\n      x');
+    expect(parseYamlSource(text)).toMatchObject({ value: parseDocument(text).toJS() });
   });
 });
 
