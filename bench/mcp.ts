@@ -30,6 +30,22 @@ type Serving = 'ours' | 'sdk' | 'floor';
 
 const noEscape = { escape: (s: string) => s };
 
+/** What an SDK registerPrompt callback for review_code does: mustache in the callback, no HTML escaping. */
+function sdkReviewMessages(args: Record<string, unknown>) {
+  return {
+    messages: [
+      {
+        role: 'user' as const,
+        content: { type: 'text' as const, text: Mustache.render(REVIEW_USER_TEMPLATE, args, undefined, noEscape) },
+      },
+      {
+        role: 'assistant' as const,
+        content: { type: 'text' as const, text: Mustache.render(REVIEW_ASSISTANT_TEMPLATE, args, undefined, noEscape) },
+      },
+    ],
+  };
+}
+
 /** The messages every server answers with (the floor returns them as they are). */
 let answer: unknown;
 
@@ -65,18 +81,11 @@ function factory(serving: Serving): () => McpServer {
   });
   return () => {
     const server = new McpServer({ name: 'bench', version: '1.0.0' });
-    server.registerPrompt('review_code', { description: 'Review code against our guidelines', argsSchema }, (args) => ({
-      messages: [
-        {
-          role: 'user',
-          content: { type: 'text', text: Mustache.render(REVIEW_USER_TEMPLATE, args, undefined, noEscape) },
-        },
-        {
-          role: 'assistant',
-          content: { type: 'text', text: Mustache.render(REVIEW_ASSISTANT_TEMPLATE, args, undefined, noEscape) },
-        },
-      ],
-    }));
+    server.registerPrompt(
+      'review_code',
+      { description: 'Review code against our guidelines', argsSchema },
+      sdkReviewMessages,
+    );
     return server;
   };
 }
@@ -201,18 +210,7 @@ export async function benchMcpV1RoundTrips(record: RecordRow, quick: boolean): P
     },
     sdk: () => {
       const server = new McpServerV1({ name: 'bench', version: '1.0.0' });
-      server.registerPrompt('review_code', { description: 'Review code', argsSchema }, (args) => ({
-        messages: [
-          {
-            role: 'user',
-            content: { type: 'text', text: Mustache.render(REVIEW_USER_TEMPLATE, args, undefined, noEscape) },
-          },
-          {
-            role: 'assistant',
-            content: { type: 'text', text: Mustache.render(REVIEW_ASSISTANT_TEMPLATE, args, undefined, noEscape) },
-          },
-        ],
-      }));
+      server.registerPrompt('review_code', { description: 'Review code', argsSchema }, sdkReviewMessages);
       return server;
     },
   };
