@@ -4,10 +4,11 @@
  */
 
 /**
- * The packed (gzipped) size budget, in bytes: 420 kB as npm prints sizes (1 kB = 1000 bytes). It was 400 kB until the
- * `preview` command's page (HTML, CSS and script, about 9 kB packed) and the example cases shipped.
+ * The packed (gzipped) size budget, in bytes: 480 kB as npm prints sizes (1 kB = 1000 bytes). It was 400 kB until the
+ * `preview` command's page and the example cases shipped, then telemetry, the replicas' snapshot and readiness, and
+ * `push` / `pull` (453 kB packed with all of them, each in both the ESM and the CommonJS build).
  */
-export const MAX_PACKED_BYTES = 420_000;
+export const MAX_PACKED_BYTES = 480_000;
 
 /** The files a published package needs: the manifest, README and licence, the built JS and declarations, the schema. */
 const ALLOWED = [

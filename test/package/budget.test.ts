@@ -27,16 +27,16 @@ describe('the tarball budget of check:package', () => {
     const problems = tarballProblems({ size: 1_315_870, unpackedSize: 5_368_324, files });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(
-      /^the tarball is 1315\.9 kB packed \(1315870 bytes; 5368\.3 kB unpacked\), over the budget of 420\.0 kB packed/,
+      /^the tarball is 1315\.9 kB packed \(1315870 bytes; 5368\.3 kB unpacked\), over the budget of 480\.0 kB packed/,
     );
     expect(problems[0]!.split('\n')[1]).toBe('  dist/cli.js 386.8 kB');
   });
 
-  it('holds the packed size to 420 kB as npm prints it', () => {
-    expect(MAX_PACKED_BYTES).toBe(420_000);
+  it('holds the packed size to 480 kB as npm prints it', () => {
+    expect(MAX_PACKED_BYTES).toBe(480_000);
     const files = PUBLISHED;
-    expect(tarballProblems({ size: 420_000, unpackedSize: unpacked(files), files })).toEqual([]);
-    expect(tarballProblems({ size: 420_001, unpackedSize: unpacked(files), files })).toHaveLength(1);
+    expect(tarballProblems({ size: 480_000, unpackedSize: unpacked(files), files })).toEqual([]);
+    expect(tarballProblems({ size: 480_001, unpackedSize: unpacked(files), files })).toHaveLength(1);
   });
 
   it('refuses source maps, tests, fixtures and sources in the tarball, naming each', () => {
