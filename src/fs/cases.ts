@@ -131,6 +131,7 @@ export async function readCases(
   inline: InlineCases | undefined,
   definition: PromptDefinition | undefined,
   limits: CasesFileLimits,
+  seen?: ReadonlySet<string>,
 ): Promise<ReadCases> {
   const diagnostics: PromptFileDiagnostic[] = [];
   const cases: PromptCase[] = [];
@@ -141,6 +142,8 @@ export async function readCases(
     sources.push({ file: promptFile, value: inline.value, path: '/cases', locate: inline.locate });
   const base = posix.basename(promptFile).replace(/\.[^.]*$/, '');
   for (const ending of CASES_ENDINGS) {
+    // A scan that saw no such name anywhere spares the open that would fail.
+    if (seen !== undefined && !seen.has(`${base}${ending}`)) continue;
     const file = posix.join(posix.dirname(promptFile), `${base}${ending}`);
     const read = await readCasesFile(join(dirname(promptPath), `${base}${ending}`), file, limits);
     if (read === undefined) continue;

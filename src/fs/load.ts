@@ -57,11 +57,19 @@ export function fileContext(dir: string, options: LoadPromptDirectoryOptions, ow
 
 /** @internal Walks a prompt directory; a missing directory is a PromptError naming it. */
 export async function scanPromptDirectory(context: PromptFileContext): Promise<ScanResult> {
+  const casesNames = new Set<string>();
   try {
-    return await scanTree(context.dir, {
-      acceptFile: (name) => promptFileFormat(name) !== undefined && !isCasesFileName(name),
+    const scan = await scanTree(context.dir, {
+      acceptFile: (name) => {
+        if (!isCasesFileName(name)) return promptFileFormat(name) !== undefined;
+        casesNames.add(name);
+        return false;
+      },
       maxFiles: context.limits.maxFiles,
     });
+    // Reading the prompt files then looks only for the cases files the walk saw (a complete walk only).
+    if (!scan.walkedOut) context.casesNames = casesNames;
+    return scan;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why =

@@ -73,6 +73,8 @@ export interface PromptFileContext {
   dir: string;
   limits: PromptFileLimits;
   systemRole: SystemRolePolicy | undefined;
+  /** The cases file names the last scan saw (undefined: look for every possible one beside each prompt file). */
+  casesNames?: ReadonlySet<string>;
 }
 
 /** @internal One prompt file, read. */
@@ -341,7 +343,7 @@ async function parseInto(
   }
   const withCases = async (definition: PromptDefinition | undefined): Promise<ParsedPromptFile> => {
     if (path === undefined) return parsed;
-    const read = await readCases(path, file, inline, definition, context.limits);
+    const read = await readCases(path, file, inline, definition, context.limits, context.casesNames);
     parsed.diagnostics.push(...read.diagnostics);
     const name = definition?.name ?? parsed.rawName;
     if (read.cases.length > 0 && name !== undefined) parsed.cases = { prompt: name, file, cases: read.cases };
