@@ -1,6 +1,8 @@
 /** Which Host headers `serve --http` accepts: loopback names on a loopback interface, an explicit list off it. */
 import { lookup } from 'node:dns/promises';
+import type { Server } from 'node:http';
 import { isIP } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { ServeFailure, UsageError } from './args.js';
 
 /** Whether an IP address is a loopback one (127.0.0.0/8, ::1, or 127.x mapped into IPv6). */
@@ -77,4 +79,22 @@ export async function planHttp(port: number, host: string, allowed: readonly str
     hosts: () => extra,
     warning: `warning: listening on ${host}, reachable from other machines without authentication; accepting Host: ${extra.join(', ')}`,
   };
+}
+
+/** Listens on `host`:`port` (0: any free port); resolves with the bound address and its URL host (IPv6 bracketed). */
+export async function listenOn(
+  server: Server,
+  port: number,
+  host: string,
+): Promise<{ address: string; port: number; urlHost: string }> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const bound = server.address() as AddressInfo;
+  const urlHost = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;
+  return { address: bound.address, port: bound.port, urlHost };
 }

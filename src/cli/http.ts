@@ -1,9 +1,9 @@
 /** `serve --http`: node:http in front of SDK v2's fetch-shaped handler at /mcp, Host and Origin checked first. */
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { PromptError } from '../errors.js';
+import { listenOn } from './hosts.js';
 
 /** Checks a request before it reaches the handler: a Response refuses it. */
 export type RequestGate = (request: Request) => Response | undefined;
@@ -103,17 +103,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         else res.destroy();
       });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const address = await listenOn(server, options.port, options.host);
   return {
-    url: `http://${host}:${address.port}/mcp`,
+    url: `http://${address.urlHost}:${address.port}/mcp`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

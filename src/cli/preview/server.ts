@@ -4,7 +4,6 @@
  */
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { PromptError, toPromptError } from '../../errors.js';
 import { parseJsonBody } from '../../json-body.js';
 import { BodyBudget } from '../../http/budget.js';
@@ -14,6 +13,7 @@ import { EventHub } from './events.js';
 import { checkRequest, createPreviewGate, tokenCookie } from './guard.js';
 import type { PreviewGate } from './guard.js';
 import { PAGE_CSS, PAGE_HTML, PAGE_SCRIPT } from './page.js';
+import { listenOn } from '../hosts.js';
 import type { PreviewState } from './state.js';
 
 /** Largest JSON body (a form's values). */
@@ -174,17 +174,9 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
       replyError(res, e);
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
+  const address = await listenOn(server, options.port, options.host);
   gate = createPreviewGate(address.address, address.port, options.loopback, options.token);
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const origin = `http://${host}:${address.port}`;
+  const origin = `http://${address.urlHost}:${address.port}`;
   return {
     url: `${origin}/?token=${gate.token}`,
     origin,
