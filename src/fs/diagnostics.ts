@@ -41,22 +41,38 @@ export interface SourcePosition {
   column: number;
 }
 
-/** @internal Maps offsets of a text to 1-based lines and columns (built once per text, on demand). */
+/**
+ * @internal Maps offsets of a text to 1-based lines and columns. Line starts are found as far as the offsets asked
+ * for reach: placing one error near the top of a large text does not index the whole text.
+ */
 export class LineIndex {
+  readonly #text: string;
   readonly #starts: number[] = [0];
+  /** Every line start before this offset is in #starts. */
+  #scanned = 0;
 
   constructor(text: string) {
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.#starts.push(i + 1);
+    this.#text = text;
   }
 
   position(offset: number): SourcePosition {
+    const starts = this.#starts;
+    while (this.#scanned < this.#text.length && (starts[starts.length - 1] as number) <= offset) {
+      const lf = this.#text.indexOf('\n', this.#scanned);
+      if (lf === -1) {
+        this.#scanned = this.#text.length;
+        break;
+      }
+      starts.push(lf + 1);
+      this.#scanned = lf + 1;
+    }
     let lo = 0;
-    let hi = this.#starts.length - 1;
+    let hi = starts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if ((this.#starts[mid] as number) <= offset) lo = mid;
+      if ((starts[mid] as number) <= offset) lo = mid;
       else hi = mid - 1;
     }
-    return { line: lo + 1, column: offset - (this.#starts[lo] as number) + 1 };
+    return { line: lo + 1, column: offset - (starts[lo] as number) + 1 };
   }
 }
