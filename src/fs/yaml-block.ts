@@ -6,7 +6,8 @@
  * stand-in is checked against ours (same extent, same value), so a case read differently falls back to the library.
  */
 
-import { lineBreaks } from './yaml-quoted.js';
+import { stripIndent } from './yaml-fold.js';
+import { dense, lineBreaks } from './yaml-quoted.js';
 
 /** Block scalars at least this long (source characters, header included) are read here. */
 export const LONG_BLOCK = 256;
@@ -339,14 +340,19 @@ function readRegular(
   if (region.includes('\r')) return undefined;
   const lines = lineShape(text, from + trimIndent, end, trimIndent);
   let value: string;
+  // Many short lines: one loop (a replacement costs ~100 ns per line); long ones: one native replacement.
+  const loop = dense(region, '\n');
   if (header.mode === '>') {
     if (lines !== 'exact' || region.charCodeAt(0) <= 0x20) return undefined;
-    value = region.replace(lineBreaks(trimIndent), ' ');
+    value = loop
+      ? stripIndent(text, from + trimIndent, end, trimIndent, ' ')
+      : region.replace(lineBreaks(trimIndent), ' ');
   } else {
     // A line less indented than the first, not blank: the library reports it.
     if (lines === 'less' && !indented) return undefined;
-    value =
-      lines === 'less' || lines === 'short blank'
+    value = loop
+      ? stripIndent(text, from + trimIndent, end, trimIndent, '\n')
+      : lines === 'less' || lines === 'short blank'
         ? region.replace(new RegExp(`\\n {0,${trimIndent}}`, 'g'), '\n')
         : region.replace(lineBreaks(trimIndent), '\n');
   }

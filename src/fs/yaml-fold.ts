@@ -180,3 +180,27 @@ function noteLine(text: string, lineStart: number, to: number, plain: boolean, l
     if (spaces < lines.least) lines.least = spaces;
   }
 }
+
+/**
+ * `text.slice(from, to)` with each line break written as `join` (a space or a line break) and up to `indent` spaces
+ * after it left out: a block scalar's lines without their indentation, in one loop (see {@link readFolded}).
+ */
+export function stripIndent(text: string, from: number, to: number, indent: number, join: ' ' | '\n'): string {
+  const out = new Uint16Array(to - from);
+  const joined = join.charCodeAt(0);
+  let n = 0;
+  let i = from;
+  while (i < to) {
+    let c = text.charCodeAt(i);
+    while (c !== LF) {
+      out[n++] = c;
+      if (++i === to) break;
+      c = text.charCodeAt(i);
+    }
+    if (i === to) break;
+    out[n++] = joined;
+    const stop = Math.min(i + 1 + indent, to);
+    for (i++; i < stop && text.charCodeAt(i) === SPACE; i++);
+  }
+  return Buffer.from(out.buffer, 0, n * 2).toString('utf16le');
+}

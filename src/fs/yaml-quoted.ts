@@ -44,7 +44,7 @@ function foldUniformly(text: string, from: number, to: number): { value: string;
  * replacement costs about 100 ns per match, more than the character loop of {@link readFolded} spends on 16
  * characters.
  */
-function dense(body: string, mark: string): boolean {
+export function dense(body: string, mark: string): boolean {
   let at = -1;
   for (let k = 0; k < 32; k++) {
     at = body.indexOf(mark, at + 1);
