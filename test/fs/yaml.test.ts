@@ -671,6 +671,23 @@ describe('YAML prompt files: long block scalars', () => {
     }
   });
 
+  it('reads block scalars of many short lines, blank and less indented blank ones among them, exactly as the YAML library does', () => {
+    const next = random(23);
+    for (let n = 0; n < 300; n++) {
+      const header = ['|', '>', '|-', '>-', '|+', '>+', '|2', '>2', '>-2', '|+2'][n % 10]!;
+      const lines = ['a', 'bb', 'c d', '#', 'x\ty', '', '   ', '        e'];
+      const content = Array.from({ length: 40 + Math.floor(next() * 80) }, (_, i) => {
+        const line = lines[Math.floor(next() * (n % 3 === 0 ? 5 : lines.length))]!;
+        return i === 0 || (line !== '' && line !== '   ' && !line.startsWith(' ')) ? `      ${line || 'f'}` : line;
+      }).join('\n');
+      const text = `messages:\n  - content: ${header}\n${content}\n  - content: next\n`;
+      const ours = parseYamlSource(text);
+      const library = parseDocument(text);
+      if (library.errors.length > 0) expect('value' in ours, JSON.stringify(text)).toBe(false);
+      else expect('value' in ours ? ours.value : ours, JSON.stringify(text)).toEqual(library.toJS());
+    }
+  });
+
   it('keeps the lines and columns of everything after a long block scalar', async () => {
     const block = Array.from({ length: 50 }, (_, i) => `    line ${i} of the description`).join('\n');
     const { lines: found } = await lines({
