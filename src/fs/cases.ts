@@ -125,6 +125,14 @@ async function readCasesFile(
  * @internal The cases of one prompt file: its inline `cases` and its cases files, checked against the arguments
  * `definition` declares (not checked when the definition did not load). At most `DEFAULT_MAX_CASES` in all.
  */
+/** @internal The cases files that may stand beside a prompt file (only names in `seen`, when given). */
+export function casesFilesBeside(promptPath: string, seen?: ReadonlySet<string>): string[] {
+  const base = posix.basename(promptPath.split('\\').join('/')).replace(/\.[^.]*$/, '');
+  return CASES_ENDINGS.filter((ending) => seen === undefined || seen.has(`${base}${ending}`)).map((ending) =>
+    join(dirname(promptPath), `${base}${ending}`),
+  );
+}
+
 export async function readCases(
   promptPath: string,
   promptFile: string,

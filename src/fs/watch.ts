@@ -15,6 +15,7 @@ import type { PromptFileContext } from './prompt-file.js';
 import type { FileResourceResolver } from './resolver.js';
 import type { ScanResult } from './scan.js';
 import { TreeWatcher } from './tree-watcher.js';
+import { CasesFiles } from './watch-cases.js';
 import { DocumentWatcher } from './watch-documents.js';
 import { declareChangeDelay } from '../registry/change-delay.js';
 
@@ -33,6 +34,11 @@ export interface WatchPromptDirectoryOptions extends LoadPromptDirectoryOptions 
   onDiagnosticsChange?: (diagnostics: readonly PromptFileDiagnostic[]) => void;
   /** Called after each reload that changed the registry (not for the initial load). */
   onChange?: (change: PromptDirectoryChange) => void;
+  /**
+   * Called after a reload that found the example cases files of served prompts (`<base>.cases.yaml` beside the
+   * prompt file) added, changed or removed, with those prompts' names (a prompt file's own `cases` changes with it).
+   */
+  onCasesChange?: (names: string[]) => void;
   /** Called with the URIs of documents added, changed or removed under the resolver's roots. */
   onResourcesChanged?: (uris: string[]) => void;
   /** Also rescan every this many milliseconds (for file systems without change events); off by default. */
@@ -111,6 +117,7 @@ export function watchPromptDirectory(
   const context: PromptFileContext = fileContext(dir, options, 'watchPromptDirectory');
   const state = new DirectoryState(registry);
   const settled = new SettleCheck(debounceMs);
+  const cases = new CasesFiles(dir);
   let deferred = 0;
   const logger = options.logger;
   let current: PromptFileDiagnostic[] = [];
@@ -189,6 +196,10 @@ export function watchPromptDirectory(
     const diagnostics = state.diagnostics();
     if (scan.truncated) diagnostics.push(truncatedDiagnostic(context));
     publish(diagnostics);
+    if (options.onCasesChange !== undefined) {
+      const changedCases = await cases.check(state, context);
+      if (loaded && changedCases.length > 0) safely(() => options.onCasesChange?.(changedCases));
+    }
     if (loaded && (change.set.length > 0 || change.removed.length > 0)) {
       log(
         logger,

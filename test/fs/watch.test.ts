@@ -222,6 +222,27 @@ describe('watchPromptDirectory', () => {
     await waitFor(() => watcher.source('b')?.rel === 'c.yaml', 30_000, 'the rename');
   });
 
+  it('names the prompts whose cases file beside them was added, edited or removed, and no other', async () => {
+    const cases: string[][] = [];
+    const cases1 = 'cases:\n  - name: one\n    contains: bee\n';
+    const { dir, changes } = await watched(
+      {
+        'sub/b.yaml': 'name: b\nmessages: [{role: user, content: bee}]\n',
+        'sub/b.cases.yaml': cases1,
+        'a.json': json('a', 'x'),
+      },
+      { onCasesChange: (names) => cases.push(names) },
+    );
+    await writeFile(join(dir, 'sub/b.cases.yaml'), `${cases1}  - name: two\n    contains: b\n`);
+    await waitFor(() => cases.length === 1, 30_000, 'the cases edit');
+    await writeFile(join(dir, 'a.cases.json'), '{"cases": []}');
+    await waitFor(() => cases.length === 2, 30_000, 'the new cases file');
+    await rm(join(dir, 'sub/b.cases.yaml'));
+    await waitFor(() => cases.length === 3, 30_000, 'the removed cases file');
+    expect(cases).toEqual([['b'], ['a'], ['b']]);
+    expect(changes).toEqual([]);
+  });
+
   it('removes the prompt of a deleted file', async () => {
     const { dir, registry, changes } = await watched({ 'a.json': json('a', 'x'), 'b.json': json('b', 'y') });
     await rm(join(dir, 'b.json'));

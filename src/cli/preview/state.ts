@@ -133,6 +133,8 @@ export class PreviewState {
       ...(options.resolver === undefined ? {} : { resources: options.resolver }),
       onChange: (change) => emit(state.#changed(change)),
       onDiagnosticsChange: () => emit({ type: 'diagnostics', version: ++state.#version }),
+      // A saved cases file: the page runs that prompt's cases again, as after a change of the prompt.
+      onCasesChange: (names) => emit({ type: 'change', version: ++state.#version, set: names, removed: [] }),
       onResourcesChanged: (uris) => emit({ type: 'documents', version: ++state.#version, uris }),
     });
     try {

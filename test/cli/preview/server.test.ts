@@ -324,6 +324,15 @@ describe('preview live updates and diffs', () => {
     expect(await stream.done).toContain('"set":["greet"]');
   });
 
+  it('pushes a change event for a prompt when only its cases file is saved (the page runs its cases again)', async () => {
+    const stream = streamUntil(preview.server.origin, { ...headers, origin: preview.server.origin }, (text) =>
+      text.includes('"type":"change"'),
+    );
+    await stream.opened;
+    await writeFile(join(dir, 'greet.cases.yaml'), 'cases:\n  - name: hello\n    arguments: {who: Ada}\n');
+    expect(await stream.done).toContain('"set":["greet"]');
+  });
+
   it('diffs the rendering against the previous version and against git HEAD', async () => {
     await edit(PROMPT.replace('Hello', 'Howdy'));
     const args = { name: 'greet', arguments: { who: 'Ada' } };
