@@ -22,7 +22,7 @@ import {
 } from '../src/arguments/schema-limits.js';
 import type { ArgumentValidationOptions } from '../src/arguments/types.js';
 import { MAX_BODY_BYTES } from '../src/cli/endpoint.js';
-import { MAX_DIFF_CELLS } from '../src/cli/preview/diff.js';
+import { MAX_DIFF_WORK } from '../src/cases/diff.js';
 import { MAX_STREAMS } from '../src/cli/preview/events.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS } from '../src/cli/serve.js';
 import { MAX_SCHEMA_DEPTH, MAX_SCHEMA_NODES } from '../src/definition/keywords.js';
@@ -199,7 +199,7 @@ const FIXED: Record<string, { value: number; file: string }> = {
   MIN_SECRET_BYTES: { value: MIN_SECRET_BYTES, file: 'src/mcp/request-state.ts' },
   MAX_BODY_BYTES: { value: MAX_BODY_BYTES, file: 'src/cli/endpoint.ts' },
   MAX_STREAMS: { value: MAX_STREAMS, file: 'src/cli/preview/events.ts' },
-  MAX_DIFF_CELLS: { value: MAX_DIFF_CELLS, file: 'src/cli/preview/diff.ts' },
+  MAX_DIFF_WORK: { value: MAX_DIFF_WORK, file: 'src/cases/diff.ts' },
   MAX_ALIAS_COUNT: { value: MAX_ALIAS_COUNT, file: 'src/fs/yaml-source.ts' },
   MAX_DEPTH: { value: MAX_DEPTH, file: 'src/fs/yaml-source.ts' },
   MAX_PARAMS_TEXT: { value: MAX_PARAMS_TEXT, file: 'src/agent/params.ts' },

@@ -1,15 +1,27 @@
 /**
- * Unified diffs of two texts, line by line (Myers' algorithm), bounded: past a number of edits the texts are shown
- * as one replaced block, and the output stops after a number of lines.
+ * Line diffs of two texts (Myers' algorithm), bounded: past a number of edits, or past a budget of work, the differing
+ * lines are shown as one replaced block. `unifiedDiff` for `mcp-prompt-kit test`, `diffLines` for the preview page.
  *
  * @module
  */
+
+/** @internal Most edits one diff searches for by default. */
+export const DEFAULT_MAX_DIFF_EDITS = 500;
+
+/** Most steps of one diff's search (lines times edits searched): past it the edits searched are fewer. */
+export const MAX_DIFF_WORK = 4_000_000;
+
+/** @internal One line of a diff: kept (' '), removed ('-') or added ('+'). */
+export interface DiffLine {
+  op: ' ' | '-' | '+';
+  text: string;
+}
 
 /** Bounds of {@link unifiedDiff}. */
 export interface DiffOptions {
   /** Unchanged lines shown around each change (default 3). */
   context?: number;
-  /** Most edits searched for (default 500); past it the whole text is one change. */
+  /** Most edits searched for (default 500, fewer for long texts); past it the whole text is one change. */
   maxEdits?: number;
   /** Most lines of output (default 200); the rest is counted in a last line. */
   maxLines?: number;
@@ -17,11 +29,14 @@ export interface DiffOptions {
 
 type Op = [kind: ' ' | '-' | '+', line: string];
 
-/** The shortest edit script, or undefined past `maxEdits` (work O((n+m)·maxEdits)). */
+/**
+ * The shortest edit script, or undefined past `maxEdits`, or past the edits {@link MAX_DIFF_WORK} allows for texts this
+ * long (work O((n+m)·edits)).
+ */
 function editScript(a: readonly string[], b: readonly string[], maxEdits: number): Op[] | undefined {
   const n = a.length;
   const m = b.length;
-  const max = Math.min(n + m, maxEdits);
+  const max = Math.min(n + m, maxEdits, Math.floor(MAX_DIFF_WORK / (n + m + 1)));
   const offset = max + 1;
   const v = new Int32Array(2 * max + 3);
   const trace: Int32Array[] = [];
@@ -85,7 +100,7 @@ export function unifiedDiff(expected: string, actual: string, options: DiffOptio
   const maxLines = options.maxLines ?? 200;
   const a = splitLines(expected);
   const b = splitLines(actual);
-  const ops = editScript(a, b, options.maxEdits ?? 500) ?? [
+  const ops = editScript(a, b, options.maxEdits ?? DEFAULT_MAX_DIFF_EDITS) ?? [
     ...a.map((l): Op => ['-', l]),
     ...b.map((l): Op => ['+', l]),
   ];
@@ -145,4 +160,33 @@ function splitLines(text: string): string[] {
   const lines = text.split('\n');
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
   return lines;
+}
+
+/**
+ * @internal The lines of `before` and `after` (split at every line break) as kept, removed and added lines: the
+ * common first and last lines kept, the middle aligned by the shortest edit script, or shown as all removed then all
+ * added past `maxEdits` (still correct, just not minimal).
+ */
+export function diffLines(before: string, after: string, maxEdits = DEFAULT_MAX_DIFF_EDITS): DiffLine[] {
+  const a = before.split('\n');
+  const b = after.split('\n');
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA--;
+    endB--;
+  }
+  const midA = a.slice(start, endA);
+  const midB = b.slice(start, endB);
+  const middle = editScript(midA, midB, maxEdits) ?? [
+    ...midA.map((l): Op => ['-', l]),
+    ...midB.map((l): Op => ['+', l]),
+  ];
+  return [
+    ...a.slice(0, start).map((text): DiffLine => ({ op: ' ', text })),
+    ...middle.map(([op, text]): DiffLine => ({ op, text })),
+    ...a.slice(endA).map((text): DiffLine => ({ op: ' ', text })),
+  ];
 }

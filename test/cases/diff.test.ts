@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { diffLines } from '../../src/cases/diff.js';
 import { unifiedDiff } from '../../src/index.js';
 
 const lines = (n: number, f: (i: number) => string): string => Array.from({ length: n }, (_, i) => f(i)).join('\n');
@@ -66,5 +67,46 @@ describe('unifiedDiff', () => {
     const failure = report.results[0]!.failures[0]!;
     expect(failure.diff!.length).toBeLessThan(5_000);
     expect(failure.diff).toContain('… (9000 characters)');
+  });
+});
+
+describe('diffLines', () => {
+  const show = (lines: ReturnType<typeof diffLines>) => lines.map((l) => `${l.op}${l.text}`);
+
+  it('keeps equal lines and marks a changed line as removed then added', () => {
+    expect(show(diffLines('a\nb\nc', 'a\nB\nc'))).toEqual([' a', '-b', '+B', ' c']);
+  });
+
+  it('aligns insertions and deletions in the middle by the shortest edit script', () => {
+    expect(show(diffLines('x\n1\n2\n3\ny', 'x\n0\n1\n3\n4\ny'))).toEqual([' x', '+0', ' 1', '-2', ' 3', '+4', ' y']);
+  });
+
+  it('shows nothing as changed for equal texts', () => {
+    expect(diffLines('same\ntext', 'same\ntext').every((l) => l.op === ' ')).toBe(true);
+  });
+
+  it('falls back to all removed then all added when the middle needs more edits than the bound', () => {
+    const before = Array.from({ length: 50 }, (_, i) => `old ${i}`).join('\n');
+    const after = Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? `old ${i}` : `new ${i}`)).join('\n');
+    const bounded = diffLines(`head\n${before}\ntail`, `head\n${after}\ntail`, 10);
+    expect(show(bounded).slice(0, 3)).toEqual([' head', ' old 0', '-old 1']);
+    expect(bounded.filter((l) => l.op === '-')).toHaveLength(49);
+    expect(bounded.filter((l) => l.op === '+')).toHaveLength(49);
+    expect(show(bounded).at(-1)).toBe(' tail');
+    // Within the bound the same texts keep their common lines.
+    expect(diffLines(before, after).filter((l) => l.op === ' ')).toHaveLength(25);
+  });
+
+  it('searches fewer edits for long texts: the work of one diff stays within MAX_DIFF_WORK', () => {
+    // About 200,000 lines between the first and last change allow MAX_DIFF_WORK / 200,000 = 20 edits: 34 changed
+    // lines (68 edits) are shown as one replaced block.
+    const before = Array.from({ length: 100_000 }, (_, i) => `line ${i}`);
+    const after = before.map((l, i) => (i % 3_000 === 1 ? `changed ${i}` : l));
+    const lines = diffLines(before.join('\n'), after.join('\n'));
+    expect(lines.filter((l) => l.op === '-').length).toBe(99_001);
+    expect(lines.filter((l) => l.op === ' ').length).toBe(lines.length - 2 * lines.filter((l) => l.op === '-').length);
+    // Few changes in as many lines still diff exactly.
+    const few = before.map((l, i) => (i === 500 || i === 90_000 ? `changed ${i}` : l));
+    expect(diffLines(before.join('\n'), few.join('\n')).filter((l) => l.op !== ' ')).toHaveLength(4);
   });
 });
