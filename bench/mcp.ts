@@ -180,26 +180,27 @@ export async function benchMcpRoundTrips(record: RecordRow, quick: boolean): Pro
           quick ? 15 : 60,
           transport === 'in memory' ? 40 : 8,
         );
-        const [ours, sdk, floor] = rounds.micros;
+        const [ours] = rounds.micros;
         const oursToSdk = rounds.ratio(0, 1);
         const floorToSdk = rounds.ratio(2, 1);
         // 0.8x was asked, but the floor (the SDK's own round trip) is above 0.8x of registerPrompt's: no handler can get
         // there (bench/README.md). The gate is parity, as the median of ratios of rounds run side by side.
+        // Each baseline is shown as ours divided by the paired ratio: the time it took in the rounds ours took `ours`.
         record(
-          `prompts/get round trip, SDK v2 client, ${era}, ${transport} (median)`,
+          `prompts/get round trip, SDK v2 client, ${era}, ${transport} (median, paired)`,
           ours!,
-          sdk!,
+          ours! / oursToSdk,
           'µs',
-          `<= 1.1x SDK registerPrompt (paired: ${oursToSdk.toFixed(2)}x; 0.8x: below the floor)`,
+          '<= 1.1x SDK registerPrompt (0.8x: below the floor)',
           oursToSdk <= 1.1,
           'SDK registerPrompt',
         );
         record(
           `  the same vs the SDK's own round trip (a prompt returning finished messages)`,
           ours!,
-          floor!,
+          (ours! / oursToSdk) * floorToSdk,
           'µs',
-          `info: floor / registerPrompt = ${floorToSdk.toFixed(2)}x (paired)`,
+          `info: floor / registerPrompt = ${floorToSdk.toFixed(2)}x`,
           true,
           'floor',
         );
@@ -254,14 +255,14 @@ export async function benchMcpV1RoundTrips(record: RecordRow, quick: boolean): P
       (client) => () => client.getPrompt({ name: 'review_code', arguments: REVIEW_ARGS }),
     );
     const rounds = await pairedRounds(runs, quick ? 15 : 60, 40);
-    const [ours, sdk] = rounds.micros as [number, number];
+    const [ours] = rounds.micros as [number];
     const paired = rounds.ratio(0, 1);
     record(
-      'prompts/get round trip, SDK v1 client and server, in memory (median)',
+      'prompts/get round trip, SDK v1 client and server, in memory (median, paired)',
       ours,
-      sdk,
+      ours / paired,
       'µs',
-      `<= 1.1x SDK registerPrompt (paired: ${paired.toFixed(2)}x)`,
+      '<= 1.1x SDK registerPrompt',
       paired <= 1.1,
       'SDK v1 registerPrompt',
     );
