@@ -6,7 +6,7 @@ import type { PromptDefinition, TemplatePromptDefinition } from '../definition/t
 import type { Logger } from '../logger.js';
 import { toSafeLogger } from '../logger.js';
 import type { PromptStore, StoreChangeEvent, StoredPrompt } from '../stores/contract.js';
-import { invalidEntryError, storableDefinition } from '../stores/definition.js';
+import { compilableDefinition, invalidEntryError } from '../stores/definition.js';
 import { DELAY_MS, integerOption } from '../options.js';
 import { WindowedJob } from './debounce.js';
 import { formatDiagnostic } from './diagnostics.js';
@@ -308,7 +308,7 @@ export function createDirectoryPromptStore(
       return [...snapshot.valid.keys()].sort().map((name) => stored(name, snapshot.valid.get(name)!.definition));
     },
     async put(input) {
-      const definition = storableDefinition(input);
+      const definition = compilableDefinition(input);
       await mkdir(dir, { recursive: true });
       const snapshot = await read();
       const rel =

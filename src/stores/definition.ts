@@ -9,6 +9,11 @@ import type { PromptDefinition, TemplatePromptDefinition } from '../definition/t
 import { PromptError } from '../errors.js';
 import type { StoredPrompt } from './contract.js';
 import { isRecord } from '../json.js';
+import { ArgumentValidatorCache } from '../arguments/cache.js';
+import { compilePrompt } from '../registry/compile.js';
+import type { CompileEnvironment } from '../registry/compile.js';
+import { TemplateCache } from '../render/template.js';
+import type { AssetLoader, ResourceResolver } from '../resources.js';
 
 /**
  * Validates a definition for storage and returns a detached copy: a render function or an argument's `complete`
@@ -39,6 +44,36 @@ export function storableDefinition(input: unknown): TemplatePromptDefinition {
     }
   });
   return structuredClone(definition as TemplatePromptDefinition);
+}
+
+/** Never called: at compile time a registry only asks whether it has a loader or a resolver. */
+const UNUSED = (): never => {
+  throw new Error('not available while a definition is checked for storage');
+};
+const ANY_ASSETS: AssetLoader = { read: UNUSED };
+const ANY_RESOURCES: ResourceResolver = { read: UNUSED };
+
+/**
+ * {@link storableDefinition}, then compiled as the most permissive registry would (any partial, assets and
+ * resources available, undeclared placeholders allowed, no size limit): what no registry can serve (an unclosed
+ * section, a required argument with a default, a schema ajv refuses) is refused when written, not found by every
+ * replica that loads it. Write paths use it; reads do not (a registry compiles what it serves anyway).
+ */
+export function compilableDefinition(input: unknown): TemplatePromptDefinition {
+  const definition = storableDefinition(input);
+  const env: CompileEnvironment = {
+    templates: new TemplateCache(),
+    validators: new ArgumentValidatorCache(),
+    validation: {},
+    partials: () => '',
+    undeclared: 'warn',
+    onWarning: () => undefined,
+    assets: ANY_ASSETS,
+    resources: ANY_RESOURCES,
+    maxRenderedBytes: Number.MAX_SAFE_INTEGER,
+  };
+  compilePrompt(definition, env).release();
+  return definition;
 }
 
 /** The error `get` throws for an entry that exists but cannot be served; clients only see "Internal error". */

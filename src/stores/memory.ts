@@ -6,7 +6,7 @@
  */
 import type { TemplatePromptDefinition } from '../definition/types.js';
 import type { PromptStore, StoreChangeEvent, StoredPrompt } from './contract.js';
-import { compareNames, copyStored, storableDefinition } from './definition.js';
+import { compareNames, compilableDefinition, copyStored } from './definition.js';
 
 /**
  * Creates an in-memory {@link PromptStore}. `put` validates the definition and bumps the prompt's version; watchers
@@ -36,7 +36,7 @@ export function createMemoryPromptStore(initial: readonly TemplatePromptDefiniti
     }
   };
   const write = (input: TemplatePromptDefinition): StoredPrompt => {
-    const definition = storableDefinition(input);
+    const definition = compilableDefinition(input);
     const version = (entries.get(definition.name)?.version ?? 0) + 1;
     const entry = { name: definition.name, version, definition };
     entries.set(entry.name, entry);

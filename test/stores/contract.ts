@@ -147,6 +147,33 @@ export function describeStoreContract(
       expect(await store.list()).toEqual([]);
     });
 
+    it('refuses a definition no registry can compile, naming the problem, and stores nothing', async () => {
+      const cases: [TemplatePromptDefinition, RegExp][] = [
+        [
+          {
+            name: 'defaulted',
+            arguments: [{ name: 'x', required: true, default: 'y' }],
+            messages: [{ role: 'user', content: 'Hi {{x}}' }],
+          } as unknown as TemplatePromptDefinition,
+          /\/arguments\/0\/default: a required argument cannot have a default/,
+        ],
+        [
+          { name: 'unclosed', messages: [{ role: 'user', content: 'Hi {{#x}}' }] },
+          /unclosed section "x"/,
+        ],
+      ];
+      for (const [definition, message] of cases) {
+        await expect(store.put(definition)).rejects.toMatchObject({ code: 'INVALID_PROMPT_DEFINITION', message });
+        expect(await store.get(definition.name)).toBeUndefined();
+      }
+      // What depends on the serving registry is stored: a partial, a resource directive, an undeclared placeholder.
+      await store.put({
+        name: 'depends',
+        messages: [{ role: 'user', content: '{{>header}} {{resource:docs://a}} {{who}}' }],
+      });
+      expect((await store.get('depends'))?.name).toBe('depends');
+    });
+
     it('refuses a render function, which cannot be stored', async () => {
       const programmatic = { name: 'fn', render: () => 'hi' } as unknown as TemplatePromptDefinition;
       await expect(store.put(programmatic)).rejects.toMatchObject({ code: 'INVALID_PROMPT_DEFINITION' });

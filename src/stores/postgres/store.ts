@@ -8,7 +8,7 @@ import { PromptError } from '../../errors.js';
 import { setOwn } from '../../json.js';
 import { integerOption } from '../../options.js';
 import type { StoreChangeEvent, StoreReadOptions, StoredPrompt } from '../contract.js';
-import { invalidEntryError, storableDefinition } from '../definition.js';
+import { compilableDefinition, invalidEntryError } from '../definition.js';
 import { inTransaction } from './client.js';
 import type { Operation } from './client.js';
 import { startListener } from './listener.js';
@@ -280,7 +280,7 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
     },
 
     async put(definition, putOptions = {}) {
-      const checked = storableDefinition(definition);
+      const checked = compilableDefinition(definition);
       const labels = putLabels(putOptions);
       await ready();
       const settings = { actor: putOptions.actor, labels: labelSetting(labels) };
@@ -404,7 +404,7 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
         };
         const tx: PromptTransaction = {
           async put(definition, putOptions = {}) {
-            const checked = storableDefinition(definition);
+            const checked = compilableDefinition(definition);
             const labels = putLabels(putOptions);
             at('put', checked.name);
             await setWriteSettings(client, { actor: putOptions.actor ?? actor, labels: labelSetting(labels) });
