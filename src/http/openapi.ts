@@ -12,9 +12,39 @@ export interface OpenApiOptions {
   serverUrl?: string;
   /** The handlers' base path (default `''`). */
   basePath?: string;
+  /** The readiness route below the base path (`/readyz`), when the handler answers one (its `readiness` option). */
+  readinessPath?: string;
 }
 
 type Json = Record<string, unknown>;
+
+const nullable = (schema: Json): Json => ({ oneOf: [schema, { type: 'null' }] });
+
+/** The readiness answer: `ready`, `reasons` when not, and the sync's health (RegistrySyncHealth). */
+const READINESS: Json = {
+  type: 'object',
+  properties: {
+    ready: { type: 'boolean' },
+    reasons: { type: 'array', items: { type: 'string' } },
+    status: { enum: ['ok', 'degraded', 'closed'] },
+    source: { enum: ['store', 'snapshot'] },
+    listening: { type: 'boolean' },
+    prompts: { type: 'integer', minimum: 0 },
+    lastApplied: nullable({
+      type: 'object',
+      properties: { prompt: { type: 'string' }, version: { type: 'integer' }, at: { type: 'integer' } },
+    }),
+    lastCheckedAt: nullable({ type: 'integer' }),
+    lagMs: { type: 'integer', minimum: 0 },
+    degradedSince: nullable({ type: 'integer' }),
+    lastError: nullable({
+      type: 'object',
+      properties: { error: { type: 'string' }, code: nullable({ type: 'string' }), at: { type: 'integer' } },
+    }),
+    snapshotSavedAt: nullable({ type: 'integer' }),
+  },
+  required: ['ready'],
+};
 
 const ERROR_SCHEMA: Json = {
   type: 'object',
@@ -180,6 +210,20 @@ export function openApiDocument(sources: Sources, options: OpenApiOptions): Json
       responses: { '200': ok('OpenAPI 3.1', { type: 'object' }), ...errors() },
     },
   };
+  if (options.readinessPath !== undefined) {
+    const health = (description: string) => ({
+      description,
+      headers: { 'cache-control': { schema: { type: 'string', const: 'no-store' } } },
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Readiness' } } },
+    });
+    paths[`${base}${options.readinessPath}`] = {
+      get: {
+        operationId: 'readiness',
+        summary: "Whether this replica serves a known-good set of prompts (the registry sync's health)",
+        responses: { '200': health('Ready'), '503': health('Not ready: `reasons` says why') },
+      },
+    };
+  }
   const responses: Json = {};
   for (const [status, description] of Object.entries(ERROR_STATUSES)) {
     responses[`Error${status}`] = {
@@ -194,6 +238,7 @@ export function openApiDocument(sources: Sources, options: OpenApiOptions): Json
     components: {
       schemas: {
         Error: ERROR_SCHEMA,
+        ...(options.readinessPath === undefined ? {} : { Readiness: READINESS }),
         Prompt: PROMPT,
         PromptArgument: PROMPT_ARGUMENT,
         ContentBlock: CONTENT_BLOCK,

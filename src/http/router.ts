@@ -54,7 +54,7 @@ export interface HttpHandlerOptions {
   /** pino-style logger: 500s are logged with the route and the error's class (never bodies or argument values). */
   logger?: Logger;
   /** Title and version of `GET /openapi.json` (defaults: "mcp-prompt-kit API", "1.0.0"). */
-  openapi?: Partial<Omit<OpenApiOptions, 'basePath'>>;
+  openapi?: Partial<Omit<OpenApiOptions, 'basePath' | 'readinessPath'>>;
   /**
    * A readiness route from a sync's health (`{ sync }`, see `createReadinessHandler`): `GET /readyz` answers 200 while
    * the replica serves a known-good set, 503 once closed or past `maxLagMs` / `maxDegradedMs`, with the health as JSON.
@@ -142,6 +142,7 @@ export function createHttpCore(source: HttpSource, options: HttpHandlerOptions =
     options.readiness === undefined ? undefined : resolveReadiness('mcp-prompt-kit/http', options.readiness);
   if (readiness !== undefined && routeOf(readiness.path) !== undefined)
     throw new RangeError(`mcp-prompt-kit/http: readiness.path ${readiness.path} is already a route of the handler`);
+  if (readiness !== undefined) context.openapi.readinessPath = readiness.path;
   const route = (path: string | undefined): Route | undefined =>
     readiness !== undefined && path !== undefined && trimSlash(path) === readiness.path
       ? { kind: 'readiness' }

@@ -2,6 +2,7 @@
  * Readiness from a sync's health over real HTTP servers: `GET /readyz` on the HTTP handlers (`readiness` option) and
  * the stand-alone fetch handler; 200 while the replica serves a known-good set, 503 with the reasons once it does not.
  */
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PromptRegistry, createMemoryPromptStore, syncRegistry } from '../../src/index.js';
 import type { PromptStore, RegistrySync } from '../../src/index.js';
@@ -74,6 +75,24 @@ describe('the readiness route of the HTTP handlers', () => {
     // No readiness route where none was asked for.
     const { base: plain } = await server('node:http', registry);
     expect((await fetch(`${plain}/readyz`)).status).toBe(404);
+  });
+
+  it('lists the readiness route in /openapi.json with a schema its answers (ready and not) conform to', async () => {
+    const { registry, sync } = await synced();
+    const { base } = await server('node:http', registry, { readiness: { sync, path: '/health/ready' } });
+    const doc = await (await fetch(`${base}/openapi.json`)).json();
+    const operation = doc.paths['/health/ready'].get;
+    expect(Object.keys(operation.responses)).toEqual(['200', '503']);
+    const validate = new Ajv2020({ strict: false }).compile({ ...doc.components.schemas.Readiness });
+    const ready = await (await fetch(`${base}/health/ready`)).json();
+    expect(validate(ready), JSON.stringify(validate.errors)).toBe(true);
+    sync.close();
+    const closed = await (await fetch(`${base}/health/ready`)).json();
+    expect([closed.ready, validate(closed)]).toEqual([false, true]);
+    // No readiness route listed where none is served.
+    const { base: plain } = await server('node:http', registry);
+    const plainDoc = await (await fetch(`${plain}/openapi.json`)).json();
+    expect([plainDoc.paths['/readyz'], plainDoc.components.schemas.Readiness]).toEqual([undefined, undefined]);
   });
 
   it('reports lag past maxLagMs as not ready', async () => {
