@@ -1,8 +1,9 @@
 /**
  * Long quoted YAML scalars, read in linear time: the YAML library builds a double-quoted value one character at a
  * time (a 1 MB string takes hundreds of milliseconds), so the text it parses holds a short stand-in of the same lines
- * and the value is read here, by runs, with the library's rules (escapes, line folding, trailing blanks). Offsets in
- * the parsed text map back to the original text.
+ * and the value is read here with the library's rules (escapes, line folding, trailing blanks): by one native
+ * replacement where that is exact and the lines are long, else by the character loop of yaml-fold.ts. Offsets in the
+ * parsed text map back to the original text.
  */
 
 import { readFolded } from './yaml-fold.js';
