@@ -279,10 +279,14 @@ export function createDirectoryPromptStore(
     return checked.definition;
   };
 
-  /** A free file name for a new prompt. */
+  /**
+   * A free file name for a new prompt, free whatever the case: on a case-insensitive file system (macOS, Windows), or
+   * once the directory is cloned onto one, `Greet.json` and `greet.json` are the same file.
+   */
   const newFile = (name: string): string => {
+    const taken = new Set([...onDisk].map((rel) => rel.toLowerCase()));
     let rel = `${name}.json`;
-    for (let i = 2; onDisk.has(rel); i++) rel = `${name}-${i}.json`;
+    for (let i = 2; taken.has(rel.toLowerCase()); i++) rel = `${name}-${i}.json`;
     return rel;
   };
 

@@ -101,6 +101,20 @@ describe('the directory source', () => {
     });
   });
 
+  it('gives prompts whose names differ only in case files that differ in more than case', async () => {
+    const dir = await tempDir();
+    const store = createDirectoryPromptStore(dir);
+    await store.put(prompt('Greet', 'Hello {{who}}'));
+    await store.put(prompt('greet', 'hi {{who}}'));
+    await store.put(prompt('GREET', 'HI {{who}}'));
+    expect((await readdir(dir)).sort()).toEqual(['GREET-3.json', 'Greet.json', 'greet-2.json']);
+    expect((await store.list()).map((p) => [p.name, p.definition.messages[0]?.content])).toEqual([
+      ['GREET', { type: 'text', text: 'HI {{who}}' }],
+      ['Greet', { type: 'text', text: 'Hello {{who}}' }],
+      ['greet', { type: 'text', text: 'hi {{who}}' }],
+    ]);
+  });
+
   it('keeps what a Markdown body cannot hold (several messages, an assistant turn) in the front matter', async () => {
     const dir = await tempDir();
     await writeFiles(dir, { 'note.md': '---\nname: note\n---\nold note\n' });
