@@ -120,6 +120,13 @@ export async function pull(
     invalid: [...read.invalid].map(([name, reason]) => ({ name, reason })),
   };
   const served = new Set<string>();
+  // File names taken, by their lower case: on macOS and Windows (or a clone there) `Greet.json` and `greet.json` are one
+  // file, so a name taken in another case is not free (one taken as it is stays the --force question it was).
+  const taken = new Map([...opened.sources.values()].map((file) => [relOf(file).toLowerCase(), relOf(file)]));
+  const takenInOtherCase = (rel: string): boolean => {
+    const found = taken.get(rel.toLowerCase());
+    return found !== undefined && found !== rel;
+  };
   for (const entry of read.prompts) {
     served.add(entry.name);
     const own = opened.sources.get(entry.name);
@@ -134,6 +141,8 @@ export async function pull(
     } else {
       const broken = brokenOf.get(entry.name);
       rel = broken === undefined ? `${entry.name}.${format}` : relOf(broken);
+      for (let i = 2; broken === undefined && takenInOtherCase(rel); i++) rel = `${entry.name}-${i}.${format}`;
+      taken.set(rel.toLowerCase(), rel);
       const file = posix.join(root, rel);
       if (!force && (await occupied(posix.join(dir, rel)))) {
         const reason =

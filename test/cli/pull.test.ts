@@ -177,6 +177,19 @@ describe('pull', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  it('gives prompts whose names differ only in case files that differ in more than case', async () => {
+    for (const name of ['Cased', 'cased', 'CASED'])
+      await store.put({ name, messages: [{ role: 'user', content: name }] }, { labels: ['cased'] });
+    const dir = tempDir();
+    const pulled = await pull(dir, '--label', 'cased');
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(['CASED.json', 'Cased-2.json', 'cased-3.json']);
+    expect(JSON.parse(readFileSync(join(dir, 'cased-3.json'), 'utf8'))).toMatchObject({ name: 'cased' });
+    // Pulled again, each prompt is found in its own file.
+    const again = await pull(dir, '--label', 'cased');
+    expect([again.code, readdirSync(dir).length]).toEqual([0, 3]);
+  });
+
   it('reads another label, and says so when the database has no prompt table', async () => {
     await store.put({ name: 'staged', messages: [{ role: 'user', content: 'S' }] }, { labels: ['staging'] });
     const dir = tempDir();
