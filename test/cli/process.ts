@@ -22,13 +22,33 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the command's main function in this process, with its stdout and stderr captured. */
-export async function runCliInProcess(args: readonly string[]): Promise<CliResult> {
+/**
+ * Runs the command's main function in this process, with its stdout and stderr captured; `env` sets (a string) or
+ * unsets (undefined) environment variables for the call only (a worker runs one test at a time).
+ */
+export async function runCliInProcess(
+  args: readonly string[],
+  options: { env?: Readonly<Record<string, string | undefined>> } = {},
+): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const out = textOutput({ stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
-  const code = await runMain(args, out);
-  return { code, stdout, stderr };
+  const saved = Object.entries(options.env ?? {}).map(([name, value]) => {
+    const before = process.env[name];
+    setVariable(name, value);
+    return [name, before] as const;
+  });
+  try {
+    const code = await runMain(args, out);
+    return { code, stdout, stderr };
+  } finally {
+    for (const [name, before] of saved) setVariable(name, before);
+  }
+}
+
+function setVariable(name: string, value: string | undefined): void {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
 }
 
 /** Runs the command as a child process to completion (killed after `timeoutMs`). */
