@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { onTestFailed } from 'vitest';
 import { textOutput } from '../../src/cli/output.js';
 import { runCli as runMain } from '../../src/cli/run.js';
-import { TS_NODE_ARGS } from '../support/processes.js';
+import { STARTS_CHILD_PROCESSES, TS_NODE_ARGS } from '../support/processes.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
@@ -56,6 +56,7 @@ export function runCli(
   args: readonly string[],
   options: { timeoutMs?: number; stdin?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<CliResult> {
+  refuseInProcessRun();
   return new Promise((resolve, reject) => {
     const child = spawn(CLI_COMMAND.command, [...CLI_COMMAND.args, ...args], {
       cwd: ROOT,
@@ -74,6 +75,14 @@ export function runCli(
     });
     child.stdin.end(options.stdin ?? '');
   });
+}
+
+/** A run without child processes (`npm run test:node22`) has a test that starts one: say how to keep it out. */
+function refuseInProcessRun(): void {
+  if (!STARTS_CHILD_PROCESSES)
+    throw new Error(
+      'this run starts no child processes (MCP_PROMPT_KIT_IN_PROCESS=1): mark the test runIf(STARTS_CHILD_PROCESSES) or exclude its file in scripts/test-node-matrix.sh',
+    );
 }
 
 /** A child's failure with what it wrote on stderr, so a failed test says why the child failed. */
@@ -114,6 +123,7 @@ export async function startServeHttp(
   extra: readonly string[],
   until: (stop: () => Promise<void>) => void,
 ): Promise<ServedHttp> {
+  refuseInProcessRun();
   const child = spawn(CLI_COMMAND.command, [...CLI_COMMAND.args, 'serve', dir, '--http', '0', ...extra], { cwd: ROOT });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
