@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { onTestFailed } from 'vitest';
 import { textOutput } from '../../src/cli/output.js';
 import { runCli as runMain } from '../../src/cli/run.js';
-import { TS_NODE_ARGS } from '../support/processes.js';
+import { STARTS_CHILD_PROCESSES, TS_NODE_ARGS } from '../support/processes.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
@@ -22,13 +22,33 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the command's main function in this process, with its stdout and stderr captured. */
-export async function runCliInProcess(args: readonly string[]): Promise<CliResult> {
+/**
+ * Runs the command's main function in this process, with its stdout and stderr captured; `env` sets (a string) or
+ * unsets (undefined) environment variables for the call only (a worker runs one test at a time).
+ */
+export async function runCliInProcess(
+  args: readonly string[],
+  options: { env?: Readonly<Record<string, string | undefined>> } = {},
+): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const out = textOutput({ stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
-  const code = await runMain(args, out);
-  return { code, stdout, stderr };
+  const saved = Object.entries(options.env ?? {}).map(([name, value]) => {
+    const before = process.env[name];
+    setVariable(name, value);
+    return [name, before] as const;
+  });
+  try {
+    const code = await runMain(args, out);
+    return { code, stdout, stderr };
+  } finally {
+    for (const [name, before] of saved) setVariable(name, before);
+  }
+}
+
+function setVariable(name: string, value: string | undefined): void {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
 }
 
 /** Runs the command as a child process to completion (killed after `timeoutMs`). */
@@ -36,6 +56,7 @@ export function runCli(
   args: readonly string[],
   options: { timeoutMs?: number; stdin?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<CliResult> {
+  refuseInProcessRun();
   return new Promise((resolve, reject) => {
     const child = spawn(CLI_COMMAND.command, [...CLI_COMMAND.args, ...args], {
       cwd: ROOT,
@@ -54,6 +75,14 @@ export function runCli(
     });
     child.stdin.end(options.stdin ?? '');
   });
+}
+
+/** A run without child processes (`npm run test:node22`) has a test that starts one: say how to keep it out. */
+function refuseInProcessRun(): void {
+  if (!STARTS_CHILD_PROCESSES)
+    throw new Error(
+      'this run starts no child processes (MCP_PROMPT_KIT_IN_PROCESS=1): mark the test runIf(STARTS_CHILD_PROCESSES) or exclude its file in scripts/test-node-matrix.sh',
+    );
 }
 
 /** A child's failure with what it wrote on stderr, so a failed test says why the child failed. */
@@ -94,6 +123,7 @@ export async function startServeHttp(
   extra: readonly string[],
   until: (stop: () => Promise<void>) => void,
 ): Promise<ServedHttp> {
+  refuseInProcessRun();
   const child = spawn(CLI_COMMAND.command, [...CLI_COMMAND.args, 'serve', dir, '--http', '0', ...extra], { cwd: ROOT });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));

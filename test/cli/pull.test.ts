@@ -1,6 +1,7 @@
 /**
- * `mcp-prompt-kit pull`: a label of a real PostgreSQL store written back as prompt files, the command run as a child
- * process; pushing what was pulled changes nothing.
+ * `mcp-prompt-kit pull`: a label of a real PostgreSQL store written back as prompt files; pushing what was pulled
+ * changes nothing. The command runs in this process, except where the process is the point: the exit code of a pull
+ * that cannot connect, with the database from DATABASE_URL (push.test.ts runs the documented pull as one too).
  */
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,7 @@ import { createPostgresPromptStore } from '../../src/stores/postgres/store.js';
 import type { PostgresPromptStore } from '../../src/stores/postgres/store.js';
 import { testDatabase } from '../stores/pg-database.js';
 import type { TestDatabase } from '../stores/pg-server.js';
-import { runCli } from './process.js';
+import { runCli, runCliInProcess } from './process.js';
 
 const dirs: string[] = [];
 let db: TestDatabase;
@@ -64,7 +65,7 @@ const PROMPTS: TemplatePromptDefinition[] = [
   { name: 'plain.one', messages: [{ role: 'user', content: 'key: value' }] },
 ];
 
-const pull = (dir: string, ...args: string[]) => runCli(['pull', dir, '--database', db.url, ...args]);
+const pull = (dir: string, ...args: string[]) => runCliInProcess(['pull', dir, '--database', db.url, ...args]);
 
 describe('pull', () => {
   for (const format of ['json', 'yaml'] as const) {
@@ -84,7 +85,7 @@ describe('pull', () => {
         `with_schema.${format}`,
       ]);
       const versions = (await db.pool().query('SELECT count(*)::int AS n FROM prompts_versions')).rows[0].n;
-      const pushed = await runCli(['push', dir, '--database', db.url, '--json']);
+      const pushed = await runCliInProcess(['push', dir, '--database', db.url, '--json']);
       expect(pushed.code, pushed.stderr).toBe(0);
       expect(JSON.parse(pushed.stdout)).toMatchObject({ versionsWritten: 0, added: [], changed: [], storeOnly: [] });
       expect((await db.pool().query('SELECT count(*)::int AS n FROM prompts_versions')).rows[0].n).toBe(versions);
@@ -134,7 +135,7 @@ describe('pull', () => {
     const written = JSON.parse(readFileSync(join(dir, 'plain.json'), 'utf8')) as Record<string, unknown>;
     expect(written['messages']).toEqual([{ role: 'user', content: { type: 'text', text: 'key: value' } }]);
     expect(written['cases']).toEqual(cases);
-    const tested = await runCli(['test', dir]);
+    const tested = await runCliInProcess(['test', dir]);
     expect(tested.code, tested.stdout + tested.stderr).toBe(0);
   });
 
@@ -199,7 +200,7 @@ describe('pull', () => {
 
     const empty = await testDatabase();
     try {
-      const missing = await runCli(['pull', tempDir(), '--database', empty.url]);
+      const missing = await runCliInProcess(['pull', tempDir(), '--database', empty.url]);
       expect(missing.code).toBe(1);
       expect(missing.stderr).toContain('has no prompt table public.prompts (push creates it)');
     } finally {

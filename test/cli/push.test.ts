@@ -1,6 +1,8 @@
 /**
- * `mcp-prompt-kit push`: a prompt directory published to a label of a real PostgreSQL database, the command run as a
- * child process.
+ * `mcp-prompt-kit push`: a prompt directory published to a label of a real PostgreSQL database. What a push writes and
+ * prints runs the command in this process; a child process where the process is the point: the exit code of a push
+ * that fails mid-way or cannot connect (the process ends, nothing left hanging), and the documented commands with the
+ * database from DATABASE_URL.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -53,7 +55,7 @@ async function database(): Promise<Db> {
   const pool = db.pool();
   const store = createPostgresPromptStore({ pool });
   const push = (dir: string, ...args: string[]): Promise<CliResult> =>
-    runCli(['push', dir, '--database', db.url, ...args]);
+    runCliInProcess(['push', dir, '--database', db.url, ...args]);
   return {
     db,
     pool,
@@ -268,7 +270,7 @@ describe('push', () => {
     expect(await count('prompts_versions')).toBe(0);
     expect(await store.list()).toEqual([]);
 
-    const again = await runCli(['push', dir, '--json'], { env: { ...process.env, DATABASE_URL: db.url } });
+    const again = await runCliInProcess(['push', dir, '--json'], { env: { DATABASE_URL: db.url } });
     expect(again.code, again.stderr).toBe(0);
     expect(names(await store.list())).toEqual(['alpha', 'greet']);
   });
@@ -319,7 +321,7 @@ describe('push', () => {
       await holder.query('SELECT pg_advisory_unlock_all()');
       holder.release();
     }
-    const again = await runCli(['push', dir, '--database', db.url, '--json']);
+    const again = await runCliInProcess(['push', dir, '--database', db.url, '--json']);
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ applied: true, versionsWritten: 2 });
     expect(names(await store.list())).toEqual(['alpha', 'greet']);
@@ -334,7 +336,7 @@ describe('push', () => {
     const dir = promptDir({ 'greet.json': prompt('greet', 'Hello') });
     for (const result of [
       await runCli(['push', dir], { env: { ...process.env, DATABASE_URL: url } }),
-      await runCli(['push', dir, '--database', url, '--dry-run']),
+      await runCliInProcess(['push', dir, '--database', url, '--dry-run']),
     ]) {
       expect(result.code).toBe(3);
       expect(result.stderr).toContain(`postgres://deploy:***@127.0.0.1:${port}/prompts`);
@@ -345,17 +347,9 @@ describe('push', () => {
 
   it('refuses usage mistakes with exit 2: no database, the latest label, a bad label', async () => {
     const dir = promptDir({ 'greet.json': prompt('greet', 'Hello') });
-    const env = { ...process.env };
-    delete env['DATABASE_URL'];
-    const saved = process.env['DATABASE_URL'];
-    delete process.env['DATABASE_URL'];
-    try {
-      const none = await runCliInProcess(['push', dir]);
-      expect(none).toMatchObject({ code: 2 });
-      expect(none.stderr).toContain('give the database with --database <url> or the DATABASE_URL variable');
-    } finally {
-      if (saved !== undefined) process.env['DATABASE_URL'] = saved;
-    }
+    const none = await runCliInProcess(['push', dir], { env: { DATABASE_URL: undefined } });
+    expect(none).toMatchObject({ code: 2 });
+    expect(none.stderr).toContain('give the database with --database <url> or the DATABASE_URL variable');
     const url = 'postgres://u@127.0.0.1:1/db';
     expect((await runCliInProcess(['push', dir, '--database', url, '--label', 'latest'])).stderr).toContain(
       '--label latest always points to the newest version',

@@ -14,7 +14,8 @@ import { allowedHostname, planHttp } from '../../src/cli/hosts.js';
 import { createTestClient } from '../mcp/fixtures/clients.js';
 import type { TestClient } from '../mcp/fixtures/clients.js';
 import { tempDir, waitFor, writeFiles } from '../fs/temp.js';
-import { ROOT, runCli, startServeHttp } from './process.js';
+import { STARTS_CHILD_PROCESSES } from '../support/processes.js';
+import { ROOT, runCliInProcess, startServeHttp } from './process.js';
 import type { ServedHttp } from './process.js';
 
 const open: (() => Promise<void>)[] = [];
@@ -72,7 +73,7 @@ function firstMessage(body: string): { result?: Record<string, unknown>; error?:
   };
 }
 
-describe('mcp-prompt-kit serve --http: 2025-11-25 sessions', () => {
+describe.runIf(STARTS_CHILD_PROCESSES)('mcp-prompt-kit serve --http: 2025-11-25 sessions', () => {
   it('delivers list_changed for an addition and a removal to SDK v2 clients of both eras from one watched server', async () => {
     const dir = await promptDir();
     const served = await serveHttp(dir, ['--watch', '--debounce', '50']);
@@ -243,18 +244,21 @@ function withHost(url: string, host: string): Promise<number> {
 }
 
 describe('mcp-prompt-kit serve --http: Host headers', () => {
-  it('on loopback accepts loopback names only (DNS-rebinding protection), plus --allowed-host ones', async () => {
-    const served = await serveHttp(await promptDir(), ['--allowed-host', 'Prompts.Internal']);
-    const { port } = new URL(served.url);
-    expect(await withHost(served.url, `localhost:${port}`)).toBe(200);
-    expect(await withHost(served.url, `127.0.0.1:${port}`)).toBe(200);
-    expect(await withHost(served.url, `prompts.internal:${port}`)).toBe(200);
-    expect(await withHost(served.url, `attacker.example:${port}`)).toBe(403);
-    expect(served.stderr()).not.toContain('warning');
-  });
+  it.runIf(STARTS_CHILD_PROCESSES)(
+    'on loopback accepts loopback names only (DNS-rebinding protection), plus --allowed-host ones',
+    async () => {
+      const served = await serveHttp(await promptDir(), ['--allowed-host', 'Prompts.Internal']);
+      const { port } = new URL(served.url);
+      expect(await withHost(served.url, `localhost:${port}`)).toBe(200);
+      expect(await withHost(served.url, `127.0.0.1:${port}`)).toBe(200);
+      expect(await withHost(served.url, `prompts.internal:${port}`)).toBe(200);
+      expect(await withHost(served.url, `attacker.example:${port}`)).toBe(403);
+      expect(served.stderr()).not.toContain('warning');
+    },
+  );
 
   it('refuses to start off loopback without --allowed-host, saying what to pass', async () => {
-    const result = await runCli(['serve', await promptDir(), '--http', '0', '--host', '0.0.0.0']);
+    const result = await runCliInProcess(['serve', await promptDir(), '--http', '0', '--host', '0.0.0.0']);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(

@@ -2,6 +2,7 @@ import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, writeFiles } from '../fs/temp.js';
+import { STARTS_CHILD_PROCESSES } from '../support/processes.js';
 import { ROOT, runCli, runCliInProcess } from './process.js';
 
 const EXAMPLES = join(ROOT, 'examples/prompts');
@@ -42,37 +43,41 @@ async function greetDir(extra: Record<string, string> = {}): Promise<string> {
   return dir;
 }
 
+/** The command runs in this process; as a child where the process is the point: its exit code and its own output. */
 describe('mcp-prompt-kit test', () => {
-  it("runs the examples' cases and they all pass", async () => {
+  it.runIf(STARTS_CHILD_PROCESSES)("runs the examples' cases and they all pass", async () => {
     const result = await runCli(['test', EXAMPLES, ...DOCS]);
     expect(result.stderr).toBe('');
     expect(result.stdout).toMatch(/^\d+ case\(s\): (\d+) passed, 0 failed\n$/);
     expect(result.code).toBe(0);
   });
 
-  it('prints a failed snapshot with its file:line:col and a unified diff, and exits 1', async () => {
-    const dir = await greetDir();
-    const result = await runCli(['test', dir]);
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe(
-      [
-        `FAIL greet › greets Ada (${join(dir, 'greet.yaml')}:12:5)`,
-        '  the rendered messages differ from the snapshot',
-        '    --- expected',
-        '    +++ actual',
-        '    @@ -1,3 +1,6 @@',
-        '     messages[0].role: "user"',
-        '     messages[0].content.type: "text"',
-        '    -messages[0].content.text: "Hello Bob"',
-        '    +messages[0].content.text: |',
-        '    +  Hello Ada',
-        '    +  Be nice.',
-        '    +  ',
-        '4 case(s): 3 passed, 1 failed',
-        '',
-      ].join('\n'),
-    );
-  });
+  it.runIf(STARTS_CHILD_PROCESSES)(
+    'prints a failed snapshot with its file:line:col and a unified diff, and exits 1',
+    async () => {
+      const dir = await greetDir();
+      const result = await runCli(['test', dir]);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe(
+        [
+          `FAIL greet › greets Ada (${join(dir, 'greet.yaml')}:12:5)`,
+          '  the rendered messages differ from the snapshot',
+          '    --- expected',
+          '    +++ actual',
+          '    @@ -1,3 +1,6 @@',
+          '     messages[0].role: "user"',
+          '     messages[0].content.type: "text"',
+          '    -messages[0].content.text: "Hello Bob"',
+          '    +messages[0].content.text: |',
+          '    +  Hello Ada',
+          '    +  Be nice.',
+          '    +  ',
+          '4 case(s): 3 passed, 1 failed',
+          '',
+        ].join('\n'),
+      );
+    },
+  );
 
   it('gives the same output over repeated runs', async () => {
     const dir = await greetDir({
@@ -89,7 +94,7 @@ describe('mcp-prompt-kit test', () => {
       'j.json':
         '{ "name": "j", "messages": [{ "role": "user", "content": "Hi" }],\n  "cases": [{ "name": "c", "messages": [] }] }\n',
     });
-    const result = await runCli(['test', dir, '--update']);
+    const result = await runCliInProcess(['test', dir, '--update']);
     expect(result.stderr).toBe('');
     expect(result.stdout).toBe('updated 5 snapshot(s)\n6 case(s): 6 passed, 0 failed\n');
     expect(result.code).toBe(0);
@@ -108,7 +113,7 @@ describe('mcp-prompt-kit test', () => {
       '{ "name": "j", "messages": [{ "role": "user", "content": "Hi" }],\n  "cases": [{ "name": "c", "messages": [{"role":"user","content":"Hi"}] }] }\n',
     );
     expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
-    const again = await runCli(['test', dir]);
+    const again = await runCliInProcess(['test', dir]);
     expect(again.stdout).toBe('6 case(s): 6 passed, 0 failed\n');
   });
 
@@ -142,12 +147,12 @@ describe('mcp-prompt-kit test', () => {
       '</testsuites>',
       '',
     ].join('\n');
-    const stdout = await runCli(['test', dir, '--reporter', 'junit']);
+    const stdout = await runCliInProcess(['test', dir, '--reporter', 'junit']);
     expect(stdout.code).toBe(1);
     expect(stdout.stdout).toBe(xml);
     const file = join(dir, 'out', 'junit.xml');
     await writeFiles(dir, { 'out/old': '' });
-    const written = await runCli(['test', dir, '--reporter', 'junit', '--output', file]);
+    const written = await runCliInProcess(['test', dir, '--reporter', 'junit', '--output', file]);
     expect(written.code).toBe(1);
     expect(await readFile(file, 'utf8')).toBe(xml);
     expect(written.stdout).toMatch(/^FAIL p › x<&"'>/);
@@ -165,7 +170,7 @@ describe('mcp-prompt-kit test', () => {
 
   it('exits 2 with the diagnostics when a case or a prompt file has an error', async () => {
     const dir = await greetDir({ 'greet.cases.yaml': '- name: x\n  arguments: { whom: 1 }\n' });
-    const result = await runCli(['test', dir]);
+    const result = await runCliInProcess(['test', dir]);
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(

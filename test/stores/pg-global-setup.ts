@@ -23,6 +23,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
       response.writeHead(405).end();
       return;
     }
+    // The in-process run of another Node major (scripts/test-node-matrix.sh --in-process) starts no database.
+    if (process.env['MCP_PROMPT_KIT_IN_PROCESS'] === '1') {
+      response
+        .writeHead(500, { 'content-type': 'text/plain' })
+        .end(
+          'this run starts no PostgreSQL (MCP_PROMPT_KIT_IN_PROCESS=1): exclude the suite in scripts/test-node-matrix.sh',
+        );
+      return;
+    }
     server ??= startPostgresServer();
     server.then(
       (started) => response.writeHead(200, { 'content-type': 'text/plain' }).end(started.adminUrl),

@@ -1,19 +1,23 @@
 /**
  * Loaded into the test run's child processes (NODE_OPTIONS=--import=<this file>) when the run measures coverage: a
  * child that runs TypeScript through tsx records the V8 coverage of this repository's src/**\/*.ts files, with the
- * JavaScript tsx made of each (its inline source map leads back to the .ts), into MCP_PROMPT_KIT_CHILD_COVERAGE when it
- * exits. test/support/coverage-by-folder.ts converts and merges these into the run's coverage map. Plain JavaScript:
+ * JavaScript it ran of each (its inline source map leads back to the .ts: copied from test/support/ts-hooks.mjs's
+ * cache, else asked of V8), into MCP_PROMPT_KIT_CHILD_COVERAGE when it exits. test/support/coverage-by-folder.ts converts and merges these into the run's coverage map. Plain JavaScript:
  * it runs before any TypeScript loader.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { constants, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cacheFile, cacheName } from './ts-cache.mjs';
 
 const dir = process.env.MCP_PROMPT_KIT_CHILD_COVERAGE;
 // Only processes that load TypeScript (`node --import tsx`, the `tsx` command's own child, or the tests' own
 // test/support/ts-register.mjs) run src/.
 const runsTsx = process.execArgv.some((arg) => /(^|[\\/])(tsx|ts-register\.mjs)([\\/]|$)/.test(arg));
+// test/support/ts-register.mjs keeps the JavaScript it ran on disk (test/support/ts-cache.mjs); tsx's is only in V8.
+const runsHooks = !process.execArgv.some((arg) => /(^|[\\/])tsx([\\/]|$)/.test(arg));
 const SRC = new URL('../../src/', import.meta.url).href;
 
 if (dir !== undefined && dir !== '' && runsTsx) {
@@ -39,20 +43,23 @@ if (dir !== undefined && dir !== '' && runsTsx) {
     try {
       mkdirSync(join(dir, 'sources'), { recursive: true });
       const { result } = post('Profiler.takePreciseCoverage');
-      // Enabled only now (it slows the program down while on): V8 still has every script's text.
-      post('Debugger.enable');
+      let debugging = false;
       const scripts = [];
       for (const script of result) {
         if (!script.url.startsWith(SRC) || !script.url.endsWith('.ts')) continue;
-        const { scriptSource } = post('Debugger.getScriptSource', { scriptId: script.scriptId });
-        // Every child runs the same JavaScript for a file: each distinct text is stored once, named by its hash.
-        const source = createHash('sha256').update(scriptSource).digest('hex');
-        try {
-          writeFileSync(join(dir, 'sources', `${source}.js`), scriptSource, { flag: 'wx' });
-        } catch (error) {
-          if (error?.code !== 'EEXIST') throw error;
+        // Every child runs the same JavaScript for a file: each distinct text is stored once, named by a hash.
+        const source = runsHooks ? copyCached(script.url, dir) : undefined;
+        if (source !== undefined) {
+          scripts.push({ url: script.url, functions: script.functions, source });
+          continue;
         }
-        scripts.push({ url: script.url, functions: script.functions, source });
+        // Enabled only now (it slows the program down while on, and costs ~0.15 s): V8 still has every script's text.
+        if (!debugging) post('Debugger.enable');
+        debugging = true;
+        const { scriptSource } = post('Debugger.getScriptSource', { scriptId: script.scriptId });
+        const hash = createHash('sha256').update(scriptSource).digest('hex');
+        store(join(dir, 'sources', `${hash}.js`), (file) => writeFileSync(file, scriptSource, { flag: 'wx' }));
+        scripts.push({ url: script.url, functions: script.functions, source: hash });
       }
       if (scripts.length > 0) writeFileSync(join(dir, `${process.pid}-${randomBytes(6).toString('hex')}.json`), JSON.stringify({ scripts }));
     } catch {
@@ -70,4 +77,29 @@ if (dir !== undefined && dir !== '' && runsTsx) {
     };
     process.on(signal, onSignal);
   }
+}
+
+/** Runs `write(file)` unless the file is there already (another child stored the same text). */
+function store(file, write) {
+  try {
+    write(file);
+  } catch (error) {
+    if (error?.code !== 'EEXIST') throw error;
+  }
+}
+
+/**
+ * Stores the JavaScript test/support/ts-hooks.mjs made of the .ts file at `url` (its cache, named by the file's path
+ * and text) under that name, which it returns; undefined when the cache has no such file.
+ */
+function copyCached(url, dir) {
+  const path = fileURLToPath(url);
+  const text = readFileSync(path, 'utf8');
+  const name = `ts-${cacheName(path, text)}`;
+  try {
+    store(join(dir, 'sources', `${name}.js`), (file) => copyFileSync(cacheFile(path, text), file, constants.COPYFILE_EXCL));
+  } catch {
+    return undefined;
+  }
+  return name;
 }

@@ -14,7 +14,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseAstAsync } from 'vitest/node';
 import { addCounts, mergeChildCoverage } from './child-coverage-merge.js';
 import type { FileCoverageData, MergeTarget } from './child-coverage-merge.js';
-import { CHILD_COVERAGE_VARIABLE, STARTS_CHILD_PROCESSES } from './processes.js';
+import { CHILD_COVERAGE_VARIABLE, STARTS_CHILD_PROCESSES, TS_NODE_ARGS } from './processes.js';
+import { cacheFile, cacheName } from './ts-cache.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const RECORDER = new URL('./child-coverage.mjs', import.meta.url).href;
@@ -124,6 +125,31 @@ describe.runIf(STARTS_CHILD_PROCESSES)('coverage of child processes', { timeout:
         .map(([id]) => merged.b[id]),
     ).toStrictEqual([[2, 0]]);
     expect(Object.values(merged.f)).toStrictEqual([2]);
+  });
+
+  it('takes the JavaScript a child ran through ts-register.mjs from its loader’s cache, counted as tsx’s is', async () => {
+    const file = join(ROOT, 'src/cli/version.ts');
+    const merged: FileCoverageData[] = [];
+    for (const loader of [TS_NODE_ARGS, ['--import', 'tsx']]) {
+      const dir = await recordingDir();
+      expect((await runChild(dir, [...loader, 'src/cli/main.ts', '--version'])).code).toBe(0);
+      const target = await zeroMap('src/cli/version.ts');
+      expect(await mergeChildCoverage(dir, target, (f) => f === file)).toMatchObject({ processes: 1, unmatched: 0 });
+      merged.push(target.data.get(file)!);
+      if (loader !== TS_NODE_ARGS) continue;
+      // Stored under the cache's name, with the cache's text: V8 was not asked for it.
+      const sources = await readdir(join(dir, 'sources'));
+      expect(sources.length).toBeGreaterThan(0);
+      expect(sources.every((name) => /^ts-[0-9a-f]{64}\.js$/.test(name))).toBe(true);
+      const text = await readFile(file, 'utf8');
+      const stored = await readFile(join(dir, 'sources', `ts-${cacheName(file, text)}.js`), 'utf8');
+      expect(stored).toBe(await readFile(cacheFile(file, text), 'utf8'));
+    }
+    const [hooks, tsx] = merged as [FileCoverageData, FileCoverageData];
+    expect(lineHits(hooks)).toStrictEqual(lineHits(tsx));
+    expect(hooks.b).toStrictEqual(tsx.b);
+    expect(hooks.f).toStrictEqual(tsx.f);
+    expect(lineHits(hooks).get(14)).toBe(1);
   });
 
   it('pairs the branches of a file tsx and TypeScript compile differently, with none left over', async () => {

@@ -5,13 +5,11 @@
  * with an inline source map, cached on disk by path and content, so esbuild runs only for a file never seen before.
  * tsx does the same for users (`npx tsx file.ts`, as the README says) at about 1 s more CPU per process.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TS_CACHE, cacheFile } from './ts-cache.mjs';
 
 const ROOT = new URL('../../', import.meta.url);
-const CACHE = fileURLToPath(new URL('node_modules/.cache/ts-children/', ROOT));
 const tsconfig = JSON.parse(readFileSync(new URL('tsconfig.json', ROOT), 'utf8'));
 const PATHS = new Map(
   Object.entries(tsconfig.compilerOptions.paths ?? {}).map(([name, [target]]) => [name, new URL(target, ROOT).href]),
@@ -40,14 +38,14 @@ export async function load(url, context, next) {
   if (!url.startsWith('file:') || !url.endsWith('.ts')) return next(url, context);
   const path = fileURLToPath(url);
   const source = readFileSync(path, 'utf8');
-  const cached = join(CACHE, `${createHash('sha256').update(path).update('\0').update(source).digest('hex')}.js`);
+  const cached = cacheFile(path, source);
   let code;
   try {
     code = readFileSync(cached, 'utf8');
   } catch {
     esbuild ??= await import('esbuild');
     code = (await esbuild.transform(source, { ...TRANSFORM, sourcefile: path })).code;
-    mkdirSync(CACHE, { recursive: true });
+    mkdirSync(TS_CACHE, { recursive: true });
     const temporary = `${cached}.${process.pid}.tmp`;
     writeFileSync(temporary, code);
     renameSync(temporary, cached);
