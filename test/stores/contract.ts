@@ -157,10 +157,7 @@ export function describeStoreContract(
           } as unknown as TemplatePromptDefinition,
           /\/arguments\/0\/default: a required argument cannot have a default/,
         ],
-        [
-          { name: 'unclosed', messages: [{ role: 'user', content: 'Hi {{#x}}' }] },
-          /unclosed section "x"/,
-        ],
+        [{ name: 'unclosed', messages: [{ role: 'user', content: 'Hi {{#x}}' }] }, /unclosed section "x"/],
       ];
       for (const [definition, message] of cases) {
         await expect(store.put(definition)).rejects.toMatchObject({ code: 'INVALID_PROMPT_DEFINITION', message });
