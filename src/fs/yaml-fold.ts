@@ -19,8 +19,6 @@ export interface FoldRead {
   value: string;
   /** The least indentation (spaces) of the lines with text after the first; undefined for one line. */
   least?: number;
-  /** Whether every line with text after the first has exactly `least` spaces before it. */
-  uniform: boolean;
   /** Whether a line after the first starts with spaces then a tab. */
   tabbed: boolean;
 }
@@ -78,7 +76,7 @@ export function readFolded(text: string, from: number, to: number, style: FoldSt
   let n = 0;
   // Output below `kept` was written by an escape or a fold: the blanks before a break are trimmed down to it only.
   let kept = 0;
-  const lines: LineStats = { least: -1, uniform: true, tabbed: false };
+  const lines: LineStats = { least: -1, tabbed: false };
   // The character that starts an escape (double) or a quote pair (single); none for plain.
   const special = style === 'double' ? 0x5c : style === 'single' ? 0x27 : -1;
   let i = from;
@@ -155,14 +153,13 @@ export function readFolded(text: string, from: number, to: number, style: FoldSt
     i++;
   }
   const value = Buffer.from(out.buffer, 0, n * 2).toString('utf16le');
-  const { least, uniform, tabbed } = lines;
-  return least === -1 ? { value, uniform, tabbed } : { value, least, uniform, tabbed };
+  const { least, tabbed } = lines;
+  return least === -1 ? { value, tabbed } : { value, least, tabbed };
 }
 
-/** The indentation of the lines read so far: least spaces before text (-1: none yet), all alike, a tab in one. */
+/** The indentation of the lines read so far: least spaces before text (-1: none yet), and a tab in one. */
 interface LineStats {
   least: number;
-  uniform: boolean;
   tabbed: boolean;
 }
 
@@ -174,11 +171,7 @@ function noteLine(text: string, lineStart: number, to: number, plain: boolean, l
   if (d === TAB) lines.tabbed = true;
   if (d === -1 ? plain : d === LF || d === CR) return;
   const spaces = s - lineStart;
-  if (lines.least === -1) lines.least = spaces;
-  else if (spaces !== lines.least) {
-    lines.uniform = false;
-    if (spaces < lines.least) lines.least = spaces;
-  }
+  if (lines.least === -1 || spaces < lines.least) lines.least = spaces;
 }
 
 /**
