@@ -76,7 +76,9 @@ export function readFolded(text: string, from: number, to: number, style: FoldSt
   let n = 0;
   // Output below `kept` was written by an escape or a fold: the blanks before a break are trimmed down to it only.
   let kept = 0;
-  const lines: LineStats = { least: -1, tabbed: false };
+  // The least indentation of the lines with text after the first (-1: none yet), and whether one starts with a tab.
+  let least = -1;
+  let tabbed = false;
   // The character that starts an escape (double) or a quote pair (single); none for plain.
   const special = style === 'double' ? 0x5c : style === 'single' ? 0x27 : -1;
   let i = from;
@@ -95,8 +97,13 @@ export function readFolded(text: string, from: number, to: number, style: FoldSt
       let breaks = 0;
       let k = c === CR ? i + 1 : i;
       for (;;) {
-        noteLine(text, k + 1, to, plain, lines);
+        // One pass over the next line's leading blanks: its indentation, whether it has text, then the rest of them.
         let t = k + 1;
+        while (t < to && text.charCodeAt(t) === SPACE) t++;
+        const d = t < to ? text.charCodeAt(t) : -1;
+        if (d === TAB) tabbed = true;
+        // A line with text (a quoted scalar's last line has its closing quote) counts for the least indentation.
+        if ((d === -1 ? !plain : d !== LF && d !== CR) && (least === -1 || t - k - 1 < least)) least = t - k - 1;
         while (t < to && (text.charCodeAt(t) === SPACE || text.charCodeAt(t) === TAB)) t++;
         const e = t < to ? text.charCodeAt(t) : -1;
         if (e === LF) k = t;
@@ -120,8 +127,12 @@ export function readFolded(text: string, from: number, to: number, style: FoldSt
         i += 2;
       } else if (next === LF || (next === CR && text.charCodeAt(i + 2) === LF)) {
         // An escaped line break joins the lines; the next line's leading blanks still go.
-        let k = i + (next === LF ? 2 : 3);
-        noteLine(text, k, to, plain, lines);
+        const lineStart = i + (next === LF ? 2 : 3);
+        let k = lineStart;
+        while (k < to && text.charCodeAt(k) === SPACE) k++;
+        const d = k < to ? text.charCodeAt(k) : -1;
+        if (d === TAB) tabbed = true;
+        if ((d === -1 ? !plain : d !== LF && d !== CR) && (least === -1 || k - lineStart < least)) least = k - lineStart;
         while (k < to && (text.charCodeAt(k) === SPACE || text.charCodeAt(k) === TAB)) k++;
         i = k;
       } else if (next === 0x78 || next === 0x75 || next === 0x55) {
@@ -153,25 +164,7 @@ export function readFolded(text: string, from: number, to: number, style: FoldSt
     i++;
   }
   const value = Buffer.from(out.buffer, 0, n * 2).toString('utf16le');
-  const { least, tabbed } = lines;
   return least === -1 ? { value, tabbed } : { value, least, tabbed };
-}
-
-/** The indentation of the lines read so far: least spaces before text (-1: none yet), and a tab in one. */
-interface LineStats {
-  least: number;
-  tabbed: boolean;
-}
-
-/** Counts the line starting at `lineStart` if it has text (a quoted scalar's last line has its closing quote). */
-function noteLine(text: string, lineStart: number, to: number, plain: boolean, lines: LineStats): void {
-  let s = lineStart;
-  while (s < to && text.charCodeAt(s) === SPACE) s++;
-  const d = s < to ? text.charCodeAt(s) : -1;
-  if (d === TAB) lines.tabbed = true;
-  if (d === -1 ? plain : d === LF || d === CR) return;
-  const spaces = s - lineStart;
-  if (lines.least === -1 || spaces < lines.least) lines.least = spaces;
 }
 
 /**
