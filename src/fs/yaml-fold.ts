@@ -132,7 +132,8 @@ export function readFolded(text: string, from: number, to: number, style: FoldSt
         while (k < to && text.charCodeAt(k) === SPACE) k++;
         const d = k < to ? text.charCodeAt(k) : -1;
         if (d === TAB) tabbed = true;
-        if ((d === -1 ? !plain : d !== LF && d !== CR) && (least === -1 || k - lineStart < least)) least = k - lineStart;
+        if ((d === -1 ? !plain : d !== LF && d !== CR) && (least === -1 || k - lineStart < least))
+          least = k - lineStart;
         while (k < to && (text.charCodeAt(k) === SPACE || text.charCodeAt(k) === TAB)) k++;
         i = k;
       } else if (next === 0x78 || next === 0x75 || next === 0x55) {
