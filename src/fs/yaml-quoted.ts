@@ -7,16 +7,13 @@
  */
 
 import { readFolded } from './yaml-fold.js';
-import type { FoldStyle } from './yaml-fold.js';
+import type { FoldProblem, FoldStyle } from './yaml-fold.js';
 
 /** Quoted scalars at least this long (source characters, quotes included) are read here. */
 export const LONG_QUOTED = 256;
 
 /** A problem inside a double-quoted scalar, at an offset of the whole text. */
-export interface QuotedProblem {
-  message: string;
-  offset: number;
-}
+export type QuotedProblem = FoldProblem;
 
 /** An escape (a backslash after an even run of them) that does not mean the same in JSON and in YAML. */
 const NOT_JSON_ESCAPE = /(?<!\\)(?:\\\\)*\\(?!["\\/bfnrt]|u[0-9a-fA-F]{4})/;
