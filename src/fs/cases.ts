@@ -121,18 +121,22 @@ async function readCasesFile(
   return { value: source.value, path: '', locate: source.locate };
 }
 
+/** The names of the cases files that may stand beside a prompt file (only names in `seen`, when given). */
+function casesNamesBeside(promptFile: string, seen: ReadonlySet<string> | undefined): string[] {
+  const base = posix.basename(promptFile.split('\\').join('/')).replace(/\.[^.]*$/, '');
+  // A scan that saw no such name anywhere spares the open that would fail.
+  return CASES_ENDINGS.map((ending) => `${base}${ending}`).filter((name) => seen === undefined || seen.has(name));
+}
+
+/** @internal The paths of the cases files that may stand beside a prompt file (only names in `seen`, when given). */
+export function casesFilesBeside(promptPath: string, seen?: ReadonlySet<string>): string[] {
+  return casesNamesBeside(promptPath, seen).map((name) => join(dirname(promptPath), name));
+}
+
 /**
  * @internal The cases of one prompt file: its inline `cases` and its cases files, checked against the arguments
  * `definition` declares (not checked when the definition did not load). At most `DEFAULT_MAX_CASES` in all.
  */
-/** @internal The cases files that may stand beside a prompt file (only names in `seen`, when given). */
-export function casesFilesBeside(promptPath: string, seen?: ReadonlySet<string>): string[] {
-  const base = posix.basename(promptPath.split('\\').join('/')).replace(/\.[^.]*$/, '');
-  return CASES_ENDINGS.filter((ending) => seen === undefined || seen.has(`${base}${ending}`)).map((ending) =>
-    join(dirname(promptPath), `${base}${ending}`),
-  );
-}
-
 export async function readCases(
   promptPath: string,
   promptFile: string,
@@ -148,12 +152,9 @@ export async function readCases(
   const sources: { file: string; value: unknown; path: string; locate: Locate }[] = [];
   if (inline !== undefined)
     sources.push({ file: promptFile, value: inline.value, path: '/cases', locate: inline.locate });
-  const base = posix.basename(promptFile).replace(/\.[^.]*$/, '');
-  for (const ending of CASES_ENDINGS) {
-    // A scan that saw no such name anywhere spares the open that would fail.
-    if (seen !== undefined && !seen.has(`${base}${ending}`)) continue;
-    const file = posix.join(posix.dirname(promptFile), `${base}${ending}`);
-    const read = await readCasesFile(join(dirname(promptPath), `${base}${ending}`), file, limits);
+  for (const name of casesNamesBeside(promptFile, seen)) {
+    const file = posix.join(posix.dirname(promptFile), name);
+    const read = await readCasesFile(join(dirname(promptPath), name), file, limits);
     if (read === undefined) continue;
     if ('message' in read) diagnostics.push(read);
     else sources.push({ file, ...read });
