@@ -6,7 +6,7 @@ import type { PromptDefinition, TemplatePromptDefinition } from '../definition/t
 import type { Logger } from '../logger.js';
 import { toSafeLogger } from '../logger.js';
 import type { PromptStore, StoreChangeEvent, StoredPrompt } from '../stores/contract.js';
-import { compilableDefinition, invalidEntryError } from '../stores/definition.js';
+import { invalidEntryError, storageCheck } from '../stores/definition.js';
 import { DELAY_MS, integerOption } from '../options.js';
 import { WindowedJob } from './debounce.js';
 import { formatDiagnostic } from './diagnostics.js';
@@ -99,6 +99,7 @@ export function createDirectoryPromptStore(
   dir: string,
   options: DirectoryPromptStoreOptions = {},
 ): DirectoryPromptStore {
+  const compilableDefinition = storageCheck();
   const debounceMs = integerOption('createDirectoryPromptStore', 'debounceMs', options.debounceMs, {
     ...DELAY_MS,
     default: 100,

@@ -54,13 +54,13 @@ const ANY_ASSETS: AssetLoader = { read: UNUSED };
 const ANY_RESOURCES: ResourceResolver = { read: UNUSED };
 
 /**
- * {@link storableDefinition}, then compiled as the most permissive registry would (any partial, assets and
- * resources available, undeclared placeholders allowed, no size limit): what no registry can serve (an unclosed
- * section, a required argument with a default, a schema ajv refuses) is refused when written, not found by every
- * replica that loads it. Write paths use it; reads do not (a registry compiles what it serves anyway).
+ * @internal A check for a store's write paths: {@link storableDefinition}, then compiled as the most permissive
+ * registry would (any partial, assets and resources available, undeclared placeholders allowed, no size limit). What
+ * no registry can serve (an unclosed section, a required argument with a default, a schema ajv refuses) is refused
+ * when written, not found by every replica that loads it. Reads do not use it (a registry compiles what it serves).
+ * One per store: its caches (an ajv instance among them) are built once, not per write.
  */
-export function compilableDefinition(input: unknown): TemplatePromptDefinition {
-  const definition = storableDefinition(input);
+export function storageCheck(): (input: unknown) => TemplatePromptDefinition {
   const env: CompileEnvironment = {
     templates: new TemplateCache(),
     validators: new ArgumentValidatorCache(),
@@ -72,8 +72,11 @@ export function compilableDefinition(input: unknown): TemplatePromptDefinition {
     resources: ANY_RESOURCES,
     maxRenderedBytes: Number.MAX_SAFE_INTEGER,
   };
-  compilePrompt(definition, env).release();
-  return definition;
+  return (input) => {
+    const definition = storableDefinition(input);
+    compilePrompt(definition, env).release();
+    return definition;
+  };
 }
 
 /** The error `get` throws for an entry that exists but cannot be served; clients only see "Internal error". */

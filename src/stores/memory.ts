@@ -6,7 +6,7 @@
  */
 import type { TemplatePromptDefinition } from '../definition/types.js';
 import type { PromptStore, StoreChangeEvent, StoredPrompt } from './contract.js';
-import { compareNames, compilableDefinition, copyStored } from './definition.js';
+import { compareNames, copyStored, storageCheck } from './definition.js';
 
 /**
  * Creates an in-memory {@link PromptStore}. `put` validates the definition and bumps the prompt's version; watchers
@@ -23,6 +23,7 @@ import { compareNames, compilableDefinition, copyStored } from './definition.js'
  */
 export function createMemoryPromptStore(initial: readonly TemplatePromptDefinition[] = []): PromptStore {
   const entries = new Map<string, StoredPrompt>();
+  const compilableDefinition = storageCheck();
   /** Bumped by every change: what `revisions` reports as the fingerprint. */
   let revision = 0;
   const watchers = new Set<(event: StoreChangeEvent) => void>();

@@ -8,7 +8,7 @@ import { PromptError } from '../../errors.js';
 import { setOwn } from '../../json.js';
 import { integerOption } from '../../options.js';
 import type { StoreChangeEvent, StoreReadOptions, StoredPrompt } from '../contract.js';
-import { compilableDefinition, invalidEntryError } from '../definition.js';
+import { invalidEntryError, storageCheck } from '../definition.js';
 import { inTransaction } from './client.js';
 import type { Operation } from './client.js';
 import { startListener } from './listener.js';
@@ -81,6 +81,7 @@ function checkRemovable(label: string): void {
  * ```
  */
 export function createPostgresPromptStore(options: PostgresPromptStoreOptions): PostgresPromptStore {
+  const compilableDefinition = storageCheck();
   const {
     pool,
     names: n,
