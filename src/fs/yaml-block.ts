@@ -44,10 +44,10 @@ function spacesAt(text: string, from: number): number {
 }
 
 /**
- * The long block scalar whose indicator is at `at`, or undefined when it is short, or a case left to the library
+ * The block scalar whose indicator is at `at`, or undefined when it is shorter than `minLength`, or a case left to the library
  * (a header with anything unusual, content at column 0, a tab after the last line, no content).
  */
-export function findBlockScalar(text: string, at: number): BlockScalar | undefined {
+export function findBlockScalar(text: string, at: number, minLength = LONG_BLOCK): BlockScalar | undefined {
   const n = text.length;
   HEADER.lastIndex = at;
   const header = HEADER.exec(text);
@@ -140,7 +140,7 @@ export function findBlockScalar(text: string, at: number): BlockScalar | undefin
     }
   }
   const end = Math.min(nl + 1, n);
-  if (end - at < LONG_BLOCK || lastContentEnd > end) return undefined;
+  if (end - at < minLength || lastContentEnd > end) return undefined;
   const standIn = `${text.slice(at, contentStart)}${' '.repeat(contentIndent)}x${text.slice(lastContentEnd, end)}`;
   return {
     start: at,

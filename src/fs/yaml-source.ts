@@ -21,6 +21,7 @@ import {
 } from './yaml-quoted.js';
 import type { StandIn } from './yaml-quoted.js';
 import { checkYamlShape } from './yaml-shape.js';
+import { readYamlSubset } from './yaml-subset.js';
 
 /** @internal Most alias expansions one document may use (a "billion laughs" file is refused, not expanded). */
 export const MAX_ALIAS_COUNT = 100;
@@ -46,7 +47,7 @@ function pairOf(map: YAMLMap, segment: string): Pair | undefined {
     index = new Map();
     for (const p of map.items as Pair[]) {
       if (!isScalar(p.key)) continue;
-      const name = String(p.key.value);
+      const name = p.key.value === null ? '' : String(p.key.value);
       if (!index.has(name)) index.set(name, p);
     }
     pairIndex.set(map, index);
@@ -248,6 +249,28 @@ function aliasProblem(
  * found with one map per mapping (the YAML library's own check is quadratic in a mapping's size).
  */
 export function parseYamlSource(
+  text: string,
+  lineOffset = 0,
+  maxNodes = DEFAULT_MAX_YAML_NODES,
+): YamlSource | SourceSyntaxError {
+  // The block subset prompt files use is read in one pass; anything else (or any problem) goes to the library.
+  const subset = readYamlSubset(text, maxNodes);
+  if (subset === undefined) return parseYamlWithLibrary(text, lineOffset, maxNodes);
+  let lines: LineIndex | undefined;
+  return {
+    value: subset.value,
+    locate(pointer) {
+      const at = subset.offsetOf(pointer);
+      if (at === undefined) return undefined;
+      lines ??= new LineIndex(text);
+      const pos = lines.position(at);
+      return { line: pos.line + lineOffset, column: pos.column };
+    },
+  };
+}
+
+/** @internal {@link parseYamlSource} by the YAML library alone (the subset reader's reference in tests). */
+export function parseYamlWithLibrary(
   text: string,
   lineOffset = 0,
   maxNodes = DEFAULT_MAX_YAML_NODES,

@@ -1,0 +1,272 @@
+import { isDeepStrictEqual } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { parseYamlSource, parseYamlWithLibrary } from '../../src/fs/yaml-source.js';
+import type { YamlSource } from '../../src/fs/yaml-source.js';
+import { readYamlSubset, resolvePlain } from '../../src/fs/yaml-subset.js';
+
+/** A small deterministic generator (mulberry32: the same texts every run). */
+function random(seed: number): () => number {
+  let s = seed;
+  return () => {
+    s = (s + 0x6d2b79f5) | 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+const KEYS = ['a', 'b', 'name', 'key 1', '"q k"', "'s k'", '1', 'true', 'null', '~', 'x.y', '-k', '?k', ':k', 'k#x'];
+const MORE_KEYS = ['k #x', '__proto__', 'toString', 'é', 'a  ', "'it''s'", '"a\\"b"', '"a\\tb"', 'k\tx', '0x1', '.5'];
+const WORDS = ['x', 'hello world', '1', '-1', '+2', '0x1F', '0o7', '0o8', '1e3', '1.5e-3', '.5', '1.', '1.50', '-0'];
+const MORE_WORDS = [
+  ...['.inf', '-.Inf', '.NaN', 'true', 'False', 'TRUE', 'tRue', 'null', 'Null', '~', 'a:b', 'a: b', 'a:', 'a #b'],
+  ...['a#b', 'http://x.y/z', '-x', '- x', '@x', '`x', '%x', '!x', '&a x', '*a', '[1, 2]', '{a: 1}', 'x\ty', 'x  '],
+  ...['x\t', '"', "'", 'é ü', 'a,b', '? x', ': x', 'x\u00a0', '|x', '>x', '123456789012345678901234567890', '<<'],
+];
+const ESCAPES = ['\\n', '\\t', '\\"', '\\\\', '\\x41', '\\u00e9', '\\U0001F600', '\\e', '\\N', '\\_', '\\q', '\\\n'];
+const INSERTS = ['\t', '\r', '#', ':', '- ', ' ', '\n', '"', "'", '\\', '---\n', '...\n', '&a ', '*a', '!t ', '? '];
+
+/**
+ * Block YAML of every scalar style, keys of every kind, comments and blank lines at any indentation, entries at and
+ * past their key's column, some mistakes (a wrong indentation, a key indicator inside a value); a third of the texts
+ * with a character inserted or removed anywhere.
+ */
+function generator(seed: number): () => string {
+  const next = random(seed);
+  let wild = false;
+  const pick = <T>(calm: readonly T[], more: readonly T[] = []): T => {
+    const all = wild ? [...calm, ...more] : calm;
+    return all[Math.floor(next() * all.length)]!;
+  };
+  const spaces = (n: number): string => ' '.repeat(Math.max(0, n));
+  const lines = (indent: number, line: () => string): string => {
+    let s = '';
+    for (let i = Math.floor(next() * 5); i > 0; i--) {
+      const r = next();
+      s += r < 0.15 ? '\n' : r < 0.45 ? `\n${spaces(indent + Math.floor(next() * 4) - 1)}` : line();
+    }
+    return s;
+  };
+  const quoted = (indent: number, q: string, inner: readonly string[]): string =>
+    `${q}${lines(indent, () => pick(inner))}${q}`;
+  const block = (indent: number): string => {
+    let s = `${pick(['|', '>', '|-', '>-', '|+', '>+', '| # c'], ['|2', '>1', '|  ', '|x', '>\t'])}\n`;
+    const base = indent + 1 + Math.floor(next() * 3);
+    for (let i = Math.floor(next() * 5); i > 0; i--) {
+      const r = next();
+      if (r < 0.15) s += '\n';
+      else if (r < 0.25) s += `${spaces(base + Math.floor(next() * 3))}\n`;
+      else if (r < 0.35) s += `${spaces(base + 1 + Math.floor(next() * 2))}${pick(WORDS, MORE_WORDS)}\n`;
+      else if (r < 0.4) s += `${spaces(base - 1)}${pick(WORDS, MORE_WORDS)}\n`;
+      else s += `${spaces(base)}${pick(WORDS, MORE_WORDS)}\n`;
+    }
+    return s;
+  };
+  const plain = (indent: number): string =>
+    `${pick(WORDS, MORE_WORDS)}${lines(indent, () => pick(['', ' # c', '# c', ...WORDS]) + pick(WORDS, MORE_WORDS))}`;
+  const scalar = (indent: number): string => {
+    const r = next();
+    if (r < 0.35) return pick(WORDS, MORE_WORDS);
+    if (r < 0.5) return plain(indent + 1);
+    if (r < 0.65) return quoted(indent + 1, '"', ['a', 'b c', ' ', '\t', "'", 'é', '#', ': ', ...ESCAPES]);
+    if (r < 0.75) return quoted(indent + 1, "'", ["''", 'a', 'b c', ' ', '\t', '"', '\\', '#', ': ']);
+    if (r < 0.9) return block(indent);
+    return pick(WORDS, MORE_WORDS) + pick([' # c', '  #c', '#c', ' ']);
+  };
+  const node = (indent: number, depth: number): string => {
+    const r = next();
+    if (depth > 3 || r < 0.05) return `${spaces(indent)}${scalar(indent - 1)}\n`;
+    return r < 0.6 ? mapping(indent, depth) : sequence(indent, depth);
+  };
+  const mapping = (indent: number, depth: number): string => {
+    let s = '';
+    for (let i = 1 + Math.floor(next() * 4); i > 0; i--) {
+      s += `${spaces(indent)}${pick(KEYS, MORE_KEYS)}${pick([':', ':', ':', ' :'], [':\t'])}`;
+      const r = next();
+      if (r < 0.55) s += ` ${scalar(indent)}${next() < 0.1 ? ' # c' : ''}\n`;
+      else if (r < 0.6) s += `${pick(['', ' ', ' # c'])}\n`;
+      else if (r < 0.7) s += `\n${sequence(indent + pick([0, 0, 2, 1]), depth + 1)}`;
+      else if (r < 0.95)
+        s += `${pick(['', ' # c'])}\n${next() < 0.1 ? '\n# x\n' : ''}${node(indent + pick([2, 1, 4, 0]), depth + 1)}`;
+      else s += `\n${spaces(indent + 2)}${scalar(indent)}\n`;
+      if (next() < 0.1) s += pick(['\n', '# note\n', `${spaces(indent + 3)}# n\n`, '   \n']);
+    }
+    return s;
+  };
+  const sequence = (indent: number, depth: number): string => {
+    let s = '';
+    for (let i = 1 + Math.floor(next() * 4); i > 0; i--) {
+      const r = next();
+      const dash = `${spaces(indent)}-`;
+      if (r < 0.4) s += `${dash} ${scalar(indent)}\n`;
+      else if (r < 0.7) s += `${dash} ${mapping(indent + 2, depth + 1).slice(indent + 2)}`;
+      else if (r < 0.75) s += `${dash}\n`;
+      else if (r < 0.8) s += `${dash} - x\n`;
+      else s += `${dash}${pick(['', ' # c'])}\n${node(indent + pick([2, 1, 3]), depth + 1)}`;
+    }
+    return s;
+  };
+  return () => {
+    wild = next() < 0.3;
+    const text = node(0, 0);
+    if (!wild || next() < 0.5) return text;
+    const at = Math.floor(next() * (text.length + 1));
+    return next() < 0.3 ? text.slice(0, at) + text.slice(at + 1) : text.slice(0, at) + pick(INSERTS) + text.slice(at);
+  };
+}
+
+/** Every JSON pointer into a value. */
+function pointers(value: unknown, pointer = ''): string[] {
+  const found = [pointer];
+  if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) found.push(...pointers(v, `${pointer}/${i}`));
+  } else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      found.push(...pointers(v, `${pointer}/${k.replaceAll('~', '~0').replaceAll('/', '~1')}`));
+    }
+  }
+  return found;
+}
+
+const PROMPT = `# A prompt file as the README writes them
+name: review_code
+description: Review code for style and bugs
+arguments:
+  - name: code
+    description: The code to review
+    required: true
+  - name: language
+    enum: [python, typescript]
+messages:
+  - role: user
+    content: |
+      Review this {{language}} code:
+
+      {{code}}
+  - role: assistant
+    content: >-
+      I will look at naming,
+      structure and tests.
+`;
+
+describe('YAML subset reader', () => {
+  it('reads generated block YAML exactly as the YAML library does: every value and every position', () => {
+    const next = generator(7);
+    let read = 0;
+    for (let i = 0; i < 4_000; i++) {
+      const text = next();
+      const subset = readYamlSubset(text, 10_000);
+      if (subset === undefined) continue;
+      read++;
+      const library = parseYamlWithLibrary(text, 2);
+      if (!('value' in library)) expect.fail(`the library refuses ${JSON.stringify(text)}: ${library.message}`);
+      const same =
+        isDeepStrictEqual(subset.value, library.value) &&
+        Object.getPrototypeOf(subset.value) === Object.getPrototypeOf(library.value);
+      if (!same) expect.fail(`${JSON.stringify(text)} reads as ${JSON.stringify(subset.value)}`);
+      const ours = parseYamlSource(text, 2) as YamlSource;
+      for (const pointer of pointers(library.value)) {
+        if (!isDeepStrictEqual(ours.locate(pointer), library.locate(pointer)))
+          expect.fail(`${JSON.stringify(text)}: ${pointer} at ${JSON.stringify(ours.locate(pointer))}`);
+      }
+    }
+    // The generator keeps a good share of its texts inside the subset (the rest go to the library).
+    expect(read).toBeGreaterThan(400);
+  });
+
+  it('reads a prompt file as written in the README without the YAML library', () => {
+    const subset = readYamlSubset(PROMPT, 10_000);
+    expect(subset?.value).toBeUndefined(); // a flow list (`enum: [...]`) is left to the library
+    const block = PROMPT.replace('enum: [python, typescript]', 'enum:\n      - python\n      - typescript');
+    const read = readYamlSubset(block, 10_000);
+    expect(read?.value).toEqual((parseYamlWithLibrary(block) as YamlSource).value);
+    expect(read?.value).toMatchObject({
+      arguments: [{ name: 'code', required: true }, { enum: ['python', 'typescript'] }],
+      messages: [
+        { role: 'user', content: 'Review this {{language}} code:\n\n{{code}}\n' },
+        { role: 'assistant', content: 'I will look at naming, structure and tests.' },
+      ],
+    });
+    expect(read?.offsetOf('/messages/1/content')).toBe(block.indexOf('content: >-'));
+  });
+
+  it.each([
+    ['a flow mapping', 'a: {b: 1}\n'],
+    ['a flow sequence', 'a: [1, 2]\n'],
+    ['an anchor', 'a: &x 1\n'],
+    ['an alias', 'a: 1\nb: *x\n'],
+    ['a tag', 'a: !!str 1\n'],
+    ['an explicit key', '? a\n: 1\n'],
+    ['a tab in the indentation', 'a:\n\tb: 1\n'],
+    ['a tab after a colon', 'a:\t1\n'],
+    ['a carriage return', 'a: 1\r\nb: 2\r\n'],
+    ['a byte order mark', '\ufeffa: 1\n'],
+    ['a duplicate key', 'a: 1\nb: 2\na: 3\n'],
+    ['a key named twice as numbers', '1: a\n1.0: b\n'],
+    ['a document marker', '---\na: 1\n'],
+    ['a directive', '%YAML 1.2\n---\na: 1\n'],
+    ['a scalar document', 'just text\n'],
+    ['an empty entry', '- a\n-\n- b\n'],
+    ['a compact nested sequence', '- - a\n'],
+    ['a mistake in the indentation', 'a:\n  b: 1\n c: 2\n'],
+    ['a key indicator inside a value', 'a: b: c\n'],
+    ['a comment inside a plain scalar over lines', 'a: b\n  c # d\n  e\n'],
+    ['a quoted scalar whose next line is not indented', 'a: "b\nc"\n'],
+    ['an explicit block indentation', 'a: |2\n    b\n'],
+  ])('leaves %s to the YAML library', (_, text) => {
+    expect(readYamlSubset(text, 10_000)).toBeUndefined();
+    const library = parseYamlWithLibrary(text);
+    expect(parseYamlSource(text)).toEqual('value' in library ? { ...library, locate: expect.any(Function) } : library);
+  });
+
+  it('gives up past the node bound, so the library path reports where the text crosses it', () => {
+    const text = Array.from({ length: 60 }, (_, i) => `k${i}: ${i}\n`).join('');
+    expect(readYamlSubset(text, 121)).toBeDefined();
+    expect(readYamlSubset(text, 120)).toBeUndefined();
+    expect(parseYamlSource(text, 0, 100)).toMatchObject({
+      message: expect.stringContaining('more than 100 YAML nodes'),
+    });
+  });
+
+  it('gives up past 64 levels of nesting (the library bounds deeper texts)', () => {
+    const deep = (levels: number): string =>
+      `${Array.from({ length: levels }, (_, i) => `${' '.repeat(i)}a:\n`).join('')}${' '.repeat(levels)}1\n`;
+    expect(readYamlSubset(deep(60), 10_000)).toBeDefined();
+    expect(readYamlSubset(deep(70), 10_000)).toBeUndefined();
+    expect((parseYamlSource(deep(70)) as YamlSource).value).toEqual(
+      (parseYamlWithLibrary(deep(70)) as YamlSource).value,
+    );
+  });
+
+  it('names keys that read as null, booleans or numbers as the library does, and keeps __proto__ a plain key', () => {
+    const text = '~: a\ntrue: b\n0x10: c\n1.50: d\n.inf: e\n__proto__: f\nconstructor: g\n';
+    const read = readYamlSubset(text, 10_000)!.value as Record<string, unknown>;
+    expect(read).toEqual((parseYamlWithLibrary(text) as YamlSource).value);
+    expect(Object.keys(read)).toEqual(['16', '', 'true', '1.5', 'Infinity', '__proto__', 'constructor']);
+    expect(Object.getPrototypeOf(read)).toBe(Object.prototype);
+  });
+
+  it('resolves plain scalars with the core schema of the library, in its order', () => {
+    const cases: [string, unknown][] = [
+      ['~', null],
+      ['Null', null],
+      ['nULL', 'nULL'],
+      ['True', true],
+      ['fALSE', 'fALSE'],
+      ['0o17', 15],
+      ['0o18', '0o18'],
+      ['-0', -0],
+      ['+12', 12],
+      ['0x1f', 31],
+      ['0X1F', '0X1F'],
+      ['-.INF', Number.NEGATIVE_INFINITY],
+      ['.NaN', Number.NaN],
+      ['1e3', 1000],
+      ['1.', 1],
+      ['.5e-1', 0.05],
+      ['1_000', '1_000'],
+      ['n', 'n'],
+    ];
+    for (const [text, value] of cases) expect([text, resolvePlain(text)]).toEqual([text, value]);
+  });
+});
