@@ -206,6 +206,44 @@ function shapesAt(bytes: number): YamlShape[] {
     add('wide mapping, duplicate last key', `${y}  key0: 0\n`, meta);
   }
   {
+    // Many nodes under the node bound (so the file loads): the cost per node, not per byte, is what they stress.
+    const wide = 4_500;
+    const value = (i: number, per: number): string => `value ${i} `.padEnd(Math.max(10, Math.floor(per)), 'x');
+    const meta: Record<string, string> = {};
+    let y = `${HEAD}_meta:\n`;
+    for (let i = 0; i < wide; i++) {
+      meta[`key${i}`] = value(i, bytes / wide - 12);
+      y += `  key${i}: ${meta[`key${i}`]}\n`;
+    }
+    add('wide mapping of long values under the node bound', y, meta);
+    const groups = 100;
+    const nested: Record<string, Record<string, string>> = {};
+    let n = `${HEAD}_meta:\n`;
+    for (let g = 0; g < groups; g++) {
+      n += `  group${g}:\n`;
+      const group: Record<string, string> = {};
+      for (let k = 0; k < 40; k++) {
+        group[`k${k}`] = value(k, bytes / (groups * 40) - 12);
+        n += `    k${k}: ${group[`k${k}`]}\n`;
+      }
+      nested[`group${g}`] = group;
+    }
+    add('nested mappings of long values under the node bound', n, nested);
+    const turns = 1_500;
+    const messages = Array.from({ length: turns }, (_, i) => ({
+      role: i % 2 === 0 ? 'user' : 'assistant',
+      content: value(i, bytes / turns - 36),
+    }));
+    add(
+      'many messages under the node bound',
+      `name: shaped\nmessages:\n${messages.map((m) => `  - role: ${m.role}\n    content: ${m.content}\n`).join('')}`,
+      undefined,
+      undefined,
+    );
+    const last = shapes[shapes.length - 1]!;
+    last.json = JSON.stringify({ name: 'shaped', messages });
+  }
+  {
     const n = count(10);
     const items = Array.from({ length: n }, (_, i) => i);
     add('long sequence', `${HEAD}_meta:\n  x:\n${items.map((i) => `  - ${i}\n`).join('')}`, { x: items });

@@ -1,13 +1,31 @@
 /**
- * The block subset of YAML that prompt files use (mappings with plain or quoted keys, sequences, plain, quoted and
- * block scalars, comments), read in one linear pass without the YAML library, which spends microseconds on every node
- * and line. Anything outside the subset (flow collections, anchors, aliases, tags, explicit keys, tabs or carriage
- * returns in the structure, duplicate keys) or anything the library might read otherwise or refuse makes the reader
- * give up, and the caller parses the text with the library. Differential tests hold both to one value and position.
+ * The subset of YAML that prompt files use (block mappings with plain or quoted keys, block sequences, flow
+ * collections of scalars, plain, quoted and block scalars, comments), read in one linear pass without the YAML
+ * library, which spends microseconds on every node and line. Anything outside the subset (anchors, aliases, tags,
+ * explicit keys, tabs or carriage returns in the structure, duplicate keys, comments inside flow collections) or
+ * anything the library might read otherwise or refuse makes the reader give up, and the caller parses the text with
+ * the library. Differential tests hold both to one value and position.
  */
 import { setOwn, unescapePointerSegment } from '../json.js';
 import { findBlockScalar, readBlockScalar } from './yaml-block.js';
 import { readPlainLines, readQuoted } from './yaml-quoted.js';
+import {
+  COLON,
+  DASH,
+  HASH,
+  INDICATOR,
+  LF,
+  MAX_KEY,
+  MAX_SUBSET_DEPTH,
+  OUTSIDE,
+  SPACE,
+  TAB,
+  resolvePlain,
+  trimEnd,
+} from './yaml-subset-cursor.js';
+import { FlowReader } from './yaml-subset-flow.js';
+
+export { resolvePlain } from './yaml-subset-cursor.js';
 
 /** A text read by {@link readYamlSubset}: its value and where a JSON pointer's node starts. */
 export interface SubsetRead {
@@ -15,21 +33,6 @@ export interface SubsetRead {
   /** The offset of the node a pointer names (a mapping member's key), as the library's nodes would give it. */
   offsetOf(pointer: string): number | undefined;
 }
-
-const SPACE = 0x20;
-const TAB = 0x09;
-const LF = 0x0a;
-const HASH = 0x23;
-const COLON = 0x3a;
-const DASH = 0x2d;
-
-/** Characters that start something other than a plain scalar, or one left to the library. */
-const INDICATOR = new Uint8Array(128);
-for (const c of '-?:,[]{}#&*!|>\'"%@`\t') INDICATOR[c.charCodeAt(0)] = 1;
-
-/** Runs of blank and comment lines (bounded: a regular expression's backtracking stack grows with its repetitions). */
-const QUIET = /(?: *(?:#[^\n]*)?\n){1,256}/y;
-const QUIET_END = / *(?:#[^\n]*)?$/y;
 
 /** On a plain scalar's first line: a key indicator, a comment, or the line's end. */
 const PLAIN_STOP = /:(?=[ \t\n]|$)|[ \t]#|\n/g;
@@ -49,37 +52,6 @@ function continuations(parent: number): RegExp {
   return found;
 }
 
-/** Deepest nesting read here (deeper texts go to the library, which bounds them). */
-const MAX_SUBSET_DEPTH = 64;
-
-/** YAML's own limit on an implicit key's length. */
-const MAX_KEY = 1024;
-
-/** Thrown to leave the subset: the caller parses with the library. */
-const OUTSIDE = new Error('outside the YAML subset');
-
-/** The core schema's reading of a plain scalar on one line (the library's tags, in its order). */
-export function resolvePlain(s: string): unknown {
-  const c = s.charCodeAt(0);
-  // Most keys and words start with a letter that no tag of the core schema starts with.
-  if (s.length > 0 && ((c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a))) {
-    const lower = c | 0x20;
-    if (lower !== 0x6e && lower !== 0x74 && lower !== 0x66) return s;
-  }
-  if (/^(?:~|[Nn]ull|NULL)?$/.test(s)) return null;
-  if (/^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/.test(s)) return s[0] === 't' || s[0] === 'T';
-  if (/^0o[0-7]+$/.test(s)) return Number.parseInt(s.substring(2), 8);
-  if (/^[-+]?[0-9]+$/.test(s)) return Number.parseInt(s, 10);
-  if (/^0x[0-9a-fA-F]+$/.test(s)) return Number.parseInt(s.substring(2), 16);
-  if (/^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/.test(s)) {
-    if (s.slice(-3).toLowerCase() === 'nan') return Number.NaN;
-    return s[0] === '-' ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
-  }
-  if (/^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/.test(s)) return Number.parseFloat(s);
-  if (/^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/.test(s)) return Number.parseFloat(s);
-  return s;
-}
-
 /**
  * Reads `text` when it keeps to the block subset (see above) and holds at most `maxNodes` nodes; undefined otherwise
  * (the library then parses it, and reports any problem).
@@ -94,34 +66,18 @@ export function readYamlSubset(text: string, maxNodes: number): SubsetRead | und
   }
 }
 
-class SubsetReader {
-  readonly #text: string;
-  readonly #n: number;
-  readonly #maxNodes: number;
-  #nodes = 0;
-  #depth = 0;
-  /** The start of the next line with content, once a node is read. */
-  #pos = 0;
-  readonly #keys = new Map<object, Map<string, number>>();
-  readonly #items = new Map<unknown[], number[]>();
-
-  constructor(text: string, maxNodes: number) {
-    this.#text = text;
-    this.#n = text.length;
-    this.#maxNodes = maxNodes;
-  }
-
+class SubsetReader extends FlowReader {
   read(): SubsetRead {
-    const start = this.#quiet(0);
-    if (start >= this.#n || this.#indentAt(start) !== 0) throw OUTSIDE;
-    const c = this.#text.charCodeAt(start);
-    if (!(c === DASH && this.#blankOrEnd(start + 1)) && this.#keyAt(start) === undefined) throw OUTSIDE;
-    const value = this.#block(start, -1);
-    if (this.#pos < this.#n) throw OUTSIDE;
-    return { value, offsetOf: (pointer) => this.#offsetOf(value, start, pointer) };
+    const start = this.quiet(0);
+    if (start >= this.n || this.indentAt(start) !== 0) throw OUTSIDE;
+    const c = this.text.charCodeAt(start);
+    if (!(c === DASH && this.blankOrEnd(start + 1)) && this.keyAt(start) === undefined) throw OUTSIDE;
+    const value = this.block(start, -1);
+    if (this.pos < this.n) throw OUTSIDE;
+    return { value, offsetOf: (pointer) => this.offsetOf(value, start, pointer) };
   }
 
-  #offsetOf(root: unknown, rootAt: number, pointer: string): number | undefined {
+  private offsetOf(root: unknown, rootAt: number, pointer: string): number | undefined {
     if (pointer === '') return rootAt;
     let node = root;
     let at: number | undefined = rootAt;
@@ -129,10 +85,10 @@ class SubsetReader {
       const segment = unescapePointerSegment(raw);
       if (Array.isArray(node)) {
         if (!/^\d+$/.test(segment)) return undefined;
-        at = this.#items.get(node)?.[Number(segment)];
+        at = this.items.get(node)?.[Number(segment)];
         node = node[Number(segment)];
       } else if (node !== null && typeof node === 'object') {
-        at = this.#keys.get(node)?.get(segment);
+        at = this.keys.get(node)?.get(segment);
         node = Object.hasOwn(node, segment) ? (node as Record<string, unknown>)[segment] : undefined;
       } else {
         return undefined;
@@ -142,55 +98,18 @@ class SubsetReader {
     return at;
   }
 
-  #count(): void {
-    if (++this.#nodes > this.#maxNodes) throw OUTSIDE;
-  }
-
-  /** Whether `i` is a space, a line break or the end (a tab after an indicator leaves the subset). */
-  #blankOrEnd(i: number): boolean {
-    const c = this.#text.charCodeAt(i);
-    if (c === TAB) throw OUTSIDE;
-    return c === SPACE || c === LF || i >= this.#n;
-  }
-
-  /** The spaces at the start of the line at `lineStart` (a tab after them leaves the subset). */
-  #indentAt(lineStart: number): number {
-    let k = lineStart;
-    while (this.#text.charCodeAt(k) === SPACE) k++;
-    if (this.#text.charCodeAt(k) === TAB) throw OUTSIDE;
-    return k - lineStart;
-  }
-
-  /** The start of the first line from `lineStart` on that is neither blank nor a comment (or the text's end). */
-  #quiet(lineStart: number): number {
-    let s = lineStart;
-    for (;;) {
-      QUIET.lastIndex = s;
-      if (!QUIET.test(this.#text)) break;
-      s = QUIET.lastIndex;
-    }
-    QUIET_END.lastIndex = s;
-    return QUIET_END.test(this.#text) ? this.#n : s;
-  }
-
-  /** The start of the line after the one `i` is on (or the text's end). */
-  #nextLine(i: number): number {
-    const lf = this.#text.indexOf('\n', i);
-    return lf === -1 ? this.#n : lf + 1;
-  }
-
   /** The node whose first line starts at `lineStart`, inside a parent indented `parent`. */
-  #block(lineStart: number, parent: number): unknown {
-    if (++this.#depth > MAX_SUBSET_DEPTH) throw OUTSIDE;
-    const indent = this.#indentAt(lineStart);
+  private block(lineStart: number, parent: number): unknown {
+    if (++this.depth > MAX_SUBSET_DEPTH) throw OUTSIDE;
+    const indent = this.indentAt(lineStart);
     const at = lineStart + indent;
     let value: unknown;
-    if (this.#text.charCodeAt(at) === DASH && this.#blankOrEnd(at + 1)) value = this.#sequence(lineStart, indent);
+    if (this.text.charCodeAt(at) === DASH && this.blankOrEnd(at + 1)) value = this.sequence(lineStart, indent);
     else {
-      const key = this.#keyAt(at);
-      value = key === undefined ? this.#scalar(at, parent) : this.#mapping(key, indent);
+      const key = this.keyAt(at);
+      value = key === undefined ? this.scalar(at, parent) : this.mapping(key, indent);
     }
-    this.#depth--;
+    this.depth--;
     return value;
   }
 
@@ -198,13 +117,13 @@ class SubsetReader {
    * The implicit key at `at` (plain or quoted, on one line, followed by `:` and a blank): its value and the offset after
    * the colon. Undefined when the line holds no key there.
    */
-  #keyAt(at: number): { key: string; at: number; after: number } | undefined {
-    const text = this.#text;
+  private keyAt(at: number): { key: string; at: number; after: number } | undefined {
+    const text = this.text;
     const c = text.charCodeAt(at);
     let key: string;
     let end: number;
     if (c === 0x22 || c === 0x27) {
-      const close = this.#closingQuote(at);
+      const close = this.closingQuote(at);
       const lf = text.indexOf('\n', at);
       if (lf !== -1 && lf < close) return undefined;
       const read = readQuoted(text, at, close + 1);
@@ -212,15 +131,15 @@ class SubsetReader {
       key = read.value;
       end = close + 1;
       while (text.charCodeAt(end) === SPACE) end++;
-      if (text.charCodeAt(end) !== COLON || !this.#blankOrEnd(end + 1)) return undefined;
+      if (text.charCodeAt(end) !== COLON || !this.blankOrEnd(end + 1)) return undefined;
       if (end - at > MAX_KEY) throw OUTSIDE;
     } else {
       if (c < 128 && INDICATOR[c] === 1) return undefined;
       let i = at;
       for (;;) {
         const d = text.charCodeAt(i);
-        if (d === LF || i >= this.#n) return undefined;
-        if (d === COLON && this.#blankOrEnd(i + 1)) break;
+        if (d === LF || i >= this.n) return undefined;
+        if (d === COLON && this.blankOrEnd(i + 1)) break;
         if (d === HASH && (text.charCodeAt(i - 1) === SPACE || text.charCodeAt(i - 1) === TAB)) return undefined;
         if (d === TAB) throw OUTSIDE;
         i++;
@@ -236,48 +155,26 @@ class SubsetReader {
     return { key, at, after: end + 1 };
   }
 
-  /** The offset of the quote that closes the quoted scalar at `at` (leaves the subset when there is none). */
-  #closingQuote(at: number): number {
-    const text = this.#text;
-    const quote = text[at]!;
-    let i = at + 1;
-    for (;;) {
-      const q = text.indexOf(quote, i);
-      if (q === -1) throw OUTSIDE;
-      if (quote === "'") {
-        if (text.charCodeAt(q + 1) === 0x27) {
-          i = q + 2;
-          continue;
-        }
-        return q;
-      }
-      let b = q - 1;
-      while (text.charCodeAt(b) === 0x5c) b--;
-      if ((q - 1 - b) % 2 === 0) return q;
-      i = q + 1;
-    }
-  }
-
   /** A block mapping indented `indent`, its first key read. */
-  #mapping(first: { key: string; at: number; after: number }, indent: number): Record<string, unknown> {
+  private mapping(first: { key: string; at: number; after: number }, indent: number): Record<string, unknown> {
     const map: Record<string, unknown> = {};
     const offsets = new Map<string, number>();
-    this.#keys.set(map, offsets);
-    this.#count();
+    this.keys.set(map, offsets);
+    this.count();
     let key = first;
     for (;;) {
-      this.#count();
+      this.count();
       if (Object.hasOwn(map, key.key)) throw OUTSIDE;
-      setOwn(map, key.key, this.#valueAfter(key.after, indent));
+      setOwn(map, key.key, this.valueAfter(key.after, indent));
       offsets.set(key.key, key.at);
-      const next = this.#pos;
-      if (next >= this.#n) break;
-      const at = this.#indentAt(next);
+      const next = this.pos;
+      if (next >= this.n) break;
+      const at = this.indentAt(next);
       if (at < indent) break;
       if (at > indent) throw OUTSIDE;
-      const found = this.#keyAt(next + at);
+      const found = this.keyAt(next + at);
       if (found === undefined) {
-        if (this.#text.charCodeAt(next + at) === DASH && this.#blankOrEnd(next + at + 1)) break;
+        if (this.text.charCodeAt(next + at) === DASH && this.blankOrEnd(next + at + 1)) break;
         throw OUTSIDE;
       }
       key = found;
@@ -286,58 +183,58 @@ class SubsetReader {
   }
 
   /** The value after a key's colon at `after`, in a mapping indented `indent`. */
-  #valueAfter(after: number, indent: number): unknown {
-    const text = this.#text;
+  private valueAfter(after: number, indent: number): unknown {
+    const text = this.text;
     let i = after;
     while (text.charCodeAt(i) === SPACE) i++;
     const c = text.charCodeAt(i);
-    if (i < this.#n && c !== LF && !(c === HASH && i > after)) return this.#scalar(i, indent);
-    const next = this.#quiet(this.#nextLine(i));
-    if (next < this.#n) {
-      const at = this.#indentAt(next);
-      if (at > indent) return this.#block(next, indent);
-      if (at === indent && text.charCodeAt(next + at) === DASH && this.#blankOrEnd(next + at + 1))
-        return this.#block(next, indent - 1);
+    if (i < this.n && c !== LF && !(c === HASH && i > after)) return this.scalar(i, indent);
+    const next = this.quiet(this.nextLine(i));
+    if (next < this.n) {
+      const at = this.indentAt(next);
+      if (at > indent) return this.block(next, indent);
+      if (at === indent && text.charCodeAt(next + at) === DASH && this.blankOrEnd(next + at + 1))
+        return this.block(next, indent - 1);
     }
-    this.#count();
-    this.#pos = next;
+    this.count();
+    this.pos = next;
     return null;
   }
 
   /** A block sequence whose entries' dashes are at column `indent` of their lines. */
-  #sequence(lineStart: number, indent: number): unknown[] {
-    const text = this.#text;
+  private sequence(lineStart: number, indent: number): unknown[] {
+    const text = this.text;
     const list: unknown[] = [];
     const offsets: number[] = [];
-    this.#items.set(list, offsets);
-    this.#count();
+    this.items.set(list, offsets);
+    this.count();
     let line = lineStart;
     for (;;) {
-      this.#count();
+      this.count();
       const dash = line + indent;
       let i = dash + 1;
       while (text.charCodeAt(i) === SPACE) i++;
       const c = text.charCodeAt(i);
-      if (i >= this.#n || c === LF || (c === HASH && i > dash + 1)) {
-        const next = this.#quiet(this.#nextLine(i));
-        if (next >= this.#n || this.#indentAt(next) <= indent) throw OUTSIDE; // an empty entry
-        offsets.push(next + this.#indentAt(next));
-        list.push(this.#block(next, indent));
+      if (i >= this.n || c === LF || (c === HASH && i > dash + 1)) {
+        const next = this.quiet(this.nextLine(i));
+        if (next >= this.n || this.indentAt(next) <= indent) throw OUTSIDE; // an empty entry
+        offsets.push(next + this.indentAt(next));
+        list.push(this.block(next, indent));
       } else {
-        if (c === DASH && this.#blankOrEnd(i + 1)) throw OUTSIDE; // a compact nested sequence
+        if (c === DASH && this.blankOrEnd(i + 1)) throw OUTSIDE; // a compact nested sequence
         offsets.push(i);
-        const key = this.#keyAt(i);
-        if (key === undefined) list.push(this.#scalar(i, indent));
+        const key = this.keyAt(i);
+        if (key === undefined) list.push(this.scalar(i, indent));
         else {
-          if (++this.#depth > MAX_SUBSET_DEPTH) throw OUTSIDE;
-          list.push(this.#mapping(key, i - line));
-          this.#depth--;
+          if (++this.depth > MAX_SUBSET_DEPTH) throw OUTSIDE;
+          list.push(this.mapping(key, i - line));
+          this.depth--;
         }
       }
-      const next = this.#pos;
-      if (next >= this.#n) break;
-      const at = this.#indentAt(next);
-      if (at === indent && text.charCodeAt(next + at) === DASH && this.#blankOrEnd(next + at + 1)) {
+      const next = this.pos;
+      if (next >= this.n) break;
+      const at = this.indentAt(next);
+      if (at === indent && text.charCodeAt(next + at) === DASH && this.blankOrEnd(next + at + 1)) {
         line = next;
         continue;
       }
@@ -348,19 +245,20 @@ class SubsetReader {
   }
 
   /** The scalar at `at`, in a parent indented `parent`; moves on to the next line with content. */
-  #scalar(at: number, parent: number): unknown {
-    const text = this.#text;
+  private scalar(at: number, parent: number): unknown {
+    const text = this.text;
     const c = text.charCodeAt(at);
-    this.#count();
-    if (c === 0x22 || c === 0x27) return this.#quoted(at, parent);
-    if (c === 0x7c || c === 0x3e) return this.#blockScalar(at, parent);
-    if (c < 128 && INDICATOR[c] === 1 && !(c === DASH && !this.#blankOrEnd(at + 1))) throw OUTSIDE;
-    return this.#plain(at, parent);
+    if (c === 0x5b || c === 0x7b) return this.flowCollection(at, parent);
+    this.count();
+    if (c === 0x22 || c === 0x27) return this.quoted(at, parent);
+    if (c === 0x7c || c === 0x3e) return this.blockScalar(at, parent);
+    if (c < 128 && INDICATOR[c] === 1 && !(c === DASH && !this.blankOrEnd(at + 1))) throw OUTSIDE;
+    return this.plain(at, parent);
   }
 
-  #quoted(at: number, parent: number): string {
-    const text = this.#text;
-    const close = this.#closingQuote(at);
+  private quoted(at: number, parent: number): string {
+    const text = this.text;
+    const close = this.closingQuote(at);
     const lf = text.indexOf('\n', at);
     const lines = lf !== -1 && lf < close;
     if (lines) {
@@ -375,13 +273,13 @@ class SubsetReader {
     let i = close + 1;
     while (text.charCodeAt(i) === SPACE || text.charCodeAt(i) === TAB) i++;
     const d = text.charCodeAt(i);
-    if (i < this.#n && d !== LF && !(d === HASH && i > close + 1)) throw OUTSIDE;
-    this.#pos = this.#quiet(this.#nextLine(i));
+    if (i < this.n && d !== LF && !(d === HASH && i > close + 1)) throw OUTSIDE;
+    this.pos = this.quiet(this.nextLine(i));
     return read.value;
   }
 
-  #blockScalar(at: number, parent: number): string {
-    const text = this.#text;
+  private blockScalar(at: number, parent: number): string {
+    const text = this.text;
     const block = findBlockScalar(text, at, 0);
     if (block === undefined || block.header.indent !== 0) throw OUTSIDE;
     // The first line with text must be indented past the parent.
@@ -404,7 +302,7 @@ class SubsetReader {
       true,
     );
     if (value === undefined) throw OUTSIDE;
-    this.#pos = this.#quiet(block.end);
+    this.pos = this.quiet(block.end);
     return value;
   }
 
@@ -412,9 +310,9 @@ class SubsetReader {
    * A plain scalar: its first line from `at` (a comment ends it there), then the lines indented past `parent`, blank
    * ones between, found in native runs; a key indicator or a comment on a later line leaves the subset.
    */
-  #plain(at: number, parent: number): unknown {
-    const text = this.#text;
-    const n = this.#n;
+  private plain(at: number, parent: number): unknown {
+    const text = this.text;
+    const n = this.n;
     PLAIN_STOP.lastIndex = at;
     const stop = PLAIN_STOP.exec(text);
     const lineEnd = stop === null ? n : stop.index;
@@ -423,7 +321,7 @@ class SubsetReader {
     let end = trimEnd(text, at, lineEnd);
     if (c !== LF) {
       // A comment ends the scalar: nothing may follow on indented lines (the parent checks the next line).
-      this.#pos = this.#quiet(this.#nextLine(lineEnd));
+      this.pos = this.quiet(this.nextLine(lineEnd));
       return resolvePlain(text.slice(at, end));
     }
     let s = Math.min(lineEnd + 1, n);
@@ -442,7 +340,7 @@ class SubsetReader {
       while (text.charCodeAt(k) === SPACE) k++;
       const d = text.charCodeAt(k);
       if (k < n && k - s > parent && d !== HASH) {
-        if (d === TAB || (d === DASH && this.#blankOrEnd(k + 1)) || text.includes('\n', k)) throw OUTSIDE;
+        if (d === TAB || (d === DASH && this.blankOrEnd(k + 1)) || text.includes('\n', k)) throw OUTSIDE;
         last = n;
         s = n;
       }
@@ -451,21 +349,10 @@ class SubsetReader {
       end = trimEnd(text, lineEnd, last);
       if (PLAIN_LATER.test(text.slice(lineEnd, end))) throw OUTSIDE;
     }
-    this.#pos = this.#quiet(s);
+    this.pos = this.quiet(s);
     if (last === -1) return resolvePlain(text.slice(at, end));
     const read = readPlainLines(text, at, end);
     if (read === undefined) throw OUTSIDE;
     return read.value;
   }
-}
-
-/** `to` moved back over the blanks and line breaks before it, not past `from`. */
-function trimEnd(text: string, from: number, to: number): number {
-  let e = to;
-  while (e > from) {
-    const c = text.charCodeAt(e - 1);
-    if (c !== SPACE && c !== TAB && c !== LF) break;
-    e--;
-  }
-  return e;
 }

@@ -27,7 +27,7 @@ const ESCAPES = ['\\n', '\\t', '\\"', '\\\\', '\\x41', '\\u00e9', '\\U0001F600',
 const INSERTS = ['\t', '\r', '#', ':', '- ', ' ', '\n', '"', "'", '\\', '---\n', '...\n', '&a ', '*a', '!t ', '? '];
 
 /**
- * Block YAML of every scalar style, keys of every kind, comments and blank lines at any indentation, entries at and
+ * Block YAML of every scalar style, flow collections, keys of every kind, comments and blank lines at any indentation, entries at and
  * past their key's column, some mistakes (a wrong indentation, a key indicator inside a value); a third of the texts
  * with a character inserted or removed anywhere.
  */
@@ -64,8 +64,26 @@ function generator(seed: number): () => string {
   };
   const plain = (indent: number): string =>
     `${pick(WORDS, MORE_WORDS)}${lines(indent, () => pick(['', ' # c', '# c', ...WORDS]) + pick(WORDS, MORE_WORDS))}`;
+  const flow = (indent: number, depth: number): string => {
+    const item = (): string =>
+      depth < 2 && next() < 0.2
+        ? flow(indent, depth + 1)
+        : next() < 0.7
+          ? pick(WORDS, MORE_WORDS)
+          : pick(['"a b"', "'c''d'", '"x\\ty"', '""', '"a,b"', '"k": v']);
+    const comma = (): string =>
+      pick([', ', ',', ' , ', `,\n${spaces(indent + Math.floor(next() * 3))}`], [', # c\n  ', ', ,']);
+    const items: string[] = [];
+    const mapping = next() < 0.45;
+    for (let i = Math.floor(next() * 4); i > 0; i--) {
+      items.push(mapping ? `${pick(KEYS, MORE_KEYS)}${pick([': ', ':', ' : ', ':\n  '])}${item()}` : item());
+    }
+    const close = pick(['', ' ', `\n${spaces(indent + 1)}`, `\n${spaces(indent)}`, `\n${spaces(indent - 1)}`]);
+    return mapping ? `{${items.join(comma())}${close}}` : `[${items.join(comma())}${close}]`;
+  };
   const scalar = (indent: number): string => {
     const r = next();
+    if (r < 0.12) return flow(indent, 0);
     if (r < 0.35) return pick(WORDS, MORE_WORDS);
     if (r < 0.5) return plain(indent + 1);
     if (r < 0.65) return quoted(indent + 1, '"', ['a', 'b c', ' ', '\t', "'", 'é', '#', ': ', ...ESCAPES]);
@@ -175,11 +193,8 @@ describe('YAML subset reader', () => {
   });
 
   it('reads a prompt file as written in the README without the YAML library', () => {
-    const subset = readYamlSubset(PROMPT, 10_000);
-    expect(subset?.value).toBeUndefined(); // a flow list (`enum: [...]`) is left to the library
-    const block = PROMPT.replace('enum: [python, typescript]', 'enum:\n      - python\n      - typescript');
-    const read = readYamlSubset(block, 10_000);
-    expect(read?.value).toEqual((parseYamlWithLibrary(block) as YamlSource).value);
+    const read = readYamlSubset(PROMPT, 10_000);
+    expect(read?.value).toEqual((parseYamlWithLibrary(PROMPT) as YamlSource).value);
     expect(read?.value).toMatchObject({
       arguments: [{ name: 'code', required: true }, { enum: ['python', 'typescript'] }],
       messages: [
@@ -187,12 +202,23 @@ describe('YAML subset reader', () => {
         { role: 'assistant', content: 'I will look at naming, structure and tests.' },
       ],
     });
-    expect(read?.offsetOf('/messages/1/content')).toBe(block.indexOf('content: >-'));
+    expect(read?.offsetOf('/messages/1/content')).toBe(PROMPT.indexOf('content: >-'));
+    expect(read?.offsetOf('/arguments/1/enum/1')).toBe(PROMPT.indexOf('typescript'));
+  });
+
+  it('reads flow collections over lines, closing at the parent indentation only for the outermost one', () => {
+    const text = 'a: [\n  1, {b: "c",\n    d: [e]},\n  f\n]\ng: {h: i}\n';
+    expect(readYamlSubset(text, 10_000)?.value).toEqual({ a: [1, { b: 'c', d: ['e'] }, 'f'], g: { h: 'i' } });
+    expect(readYamlSubset('a:\n  b: [\n    1\n]\n', 10_000)).toBeUndefined(); // the library refuses it
+    expect(readYamlSubset('a: [[\n  1\n], 2]\n', 10_000)).toBeUndefined();
   });
 
   it.each([
-    ['a flow mapping', 'a: {b: 1}\n'],
-    ['a flow sequence', 'a: [1, 2]\n'],
+    ['a comment inside a flow collection', 'a: [1, # c\n  2]\n'],
+    ['a trailing comma', 'a: [1, 2,]\n'],
+    ['a flow scalar over lines', 'a: [b\n  c]\n'],
+    ['a pair inside a flow sequence', 'a: [b: 1]\n'],
+    ['a flow key without a value', 'a: {b, c: 1}\n'],
     ['an anchor', 'a: &x 1\n'],
     ['an alias', 'a: 1\nb: *x\n'],
     ['a tag', 'a: !!str 1\n'],
