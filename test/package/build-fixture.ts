@@ -12,12 +12,13 @@
  * tsup and TypeScript configs, the manifest and the lockfile), made by whichever test file asks first (the others,
  * in other workers, wait for it on a lock directory) and only read afterwards, never removed by a test.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { build } from 'tsup';
 import type { Options } from 'tsup';
+import { sourcesHash } from '../../scripts/sources-hash.mjs';
 import tsupConfig from '../../tsup.config.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -62,26 +63,8 @@ function distRelative(target: string): string {
 }
 
 const CACHE = join(ROOT, 'node_modules', '.cache', 'mcp-prompt-kit-package-tests');
-/** Files outside src/ that decide what the build produces. */
-const BUILD_INPUTS = ['tsup.config.ts', 'tsconfig.json', 'package.json', 'package-lock.json'];
 const WAIT_FOR_BUILD_MS = 10 * 60_000;
 const STALE_BUILD_MS = 60 * 60_000;
-
-/** A hash of every file the build reads: its path and content. */
-export function sourcesHash(): string {
-  const hash = createHash('sha256');
-  const src = readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' })
-    .map((f) => join('src', f))
-    .filter((f) => statSync(join(ROOT, f)).isFile());
-  for (const file of [...src.sort(), ...BUILD_INPUTS]) {
-    if (!existsSync(join(ROOT, file))) continue;
-    hash
-      .update(`${file.split('\\').join('/')}\0`)
-      .update(readFileSync(join(ROOT, file)))
-      .update('\0');
-  }
-  return hash.digest('hex').slice(0, 16);
-}
 
 async function resolvedConfigs(): Promise<Options[]> {
   const config = typeof tsupConfig === 'function' ? await tsupConfig({}) : tsupConfig;
