@@ -17,6 +17,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSyn
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildStarted } from './dist-stamp.mjs';
 import { sourcesHash } from './sources-hash.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -55,6 +56,7 @@ if (process.argv.includes('--typecheck')) {
   process.exitCode = emit('tsconfig.json', sourcesHash());
 } else {
   const hash = sourcesHash();
+  buildStarted(hash);
   const done = join(DECLARATIONS, hash);
   if (!existsSync(done)) {
     const status = emit('tsconfig.declarations.json', hash);
