@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * Packaging check (`npm run check:package`, after `npm run build`): packs the package exactly as `npm publish` would,
+ * Packaging check (`npm run check:package`, after `npm run build`): packs the package exactly as `npm publish` would
+ * (scripts/packed.mjs: or reuses the tarball an earlier step packed from the same files),
  * holds the tarball to its size budget and to the files a package needs (scripts/package-budget.mjs), then lints the
  * tarball with publint (strict: warnings fail too) and @arethetypeswrong/cli (profile `node16`: the package supports
  * Node 16+ resolution for ESM and CJS, and bundlers; the legacy `node10` resolution, which cannot see subpath exports,
@@ -18,6 +19,7 @@ import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { runConsumerSmoke } from './consumer/smoke.mjs';
 import { MAX_PACKED_BYTES, tarballProblems } from './package-budget.mjs';
+import { packedTarball } from './packed.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -48,19 +50,16 @@ function assertBuilt(pkg) {
   }
 }
 
-function pack(destination) {
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const result = spawnSync(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', destination], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  if (result.status !== 0) {
-    throw new CheckFailed(`npm pack failed (exit ${result.status}):\n${result.stderr || result.stdout}`);
+function pack() {
+  let packed;
+  try {
+    packed = packedTarball();
+  } catch (error) {
+    throw new CheckFailed(error.message);
   }
-  const [info] = JSON.parse(result.stdout);
-  const tarball = join(destination, info.filename);
+  const { tarball, info, reused } = packed;
   console.log(
-    `packed ${info.filename}: ${info.entryCount} files, ${info.size} bytes packed, ${info.unpackedSize} unpacked`,
+    `packed ${info.filename}: ${info.entryCount} files, ${info.size} bytes packed, ${info.unpackedSize} unpacked${reused ? ' (the tarball an earlier step packed from the same files)' : ''}`,
   );
   return { tarball, info };
 }
@@ -147,7 +146,7 @@ async function main() {
   assertBuilt(pkg);
   const temp = mkdtempSync(join(tmpdir(), 'mcp-prompt-kit-pack-'));
   try {
-    const { tarball, info } = pack(temp);
+    const { tarball, info } = pack();
     const failures = [];
     for (const check of [() => checkBudget(info), () => runPublint(tarball), () => runAttw(tarball)]) {
       try {

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * Runs npm scripts side by side (`node scripts/parallel.mjs check:package conformance test:node22`, the last stage of
- * `npm test`): steps that mostly wait (npm installs a tarball, servers answer the conformance suite) share the machine
- * with one that computes, instead of each waiting for the one before. Every line a step prints is shown as it comes,
+ * `npm test`, and `lint typecheck`, its first): steps that mostly wait (npm installs a tarball, servers answer the
+ * conformance suite) or use one core (tsc) share the machine with one that computes, instead of each waiting for the
+ * one before. Every line a step prints is shown as it comes,
  * prefixed with the step's name; a summary gives each step's exit code and time. Exits 1 when any step failed (all
  * run to their end, so one run reports every failure).
  */

@@ -1,6 +1,7 @@
 /**
  * The README and the docs/ pages as a new user meets them, outside the repository: the package is packed once
- * (`npm pack` of the shared build), a fresh project in a temporary directory is set up by the README's own commands
+ * (the tarball `npm pack` makes of dist/ when dist/ is the build of the current sources, as in `npm test`, shared with
+ * `npm run check:package`; else `npm pack` of the shared build), a fresh project in a temporary directory is set up by the README's own commands
  * (`npm init`, `npm pkg`, `npm install`: the package from the tarball, other packages linked from this repository's
  * node_modules at the versions the tests use), and every program and command of every page runs there, as its reader
  * would run it.
@@ -29,6 +30,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { distBuiltFrom } from '../scripts/dist-stamp.mjs';
+import { packedTarball } from '../scripts/packed.mjs';
+import { sourcesHash } from '../scripts/sources-hash.mjs';
 import { createPostgresPromptStore } from '../src/stores/postgres/store.js';
 import { ROOT, buildPackage } from './package/build-fixture.js';
 import { allPrograms, allShellCommands, bareImports, commandKind, packageName, section } from './readme-blocks.js';
@@ -88,8 +92,12 @@ let temp: string;
 let project: string;
 let db: Promise<TestDatabase> | undefined;
 
-/** `npm pack` of the shared build, staged as the package directory npm publishes from. */
+/**
+ * The packed package of the current sources: the tarball of dist/ when dist/ is their build (scripts/packed.mjs),
+ * else `npm pack` of the shared build, staged as the package directory npm publishes from.
+ */
 async function pack(): Promise<string> {
+  if (distBuiltFrom() === sourcesHash()) return packedTarball().tarball;
   const stage = join(temp, 'package');
   mkdirSync(stage);
   for (const file of ['package.json', 'README.md', 'LICENSE', 'schema'])

@@ -3,21 +3,34 @@
  * project's own tsup config, bundled into a private directory (declarations off; attw checks those on the packed
  * tarball in `npm run check:package`).
  *
- * Why not read `dist/`: in `npm test` vitest runs BEFORE `npm run build`, so `dist/` may be missing or stale, and
- * another process (a build, another test file running in parallel) may be rewriting it. A private build from the
- * current sources is never stale and races with nothing. It lives under `node_modules/.cache/` so the bundle's bare
+ * Why not read `dist/`: it may be missing or stale, and another process (a build) may be rewriting it. A private
+ * build from the current sources is never stale and races with nothing. It is a copy of `dist/` when `dist/` is the
+ * build of the current sources (scripts/dist-stamp.mjs; `npm test` builds before it runs vitest), else a build of
+ * its own. It lives under `node_modules/.cache/` so the bundle's bare
  * imports (`ajv`, `mustache`) resolve to the project's dependencies, exactly as they would for an installed package.
  *
  * One build per state of the sources: the directory is named by a hash of everything the build reads (src/, the
  * tsup and TypeScript configs, the manifest and the lockfile), made by whichever test file asks first (the others,
  * in other workers, wait for it on a lock directory) and only read afterwards, never removed by a test.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { build } from 'tsup';
 import type { Options } from 'tsup';
+import { distBuiltFrom } from '../../scripts/dist-stamp.mjs';
+import { sourcesHash } from '../../scripts/sources-hash.mjs';
 import tsupConfig from '../../tsup.config.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -62,33 +75,21 @@ function distRelative(target: string): string {
 }
 
 const CACHE = join(ROOT, 'node_modules', '.cache', 'mcp-prompt-kit-package-tests');
-/** Files outside src/ that decide what the build produces. */
-const BUILD_INPUTS = ['tsup.config.ts', 'tsconfig.json', 'package.json', 'package-lock.json'];
 const WAIT_FOR_BUILD_MS = 10 * 60_000;
 const STALE_BUILD_MS = 60 * 60_000;
-
-/** A hash of every file the build reads: its path and content. */
-export function sourcesHash(): string {
-  const hash = createHash('sha256');
-  const src = readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' })
-    .map((f) => join('src', f))
-    .filter((f) => statSync(join(ROOT, f)).isFile());
-  for (const file of [...src.sort(), ...BUILD_INPUTS]) {
-    if (!existsSync(join(ROOT, file))) continue;
-    hash
-      .update(`${file.split('\\').join('/')}\0`)
-      .update(readFileSync(join(ROOT, file)))
-      .update('\0');
-  }
-  return hash.digest('hex').slice(0, 16);
-}
 
 async function resolvedConfigs(): Promise<Options[]> {
   const config = typeof tsupConfig === 'function' ? await tsupConfig({}) : tsupConfig;
   return Array.isArray(config) ? config : [config];
 }
 
-async function buildInto(outRoot: string): Promise<void> {
+async function buildInto(outRoot: string, key: string): Promise<void> {
+  // dist/ of the same sources: copied, and kept when no build started while it was copied.
+  if (distBuiltFrom() === key) {
+    cpSync(join(ROOT, 'dist'), outRoot, { recursive: true });
+    if (distBuiltFrom() === key) return;
+    rmSync(outRoot, { recursive: true, force: true });
+  }
   for (const config of await resolvedConfigs()) {
     const outDir = join(outRoot, relative('dist', config.outDir ?? 'dist'));
     await build({ ...config, config: false, outDir, dts: false, clean: false, silent: true, sourcemap: false });
@@ -155,7 +156,7 @@ async function sharedBuild(): Promise<string> {
         if (!existsSync(done)) {
           const partial = join(CACHE, `${key}.partial-${randomBytes(4).toString('hex')}`);
           try {
-            await buildInto(partial);
+            await buildInto(partial, key);
             renameSync(partial, done);
           } finally {
             rmSync(partial, { recursive: true, force: true });
