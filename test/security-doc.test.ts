@@ -39,6 +39,8 @@ import { DEFAULT_RESOLVER_LIMITS } from '../src/fs/resolver-limits.js';
 import type { FileResourceResolverOptions } from '../src/fs/resolver.js';
 import type { WatchPromptDirectoryOptions } from '../src/fs/watch.js';
 import { MAX_ALIAS_COUNT, MAX_DEPTH } from '../src/fs/yaml-source.js';
+import { MAX_KEY } from '../src/fs/yaml-shape.js';
+import { MAX_SUBSET_DEPTH } from '../src/fs/yaml-subset-cursor.js';
 import type { FunctionRegistryOptions } from '../src/functions/registry.js';
 import { DEFAULT_FUNCTION_TIMEOUT_MS } from '../src/functions/registry.js';
 import { DEFAULT_HTTP_LIMITS } from '../src/http/router.js';
@@ -202,6 +204,8 @@ const FIXED: Record<string, { value: number; file: string }> = {
   MAX_DIFF_WORK: { value: MAX_DIFF_WORK, file: 'src/cases/diff.ts' },
   MAX_ALIAS_COUNT: { value: MAX_ALIAS_COUNT, file: 'src/fs/yaml-source.ts' },
   MAX_DEPTH: { value: MAX_DEPTH, file: 'src/fs/yaml-source.ts' },
+  MAX_SUBSET_DEPTH: { value: MAX_SUBSET_DEPTH, file: 'src/fs/yaml-subset-cursor.ts' },
+  MAX_KEY: { value: MAX_KEY, file: 'src/fs/yaml-shape.ts' },
   MAX_PARAMS_TEXT: { value: MAX_PARAMS_TEXT, file: 'src/agent/params.ts' },
   MAX_ARGUMENTS: { value: MAX_ARGUMENTS, file: 'src/agent/params.ts' },
   MAX_ARGUMENTS_TEXT: { value: MAX_ARGUMENTS_TEXT, file: 'src/agent/params.ts' },

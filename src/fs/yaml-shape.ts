@@ -24,7 +24,7 @@ export interface YamlShapeProblem {
 }
 
 /** YAML's own limit on an implicit key's length. */
-const MAX_KEY = 1024;
+export const MAX_KEY = 1024;
 
 const SPACE = 0x20;
 const TAB = 0x09;

@@ -21,9 +21,6 @@ export const QUIET_END = / *(?:#[^\n]*)?$/y;
 /** Deepest nesting read here (deeper texts go to the library, which bounds them). */
 export const MAX_SUBSET_DEPTH = 64;
 
-/** YAML's own limit on an implicit key's length. */
-export const MAX_KEY = 1024;
-
 /** Thrown to leave the subset: the caller parses with the library. */
 export const OUTSIDE = new Error('outside the YAML subset');
 
@@ -59,6 +56,9 @@ export function trimEnd(text: string, from: number, to: number): number {
   }
   return e;
 }
+
+/** Text and `''` pairs inside a single-quoted scalar, in bounded runs. */
+const QUOTE_PAIRS = /(?:[^']*''){1,256}/y;
 
 /** The reader's state and the steps every part of it takes. */
 export class SubsetCursor {
@@ -120,16 +120,20 @@ export class SubsetCursor {
     const text = this.text;
     const quote = text[at]!;
     let i = at + 1;
+    if (quote === "'") {
+      // Runs of text and '' pairs skipped natively: the next quote is the closing one.
+      for (;;) {
+        QUOTE_PAIRS.lastIndex = i;
+        if (!QUOTE_PAIRS.test(text)) break;
+        i = QUOTE_PAIRS.lastIndex;
+      }
+      const q = text.indexOf(quote, i);
+      if (q === -1) throw OUTSIDE;
+      return q;
+    }
     for (;;) {
       const q = text.indexOf(quote, i);
       if (q === -1) throw OUTSIDE;
-      if (quote === "'") {
-        if (text.charCodeAt(q + 1) === 0x27) {
-          i = q + 2;
-          continue;
-        }
-        return q;
-      }
       let b = q - 1;
       while (text.charCodeAt(b) === 0x5c) b--;
       if ((q - 1 - b) % 2 === 0) return q;

@@ -15,7 +15,6 @@ import {
   HASH,
   INDICATOR,
   LF,
-  MAX_KEY,
   MAX_SUBSET_DEPTH,
   OUTSIDE,
   SPACE,
@@ -23,6 +22,7 @@ import {
   resolvePlain,
   trimEnd,
 } from './yaml-subset-cursor.js';
+import { MAX_KEY } from './yaml-shape.js';
 import { FlowReader } from './yaml-subset-flow.js';
 
 export { resolvePlain } from './yaml-subset-cursor.js';
