@@ -257,14 +257,21 @@ export function parseYamlSource(
   const subset = readYamlSubset(text, maxNodes);
   if (subset === undefined) return parseYamlWithLibrary(text, lineOffset, maxNodes);
   let lines: LineIndex | undefined;
+  const place = (offset: number): SourcePosition => {
+    lines ??= new LineIndex(text);
+    const pos = lines.position(offset);
+    return { line: pos.line + lineOffset, column: pos.column };
+  };
+  if ('problem' in subset) {
+    // A crossed bound is reported first, as the library path does.
+    const shape = checkYamlShape(text, { maxNodes, maxDepth: MAX_DEPTH, maxAliases: MAX_ALIAS_COUNT });
+    return located(place, shape.problem ?? subset.problem);
+  }
   return {
     value: subset.value,
     locate(pointer) {
       const at = subset.offsetOf(pointer);
-      if (at === undefined) return undefined;
-      lines ??= new LineIndex(text);
-      const pos = lines.position(at);
-      return { line: pos.line + lineOffset, column: pos.column };
+      return at === undefined ? undefined : place(at);
     },
   };
 }

@@ -24,6 +24,14 @@ export const MAX_SUBSET_DEPTH = 64;
 /** Thrown to leave the subset: the caller parses with the library. */
 export const OUTSIDE = new Error('outside the YAML subset');
 
+/** Thrown for a text the library refuses too, found without it: the message and where. */
+export class SubsetProblem {
+  constructor(
+    readonly message: string,
+    readonly offset: number,
+  ) {}
+}
+
 /** The core schema's reading of a plain scalar on one line (the library's tags, in its order). */
 export function resolvePlain(s: string): unknown {
   const c = s.charCodeAt(0);
@@ -56,9 +64,6 @@ export function trimEnd(text: string, from: number, to: number): number {
   }
   return e;
 }
-
-/** Text and `''` pairs inside a single-quoted scalar, in bounded runs. */
-const QUOTE_PAIRS = /(?:[^']*''){1,256}/y;
 
 /** The reader's state and the steps every part of it takes. */
 export class SubsetCursor {
@@ -120,20 +125,14 @@ export class SubsetCursor {
     const text = this.text;
     const quote = text[at]!;
     let i = at + 1;
-    if (quote === "'") {
-      // Runs of text and '' pairs skipped natively: the next quote is the closing one.
-      for (;;) {
-        QUOTE_PAIRS.lastIndex = i;
-        if (!QUOTE_PAIRS.test(text)) break;
-        i = QUOTE_PAIRS.lastIndex;
-      }
-      const q = text.indexOf(quote, i);
-      if (q === -1) throw OUTSIDE;
-      return q;
-    }
     for (;;) {
       const q = text.indexOf(quote, i);
       if (q === -1) throw OUTSIDE;
+      if (quote === "'") {
+        if (text.charCodeAt(q + 1) !== 0x27) return q;
+        i = q + 2; // '' is a quote
+        continue;
+      }
       let b = q - 1;
       while (text.charCodeAt(b) === 0x5c) b--;
       if ((q - 1 - b) % 2 === 0) return q;

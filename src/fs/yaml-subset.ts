@@ -17,6 +17,7 @@ import {
   LF,
   MAX_SUBSET_DEPTH,
   OUTSIDE,
+  SubsetProblem,
   SPACE,
   TAB,
   resolvePlain,
@@ -56,12 +57,13 @@ function continuations(parent: number): RegExp {
  * Reads `text` when it keeps to the block subset (see above) and holds at most `maxNodes` nodes; undefined otherwise
  * (the library then parses it, and reports any problem).
  */
-export function readYamlSubset(text: string, maxNodes: number): SubsetRead | undefined {
+export function readYamlSubset(text: string, maxNodes: number): SubsetRead | { problem: SubsetProblem } | undefined {
   if (text.charCodeAt(0) === 0xfeff || text.includes('\r')) return undefined;
   try {
     return new SubsetReader(text, maxNodes).read();
   } catch (error) {
     if (error === OUTSIDE) return undefined;
+    if (error instanceof SubsetProblem) return { problem: error };
     throw error;
   }
 }
@@ -261,15 +263,15 @@ class SubsetReader extends FlowReader {
     const close = this.closingQuote(at);
     const lf = text.indexOf('\n', at);
     const lines = lf !== -1 && lf < close;
-    if (lines) {
-      // Lines after the first must be indented past the parent: the second line is checked before reading it all.
-      let k = lf + 1;
-      while (text.charCodeAt(k) === SPACE) k++;
-      if (k - lf - 1 <= parent && text.charCodeAt(k) !== LF) throw OUTSIDE;
-    }
+    // Lines after the first must be indented past the parent: the second line is checked before reading them all.
+    if (lines) this.indentedPast(lf + 1, lf + 2, at, parent);
     const read = readQuoted(text, at, close + 1);
     if (!('value' in read)) throw OUTSIDE;
-    if (lines && (read.indent === undefined || read.indent <= parent)) throw OUTSIDE;
+    if (lines && read.indent === undefined) throw OUTSIDE;
+    if (lines && read.indent! <= parent) {
+      this.indentedPast(lf + 1, close, at, parent);
+      throw OUTSIDE;
+    }
     let i = close + 1;
     while (text.charCodeAt(i) === SPACE || text.charCodeAt(i) === TAB) i++;
     const d = text.charCodeAt(i);
@@ -278,8 +280,32 @@ class SubsetReader extends FlowReader {
     return read.value;
   }
 
+  /**
+   * Refuses the first line starting in `[from, to]` of the quoted scalar at `quote` that is not blank and not indented
+   * past `parent` (the library refuses it too); leaves the subset where the library might read it otherwise.
+   */
+  private indentedPast(from: number, to: number, quote: number, parent: number): void {
+    const text = this.text;
+    for (let line = from; line <= to; line = this.nextLine(line)) {
+      let k = line;
+      while (text.charCodeAt(k) === SPACE) k++;
+      const c = text.charCodeAt(k);
+      if (c === LF || k - line > parent) continue;
+      // Where the library's reading is less plain (a marker, a tab, a comment sign or an escaped quote), it decides.
+      if (c === TAB || c === text.charCodeAt(quote) || (k === line && /^(?:---|\.\.\.)/.test(text.slice(k, k + 3))))
+        throw OUTSIDE;
+      if (/#|''|\\"/.test(text.slice(quote, this.closingQuote(quote)))) throw OUTSIDE;
+      throw new SubsetProblem(
+        `Missing closing ${text[quote]}quote: a line of a quoted string must be indented more than ${parent} spaces here`,
+        k,
+      );
+    }
+  }
+
   private blockScalar(at: number, parent: number): string {
     const text = this.text;
+    // An explicit indentation indicator (`|2`, `>-1`) is left to the library, before the block is read.
+    if (/^[|>][+-]?[1-9]/.test(text.slice(at, at + 3))) throw OUTSIDE;
     const block = findBlockScalar(text, at, 0);
     if (block === undefined || block.header.indent !== 0) throw OUTSIDE;
     // The first line with text must be indented past the parent.

@@ -3,6 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { parseYamlSource, parseYamlWithLibrary } from '../../src/fs/yaml-source.js';
 import type { YamlSource } from '../../src/fs/yaml-source.js';
 import { readYamlSubset, resolvePlain } from '../../src/fs/yaml-subset.js';
+import type { SubsetRead } from '../../src/fs/yaml-subset.js';
+
+/** What the subset reader read, or undefined when it gave up or refused the text. */
+function subsetOf(text: string, maxNodes = 10_000): SubsetRead | undefined {
+  const read = readYamlSubset(text, maxNodes);
+  return read === undefined || 'problem' in read ? undefined : read;
+}
 
 /** A small deterministic generator (mulberry32: the same texts every run). */
 function random(seed: number): () => number {
@@ -171,12 +178,18 @@ describe('YAML subset reader', () => {
   it('reads generated block YAML exactly as the YAML library does: every value and every position', () => {
     const next = generator(7);
     let read = 0;
+    let refused = 0;
     for (let i = 0; i < 4_000; i++) {
       const text = next();
       const subset = readYamlSubset(text, 10_000);
       if (subset === undefined) continue;
-      read++;
       const library = parseYamlWithLibrary(text, 2);
+      if ('problem' in subset) {
+        refused++;
+        if ('value' in library) expect.fail(`the library reads ${JSON.stringify(text)}: ${subset.problem.message}`);
+        continue;
+      }
+      read++;
       if (!('value' in library)) expect.fail(`the library refuses ${JSON.stringify(text)}: ${library.message}`);
       const same =
         isDeepStrictEqual(subset.value, library.value) &&
@@ -188,12 +201,13 @@ describe('YAML subset reader', () => {
           expect.fail(`${JSON.stringify(text)}: ${pointer} at ${JSON.stringify(ours.locate(pointer))}`);
       }
     }
+    expect(refused).toBeGreaterThan(10);
     // The generator keeps a good share of its texts inside the subset (the rest go to the library).
     expect(read).toBeGreaterThan(400);
   });
 
   it('reads a prompt file as written in the README without the YAML library', () => {
-    const read = readYamlSubset(PROMPT, 10_000);
+    const read = subsetOf(PROMPT);
     expect(read?.value).toEqual((parseYamlWithLibrary(PROMPT) as YamlSource).value);
     expect(read?.value).toMatchObject({
       arguments: [{ name: 'code', required: true }, { enum: ['python', 'typescript'] }],
@@ -208,7 +222,7 @@ describe('YAML subset reader', () => {
 
   it('reads flow collections over lines, closing at the parent indentation only for the outermost one', () => {
     const text = 'a: [\n  1, {b: "c",\n    d: [e]},\n  f\n]\ng: {h: i}\n';
-    expect(readYamlSubset(text, 10_000)?.value).toEqual({ a: [1, { b: 'c', d: ['e'] }, 'f'], g: { h: 'i' } });
+    expect(subsetOf(text)?.value).toEqual({ a: [1, { b: 'c', d: ['e'] }, 'f'], g: { h: 'i' } });
     expect(readYamlSubset('a:\n  b: [\n    1\n]\n', 10_000)).toBeUndefined(); // the library refuses it
     expect(readYamlSubset('a: [[\n  1\n], 2]\n', 10_000)).toBeUndefined();
   });
@@ -237,7 +251,7 @@ describe('YAML subset reader', () => {
     ['a mistake in the indentation', 'a:\n  b: 1\n c: 2\n'],
     ['a key indicator inside a value', 'a: b: c\n'],
     ['a comment inside a plain scalar over lines', 'a: b\n  c # d\n  e\n'],
-    ['a quoted scalar whose next line is not indented', 'a: "b\nc"\n'],
+    ['a quoted scalar whose closing quote is not indented', 'a: "b\n"\n'],
     ['an explicit block indentation', 'a: |2\n    b\n'],
   ])('leaves %s to the YAML library', (_, text) => {
     expect(readYamlSubset(text, 10_000)).toBeUndefined();
@@ -245,9 +259,36 @@ describe('YAML subset reader', () => {
     expect(parseYamlSource(text)).toEqual('value' in library ? { ...library, locate: expect.any(Function) } : library);
   });
 
+  it('refuses a quoted string whose later line is not indented past its parent, at that line, as the library path does', () => {
+    const short = Array.from({ length: 3_000 }, (_, i) => ['a', 'bb', 'ccc'][i % 3]).join('\n');
+    for (const [text, line, column] of [
+      ['c: "a\n  b\nc"\n', 3, 1],
+      [`c: '${'x'.repeat(300)}\n  b\nc'\n`, 3, 1],
+      [`content: "${short}"\nname: x\n`, 2, 1],
+      ['k:\n  - "a\n   b\n  c"\n', 4, 3],
+    ] as const) {
+      expect(readYamlSubset(text, 10_000)).toMatchObject({ problem: { offset: expect.any(Number) } });
+      const ours = parseYamlSource(text, 1);
+      expect(ours).toMatchObject({
+        message: expect.stringMatching(
+          /^invalid YAML: Missing closing ["']quote: a line of a quoted string must be indented more than \d spaces here$/,
+        ),
+        line: line + 1,
+        column,
+      });
+      expect(parseYamlWithLibrary(text)).toMatchObject({
+        message: expect.stringMatching(/^invalid YAML: Missing closing/),
+      });
+    }
+    // A crossed bound is still reported first, as the library path reports it.
+    expect(parseYamlSource('c: "a\nb"\nd: [1, 2, 3, 4]\n', 0, 3)).toMatchObject({
+      message: expect.stringContaining('more than 3 YAML nodes'),
+    });
+  });
+
   it('gives up past the node bound, so the library path reports where the text crosses it', () => {
     const text = Array.from({ length: 60 }, (_, i) => `k${i}: ${i}\n`).join('');
-    expect(readYamlSubset(text, 121)).toBeDefined();
+    expect(subsetOf(text, 121)).toBeDefined();
     expect(readYamlSubset(text, 120)).toBeUndefined();
     expect(parseYamlSource(text, 0, 100)).toMatchObject({
       message: expect.stringContaining('more than 100 YAML nodes'),
@@ -257,7 +298,7 @@ describe('YAML subset reader', () => {
   it('gives up past 64 levels of nesting (the library bounds deeper texts)', () => {
     const deep = (levels: number): string =>
       `${Array.from({ length: levels }, (_, i) => `${' '.repeat(i)}a:\n`).join('')}${' '.repeat(levels)}1\n`;
-    expect(readYamlSubset(deep(60), 10_000)).toBeDefined();
+    expect(subsetOf(deep(60))).toBeDefined();
     expect(readYamlSubset(deep(70), 10_000)).toBeUndefined();
     expect((parseYamlSource(deep(70)) as YamlSource).value).toEqual(
       (parseYamlWithLibrary(deep(70)) as YamlSource).value,
@@ -266,7 +307,7 @@ describe('YAML subset reader', () => {
 
   it('names keys that read as null, booleans or numbers as the library does, and keeps __proto__ a plain key', () => {
     const text = '~: a\ntrue: b\n0x10: c\n1.50: d\n.inf: e\n__proto__: f\nconstructor: g\n';
-    const read = readYamlSubset(text, 10_000)!.value as Record<string, unknown>;
+    const read = subsetOf(text)!.value as Record<string, unknown>;
     expect(read).toEqual((parseYamlWithLibrary(text) as YamlSource).value);
     expect(Object.keys(read)).toEqual(['16', '', 'true', '1.5', 'Infinity', '__proto__', 'constructor']);
     expect(Object.getPrototypeOf(read)).toBe(Object.prototype);

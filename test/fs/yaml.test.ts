@@ -4,7 +4,7 @@ import { formatDiagnostic, loadPromptDirectory } from '../../src/fs/index.js';
 import { findBlockScalar } from '../../src/fs/yaml-block.js';
 import { leastIndent, plainStandIn, quotedStandIns } from '../../src/fs/yaml-quoted.js';
 import { checkYamlShape } from '../../src/fs/yaml-shape.js';
-import { parseYamlSource } from '../../src/fs/yaml-source.js';
+import { parseYamlSource, parseYamlWithLibrary } from '../../src/fs/yaml-source.js';
 import type { YamlSource } from '../../src/fs/yaml-source.js';
 import { tempDir, writeFiles } from './temp.js';
 
@@ -379,7 +379,7 @@ describe('YAML prompt files: long quoted strings', () => {
     const [stretch] = quotedStandIns(text, [[start, end]]);
     // Two lines of the run (the first among them), then the last line: not one line (and one parser error) per line.
     expect(stretch?.standIn).toBe('"x\nx\nx"');
-    const ours = parseYamlSource(text);
+    const ours = parseYamlWithLibrary(text);
     const library = parseDocument(text);
     expect(library.errors.length).toBeGreaterThan(0);
     expect(ours).toMatchObject({ line: 1, column: 10 });
