@@ -8,7 +8,8 @@
  */
 import { setOwn, unescapePointerSegment } from '../json.js';
 import { findBlockScalar, readBlockScalar } from './yaml-block.js';
-import { readPlainLines, readQuoted } from './yaml-quoted.js';
+import { readFolded, stripIndent } from './yaml-fold.js';
+import { dense, lineBreaks, readPlainLines, readQuoted } from './yaml-quoted.js';
 import {
   COLON,
   DASH,
@@ -40,6 +41,42 @@ const PLAIN_STOP = /:(?=[ \t\n]|$)|[ \t]#|\n/g;
 /** In a plain scalar's later lines: a key indicator or a comment (both leave the subset). */
 const PLAIN_LATER = /:(?:[ \t\n]|$)|[ \t]#/;
 const NOT_BLANK = /[^ \n]/;
+
+/** Per indentation: runs of plain lines at exactly that indentation (or empty), without `:`, `#` or trailing blanks. */
+const uniformRuns = new Map<number, RegExp>();
+
+function uniformLines(indent: number): RegExp {
+  let found = uniformRuns.get(indent);
+  if (found === undefined) {
+    found = new RegExp(`(?: {${indent}}[^ \\t\\n#:-](?:[^\\n:#]*[^ \\t\\n:#])?\\n|\\n){1,256}`, 'y');
+    if (uniformRuns.size < 256) uniformRuns.set(indent, found);
+  }
+  return found;
+}
+
+/** Per indentation: a line break, the empty lines after it (kept), and the indentation of the next line. */
+const paragraphRuns = new Map<number, RegExp>();
+
+function paragraphBreaks(indent: number): RegExp {
+  let found = paragraphRuns.get(indent);
+  if (found === undefined) {
+    found = new RegExp(`\\n(\\n+) {${indent}}`, 'g');
+    if (paragraphRuns.size < 256) paragraphRuns.set(indent, found);
+  }
+  return found;
+}
+
+/** Per parent indentation: runs of plain lines past it (or empty), without `:`, `#` or trailing blanks. */
+const cleanRuns = new Map<number, RegExp>();
+
+function cleanLines(parent: number): RegExp {
+  let found = cleanRuns.get(parent);
+  if (found === undefined) {
+    found = new RegExp(`(?: {${parent + 1},}[^ \\t\\n#:-](?:[^\\n:#]*[^ \\t\\n:#])?\\n|\\n){1,256}`, 'y');
+    if (cleanRuns.size < 256) cleanRuns.set(parent, found);
+  }
+  return found;
+}
 
 /** Per parent indentation: runs of lines that go on a plain scalar (blank, or past the parent's indentation). */
 const continuationRuns = new Map<number, RegExp>();
@@ -336,6 +373,50 @@ class SubsetReader extends FlowReader {
    * A plain scalar: its first line from `at` (a comment ends it there), then the lines indented past `parent`, blank
    * ones between, found in native runs; a key indicator or a comment on a later line leaves the subset.
    */
+  /**
+   * The common plain scalar over lines: every later line past the parent, without a key indicator, comment sign or
+   * trailing blank, found by native runs (lines at one indentation first) and folded at once; undefined otherwise
+   * (the general reading applies).
+   */
+  private cleanPlain(at: number, lineEnd: number, parent: number): string | undefined {
+    const text = this.text;
+    let s = lineEnd + 1;
+    let d = s;
+    while (text.charCodeAt(d) === SPACE) d++;
+    const indent = d - s;
+    if (indent <= parent) return undefined;
+    const uniform = uniformLines(indent);
+    for (;;) {
+      uniform.lastIndex = s;
+      if (!uniform.test(text)) break;
+      s = uniform.lastIndex;
+    }
+    let regular = true;
+    const clean = cleanLines(parent);
+    for (;;) {
+      clean.lastIndex = s;
+      if (!clean.test(text)) break;
+      s = clean.lastIndex;
+      regular = false;
+    }
+    if (s === lineEnd + 1) return undefined;
+    const next = this.quiet(s);
+    if (next < this.n && this.indentAt(next) > parent) return undefined;
+    this.pos = next;
+    const end = trimEnd(text, at, s);
+    const body = text.slice(at, end);
+    const many = dense(body, '\n');
+    const paragraphs = body.includes('\n\n');
+    if (!regular || (paragraphs && many)) {
+      const read = readFolded(text, at, end, 'plain');
+      if ('message' in read) throw OUTSIDE;
+      return read.value;
+    }
+    // A break before blank lines keeps one line break per blank line; any other break is a space.
+    if (paragraphs) return body.replace(paragraphBreaks(indent), '$1').replace(lineBreaks(indent), ' ');
+    return many ? stripIndent(text, at, end, indent, ' ') : body.replace(lineBreaks(indent), ' ');
+  }
+
   private plain(at: number, parent: number): unknown {
     const text = this.text;
     const n = this.n;
@@ -349,6 +430,10 @@ class SubsetReader extends FlowReader {
       // A comment ends the scalar: nothing may follow on indented lines (the parent checks the next line).
       this.pos = this.quiet(this.nextLine(lineEnd));
       return resolvePlain(text.slice(at, end));
+    }
+    if (end === lineEnd && lineEnd < n) {
+      const folded = this.cleanPlain(at, lineEnd, parent);
+      if (folded !== undefined) return folded;
     }
     let s = Math.min(lineEnd + 1, n);
     const runs = continuations(parent);

@@ -220,6 +220,28 @@ describe('YAML subset reader', () => {
     expect(read?.offsetOf('/arguments/1/enum/1')).toBe(PROMPT.indexOf('typescript'));
   });
 
+  it('folds plain scalars over lines as the library does: one indentation or several, blank lines, short lines', () => {
+    const words = Array.from({ length: 400 }, (_, i) => ['a', 'bb', 'a longer line of prose text'][i % 3]!);
+    const prose = Array.from({ length: 200 }, (_, i) => `line ${i} of a paragraph of prose text`);
+    const bodies = [
+      prose.join('\n  '),
+      prose.map((w, i) => (i % 4 === 3 ? `${w}\n` : w)).join('\n  '),
+      prose.map((w, i) => (i % 9 === 8 ? `${w}\n\n` : w)).join('\n  '),
+      words.join('\n  '),
+      words.map((w, i) => (i % 4 === 3 ? `${w}\n` : w)).join('\n  '),
+      words.map((w, i) => (i % 7 === 6 ? `${w}\n\n` : w)).join('\n  '),
+      words.map((w, i) => `${' '.repeat(i % 3)}${w}`).join('\n  '),
+      words.map((w, i) => (i % 5 === 4 ? `${w}\n   ` : w)).join('\n  '),
+    ];
+    for (const body of bodies) {
+      for (const text of [`k: ${body}\nnext: 1\n`, `k:\n  ${body}\n\n# end\n`, `- ${body}\n- x\n`]) {
+        expect(subsetOf(text)?.value, JSON.stringify(text.slice(0, 60))).toEqual(
+          (parseYamlWithLibrary(text) as YamlSource).value,
+        );
+      }
+    }
+  });
+
   it('reads flow collections over lines, closing at the parent indentation only for the outermost one', () => {
     const text = 'a: [\n  1, {b: "c",\n    d: [e]},\n  f\n]\ng: {h: i}\n';
     expect(subsetOf(text)?.value).toEqual({ a: [1, { b: 'c', d: ['e'] }, 'f'], g: { h: 'i' } });
