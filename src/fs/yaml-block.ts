@@ -8,6 +8,7 @@
 
 import { stripIndent } from './yaml-fold.js';
 import { dense, lineBreaks } from './yaml-quoted.js';
+import { perIndent } from './indent-patterns.js';
 
 /** Block scalars at least this long (source characters, header included) are read here. */
 export const LONG_BLOCK = 256;
@@ -170,6 +171,11 @@ function splitLines(text: string, from: number, to: number): number[] {
   return lines;
 }
 
+/** The value of a block scalar {@link findBlockScalar} found (see {@link readBlockScalar}). */
+export function readFoundBlock(text: string, block: BlockScalar): string | undefined {
+  return readBlockScalar(text, block.start + block.headerLength, block.end, block.header, block.scalarIndent, true);
+}
+
 /**
  * The value of the block scalar whose content is `text.slice(from, to)`, with the library's rules (its
  * `resolveBlockScalar`): indentation, folding, more-indented lines, chomping. Undefined where the library reports
@@ -294,16 +300,7 @@ function lineShape(
 }
 
 /** Per indentation: a line break not followed by exactly that indentation and a character other than a blank. */
-const notExactLines = new Map<number, RegExp>();
-
-function notExact(indent: number): RegExp {
-  let found = notExactLines.get(indent);
-  if (found === undefined) {
-    found = new RegExp(`\\n(?! {${indent}}[^ \\t\\n])`);
-    if (notExactLines.size < 256) notExactLines.set(indent, found);
-  }
-  return found;
-}
+const notExact = perIndent((indent) => new RegExp(`\\n(?! {${indent}}[^ \\t\\n])`));
 
 /**
  * A block scalar read natively by one replacement when it is regular: content on its first line, no CR, trailing

@@ -8,6 +8,7 @@
 
 import { readFolded } from './yaml-fold.js';
 import type { FoldProblem, FoldStyle } from './yaml-fold.js';
+import { perIndent } from './indent-patterns.js';
 
 /** Quoted scalars at least this long (source characters, quotes included) are read here. */
 export const LONG_QUOTED = 256;
@@ -55,28 +56,10 @@ export function dense(body: string, mark: string): boolean {
  * Per indentation: a line break and that many spaces, global (a replacement by a regular expression builds its result
  * in one buffer; `replaceAll` with a string concatenates piece by piece).
  */
-const lineBreakRuns = new Map<number, RegExp>();
-
-export function lineBreaks(indent: number): RegExp {
-  let found = lineBreakRuns.get(indent);
-  if (found === undefined) {
-    found = new RegExp(`\\n {${indent}}`, 'g');
-    if (lineBreakRuns.size < 256) lineBreakRuns.set(indent, found);
-  }
-  return found;
-}
+export const lineBreaks = perIndent((indent) => new RegExp(`\\n {${indent}}`, 'g'));
 
 /** Per indentation: a line ending in blanks, or a break not followed by exactly that indentation then text. */
-const irregularFolds = new Map<number, RegExp>();
-
-function irregularFold(indent: number): RegExp {
-  let found = irregularFolds.get(indent);
-  if (found === undefined) {
-    found = new RegExp(`[ \\t\\r]\\n|\\n(?! {${indent}}(?:[^ \\t\\n\\r]|$))`);
-    if (irregularFolds.size < 256) irregularFolds.set(indent, found);
-  }
-  return found;
-}
+const irregularFold = perIndent((indent) => new RegExp(`[ \\t\\r]\\n|\\n(?! {${indent}}(?:[^ \\t\\n\\r]|$))`));
 
 /**
  * The value of a double-quoted scalar's body by native means, where they give the library's value: a single line
@@ -203,16 +186,7 @@ export function leastIndent(text: string, start: number, end: number): number {
 const TEXT_LINE = /\n( *)[^ \r\n]/g;
 
 /** Per indentation: a line with text indented less. */
-const lessIndentedLines = new Map<number, RegExp>();
-
-function lessIndented(indent: number): RegExp {
-  let found = lessIndentedLines.get(indent);
-  if (found === undefined) {
-    found = new RegExp(`\\n( {0,${indent - 1}})[^ \\r\\n]`, 'g');
-    if (lessIndentedLines.size < 256) lessIndentedLines.set(indent, found);
-  }
-  return found;
-}
+const lessIndented = perIndent((indent) => new RegExp(`\\n( {0,${indent - 1}})[^ \\r\\n]`, 'g'));
 
 /** A text with long quoted scalars replaced by short stand-ins, and the way back to the original offsets. */
 export interface MaskedText {
@@ -293,16 +267,7 @@ function continuationIndent(text: string, start: number): number {
 }
 
 /** Per indentation: a line, not blank, indented with fewer spaces, or whose text starts with a tab. */
-const shortLines = new Map<number, RegExp>();
-
-function shortLine(indent: number): RegExp {
-  let found = shortLines.get(indent);
-  if (found === undefined) {
-    found = new RegExp(`\\n(?! *(?:[\\n\\r]|$))(?! {${indent}})|\\n *\\t`);
-    if (shortLines.size < 256) shortLines.set(indent, found);
-  }
-  return found;
-}
+const shortLine = perIndent((indent) => new RegExp(`\\n(?! *(?:[\\n\\r]|$))(?! {${indent}})|\\n *\\t`));
 
 /** A stretch of text and the short text that stands in for it. */
 export interface StandIn {

@@ -6,6 +6,7 @@
  * (the lines a plain scalar goes on over, as the library's lexer continues it, the lines of a quoted or block scalar).
  */
 import { LONG_QUOTED } from './yaml-quoted.js';
+import { perIndent } from './indent-patterns.js';
 
 /** The bounds {@link checkYamlShape} enforces. */
 export interface YamlShapeLimits {
@@ -393,20 +394,13 @@ function plainLines(text: string, from: number, indent: number): PlainLines {
  * Per indentation: up to 256 whole lines with text a plain scalar goes on over, each after any blank lines (taken
  * whole, never given back one by one: see {@link plainLines}).
  */
-const plainLineRuns = new Map<number, RegExp>();
-
-function plainLineRun(indent: number): RegExp {
-  let found = plainLineRuns.get(indent);
-  if (found === undefined) {
-    const text = '(?:[^:#\\r\\n]|:(?=[^ \\t\\r\\n])|(?<![ \\t])#)';
-    found = new RegExp(
-      `(?:(?=((?: *\\r?\\n)*))\\1 {${indent}} *(?:[^ \\t#\\r\\n:]|:(?=[^ \\t\\r\\n]))${text}*\\r?\\n){1,256}`,
-      'y',
-    );
-    if (plainLineRuns.size < 256) plainLineRuns.set(indent, found);
-  }
-  return found;
-}
+const plainLineRun = perIndent((indent) => {
+  const text = '(?:[^:#\\r\\n]|:(?=[^ \\t\\r\\n])|(?<![ \\t])#)';
+  return new RegExp(
+    `(?:(?=((?: *\\r?\\n)*))\\1 {${indent}} *(?:[^ \\t#\\r\\n:]|:(?=[^ \\t\\r\\n]))${text}*\\r?\\n){1,256}`,
+    'y',
+  );
+});
 
 /** Whole blank or comment lines (spaces, then a comment or nothing, then a line break), up to 256 at a time. */
 const QUIET_LINES = /(?: *(?:#[^\n]*)?\r?\n){1,256}/y;

@@ -8,7 +8,7 @@ import { unescapePointerSegment } from '../json.js';
 import { LineIndex } from './diagnostics.js';
 import type { SourcePosition } from './diagnostics.js';
 import type { SourceSyntaxError } from './json-source.js';
-import { findBlockScalar, readBlockScalar } from './yaml-block.js';
+import { findBlockScalar, readBlockScalar, readFoundBlock } from './yaml-block.js';
 import type { BlockScalar } from './yaml-block.js';
 import {
   leastIndent,
@@ -131,14 +131,7 @@ function restore(node: Scalar, standIns: ReadonlyMap<number, Restore>, text: str
     block.scalarIndent,
   );
   if (expected === undefined || node.value !== expected) return;
-  const value = readBlockScalar(
-    text,
-    block.start + block.headerLength,
-    block.end,
-    block.header,
-    block.scalarIndent,
-    true,
-  );
+  const value = readFoundBlock(text, block);
   if (value === undefined) return;
   node.value = value;
   found.verified = true;

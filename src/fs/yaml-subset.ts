@@ -7,7 +7,7 @@
  * the library. Differential tests hold both to one value and position.
  */
 import { setOwn, unescapePointerSegment } from '../json.js';
-import { findBlockScalar, readBlockScalar } from './yaml-block.js';
+import { findBlockScalar, readFoundBlock } from './yaml-block.js';
 import { readFolded, stripIndent } from './yaml-fold.js';
 import { dense, lineBreaks, readPlainLines, readQuoted } from './yaml-quoted.js';
 import {
@@ -26,6 +26,7 @@ import {
 } from './yaml-subset-cursor.js';
 import { MAX_KEY } from './yaml-shape.js';
 import { FlowReader } from './yaml-subset-flow.js';
+import { perIndent } from './indent-patterns.js';
 
 export { resolvePlain } from './yaml-subset-cursor.js';
 
@@ -43,52 +44,22 @@ const PLAIN_LATER = /:(?:[ \t\n]|$)|[ \t]#/;
 const NOT_BLANK = /[^ \n]/;
 
 /** Per indentation: runs of plain lines at exactly that indentation (or empty), without `:`, `#` or trailing blanks. */
-const uniformRuns = new Map<number, RegExp>();
-
-function uniformLines(indent: number): RegExp {
-  let found = uniformRuns.get(indent);
-  if (found === undefined) {
-    found = new RegExp(`(?: {${indent}}[^ \\t\\n#:-](?:[^\\n:#]*[^ \\t\\n:#])?\\n|\\n){1,256}`, 'y');
-    if (uniformRuns.size < 256) uniformRuns.set(indent, found);
-  }
-  return found;
-}
+const uniformLines = perIndent(
+  (indent) => new RegExp(`(?: {${indent}}[^ \\t\\n#:-](?:[^\\n:#]*[^ \\t\\n:#])?\\n|\\n){1,256}`, 'y'),
+);
 
 /** Per indentation: a line break, the empty lines after it (kept), and the indentation of the next line. */
-const paragraphRuns = new Map<number, RegExp>();
-
-function paragraphBreaks(indent: number): RegExp {
-  let found = paragraphRuns.get(indent);
-  if (found === undefined) {
-    found = new RegExp(`\\n(\\n+) {${indent}}`, 'g');
-    if (paragraphRuns.size < 256) paragraphRuns.set(indent, found);
-  }
-  return found;
-}
+const paragraphBreaks = perIndent((indent) => new RegExp(`\\n(\\n+) {${indent}}`, 'g'));
 
 /** Per parent indentation: runs of plain lines past it (or empty), without `:`, `#` or trailing blanks. */
-const cleanRuns = new Map<number, RegExp>();
-
-function cleanLines(parent: number): RegExp {
-  let found = cleanRuns.get(parent);
-  if (found === undefined) {
-    found = new RegExp(`(?: {${parent + 1},}[^ \\t\\n#:-](?:[^\\n:#]*[^ \\t\\n:#])?\\n|\\n){1,256}`, 'y');
-    if (cleanRuns.size < 256) cleanRuns.set(parent, found);
-  }
-  return found;
-}
+const cleanLines = perIndent(
+  (parent) => new RegExp(`(?: {${parent + 1},}[^ \\t\\n#:-](?:[^\\n:#]*[^ \\t\\n:#])?\\n|\\n){1,256}`, 'y'),
+);
 
 /** Per parent indentation: runs of lines that go on a plain scalar (blank, or past the parent's indentation). */
-const continuationRuns = new Map<number, RegExp>();
-
-function continuations(parent: number): RegExp {
-  let found = continuationRuns.get(parent);
-  if (found === undefined) {
-    found = new RegExp(`(?: *\\n| {${parent + 1},}(?:[^ \\t\\n#-]|-[^ \\t\\n])[^\\n]*\\n){1,256}`, 'y');
-    if (continuationRuns.size < 256) continuationRuns.set(parent, found);
-  }
-  return found;
-}
+const continuations = perIndent(
+  (parent) => new RegExp(`(?: *\\n| {${parent + 1},}(?:[^ \\t\\n#-]|-[^ \\t\\n])[^\\n]*\\n){1,256}`, 'y'),
+);
 
 /**
  * Reads `text` when it keeps to the block subset (see above) and holds at most `maxNodes` nodes; undefined otherwise
@@ -356,14 +327,7 @@ class SubsetReader extends FlowReader {
       }
       s = k + 1;
     }
-    const value = readBlockScalar(
-      text,
-      block.start + block.headerLength,
-      block.end,
-      block.header,
-      block.scalarIndent,
-      true,
-    );
+    const value = readFoundBlock(text, block);
     if (value === undefined) throw OUTSIDE;
     this.pos = this.quiet(block.end);
     return value;
