@@ -15,8 +15,8 @@ export const INDICATOR = new Uint8Array(128);
 for (const c of '-?:,[]{}#&*!|>\'"%@`\t') INDICATOR[c.charCodeAt(0)] = 1;
 
 /** Runs of blank and comment lines (bounded: a regular expression's backtracking stack grows with its repetitions). */
-export const QUIET = /(?: *(?:#[^\n]*)?\n){1,256}/y;
-export const QUIET_END = / *(?:#[^\n]*)?$/y;
+const QUIET = /(?: *(?:#[^\n]*)?\n){1,256}/y;
+const QUIET_END = / *(?:#[^\n]*)?$/y;
 
 /** Deepest nesting read here (deeper texts go to the library, which bounds them). */
 export const MAX_SUBSET_DEPTH = 64;

@@ -28,8 +28,6 @@ import { MAX_KEY } from './yaml-shape.js';
 import { FlowReader } from './yaml-subset-flow.js';
 import { perIndent } from './indent-patterns.js';
 
-export { resolvePlain } from './yaml-subset-cursor.js';
-
 /** A text read by {@link readYamlSubset}: its value and where a JSON pointer's node starts. */
 export interface SubsetRead {
   value: unknown;
@@ -62,8 +60,9 @@ const continuations = perIndent(
 );
 
 /**
- * Reads `text` when it keeps to the block subset (see above) and holds at most `maxNodes` nodes; undefined otherwise
- * (the library then parses it, and reports any problem).
+ * Reads `text` when it keeps to the subset (see above) and holds at most `maxNodes` nodes; refuses it with the problem
+ * and its offset when it holds one the library refuses too (a quoted string's line not indented enough); undefined
+ * otherwise (the library then parses it, and reports any problem).
  */
 export function readYamlSubset(text: string, maxNodes: number): SubsetRead | { problem: SubsetProblem } | undefined {
   if (text.charCodeAt(0) === 0xfeff || text.includes('\r')) return undefined;

@@ -2,7 +2,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parseYamlSource, parseYamlWithLibrary } from '../../src/fs/yaml-source.js';
 import type { YamlSource } from '../../src/fs/yaml-source.js';
-import { readYamlSubset, resolvePlain } from '../../src/fs/yaml-subset.js';
+import { readYamlSubset } from '../../src/fs/yaml-subset.js';
+import { resolvePlain } from '../../src/fs/yaml-subset-cursor.js';
 import type { SubsetRead } from '../../src/fs/yaml-subset.js';
 
 /** What the subset reader read, or undefined when it gave up or refused the text. */
