@@ -5,22 +5,12 @@ import type { YamlSource } from '../../src/fs/yaml-source.js';
 import { readYamlSubset } from '../../src/fs/yaml-subset.js';
 import { resolvePlain } from '../../src/fs/yaml-subset-cursor.js';
 import type { SubsetRead } from '../../src/fs/yaml-subset.js';
+import { prng } from '../support/schedule.js';
 
 /** What the subset reader read, or undefined when it gave up or refused the text. */
 function subsetOf(text: string, maxNodes = 10_000): SubsetRead | undefined {
   const read = readYamlSubset(text, maxNodes);
   return read === undefined || 'problem' in read ? undefined : read;
-}
-
-/** A small deterministic generator (mulberry32: the same texts every run). */
-function random(seed: number): () => number {
-  let s = seed;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 const KEYS = ['a', 'b', 'name', 'key 1', '"q k"', "'s k'", '1', 'true', 'null', '~', 'x.y', '-k', '?k', ':k', 'k#x'];
@@ -40,7 +30,7 @@ const INSERTS = ['\t', '\r', '#', ':', '- ', ' ', '\n', '"', "'", '\\', '---\n',
  * with a character inserted or removed anywhere.
  */
 function generator(seed: number): () => string {
-  const next = random(seed);
+  const next = prng(seed);
   let wild = false;
   const pick = <T>(calm: readonly T[], more: readonly T[] = []): T => {
     const all = wild ? [...calm, ...more] : calm;

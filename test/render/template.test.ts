@@ -7,6 +7,7 @@ import { RenderBudget } from '../../src/render/limits.js';
 import { renderCases } from './cases.js';
 import { renderCase, toView } from './helpers.js';
 import { thrownBy } from '../support/errors.js';
+import { prng } from '../support/schedule.js';
 
 function compileError(source: string, options: CompileTemplateOptions = {}): PromptError {
   try {
@@ -42,17 +43,6 @@ describe('render rules (shared case table)', () => {
     }
   });
 });
-
-/** A small deterministic PRNG (mulberry32). */
-function prng(start: number): () => number {
-  let a = start;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function generateTemplate(random: () => number, depth = 0): string {
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
