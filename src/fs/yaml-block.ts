@@ -37,6 +37,17 @@ export interface BlockScalar {
 
 const HEADER = /[|>](?:([1-9])([+-])?|([+-])([1-9])?)?(?:[ \t]+(?:#[^\n]*)?)?\r?\n/y;
 
+/** The block scalar header at `at` (up to its line break) and its length, or undefined when there is none. */
+export function blockHeader(text: string, at: number): { header: BlockHeader; length: number } | undefined {
+  HEADER.lastIndex = at;
+  const found = HEADER.exec(text);
+  if (found === null) return undefined;
+  const digit = found[1] ?? found[4];
+  const chomp = (found[2] ?? found[3] ?? '') as BlockHeader['chomp'];
+  const mode = text[at] as BlockHeader['mode'];
+  return { header: { mode, chomp, indent: digit === undefined ? 0 : Number(digit) }, length: found[0].length };
+}
+
 /** The number of spaces at `from`. */
 function spacesAt(text: string, from: number): number {
   let k = from;
@@ -50,13 +61,10 @@ function spacesAt(text: string, from: number): number {
  */
 export function findBlockScalar(text: string, at: number, minLength = LONG_BLOCK): BlockScalar | undefined {
   const n = text.length;
-  HEADER.lastIndex = at;
-  const header = HEADER.exec(text);
-  if (header === null) return undefined;
-  const digit = header[1] ?? header[4];
-  const chomp = (header[2] ?? header[3] ?? '') as BlockHeader['chomp'];
-  const explicit = digit === undefined ? 0 : Number(digit);
-  const first = at + header[0].length;
+  const found = blockHeader(text, at);
+  if (found === undefined) return undefined;
+  const { chomp, indent: explicit } = found.header;
+  const first = at + found.length;
   // The column of the node that holds the scalar: the header line's spaces and `- ` entries.
   const lineStart = text.lastIndexOf('\n', at - 1) + 1;
   let base = lineStart;
@@ -146,8 +154,8 @@ export function findBlockScalar(text: string, at: number, minLength = LONG_BLOCK
   return {
     start: at,
     end,
-    headerLength: header[0].length,
-    header: { mode: text[at] as BlockHeader['mode'], chomp, indent: explicit },
+    headerLength: found.length,
+    header: found.header,
     scalarIndent: column,
     standIn,
   };

@@ -23,7 +23,8 @@ export interface FoldRead {
   tabbed: boolean;
 }
 
-const ESCAPES = new Uint16Array(128);
+/** Per ASCII character after a backslash: the character the escape stands for, plus 1 (0: not a one-character escape). */
+export const ESCAPES = new Uint16Array(128);
 for (const [c, v] of Object.entries({
   '0': 0,
   a: 7,

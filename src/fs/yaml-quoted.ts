@@ -7,6 +7,8 @@
  */
 
 import { readFolded } from './yaml-fold.js';
+import { foldQuotedLines } from './yaml-lines.js';
+import type { AsciiText } from './yaml-lines.js';
 import type { FoldProblem, FoldStyle } from './yaml-fold.js';
 import { perIndent } from './indent-patterns.js';
 
@@ -89,6 +91,7 @@ export function readQuoted(
   text: string,
   start: number,
   end: number,
+  ascii?: AsciiText,
 ): { value: string; indent?: number } | QuotedProblem {
   const from = start + 1;
   const to = end - 1;
@@ -100,7 +103,7 @@ export function readQuoted(
     const uniform = foldUniformly(text, from, to);
     if (uniform !== undefined) return { value: uniform.value.replace(QUOTE_PAIRS, "'"), indent: uniform.indent };
   }
-  return readAll(text, from, to, double ? 'double' : 'single');
+  return readAll(text, from, to, double ? 'double' : 'single', ascii);
 }
 
 /** {@link readFolded}, with the least indentation of the lines after the first when none has a tab in it. */
@@ -109,8 +112,10 @@ function readAll(
   from: number,
   to: number,
   style: FoldStyle,
+  ascii?: AsciiText,
 ): { value: string; indent?: number } | QuotedProblem {
-  const read = readFolded(text, from, to, style);
+  const fast = ascii === undefined || style === 'plain' ? undefined : foldQuotedLines(ascii, from, to, style);
+  const read = fast ?? readFolded(text, from, to, style);
   if ('message' in read) return read;
   return read.tabbed || read.least === undefined ? { value: read.value } : { value: read.value, indent: read.least };
 }

@@ -7,7 +7,8 @@
  * the library. Differential tests hold both to one value and position.
  */
 import { setOwn, unescapePointerSegment } from '../json.js';
-import { findBlockScalar, readFoundBlock } from './yaml-block.js';
+import { blockHeader, findBlockScalar, readFoundBlock } from './yaml-block.js';
+import { foldPlainLines, readBlockLines } from './yaml-lines.js';
 import { readFolded, stripIndent } from './yaml-fold.js';
 import { dense, lineBreaks, readPlainLines, readQuoted } from './yaml-quoted.js';
 import {
@@ -272,7 +273,7 @@ class SubsetReader extends FlowReader {
     const lines = lf !== -1 && lf < close;
     // Lines after the first must be indented past the parent: the second line is checked before reading them all.
     if (lines) this.indentedPast(lf + 1, lf + 2, at, parent);
-    const read = readQuoted(text, at, close + 1);
+    const read = readQuoted(text, at, close + 1, this.denseAscii(at + 1, close));
     if (!('value' in read)) throw OUTSIDE;
     if (lines && read.indent === undefined) throw OUTSIDE;
     if (lines && read.indent! <= parent) {
@@ -313,6 +314,8 @@ class SubsetReader extends FlowReader {
     const text = this.text;
     // An explicit indentation indicator (`|2`, `>-1`) is left to the library, before the block is read.
     if (/^[|>][+-]?[1-9]/.test(text.slice(at, at + 3))) throw OUTSIDE;
+    const lines = this.blockLines(at, parent);
+    if (lines !== undefined) return lines;
     const block = findBlockScalar(text, at, 0);
     if (block === undefined || block.header.indent !== 0) throw OUTSIDE;
     // The first line with text must be indented past the parent.
@@ -332,10 +335,23 @@ class SubsetReader extends FlowReader {
     return value;
   }
 
-  /**
-   * A plain scalar: its first line from `at` (a comment ends it there), then the lines indented past `parent`, blank
-   * ones between, found in native runs; a key indicator or a comment on a later line leaves the subset.
-   */
+  /** A block scalar whose first line after its header has text past `parent`, read from bytes; else undefined. */
+  private blockLines(at: number, parent: number): string | undefined {
+    const found = blockHeader(this.text, at);
+    if (found === undefined) return undefined;
+    const first = at + found.length;
+    const ascii = this.denseAscii(first, this.n);
+    if (ascii === undefined) return undefined;
+    let k = first;
+    while (ascii.src[k] === SPACE) k++;
+    const c = ascii.src[k];
+    if (k - first <= parent || k >= this.n || c === LF || c === TAB) return undefined;
+    const read = readBlockLines(ascii, first, found.header.mode === '|', found.header.chomp);
+    if (read === undefined) return undefined;
+    this.pos = this.quiet(read.end);
+    return read.value;
+  }
+
   /**
    * The common plain scalar over lines: every later line past the parent, without a key indicator, comment sign or
    * trailing blank, found by native runs (lines at one indentation first) and folded at once; undefined otherwise
@@ -348,6 +364,15 @@ class SubsetReader extends FlowReader {
     while (text.charCodeAt(d) === SPACE) d++;
     const indent = d - s;
     if (indent <= parent) return undefined;
+    const ascii = this.denseAscii(s, this.n);
+    if (ascii !== undefined) {
+      const read = foldPlainLines(ascii, s, parent);
+      if (read === undefined) return undefined;
+      const next = this.quiet(read.end);
+      if (next < this.n && this.indentAt(next) > parent) return undefined;
+      this.pos = next;
+      return text.slice(at, lineEnd) + read.folded;
+    }
     const uniform = uniformLines(indent);
     for (;;) {
       uniform.lastIndex = s;

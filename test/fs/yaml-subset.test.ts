@@ -22,15 +22,18 @@ const MORE_WORDS = [
   ...['x\t', '"', "'", 'é ü', 'a,b', '? x', ': x', 'x\u00a0', '|x', '>x', '123456789012345678901234567890', '<<'],
 ];
 const ESCAPES = ['\\n', '\\t', '\\"', '\\\\', '\\x41', '\\u00e9', '\\U0001F600', '\\e', '\\N', '\\_', '\\q', '\\\n'];
+/** Inside double-quoted strings of many lines: one-character escapes (others are read by the general loop). */
+const DENSE_DOUBLE = ['a', 'b c', ' ', '\t', "'", '#', ': ', '\\n', '\\t', '\\"', '\\\\', '\\e', '\\N', '\\_', '\\q'];
 const INSERTS = ['\t', '\r', '#', ':', '- ', ' ', '\n', '"', "'", '\\', '---\n', '...\n', '&a ', '*a', '!t ', '? '];
 
 /**
  * Block YAML of every scalar style, flow collections, keys of every kind, comments and blank lines at any indentation, entries at and
  * past their key's column, some mistakes (a wrong indentation, a key indicator inside a value); a third of the texts
- * with a character inserted or removed anywhere.
+ * with a character inserted or removed anywhere. `dense`: scalars of 34 to 73 short lines (read from bytes).
  */
-function generator(seed: number): () => string {
+function generator(seed: number, dense = false): () => string {
   const next = prng(seed);
+  const count = (): number => (dense ? 34 + Math.floor(next() * 40) : Math.floor(next() * 5));
   let wild = false;
   const pick = <T>(calm: readonly T[], more: readonly T[] = []): T => {
     const all = wild ? [...calm, ...more] : calm;
@@ -39,9 +42,11 @@ function generator(seed: number): () => string {
   const spaces = (n: number): string => ' '.repeat(Math.max(0, n));
   const lines = (indent: number, line: () => string): string => {
     let s = '';
-    for (let i = Math.floor(next() * 5); i > 0; i--) {
+    for (let i = count(); i > 0; i--) {
       const r = next();
-      s += r < 0.15 ? '\n' : r < 0.45 ? `\n${spaces(indent + Math.floor(next() * 4) - 1)}` : line();
+      // Many lines: one in thirty is a blank line or one indented differently, the rest at the indentation.
+      if (dense && r > 0.03) s += next() < 0.6 ? `\n${spaces(indent + 1)}` : line();
+      else s += r < 0.15 ? '\n' : r < 0.45 ? `\n${spaces(indent + Math.floor(next() * 4) - 1)}` : line();
     }
     return s;
   };
@@ -50,8 +55,8 @@ function generator(seed: number): () => string {
   const block = (indent: number): string => {
     let s = `${pick(['|', '>', '|-', '>-', '|+', '>+', '| # c'], ['|2', '>1', '|  ', '|x', '>\t'])}\n`;
     const base = indent + 1 + Math.floor(next() * 3);
-    for (let i = Math.floor(next() * 5); i > 0; i--) {
-      const r = next();
+    for (let i = count(); i > 0; i--) {
+      const r = dense && next() > 0.03 ? 1 : next();
       if (r < 0.15) s += '\n';
       else if (r < 0.25) s += `${spaces(base + Math.floor(next() * 3))}\n`;
       else if (r < 0.35) s += `${spaces(base + 1 + Math.floor(next() * 2))}${pick(WORDS, MORE_WORDS)}\n`;
@@ -61,7 +66,7 @@ function generator(seed: number): () => string {
     return s;
   };
   const plain = (indent: number): string =>
-    `${pick(WORDS, MORE_WORDS)}${lines(indent, () => pick(['', ' # c', '# c', ...WORDS]) + pick(WORDS, MORE_WORDS))}`;
+    `${pick(WORDS, MORE_WORDS)}${lines(indent, () => (dense ? '' : pick(['', ' # c', '# c', ...WORDS])) + pick(WORDS, MORE_WORDS))}`;
   const flow = (indent: number, depth: number): string => {
     const item = (): string =>
       depth < 2 && next() < 0.2
@@ -84,7 +89,8 @@ function generator(seed: number): () => string {
     if (r < 0.12) return flow(indent, 0);
     if (r < 0.35) return pick(WORDS, MORE_WORDS);
     if (r < 0.5) return plain(indent + 1);
-    if (r < 0.65) return quoted(indent + 1, '"', ['a', 'b c', ' ', '\t', "'", 'é', '#', ': ', ...ESCAPES]);
+    if (r < 0.65)
+      return quoted(indent + 1, '"', dense ? DENSE_DOUBLE : ['a', 'b c', ' ', '\t', "'", 'é', '#', ': ', ...ESCAPES]);
     if (r < 0.75) return quoted(indent + 1, "'", ["''", 'a', 'b c', ' ', '\t', '"', '\\', '#', ': ']);
     if (r < 0.9) return block(indent);
     return pick(WORDS, MORE_WORDS) + pick([' # c', '  #c', '#c', ' ']);
@@ -123,7 +129,7 @@ function generator(seed: number): () => string {
     return s;
   };
   return () => {
-    wild = next() < 0.3;
+    wild = next() < (dense ? 0.15 : 0.3);
     const text = node(0, 0);
     if (!wild || next() < 0.5) return text;
     const at = Math.floor(next() * (text.length + 1));
@@ -165,36 +171,49 @@ messages:
       structure and tests.
 `;
 
+/**
+ * Holds `texts` generated texts to the library path: every text the reader takes to its value (deep equality,
+ * prototypes) and to its position for every JSON pointer, every text it refuses to a refusal. Counts both.
+ */
+function compareWithLibrary(next: () => string, texts: number): { read: number; refused: number } {
+  let read = 0;
+  let refused = 0;
+  for (let i = 0; i < texts; i++) {
+    const text = next();
+    const subset = readYamlSubset(text, 10_000);
+    if (subset === undefined) continue;
+    const library = parseYamlWithLibrary(text, 2);
+    if ('problem' in subset) {
+      refused++;
+      if ('value' in library) expect.fail(`the library reads ${JSON.stringify(text)}: ${subset.problem.message}`);
+      continue;
+    }
+    read++;
+    if (!('value' in library)) expect.fail(`the library refuses ${JSON.stringify(text)}: ${library.message}`);
+    const same =
+      isDeepStrictEqual(subset.value, library.value) &&
+      Object.getPrototypeOf(subset.value) === Object.getPrototypeOf(library.value);
+    if (!same) expect.fail(`${JSON.stringify(text)} reads as ${JSON.stringify(subset.value)}`);
+    const ours = parseYamlSource(text, 2) as YamlSource;
+    for (const pointer of pointers(library.value)) {
+      if (!isDeepStrictEqual(ours.locate(pointer), library.locate(pointer)))
+        expect.fail(`${JSON.stringify(text)}: ${pointer} at ${JSON.stringify(ours.locate(pointer))}`);
+    }
+  }
+  return { read, refused };
+}
+
 describe('YAML subset reader', () => {
   it('reads generated block YAML exactly as the YAML library does: every value and every position', () => {
-    const next = generator(7);
-    let read = 0;
-    let refused = 0;
-    for (let i = 0; i < 4_000; i++) {
-      const text = next();
-      const subset = readYamlSubset(text, 10_000);
-      if (subset === undefined) continue;
-      const library = parseYamlWithLibrary(text, 2);
-      if ('problem' in subset) {
-        refused++;
-        if ('value' in library) expect.fail(`the library reads ${JSON.stringify(text)}: ${subset.problem.message}`);
-        continue;
-      }
-      read++;
-      if (!('value' in library)) expect.fail(`the library refuses ${JSON.stringify(text)}: ${library.message}`);
-      const same =
-        isDeepStrictEqual(subset.value, library.value) &&
-        Object.getPrototypeOf(subset.value) === Object.getPrototypeOf(library.value);
-      if (!same) expect.fail(`${JSON.stringify(text)} reads as ${JSON.stringify(subset.value)}`);
-      const ours = parseYamlSource(text, 2) as YamlSource;
-      for (const pointer of pointers(library.value)) {
-        if (!isDeepStrictEqual(ours.locate(pointer), library.locate(pointer)))
-          expect.fail(`${JSON.stringify(text)}: ${pointer} at ${JSON.stringify(ours.locate(pointer))}`);
-      }
-    }
+    const { read, refused } = compareWithLibrary(generator(7), 4_000);
     expect(refused).toBeGreaterThan(10);
     // The generator keeps a good share of its texts inside the subset (the rest go to the library).
     expect(read).toBeGreaterThan(400);
+  });
+
+  it('reads generated scalars of many short lines (read from bytes) exactly as the YAML library does', () => {
+    const { read } = compareWithLibrary(generator(11, true), 3_000);
+    expect(read).toBeGreaterThan(250);
   });
 
   it('reads a prompt file as written in the README without the YAML library', () => {
@@ -231,6 +250,32 @@ describe('YAML subset reader', () => {
         );
       }
     }
+  });
+
+  it('ends a scalar of many short lines where the library does: a line not past its parent, a key, a comment', () => {
+    const lines = Array.from({ length: 60 }, (_, i) => ['a', 'bb', 'c c'][i % 3]!);
+    const ends = ['d', ' d', '  d', '   d', '# c', '  # c', 'k: v', '  k: v', ' \td', '- x', '  - x', '', '   ', 'd:'];
+    let read = 0;
+    for (const [head, indent] of [
+      ['k:', 2],
+      ['k: |', 2],
+      ['k: >-', 2],
+      ['- k: |+', 4],
+      ['- k:', 4],
+      ['- k: >', 5],
+    ] as const) {
+      for (const end of ends) {
+        const text = `${head}\n${lines.map((l) => `${' '.repeat(indent)}${l}`).join('\n')}\n${end}\nz: 1\n`;
+        const subset = subsetOf(text);
+        if (subset === undefined) continue;
+        read++;
+        const library = parseYamlWithLibrary(text);
+        expect('value' in library ? library.value : library.message, JSON.stringify(text.slice(-40))).toEqual(
+          subset.value,
+        );
+      }
+    }
+    expect(read).toBeGreaterThan(20);
   });
 
   it('reads flow collections over lines, closing at the parent indentation only for the outermost one', () => {
