@@ -24,13 +24,18 @@ export interface AsciiText {
   readonly length: number;
 }
 
+const ENCODER = new TextEncoder();
+
 /** `text` as an {@link AsciiText}, or undefined when a character of it is not ASCII. */
 export function asciiText(text: string): AsciiText | undefined {
-  if (Buffer.byteLength(text, 'utf8') !== text.length) return undefined;
-  const src = Buffer.allocUnsafe(text.length + 1);
-  src.write(text, 0, 'latin1');
-  src[text.length] = LF;
-  return { src, out: Buffer.allocUnsafe(text.length + 1), length: text.length };
+  const length = text.length;
+  const both = Buffer.allocUnsafe(2 * (length + 1));
+  const src = both.subarray(0, length + 1);
+  // One pass: a character outside ASCII takes more than one byte, so not all of them fit.
+  const { read, written } = ENCODER.encodeInto(text, src);
+  if (read !== length || written !== length) return undefined;
+  src[length] = LF;
+  return { src, out: both.subarray(length + 1), length };
 }
 
 /** Bytes that stop the copy of a plain scalar's line: a line break, `:` and `#`. */
