@@ -367,9 +367,18 @@ function benchRegistration(): void {
   );
   const oMs = median(ours.map((x) => x.ms));
   const oB = median(ours.map((x) => x.bytes));
-  const sMs = median(sdk.map((x) => x.ms));
   const sB = median(sdk.map((x) => x.bytes));
-  record('register 10,000 same-shape prompts (time)', oMs, sMs, 'ms', '<= 1.0x SDK (prebuilt zod)', oMs <= sMs, 'SDK');
+  // Each run registers both in turn: the gate is the median of the per-run ratios (the SDK shown is ours over it).
+  const ratio = median(ours.map((x, i) => x.ms / sdk[i]!.ms));
+  record(
+    'register 10,000 same-shape prompts (time)',
+    oMs,
+    oMs / ratio,
+    'ms',
+    '<= 1.0x SDK (prebuilt zod, paired)',
+    ratio <= 1,
+    'SDK',
+  );
   record(
     'register 10,000 same-shape prompts (heap/prompt)',
     oB / 1024,
