@@ -7,6 +7,7 @@ import { checkYamlShape } from '../../src/fs/yaml-shape.js';
 import { parseYamlSource, parseYamlWithLibrary } from '../../src/fs/yaml-source.js';
 import type { YamlSource } from '../../src/fs/yaml-source.js';
 import { tempDir, writeFiles } from './temp.js';
+import { prng } from '../support/schedule.js';
 
 async function lines(files: Record<string, string>, options = {}): Promise<{ lines: string[]; names: string[] }> {
   const dir = await tempDir();
@@ -19,15 +20,6 @@ async function lines(files: Record<string, string>, options = {}): Promise<{ lin
 }
 
 const HEAD = 'name: p\nmessages: [{role: user, content: hi}]\n';
-
-/** A small deterministic generator (the same cases every run). */
-function random(start: number): () => number {
-  let s = start;
-  return () => {
-    s = (s * 1_103_515_245 + 12_345) % 2 ** 31;
-    return s / 2 ** 31;
-  };
-}
 
 describe('YAML prompt files: bounded shape', () => {
   it('refuses a mapping wider than maxYamlNodes at the key that crosses the limit, before parsing it', async () => {
@@ -222,7 +214,7 @@ describe('YAML prompt files: blank and comment lines', () => {
   });
 
   it('reads texts with blank and comment lines exactly as the YAML library does', () => {
-    const next = random(41);
+    const next = prng(41);
     const pieces = [
       'a: 1',
       'b:',
@@ -301,7 +293,7 @@ describe('YAML prompt files: long quoted strings', () => {
   ];
 
   it('reads long double- and single-quoted strings exactly as the YAML library does', () => {
-    const next = random(7);
+    const next = prng(7);
     for (let n = 0; n < 1_000; n++) {
       const double = next() < 0.5;
       let body = '';
@@ -355,7 +347,7 @@ describe('YAML prompt files: long quoted strings', () => {
     ];
     // One of these in a line makes it a general case (YAML-only escapes, a raw tab).
     const breakers = ['\\x41', '\\e', '\t', '\\N'];
-    const next = random(13);
+    const next = prng(13);
     for (let n = 0; n < 1_000; n++) {
       const multiLine = next() < 0.5;
       const pieces = multiLine ? plain : json;
@@ -466,7 +458,7 @@ describe('YAML prompt files: long plain scalars', () => {
   });
 
   it('reads long plain scalars over several lines exactly as the YAML library does', () => {
-    const next = random(23);
+    const next = prng(23);
     const prefixes = [
       'x: ',
       'a:\n  x: ',
@@ -540,7 +532,7 @@ describe('YAML prompt files: long plain scalars', () => {
 
 describe('YAML prompt files: plain scalars of many short lines', () => {
   it("finds the least indentation of a plain scalar's lines however often it drops, as a loop over the lines would", () => {
-    const next = random(5);
+    const next = prng(5);
     for (let n = 0; n < 20; n++) {
       const indents = Array.from({ length: 300 }, (_, i) => (n % 2 === 0 ? 300 - i : Math.floor(next() * 90)));
       const body = `first\n${indents.map((k) => `${' '.repeat(k)}w${next() < 0.1 ? '\n' : ''}`).join('\n')}`;
@@ -629,7 +621,7 @@ describe('YAML prompt files: long block scalars', () => {
   }
 
   it('reads long block scalars exactly as the YAML library does', () => {
-    const next = random(11);
+    const next = prng(11);
     let standIns = 0;
     for (let n = 0; n < 1_500; n++) {
       const prefix = prefixes[Math.floor(next() * prefixes.length)]!;
@@ -653,7 +645,7 @@ describe('YAML prompt files: long block scalars', () => {
   });
 
   it('reads long regular block scalars (every line at one indentation) exactly as the YAML library does', () => {
-    const next = random(17);
+    const next = prng(17);
     for (let n = 0; n < 300; n++) {
       const header = ['|', '>', '|-', '>-', '|+', '>+', '|2', '>2', '>-2', '|+2'][n % 10]!;
       const lineCount = 20 + Math.floor(next() * 20);
@@ -672,7 +664,7 @@ describe('YAML prompt files: long block scalars', () => {
   });
 
   it('reads block scalars of many short lines, blank and less indented blank ones among them, exactly as the YAML library does', () => {
-    const next = random(23);
+    const next = prng(23);
     for (let n = 0; n < 300; n++) {
       const header = ['|', '>', '|-', '>-', '|+', '>+', '|2', '>2', '>-2', '|+2'][n % 10]!;
       const lines = ['a', 'bb', 'c d', '#', 'x\ty', '', '   ', '        e'];
