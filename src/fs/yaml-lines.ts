@@ -49,7 +49,7 @@ for (const c of '\t\n#:-') PLAIN_START[c.charCodeAt(0)] = 1;
  * A block scalar (`|` when `literal`, else `>`) whose first content line starts at `first` (its spaces are the
  * scalar's indentation): its value after chomping (`chomp`) and the start of the line that ends it. Undefined where
  * the general reading decides: a blank line with more spaces than the content's, a folded line more indented or
- * starting with a tab, a less indented line starting with a tab, blank lines kept by `+`, no line break at the end.
+ * starting with a tab, a less indented line starting with a tab, no line break at the end.
  */
 export function readBlockLines(
   t: AsciiText,
@@ -98,8 +98,8 @@ export function readBlockLines(
     if (k >= length) return undefined;
     line = k + 1;
   }
-  if (chomp === '+' && blanks > 0) return undefined;
   const value = out.toString('latin1', 0, n);
+  if (chomp === '+') return { value: `${value}\n${'\n'.repeat(blanks)}`, end: line };
   return { value: chomp === '-' ? value : `${value}\n`, end: line };
 }
 
