@@ -1,22 +1,20 @@
 /**
  * Runs the `mcp-prompt-kit` command: in-process (its main function with captured output: parsing and output) or as a
- * real child process where the process boundary is the point: from source (src/ as JavaScript files made by esbuild,
+ * real child process where the process boundary is the point: from source (as JavaScript files made by esbuild,
  * test/support/ts-mirror.mjs, so `npm test` needs no build and a child starts without module hooks).
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { onTestFailed } from 'vitest';
 import { textOutput } from '../../src/cli/output.js';
 import { runCli as runMain } from '../../src/cli/run.js';
-import { STARTS_CHILD_PROCESSES } from '../support/processes.js';
-import { srcMirror } from '../support/ts-mirror.mjs';
+import { STARTS_CHILD_PROCESSES, tsNodeArgs } from '../support/processes.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-/** How the SDK's stdio client transport starts the command: src/cli/main.ts from the mirror of src/. */
-export const CLI_COMMAND = { command: process.execPath, args: [join(srcMirror(), 'src', 'cli', 'main.js')] };
+/** How the SDK's stdio client transport starts the command: src/cli/main.ts, from the mirror (tsNodeArgs). */
+export const CLI_COMMAND = { command: process.execPath, args: tsNodeArgs('src/cli/main.ts') };
 
 export interface CliResult {
   code: number | null;

@@ -16,7 +16,7 @@ import { addCounts, mergeChildCoverage } from './child-coverage-merge.js';
 import type { FileCoverageData, MergeTarget } from './child-coverage-merge.js';
 import { CHILD_COVERAGE_VARIABLE, STARTS_CHILD_PROCESSES, TS_NODE_ARGS } from './processes.js';
 import { cacheFile, cacheName } from './ts-cache.mjs';
-import { srcMirror } from './ts-mirror.mjs';
+import { tsMirror } from './ts-mirror.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const RECORDER = new URL('./child-coverage.mjs', import.meta.url).href;
@@ -155,7 +155,7 @@ describe.runIf(STARTS_CHILD_PROCESSES)('coverage of child processes', { timeout:
 
   it('counts a child running the mirror of src/ as one running the .ts through ts-register.mjs, stored under the cache’s name', async () => {
     const file = join(ROOT, 'src/cli/version.ts');
-    const mirror = srcMirror();
+    const mirror = tsMirror();
     // The mirror's file is the loader's text of the .ts: the same places, the same offsets.
     const text = await readFile(file, 'utf8');
     expect(await readFile(join(mirror, 'src/cli/version.js'), 'utf8')).toBe(
