@@ -30,7 +30,7 @@ import {
   section,
 } from './readme-blocks.js';
 import type { Fence } from './readme-blocks.js';
-import { childCoverageEnv, TS_NODE_ARGS } from './support/processes.js';
+import { childCoverageEnv, tsNodeArgs } from './support/processes.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
@@ -186,7 +186,7 @@ describe('the code blocks of every page', () => {
   );
 
   it.each(filesUnder(join('examples', 'readme'), '.ts'))('%s runs and its assertions hold', async (file) => {
-    await promisify(execFile)(process.execPath, [...TS_NODE_ARGS, file], { cwd: ROOT, timeout: 90_000 });
+    await promisify(execFile)(process.execPath, tsNodeArgs(file), { cwd: ROOT, timeout: 90_000 });
   });
 
   it('names only scripts and files the repository has in its commands for a clone', () => {

@@ -2,13 +2,13 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { TS_NODE_ARGS } from '../support/processes.js';
+import { tsNodeArgs } from '../support/processes.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 describe('examples/agent-tool.ts (npm run example:agent)', () => {
   it('prints the tool definition and the three calls: success, missing argument, unknown integration', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, [...TS_NODE_ARGS, 'examples/agent-tool.ts'], {
+    const { stdout } = await promisify(execFile)(process.execPath, tsNodeArgs('examples/agent-tool.ts'), {
       cwd: root,
       timeout: 60_000,
     });

@@ -26,7 +26,7 @@ import { PromptError } from '../../src/errors.js';
 import { PromptRegistry } from '../../src/registry/registry.js';
 import type { GetPromptResult } from '../../src/types.js';
 import { createTestRegistry, simplePrompt } from '../mcp/fixtures/prompts.js';
-import { childCoverageEnv, STARTS_CHILD_PROCESSES, TS_NODE_ARGS } from '../support/processes.js';
+import { childCoverageEnv, STARTS_CHILD_PROCESSES, tsNodeArgs } from '../support/processes.js';
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -500,7 +500,7 @@ describe.runIf(STARTS_CHILD_PROCESSES)('retrieve_mcp_prompt against a stdio serv
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: [...TS_NODE_ARGS, 'examples/mcp-stdio-server.ts'],
+        args: tsNodeArgs('examples/mcp-stdio-server.ts'),
         cwd: fileURLToPath(new URL('../../', import.meta.url)),
         env: childCoverageEnv(),
         stderr: 'ignore',

@@ -1,6 +1,7 @@
 /**
  * Runs the `mcp-prompt-kit` command: in-process (its main function with captured output: parsing and output) or as a
- * real child process (from source through tsx, so `npm test` needs no build) where the process boundary is the point.
+ * real child process where the process boundary is the point: from source (as JavaScript files made by esbuild,
+ * test/support/ts-mirror.mjs, so `npm test` needs no build and a child starts without module hooks).
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -9,12 +10,11 @@ import { fileURLToPath } from 'node:url';
 import { onTestFailed } from 'vitest';
 import { textOutput } from '../../src/cli/output.js';
 import { runCli as runMain } from '../../src/cli/run.js';
-import { STARTS_CHILD_PROCESSES, TS_NODE_ARGS } from '../support/processes.js';
+import { STARTS_CHILD_PROCESSES, tsNodeArgs } from '../support/processes.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const CLI = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
-/** How the SDK's stdio client transport starts the command. */
-export const CLI_COMMAND = { command: process.execPath, args: [...TS_NODE_ARGS, CLI] };
+/** How the SDK's stdio client transport starts the command: src/cli/main.ts, from the mirror (tsNodeArgs). */
+export const CLI_COMMAND = { command: process.execPath, args: tsNodeArgs('src/cli/main.ts') };
 
 export interface CliResult {
   code: number | null;

@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { blocksIn, shellWords } from '../readme-blocks.js';
-import { childCoverageEnv, TS_NODE_ARGS } from '../support/processes.js';
+import { childCoverageEnv, tsNodeArgs } from '../support/processes.js';
 import { CLI_COMMAND, ROOT, runCliInProcess, stderrOnFailure } from './process.js';
 
 const cleanup: (() => Promise<void>)[] = [];
@@ -39,7 +39,7 @@ describe('docs/files.md: prompt files, file resources, hot reload', () => {
   it('shows examples/prompts/load-directory.ts verbatim, and it runs', async () => {
     const source = readFileSync(join(ROOT, 'examples/prompts/load-directory.ts'), 'utf8');
     expect(blocks('docs/files.md', 'Prompt files', 'ts')).toEqual([source]);
-    const child = spawn(process.execPath, [...TS_NODE_ARGS, 'examples/prompts/load-directory.ts'], { cwd: ROOT });
+    const child = spawn(process.execPath, tsNodeArgs('examples/prompts/load-directory.ts'), { cwd: ROOT });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -59,7 +59,7 @@ describe('docs/files.md: prompt files, file resources, hot reload', () => {
   it('shows examples/prompts/serve-directory.ts verbatim, and it serves the examples over stdio', async () => {
     const source = readFileSync(join(ROOT, 'examples/prompts/serve-directory.ts'), 'utf8');
     expect(blocks('docs/files.md', 'Hot reload', 'ts')).toEqual([source]);
-    const client = await stdioClient(process.execPath, [...TS_NODE_ARGS, 'examples/prompts/serve-directory.ts']);
+    const client = await stdioClient(process.execPath, tsNodeArgs('examples/prompts/serve-directory.ts'));
     const names = (await client.listPrompts()).prompts.map((p) => p.name);
     expect(names).toEqual(expect.arrayContaining(['create-adr', 'review-code-against-patterns', 'suggest-patterns']));
     const result = await client.getPrompt({ name: 'suggest-patterns', arguments: { problem: 'Reports are slow' } });

@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
 import { blocksIn } from '../readme-blocks.js';
-import { childCoverageEnv, TS_NODE_ARGS } from '../support/processes.js';
+import { childCoverageEnv, tsNodeArgs } from '../support/processes.js';
 
 const root = new URL('../../', import.meta.url);
 const run = promisify(execFile);
@@ -31,7 +31,7 @@ describe('docs/functions.md: functions as tools', () => {
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: [...TS_NODE_ARGS, fileURLToPath(new URL(file, root))],
+        args: tsNodeArgs(fileURLToPath(new URL(file, root))),
         cwd: fileURLToPath(root),
         env: childCoverageEnv(),
         stderr: 'ignore',
@@ -62,7 +62,7 @@ describe('docs/functions.md: response helpers', () => {
       .split('\n')
       .filter((line) => line.startsWith('show('))
       .map((line) => line.slice(line.lastIndexOf(' // ') + 4));
-    const { stdout } = await run(process.execPath, [...TS_NODE_ARGS, fileURLToPath(new URL(file, root))], {
+    const { stdout } = await run(process.execPath, tsNodeArgs(fileURLToPath(new URL(file, root))), {
       cwd: fileURLToPath(root),
     });
     expect(stdout.trimEnd().split('\n')).toStrictEqual(expected);

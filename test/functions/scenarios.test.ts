@@ -10,14 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExampleFunctions, createExampleRegistry } from '../../examples/functions/app.js';
 import { startServer } from '../http/servers.js';
 import type { RunningServer } from '../http/servers.js';
-import { childCoverageEnv, TS_NODE_ARGS } from '../support/processes.js';
+import { childCoverageEnv, tsNodeArgs } from '../support/processes.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 type ToolResult = { content: { type: string; text: string }[]; structuredContent?: unknown; isError?: boolean };
 
 function cgi(env: Record<string, string>, body = ''): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...TS_NODE_ARGS, 'examples/cgi.ts'], {
+    const child = spawn(process.execPath, tsNodeArgs('examples/cgi.ts'), {
       cwd: ROOT,
       env: { ...childCoverageEnv(), PATH: process.env['PATH'] ?? '', ...env },
       stdio: ['pipe', 'pipe', 'ignore'],
@@ -38,7 +38,7 @@ describe('one JSON format over MCP, HTTP and CGI', () => {
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: [...TS_NODE_ARGS, 'examples/functions/stdio-server.ts'],
+        args: tsNodeArgs('examples/functions/stdio-server.ts'),
         cwd: ROOT,
         env: childCoverageEnv(),
         stderr: 'ignore',

@@ -8,12 +8,12 @@ import { StdioClientTransport as StdioClientV1 } from '@modelcontextprotocol/sdk
 import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioClientV2 } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
-import { childCoverageEnv, TS_NODE_ARGS } from '../support/processes.js';
+import { childCoverageEnv, tsNodeArgs } from '../support/processes.js';
 
 const SERVER = fileURLToPath(new URL('../../examples/functions/stdio-server.ts', import.meta.url));
 const params = {
   command: process.execPath,
-  args: [...TS_NODE_ARGS, SERVER],
+  args: tsNodeArgs(SERVER),
   env: { ...childCoverageEnv(), PATH: process.env['PATH'] ?? '' },
   stderr: 'ignore' as const,
 };

@@ -7,7 +7,7 @@ import { runCgi } from '../../src/http/index.js';
 import { GATE_CASES, GATE_OPTIONS, HTTP_CASES, createCaseSource } from './cases.js';
 import type { HttpCase } from './cases.js';
 import type { HttpHandlerOptions } from '../../src/http/index.js';
-import { childCoverageEnv, STARTS_CHILD_PROCESSES, TS_NODE_ARGS } from '../support/processes.js';
+import { childCoverageEnv, STARTS_CHILD_PROCESSES, tsNodeArgs } from '../support/processes.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -17,7 +17,7 @@ function cgi(
   body?: string | Uint8Array,
 ): Promise<{ head: string[]; body: string; code: number | null }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...TS_NODE_ARGS, 'examples/cgi.ts'], {
+    const child = spawn(process.execPath, tsNodeArgs('examples/cgi.ts'), {
       cwd: ROOT,
       env: {
         ...childCoverageEnv(),

@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { TS_NODE_ARGS } from '../support/processes.js';
+import { tsNodeArgs } from '../support/processes.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Starts an example server on port 0, reads the URL it prints, and stops it afterwards. */
 async function withExample(file: string, use: (base: string) => Promise<void>): Promise<void> {
-  const child = spawn(process.execPath, [...TS_NODE_ARGS, file], {
+  const child = spawn(process.execPath, tsNodeArgs(file), {
     cwd: ROOT,
     env: { ...process.env, PORT: '0' },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -17,7 +17,7 @@ import type { McpHttpServerOptions, RunningMcpHttpServer } from '../../examples/
 import { createExampleRegistry } from '../../examples/prompts/catalog.js';
 import { waitFor, wireError } from './fixtures/clients.js';
 import { simplePrompt } from './fixtures/prompts.js';
-import { childCoverageEnv, TS_NODE_ARGS } from '../support/processes.js';
+import { childCoverageEnv, tsNodeArgs } from '../support/processes.js';
 
 const INFO = { name: 'examples-test', version: '1.0.0' };
 const cleanup: (() => Promise<void>)[] = [];
@@ -315,7 +315,7 @@ describe('examples/mcp-stdio-server.ts', () => {
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: [...TS_NODE_ARGS, script],
+        args: tsNodeArgs(script),
         env: childCoverageEnv(),
         stderr: 'ignore',
       }),

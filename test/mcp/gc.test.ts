@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { TS_NODE_ARGS } from '../support/processes.js';
+import { tsNodeArgs } from '../support/processes.js';
 
 const PROBE = fileURLToPath(new URL('./fixtures/gc-probe.ts', import.meta.url));
 const run = promisify(execFile);
@@ -14,7 +14,7 @@ const run = promisify(execFile);
 describe('attachPrompts: memory', () => {
   for (const sdk of ['v1', 'v2']) {
     it(`lets SDK ${sdk} servers that were never detached be garbage-collected, and shares one registry listener that forgets them`, async () => {
-      const { stdout } = await run(process.execPath, ['--expose-gc', ...TS_NODE_ARGS, PROBE, sdk], {
+      const { stdout } = await run(process.execPath, ['--expose-gc', ...tsNodeArgs(PROBE), sdk], {
         timeout: 120_000,
       });
       // One listener for every attachment; once their servers are collected it follows none of them, and 1,000 more

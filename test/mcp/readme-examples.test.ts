@@ -14,7 +14,7 @@ import type { AttachPromptsOptions } from '../../src/mcp/index.js';
 import { createTestClient, linkedPair, wireError } from './fixtures/clients.js';
 import { blocksIn, pageText, section } from '../readme-blocks.js';
 import { createTestRegistry } from './fixtures/prompts.js';
-import { childCoverageEnv, TS_NODE_ARGS } from '../support/processes.js';
+import { childCoverageEnv, tsNodeArgs } from '../support/processes.js';
 
 const root = new URL('../../', import.meta.url);
 const cleanup: (() => Promise<void>)[] = [];
@@ -44,7 +44,7 @@ describe.each(['examples/existing-server-v1.ts', 'examples/existing-server-v2.ts
       await client.connect(
         new StdioClientTransport({
           command: process.execPath,
-          args: [...TS_NODE_ARGS, fileURLToPath(new URL(file, root))],
+          args: tsNodeArgs(fileURLToPath(new URL(file, root))),
           cwd: fileURLToPath(root),
           env: childCoverageEnv(),
           stderr: 'ignore',
@@ -76,7 +76,7 @@ function stdioClient(file: string): Promise<ClientV1> {
     .connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: [...TS_NODE_ARGS, fileURLToPath(new URL(file, root))],
+        args: tsNodeArgs(fileURLToPath(new URL(file, root))),
         cwd: fileURLToPath(root),
         env: childCoverageEnv(),
         stderr: 'ignore',

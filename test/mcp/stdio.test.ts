@@ -12,7 +12,7 @@ import { describeAdapterContract } from './contract.js';
 import type { ContractSession } from './contract.js';
 import type { ClientKind } from './fixtures/clients.js';
 import { createTestClient } from './fixtures/clients.js';
-import { childCoverageEnv, TS_NODE_ARGS } from '../support/processes.js';
+import { childCoverageEnv, tsNodeArgs } from '../support/processes.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/stdio-server.ts', import.meta.url));
 const DEBOUNCE_MS = 25;
@@ -41,7 +41,7 @@ function transportFor(clientKind: ClientKind, mode: ServerMode, pageSize: number
   };
   const params = {
     command: process.execPath,
-    args: [...TS_NODE_ARGS, FIXTURE, mode],
+    args: [...tsNodeArgs(FIXTURE), mode],
     env,
     stderr: 'inherit' as const,
   };

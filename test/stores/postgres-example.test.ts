@@ -14,7 +14,7 @@ import { tempDir } from '../fs/temp.js';
 import { blocksIn } from '../readme-blocks.js';
 import { sharedServerUrl, testDatabase } from './pg-database.js';
 import { startRelay } from './pg-proxy.js';
-import { TS_NODE_ARGS } from '../support/processes.js';
+import { tsNodeArgs } from '../support/processes.js';
 
 const root = new URL('../../', import.meta.url);
 
@@ -53,7 +53,7 @@ describe('the several-replicas example', () => {
     // The demo makes its own throwaway database on this run's server (or starts one when DATABASE_URL is unset).
     const env = { ...process.env, DATABASE_URL: await sharedServerUrl() };
     // Well inside the test's own timeout, so that a stuck demo fails with its output rather than a bare timeout.
-    const { code, stdout, stderr } = await runChild([...TS_NODE_ARGS, 'examples/postgres/demo.ts'], env, 100_000);
+    const { code, stdout, stderr } = await runChild(tsNodeArgs('examples/postgres/demo.ts'), env, 100_000);
     const output = `exit ${String(code)}\n--- stdout\n${stdout}\n--- stderr\n${stderr}`;
     expect(code, output).toBe(0);
     for (const line of [
@@ -75,7 +75,7 @@ afterEach(async () => {
 
 /** Starts the HTTP replica example; resolves with its URL once it prints it. */
 function startReplica(env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [...TS_NODE_ARGS, 'examples/postgres/http-replica.ts'], {
+  const child = spawn(process.execPath, tsNodeArgs('examples/postgres/http-replica.ts'), {
     cwd: fileURLToPath(root),
     env: { ...process.env, PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -9,14 +9,18 @@ import { createHash, randomBytes } from 'node:crypto';
 import { constants, copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { cacheFile, cacheName } from './ts-cache.mjs';
+import { mirroredSource } from './ts-mirror.mjs';
 
 const dir = process.env.MCP_PROMPT_KIT_CHILD_COVERAGE;
 // Only processes that load TypeScript (`node --import tsx`, the `tsx` command's own child, or the tests' own
-// test/support/ts-register.mjs) run src/.
-const runsTsx = process.execArgv.some((arg) => /(^|[\\/])(tsx|ts-register\.mjs)([\\/]|$)/.test(arg));
-// test/support/ts-register.mjs keeps the JavaScript it ran on disk (test/support/ts-cache.mjs); tsx's is only in V8.
+// test/support/ts-register.mjs) or run the mirror of src/ (test/support/ts-mirror.mjs) run src/.
+const runsMirror = mirroredSource(pathToFileURL(process.argv[1] ?? '').href) !== undefined;
+const runsTsx =
+  runsMirror || process.execArgv.some((arg) => /(^|[\\/])(tsx|ts-register\.mjs)([\\/]|$)/.test(arg));
+// test/support/ts-register.mjs keeps the JavaScript it ran on disk (test/support/ts-cache.mjs), and the mirror's files
+// are copies of it; tsx's is only in V8.
 const runsHooks = !process.execArgv.some((arg) => /(^|[\\/])tsx([\\/]|$)/.test(arg));
 const SRC = new URL('../../src/', import.meta.url).href;
 
@@ -45,10 +49,13 @@ if (dir !== undefined && dir !== '' && runsTsx) {
       const { result } = post('Profiler.takePreciseCoverage');
       let debugging = false;
       const scripts = [];
-      for (const script of result) {
+      for (const recorded of result) {
+        // A mirror file counts for the .ts file it was made of.
+        const mirrored = runsMirror ? mirroredSource(recorded.url) : undefined;
+        const script = mirrored === undefined ? recorded : { ...recorded, url: mirrored, ran: recorded.url };
         if (!script.url.startsWith(SRC) || !script.url.endsWith('.ts')) continue;
         // Every child runs the same JavaScript for a file: each distinct text is stored once, named by a hash.
-        const source = runsHooks ? copyCached(script.url, dir) : undefined;
+        const source = runsHooks ? copyCached(script.url, dir, script.ran) : undefined;
         if (source !== undefined) {
           scripts.push({ url: script.url, functions: script.functions, source });
           continue;
@@ -90,13 +97,16 @@ function store(file, write) {
 
 /**
  * Stores the JavaScript test/support/ts-hooks.mjs made of the .ts file at `url` (its cache, named by the file's path
- * and text) under that name, which it returns; undefined when the cache has no such file.
+ * and text) under that name, which it returns; undefined when the cache has no such file, or when `ran` (the mirror
+ * file the child ran instead) is not that text (src/ changed since the mirror was made).
  */
-function copyCached(url, dir) {
+function copyCached(url, dir, ran) {
   const path = fileURLToPath(url);
   const text = readFileSync(path, 'utf8');
   const name = `ts-${cacheName(path, text)}`;
   try {
+    if (ran !== undefined && readFileSync(fileURLToPath(ran), 'utf8') !== readFileSync(cacheFile(path, text), 'utf8'))
+      return undefined;
     store(join(dir, 'sources', `${name}.js`), (file) => copyFileSync(cacheFile(path, text), file, constants.COPYFILE_EXCL));
   } catch {
     return undefined;

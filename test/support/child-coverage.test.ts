@@ -16,6 +16,7 @@ import { addCounts, mergeChildCoverage } from './child-coverage-merge.js';
 import type { FileCoverageData, MergeTarget } from './child-coverage-merge.js';
 import { CHILD_COVERAGE_VARIABLE, STARTS_CHILD_PROCESSES, TS_NODE_ARGS } from './processes.js';
 import { cacheFile, cacheName } from './ts-cache.mjs';
+import { tsMirror } from './ts-mirror.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const RECORDER = new URL('./child-coverage.mjs', import.meta.url).href;
@@ -150,6 +151,32 @@ describe.runIf(STARTS_CHILD_PROCESSES)('coverage of child processes', { timeout:
     expect(hooks.b).toStrictEqual(tsx.b);
     expect(hooks.f).toStrictEqual(tsx.f);
     expect(lineHits(hooks).get(14)).toBe(1);
+  });
+
+  it('counts a child running the mirror of src/ as one running the .ts through ts-register.mjs, stored under the cache’s name', async () => {
+    const file = join(ROOT, 'src/cli/version.ts');
+    const mirror = tsMirror();
+    // The mirror's file is the loader's text of the .ts: the same places, the same offsets.
+    const text = await readFile(file, 'utf8');
+    expect(await readFile(join(mirror, 'src/cli/version.js'), 'utf8')).toBe(
+      await readFile(cacheFile(file, text), 'utf8'),
+    );
+    const merged: FileCoverageData[] = [];
+    for (const args of [[...TS_NODE_ARGS, 'src/cli/main.ts'], [join(mirror, 'src/cli/main.js')]]) {
+      const dir = await recordingDir();
+      expect((await runChild(dir, [...args, '--version'])).code).toBe(0);
+      const target = await zeroMap('src/cli/version.ts');
+      expect(await mergeChildCoverage(dir, target, (f) => f === file)).toMatchObject({ processes: 1, unmatched: 0 });
+      merged.push(target.data.get(file)!);
+      const sources = await readdir(join(dir, 'sources'));
+      expect(sources).toContain(`ts-${cacheName(file, text)}.js`);
+      expect(sources.every((name) => /^ts-[0-9a-f]{64}\.js$/.test(name))).toBe(true);
+    }
+    const [hooks, mirrored] = merged as [FileCoverageData, FileCoverageData];
+    expect(lineHits(mirrored)).toStrictEqual(lineHits(hooks));
+    expect(mirrored.b).toStrictEqual(hooks.b);
+    expect(mirrored.f).toStrictEqual(hooks.f);
+    expect(lineHits(mirrored).get(14)).toBe(1);
   });
 
   it('pairs the branches of a file tsx and TypeScript compile differently, with none left over', async () => {

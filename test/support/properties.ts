@@ -1,18 +1,30 @@
 /**
  * Property-based testing of every edge that takes outside data: hostile generators, the run budget shared by all
- * property files (100,000 generated cases per `npm test`, scaled by `FUZZ_RUNS`), and the invariants they share
+ * property files (25,000 generated cases per `npm test`; `FUZZ_RUNS` in all when set, 250,000 with `npm run
+ * test:fuzz`), and the invariants they share
  * (bounded CPU and heap per case, no caller input mutated, `Object.prototype` untouched, spec-valid results).
  */
 import { getHeapStatistics } from 'node:v8';
 import { GetPromptResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
+import { STARTS_CHILD_PROCESSES } from './processes.js';
 
-/** Cases one `npm test` generates over all property files (the shares below add up to 1). */
-export const DEFAULT_TOTAL_RUNS = 100_000;
+/**
+ * Cases one `npm test` generates over all property files (the shares below add up to 1). fast-check draws new cases
+ * each run, so runs add up; `npm run test:fuzz` generates ten times as many in one go (FUZZ_RUNS=250000).
+ */
+export const DEFAULT_TOTAL_RUNS = 25_000;
+
+/**
+ * The part of the default a run without child processes generates (`npm run test:node22`, MCP_PROMPT_KIT_IN_PROCESS=1):
+ * the same properties on another Node major, beside the full run on Node 20 in the same `npm test`.
+ */
+export const IN_PROCESS_SHARE = 0.1;
 
 const total = (() => {
   const raw = process.env['FUZZ_RUNS'];
-  if (raw === undefined || raw === '') return DEFAULT_TOTAL_RUNS;
+  if (raw === undefined || raw === '')
+    return STARTS_CHILD_PROCESSES ? DEFAULT_TOTAL_RUNS : Math.round(DEFAULT_TOTAL_RUNS * IN_PROCESS_SHARE);
   const n = Number(raw);
   if (!Number.isSafeInteger(n) || n < 1)
     throw new Error(`FUZZ_RUNS must be a positive integer, got ${JSON.stringify(raw)}`);

@@ -5,22 +5,15 @@
  * with an inline source map, cached on disk by path and content, so esbuild runs only for a file never seen before.
  * tsx does the same for users (`npx tsx file.ts`, as the README says) at about 1 s more CPU per process.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { TS_CACHE, cacheFile } from './ts-cache.mjs';
+import { cacheFile, storeCached, transformOptions } from './ts-cache.mjs';
 
 const ROOT = new URL('../../', import.meta.url);
 const tsconfig = JSON.parse(readFileSync(new URL('tsconfig.json', ROOT), 'utf8'));
 const PATHS = new Map(
   Object.entries(tsconfig.compilerOptions.paths ?? {}).map(([name, [target]]) => [name, new URL(target, ROOT).href]),
 );
-const TRANSFORM = {
-  loader: 'ts',
-  format: 'esm',
-  target: 'node20',
-  sourcemap: 'inline',
-  tsconfigRaw: { compilerOptions: tsconfig.compilerOptions },
-};
 let esbuild;
 
 export async function resolve(specifier, context, next) {
@@ -44,11 +37,8 @@ export async function load(url, context, next) {
     code = readFileSync(cached, 'utf8');
   } catch {
     esbuild ??= await import('esbuild');
-    code = (await esbuild.transform(source, { ...TRANSFORM, sourcefile: path })).code;
-    mkdirSync(TS_CACHE, { recursive: true });
-    const temporary = `${cached}.${process.pid}.tmp`;
-    writeFileSync(temporary, code);
-    renameSync(temporary, cached);
+    code = (await esbuild.transform(source, transformOptions(path))).code;
+    storeCached(path, source, code);
   }
   return { format: 'module', source: code, shortCircuit: true };
 }
