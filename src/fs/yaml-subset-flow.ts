@@ -139,9 +139,12 @@ export class FlowReader extends SubsetCursor {
     const c = text.charCodeAt(at);
     if (c === 0x22 || c === 0x27) {
       const close = this.closingQuote(at);
-      if (text.slice(at, close).includes('\n')) throw OUTSIDE;
-      const read = readQuoted(text, at, close + 1);
+      const lines = text.slice(at, close).includes('\n');
+      if (lines && key) throw OUTSIDE;
+      const read = readQuoted(text, at, close + 1, lines ? this.denseAscii(at + 1, close) : undefined);
       if (!('value' in read)) throw OUTSIDE;
+      // Later lines past the block parent, none starting with a tab; where the library might differ, it decides.
+      if (lines && (read.indent === undefined || read.indent <= this.flowParent)) throw OUTSIDE;
       this.at = close + 1;
       return read.value;
     }

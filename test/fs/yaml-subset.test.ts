@@ -73,7 +73,9 @@ function generator(seed: number, dense = false): () => string {
         ? flow(indent, depth + 1)
         : next() < 0.7
           ? pick(WORDS, MORE_WORDS)
-          : pick(['"a b"', "'c''d'", '"x\\ty"', '""', '"a,b"', '"k": v']);
+          : next() < 0.8
+            ? pick(['"a b"', "'c''d'", '"x\\ty"', '""', '"a,b"', '"k": v'])
+            : quoted(indent + 1, pick(['"', "'"]), ['a', 'b c', ' ', "''", '#', ': ']);
     const comma = (): string =>
       pick([', ', ',', ' , ', `,\n${spaces(indent + Math.floor(next() * 3))}`], [', # c\n  ', ', ,']);
     const items: string[] = [];
