@@ -39,7 +39,7 @@ import { DEFAULT_RESOLVER_LIMITS } from '../src/fs/resolver-limits.js';
 import type { FileResourceResolverOptions } from '../src/fs/resolver.js';
 import type { WatchPromptDirectoryOptions } from '../src/fs/watch.js';
 import { MAX_ALIAS_COUNT, MAX_DEPTH } from '../src/fs/yaml-source.js';
-import { MAX_KEY } from '../src/fs/yaml-shape.js';
+import { MAX_FLOW_PLAIN_LINES, MAX_KEY } from '../src/fs/yaml-shape.js';
 import { MAX_SUBSET_DEPTH } from '../src/fs/yaml-subset-cursor.js';
 import type { FunctionRegistryOptions } from '../src/functions/registry.js';
 import { DEFAULT_FUNCTION_TIMEOUT_MS } from '../src/functions/registry.js';
@@ -206,6 +206,7 @@ const FIXED: Record<string, { value: number; file: string }> = {
   MAX_DEPTH: { value: MAX_DEPTH, file: 'src/fs/yaml-source.ts' },
   MAX_SUBSET_DEPTH: { value: MAX_SUBSET_DEPTH, file: 'src/fs/yaml-subset-cursor.ts' },
   MAX_KEY: { value: MAX_KEY, file: 'src/fs/yaml-shape.ts' },
+  MAX_FLOW_PLAIN_LINES: { value: MAX_FLOW_PLAIN_LINES, file: 'src/fs/yaml-shape.ts' },
   MAX_PARAMS_TEXT: { value: MAX_PARAMS_TEXT, file: 'src/agent/params.ts' },
   MAX_ARGUMENTS: { value: MAX_ARGUMENTS, file: 'src/agent/params.ts' },
   MAX_ARGUMENTS_TEXT: { value: MAX_ARGUMENTS_TEXT, file: 'src/agent/params.ts' },

@@ -27,6 +27,12 @@ export interface YamlShapeProblem {
 /** YAML's own limit on an implicit key's length. */
 export const MAX_KEY = 1024;
 
+/**
+ * Most lines (blank ones too) a plain scalar inside a flow collection may span: the library reads each line of one for
+ * about a microsecond, and nothing reads them faster (outside flow collections such scalars are read without it).
+ */
+export const MAX_FLOW_PLAIN_LINES = 1_000;
+
 const SPACE = 0x20;
 const TAB = 0x09;
 const LF = 0x0a;
@@ -111,6 +117,12 @@ function scan(
   let i = 0;
   /** Blank lines after a plain scalar's line, left out only if the line after them ends the scalar. */
   let pending: number | undefined;
+  /** The lines of the plain scalar open inside a flow collection. */
+  let flowPlainLines = 0;
+  const longFlowPlain = (at: number): YamlShapeProblem => ({
+    message: `a plain scalar inside a flow collection over more than ${MAX_FLOW_PLAIN_LINES} lines (quote it, or write it as a block scalar)`,
+    offset: at,
+  });
   /** Adds the whole lines `text.slice(from, to)` to the lines the YAML library need not see (runs merged). */
   const quiet = (from: number, to: number): void => {
     const last = quietLines[quietLines.length - 1];
@@ -157,8 +169,9 @@ function scan(
       i = lines.next;
       if (i >= n) break;
     }
-    if (flow === 0 && block === undefined && plain === undefined) {
-      // Blank and comment lines outside any scalar, skipped natively (in bounded runs) and left out of the parse.
+    if (block === undefined && plain === undefined) {
+      // Blank and comment lines outside any scalar (inside a flow collection too), skipped natively (in bounded runs)
+      // and left out of the parse.
       const from = i;
       for (;;) {
         QUIET_LINES.lastIndex = i;
@@ -174,12 +187,13 @@ function scan(
     const indent = j - i;
     const first = text.charCodeAt(j);
     // Whether this line, blank or a comment, may be left out of what the YAML library parses (outside any scalar).
-    const quietable = flow === 0 && block === undefined && plain === undefined;
+    const quietable = block === undefined && plain === undefined;
     if (isBreakOrEnd(first)) {
+      if (plain !== undefined && flow > 0 && ++flowPlainLines > MAX_FLOW_PLAIN_LINES) return longFlowPlain(i);
       const next = endOfLine(j);
-      if (flow === 0 && block === undefined && next <= n && (first === LF || text.charCodeAt(j + 1) === LF)) {
+      if (block === undefined && next <= n && (first === LF || text.charCodeAt(j + 1) === LF)) {
         if (plain === undefined) quiet(i, next);
-        else pending ??= i; // blank lines after a plain scalar's line: left out if the next line ends it
+        else if (flow === 0) pending ??= i; // blank lines after a plain scalar's line: left out if the next line ends it
       }
       i = next;
       continue;
@@ -205,6 +219,7 @@ function scan(
       if (pending !== undefined && ends) quiet(pending, i);
       pending = undefined;
       if (!ends) {
+        if (flow > 0 && ++flowPlainLines > MAX_FLOW_PLAIN_LINES) return longFlowPlain(j);
         k = plainEnd(text, j, flow > 0);
         if (run !== undefined && text.charCodeAt(k) !== 0x3a) {
           run.end = textEnd(k);
@@ -337,6 +352,7 @@ function scan(
         // At the end of the line it may go on over the next lines (one node, however many lines).
         if (isBreakOrEnd(text.charCodeAt(k))) {
           plain = flow > 0 ? 0 : goOn;
+          flowPlainLines = 1;
           const tagged = taggedAt >= 0 && start - taggedAt <= 64 && /^\s*$/.test(text.slice(taggedAt, start));
           if (flow === 0 && !tagged) run = { start, end: textEnd(k), lines: 1 };
         }

@@ -55,6 +55,11 @@ export class FlowReader extends SubsetCursor {
         // Past the parent's indentation; a closing bracket may stand at it.
         const d = text.charCodeAt(k);
         const indent = k - i - 1;
+        // A blank line (the library takes any indentation for it).
+        if (d === LF) {
+          i = k;
+          continue;
+        }
         if (d === TAB || indent < this.flowParent) throw OUTSIDE;
         if (indent === this.flowParent && !(this.flowLevel === 1 && (d === 0x5d || d === 0x7d))) throw OUTSIDE;
         i = k;

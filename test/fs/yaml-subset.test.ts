@@ -77,7 +77,16 @@ function generator(seed: number, dense = false): () => string {
             ? pick(['"a b"', "'c''d'", '"x\\ty"', '""', '"a,b"', '"k": v'])
             : quoted(indent + 1, pick(['"', "'"]), ['a', 'b c', ' ', "''", '#', ': ']);
     const comma = (): string =>
-      pick([', ', ',', ' , ', `,\n${spaces(indent + Math.floor(next() * 3))}`], [', # c\n  ', ', ,']);
+      pick(
+        [
+          ', ',
+          ',',
+          ' , ',
+          `,\n${spaces(indent + Math.floor(next() * 3))}`,
+          `,\n${pick(['', ' ', '   '])}\n${spaces(indent + 1)}`,
+        ],
+        [', # c\n  ', ', ,'],
+      );
     const items: string[] = [];
     const mapping = next() < 0.45;
     for (let i = Math.floor(next() * 4); i > 0; i--) {

@@ -191,6 +191,22 @@ describe('YAML prompt files: bounded shape', () => {
     expect(definitions[0]?.messages?.[0]?.content).toEqual({ type: 'text', text: text.join(' ') });
   });
 
+  it('refuses a plain scalar inside a flow collection over 1000 lines, blank ones too, at the line that crosses', async () => {
+    const words = (count: number): string => Array.from({ length: count }, (_, i) => `  w${i}`).join('\n');
+    const { lines: found, names } = await lines({
+      'ok.yaml': `name: ok\nmessages: [{role: user, content: w\n${words(999)}}]\n`,
+      'long.yaml': `name: long\nmessages: [{role: user, content: w\n${words(1_000)}}]\n`,
+      'blank.yaml': `name: blank\nmessages: [{role: user, content: w${'\n'.repeat(999)}\n  x}]\n`,
+    });
+    const message =
+      'a plain scalar inside a flow collection over more than 1000 lines (quote it, or write it as a block scalar)';
+    expect(found).toEqual([
+      `blank.yaml:1002:3: invalid YAML: ${message}`,
+      `long.yaml:1002:3: invalid YAML: ${message}`,
+    ]);
+    expect(names).toEqual(['ok']);
+  });
+
   it('refuses an implicit key longer than 1024 characters', async () => {
     const { lines: found } = await lines({ 'key.yaml': `${HEAD}_meta:\n  "${'k'.repeat(2_000)}": 1\n` });
     expect(found).toEqual(['key.yaml:4:3: invalid YAML: a mapping key longer than 1024 characters']);
@@ -266,6 +282,55 @@ describe('YAML prompt files: blank and comment lines', () => {
       expect(ours.value, JSON.stringify(text)).toEqual(library.toJS());
     }
     expect(read).toBeGreaterThan(300);
+  });
+});
+
+describe('YAML prompt files: blank and comment lines inside flow collections', () => {
+  it('reads them exactly as the YAML library does, leaving them out of its parse', () => {
+    const next = prng(43);
+    const pieces = [
+      'a: [1,',
+      'b: {c: 1,',
+      '  x,',
+      '  y',
+      '  "q',
+      '  r",',
+      "  's',",
+      '  {d: 2},',
+      '  ]',
+      '  }',
+      '  , z]',
+    ];
+    const quiet = ['', '   ', '# c', '  # note', '\t# t'];
+    let read = 0;
+    for (let n = 0; n < 1_500; n++) {
+      const lines: string[] = [];
+      for (let i = 3 + Math.floor(next() * 10); i > 0; i--) {
+        const r = next();
+        lines.push(r < 0.45 ? quiet[Math.floor(next() * quiet.length)]! : pieces[Math.floor(next() * pieces.length)]!);
+      }
+      const text = `${lines.join('\n')}\n`;
+      const library = parseDocument(text, { uniqueKeys: false, schema: 'core', merge: false, strict: true });
+      const ours = parseYamlSource(text);
+      if (library.errors.length > 0) {
+        expect('value' in ours, JSON.stringify(text)).toBe(false);
+        continue;
+      }
+      if (!('value' in ours)) continue;
+      read++;
+      expect(ours.value, JSON.stringify(text)).toEqual(library.toJS());
+    }
+    expect(read).toBeGreaterThan(100);
+  });
+
+  it("leaves the blank and comment lines between a flow collection's entries out of what the library parses", () => {
+    const text = `name: p\nmessages: [{role: user,${'\n'.repeat(400)}${'  # c\n'.repeat(300)}  content: hi}]\n`;
+    const shape = checkYamlShape(text, { maxNodes: 100, maxDepth: 256, maxAliases: 100 });
+    const start = text.indexOf('user,') + 6;
+    expect('quiet' in shape ? shape.quiet : []).toEqual([[start, text.indexOf('  content')]]);
+    const read = parseYamlSource(text) as YamlSource;
+    expect(read.value).toEqual(parseDocument(text).toJS());
+    expect(read.locate('/messages/0/content')).toEqual({ line: 702, column: 3 });
   });
 });
 
