@@ -46,24 +46,41 @@ const PLAIN_START = new Uint8Array(256);
 for (const c of '\t\n#:-') PLAIN_START[c.charCodeAt(0)] = 1;
 
 /**
- * A block scalar (`|` when `literal`, else `>`) whose first content line starts at `first` (its spaces are the
- * scalar's indentation): its value after chomping (`chomp`) and the start of the line that ends it. Undefined where
- * the general reading decides: a blank line with more spaces than the content's, a folded line more indented or
- * starting with a tab, a less indented line starting with a tab, no line break at the end.
+ * A block scalar (`|` when `literal`, else `>`) whose lines start at `first`, its content indented past `parent` as
+ * its first line with text is: its value after chomping (`chomp`, the library's rules: leading blank lines kept,
+ * folded lines joined by a space, more-indented ones and the breaks around them kept) and the start of the line that
+ * ends it. Undefined where the general reading decides: a blank line with more spaces than the content's, a less
+ * indented line starting with a tab, no line break at the end.
  */
 export function readBlockLines(
   t: AsciiText,
   first: number,
+  parent: number,
   literal: boolean,
   chomp: '' | '-' | '+',
 ): { value: string; end: number } | undefined {
   const { src, out, length } = t;
-  let k = first;
-  while (src[k] === SPACE) k++;
-  const indent = k - first;
-  let n = 0;
-  let blanks = 0;
+  // The leading blank lines, then the first line with text: its spaces are the content's indentation.
   let line = first;
+  let leading = 0;
+  let widest = 0;
+  let k = line;
+  for (;;) {
+    while (src[k] === SPACE) k++;
+    if (src[k] !== LF || k >= length) break;
+    widest = Math.max(widest, k - line);
+    leading++;
+    line = k + 1;
+    k = line;
+  }
+  const indent = k - line;
+  if (indent <= parent || k >= length || src[k] === TAB || widest > indent) return undefined;
+  let n = 0;
+  for (; n < leading; n++) out[n] = LF;
+  let blanks = 0;
+  // Folded: the separator owed before the next line with text (none, a space, one or two line breaks).
+  let sep = 0;
+  let moreBefore = false;
   for (;;) {
     k = line;
     while (src[k] === SPACE) k++;
@@ -82,12 +99,31 @@ export function readBlockLines(
       if (c === TAB) return undefined;
       break;
     }
-    if (line !== first) {
-      if (literal) for (let b = 0; b <= blanks; b++) out[n++] = LF;
-      else if (blanks === 0) out[n++] = SPACE;
-      else for (let b = 0; b < blanks; b++) out[n++] = LF;
+    if (literal) {
+      if (sep !== 0) for (let b = 0; b <= blanks; b++) out[n++] = LF;
+      sep = 1;
+    } else {
+      // Each blank line: a line break, the first one taking the place of a space.
+      if (blanks > 0) {
+        if (sep === 1) {
+          sep = 2;
+          blanks--;
+        }
+        for (; blanks > 0; blanks--) out[n++] = LF;
+      }
+      const more = k - line > indent || src[line + indent] === TAB;
+      if (more) {
+        if (sep === 1) sep = 2;
+        else if (sep === 2 && !moreBefore) sep = 3;
+      }
+      if (sep === 1) out[n++] = SPACE;
+      else if (sep >= 2) {
+        out[n++] = LF;
+        if (sep === 3) out[n++] = LF;
+      }
+      sep = more ? 2 : 1;
+      moreBefore = more;
     }
-    if (!literal && (k - line > indent || c === TAB)) return undefined;
     blanks = 0;
     k = line + indent;
     c = src[k]!;

@@ -335,18 +335,14 @@ class SubsetReader extends FlowReader {
     return value;
   }
 
-  /** A block scalar whose first line after its header has text past `parent`, read from bytes; else undefined. */
+  /** A block scalar whose content is indented past `parent`, read from bytes; else undefined. */
   private blockLines(at: number, parent: number): string | undefined {
     const found = blockHeader(this.text, at);
     if (found === undefined) return undefined;
     const first = at + found.length;
     const ascii = this.denseAscii(first, this.n);
     if (ascii === undefined) return undefined;
-    let k = first;
-    while (ascii.src[k] === SPACE) k++;
-    const c = ascii.src[k];
-    if (k - first <= parent || k >= this.n || c === LF || c === TAB) return undefined;
-    const read = readBlockLines(ascii, first, found.header.mode === '|', found.header.chomp);
+    const read = readBlockLines(ascii, first, parent, found.header.mode === '|', found.header.chomp);
     if (read === undefined) return undefined;
     this.pos = this.quiet(read.end);
     return read.value;

@@ -263,6 +263,28 @@ describe('YAML subset reader', () => {
     }
   });
 
+  it('reads block scalars of many lines (blank, more indented, tab-started, kept) exactly as the YAML library does', () => {
+    const next = prng(13);
+    const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)]!;
+    const blank = (base: number): string => `${' '.repeat(Math.floor(next() * (base + 1)))}\n`;
+    const text = (): string => {
+      const base = 2 + Math.floor(next() * 3);
+      let s = `k: ${pick(['|', '>', '|-', '>-', '|+', '>+'])}\n`;
+      for (let i = Math.floor(next() * 3); i > 0; i--) s += blank(base);
+      for (let i = 34 + Math.floor(next() * 20); i > 0; i--) {
+        const r = next();
+        if (r < 0.12) s += blank(base);
+        else if (r < 0.25) s += `${' '.repeat(base + 1 + Math.floor(next() * 2))}${pick(['a', 'b c', 'd '])}\n`;
+        else if (r < 0.3) s += `${' '.repeat(base)}\tx\n`;
+        else s += `${' '.repeat(base)}${pick(['a', 'bb', 'c c', 'd  '])}\n`;
+      }
+      for (let i = Math.floor(next() * 3); i > 0; i--) s += blank(base);
+      return next() < 0.5 ? `${s}z: 1\n` : s;
+    };
+    const { read } = compareWithLibrary(text, 2_000);
+    expect(read).toBeGreaterThan(1_500);
+  });
+
   it('ends a scalar of many short lines where the library does: a line not past its parent, a key, a comment', () => {
     const lines = Array.from({ length: 60 }, (_, i) => ['a', 'bb', 'c c'][i % 3]!);
     const ends = ['d', ' d', '  d', '   d', '# c', '  # c', 'k: v', '  k: v', ' \td', '- x', '  - x', '', '   ', 'd:'];
