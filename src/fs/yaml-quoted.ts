@@ -8,7 +8,7 @@
 
 import { readFolded } from './yaml-fold.js';
 import { foldQuotedLines } from './yaml-lines.js';
-import type { AsciiText } from './yaml-lines.js';
+import type { ByteText } from './yaml-lines.js';
 import type { FoldProblem, FoldStyle } from './yaml-fold.js';
 import { perIndent } from './indent-patterns.js';
 
@@ -91,7 +91,7 @@ export function readQuoted(
   text: string,
   start: number,
   end: number,
-  ascii?: AsciiText,
+  ascii?: ByteText,
 ): { value: string; indent?: number } | QuotedProblem {
   const from = start + 1;
   const to = end - 1;
@@ -112,7 +112,7 @@ function readAll(
   from: number,
   to: number,
   style: FoldStyle,
-  ascii?: AsciiText,
+  ascii?: ByteText,
 ): { value: string; indent?: number } | QuotedProblem {
   const fast = ascii === undefined || style === 'plain' ? undefined : foldQuotedLines(ascii, from, to, style);
   const read = fast ?? readFolded(text, from, to, style);

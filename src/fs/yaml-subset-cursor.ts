@@ -3,9 +3,9 @@
  * the positions recorded for diagnostics, blank and comment lines, quotes, and the core schema's plain scalars.
  */
 
-import { asciiText } from './yaml-lines.js';
+import { byteText } from './yaml-lines.js';
 import { dense } from './yaml-quoted.js';
-import type { AsciiText } from './yaml-lines.js';
+import type { ByteText } from './yaml-lines.js';
 
 export const SPACE = 0x20;
 export const TAB = 0x09;
@@ -80,8 +80,8 @@ export class SubsetCursor {
   protected pos = 0;
   protected readonly keys = new Map<object, Map<string, number>>();
   protected readonly items = new Map<unknown[], number[]>();
-  /** The text as bytes for the loops of yaml-lines.ts (null: not ASCII), made when a scalar over lines needs it. */
-  private bytes: AsciiText | null | undefined;
+  /** The text as bytes for the loops of yaml-lines.ts (null: a character beyond Latin-1), made when a scalar over lines needs it. */
+  private bytes: ByteText | null | undefined;
 
   constructor(text: string, maxNodes: number) {
     this.text = text;
@@ -90,13 +90,13 @@ export class SubsetCursor {
   }
 
   /**
-   * The text as an {@link AsciiText} when `from`..`to` starts with many line breaks or quote pairs (where the loops of
-   * yaml-lines.ts beat native replacements), else undefined (also when the text is not ASCII).
+   * The text as an {@link ByteText} when `from`..`to` starts with many line breaks or quote pairs (where the loops of
+   * yaml-lines.ts beat native replacements), else undefined (also when a character of the text is beyond Latin-1).
    */
-  protected denseAscii(from: number, to: number): AsciiText | undefined {
+  protected denseBytes(from: number, to: number): ByteText | undefined {
     const head = this.text.slice(from, Math.min(to, from + 512));
     if (!dense(head, '\n') && !dense(head, "''")) return undefined;
-    if (this.bytes === undefined) this.bytes = asciiText(this.text) ?? null;
+    if (this.bytes === undefined) this.bytes = byteText(this.text) ?? null;
     return this.bytes ?? undefined;
   }
 

@@ -146,7 +146,7 @@ export class FlowReader extends SubsetCursor {
       const close = this.closingQuote(at);
       const lines = text.slice(at, close).includes('\n');
       if (lines && key) throw OUTSIDE;
-      const read = readQuoted(text, at, close + 1, lines ? this.denseAscii(at + 1, close) : undefined);
+      const read = readQuoted(text, at, close + 1, lines ? this.denseBytes(at + 1, close) : undefined);
       if (!('value' in read)) throw OUTSIDE;
       // Later lines past the block parent, none starting with a tab; where the library might differ, it decides.
       if (lines && (read.indent === undefined || read.indent <= this.flowParent)) throw OUTSIDE;

@@ -273,7 +273,7 @@ class SubsetReader extends FlowReader {
     const lines = lf !== -1 && lf < close;
     // Lines after the first must be indented past the parent: the second line is checked before reading them all.
     if (lines) this.indentedPast(lf + 1, lf + 2, at, parent);
-    const read = readQuoted(text, at, close + 1, this.denseAscii(at + 1, close));
+    const read = readQuoted(text, at, close + 1, this.denseBytes(at + 1, close));
     if (!('value' in read)) throw OUTSIDE;
     if (lines && read.indent === undefined) throw OUTSIDE;
     if (lines && read.indent! <= parent) {
@@ -340,7 +340,7 @@ class SubsetReader extends FlowReader {
     const found = blockHeader(this.text, at);
     if (found === undefined) return undefined;
     const first = at + found.length;
-    const ascii = this.denseAscii(first, this.n);
+    const ascii = this.denseBytes(first, this.n);
     if (ascii === undefined) return undefined;
     const read = readBlockLines(ascii, first, parent, found.header.mode === '|', found.header.chomp);
     if (read === undefined) return undefined;
@@ -360,7 +360,7 @@ class SubsetReader extends FlowReader {
     while (text.charCodeAt(d) === SPACE) d++;
     const indent = d - s;
     if (indent <= parent) return undefined;
-    const ascii = this.denseAscii(s, this.n);
+    const ascii = this.denseBytes(s, this.n);
     if (ascii !== undefined) {
       const read = foldPlainLines(ascii, s, parent);
       if (read === undefined) return undefined;

@@ -23,7 +23,25 @@ const MORE_WORDS = [
 ];
 const ESCAPES = ['\\n', '\\t', '\\"', '\\\\', '\\x41', '\\u00e9', '\\U0001F600', '\\e', '\\N', '\\_', '\\q', '\\\n'];
 /** Inside double-quoted strings of many lines: one-character escapes (others are read by the general loop). */
-const DENSE_DOUBLE = ['a', 'b c', ' ', '\t', "'", '#', ': ', '\\n', '\\t', '\\"', '\\\\', '\\e', '\\N', '\\_', '\\q'];
+const DENSE_DOUBLE = [
+  'a',
+  'b c',
+  ' ',
+  '\t',
+  "'",
+  '#',
+  ': ',
+  'é',
+  '€',
+  '\\n',
+  '\\t',
+  '\\"',
+  '\\\\',
+  '\\e',
+  '\\N',
+  '\\_',
+  '\\q',
+];
 const INSERTS = ['\t', '\r', '#', ':', '- ', ' ', '\n', '"', "'", '\\', '---\n', '...\n', '&a ', '*a', '!t ', '? '];
 
 /**
