@@ -7,7 +7,8 @@
  */
 
 import { stripIndent } from './yaml-fold.js';
-import { dense, lineBreaks } from './yaml-quoted.js';
+import { dense } from './yaml-fold.js';
+import { lineBreaks } from './yaml-quoted.js';
 import { perIndent } from './indent-patterns.js';
 
 /** Block scalars at least this long (source characters, header included) are read here. */

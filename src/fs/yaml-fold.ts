@@ -192,3 +192,17 @@ export function stripIndent(text: string, from: number, to: number, indent: numb
   }
   return Buffer.from(out.buffer, 0, n * 2).toString('utf16le');
 }
+
+/**
+ * Whether `mark` (a line break, a quote pair) comes often in `body`: 32 times in its first 512 characters. A native
+ * replacement costs about 100 ns per match, more than the character loop of {@link readFolded} spends on 16
+ * characters.
+ */
+export function dense(body: string, mark: string): boolean {
+  let at = -1;
+  for (let k = 0; k < 32; k++) {
+    at = body.indexOf(mark, at + 1);
+    if (at === -1 || at >= 512) return false;
+  }
+  return true;
+}

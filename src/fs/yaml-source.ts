@@ -249,16 +249,20 @@ export function parseYamlSource(
   // The block subset prompt files use is read in one pass; anything else (or any problem) goes to the library.
   const subset = readYamlSubset(text, maxNodes);
   if (subset === undefined) return parseYamlWithLibrary(text, lineOffset, maxNodes);
-  let lines: LineIndex | undefined;
-  const place = (offset: number): SourcePosition => {
-    lines ??= new LineIndex(text);
-    const pos = lines.position(offset);
-    return { line: pos.line + lineOffset, column: pos.column };
+  const placeIn = (source: string): ((offset: number) => SourcePosition) => {
+    let lines: LineIndex | undefined;
+    return (offset) => {
+      lines ??= new LineIndex(source);
+      const pos = lines.position(offset);
+      return { line: pos.line + lineOffset, column: pos.column };
+    };
   };
+  // Offsets into the text the reader read (CRLF written LF): the same lines and columns.
+  const place = placeIn(subset.text);
   if ('problem' in subset) {
     // A crossed bound is reported first, as the library path does.
     const shape = checkYamlShape(text, { maxNodes, maxDepth: MAX_DEPTH, maxAliases: MAX_ALIAS_COUNT });
-    return located(place, shape.problem ?? subset.problem);
+    return shape.problem === undefined ? located(place, subset.problem) : located(placeIn(text), shape.problem);
   }
   return {
     value: subset.value,

@@ -4,7 +4,7 @@
  */
 
 import { byteText } from './yaml-lines.js';
-import { dense } from './yaml-quoted.js';
+import { dense } from './yaml-fold.js';
 import type { ByteText } from './yaml-lines.js';
 
 export const SPACE = 0x20;

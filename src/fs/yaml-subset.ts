@@ -1,16 +1,16 @@
 /**
  * The subset of YAML that prompt files use (block mappings with plain or quoted keys, block sequences, flow
  * collections of scalars, plain, quoted and block scalars, comments), read in one linear pass without the YAML
- * library, which spends microseconds on every node and line. Anything outside the subset (anchors, aliases, tags,
- * explicit keys, tabs or carriage returns in the structure, duplicate keys, comments inside flow collections) or
- * anything the library might read otherwise or refuse makes the reader give up, and the caller parses the text with
- * the library. Differential tests hold both to one value and position.
+ * library, which spends microseconds on every node and line (CRLF line breaks read as LF). Anything outside the
+ * subset (anchors, aliases, tags, explicit keys, tabs in the structure, a carriage return alone, duplicate keys,
+ * comments inside flow collections) or anything the library might read otherwise or refuse makes the reader give up,
+ * and the caller parses the text with the library. Differential tests hold both to one value and position.
  */
 import { setOwn, unescapePointerSegment } from '../json.js';
 import { blockHeader, findBlockScalar, readFoundBlock } from './yaml-block.js';
-import { foldPlainLines, readBlockLines } from './yaml-lines.js';
-import { readFolded, stripIndent } from './yaml-fold.js';
-import { dense, lineBreaks, readPlainLines, readQuoted } from './yaml-quoted.js';
+import { foldPlainLines, readBlockLines, withoutCarriageReturns } from './yaml-lines.js';
+import { dense, readFolded, stripIndent } from './yaml-fold.js';
+import { lineBreaks, readPlainLines, readQuoted } from './yaml-quoted.js';
 import {
   COLON,
   DASH,
@@ -32,8 +32,10 @@ import { perIndent } from './indent-patterns.js';
 /** A text read by {@link readYamlSubset}: its value and where a JSON pointer's node starts. */
 export interface SubsetRead {
   value: unknown;
-  /** The offset of the node a pointer names (a mapping member's key), as the library's nodes would give it. */
+  /** The offset of the node a pointer names (a mapping member's key) in {@link SubsetRead.text}. */
   offsetOf(pointer: string): number | undefined;
+  /** The text read: the given one with CRLF line breaks written LF (a line and column in it are the same there). */
+  text: string;
 }
 
 /** On a plain scalar's first line: a key indicator, a comment, or the line's end. */
@@ -65,13 +67,18 @@ const continuations = perIndent(
  * and its offset when it holds one the library refuses too (a quoted string's line not indented enough); undefined
  * otherwise (the library then parses it, and reports any problem).
  */
-export function readYamlSubset(text: string, maxNodes: number): SubsetRead | { problem: SubsetProblem } | undefined {
-  if (text.charCodeAt(0) === 0xfeff || text.includes('\r')) return undefined;
+export function readYamlSubset(
+  text: string,
+  maxNodes: number,
+): SubsetRead | { problem: SubsetProblem; text: string } | undefined {
+  if (text.charCodeAt(0) === 0xfeff) return undefined;
+  const read = text.includes('\r') ? withoutCarriageReturns(text) : text;
+  if (read === undefined) return undefined;
   try {
-    return new SubsetReader(text, maxNodes).read();
+    return new SubsetReader(read, maxNodes).read();
   } catch (error) {
     if (error === OUTSIDE) return undefined;
-    if (error instanceof SubsetProblem) return { problem: error };
+    if (error instanceof SubsetProblem) return { problem: error, text: read };
     throw error;
   }
 }
@@ -84,7 +91,7 @@ class SubsetReader extends FlowReader {
     if (!(c === DASH && this.blankOrEnd(start + 1)) && this.keyAt(start) === undefined) throw OUTSIDE;
     const value = this.block(start, -1);
     if (this.pos < this.n) throw OUTSIDE;
-    return { value, offsetOf: (pointer) => this.offsetOf(value, start, pointer) };
+    return { value, offsetOf: (pointer) => this.offsetOf(value, start, pointer), text: this.text };
   }
 
   private offsetOf(root: unknown, rootAt: number, pointer: string): number | undefined {

@@ -281,6 +281,17 @@ describe('YAML subset reader', () => {
     }
   });
 
+  it('reads generated texts written with CRLF line breaks exactly as the YAML library reads them', () => {
+    const next = generator(17);
+    const crlf = (): string => next().replaceAll('\r', '').replaceAll('\n', '\r\n');
+    const { read } = compareWithLibrary(crlf, 1_500);
+    expect(read).toBeGreaterThan(150);
+    const dense = generator(19, true);
+    expect(compareWithLibrary(() => dense().replaceAll('\r', '').replaceAll('\n', '\r\n'), 1_000).read).toBeGreaterThan(
+      80,
+    );
+  });
+
   it('reads block scalars of many lines (blank, more indented, tab-started, kept) exactly as the YAML library does', () => {
     const next = prng(13);
     const pick = <T>(values: readonly T[]): T => values[Math.floor(next() * values.length)]!;
@@ -348,7 +359,7 @@ describe('YAML subset reader', () => {
     ['an explicit key', '? a\n: 1\n'],
     ['a tab in the indentation', 'a:\n\tb: 1\n'],
     ['a tab after a colon', 'a:\t1\n'],
-    ['a carriage return', 'a: 1\r\nb: 2\r\n'],
+    ['a carriage return alone', 'a: 1\rb: 2\r\n'],
     ['a byte order mark', '\ufeffa: 1\n'],
     ['a duplicate key', 'a: 1\nb: 2\na: 3\n'],
     ['a key named twice as numbers', '1: a\n1.0: b\n'],
