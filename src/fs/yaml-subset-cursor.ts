@@ -80,7 +80,7 @@ export class SubsetCursor {
   protected pos = 0;
   protected readonly keys = new Map<object, Map<string, number>>();
   protected readonly items = new Map<unknown[], number[]>();
-  /** The text as bytes for the loops of yaml-lines.ts (null: a character beyond Latin-1), made when a scalar over lines needs it. */
+  /** The text as bytes for the loops of yaml-lines.ts (null: a character beyond Latin-1), made when first needed. */
   private bytes: ByteText | null | undefined;
 
   constructor(text: string, maxNodes: number) {
@@ -90,7 +90,7 @@ export class SubsetCursor {
   }
 
   /**
-   * The text as an {@link ByteText} when `from`..`to` starts with many line breaks or quote pairs (where the loops of
+   * The text as a {@link ByteText} when `from`..`to` starts with many line breaks or quote pairs (where the loops of
    * yaml-lines.ts beat native replacements), else undefined (also when a character of the text is beyond Latin-1).
    */
   protected denseBytes(from: number, to: number): ByteText | undefined {
