@@ -71,13 +71,14 @@ function hasBreak(text: string, from: number, to: number): boolean {
 
 /**
  * The value of the quoted scalar `text.slice(start, end)` (quotes included, double or single), or its first
- * problem. The rules are the YAML library's, so a long scalar reads exactly as a short one does.
+ * problem. The rules are the YAML library's, so a long scalar reads exactly as a short one does. With `bytes` (the
+ * text as bytes), a scalar no native replacement reads is read by the byte loop of yaml-lines.ts.
  */
 export function readQuoted(
   text: string,
   start: number,
   end: number,
-  ascii?: ByteText,
+  bytes?: ByteText,
 ): { value: string; indent?: number } | QuotedProblem {
   const from = start + 1;
   const to = end - 1;
@@ -89,7 +90,7 @@ export function readQuoted(
     const uniform = foldUniformly(text, from, to);
     if (uniform !== undefined) return { value: uniform.value.replace(QUOTE_PAIRS, "'"), indent: uniform.indent };
   }
-  return readAll(text, from, to, double ? 'double' : 'single', ascii);
+  return readAll(text, from, to, double ? 'double' : 'single', bytes);
 }
 
 /** {@link readFolded}, with the least indentation of the lines after the first when none has a tab in it. */
@@ -98,9 +99,9 @@ function readAll(
   from: number,
   to: number,
   style: FoldStyle,
-  ascii?: ByteText,
+  bytes?: ByteText,
 ): { value: string; indent?: number } | QuotedProblem {
-  const fast = ascii === undefined || style === 'plain' ? undefined : foldQuotedLines(ascii, from, to, style);
+  const fast = bytes === undefined || style === 'plain' ? undefined : foldQuotedLines(bytes, from, to, style);
   const read = fast ?? readFolded(text, from, to, style);
   if ('message' in read) return read;
   return read.tabbed || read.least === undefined ? { value: read.value } : { value: read.value, indent: read.least };

@@ -347,9 +347,9 @@ class SubsetReader extends FlowReader {
     const found = blockHeader(this.text, at);
     if (found === undefined) return undefined;
     const first = at + found.length;
-    const ascii = this.denseBytes(first, this.n);
-    if (ascii === undefined) return undefined;
-    const read = readBlockLines(ascii, first, parent, found.header.mode === '|', found.header.chomp);
+    const bytes = this.denseBytes(first, this.n);
+    if (bytes === undefined) return undefined;
+    const read = readBlockLines(bytes, first, parent, found.header.mode === '|', found.header.chomp);
     if (read === undefined) return undefined;
     this.pos = this.quiet(read.end);
     return read.value;
@@ -367,9 +367,9 @@ class SubsetReader extends FlowReader {
     while (text.charCodeAt(d) === SPACE) d++;
     const indent = d - s;
     if (indent <= parent) return undefined;
-    const ascii = this.denseBytes(s, this.n);
-    if (ascii !== undefined) {
-      const read = foldPlainLines(ascii, s, parent);
+    const bytes = this.denseBytes(s, this.n);
+    if (bytes !== undefined) {
+      const read = foldPlainLines(bytes, s, parent);
       if (read === undefined) return undefined;
       const next = this.quiet(read.end);
       if (next < this.n && this.indentAt(next) > parent) return undefined;
