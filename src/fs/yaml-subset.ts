@@ -372,7 +372,14 @@ class SubsetReader extends FlowReader {
       const read = foldPlainLines(bytes, s, parent);
       if (read === undefined) return undefined;
       const next = this.quiet(read.end);
-      if (next < this.n && this.indentAt(next) > parent) return undefined;
+      if (next < this.n && this.indentAt(next) > parent) {
+        // A key indicator or comment on the line that stopped the loop leaves the subset however the lines are read.
+        if (next === read.end && text.charCodeAt(next + this.indentAt(next)) !== HASH) {
+          const lf = text.indexOf('\n', next);
+          if (PLAIN_LATER.test(text.slice(next, lf === -1 ? this.n : lf))) throw OUTSIDE;
+        }
+        return undefined;
+      }
       this.pos = next;
       return text.slice(at, lineEnd) + read.folded;
     }

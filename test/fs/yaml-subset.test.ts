@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { parseDocument } from 'yaml';
 import { parseYamlSource, parseYamlWithLibrary } from '../../src/fs/yaml-source.js';
 import type { YamlSource } from '../../src/fs/yaml-source.js';
 import { readYamlSubset } from '../../src/fs/yaml-subset.js';
@@ -338,6 +339,18 @@ describe('YAML subset reader', () => {
       }
     }
     expect(read).toBeGreaterThan(20);
+  });
+
+  it('leaves a scalar of many short lines to the library path when a later line holds a key indicator or a comment', () => {
+    const lines = Array.from({ length: 60 }, (_, i) => `  ${['a', 'bb', 'c c'][i % 3]}`).join('\n');
+    for (const stop of ['  a: b', '    a: b', '  a:', '  x #c', '  x: [1']) {
+      const text = `k:\n${lines}\n${stop}\nz: 1\n`;
+      expect(readYamlSubset(text, 10_000), stop).toBeUndefined();
+      const doc = parseDocument(text);
+      const ours = parseYamlSource(text);
+      if (doc.errors.length === 0) expect('value' in ours ? ours.value : ours, stop).toEqual(doc.toJS());
+      else expect(ours, stop).toEqual(expect.objectContaining({ line: doc.errors[0]!.linePos![0].line }));
+    }
   });
 
   it('reads flow collections over lines, closing at the parent indentation only for the outermost one', () => {
