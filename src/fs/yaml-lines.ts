@@ -1,39 +1,102 @@
 /**
  * Scalars over many lines, read from a Latin-1 text's bytes in one loop that finds their extent and builds their value
  * at once (the subset reader's fast path; texts it takes have no carriage return). A character loop over a string
- * costs about 3 ns a character and a native replacement about 100 ns a line; this loop over bytes with a line break
- * after the text's end (no bound check per character) about 2 ns a character. Each loop takes only what the general
- * reading would read the same way and returns undefined for the rest.
+ * costs about 3 ns a character and a native replacement about 100 ns a line; the same loop over bytes about 2 ns in
+ * JavaScript and under 1 ns in WebAssembly (yaml-lines.wat, with a line break after the text's end so that no loop
+ * checks a bound per byte). Each loop takes only what the general reading would read the same way and returns
+ * undefined for the rest; where WebAssembly is not available (`node --jitless`), the general reading reads it all.
  */
 import { ESCAPES, dense } from './yaml-fold.js';
-
 import type { FoldRead, FoldStyle } from './yaml-fold.js';
+import { YAML_LINES_WASM } from './yaml-lines-wasm.js';
 
-const SPACE = 0x20;
-const TAB = 0x09;
 const LF = 0x0a;
-const QUOTE = 0x22;
-const APOSTROPHE = 0x27;
-const BACKSLASH = 0x5c;
 
-/** A text of one-byte characters (Latin-1) as bytes with a line break after its end, and room for one value read from it. */
+/** The compiled loops (yaml-lines.wat): their memory as bytes, and the exports. */
+interface Loops {
+  readonly instance: WebAssembly.Instance;
+  bytes: Buffer;
+}
+
+interface LoopExports {
+  memory: WebAssembly.Memory;
+  plain(src: number, from: number, parent: number, length: number, out: number): number;
+  block(src: number, first: number, parent: number, literal: number, length: number, out: number): number;
+  quoted(src: number, from: number, to: number, double: number, out: number): number;
+  end: WebAssembly.Global;
+  blanks: WebAssembly.Global;
+  least: WebAssembly.Global;
+  tabbed: WebAssembly.Global;
+}
+
+/** A text of one-byte characters (Latin-1) in the loops' memory, with a line break after its end. */
 export interface ByteText {
-  readonly src: Buffer;
-  readonly out: Buffer;
-  /** The text's length (the sentinel line break is at this offset). */
+  readonly loops: Loops;
+  /** The text's length (the line break after it is at this offset). */
   readonly length: number;
 }
 
-/** `text` as a {@link ByteText}, or undefined when a character of it is outside Latin-1 (above U+00FF). */
+/** Where the text starts in the loops' memory (after the tables yaml-lines.wat reads). */
+const TEXT_AT = 1024;
+/** The most memory one instance keeps between texts (a 2 MiB text: twice the default largest prompt file). */
+const KEPT_BYTES = TEXT_AT + 4 * 1024 * 1024 + 2;
+const PAGE = 65_536;
+
+let compiled: WebAssembly.Module | null | undefined;
+let kept: Loops | undefined;
+
+/** The loops with room for `bytes` bytes of memory, or undefined without WebAssembly. */
+function loopsFor(bytes: number): Loops | undefined {
+  if (compiled === undefined) {
+    try {
+      compiled = new WebAssembly.Module(Buffer.from(YAML_LINES_WASM, 'base64'));
+    } catch {
+      compiled = null; // no WebAssembly (`node --jitless`)
+    }
+  }
+  if (compiled === null) return undefined;
+  // One instance for every text up to 2 MiB (reading is synchronous, one text at a time); a larger text gets its own.
+  const loops = bytes <= KEPT_BYTES && kept !== undefined ? kept : newLoops(compiled);
+  if (bytes <= KEPT_BYTES) kept = loops;
+  const { memory } = exportsOf(loops);
+  if (memory.buffer.byteLength < bytes) {
+    memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE));
+    loops.bytes = Buffer.from(memory.buffer);
+  }
+  return loops;
+}
+
+function newLoops(module: WebAssembly.Module): Loops {
+  const instance = new WebAssembly.Instance(module);
+  const loops = { instance, bytes: Buffer.from((instance.exports as unknown as LoopExports).memory.buffer) };
+  loops.bytes.set(PLAIN_STOP, 0);
+  loops.bytes.set(PLAIN_START, 256);
+  for (let c = 0; c < 128; c++) loops.bytes.writeUInt16LE(ESCAPES[c]!, 512 + 2 * c);
+  return loops;
+}
+
+function exportsOf(loops: Loops): LoopExports {
+  return loops.instance.exports as unknown as LoopExports;
+}
+
+/**
+ * `text` as a {@link ByteText} (valid until the next call), or undefined when a character of it is outside Latin-1
+ * (above U+00FF) or WebAssembly is not available.
+ */
 export function byteText(text: string): ByteText | undefined {
   // Instant for a string V8 holds one byte a character: the pattern cannot match one.
   if (BEYOND_LATIN1.test(text)) return undefined;
   const length = text.length;
-  const both = Buffer.allocUnsafe(2 * (length + 1));
-  const src = both.subarray(0, length + 1);
-  src.write(text, 0, 'latin1');
-  src[length] = LF;
-  return { src, out: both.subarray(length + 1), length };
+  const loops = loopsFor(TEXT_AT + 2 * (length + 1));
+  if (loops === undefined) return undefined;
+  loops.bytes.write(text, TEXT_AT, 'latin1');
+  loops.bytes[TEXT_AT + length] = LF;
+  return { loops, length };
+}
+
+/** Where a value read from `t` is written in its loops' memory. */
+function outAt(t: ByteText): number {
+  return TEXT_AT + t.length + 1;
 }
 
 const BEYOND_LATIN1 = /[^\x00-\xff]/;
@@ -91,84 +154,14 @@ export function readBlockLines(
   literal: boolean,
   chomp: '' | '-' | '+',
 ): { value: string; end: number } | undefined {
-  const { src, out, length } = t;
-  // The leading blank lines, then the first line with text: its spaces are the content's indentation.
-  let line = first;
-  let leading = 0;
-  let widest = 0;
-  let k = line;
-  for (;;) {
-    while (src[k] === SPACE) k++;
-    if (src[k] !== LF || k >= length) break;
-    widest = Math.max(widest, k - line);
-    leading++;
-    line = k + 1;
-    k = line;
-  }
-  const indent = k - line;
-  if (indent <= parent || k >= length || src[k] === TAB || widest > indent) return undefined;
-  let n = 0;
-  for (; n < leading; n++) out[n] = LF;
-  let blanks = 0;
-  // Folded: the separator owed before the next line with text (none, a space, one or two line breaks).
-  let sep = 0;
-  let moreBefore = false;
-  for (;;) {
-    k = line;
-    while (src[k] === SPACE) k++;
-    let c = src[k]!;
-    if (k >= length) {
-      if (k > line) return undefined;
-      break;
-    }
-    if (c === LF) {
-      if (k - line > indent) return undefined;
-      blanks++;
-      line = k + 1;
-      continue;
-    }
-    if (k - line < indent) {
-      if (c === TAB) return undefined;
-      break;
-    }
-    if (literal) {
-      if (sep !== 0) for (let b = 0; b <= blanks; b++) out[n++] = LF;
-      sep = 1;
-    } else {
-      // Each blank line: a line break, the first one taking the place of a space.
-      if (blanks > 0) {
-        if (sep === 1) {
-          sep = 2;
-          blanks--;
-        }
-        for (; blanks > 0; blanks--) out[n++] = LF;
-      }
-      const more = k - line > indent || src[line + indent] === TAB;
-      if (more) {
-        if (sep === 1) sep = 2;
-        else if (sep === 2 && !moreBefore) sep = 3;
-      }
-      if (sep === 1) out[n++] = SPACE;
-      else if (sep >= 2) {
-        out[n++] = LF;
-        if (sep === 3) out[n++] = LF;
-      }
-      sep = more ? 2 : 1;
-      moreBefore = more;
-    }
-    blanks = 0;
-    k = line + indent;
-    c = src[k]!;
-    while (c !== LF) {
-      out[n++] = c;
-      c = src[++k]!;
-    }
-    if (k >= length) return undefined;
-    line = k + 1;
-  }
-  const value = out.toString('latin1', 0, n);
-  if (chomp === '+') return { value: `${value}\n${'\n'.repeat(blanks)}`, end: line };
-  return { value: chomp === '-' ? value : `${value}\n`, end: line };
+  const loops = exportsOf(t.loops);
+  const out = outAt(t);
+  const n = loops.block(TEXT_AT, first, parent, literal ? 1 : 0, t.length, out);
+  if (n === -1) return undefined;
+  const value = t.loops.bytes.toString('latin1', out, out + n);
+  const end = loops.end.value as number;
+  if (chomp === '+') return { value: `${value}\n${'\n'.repeat(loops.blanks.value as number)}`, end };
+  return { value: chomp === '-' ? value : `${value}\n`, end };
 }
 
 /**
@@ -178,41 +171,11 @@ export function readBlockLines(
  * when none is taken.
  */
 export function foldPlainLines(t: ByteText, from: number, parent: number): { folded: string; end: number } | undefined {
-  const { src, out, length } = t;
-  let n = 0;
-  let blanks = 0;
-  let line = from;
-  let taken = from;
-  for (;;) {
-    let c = src[line]!;
-    if (c === LF) {
-      if (line >= length) break;
-      blanks++;
-      line++;
-      continue;
-    }
-    let k = line;
-    while (src[k] === SPACE) k++;
-    c = src[k]!;
-    if (k - line <= parent || PLAIN_START[c] === 1) break;
-    const before = n;
-    if (blanks === 0) out[n++] = SPACE;
-    else for (let b = 0; b < blanks; b++) out[n++] = LF;
-    while (PLAIN_STOP[c] === 0) {
-      out[n++] = c;
-      c = src[++k]!;
-    }
-    const last = out[n - 1];
-    if (c !== LF || k >= length || last === SPACE || last === TAB) {
-      n = before;
-      break;
-    }
-    blanks = 0;
-    line = k + 1;
-    taken = line;
-  }
-  if (taken === from) return undefined;
-  return { folded: out.toString('latin1', 0, n), end: line };
+  const loops = exportsOf(t.loops);
+  const out = outAt(t);
+  const n = loops.plain(TEXT_AT, from, parent, t.length, out);
+  if (n === -1) return undefined;
+  return { folded: t.loops.bytes.toString('latin1', out, out + n), end: loops.end.value as number };
 }
 
 /**
@@ -226,71 +189,12 @@ export function foldQuotedLines(
   to: number,
   style: Exclude<FoldStyle, 'plain'>,
 ): FoldRead | undefined {
-  const { src, out } = t;
-  const double = style === 'double';
-  let n = 0;
-  let kept = 0;
-  let least = -1;
-  let tabbed = false;
-  let i = from;
-  for (;;) {
-    let c = src[i]!;
-    while (c > BACKSLASH || (c !== LF && c !== QUOTE && c !== APOSTROPHE && c !== BACKSLASH)) {
-      out[n++] = c;
-      c = src[++i]!;
-    }
-    if (c === LF) {
-      while (n > kept && (out[n - 1] === SPACE || out[n - 1] === TAB)) n--;
-      // Most often the next line has text after spaces: one space stands for the break.
-      let s = i + 1;
-      while (src[s] === SPACE) s++;
-      const d = src[s];
-      if (d !== LF && d !== TAB) {
-        if (least === -1 || s - i - 1 < least) least = s - i - 1;
-        out[n++] = SPACE;
-        kept = n;
-        i = s;
-        continue;
-      }
-      let breaks = 0;
-      let k = i;
-      for (;;) {
-        let s = k + 1;
-        while (src[s] === SPACE) s++;
-        const d = src[s];
-        if (d === TAB) tabbed = true;
-        if (d !== LF && (least === -1 || s - k - 1 < least)) least = s - k - 1;
-        while (src[s] === SPACE || src[s] === TAB) s++;
-        if (s < to && src[s] === LF) {
-          k = s;
-          breaks++;
-          continue;
-        }
-        i = s;
-        break;
-      }
-      if (breaks === 0) out[n++] = SPACE;
-      else for (let b = 0; b < breaks; b++) out[n++] = LF;
-      kept = n;
-      continue;
-    }
-    if (i >= to) break;
-    if (c === BACKSLASH && double) {
-      const next = src[i + 1]!;
-      const escaped = next < 128 ? ESCAPES[next]! : 0;
-      if (escaped === 0 || escaped > 0x100) return undefined;
-      out[n++] = escaped - 1;
-      kept = n;
-      i += 2;
-    } else if (c === APOSTROPHE && !double) {
-      out[n++] = c; // '' is one quote
-      kept = n;
-      i += 2;
-    } else {
-      out[n++] = c;
-      i++;
-    }
-  }
-  const value = out.toString('latin1', 0, n);
+  const loops = exportsOf(t.loops);
+  const out = outAt(t);
+  const n = loops.quoted(TEXT_AT, from, to, style === 'double' ? 1 : 0, out);
+  if (n === -1) return undefined;
+  const value = t.loops.bytes.toString('latin1', out, out + n);
+  const least = loops.least.value as number;
+  const tabbed = loops.tabbed.value === 1;
   return least === -1 ? { value, tabbed } : { value, least, tabbed };
 }

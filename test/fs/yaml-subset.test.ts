@@ -300,7 +300,7 @@ describe('YAML subset reader', () => {
     const text = (): string => {
       const base = 2 + Math.floor(next() * 3);
       let s = `k: ${pick(['|', '>', '|-', '>-', '|+', '>+'])}\n`;
-      for (let i = Math.floor(next() * 3); i > 0; i--) s += blank(base);
+      for (let i = Math.floor(next() * 3); i > 0; i--) s += blank(base + (next() < 0.2 ? 2 : 0));
       for (let i = 34 + Math.floor(next() * 20); i > 0; i--) {
         const r = next();
         if (r < 0.12) s += blank(base);
@@ -394,8 +394,16 @@ describe('YAML subset reader', () => {
 
   it('refuses a quoted string whose later line is not indented past its parent, at that line, as the library path does', () => {
     const short = Array.from({ length: 3_000 }, (_, i) => ['a', 'bb', 'ccc'][i % 3]).join('\n');
+    const at = (indent: number) =>
+      short
+        .split('\n', 60)
+        .map((l) => `${' '.repeat(indent)}${l}`)
+        .join('\n');
     for (const [text, line, column] of [
       ['c: "a\n  b\nc"\n', 3, 1],
+      // The least indentation is the line's, however more-indented lines around it are.
+      [`k:\n  - "a\n${at(4)}\n  x\n${at(3)}"\n`, 63, 3],
+      [`k:\n  - 'a\n${at(3)}\n  x\n${at(4)}'\n`, 63, 3],
       [`c: '${'x'.repeat(300)}\n  b\nc'\n`, 3, 1],
       [`content: "${short}"\nname: x\n`, 2, 1],
       ['k:\n  - "a\n   b\n  c"\n', 4, 3],
