@@ -3,7 +3,9 @@
 ;; not start with, 512-767 the one-character escapes (u16 per ASCII byte: the Latin-1 character plus 1, 0 for none;
 ;; all three written by yaml-lines.ts), then the text (a line break after its end, so no loop checks a bound per byte)
 ;; and the room for the value. Each function returns the value's length in bytes, or -1 where the general reading
-;; decides; other results are in the globals. Rebuild yaml-lines-wasm.ts after an edit: `node scripts/wasm.mjs`.
+;; decides; other results are in the globals. Spaces are skipped inline (a call per line costs as much as the line),
+;; four at a time (an unaligned load; the line break after the text stops it). After an edit, rebuild
+;; yaml-lines-wasm.ts: `node scripts/wasm.mjs`.
 (module
   (memory (export "memory") 1)
   ;; Where the scalar's lines stop (the start of the line after them).
@@ -14,15 +16,6 @@
   ;; after the first starts with spaces then a tab.
   (global $least (export "least") (mut i32) (i32.const -1))
   (global $tabbed (export "tabbed") (mut i32) (i32.const 0))
-
-  ;; The first byte at or after `at` that is not a space.
-  (func $pastSpaces (param $src i32) (param $at i32) (result i32)
-    (block $done
-      (loop $spaces
-        (br_if $done (i32.ne (i32.load8_u (i32.add (local.get $src) (local.get $at))) (i32.const 0x20)))
-        (local.set $at (i32.add (local.get $at) (i32.const 1)))
-        (br $spaces)))
-    (local.get $at))
 
   ;; foldPlainLines in yaml-lines.ts: the later lines of a plain scalar from `from`, folded into `out`.
   (func (export "plain") (param $src i32) (param $from i32) (param $parent i32) (param $length i32) (param $out i32)
@@ -40,7 +33,17 @@
             (local.set $blanks (i32.add (local.get $blanks) (i32.const 1)))
             (local.set $line (i32.add (local.get $line) (i32.const 1)))
             (br $lines)))
-        (local.set $k (call $pastSpaces (local.get $src) (local.get $line)))
+        (local.set $k (local.get $line))
+        (block $spaced1
+          (loop $spaces1
+            (if (i32.eq (i32.load (i32.add (local.get $src) (local.get $k))) (i32.const 0x20202020))
+              (then
+                (local.set $k (i32.add (local.get $k) (i32.const 4)))
+                (br $spaces1))))
+          (loop $space1
+            (br_if $spaced1 (i32.ne (i32.load8_u (i32.add (local.get $src) (local.get $k))) (i32.const 0x20)))
+            (local.set $k (i32.add (local.get $k) (i32.const 1)))
+            (br $space1)))
         (local.set $c (i32.load8_u (i32.add (local.get $src) (local.get $k))))
         (br_if $done (i32.le_s (i32.sub (local.get $k) (local.get $line)) (local.get $parent)))
         (br_if $done (i32.load8_u offset=256 (local.get $c)))
@@ -89,7 +92,17 @@
     ;; The leading blank lines, then the first line with text: its spaces are the content's indentation.
     (block $led
       (loop $leadingLines
-        (local.set $k (call $pastSpaces (local.get $src) (local.get $line)))
+        (local.set $k (local.get $line))
+        (block $spaced2
+          (loop $spaces2
+            (if (i32.eq (i32.load (i32.add (local.get $src) (local.get $k))) (i32.const 0x20202020))
+              (then
+                (local.set $k (i32.add (local.get $k) (i32.const 4)))
+                (br $spaces2))))
+          (loop $space2
+            (br_if $spaced2 (i32.ne (i32.load8_u (i32.add (local.get $src) (local.get $k))) (i32.const 0x20)))
+            (local.set $k (i32.add (local.get $k) (i32.const 1)))
+            (br $space2)))
         (br_if $led (i32.ne (i32.load8_u (i32.add (local.get $src) (local.get $k))) (i32.const 0x0a)))
         (br_if $led (i32.ge_u (local.get $k) (local.get $length)))
         (if (i32.gt_s (i32.sub (local.get $k) (local.get $line)) (local.get $widest))
@@ -113,7 +126,17 @@
     ;; Folded: the separator owed before the next line with text (none, a space, one or two line breaks).
     (block $ended
       (loop $lines
-        (local.set $k (call $pastSpaces (local.get $src) (local.get $line)))
+        (local.set $k (local.get $line))
+        (block $spaced3
+          (loop $spaces3
+            (if (i32.eq (i32.load (i32.add (local.get $src) (local.get $k))) (i32.const 0x20202020))
+              (then
+                (local.set $k (i32.add (local.get $k) (i32.const 4)))
+                (br $spaces3))))
+          (loop $space3
+            (br_if $spaced3 (i32.ne (i32.load8_u (i32.add (local.get $src) (local.get $k))) (i32.const 0x20)))
+            (local.set $k (i32.add (local.get $k) (i32.const 1)))
+            (br $space3)))
         (local.set $c (i32.load8_u (i32.add (local.get $src) (local.get $k))))
         (if (i32.ge_u (local.get $k) (local.get $length))
           (then
@@ -241,7 +264,17 @@
                 (local.set $n (i32.sub (local.get $n) (i32.const 1)))
                 (br $trim)))
             ;; Most often the next line has text after spaces: one space stands for the break.
-            (local.set $s (call $pastSpaces (local.get $src) (i32.add (local.get $i) (i32.const 1))))
+            (local.set $s (i32.add (local.get $i) (i32.const 1)))
+            (block $spaced4
+              (loop $spaces4
+                (if (i32.eq (i32.load (i32.add (local.get $src) (local.get $s))) (i32.const 0x20202020))
+                  (then
+                    (local.set $s (i32.add (local.get $s) (i32.const 4)))
+                    (br $spaces4))))
+              (loop $space4
+                (br_if $spaced4 (i32.ne (i32.load8_u (i32.add (local.get $src) (local.get $s))) (i32.const 0x20)))
+                (local.set $s (i32.add (local.get $s) (i32.const 1)))
+                (br $space4)))
             (local.set $d (i32.load8_u (i32.add (local.get $src) (local.get $s))))
             (if (i32.and (i32.ne (local.get $d) (i32.const 0x0a)) (i32.ne (local.get $d) (i32.const 0x09)))
               (then
@@ -259,7 +292,17 @@
             (local.set $k (local.get $i))
             (block $folded
               (loop $fold
-                (local.set $s (call $pastSpaces (local.get $src) (i32.add (local.get $k) (i32.const 1))))
+                (local.set $s (i32.add (local.get $k) (i32.const 1)))
+                (block $spaced5
+                  (loop $spaces5
+                    (if (i32.eq (i32.load (i32.add (local.get $src) (local.get $s))) (i32.const 0x20202020))
+                      (then
+                        (local.set $s (i32.add (local.get $s) (i32.const 4)))
+                        (br $spaces5))))
+                  (loop $space5
+                    (br_if $spaced5 (i32.ne (i32.load8_u (i32.add (local.get $src) (local.get $s))) (i32.const 0x20)))
+                    (local.set $s (i32.add (local.get $s) (i32.const 1)))
+                    (br $space5)))
                 (local.set $d (i32.load8_u (i32.add (local.get $src) (local.get $s))))
                 (if (i32.eq (local.get $d) (i32.const 0x09)) (then (local.set $tabbed (i32.const 1))))
                 (if (i32.and
