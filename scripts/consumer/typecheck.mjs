@@ -4,6 +4,10 @@
  * only for the consumer's own files and our package's declarations. Other packages' declarations (the MCP SDK's, zod's,
  * @types/node's, TypeScript's libs) are used for types but not checked themselves: their own problems are not ours to
  * fix (the SDK 1.x d.ts, for example, needs the DOM lib), and checking them would take most of the time.
+ *
+ * Programs given the same `parsedFiles` cache ({@link createParsedFileCache}) share their parsed and bound files (TypeScript's libs, @types/node, the
+ * SDK's declarations): a file is parsed once per text and per compiler settings that shape its syntax tree or its
+ * binding, as TypeScript's language service shares them between programs (its document registry).
  */
 import { relative, sep } from 'node:path';
 
@@ -23,11 +27,55 @@ export function isCheckedFile(project, fileName, ownPackage) {
   return name === ownPackage;
 }
 
+/** A cache of parsed files that programs of {@link typecheckProject} share: drop it when done. */
+export function createParsedFileCache() {
+  return new Map();
+}
+
+/** The options of `options` that shape a source file's tree or binding (`strict` sets `alwaysStrict`). */
+function settingsKey(ts, options) {
+  const names = ['strict', ...(ts.sourceFileAffectingCompilerOptions ?? []).map((option) => option.name)];
+  // A TypeScript without the list: every option counts, so only programs with identical settings share.
+  return JSON.stringify(ts.sourceFileAffectingCompilerOptions === undefined ? options : names.map((n) => options[n]));
+}
+
+/** A compiler host for `options` whose source files come from (and go to) `cache`. */
+function sharingHost(ts, options, cache) {
+  const host = ts.createCompilerHost(options);
+  const settings = settingsKey(ts, options);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreate) => {
+    let text;
+    try {
+      text = host.readFile(fileName);
+    } catch {
+      // The host's own reader reports the error (onError), as it would without the cache.
+    }
+    if (text === undefined) return getSourceFile(fileName, languageVersionOrOptions, onError, shouldCreate);
+    const parse =
+      typeof languageVersionOrOptions === 'object'
+        ? [
+            languageVersionOrOptions.languageVersion,
+            languageVersionOrOptions.impliedNodeFormat,
+            languageVersionOrOptions.jsDocParsingMode,
+          ]
+        : [languageVersionOrOptions];
+    const key = `${fileName}\0${settings}\0${JSON.stringify(parse)}`;
+    const cached = cache.get(key);
+    if (cached !== undefined && cached.text === text) return cached.file;
+    const file = ts.createSourceFile(fileName, text, languageVersionOrOptions);
+    cache.set(key, { text, file });
+    return file;
+  };
+  return host;
+}
+
 /**
  * Type-checks `project/tsconfig` with `ts` (the `typescript` module). Returns the files whose diagnostics were
  * requested (relative to the project), the diagnostics formatted as `tsc --pretty false` prints them, and the time.
+ * With `parsedFiles`, files parsed for earlier programs with the same settings are reused (the program is the same).
  */
-export function typecheckProject({ ts, project, tsconfig, ownPackage }) {
+export function typecheckProject({ ts, project, tsconfig, ownPackage, parsedFiles }) {
   const started = performance.now();
   const problems = [];
   const parsed = ts.getParsedCommandLineOfConfigFile(
@@ -45,6 +93,7 @@ export function typecheckProject({ ts, project, tsconfig, ownPackage }) {
       rootNames: parsed.fileNames,
       options: parsed.options,
       configFileParsingDiagnostics: parsed.errors,
+      host: parsedFiles === undefined ? undefined : sharingHost(ts, parsed.options, parsedFiles),
     });
     problems.push(...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics());
     const files = program.getSourceFiles().filter((file) => isCheckedFile(project, file.fileName, ownPackage));

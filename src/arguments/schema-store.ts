@@ -49,7 +49,7 @@ export interface StoreEntry {
 
 /** Counters of a store's ajv instances (our own bookkeeping; memory tests read them). */
 export interface StoreStats {
-  /** ajv instances held, the checker included. */
+  /** ajv instances held: the compiling ones, and the store's own checker when a schema needed it. */
   instances: number;
   /** Schemas compiled into the compiling instances held (ajv keeps each one while the instance lives). */
   compiled: number;
@@ -60,10 +60,29 @@ export interface StoreStats {
 /** Maps a JSON pointer into a schema to one into the prompt definition. */
 export type Locate = (schemaPointer: string) => string;
 
+/** The checker every store shares ({@link metaSchemaChecker}), made on first use. */
+let sharedChecker: Ajv2020 | undefined;
+/** Its compile warnings (the meta-schema's, none): emptied after each check, never read. */
+const checkerWarnings: string[] = [];
+
+/**
+ * The ajv instance that checks schemas against the meta-schema and knows the formats, shared by every store of the
+ * process: ajv compiles the meta-schema (about 0.1 s) once per process instead of once per registry. It checks only
+ * schemas whose `$schema` is absent or the id of a meta-schema it holds, which add nothing to it: it holds nothing of
+ * any prompt's and never grows. Its own patterns (the meta-schema's) charge a budget no validation runs under, as they
+ * charged the store's, outside any validation.
+ */
+function metaSchemaChecker(): Ajv2020 {
+  return (sharedChecker ??= createAjv(checkerWarnings, new PatternBudget()));
+}
+
 /** The ajv instances of one cache and its schemas; the compiling instance is recycled (docs/arguments.md). */
 export class SchemaStore {
-  /** Meta-schema checks and the format list only: compiles nothing else, so it never grows. */
-  private checkerInstance: Ajv2020 | undefined;
+  /**
+   * The checker of a schema with any other `$schema` (ajv may resolve and keep what it names in the instance that
+   * checks): the store's own, dropped with it.
+   */
+  private ownChecker: Ajv2020 | undefined;
   /** The instance that compiles now. */
   private current: Compiler | undefined;
   /** The instance recycled last, while live entries still use functions it compiled. */
@@ -74,7 +93,7 @@ export class SchemaStore {
   private readonly warnings: string[] = [];
   /** The pattern work of the validation running now (every instance's patterns charge it). */
   readonly patterns = new PatternBudget();
-  private readonly knownFormat = (name: string): boolean => Object.hasOwn(this.checker.formats, name);
+  private readonly knownFormat = (name: string): boolean => Object.hasOwn(metaSchemaChecker().formats, name);
   private readonly compileOnce = (raw: JsonSchema): ValidateFunction => {
     const compiler = this.compiler();
     const schema = rooted(raw);
@@ -92,10 +111,6 @@ export class SchemaStore {
   /** Distinct schemas alive (checked or compiled). */
   get size(): number {
     return this.entries.size;
-  }
-
-  private get checker(): Ajv2020 {
-    return (this.checkerInstance ??= createAjv([], this.patterns));
   }
 
   /** The compiling instance, recycled first when what it holds unused exceeds the bound. */
@@ -128,7 +143,7 @@ export class SchemaStore {
   }
 
   stats(): StoreStats {
-    const stats: StoreStats = { instances: this.checkerInstance === undefined ? 0 : 1, compiled: 0, pinned: 0 };
+    const stats: StoreStats = { instances: this.ownChecker === undefined ? 0 : 1, compiled: 0, pinned: 0 };
     for (const compiler of [this.current, this.retired]) {
       if (compiler === undefined) continue;
       stats.instances++;
@@ -228,10 +243,19 @@ export class SchemaStore {
     return work;
   }
 
+  /** The shared checker when `schema`'s `$schema` is absent or a meta-schema it holds; else the store's own. */
+  private checkerOf(schema: JsonSchema): Ajv2020 {
+    const shared = metaSchemaChecker();
+    const meta = schema['$schema'];
+    if (meta === undefined || (typeof meta === 'string' && Object.hasOwn(shared.schemas, meta))) return shared;
+    return (this.ownChecker ??= createAjv([], this.patterns));
+  }
+
   /** Meta-schema problems; else formats, patterns, `__proto__` names and references; else defaults. */
   private problems(schema: JsonSchema, work: DefaultWork[]): SchemaProblem[] {
-    const checker = this.checker;
+    const checker = this.checkerOf(schema);
     let valid: boolean;
+    checkerWarnings.length = 0;
     try {
       valid = checker.validateSchema(schema) as boolean;
     } catch (error) {

@@ -6,11 +6,22 @@ import { describe, expect, it } from 'vitest';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 describe('npm run demo (examples/quickstart.ts)', () => {
-  it('runs to the end and shows listing, rendering without escaping, and -32602 errors with data', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'examples/quickstart.ts'], {
+  const run = (env: Record<string, string>) =>
+    promisify(execFile)(process.execPath, ['--import', 'tsx', 'examples/quickstart.ts'], {
       cwd: root,
       timeout: 90_000,
+      env: {
+        ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NO_COLOR' && k !== 'FORCE_COLOR')),
+        ...env,
+      },
     });
+
+  /** One piped run without colour settings, shared by the tests that read it. */
+  let piped: ReturnType<typeof run> | undefined;
+  const plain = () => (piped ??= run({}));
+
+  it('runs to the end and shows listing, rendering without escaping, and -32602 errors with data', async () => {
+    const { stdout } = await plain();
     expect(stdout).toContain('"name": "review_code"');
     expect(stdout).toContain('Say hello to Ada & <Bob> <they like \\"quotes\\" & ampersands>.');
     expect(stdout).toContain('- Prefer pure functions.');
@@ -23,18 +34,8 @@ describe('npm run demo (examples/quickstart.ts)', () => {
     expect(stdout).toMatch(/"status": 404,\s+"body": \{\s+"error": "Unknown prompt: nope"/);
   });
 
-  const run = (env: Record<string, string>) =>
-    promisify(execFile)(process.execPath, ['--import', 'tsx', 'examples/quickstart.ts'], {
-      cwd: root,
-      timeout: 90_000,
-      env: {
-        ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NO_COLOR' && k !== 'FORCE_COLOR')),
-        ...env,
-      },
-    });
-
   it('prints no ANSI escapes when piped, or with NO_COLOR even where colour is forced', async () => {
-    expect((await run({})).stdout).not.toContain('\x1b[');
+    expect((await plain()).stdout).not.toContain('\x1b[');
     expect((await run({ FORCE_COLOR: '1', NO_COLOR: '1' })).stdout).not.toContain('\x1b[');
     expect((await run({ FORCE_COLOR: '1' })).stdout).toContain('\x1b[1m== '); // the check above can fail
   });

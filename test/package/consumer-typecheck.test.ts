@@ -2,8 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import ts from 'typescript';
-import { afterEach, describe, expect, it } from 'vitest';
-import { isCheckedFile, typecheckProject } from '../../scripts/consumer/typecheck.mjs';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createParsedFileCache, isCheckedFile, typecheckProject } from '../../scripts/consumer/typecheck.mjs';
+import type { ParsedFileCache } from '../../scripts/consumer/typecheck.mjs';
 
 const OWN = 'the-kit';
 const CLEAN_OWN = 'export declare function greet(name: string): string;\n';
@@ -16,6 +17,10 @@ const CLEAN_CONSUMER = [
 ].join('\n');
 
 let project: string | undefined;
+/** The fixtures' programs share the files they parse alike (TypeScript's libs). */
+const parsedFiles = createParsedFileCache();
+
+afterAll(() => parsedFiles.clear());
 
 afterEach(() => {
   if (project !== undefined) rmSync(project, { recursive: true, force: true });
@@ -39,6 +44,9 @@ function fixture(files: { own?: string; other?: string; consumer?: string } = {}
       compilerOptions: {
         module: 'node16',
         moduleResolution: 'node16',
+        // Not the default libs of the default target (ES5 with the DOM, most of a program's time): none of these
+        // checks is about them.
+        lib: ['ES2022'],
         strict: true,
         skipLibCheck: false,
         noEmit: true,
@@ -58,8 +66,8 @@ function fixture(files: { own?: string; other?: string; consumer?: string } = {}
   return root;
 }
 
-function check(root: string): ReturnType<typeof typecheckProject> {
-  return typecheckProject({ ts, project: root, tsconfig: 'tsconfig.json', ownPackage: OWN });
+function check(root: string, cache: ParsedFileCache | undefined = parsedFiles): ReturnType<typeof typecheckProject> {
+  return typecheckProject({ ts, project: root, tsconfig: 'tsconfig.json', ownPackage: OWN, parsedFiles: cache });
 }
 
 describe('the consumer type check', () => {
@@ -90,7 +98,10 @@ describe('the consumer type check', () => {
     write(
       root,
       'tsconfig.json',
-      JSON.stringify({ compilerOptions: { module: 'node16', moduleResolution: 'bogus' }, files: ['consumer.ts'] }),
+      JSON.stringify({
+        compilerOptions: { module: 'node16', moduleResolution: 'bogus', lib: ['ES2022'] },
+        files: ['consumer.ts'],
+      }),
     );
     expect(check(root).diagnostics.some((d) => /moduleResolution/.test(d.text))).toBe(true);
   });
@@ -98,6 +109,54 @@ describe('the consumer type check', () => {
   it('checks exactly the consumer files and our declarations', () => {
     const root = fixture();
     expect(check(root).checked.sort()).toEqual(['consumer.ts', join('node_modules', OWN, 'index.d.ts')].sort());
+  });
+
+  it('reuses the files an earlier program parsed with the same settings, and parses a changed file again', () => {
+    const root = fixture();
+    const cache = createParsedFileCache();
+    expect(check(root, cache).diagnostics).toEqual([]);
+    const parsed = cache.size;
+    expect(parsed).toBeGreaterThan(3); // the libs, the consumer and both packages
+    expect(check(root, cache).diagnostics).toEqual([]);
+    expect(cache.size).toBe(parsed);
+    // Same name, new text: parsed again, so the new error is seen.
+    write(root, 'consumer.ts', `${CLEAN_CONSUMER}export const count: number = greet('x');\n`);
+    expect(check(root, cache).diagnostics.map((d) => [d.file, d.line])).toEqual([['consumer.ts', 4]]);
+    expect(check(root).diagnostics.map((d) => [d.file, d.line])).toEqual([['consumer.ts', 4]]);
+    expect(cache.size).toBe(parsed);
+  });
+
+  it('parses the files again for settings that change their syntax tree or binding', () => {
+    const root = fixture();
+    const cache = createParsedFileCache();
+    check(root, cache);
+    const parsed = cache.size;
+    // allowUnreachableCode changes what the binder reports: a program with it must not reuse the other's files.
+    const config = {
+      module: 'node16',
+      moduleResolution: 'node16',
+      lib: ['ES2022'],
+      strict: true,
+      noEmit: true,
+      types: [],
+    };
+    write(
+      root,
+      'tsconfig.json',
+      JSON.stringify({ compilerOptions: { ...config, allowUnreachableCode: false }, files: ['consumer.ts'] }),
+    );
+    write(root, 'consumer.ts', `${CLEAN_CONSUMER}export function f(): number {\n  return 1;\n  f();\n}\n`);
+    expect(check(root, cache).diagnostics.map((d) => d.text)).toEqual([
+      expect.stringMatching(/TS7027: Unreachable code/),
+    ]);
+    expect(cache.size).toBe(2 * parsed);
+    write(
+      root,
+      'tsconfig.json',
+      JSON.stringify({ compilerOptions: { ...config, allowUnreachableCode: true }, files: ['consumer.ts'] }),
+    );
+    expect(check(root, cache).diagnostics).toEqual([]);
+    expect(cache.size).toBe(3 * parsed);
   });
 });
 
