@@ -22,6 +22,8 @@ export interface YamlShapeLimits {
 export interface YamlShapeProblem {
   message: string;
   offset: number;
+  /** A second document starts at `offset`: the first one's own problems come first (the library reports them so). */
+  secondDocument?: true;
 }
 
 /** YAML's own limit on an implicit key's length. */
@@ -93,6 +95,9 @@ function scan(
   const indents: number[] = [];
   let nodes = 0;
   let aliases = 0;
+  /** `---` markers so far, and whether a `...` marker ended a document (the library decides what follows). */
+  let markers = 0;
+  let ended = false;
   let flow = 0;
   /** An open block scalar: its parent's indentation, and its content's once the first content line is seen. */
   let block: { parent: number; content: number | undefined; run?: RegExp } | undefined;
@@ -186,6 +191,7 @@ function scan(
     while (j < n && text.charCodeAt(j) === SPACE) j++;
     const indent = j - i;
     const first = text.charCodeAt(j);
+    if (indent === 0 && first === 0x2e && isMarker(text, j)) ended = true;
     // Whether this line, blank or a comment, may be left out of what the YAML library parses (outside any scalar).
     const quietable = block === undefined && plain === undefined;
     if (isBreakOrEnd(first)) {
@@ -297,7 +303,15 @@ function scan(
         text.startsWith('---', k) &&
         isBlank(text.charCodeAt(k + 3))
       ) {
-        k += 3; // a document marker
+        // A document marker: a second document (the library parses every one before refusing them) is refused here.
+        if ((nodes > 0 || aliases > 0 || markers > 0) && !ended)
+          return {
+            message: 'Source contains multiple documents; please use YAML.parseAllDocuments()',
+            offset: k,
+            secondDocument: true,
+          };
+        markers++;
+        k += 3;
         goOn = 0;
       } else if (c === 0x5b || c === 0x7b) {
         flow++;

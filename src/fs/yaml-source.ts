@@ -21,6 +21,7 @@ import {
 } from './yaml-quoted.js';
 import type { StandIn } from './yaml-quoted.js';
 import { checkYamlShape } from './yaml-shape.js';
+import type { YamlShapeProblem } from './yaml-shape.js';
 import { readYamlSubset } from './yaml-subset.js';
 
 /** @internal Most alias expansions one document may use (a "billion laughs" file is refused, not expanded). */
@@ -262,7 +263,8 @@ export function parseYamlSource(
   if ('problem' in subset) {
     // A crossed bound is reported first, as the library path does.
     const shape = checkYamlShape(text, { maxNodes, maxDepth: MAX_DEPTH, maxAliases: MAX_ALIAS_COUNT });
-    return shape.problem === undefined ? located(place, subset.problem) : located(placeIn(text), shape.problem);
+    if (shape.problem === undefined) return located(place, subset.problem);
+    return refusal(text, shape.problem, placeIn(text), lineOffset, maxNodes);
   }
   return {
     value: subset.value,
@@ -278,6 +280,7 @@ export function parseYamlWithLibrary(
   text: string,
   lineOffset = 0,
   maxNodes = DEFAULT_MAX_YAML_NODES,
+  secondDocument?: YamlShapeProblem,
 ): YamlSource | SourceSyntaxError {
   let lines: LineIndex | undefined;
   const placeOriginal = (offset: number): SourcePosition => {
@@ -286,7 +289,7 @@ export function parseYamlWithLibrary(
     return { line: pos.line + lineOffset, column: pos.column };
   };
   const shape = checkYamlShape(text, { maxNodes, maxDepth: MAX_DEPTH, maxAliases: MAX_ALIAS_COUNT });
-  if (shape.problem !== undefined) return located(placeOriginal, shape.problem);
+  if (shape.problem !== undefined) return refusal(text, shape.problem, placeOriginal, lineOffset, maxNodes);
   // Long quoted scalars are read here (linear); the parser sees short stand-ins.
   const values: string[] = [];
   const indents: (number | undefined)[] = [];
@@ -324,10 +327,22 @@ export function parseYamlWithLibrary(
   const quiet = shape.quiet.filter(([start, end]) => !overlaps(taken, start, end));
   let parsed: YamlSource | SourceSyntaxError | undefined;
   if (blocks.length > 0 || plains.length > 0)
-    parsed = parseMasked(text, placeOriginal, maxNodes, quoted, blocks, plains, quiet);
+    parsed = parseMasked(text, placeOriginal, maxNodes, quoted, blocks, plains, quiet, secondDocument);
   if (parsed === undefined && quiet.length > 0)
-    parsed = parseMasked(text, placeOriginal, maxNodes, quoted, [], [], quiet);
-  return parsed ?? parseMasked(text, placeOriginal, maxNodes, quoted, [], [], [])!;
+    parsed = parseMasked(text, placeOriginal, maxNodes, quoted, [], [], quiet, secondDocument);
+  return parsed ?? parseMasked(text, placeOriginal, maxNodes, quoted, [], [], [], secondDocument)!;
+}
+
+/** A problem of the text's shape; for a second document, the first one's own problem when it has one. */
+function refusal(
+  text: string,
+  problem: YamlShapeProblem,
+  place: (offset: number) => SourcePosition,
+  lineOffset: number,
+  maxNodes: number,
+): SourceSyntaxError {
+  if (!problem.secondDocument) return located(place, problem);
+  return parseYamlWithLibrary(text.slice(0, problem.offset), lineOffset, maxNodes, problem) as SourceSyntaxError;
 }
 
 /** Whether `[start, end)` overlaps one of `stretches` (sorted by start, not overlapping). */
@@ -385,6 +400,7 @@ function parseMasked(
   blocks: readonly BlockScalar[],
   plains: readonly PlainScalar[],
   quiet: readonly (readonly [number, number])[],
+  secondDocument?: YamlShapeProblem,
 ): YamlSource | SourceSyntaxError | undefined {
   const entries: { stretch: StandIn; restore?: Restore }[] = quoted.map(({ stretch, value }) => ({
     stretch,
@@ -419,6 +435,8 @@ function parseMasked(
   const first = doc.errors[0] ?? doc.warnings.find((w) => w.code === 'TAG_RESOLVE_FAILED');
   if (first !== undefined && checked > 0) return undefined;
   if (first !== undefined) return { message: `invalid YAML: ${shortMessage(first.message)}`, ...place(first.pos[0]) };
+  // The first of several documents parsed alone: its parse errors come first, then the second document's start.
+  if (secondDocument !== undefined) return located(placeOriginal, secondDocument);
   const keys =
     keyProblem(doc.contents as YamlNode | null, maxNodes, standIns, text) ??
     (doc.errors.length === 0 ? aliasProblem(doc.contents as YamlNode | null, maxNodes) : undefined);

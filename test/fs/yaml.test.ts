@@ -184,8 +184,10 @@ describe('YAML prompt files: bounded shape', () => {
     expect(read(`a: b\n${many((i) => `  k${i}: ${i}`)}\n`, 100)).toMatch(
       /^\d+:\d+: invalid YAML: more than 100 YAML nodes/,
     );
-    // A document marker, a tab for indentation.
-    expect(read(`b\n${many((i) => `---\nw${i}`)}\n`, 100)).toMatch(/^\d+:\d+: invalid YAML: more than 100 YAML nodes/);
+    // A document marker ends the scalar, and a second document is refused there; a tab for indentation.
+    expect(read(`b\n${many((i) => `---\nw${i}`)}\n`, 100)).toBe(
+      '2:1: invalid YAML: Source contains multiple documents; please use YAML.parseAllDocuments()',
+    );
     expect(read(`a: b\n${many((i) => `\tk${i}: ${i}`)}\n`, 100)).toMatch(
       /^\d+:\d+: invalid YAML: more than 100 YAML nodes/,
     );
@@ -221,6 +223,41 @@ describe('YAML prompt files: bounded shape', () => {
       `long.yaml:1002:3: invalid YAML: ${message}`,
     ]);
     expect(names).toEqual(['ok']);
+  });
+
+  it("refuses a second document at its marker, after the first one's own errors, as the YAML library does", () => {
+    const texts = [
+      'a: 1\n---\nb: 2\n',
+      '---\na: 1\n---\n',
+      '# c\n---\na: 1\n',
+      'a: |\n  x\n---\n',
+      'a: [1,\n---\nb: 2\n',
+      'a: 1\n  b: 2\n---\n',
+      '*x\n---\n',
+      'a: 1\na: 2\n---\n',
+      'a: 1\n...\n---\nb: 2\n',
+      'a: 1\n...\nb: 2\n',
+      '%YAML 1.2\n---\na: 1\n',
+      '---\n'.repeat(200_000),
+    ];
+    for (const text of texts) {
+      const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: false });
+      const ours = parseYamlSource(text);
+      const first = doc.errors[0];
+      if (first === undefined) continue;
+      const at = first.linePos![0];
+      expect(ours, JSON.stringify(text.slice(0, 40))).toEqual({
+        message: `invalid YAML: ${first.message.split('\n', 1)[0]!.replace(/ at line \d+, column \d+:?$/, '')}`,
+        line: at.line,
+        column: at.col,
+      });
+    }
+    // The shape scan stops at the second marker: nothing after it is parsed.
+    expect(
+      checkYamlShape('a: 1\n' + '---\n'.repeat(200_000), { maxNodes: 10, maxDepth: 256, maxAliases: 100 }),
+    ).toEqual({
+      problem: expect.objectContaining({ offset: 5, secondDocument: true }),
+    });
   });
 
   it('refuses an implicit key longer than 1024 characters', async () => {
