@@ -95,7 +95,7 @@ function scan(
   const indents: number[] = [];
   let nodes = 0;
   let aliases = 0;
-  /** `---` markers so far, and whether a `...` marker ended a document (the library decides what follows). */
+  /** `---` markers so far, and whether a `...` marker or a directive ended a document. */
   let markers = 0;
   let ended = false;
   let flow = 0;
@@ -191,7 +191,8 @@ function scan(
     while (j < n && text.charCodeAt(j) === SPACE) j++;
     const indent = j - i;
     const first = text.charCodeAt(j);
-    if (indent === 0 && first === 0x2e && isMarker(text, j)) ended = true;
+    // After a `...` marker or a directive line the library decides where the next document starts.
+    if (indent === 0 && (first === 0x25 || (first === 0x2e && isMarker(text, j)))) ended = true;
     // Whether this line, blank or a comment, may be left out of what the YAML library parses (outside any scalar).
     const quietable = block === undefined && plain === undefined;
     if (isBreakOrEnd(first)) {

@@ -436,7 +436,11 @@ function parseMasked(
   if (first !== undefined && checked > 0) return undefined;
   if (first !== undefined) return { message: `invalid YAML: ${shortMessage(first.message)}`, ...place(first.pos[0]) };
   // The first of several documents parsed alone: its parse errors come first, then the second document's start.
-  if (secondDocument !== undefined) return located(placeOriginal, secondDocument);
+  if (secondDocument !== undefined) {
+    keyProblem(doc.contents as YamlNode | null, maxNodes, standIns, text); // restores, so verifies, the stand-ins
+    for (const r of standIns.values()) if ('verified' in r && !r.verified) return undefined;
+    return located(placeOriginal, secondDocument);
+  }
   const keys =
     keyProblem(doc.contents as YamlNode | null, maxNodes, standIns, text) ??
     (doc.errors.length === 0 ? aliasProblem(doc.contents as YamlNode | null, maxNodes) : undefined);
