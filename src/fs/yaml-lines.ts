@@ -12,9 +12,9 @@ import { YAML_LINES_WASM } from './yaml-lines-wasm.js';
 
 const LF = 0x0a;
 
-/** The compiled loops (yaml-lines.wat): their memory as bytes, and the exports. */
+/** An instance of the compiled loops (yaml-lines.wat): its exports, and its memory as bytes. */
 interface Loops {
-  readonly instance: WebAssembly.Instance;
+  readonly exports: LoopExports;
   bytes: Buffer;
 }
 
@@ -58,7 +58,7 @@ function loopsFor(bytes: number): Loops | undefined {
   // One instance for every text up to 2 MiB (reading is synchronous, one text at a time); a larger text gets its own.
   const loops = bytes <= KEPT_BYTES && kept !== undefined ? kept : newLoops(compiled);
   if (bytes <= KEPT_BYTES) kept = loops;
-  const { memory } = exportsOf(loops);
+  const { memory } = loops.exports;
   if (memory.buffer.byteLength < bytes) {
     memory.grow(Math.ceil((bytes - memory.buffer.byteLength) / PAGE));
     loops.bytes = Buffer.from(memory.buffer);
@@ -67,16 +67,12 @@ function loopsFor(bytes: number): Loops | undefined {
 }
 
 function newLoops(module: WebAssembly.Module): Loops {
-  const instance = new WebAssembly.Instance(module);
-  const loops = { instance, bytes: Buffer.from((instance.exports as unknown as LoopExports).memory.buffer) };
+  const exports = new WebAssembly.Instance(module).exports as unknown as LoopExports;
+  const loops = { exports, bytes: Buffer.from(exports.memory.buffer) };
   loops.bytes.set(PLAIN_STOP, 0);
   loops.bytes.set(PLAIN_START, 256);
   for (let c = 0; c < 128; c++) loops.bytes.writeUInt16LE(ESCAPES[c]!, 512 + 2 * c);
   return loops;
-}
-
-function exportsOf(loops: Loops): LoopExports {
-  return loops.instance.exports as unknown as LoopExports;
 }
 
 /**
@@ -154,7 +150,7 @@ export function readBlockLines(
   literal: boolean,
   chomp: '' | '-' | '+',
 ): { value: string; end: number } | undefined {
-  const loops = exportsOf(t.loops);
+  const loops = t.loops.exports;
   const out = outAt(t);
   const n = loops.block(TEXT_AT, first, parent, literal ? 1 : 0, t.length, out);
   if (n === -1) return undefined;
@@ -171,7 +167,7 @@ export function readBlockLines(
  * when none is taken.
  */
 export function foldPlainLines(t: ByteText, from: number, parent: number): { folded: string; end: number } | undefined {
-  const loops = exportsOf(t.loops);
+  const loops = t.loops.exports;
   const out = outAt(t);
   const n = loops.plain(TEXT_AT, from, parent, t.length, out);
   if (n === -1) return undefined;
@@ -189,7 +185,7 @@ export function foldQuotedLines(
   to: number,
   style: Exclude<FoldStyle, 'plain'>,
 ): FoldRead | undefined {
-  const loops = exportsOf(t.loops);
+  const loops = t.loops.exports;
   const out = outAt(t);
   const n = loops.quoted(TEXT_AT, from, to, style === 'double' ? 1 : 0, out);
   if (n === -1) return undefined;
