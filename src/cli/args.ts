@@ -20,6 +20,11 @@ export interface OptionToken {
 /** A failure that is not a usage mistake (cannot listen, SDK missing): one line, exit 1. */
 export class ServeFailure extends Error {}
 
+/** A database failure (unreachable, connection lost, refused): one line, exit code 3. */
+export class DatabaseFailure extends Error {
+  override readonly name = 'DatabaseFailure';
+}
+
 /** Parsed arguments of one command. */
 export interface ParsedArgs {
   values: Record<string, string | boolean | string[] | undefined>;

@@ -5,12 +5,9 @@
 import type { PostgresPromptStore } from '../stores/postgres/store.js';
 import { createPostgresPromptStore } from '../stores/postgres/store.js';
 import type { PgPool } from '../stores/postgres/types.js';
-import { UsageError } from './args.js';
+import { DatabaseFailure, UsageError } from './args.js';
 
-/** A database failure (unreachable, connection lost, refused): one line, exit code 3. */
-export class DatabaseFailure extends Error {
-  override readonly name = 'DatabaseFailure';
-}
+export { DatabaseFailure };
 
 /** How long a connection attempt, and each request, may take by default before the command gives up. */
 export const DEFAULT_DATABASE_TIMEOUT_MS = 60_000;

@@ -1,27 +1,23 @@
 /** The command line as a function: arguments and output streams in, exit code out (the process entry is main.ts). */
-import { ServeFailure, UsageError } from './args.js';
-import { check, list, openapi, render } from './commands.js';
-import { DatabaseFailure } from './database.js';
+import { DatabaseFailure, ServeFailure, UsageError } from './args.js';
 import { COMMAND_HELP, MAIN_HELP } from './help.js';
 import { processOutput } from './output.js';
 import type { Output } from './output.js';
-import { pull } from './pull.js';
-import { push } from './push.js';
-import { preview } from './preview.js';
-import { serve } from './serve.js';
-import { test } from './test.js';
 import { VERSION } from './version.js';
 
-const COMMANDS: Readonly<Record<string, (args: readonly string[], out: Output) => Promise<number>>> = {
-  check,
-  list,
-  openapi,
-  pull,
-  push,
-  preview,
-  render,
-  serve,
-  test,
+type Command = (args: readonly string[], out: Output) => Promise<number>;
+
+// Each command's modules load when it runs: `serve` never loads the database's, `check` never the SDK.
+const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
+  check: async () => (await import('./commands.js')).check,
+  list: async () => (await import('./commands.js')).list,
+  openapi: async () => (await import('./commands.js')).openapi,
+  pull: async () => (await import('./pull.js')).pull,
+  push: async () => (await import('./push.js')).push,
+  preview: async () => (await import('./preview.js')).preview,
+  render: async () => (await import('./commands.js')).render,
+  serve: async () => (await import('./serve.js')).serve,
+  test: async () => (await import('./test.js')).test,
 };
 
 /** Runs the command line; resolves with the exit code. Never throws for a user mistake. */
@@ -35,8 +31,8 @@ export async function runCli(argv: readonly string[], out: Output = processOutpu
     out.stdout(VERSION);
     return 0;
   }
-  const run = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
-  if (run === undefined) {
+  const load = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  if (load === undefined) {
     out.stderr(
       `mcp-prompt-kit: unknown command '${command}' (commands: ${Object.keys(COMMANDS).sort().join(', ')}; see --help)`,
     );
@@ -47,7 +43,7 @@ export async function runCli(argv: readonly string[], out: Output = processOutpu
     return 0;
   }
   try {
-    return await run(rest, out);
+    return await (await load())(rest, out);
   } catch (error) {
     if (error instanceof UsageError) {
       out.stderr(`mcp-prompt-kit ${error.message}`);
