@@ -2,6 +2,7 @@
  * `mcp-prompt-kit` as a real child process, where the process boundary is the point: its exit code and which stream
  * gets what. Parsing and output are tested in-process (commands.test.ts).
  */
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, writeFiles } from '../fs/temp.js';
@@ -35,5 +36,36 @@ describe('mcp-prompt-kit as a process', () => {
     const [version, mistake] = await Promise.all([runCli(['--version']), runCli(['list', EXAMPLES, '--bogus'])]);
     expect(version, version.stderr).toEqual({ code: 0, stdout: '0.1.0\n', stderr: '' });
     expect(mistake).toEqual({ code: 2, stdout: '', stderr: 'mcp-prompt-kit list: unknown option --bogus\n' });
+  });
+
+  it('loads only what the command it runs needs: no package for --version, neither the SDK nor pg for check', async () => {
+    const dir = await tempDir();
+    const loads = async (args: string[]): Promise<string[]> => {
+      const file = join(dir, `${args[0]}.txt`);
+      const recorder = join(ROOT, 'test/cli/fixtures/record-loads.mjs');
+      const env = {
+        ...process.env,
+        LOADS_FILE: file,
+        NODE_OPTIONS: `${process.env['NODE_OPTIONS'] ?? ''} --import=${recorder}`,
+      };
+      const result = await runCli(args, { env });
+      expect(result.code, result.stderr).toBe(0);
+      return (await readFile(file, 'utf8')).trimEnd().split('\n');
+    };
+    const [version, check] = await Promise.all([
+      loads(['--version']),
+      loads([
+        'check',
+        EXAMPLES,
+        '--docs',
+        `architecture=${join(ROOT, 'examples/docs')}`,
+        '--docs',
+        `docs=${join(ROOT, 'examples/style')}`,
+      ]),
+    ]);
+    expect(version.some((url) => url.endsWith('/src/cli/version.js'))).toBe(true);
+    expect(version.filter((url) => url.includes('/node_modules/'))).toEqual([]);
+    expect(check.some((url) => url.includes('/node_modules/ajv/'))).toBe(true);
+    expect(check.filter((url) => /\/node_modules\/(@modelcontextprotocol|pg)\//.test(url))).toEqual([]);
   });
 });
