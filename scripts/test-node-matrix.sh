@@ -34,7 +34,7 @@ for major in ${majors[@]}; do
   bin="$(bash scripts/node-binary.sh "$major")"
   echo "== Node $("$bin/node" --version)"
   # With --in-process, the child-process parts of mixed files are skipped too (test/support/processes.ts), and the
-  # property tests generate a tenth of the default cases unless FUZZ_RUNS is set (IN_PROCESS_SHARE in
-  # test/support/properties.ts; the full share runs on Node 20 in the same `npm test`).
+  # property tests and the generated YAML texts draw a tenth of their cases unless FUZZ_RUNS is set (IN_PROCESS_SHARE
+  # in test/support/processes.ts; the full count runs on Node 20 in the same `npm test`).
   PATH="$bin:$PATH" MCP_PROMPT_KIT_IN_PROCESS="$in_process" "$bin/node" node_modules/vitest/vitest.mjs run "${vitest_args[@]}"
 done

@@ -7,6 +7,7 @@ import { checkYamlShape } from '../../src/fs/yaml-shape.js';
 import { parseYamlSource, parseYamlWithLibrary } from '../../src/fs/yaml-source.js';
 import type { YamlSource } from '../../src/fs/yaml-source.js';
 import { tempDir, writeFiles } from './temp.js';
+import { generatedCases } from '../support/processes.js';
 import { prng } from '../support/schedule.js';
 
 async function lines(files: Record<string, string>, options = {}): Promise<{ lines: string[]; names: string[] }> {
@@ -315,7 +316,7 @@ describe('YAML prompt files: blank and comment lines', () => {
       'r: !!str x',
     ];
     let read = 0;
-    for (let n = 0; n < 1_500; n++) {
+    for (let n = 0; n < generatedCases(1_500); n++) {
       const lines: string[] = [];
       const count = 3 + Math.floor(next() * 12);
       for (let i = 0; i < count; i++) {
@@ -326,7 +327,7 @@ describe('YAML prompt files: blank and comment lines', () => {
       const text = lines.join(eol) + eol;
       if (readsAsLibrary(text)) read++;
     }
-    expect(read).toBeGreaterThan(300);
+    expect(read).toBeGreaterThan(generatedCases(1_500) / 5);
   });
 });
 
@@ -348,7 +349,7 @@ describe('YAML prompt files: blank and comment lines inside flow collections', (
     ];
     const quiet = ['', '   ', '# c', '  # note', '\t# t'];
     let read = 0;
-    for (let n = 0; n < 1_500; n++) {
+    for (let n = 0; n < generatedCases(1_500); n++) {
       const lines: string[] = [];
       for (let i = 3 + Math.floor(next() * 10); i > 0; i--) {
         const r = next();
@@ -357,7 +358,7 @@ describe('YAML prompt files: blank and comment lines inside flow collections', (
       const text = `${lines.join('\n')}\n`;
       if (readsAsLibrary(text)) read++;
     }
-    expect(read).toBeGreaterThan(100);
+    expect(read).toBeGreaterThan(generatedCases(1_500) / 15);
   });
 
   it("leaves the blank and comment lines between a flow collection's entries out of what the library parses", () => {
@@ -396,7 +397,7 @@ describe('YAML prompt files: long quoted strings', () => {
 
   it('reads long double- and single-quoted strings exactly as the YAML library does', () => {
     const next = prng(7);
-    for (let n = 0; n < 1_000; n++) {
+    for (let n = 0; n < generatedCases(1_000); n++) {
       const double = next() < 0.5;
       let body = '';
       while (body.length < 600) {
@@ -450,7 +451,7 @@ describe('YAML prompt files: long quoted strings', () => {
     // One of these in a line makes it a general case (YAML-only escapes, a raw tab).
     const breakers = ['\\x41', '\\e', '\t', '\\N'];
     const next = prng(13);
-    for (let n = 0; n < 1_000; n++) {
+    for (let n = 0; n < generatedCases(1_000); n++) {
       const multiLine = next() < 0.5;
       const pieces = multiLine ? plain : json;
       let body = '';
@@ -597,7 +598,7 @@ describe('YAML prompt files: long plain scalars', () => {
       'é',
     ];
     let read = 0;
-    for (let n = 0; n < 1_000; n++) {
+    for (let n = 0; n < generatedCases(1_000); n++) {
       const prefix = prefixes[Math.floor(next() * prefixes.length)]!;
       const lines: string[] = [];
       let length = 0;
@@ -628,7 +629,7 @@ describe('YAML prompt files: long plain scalars', () => {
         expect('value' in ours ? ours.value : ours, JSON.stringify(text)).toEqual(library.toJS());
       }
     }
-    expect(read).toBeGreaterThan(100);
+    expect(read).toBeGreaterThan(generatedCases(1_000) / 10);
   });
 });
 
@@ -725,7 +726,7 @@ describe('YAML prompt files: long block scalars', () => {
   it('reads long block scalars exactly as the YAML library does', () => {
     const next = prng(11);
     let standIns = 0;
-    for (let n = 0; n < 1_500; n++) {
+    for (let n = 0; n < generatedCases(1_500); n++) {
       const prefix = prefixes[Math.floor(next() * prefixes.length)]!;
       const header = headers[Math.floor(next() * headers.length)]!;
       const lastLine = prefix.slice(prefix.lastIndexOf('\n') + 1);
@@ -743,12 +744,12 @@ describe('YAML prompt files: long block scalars', () => {
       else expect('value' in ours ? ours.value : ours, JSON.stringify(text)).toEqual(library.toJS());
     }
     // Most generated scalars take the linear path (the rest are left to the library whole).
-    expect(standIns).toBeGreaterThan(500);
+    expect(standIns).toBeGreaterThan(generatedCases(1_500) / 3);
   });
 
   it('reads long regular block scalars (every line at one indentation) exactly as the YAML library does', () => {
     const next = prng(17);
-    for (let n = 0; n < 300; n++) {
+    for (let n = 0; n < generatedCases(300); n++) {
       const header = ['|', '>', '|-', '>-', '|+', '>+', '|2', '>2', '>-2', '|+2'][n % 10]!;
       const lineCount = 20 + Math.floor(next() * 20);
       const words = ['word', 'two words', '#hash', 'a: b', '- dash', 'x\ty'];
@@ -767,7 +768,7 @@ describe('YAML prompt files: long block scalars', () => {
 
   it('reads block scalars of many short lines, blank and less indented blank ones among them, exactly as the YAML library does', () => {
     const next = prng(23);
-    for (let n = 0; n < 300; n++) {
+    for (let n = 0; n < generatedCases(300); n++) {
       const header = ['|', '>', '|-', '>-', '|+', '>+', '|2', '>2', '>-2', '|+2'][n % 10]!;
       const lines = ['a', 'bb', 'c d', '#', 'x\ty', '', '   ', '        e'];
       const content = Array.from({ length: 40 + Math.floor(next() * 80) }, (_, i) => {

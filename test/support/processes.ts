@@ -9,6 +9,17 @@ import { mirrorOf } from './ts-mirror.mjs';
 export const STARTS_CHILD_PROCESSES = process.env['MCP_PROMPT_KIT_IN_PROCESS'] !== '1';
 
 /**
+ * The share of generated cases (property runs, generated texts) a run without child processes draws: the same checks
+ * on another Node major, beside the full count on Node 20 in the same `npm test`.
+ */
+export const IN_PROCESS_SHARE = 0.1;
+
+/** How many of `count` generated cases this run draws: all, or {@link IN_PROCESS_SHARE} of them in the in-process run. */
+export function generatedCases(count: number): number {
+  return STARTS_CHILD_PROCESSES ? count : Math.max(1, Math.ceil(count * IN_PROCESS_SHARE));
+}
+
+/**
  * Where a run that measures coverage collects its child processes' coverage (set by
  * test/support/coverage-by-folder.ts).
  */

@@ -7,19 +7,13 @@
 import { getHeapStatistics } from 'node:v8';
 import { GetPromptResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
-import { STARTS_CHILD_PROCESSES } from './processes.js';
+import { IN_PROCESS_SHARE, STARTS_CHILD_PROCESSES } from './processes.js';
 
 /**
  * Cases one `npm test` generates over all property files (the shares below add up to 1). fast-check draws new cases
  * each run, so runs add up; `npm run test:fuzz` generates ten times as many in one go (FUZZ_RUNS=250000).
  */
 export const DEFAULT_TOTAL_RUNS = 25_000;
-
-/**
- * The part of the default a run without child processes generates (`npm run test:node22`, MCP_PROMPT_KIT_IN_PROCESS=1):
- * the same properties on another Node major, beside the full run on Node 20 in the same `npm test`.
- */
-export const IN_PROCESS_SHARE = 0.1;
 
 const total = (() => {
   const raw = process.env['FUZZ_RUNS'];
