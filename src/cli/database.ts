@@ -7,8 +7,6 @@ import { createPostgresPromptStore } from '../stores/postgres/store.js';
 import type { PgPool } from '../stores/postgres/types.js';
 import { DatabaseFailure, UsageError } from './args.js';
 
-export { DatabaseFailure };
-
 /** How long a connection attempt, and each request, may take by default before the command gives up. */
 export const DEFAULT_DATABASE_TIMEOUT_MS = 60_000;
 

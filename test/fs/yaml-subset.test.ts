@@ -203,8 +203,9 @@ messages:
 `;
 
 /**
- * Holds `count` generated texts ({@link generatedCases}) to the library path: every text the reader takes to its value (deep equality,
- * prototypes) and to its position for every JSON pointer, every text it refuses to a refusal. Counts both.
+ * Holds `count` generated texts ({@link generatedCases}) to the library path: every text the reader takes to its value
+ * (deep equality, prototypes) and to its position for every JSON pointer, every text it refuses to a refusal. Counts
+ * both.
  */
 function compareWithLibrary(next: () => string, count: number): { read: number; refused: number; texts: number } {
   const texts = generatedCases(count);
