@@ -16,8 +16,9 @@ for arg in "$@"; do
     # those suites run on Node 20 in `npm test` and on every major with `npm run test:matrix`.
     # The CLI's in-process tests (commands) run here too; its child-process ones do not.
     # A suite that asks for PostgreSQL or starts a CLI child here anyway fails, saying to list it here
-    # (test/stores/pg-global-setup.ts, test/cli/process.ts).
-    vitest_args+=(--exclude 'test/cli/child.test.ts' --exclude 'test/cli/serve.test.ts' --exclude 'test/cli/inspector.test.ts' \
+    # (test/stores/pg-global-setup.ts, test/cli/process.ts). One worker: this run goes beside `npm test`'s critical path
+    # (type check, build, coverage run), which it leaves a core to, and one worker's start-up instead of two.
+    vitest_args+=(--maxWorkers=1 --exclude 'test/cli/child.test.ts' --exclude 'test/cli/serve.test.ts' --exclude 'test/cli/inspector.test.ts' \
       --exclude 'test/cli/readme.test.ts' --exclude 'test/cli/serve-notifications.test.ts' --exclude 'test/cli/push.test.ts' \
       --exclude 'test/cli/pull.test.ts' --exclude 'test/stores/replicas-soak.test.ts' \
       --exclude 'test/package/**' --exclude 'test/stores/postgres*' \
