@@ -5,9 +5,10 @@
  * @types/node's, TypeScript's libs) are used for types but not checked themselves: their own problems are not ours to
  * fix (the SDK 1.x d.ts, for example, needs the DOM lib), and checking them would take most of the time.
  *
- * Programs given the same `parsedFiles` cache ({@link createParsedFileCache}) share their parsed and bound files (TypeScript's libs, @types/node, the
- * SDK's declarations): a file is parsed once per text and per compiler settings that shape its syntax tree or its
- * binding, as TypeScript's language service shares them between programs (its document registry).
+ * Programs given the same `parsedFiles` cache ({@link createParsedFileCache}) share their parsed and bound files
+ * (TypeScript's libs, @types/node, the SDK's declarations): a file is parsed once per text and per compiler settings
+ * that shape its syntax tree or its binding, as TypeScript's language service shares them between programs (its
+ * document registry).
  */
 import { relative, sep } from 'node:path';
 
