@@ -27,6 +27,7 @@ import { PromptRegistry } from '../../src/registry/registry.js';
 import type { GetPromptResult } from '../../src/types.js';
 import { createTestRegistry, simplePrompt } from '../mcp/fixtures/prompts.js';
 import { childCoverageEnv, STARTS_CHILD_PROCESSES, tsNodeArgs } from '../support/processes.js';
+import { waitFor } from '../support/wait.js';
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -84,14 +85,6 @@ interface RetrievedPrompt {
 
 function parsed(text: string): RetrievedPrompt {
   return JSON.parse(text) as RetrievedPrompt;
-}
-
-async function waitFor(check: () => boolean, timeoutMs = 3000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 describe.each(['v1', 'v2'] as const)('retrieve_mcp_prompt over a real SDK %s client', (kind) => {

@@ -13,7 +13,7 @@ import { decodeSnapshot } from '../../src/stores/snapshot.js';
 import { STARTS_CHILD_PROCESSES, TS_NODE_ARGS } from '../support/processes.js';
 import { captureLogs } from '../support/logs.js';
 import { prompt } from '../stores/contract.js';
-import { tempDir, waitFor } from './temp.js';
+import { EVENT_WAIT_MS, tempDir, waitFor } from './temp.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -122,7 +122,7 @@ describe('syncRegistry with a snapshot file', () => {
       snapshot: createFileSnapshot(path),
       snapshotIntervalMs: 0,
     });
-    await waitFor(() => first.health().snapshotSavedAt !== null, 10_000, 'the first save');
+    await waitFor(() => first.health().snapshotSavedAt !== null, EVENT_WAIT_MS, 'the first save');
     first.close();
     const down = {
       ...createMemoryPromptStore(),

@@ -27,4 +27,4 @@ export async function writeFiles(root: string, files: Readonly<Record<string, st
   }
 }
 
-export { waitFor } from '../support/wait.js';
+export { EVENT_WAIT_MS, waitFor } from '../support/wait.js';

@@ -23,6 +23,7 @@ import { createTestClient, linkedPair } from './fixtures/clients.js';
 import type { ClientKind, TestClient } from './fixtures/clients.js';
 import { createTestServer } from './fixtures/servers.js';
 import type { ServerKind, TestServer } from './fixtures/servers.js';
+import { EVENT_WAIT_MS } from '../support/wait.js';
 
 function registry(): PromptRegistry {
   const r = new PromptRegistry({ pageSize: 2 });
@@ -99,11 +100,10 @@ const call = fc.oneof(
 function answered<T>(promise: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const hung = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${HANG_MS} ms`)), HANG_MS);
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${EVENT_WAIT_MS} ms`)), EVENT_WAIT_MS);
   });
   return Promise.race([promise, hung]).finally(() => clearTimeout(timer));
 }
-const HANG_MS = 10_000;
 
 async function outcome(client: TestClient, method: string, params: Record<string, unknown>): Promise<void> {
   try {

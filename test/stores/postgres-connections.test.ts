@@ -16,8 +16,7 @@ import { testDatabase } from './pg-database.js';
 import { startRelay } from './pg-proxy.js';
 import type { TestDatabase } from './pg-server.js';
 import { captureLogs } from '../support/logs.js';
-
-const EVENT_MS = 10_000;
+import { EVENT_WAIT_MS } from '../support/wait.js';
 
 let db: TestDatabase;
 let admin: pg.Pool;
@@ -72,7 +71,7 @@ async function blockedBy(blocker: pg.Client): Promise<number> {
         pid = rows[0]?.pid as number | undefined;
         return pid;
       },
-      { timeout: EVENT_MS, interval: 20 },
+      { timeout: EVENT_WAIT_MS, interval: 20 },
     )
     .toBeTypeOf('number');
   return pid!;
@@ -197,7 +196,11 @@ describe('a connection lost in the middle of a write', () => {
 
 describe('the change listener', () => {
   function change(registry: PromptRegistry, name: string): Promise<RegistryChangeEvent> {
-    return nextEvent<RegistryChangeEvent>(registry.onChange.bind(registry), (e) => e.names.includes(name), EVENT_MS);
+    return nextEvent<RegistryChangeEvent>(
+      registry.onChange.bind(registry),
+      (e) => e.names.includes(name),
+      EVENT_WAIT_MS,
+    );
   }
 
   async function replica(s: PostgresPromptStore): Promise<PromptRegistry> {
@@ -254,14 +257,14 @@ describe('the change listener', () => {
         `LISTEN "mcp_prompt_kit.public.${t}"`,
       ]);
       await expect
-        .poll(() => events().filter((e) => e === 'prompt_listener_connect_failed').length, { timeout: EVENT_MS })
+        .poll(() => events().filter((e) => e === 'prompt_listener_connect_failed').length, { timeout: EVENT_WAIT_MS })
         .toBeGreaterThanOrEqual(2);
       await edit.query(`UPDATE ${t} SET messages = '[{"role":"user","content":"v2 {{who}}"}]' WHERE name = 'steady'`);
       expect(await text(registry, 'steady')).toBe('v1 Ada');
     } finally {
       await other.query(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`);
     }
-    await expect.poll(() => text(registry, 'steady'), { timeout: EVENT_MS }).toBe('v2 Ada');
+    await expect.poll(() => text(registry, 'steady'), { timeout: EVENT_WAIT_MS }).toBe('v2 Ada');
     expect(await text(registry, 'steady')).toBe('v2 Ada');
     expect(events()).toEqual(
       expect.arrayContaining(['prompt_listener_lost', 'prompt_listener_connect_failed', 'prompt_listener_recovered']),
@@ -287,7 +290,7 @@ describe('the change listener', () => {
     const registry = await replica(
       store({ pool: admin, table: t, logger, listener: connect, reconnect: { minMs: 10, maxMs: 50 } }),
     );
-    await expect.poll(events, { timeout: EVENT_MS }).toContain('prompt_listener_recovered');
+    await expect.poll(events, { timeout: EVENT_WAIT_MS }).toContain('prompt_listener_recovered');
     expect(lines).toContainEqual({
       level: 'warn',
       fields: expect.objectContaining({ event: 'prompt_listener_lost', sqlState: '25P02' }),
@@ -318,7 +321,7 @@ describe('the change listener', () => {
     const first = listener.clients.at(-1)!;
     await first.query('BEGIN');
     await first.query('SELECT 1 / 0').catch(() => undefined);
-    await expect.poll(events, { timeout: EVENT_MS }).toContain('prompt_listener_recovered');
+    await expect.poll(events, { timeout: EVENT_WAIT_MS }).toContain('prompt_listener_recovered');
     expect(lines).toContainEqual({
       level: 'warn',
       fields: expect.objectContaining({ event: 'prompt_listener_lost', sqlState: '25P02' }),
@@ -352,9 +355,9 @@ describe('the change listener', () => {
     relay.freeze();
     // Made while the listening session is silent: only the reload after reconnecting can bring it.
     await writer.put(prompt('steady', 'v2 {{who}}'));
-    await expect.poll(events, { timeout: EVENT_MS }).toContain('prompt_listener_recovered');
+    await expect.poll(events, { timeout: EVENT_WAIT_MS }).toContain('prompt_listener_recovered');
     expect(relay.accepted).toBeGreaterThan(before);
-    await expect.poll(() => text(registry, 'steady'), { timeout: EVENT_MS }).toBe('v2 Ada');
+    await expect.poll(() => text(registry, 'steady'), { timeout: EVENT_WAIT_MS }).toBe('v2 Ada');
   });
 
   it('gives up on a LISTEN that never answers (a session frozen before it listens) and listens on a new one', async () => {
@@ -383,7 +386,7 @@ describe('the change listener', () => {
     // Reads wait for the first LISTEN to finish: they would wait forever for one that is never answered.
     const registry = await replica(s);
     expect(events()).toContain('prompt_listener_lost');
-    await expect.poll(events, { timeout: EVENT_MS }).toContain('prompt_listener_recovered');
+    await expect.poll(events, { timeout: EVENT_WAIT_MS }).toContain('prompt_listener_recovered');
     expect(sessions).toBe(2);
     const changed = change(registry, 'steady');
     await writer.put(prompt('steady', 'v2 {{who}}'));
@@ -416,7 +419,7 @@ describe('the change listener', () => {
     });
     const registry = await replica(s);
     expect(events()).toContain('prompt_listener_connect_failed');
-    await expect.poll(events, { timeout: EVENT_MS }).toContain('prompt_listener_recovered');
+    await expect.poll(events, { timeout: EVENT_WAIT_MS }).toContain('prompt_listener_recovered');
     open();
     const lateClient = await late!;
     await listener.ended[listener.clients.indexOf(lateClient as pg.Client)];
@@ -445,7 +448,7 @@ describe('the change listener', () => {
     await s.close();
     unwatch();
     open();
-    await expect.poll(() => listener.ended.length, { timeout: EVENT_MS }).toBe(1);
+    await expect.poll(() => listener.ended.length, { timeout: EVENT_WAIT_MS }).toBe(1);
     await listener.ended[0];
     const { rows } = await admin.query(
       `SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND query LIKE $1`,

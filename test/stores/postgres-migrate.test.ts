@@ -13,8 +13,8 @@ import { testDatabase } from './pg-database.js';
 import type { TestDatabase } from './pg-server.js';
 import { captureLogs } from '../support/logs.js';
 import type { LogLine } from '../support/logs.js';
+import { EVENT_WAIT_MS } from '../support/wait.js';
 
-const STATE_MS = 10_000;
 const REPLICAS = 8;
 
 let db: TestDatabase;
@@ -77,7 +77,7 @@ async function waitingForLock(app: string, count = 1): Promise<void> {
         );
         return rows[0].n as number;
       },
-      { timeout: STATE_MS, interval: 10 },
+      { timeout: EVENT_WAIT_MS, interval: 10 },
     )
     .toBeGreaterThanOrEqual(count);
 }

@@ -24,8 +24,7 @@ import { nextEvent, prompt } from './contract.js';
 import { testDatabase } from './pg-database.js';
 import { startRelay } from './pg-proxy.js';
 import type { TestDatabase } from './pg-server.js';
-
-const EVENT_MS = 30_000;
+import { EVENT_WAIT_MS } from '../support/wait.js';
 
 let db: TestDatabase;
 let admin: pg.Pool;
@@ -91,7 +90,7 @@ function registryChange(
   registry: PromptRegistry,
   matches: (e: RegistryChangeEvent) => boolean,
 ): Promise<RegistryChangeEvent> {
-  return nextEvent<RegistryChangeEvent>(registry.onChange.bind(registry), matches, EVENT_MS);
+  return nextEvent<RegistryChangeEvent>(registry.onChange.bind(registry), matches, EVENT_WAIT_MS);
 }
 
 describe('a replica whose database is down at start', () => {
@@ -105,7 +104,7 @@ describe('a replica whose database is down at start', () => {
 
     // A first run of the replica leaves its snapshot behind.
     const first = await replica(relay.url, table, { snapshot: createFileSnapshot(path), snapshotIntervalMs: 0 });
-    await vi.waitFor(() => expect(first.sync.health().snapshotSavedAt).not.toBeNull(), { timeout: EVENT_MS });
+    await vi.waitFor(() => expect(first.sync.health().snapshotSavedAt).not.toBeNull(), { timeout: EVENT_WAIT_MS });
     first.sync.close();
     await first.store.close();
 
@@ -144,14 +143,14 @@ describe('a replica whose database is down at start', () => {
     const caughtUp = registryChange(registry, (e) => e.names.includes('added'));
     await relay.accept();
     await caughtUp;
-    await vi.waitFor(() => expect(announced).toBeGreaterThan(0), { timeout: EVENT_MS });
+    await vi.waitFor(() => expect(announced).toBeGreaterThan(0), { timeout: EVENT_WAIT_MS });
     expect((await mcp.listPrompts()).prompts.map((p) => p.name)).toEqual(['added', 'greet']);
     expect(await served(mcp, 'greet')).toEqual({ type: 'text', text: 'Good morning Ada' });
     await vi.waitFor(() => expect(sync.health()).toMatchObject({ status: 'ok', source: 'store', listening: true }), {
-      timeout: EVENT_MS,
+      timeout: EVENT_WAIT_MS,
     });
     // What the store served replaces the snapshot once it is read.
-    await vi.waitFor(() => expect(sync.health().snapshotSavedAt).not.toBeNull(), { timeout: EVENT_MS });
+    await vi.waitFor(() => expect(sync.health().snapshotSavedAt).not.toBeNull(), { timeout: EVENT_WAIT_MS });
     const again = await replica(db.url, table, { snapshot: createFileSnapshot(path) });
     expect(again.registry.list().prompts.map((p) => p.name)).toEqual(['added', 'greet']);
   }, 120_000);
@@ -187,7 +186,7 @@ describe('the freshness bound', () => {
         },
       },
     );
-    await vi.waitFor(() => expect(sync.health().listening).toBe(true), { timeout: EVENT_MS });
+    await vi.waitFor(() => expect(sync.health().listening).toBe(true), { timeout: EVENT_WAIT_MS });
     // The listener's session stays connected and answers its heartbeats, but hears no more notifications.
     await session!.query(`UNLISTEN *`);
     const repaired = registryChange(registry, (e) => e.names.includes('greet'));
@@ -198,7 +197,7 @@ describe('the freshness bound', () => {
       type: 'text',
       text: 'Good morning Ada',
     });
-    await vi.waitFor(() => expect(registry.has('stays')).toBe(false), { timeout: EVENT_MS });
+    await vi.waitFor(() => expect(registry.has('stays')).toBe(false), { timeout: EVENT_WAIT_MS });
     expect(logs.lines.find((l) => l.fields['event'] === 'prompt_sync_reconciled')?.fields).toMatchObject({
       changed: 1,
     });
@@ -241,11 +240,11 @@ describe('health on PostgreSQL', () => {
     cleanups.push(() => relay.close());
     const { registry, sync } = await replica(relay.url, table, { reconcileMs: 100 });
     await vi.waitFor(() => expect(sync.health()).toMatchObject({ status: 'ok', listening: true }), {
-      timeout: EVENT_MS,
+      timeout: EVENT_WAIT_MS,
     });
     await relay.refuse();
     await vi.waitFor(() => expect(sync.health()).toMatchObject({ status: 'degraded', listening: false }), {
-      timeout: EVENT_MS,
+      timeout: EVENT_WAIT_MS,
     });
     const degradedSince = sync.health().degradedSince;
     expect(degradedSince).toEqual(expect.any(Number));
@@ -258,7 +257,7 @@ describe('health on PostgreSQL', () => {
     await vi.waitFor(
       () => expect(sync.health()).toMatchObject({ status: 'ok', listening: true, degradedSince: null }),
       {
-        timeout: EVENT_MS,
+        timeout: EVENT_WAIT_MS,
       },
     );
   });

@@ -6,6 +6,7 @@ import type { PostgresPromptStore, PromptTransaction } from '../../src/stores/po
 import type { StoreChangeEvent } from '../../src/stores/contract.js';
 import { testDatabase } from './pg-database.js';
 import type { TestDatabase } from './pg-server.js';
+import { EVENT_WAIT_MS } from '../support/wait.js';
 
 let db: TestDatabase;
 let pool: pg.Pool;
@@ -53,7 +54,9 @@ describe('store.transaction', () => {
     expect((await store.history('b')).versions[0]?.createdBy).toBe('someone-else');
     expect((await store.history('old')).labelMoves[0]).toMatchObject({ label: 'staging', to: null, movedBy: 'ci' });
     // Replicas hear of each change once it is committed.
-    await expect.poll(() => events.some((e) => e.type === 'put' && e.name === 'b'), { timeout: 10_000 }).toBe(true);
+    await expect
+      .poll(() => events.some((e) => e.type === 'put' && e.name === 'b'), { timeout: EVENT_WAIT_MS })
+      .toBe(true);
     unwatch();
   });
 

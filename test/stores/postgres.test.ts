@@ -9,8 +9,7 @@ import { nextEvent, prompt } from './contract.js';
 import { testDatabase } from './pg-database.js';
 import type { TestDatabase } from './pg-server.js';
 import { captureLogs } from '../support/logs.js';
-
-const EVENT_MS = 5_000;
+import { EVENT_WAIT_MS } from '../support/wait.js';
 
 let db: TestDatabase;
 let poolA: pg.Pool;
@@ -61,7 +60,7 @@ function change(
   registry: PromptRegistry,
   matches: (event: RegistryChangeEvent) => boolean = () => true,
 ): Promise<RegistryChangeEvent> {
-  return nextEvent<RegistryChangeEvent>(registry.onChange.bind(registry), matches, EVENT_MS);
+  return nextEvent<RegistryChangeEvent>(registry.onChange.bind(registry), matches, EVENT_WAIT_MS);
 }
 
 async function text(registry: PromptRegistry, name: string): Promise<unknown> {
@@ -421,7 +420,7 @@ describe('versions, labels and history', () => {
               )
             ).rows[0].n,
           {
-            timeout: EVENT_MS,
+            timeout: EVENT_WAIT_MS,
           },
         )
         .toBe(movers - 1);
@@ -599,7 +598,7 @@ describe('replicas', () => {
       await blocker.query('BEGIN');
       await blocker.query(`LOCK TABLE ${table}, ${table}_labels, ${table}_versions IN ACCESS EXCLUSIVE MODE`);
       await poolA.query('SELECT pg_notify($1, $2)', [channel, '{"name":null,"version":null,"label":null}']);
-      await expect.poll(() => stats.inFlight, { timeout: EVENT_MS }).toBe(1);
+      await expect.poll(() => stats.inFlight, { timeout: EVENT_WAIT_MS }).toBe(1);
       const burst = [
         ...Array.from({ length: 250 }, (_, i) =>
           JSON.stringify({ name: `burst-${i}`, version: 1, label: 'production' }),
@@ -607,7 +606,7 @@ describe('replicas', () => {
         ...Array.from({ length: 50 }, (_, i) => JSON.stringify({ name: null, version: null, label: `reset-${i}` })),
       ];
       await poolA.query('SELECT pg_notify($1, p) FROM unnest($2::text[]) AS p', [channel, burst]);
-      await expect.poll(() => seen.length, { timeout: EVENT_MS }).toBe(1 + burst.length);
+      await expect.poll(() => seen.length, { timeout: EVENT_WAIT_MS }).toBe(1 + burst.length);
       expect(stats).toMatchObject({ list: 2, get: 0, inFlight: 1 });
       await blocker.query('COMMIT');
     } finally {

@@ -9,7 +9,7 @@ import type { PromptStore, RegistrySnapshotStorage, RegistryChangeEvent } from '
 import { storableDefinition } from '../../src/stores/definition.js';
 import { decodeSnapshot, encodeSnapshot } from '../../src/stores/snapshot.js';
 import { captureLogs } from '../support/logs.js';
-import { waitFor } from '../support/wait.js';
+import { EVENT_WAIT_MS, waitFor } from '../support/wait.js';
 import { nextEvent, prompt } from './contract.js';
 
 /** A memory store whose reads fail (refused, as a database that is down) while `down` is true. */
@@ -119,7 +119,7 @@ describe('syncRegistry with a snapshot', () => {
     const source = createMemoryPromptStore([prompt('kept', 'old {{who}}'), prompt('dropped')]);
     const snapshot = memorySnapshot();
     const first = await syncRegistry(source, new PromptRegistry(), { snapshot, snapshotIntervalMs: 0 });
-    await waitFor(() => snapshot.saves === 1, 10_000, 'the first save');
+    await waitFor(() => snapshot.saves === 1, EVENT_WAIT_MS, 'the first save');
     first.close();
 
     const store = unreliable(source);
@@ -152,7 +152,7 @@ describe('syncRegistry with a snapshot', () => {
       expect(registry.list().prompts.map((p) => p.name)).toEqual(['added', 'kept']);
       expect(await textOf(registry, 'kept')).toEqual({ type: 'text', text: 'new x' });
       expect(sync.health()).toMatchObject({ status: 'ok', source: 'store', degradedSince: null, lagMs: 0 });
-      await waitFor(() => snapshot.saves === 2, 10_000, 'the save after catching up');
+      await waitFor(() => snapshot.saves === 2, EVENT_WAIT_MS, 'the save after catching up');
       const saved = await decodeSnapshot(snapshot.text!, null);
       expect(saved.ok && saved.snapshot.prompts.map((p) => p.name)).toEqual(['added', 'kept']);
     } finally {
@@ -193,7 +193,7 @@ describe('syncRegistry with a snapshot', () => {
       logger: logs.logger,
     });
     try {
-      await waitFor(() => logs.events().includes('prompt_snapshot_save_failed'), 10_000, 'the failed save');
+      await waitFor(() => logs.events().includes('prompt_snapshot_save_failed'), EVENT_WAIT_MS, 'the failed save');
       expect(sync.health().snapshotSavedAt).toBeNull();
       const store = unreliable(createMemoryPromptStore());
       store.down = true;
@@ -214,7 +214,7 @@ describe('syncRegistry with a snapshot', () => {
     const registry = new PromptRegistry();
     const sync = await syncRegistry(store, registry, { snapshot, batchMs: 0, snapshotIntervalMs: 60_000 });
     try {
-      await waitFor(() => snapshot.saves === 1, 10_000, 'the first save');
+      await waitFor(() => snapshot.saves === 1, EVENT_WAIT_MS, 'the first save');
       for (let i = 0; i < 20; i++) await store.put(prompt(`p${i}`));
       await sync.settled();
       expect(registry.list().prompts).toHaveLength(21);

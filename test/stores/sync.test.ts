@@ -4,6 +4,7 @@ import type { Logger, PromptStore, RegistryChangeEvent } from '../../src/index.j
 import { changeDelayOf } from '../../src/registry/change-delay.js';
 import { captureLogs } from '../support/logs.js';
 import { nextEvent, prompt } from './contract.js';
+import { EVENT_WAIT_MS } from '../support/wait.js';
 
 /** A memory store whose change notifications are lost while `deaf` is true; counts reads of definitions. */
 function lossy(store: PromptStore): PromptStore & { deaf: boolean; gets: string[]; lists: number } {
@@ -273,7 +274,7 @@ describe('syncRegistry', () => {
     const sync = await syncRegistry(store, new PromptRegistry(), { reconcileMs: 5 });
     try {
       const before = sync.health().lastCheckedAt!;
-      await vi.waitFor(() => expect(checks).toBeGreaterThan(3), { timeout: 10_000 });
+      await vi.waitFor(() => expect(checks).toBeGreaterThan(3), { timeout: EVENT_WAIT_MS });
       expect(store.gets).toEqual([]);
       expect(store.lists).toBe(1);
       expect(sync.health().lastCheckedAt).toBeGreaterThanOrEqual(before);
@@ -380,9 +381,9 @@ describe('syncRegistry', () => {
       store.deaf = true;
       // Valid to store, refused by the registry: the placeholder names no declared argument.
       await store.put({ name: 'refused', messages: [{ role: 'user', content: 'Hello {{nobody}}' }] });
-      await vi.waitFor(() => expect(logs.events()).toContain('prompt_withheld'), { timeout: 10_000 });
+      await vi.waitFor(() => expect(logs.events()).toContain('prompt_withheld'), { timeout: EVENT_WAIT_MS });
       await store.put(prompt('later'));
-      await vi.waitFor(() => expect(registry.has('later')).toBe(true), { timeout: 10_000 });
+      await vi.waitFor(() => expect(registry.has('later')).toBe(true), { timeout: EVENT_WAIT_MS });
       // Read once when it appeared; the reconcile that found 'later' did not read it again.
       expect(store.gets.filter((n) => n === 'refused')).toEqual(['refused']);
       expect(await wireError(registry.getPrompt('refused'))).toEqual({ code: -32603, message: 'Internal error' });
