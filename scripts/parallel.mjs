@@ -10,10 +10,11 @@
  * On a machine with few cores the steps are CPU-bound: a step that uses one core (tsc) or waits (npm installs a
  * tarball, servers answer the conformance suite) leaves room that a step beside it fills, where running them one after
  * another would leave a core idle. Every line a step prints is shown as it comes, prefixed with the step's name; a
- * summary gives each step's exit code and time. Exits 1 when any step failed or was skipped; every step started runs to
- * its end, so one run reports every failure.
+ * summary gives each step's exit code and time, and the CPU seconds all of them used (Linux). Exits 1 when any step
+ * failed or was skipped; every step started runs to its end, so one run reports every failure.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 const USAGE = 'usage: node scripts/parallel.mjs [--along <npm script>]... <npm script>... [-- <npm script>...]...';
@@ -65,6 +66,21 @@ function run(step) {
   });
 }
 
+/**
+ * CPU seconds (user + system) of the processes this one started and reaped, with theirs (Linux: /proc/self/stat's
+ * cutime and cstime, in USER_HZ ticks of 1/100 s); undefined elsewhere. It compares runs on a machine whose speed drifts.
+ */
+function reapedCpuSeconds() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[13]) + Number(fields[14]);
+    return Number.isFinite(ticks) ? ticks / 100 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 const alongside = Promise.all(along.map(run));
 const results = [];
 for (const group of groups) {
@@ -82,7 +98,12 @@ for (const { step, code, seconds } of results) {
     `${outcome} ${step.padEnd(width)}  ${code === 'skipped' ? '(an earlier group failed)' : `${seconds.toFixed(1)} s`}${code === 0 || code === 'skipped' ? '' : ` (exit ${code})`}`,
   );
 }
-console.log(`all steps: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+const wall = (performance.now() - started) / 1000;
+const cpu = reapedCpuSeconds();
+console.log(
+  `all steps: ${wall.toFixed(1)} s` +
+    (cpu === undefined ? '' : `, ${cpu.toFixed(1)} CPU-s in their processes (${(cpu / wall).toFixed(2)} cores busy)`),
+);
 const failed = results.filter((r) => r.code !== 0).map((r) => r.step);
 if (failed.length > 0) {
   console.error(`failed or skipped: ${failed.join(', ')}`);

@@ -15,7 +15,9 @@ let project: string;
 beforeAll(() => {
   project = mkdtempSync(join(tmpdir(), 'parallel-steps-'));
   const say = (text: string) => `node -e "console.log('${text}')"`;
-  const scripts = { first: say('first ran'), after: say('after ran'), along: say('along ran'), fail: 'exit 3' };
+  // Spins until it has used 0.3 s of CPU, however busy the machine is.
+  const spin = `node -e "const t = process.cpuUsage(); while (process.cpuUsage(t).user < 300000);"`;
+  const scripts = { first: say('first ran'), after: say('after ran'), along: say('along ran'), fail: 'exit 3', spin };
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'steps', private: true, scripts }));
 });
 
@@ -50,6 +52,21 @@ describe('scripts/parallel.mjs', () => {
     expect(stdout).toMatch(/^FAILED {2}fail {3}\d+\.\d s \(exit 3\)$/m);
     expect(stdout).toMatch(/^SKIPPED after {2}\(an earlier group failed\)$/m);
     expect(stderr).toContain('failed or skipped: fail, after');
+  });
+
+  it('sums the CPU its steps used (Linux) beside the wall time', async () => {
+    const { code, stdout } = await parallel('spin', '--', 'spin');
+    expect(code).toBe(0);
+    if (process.platform !== 'linux') {
+      expect(stdout).toMatch(/^all steps: \d+\.\d s$/m);
+      return;
+    }
+    const summary = /^all steps: \d+\.\d s, (\d+\.\d) CPU-s in their processes \((\d+\.\d\d) cores busy\)$/m.exec(
+      stdout,
+    );
+    expect(summary).not.toBeNull();
+    expect(Number(summary![1])).toBeGreaterThanOrEqual(0.6);
+    expect(Number(summary![2])).toBeGreaterThan(0);
   });
 
   it('refuses an empty group or an unknown option with its usage, running nothing', async () => {
