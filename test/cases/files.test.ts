@@ -81,6 +81,21 @@ describe('cases in prompt files', () => {
     ]);
   });
 
+  it('runs only the cases of the file whose prompt is served when two files define the same name', async () => {
+    const dir = await tempDir();
+    await writeFiles(dir, {
+      'a/greet.yaml': GREET_YAML,
+      'b/greet.yaml': GREET_YAML.replace('greets Ada', 'greets Ada from b'),
+    });
+    const { suites, diagnostics } = await loadPromptCases(dir);
+    expect(suites.map((s) => [s.prompt, s.file, s.cases.map((c) => c.name)])).toEqual([
+      ['greet', join(dir, 'a/greet.yaml'), ['greets Ada']],
+    ]);
+    expect(lines(diagnostics, dir)).toEqual([
+      "b/greet.yaml:1:1: /name: duplicate prompt name 'greet': already defined in a/greet.yaml (that one is used)",
+    ]);
+  });
+
   it('gives every problem of a case a file:line:col diagnostic without leaving the prompt out', async () => {
     const dir = await tempDir();
     await writeFiles(dir, {
