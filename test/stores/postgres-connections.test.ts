@@ -88,7 +88,7 @@ type Write = (s: PostgresPromptStore) => Promise<unknown>;
 
 describe('a connection lost in the middle of a write', () => {
   const table = (name: string): string => `"public"."${name}"`;
-  // [operation, what the blocker holds, the write, what the write returns when retried, what makes it need the lock]
+  // [operation, what the blocker holds, the write, what it returns when retried, SQL run first (work for it to do)]
   const cases: [string, (t: string) => string, Write, unknown, ((t: string) => string)?][] = [
     [
       'put',
@@ -109,6 +109,14 @@ describe('a connection lost in the middle of a write', () => {
       true,
     ],
     ['delete', (t) => `LOCK TABLE ${table(t)} IN SHARE MODE`, (s) => s.delete('held'), true],
+    // A second version (written in SQL) gives the rollback a move to undo.
+    [
+      'rollback',
+      (t) => `LOCK TABLE ${table(`${t}_labels`)} IN SHARE MODE`,
+      (s) => s.rollback('held', 'production'),
+      1,
+      (t) => `UPDATE ${table(t)} SET description = 'second' WHERE name = 'held'`,
+    ],
     // An up-to-date table needs no migration lock: a trigger dropped by hand gives this one work to do.
     [
       'migrate',

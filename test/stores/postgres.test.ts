@@ -394,6 +394,50 @@ describe('versions, labels and history', () => {
     await expect(s.setLabel('tone', 'latest', 1)).rejects.toThrow(RangeError);
   });
 
+  it('rolls back the move that finished while it waited for the label, not the move before it', async () => {
+    const table = freshTable();
+    const s = store(poolA, table);
+    await s.migrate();
+    for (const v of ['v1', 'v2', 'v3']) await s.put(prompt('tone', `${v} {{who}}`), { labels: [] });
+    await s.setLabel('tone', 'production', 1);
+    await s.setLabel('tone', 'production', 2);
+
+    // A move to 3 holds the label's row, uncommitted, while the rollback starts.
+    let release = (): void => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let holding = (): void => {};
+    const moving = new Promise<void>((resolve) => (holding = resolve));
+    const move = s.transaction(async (tx) => {
+      await tx.setLabel('tone', 'production', 3);
+      holding();
+      await held;
+    });
+    await moving;
+    const rollback = s.rollback('tone', 'production', { actor: 'carol' });
+    const waiting = async (): Promise<number> =>
+      (
+        await poolB.query(
+          `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        )
+      ).rows.length;
+    await expect.poll(waiting, { timeout: EVENT_WAIT_MS }).toBe(1);
+    release();
+    await move;
+
+    expect(await rollback).toBe(2);
+    expect(await s.labels('tone')).toEqual({ production: 2, latest: 3 });
+    const moves = (await s.history('tone')).labelMoves.filter((m) => m.label === 'production');
+    expect(moves.map((m) => [m.from, m.to, m.movedBy === 'carol'])).toEqual([
+      [3, 2, true],
+      [2, 3, false],
+      [1, 2, false],
+      [null, 1, false],
+    ]);
+    await expect(s.rollback('tone', 'latest')).rejects.toThrow(
+      "rollback: 'latest' always points to the newest version",
+    );
+  });
+
   it('reports the exact previous version to each of several concurrent moves of a label that did not exist', async () => {
     const table = freshTable();
     const s = store(poolA, table);

@@ -88,7 +88,10 @@ export interface PostgresPromptStore extends PromptStore {
    * ```
    */
   transaction<T>(work: (tx: PromptTransaction) => Promise<T>, options?: { actor?: string }): Promise<T>;
-  /** Moves a label back to where it pointed before its last move; returns the version it now points to. */
+  /**
+   * Moves a label back to where it pointed before its last move, in one transaction that holds the label: a move in
+   * progress finishes first and is the one undone. Returns the version the label now points to.
+   */
   rollback(name: string, label?: string, options?: { actor?: string }): Promise<number>;
   /**
    * The names and versions a label serves with their fingerprint, in one statement (no definitions read); no rows when

@@ -434,19 +434,26 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
     },
 
     async rollback(name, label = DEFAULT_LABEL, rollbackOptions = {}) {
-      const { rows } = await pool.query(
-        `SELECT from_version FROM ${n.history} WHERE name = $1 AND label = $2 ORDER BY id DESC LIMIT 1`,
-        [name, checkLabel(label)],
-      );
-      const target = rows[0]?.['from_version'];
-      if (target === undefined || target === null) {
-        throw new PromptError(
-          'PROMPT_NOT_FOUND',
-          `Nothing to roll back: label ${label} of ${name} has no earlier version`,
+      if (checkLabel(label) === LATEST)
+        throw new RangeError(`rollback: 'latest' always points to the newest version; it cannot be moved`);
+      await ready();
+      return inTransaction(pool, operation('rollback', name), { actor: rollbackOptions.actor }, async (client) => {
+        // The label's row stays locked until the move: a move in progress finishes first, and this undoes that one.
+        await client.query(`SELECT 1 FROM ${n.labels} WHERE name = $1 AND label = $2 FOR UPDATE`, [name, label]);
+        const { rows } = await client.query(
+          `SELECT from_version FROM ${n.history} WHERE name = $1 AND label = $2 ORDER BY id DESC LIMIT 1`,
+          [name, label],
         );
-      }
-      await store.setLabel(name, label, Number(target), rollbackOptions);
-      return Number(target);
+        const target = rows[0]?.['from_version'];
+        if (target === undefined || target === null) {
+          throw new PromptError(
+            'PROMPT_NOT_FOUND',
+            `Nothing to roll back: label ${label} of ${name} has no earlier version`,
+          );
+        }
+        await moveLabel(client, n, name, label, Number(target));
+        return Number(target);
+      });
     },
 
     async close() {
