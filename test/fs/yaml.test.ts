@@ -399,7 +399,8 @@ describe('YAML prompt files: long quoted strings', () => {
 
   it('reads long double- and single-quoted strings exactly as the YAML library does', () => {
     const next = prng(7);
-    for (let n = 0; n < generatedCases(1_000); n++) {
+    const texts = generatedCases(1_000);
+    for (let n = 0; n < texts; n++) {
       const double = next() < 0.5;
       let body = '';
       while (body.length < 600) {
@@ -453,7 +454,8 @@ describe('YAML prompt files: long quoted strings', () => {
     // One of these in a line makes it a general case (YAML-only escapes, a raw tab).
     const breakers = ['\\x41', '\\e', '\t', '\\N'];
     const next = prng(13);
-    for (let n = 0; n < generatedCases(1_000); n++) {
+    const texts = generatedCases(1_000);
+    for (let n = 0; n < texts; n++) {
       const multiLine = next() < 0.5;
       const pieces = multiLine ? plain : json;
       let body = '';
@@ -753,7 +755,8 @@ describe('YAML prompt files: long block scalars', () => {
 
   it('reads long regular block scalars (every line at one indentation) exactly as the YAML library does', () => {
     const next = prng(17);
-    for (let n = 0; n < generatedCases(300); n++) {
+    const texts = generatedCases(300);
+    for (let n = 0; n < texts; n++) {
       const header = ['|', '>', '|-', '>-', '|+', '>+', '|2', '>2', '>-2', '|+2'][n % 10]!;
       const lineCount = 20 + Math.floor(next() * 20);
       const words = ['word', 'two words', '#hash', 'a: b', '- dash', 'x\ty'];
@@ -772,7 +775,8 @@ describe('YAML prompt files: long block scalars', () => {
 
   it('reads block scalars of many short lines, blank and less indented blank ones among them, exactly as the YAML library does', () => {
     const next = prng(23);
-    for (let n = 0; n < generatedCases(300); n++) {
+    const texts = generatedCases(300);
+    for (let n = 0; n < texts; n++) {
       const header = ['|', '>', '|-', '>-', '|+', '>+', '|2', '>2', '>-2', '|+2'][n % 10]!;
       const lines = ['a', 'bb', 'c d', '#', 'x\ty', '', '   ', '        e'];
       const content = Array.from({ length: 40 + Math.floor(next() * 80) }, (_, i) => {

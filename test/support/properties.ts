@@ -7,7 +7,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { GetPromptResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
-import { IN_PROCESS_SHARE, STARTS_CHILD_PROCESSES } from './processes.js';
+import { generatedCases } from './processes.js';
 
 /**
  * Cases one `npm test` generates over all property files (the shares below add up to 1). fast-check draws new cases
@@ -17,8 +17,7 @@ export const DEFAULT_TOTAL_RUNS = 25_000;
 
 const total = (() => {
   const raw = process.env['FUZZ_RUNS'];
-  if (raw === undefined || raw === '')
-    return STARTS_CHILD_PROCESSES ? DEFAULT_TOTAL_RUNS : Math.round(DEFAULT_TOTAL_RUNS * IN_PROCESS_SHARE);
+  if (raw === undefined || raw === '') return generatedCases(DEFAULT_TOTAL_RUNS);
   const n = Number(raw);
   if (!Number.isSafeInteger(n) || n < 1)
     throw new Error(`FUZZ_RUNS must be a positive integer, got ${JSON.stringify(raw)}`);

@@ -34,26 +34,22 @@ export type { LabelMove, PostgresPromptStore, PromptHistory, PromptTransaction, 
 /** A foreign NOTIFY payload is logged at most this often. */
 const FOREIGN_LOG_INTERVAL_MS = 60_000;
 
+/** Checks `label` (see checkLabel) and refuses `latest`, which always points to the newest version. */
+function notLatest(what: string, label: string, verb = 'moved'): string {
+  if (checkLabel(label) === LATEST)
+    throw new RangeError(`${what}: 'latest' always points to the newest version; it cannot be ${verb}`);
+  return label;
+}
+
 /** The labels a put moves, checked (`latest` cannot be moved). */
 function putLabels(options: PutOptions): readonly string[] {
-  return (options.labels ?? [DEFAULT_LABEL]).map((l) => {
-    if (checkLabel(l) === LATEST)
-      throw new RangeError(`put: 'latest' always points to the newest version; it cannot be moved`);
-    return l;
-  });
+  return (options.labels ?? [DEFAULT_LABEL]).map((l) => notLatest('put', l));
 }
 
 /** Checks a label move's label and version. */
 function checkMovable(what: string, label: string, version: number): void {
-  if (checkLabel(label) === LATEST)
-    throw new RangeError(`${what}: 'latest' always points to the newest version; it cannot be moved`);
+  notLatest(what, label);
   integerOption(what, 'version', version, { min: 1 });
-}
-
-/** Checks a label to remove. */
-function checkRemovable(label: string): void {
-  if (checkLabel(label) === LATEST)
-    throw new RangeError(`deleteLabel: 'latest' always points to the newest version; it cannot be removed`);
 }
 
 /**
@@ -383,7 +379,7 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
     },
 
     async deleteLabel(name, label, labelOptions = {}) {
-      checkRemovable(label);
+      notLatest('deleteLabel', label, 'removed');
       await ready();
       return inTransaction(pool, operation('deleteLabel', name), { actor: labelOptions.actor }, (client) =>
         removeLabel(client, n, name, label),
@@ -419,7 +415,7 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
             return moveLabel(client, n, name, label, version);
           },
           async deleteLabel(name, label, labelOptions = {}) {
-            checkRemovable(label);
+            notLatest('deleteLabel', label, 'removed');
             at('deleteLabel', name);
             await setWriteSettings(client, { actor: labelOptions.actor ?? actor });
             return removeLabel(client, n, name, label);
@@ -434,8 +430,7 @@ export function createPostgresPromptStore(options: PostgresPromptStoreOptions): 
     },
 
     async rollback(name, label = DEFAULT_LABEL, rollbackOptions = {}) {
-      if (checkLabel(label) === LATEST)
-        throw new RangeError(`rollback: 'latest' always points to the newest version; it cannot be moved`);
+      notLatest('rollback', label);
       await ready();
       return inTransaction(pool, operation('rollback', name), { actor: rollbackOptions.actor }, async (client) => {
         // The label's row stays locked until the move: a move in progress finishes first, and this undoes that one.
